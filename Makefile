@@ -1,0 +1,44 @@
+# brandlens — see README.md. `make run` serves the API locally on the
+# embedded store; `make test` runs every test (it installs the emulators in
+# tools/ itself).
+SHELL := /bin/bash
+GO ?= go
+FUNCTIONS := $(notdir $(wildcard functions/*))
+BUILD_DIR := build
+
+.PHONY: run test build lint deploy clean tools bench
+
+run:
+	$(GO) run ./cmd/brandlens serve $(ARGS)
+
+tools: tools/node_modules/.package-lock.json
+
+tools/node_modules/.package-lock.json: tools/package.json tools/package-lock.json
+	npm ci --prefix tools --ignore-scripts --no-audit --no-fund
+	@touch $@
+
+test: tools
+	$(GO) vet ./...
+	$(GO) test -count=1 -timeout 9m ./...
+
+bench:
+	$(GO) test -run '^$$' -bench . -benchmem ./...
+
+lint:
+	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
+	$(GO) vet ./...
+
+# One arm64 bootstrap per Lambda function, as provided.al2023 expects.
+build: $(FUNCTIONS:%=$(BUILD_DIR)/%/bootstrap)
+
+$(BUILD_DIR)/%/bootstrap: FORCE
+	GOOS=linux GOARCH=arm64 CGO_ENABLED=0 $(GO) build -tags lambda.norpc -trimpath -ldflags='-s -w' -o $@ ./functions/$*
+
+deploy: build
+	sam deploy
+
+clean:
+	rm -rf $(BUILD_DIR)
+
+.PHONY: FORCE
+FORCE:

@@ -1,0 +1,256 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/brandlens/brandlens/shared/auth"
+	"github.com/brandlens/brandlens/shared/competitors"
+	"github.com/brandlens/brandlens/shared/config"
+	"github.com/brandlens/brandlens/shared/queries"
+	"github.com/brandlens/brandlens/shared/seed"
+	"github.com/brandlens/brandlens/shared/store/dynamo"
+	"github.com/brandlens/brandlens/shared/tenants"
+)
+
+const adminUsage = `brandlens admin — manage tenants, keys and credits
+
+Commands (every one takes --data-dir DIR for the embedded store; set
+BRANDLENS_TABLE to work on DynamoDB instead):
+  create-tenant   --name NAME [--credits N] [--daily-ceiling N] [--rpm N]
+  list-tenants
+  create-brand    --tenant ID --name NAME [--alias A]... [--domain D]...
+  add-competitor  --tenant ID --name NAME [--alias A]... [--domain D]...
+  add-query       --tenant ID --text TEXT [--brand ID] [--platform P]... [--schedule hourly|daily|weekly]
+  create-key      --tenant ID --scope read|read_write|publish [--agent] [--autonomy L0|L1|L2] [--name NAME]
+                  (prints the key once; only its hash is stored)
+  list-keys       --tenant ID
+  revoke-key      --tenant ID --key-id KEY_ID
+  grant-credits   --tenant ID --amount N [--reason TEXT]
+  seed            FILE            (the seed format of README.md; idempotent)
+  synthetic-citations --tenant ID --count N [--seed N]
+  create-table                    (DynamoDB: create BRANDLENS_TABLE as template.yaml declares it)
+`
+
+type multi []string
+
+func (m *multi) String() string     { return strings.Join(*m, ",") }
+func (m *multi) Set(v string) error { *m = append(*m, v); return nil }
+
+func admin(ctx context.Context, args []string, stdout io.Writer) error {
+	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "--help" {
+		fmt.Fprint(stdout, adminUsage)
+		return nil
+	}
+	cmd, args := args[0], args[1:]
+	fs := flag.NewFlagSet("admin "+cmd, flag.ContinueOnError)
+	fs.SetOutput(stdout)
+	dataDir := fs.String("data-dir", os.Getenv(config.EnvDataDir), "embedded store directory")
+	tenant := fs.Int("tenant", 0, "tenant id")
+	name := fs.String("name", "", "name")
+	credits := fs.Int64("credits", 0, "credits granted at creation")
+	ceiling := fs.Int64("daily-ceiling", 0, "daily credit ceiling")
+	rpm := fs.Int64("rpm", 0, "requests per minute per key")
+	text := fs.String("text", "", "query text")
+	brand := fs.Int("brand", 0, "brand profile id (default: the tenant's first)")
+	schedule := fs.String("schedule", "", "query schedule")
+	scope := fs.String("scope", "", "key scope")
+	agent := fs.Bool("agent", false, "the key is an agent key")
+	autonomy := fs.String("autonomy", "L0", "agent autonomy level")
+	keyID := fs.String("key-id", "", "key id")
+	amount := fs.Int64("amount", 0, "credits")
+	reason := fs.String("reason", "admin grant", "grant reason")
+	count := fs.Int("count", 0, "how many")
+	rseed := fs.Uint64("seed", 1, "random seed")
+	var aliases, domains, plats multi
+	fs.Var(&aliases, "alias", "alias (repeatable)")
+	fs.Var(&domains, "domain", "domain (repeatable)")
+	fs.Var(&plats, "platform", "platform (repeatable)")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+
+	cfg, err := config.FromEnv()
+	if err != nil {
+		return err
+	}
+	if *dataDir != "" {
+		cfg.DataDir = *dataDir
+	}
+	if cmd == "create-table" {
+		return createTable(ctx, cfg, stdout)
+	}
+	tbl, closeTable, err := cfg.OpenTable(ctx)
+	if err != nil {
+		return err
+	}
+	defer closeTable()
+	secret, err := cfg.KeySecretBytes(ctx)
+	if err != nil {
+		return err
+	}
+	svc, err := config.NewServices(tbl, secret, nil)
+	if err != nil {
+		return err
+	}
+	tid := int32(*tenant)
+	needTenant := func() error {
+		if tid <= 0 {
+			return errors.New("--tenant ID is required")
+		}
+		if _, err := svc.Tenants.Get(ctx, tid); err != nil {
+			return fmt.Errorf("tenant %d: %w", tid, err)
+		}
+		return nil
+	}
+
+	switch cmd {
+	case "create-tenant":
+		t, created, err := svc.Tenants.Create(ctx, tenants.Tenant{Name: *name, DailyCreditCeiling: *ceiling, RPMLimit: *rpm})
+		if err != nil {
+			return err
+		}
+		if created && *credits > 0 {
+			if err := svc.Ledger.Grant(ctx, t.ID, *credits, "initial grant"); err != nil {
+				return err
+			}
+		}
+		return printJSON(stdout, map[string]any{"tenant": t, "created": created})
+	case "list-tenants":
+		ts, err := svc.Tenants.List(ctx)
+		if err != nil {
+			return err
+		}
+		return printJSON(stdout, ts)
+	case "create-brand":
+		if err := needTenant(); err != nil {
+			return err
+		}
+		b, created, err := svc.Tenants.CreateBrand(ctx, tenants.Brand{TenantID: tid, Name: *name, Aliases: aliases, Domains: domains})
+		if err != nil {
+			return err
+		}
+		return printJSON(stdout, map[string]any{"brand": b, "created": created})
+	case "add-competitor":
+		if err := needTenant(); err != nil {
+			return err
+		}
+		c, created, err := svc.Competitors.Create(ctx, competitors.New{TenantID: tid, Name: *name, Aliases: aliases, Domains: domains})
+		if err != nil {
+			return err
+		}
+		return printJSON(stdout, map[string]any{"competitor": c, "created": created})
+	case "add-query":
+		if err := needTenant(); err != nil {
+			return err
+		}
+		bid := int32(*brand)
+		if bid == 0 {
+			bs, err := svc.Tenants.Brands(ctx, tid)
+			if err != nil {
+				return err
+			}
+			if len(bs) == 0 {
+				return errors.New("the tenant has no brand; create-brand first")
+			}
+			bid = bs[0].ID
+		} else if _, err := svc.Tenants.Brand(ctx, tid, bid); err != nil {
+			return fmt.Errorf("brand %d: %w", bid, err)
+		}
+		q := queries.Query{TenantID: tid, BrandProfileID: bid, Text: *text, Platforms: plats}
+		if *schedule != "" {
+			q.Schedule = schedule
+		}
+		q, created, err := svc.Queries.Create(ctx, q)
+		if err != nil {
+			return err
+		}
+		return printJSON(stdout, map[string]any{"query": q, "created": created})
+	case "create-key":
+		if err := needTenant(); err != nil {
+			return err
+		}
+		plain, k, err := svc.Keys.Create(ctx, auth.NewKey{TenantID: tid, Name: *name, Scopes: []auth.Scope{auth.Scope(*scope)},
+			IsAgent: *agent, Autonomy: auth.Autonomy(*autonomy)})
+		if err != nil {
+			return err
+		}
+		return printJSON(stdout, map[string]any{"key": plain, "record": k, "note": "the key is shown only now; store it safely"})
+	case "list-keys":
+		if err := needTenant(); err != nil {
+			return err
+		}
+		ks, err := svc.Keys.List(ctx, tid)
+		if err != nil {
+			return err
+		}
+		return printJSON(stdout, ks)
+	case "revoke-key":
+		if err := needTenant(); err != nil {
+			return err
+		}
+		revoked, err := svc.Keys.Revoke(ctx, tid, *keyID)
+		if err != nil {
+			return err
+		}
+		return printJSON(stdout, map[string]any{"keyId": *keyID, "revoked": revoked})
+	case "grant-credits":
+		if err := needTenant(); err != nil {
+			return err
+		}
+		if err := svc.Ledger.Grant(ctx, tid, *amount, *reason); err != nil {
+			return err
+		}
+		bal, err := svc.Ledger.Balance(ctx, tid)
+		if err != nil {
+			return err
+		}
+		return printJSON(stdout, bal)
+	case "seed":
+		if fs.NArg() != 1 {
+			return errors.New("usage: brandlens admin seed FILE")
+		}
+		res, err := seed.LoadFile(ctx, svc, fs.Arg(0))
+		if err != nil {
+			return err
+		}
+		return printJSON(stdout, res)
+	case "synthetic-citations":
+		if err := needTenant(); err != nil {
+			return err
+		}
+		n, err := seed.SyntheticCitations(ctx, svc, tid, *count, *rseed)
+		if err != nil {
+			return err
+		}
+		return printJSON(stdout, map[string]any{"written": n})
+	}
+	return fmt.Errorf("unknown admin command %q (brandlens admin help)", cmd)
+}
+
+func createTable(ctx context.Context, cfg config.Config, stdout io.Writer) error {
+	if cfg.Store != "dynamodb" {
+		return errors.New("create-table works on DynamoDB: set BRANDLENS_TABLE")
+	}
+	client, err := cfg.DynamoClient(ctx)
+	if err != nil {
+		return err
+	}
+	if err := dynamo.CreateTable(ctx, client, cfg.TableName); err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "created table %s\n", cfg.TableName)
+	return nil
+}
+
+func printJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
+}

@@ -1,0 +1,23 @@
+// Command api-post-opportunity-publish is the Lambda function serving POST /api/v1/opportunities/{id}/publish.
+package main
+
+import (
+	"context"
+	"log/slog"
+	"os"
+
+	"github.com/aws/aws-lambda-go/lambda"
+
+	"github.com/brandlens/brandlens/shared/config"
+)
+
+const function = "api-post-opportunity-publish"
+
+func main() {
+	handler, err := config.LambdaHTTP(context.Background(), function)
+	if err != nil {
+		slog.New(slog.NewJSONHandler(os.Stderr, nil)).Error("cold start failed", "function", function, "error", err.Error())
+		os.Exit(1)
+	}
+	lambda.Start(handler)
+}

@@ -1,0 +1,318 @@
+// Package auth holds API keys: their format, the keyed hash they are stored
+// and looked up by, scopes, the agent flag with its autonomy level, and
+// revocation.
+package auth
+
+import (
+	"context"
+	"crypto/hmac"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/base32"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"slices"
+	"strconv"
+	"time"
+
+	"github.com/brandlens/brandlens/shared/ids"
+	"github.com/brandlens/brandlens/shared/store"
+)
+
+// Scope is a permission level of a key. Scopes are ordered: publish implies
+// read_write, which implies read.
+type Scope string
+
+// Scopes.
+const (
+	ScopeRead      Scope = "read"
+	ScopeReadWrite Scope = "read_write"
+	ScopePublish   Scope = "publish"
+)
+
+func (s Scope) rank() int {
+	switch s {
+	case ScopeRead:
+		return 1
+	case ScopeReadWrite:
+		return 2
+	case ScopePublish:
+		return 3
+	}
+	return 0
+}
+
+// Valid reports whether s is a known scope.
+func (s Scope) Valid() bool { return s.rank() > 0 }
+
+// Autonomy is the trust level an agent key acts under.
+type Autonomy string
+
+// Autonomy levels: L0 manual, L1 auto-propose, L2 auto-publish.
+const (
+	L0 Autonomy = "L0"
+	L1 Autonomy = "L1"
+	L2 Autonomy = "L2"
+)
+
+// Valid reports whether a is a known level.
+func (a Autonomy) Valid() bool { return a == L0 || a == L1 || a == L2 }
+
+// KeyPrefix starts every generated key, so that leaked keys are easy to
+// recognise (secret scanners, logs) and to tell from other tokens.
+const KeyPrefix = "bl_live_"
+
+// MinSeedKeyLen is the shortest plaintext accepted for a seeded key.
+const MinSeedKeyLen = 24
+
+var b32 = base32.NewEncoding("abcdefghijklmnopqrstuvwxyz234567").WithPadding(base32.NoPadding)
+
+// NewKeyPlaintext returns a new key: the prefix and 160 bits from crypto/rand.
+func NewKeyPlaintext() string {
+	var b [20]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		panic(fmt.Sprintf("auth: crypto/rand failed: %v", err)) // the OS RNG never fails on supported platforms
+	}
+	return KeyPrefix + b32.EncodeToString(b[:])
+}
+
+// Hasher derives the stored lookup hash of a key: HMAC-SHA-256 under a
+// server secret. Keys are high-entropy, so a slow hash adds nothing and
+// would make lookup by hash impossible.
+type Hasher struct{ secret []byte }
+
+// NewHasher returns a hasher for the secret (at least 32 bytes).
+func NewHasher(secret []byte) (*Hasher, error) {
+	if len(secret) < 32 {
+		return nil, errors.New("auth: key secret must be at least 32 bytes")
+	}
+	return &Hasher{secret: slices.Clone(secret)}, nil
+}
+
+// Hash returns the lowercase hex HMAC of the plaintext key.
+func (h *Hasher) Hash(plaintext string) string {
+	m := hmac.New(sha256.New, h.secret)
+	m.Write([]byte(plaintext))
+	return hex.EncodeToString(m.Sum(nil))
+}
+
+// Key is the stored record of an API key (never the plaintext).
+type Key struct {
+	ID        string     `json:"id"`
+	TenantID  int32      `json:"tenantId"`
+	Name      string     `json:"name"`
+	Hint      string     `json:"hint"` // the first characters, to tell keys apart
+	Scopes    []Scope    `json:"scopes"`
+	IsAgent   bool       `json:"isAgent"`
+	Autonomy  Autonomy   `json:"autonomyLevel"`
+	CreatedAt time.Time  `json:"createdAt"`
+	RevokedAt *time.Time `json:"revokedAt,omitempty"`
+}
+
+// Principal is who a request acts as, after authentication.
+type Principal struct {
+	TenantID int32
+	KeyID    string
+	Scopes   []Scope
+	IsAgent  bool
+	Autonomy Autonomy
+}
+
+// Allows reports whether any of the principal's scopes implies need.
+func (p Principal) Allows(need Scope) bool {
+	for _, s := range p.Scopes {
+		if s.rank() >= need.rank() {
+			return true
+		}
+	}
+	return false
+}
+
+// CanReview reports whether the principal may approve or reject approval
+// requests: a human (non-agent) key with the publish scope.
+func (p Principal) CanReview() bool { return !p.IsAgent && p.Allows(ScopePublish) }
+
+var (
+	// ErrInvalidKey covers unknown and revoked keys alike, so that callers
+	// cannot tell them apart.
+	ErrInvalidKey = errors.New("auth: invalid api key")
+	// ErrKeyExists: the same plaintext is already stored.
+	ErrKeyExists = errors.New("auth: key already exists")
+)
+
+// Keys stores and looks up API keys.
+type Keys struct {
+	tbl    store.Table
+	hasher *Hasher
+	now    func() time.Time
+}
+
+// NewKeys returns the key repository.
+func NewKeys(tbl store.Table, hasher *Hasher, now func() time.Time) *Keys {
+	if now == nil {
+		now = time.Now
+	}
+	return &Keys{tbl: tbl, hasher: hasher, now: now}
+}
+
+func hashKey(hash string) store.Key { return store.Key{PK: "APIKEY#" + hash, SK: "APIKEY"} }
+
+func tenantKeysPK(tenantID int32) string {
+	return "TENANT#" + strconv.Itoa(int(tenantID)) + "#APIKEYS"
+}
+
+// NewKey describes a key to create.
+type NewKey struct {
+	TenantID int32
+	Name     string
+	Scopes   []Scope
+	IsAgent  bool
+	Autonomy Autonomy
+	// Plaintext, when set, is stored instead of a generated key (seeds).
+	Plaintext string
+}
+
+// Create stores a key and returns its plaintext (shown once) and record.
+// A given plaintext is stored idempotently: creating it again for the same
+// tenant returns the existing record.
+func (k *Keys) Create(ctx context.Context, nk NewKey) (string, Key, error) {
+	if len(nk.Scopes) == 0 {
+		return "", Key{}, errors.New("auth: a key needs at least one scope")
+	}
+	for _, s := range nk.Scopes {
+		if !s.Valid() {
+			return "", Key{}, fmt.Errorf("auth: unknown scope %q", s)
+		}
+	}
+	if nk.Autonomy == "" {
+		nk.Autonomy = L0
+	}
+	if !nk.Autonomy.Valid() {
+		return "", Key{}, fmt.Errorf("auth: unknown autonomy level %q", nk.Autonomy)
+	}
+	plain := nk.Plaintext
+	if plain == "" {
+		plain = NewKeyPlaintext()
+	} else if len(plain) < MinSeedKeyLen {
+		return "", Key{}, fmt.Errorf("auth: a given key must be at least %d characters", MinSeedKeyLen)
+	}
+	now := k.now().UTC()
+	rec := Key{
+		ID:        "key_" + ids.ULID(now),
+		TenantID:  nk.TenantID,
+		Name:      nk.Name,
+		Hint:      plain[:min(len(plain), len(KeyPrefix)+4)],
+		Scopes:    slices.Clone(nk.Scopes),
+		IsAgent:   nk.IsAgent,
+		Autonomy:  nk.Autonomy,
+		CreatedAt: now,
+	}
+	doc, err := store.EncodeDoc(rec)
+	if err != nil {
+		return "", Key{}, err
+	}
+	hk := hashKey(k.hasher.Hash(plain))
+	item := store.Item{
+		store.AttrPK: hk.PK, store.AttrSK: hk.SK,
+		store.AttrGSI1PK: tenantKeysPK(nk.TenantID), store.AttrGSI1SK: rec.ID,
+		store.AttrDoc: doc,
+	}
+	err = k.tbl.Put(ctx, item, store.NotExists())
+	if errors.Is(err, store.ErrConditionFailed) {
+		existing, gerr := k.byHash(ctx, hk)
+		if gerr == nil && existing.TenantID == nk.TenantID {
+			return plain, existing, nil
+		}
+		return "", Key{}, ErrKeyExists
+	}
+	if err != nil {
+		return "", Key{}, fmt.Errorf("auth: store key: %w", err)
+	}
+	return plain, rec, nil
+}
+
+func (k *Keys) byHash(ctx context.Context, hk store.Key) (Key, error) {
+	it, err := k.tbl.Get(ctx, hk)
+	if err != nil {
+		return Key{}, err
+	}
+	return store.Doc[Key](it)
+}
+
+// Authenticate returns the principal of a plaintext key, or ErrInvalidKey
+// for unknown and revoked keys alike.
+func (k *Keys) Authenticate(ctx context.Context, plaintext string) (Principal, error) {
+	if plaintext == "" || len(plaintext) > 256 {
+		return Principal{}, ErrInvalidKey
+	}
+	rec, err := k.byHash(ctx, hashKey(k.hasher.Hash(plaintext)))
+	if errors.Is(err, store.ErrNotFound) {
+		return Principal{}, ErrInvalidKey
+	}
+	if err != nil {
+		return Principal{}, fmt.Errorf("auth: look up key: %w", err)
+	}
+	if rec.RevokedAt != nil {
+		return Principal{}, ErrInvalidKey
+	}
+	return Principal{TenantID: rec.TenantID, KeyID: rec.ID, Scopes: rec.Scopes, IsAgent: rec.IsAgent, Autonomy: rec.Autonomy}, nil
+}
+
+// List returns the tenant's keys, oldest first.
+func (k *Keys) List(ctx context.Context, tenantID int32) ([]Key, error) {
+	items, err := k.listItems(ctx, tenantID)
+	if err != nil {
+		return nil, err
+	}
+	return store.Docs[Key](items)
+}
+
+func (k *Keys) listItems(ctx context.Context, tenantID int32) ([]store.Item, error) {
+	items, err := store.All(ctx, k.tbl, store.Query{Index: store.IndexGSI1, PK: tenantKeysPK(tenantID)})
+	if err != nil {
+		return nil, fmt.Errorf("auth: list keys: %w", err)
+	}
+	return items, nil
+}
+
+// ErrKeyNotFound: no key of that id in the tenant.
+var ErrKeyNotFound = errors.New("auth: key not found")
+
+// Revoke marks the key revoked; revoking a revoked key is a no-op that
+// reports revoked=false.
+func (k *Keys) Revoke(ctx context.Context, tenantID int32, keyID string) (revoked bool, err error) {
+	items, err := k.listItems(ctx, tenantID)
+	if err != nil {
+		return false, err
+	}
+	for _, it := range items {
+		if it.String(store.AttrGSI1SK) != keyID {
+			continue
+		}
+		rec, err := store.Doc[Key](it)
+		if err != nil {
+			return false, err
+		}
+		if rec.RevokedAt != nil {
+			return false, nil
+		}
+		now := k.now().UTC()
+		rec.RevokedAt = &now
+		doc, err := store.EncodeDoc(rec)
+		if err != nil {
+			return false, err
+		}
+		// The equality guard makes a concurrent second revoke lose cleanly.
+		_, err = k.tbl.Update(ctx, it.Key(), store.Update{Set: map[string]any{store.AttrDoc: doc}},
+			store.Eq(store.AttrDoc, it.String(store.AttrDoc)))
+		if errors.Is(err, store.ErrConditionFailed) {
+			return false, nil
+		}
+		if err != nil {
+			return false, fmt.Errorf("auth: revoke key: %w", err)
+		}
+		return true, nil
+	}
+	return false, ErrKeyNotFound
+}

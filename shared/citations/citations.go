@@ -1,0 +1,327 @@
+// Package citations holds the recorded brand mentions and citations found
+// in AI answers and search results, and the filtered, paged reads of them.
+package citations
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/brandlens/brandlens/shared/ids"
+	"github.com/brandlens/brandlens/shared/store"
+	"github.com/brandlens/brandlens/shared/tenants"
+)
+
+// Source types (CitationDto.citationSourceType).
+const (
+	SourceAIResponse    = "ai_response"
+	SourceOrganicSearch = "organic_search"
+	SourceInfoSite      = "info_site"
+)
+
+// ValidSourceType reports whether s is a source type.
+func ValidSourceType(s string) bool {
+	return s == SourceAIResponse || s == SourceOrganicSearch || s == SourceInfoSite
+}
+
+// Sentiments.
+const (
+	SentimentPositive = "positive"
+	SentimentNeutral  = "neutral"
+	SentimentNegative = "negative"
+	SentimentMixed    = "mixed"
+)
+
+// ValidSentiment reports whether s is a sentiment.
+func ValidSentiment(s string) bool {
+	return s == SentimentPositive || s == SentimentNeutral || s == SentimentNegative || s == SentimentMixed
+}
+
+// Citation is the CitationDto of the spec.
+type Citation struct {
+	ID                  int32             `json:"id"`
+	TenantID            int32             `json:"tenantId"`
+	BrandName           *string           `json:"brandName"`
+	Platform            *string           `json:"platform"`
+	PlatformIcon        *string           `json:"platformIcon"`
+	URL                 *string           `json:"url"`
+	Title               *string           `json:"title"`
+	Snippet             *string           `json:"snippet"`
+	Sentiment           *string           `json:"sentiment"`
+	Date                time.Time         `json:"date"`
+	RelevanceScore      float64           `json:"relevanceScore"`
+	EngagementMetrics   EngagementMetrics `json:"engagementMetrics"`
+	AICitationMetrics   AICitationMetrics `json:"aiCitationMetrics"`
+	Tags                []string          `json:"tags"`
+	CreatedAt           time.Time         `json:"createdAt"`
+	UpdatedAt           time.Time         `json:"updatedAt"`
+	SearchQueryID       *int32            `json:"searchQueryId"`
+	SearchQueryText     *string           `json:"searchQueryText"`
+	AIOverviewDetected  bool              `json:"aiOverviewDetected"`
+	AIOverviewState     *string           `json:"aiOverviewState"`
+	InlineCitationCount int32             `json:"inlineCitationCount"`
+	CitationSourceType  *string           `json:"citationSourceType"`
+	VisibilityResultID  *int32            `json:"visibilityResultId"`
+	DetectionVerdict    *string           `json:"detectionVerdict"`
+	DetectionConfidence *float64          `json:"detectionConfidence"`
+	DetectionEvidence   *string           `json:"detectionEvidence"`
+}
+
+// EngagementMetrics is the EngagementMetricsDto (its members are this
+// service's choice; the spec leaves them open).
+type EngagementMetrics struct {
+	// Position is the brand's rank among the brands the answer names (1 is
+	// first); 0 when the brand is not named.
+	Position int32 `json:"position"`
+	// ShareOfVoice is the brand's share of all tracked-brand mentions in the
+	// answer, 0..1.
+	ShareOfVoice float64 `json:"shareOfVoice"`
+	// CitationCount is the number of sources the answer cites.
+	CitationCount int32 `json:"citationCount"`
+}
+
+// AICitationMetrics is the AICitationMetricsDto of the spec.
+type AICitationMetrics struct {
+	ConversationContext      *string            `json:"conversationContext"`
+	OriginalQuery            *string            `json:"originalQuery"`
+	AIModel                  *string            `json:"aiModel"`
+	PrimaryCompetitor        *string            `json:"primaryCompetitor"`
+	ResponseLength           int32              `json:"responseLength"`
+	MentionCount             int32              `json:"mentionCount"`
+	CompetitorMentioned      bool               `json:"competitorMentioned"`
+	CitationAccuracy         *float64           `json:"citationAccuracy"`
+	ContextRelevance         *float64           `json:"contextRelevance"`
+	ResponseHelpfulness      *float64           `json:"responseHelpfulness"`
+	CitedEntities            []string           `json:"citedEntities"`
+	EntityRelevanceScores    map[string]float64 `json:"entityRelevanceScores"`
+	CompetitivePositionScore float64            `json:"competitivePositionScore"`
+	EntityMentions           []EntityMention    `json:"entityMentions"`
+	CompetitorPositions      map[string]int32   `json:"competitorPositions"`
+}
+
+// EntityMention is the EntityMentionDto (members are this service's
+// choice): one mention of a tracked or detected entity in an answer.
+type EntityMention struct {
+	Name string `json:"name"`
+	// Kind is "brand", "competitor" or "detected".
+	Kind      string `json:"kind"`
+	Start     int32  `json:"start"` // character offset (Unicode code points)
+	End       int32  `json:"end"`
+	Rank      int32  `json:"rank"`
+	Sentiment string `json:"sentiment"`
+}
+
+// ErrNotFound: no such citation in the tenant.
+var ErrNotFound = errors.New("citations: not found")
+
+func key(tenantID, id int32) store.Key {
+	return store.Key{PK: tenants.PK(tenantID), SK: "CITATION#" + ids.Pad(id)}
+}
+
+func byDatePK(tenantID int32) string { return tenants.PK(tenantID) + "#CITATIONS" }
+
+// dateKey renders t fixed-width so that index sort keys order by time.
+func dateKey(t time.Time) string { return t.UTC().Format("2006-01-02T15:04:05.000000Z") }
+
+// Item attributes the list filters use.
+const (
+	attrPlatform   = "platform"
+	attrSentiment  = "sentiment"
+	attrSourceType = "sourceType"
+	attrHasMention = "hasMention"
+	attrQueryText  = "queryText" // lower-cased, for case-insensitive search
+)
+
+// Repo reads and writes citations.
+type Repo struct {
+	tbl store.Table
+	now func() time.Time
+}
+
+// NewRepo returns the repository.
+func NewRepo(tbl store.Table, now func() time.Time) *Repo {
+	if now == nil {
+		now = time.Now
+	}
+	return &Repo{tbl: tbl, now: now}
+}
+
+// Insert stores citations of one tenant, giving them the tenant's next ids
+// (written back into cs). Large batches are written in transactions of at
+// most store.MaxTxOps items.
+func (r *Repo) Insert(ctx context.Context, tenantID int32, cs []Citation) error {
+	if len(cs) == 0 {
+		return nil
+	}
+	first, err := ids.Next(ctx, r.tbl, tenants.PK(tenantID), "citation", len(cs))
+	if err != nil {
+		return err
+	}
+	now := r.now().UTC()
+	ops := make([]store.Op, 0, store.MaxTxOps)
+	flush := func() error {
+		if len(ops) == 0 {
+			return nil
+		}
+		if err := r.tbl.TransactWrite(ctx, ops...); err != nil {
+			return fmt.Errorf("citations: insert: %w", err)
+		}
+		ops = ops[:0]
+		return nil
+	}
+	for i := range cs {
+		c := &cs[i]
+		c.ID = first + int32(i)
+		c.TenantID = tenantID
+		if c.CreatedAt.IsZero() {
+			c.CreatedAt = now
+		}
+		if c.UpdatedAt.IsZero() {
+			c.UpdatedAt = c.CreatedAt
+		}
+		if c.Date.IsZero() {
+			c.Date = c.CreatedAt
+		}
+		it, err := item(*c)
+		if err != nil {
+			return err
+		}
+		ops = append(ops, store.PutOp(it, store.NotExists()))
+		if len(ops) == store.MaxTxOps {
+			if err := flush(); err != nil {
+				return err
+			}
+		}
+	}
+	return flush()
+}
+
+func item(c Citation) (store.Item, error) {
+	doc, err := store.EncodeDoc(c)
+	if err != nil {
+		return nil, err
+	}
+	k := key(c.TenantID, c.ID)
+	it := store.Item{
+		store.AttrPK: k.PK, store.AttrSK: k.SK,
+		store.AttrGSI1PK: byDatePK(c.TenantID), store.AttrGSI1SK: dateKey(c.Date) + "#" + ids.Pad(c.ID),
+		attrHasMention: c.AICitationMetrics.MentionCount > 0,
+		store.AttrDoc:  doc,
+	}
+	set := func(name string, v *string) {
+		if v != nil {
+			it[name] = *v
+		}
+	}
+	set(attrPlatform, c.Platform)
+	set(attrSentiment, c.Sentiment)
+	set(attrSourceType, c.CitationSourceType)
+	if c.SearchQueryText != nil {
+		it[attrQueryText] = strings.ToLower(*c.SearchQueryText)
+	}
+	return it, nil
+}
+
+// Get returns one citation of the tenant.
+func (r *Repo) Get(ctx context.Context, tenantID, id int32) (Citation, error) {
+	it, err := r.tbl.Get(ctx, key(tenantID, id))
+	if errors.Is(err, store.ErrNotFound) {
+		return Citation{}, ErrNotFound
+	}
+	if err != nil {
+		return Citation{}, fmt.Errorf("citations: get: %w", err)
+	}
+	return store.Doc[Citation](it)
+}
+
+// Filter selects citations. Zero members select everything.
+type Filter struct {
+	Platform    string
+	Sentiment   string
+	SourceType  string
+	HasMention  *bool
+	SearchQuery string // case-insensitive substring of the query text
+	DateFrom    time.Time
+	DateTo      time.Time
+}
+
+// ListResult is one page of citations, newest first.
+type ListResult struct {
+	Items   []Citation
+	HasMore bool
+}
+
+// scanBatch is how many index entries one store read evaluates; matches are
+// counted in code because pages are addressed by number.
+const scanBatch = 500
+
+// List returns page (from 1) of pageSize citations matching f, newest first.
+func (r *Repo) List(ctx context.Context, tenantID int32, f Filter, page, pageSize int) (ListResult, error) {
+	q := store.Query{
+		Index:  store.IndexGSI1,
+		PK:     byDatePK(tenantID),
+		Desc:   true,
+		Limit:  scanBatch,
+		Filter: f.cond(),
+	}
+	switch {
+	case !f.DateFrom.IsZero() && !f.DateTo.IsZero():
+		q.SK = store.SKBetween(dateKey(f.DateFrom), dateKey(f.DateTo)+"#~")
+	case !f.DateFrom.IsZero():
+		q.SK = store.KeyCond{Op: store.KeyGe, Value: dateKey(f.DateFrom)}
+	case !f.DateTo.IsZero():
+		q.SK = store.KeyCond{Op: store.KeyLe, Value: dateKey(f.DateTo) + "#~"}
+	}
+	skip := (page - 1) * pageSize
+	var out []store.Item
+	for {
+		p, err := r.tbl.Query(ctx, q)
+		if err != nil {
+			return ListResult{}, fmt.Errorf("citations: list: %w", err)
+		}
+		for _, it := range p.Items {
+			if skip > 0 {
+				skip--
+				continue
+			}
+			out = append(out, it)
+		}
+		// One item beyond the page tells whether another page exists.
+		if len(out) > pageSize || p.Cursor == "" {
+			break
+		}
+		q.Cursor = p.Cursor
+	}
+	res := ListResult{HasMore: len(out) > pageSize}
+	if res.HasMore {
+		out = out[:pageSize]
+	}
+	items, err := store.Docs[Citation](out)
+	if err != nil {
+		return ListResult{}, err
+	}
+	res.Items = items
+	return res, nil
+}
+
+func (f Filter) cond() store.Cond {
+	var cs []store.Cond
+	if f.Platform != "" {
+		cs = append(cs, store.Eq(attrPlatform, f.Platform))
+	}
+	if f.Sentiment != "" {
+		cs = append(cs, store.Eq(attrSentiment, f.Sentiment))
+	}
+	if f.SourceType != "" {
+		cs = append(cs, store.Eq(attrSourceType, f.SourceType))
+	}
+	if f.HasMention != nil {
+		cs = append(cs, store.Eq(attrHasMention, *f.HasMention))
+	}
+	if f.SearchQuery != "" {
+		cs = append(cs, store.Contains(attrQueryText, strings.ToLower(f.SearchQuery)))
+	}
+	return store.And(cs...)
+}

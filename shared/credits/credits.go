@@ -1,0 +1,109 @@
+// Package credits holds the one credit ledger that meters a tenant's usage.
+//
+// The ledger item of a tenant keeps four counters: available, held (reserved
+// by running jobs), captured (charged) and granted, with the invariant
+// available + held + captured = granted after any sequence of operations.
+// A per-day item counts what was spent (held or captured) that UTC day
+// against the tenant's daily ceiling.
+package credits
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/brandlens/brandlens/shared/ids"
+	"github.com/brandlens/brandlens/shared/store"
+	"github.com/brandlens/brandlens/shared/tenants"
+)
+
+// Ledger counter attributes.
+const (
+	AttrAvailable = "available"
+	AttrHeld      = "held"
+	AttrCaptured  = "captured"
+	AttrGranted   = "granted"
+	AttrSpent     = "spent"
+)
+
+// LedgerKey is the tenant's ledger item.
+func LedgerKey(tenantID int32) store.Key {
+	return store.Key{PK: tenants.PK(tenantID), SK: "LEDGER"}
+}
+
+// DayKey is the tenant's spend item of the UTC day of t.
+func DayKey(tenantID int32, t time.Time) store.Key {
+	return store.Key{PK: tenants.PK(tenantID), SK: "SPEND#" + t.UTC().Format("2006-01-02")}
+}
+
+// Balance is a tenant's ledger as read.
+type Balance struct {
+	Available  int64 `json:"available"`
+	Held       int64 `json:"held"`
+	Captured   int64 `json:"captured"`
+	Granted    int64 `json:"granted"`
+	SpentToday int64 `json:"spentToday"`
+}
+
+// Ledger reads and changes the credit ledger.
+type Ledger struct {
+	tbl store.Table
+	now func() time.Time
+}
+
+// NewLedger returns the ledger.
+func NewLedger(tbl store.Table, now func() time.Time) *Ledger {
+	if now == nil {
+		now = time.Now
+	}
+	return &Ledger{tbl: tbl, now: now}
+}
+
+// Balance reads the tenant's ledger and today's spend.
+func (l *Ledger) Balance(ctx context.Context, tenantID int32) (Balance, error) {
+	var b Balance
+	it, err := l.tbl.Get(ctx, LedgerKey(tenantID))
+	switch {
+	case err == nil:
+		b.Available, b.Held, b.Captured, b.Granted = it.Int(AttrAvailable), it.Int(AttrHeld), it.Int(AttrCaptured), it.Int(AttrGranted)
+	case !errors.Is(err, store.ErrNotFound):
+		return Balance{}, fmt.Errorf("credits: read ledger: %w", err)
+	}
+	day, err := l.tbl.Get(ctx, DayKey(tenantID, l.now()))
+	switch {
+	case err == nil:
+		b.SpentToday = day.Int(AttrSpent)
+	case !errors.Is(err, store.ErrNotFound):
+		return Balance{}, fmt.Errorf("credits: read day: %w", err)
+	}
+	return b, nil
+}
+
+// Grant adds n credits (n > 0) to the tenant's ledger and records the grant
+// as a ledger entry, in one transaction.
+func (l *Ledger) Grant(ctx context.Context, tenantID int32, n int64, reason string) error {
+	if n <= 0 {
+		return fmt.Errorf("credits: grant %d: must be positive", n)
+	}
+	now := l.now().UTC()
+	entry := store.Item{
+		store.AttrPK: tenants.PK(tenantID), store.AttrSK: "LEDGERENTRY#" + ids.ULID(now),
+		"kind": "grant", "amount": n, "reason": reason, "at": now.Format(time.RFC3339Nano),
+	}
+	err := l.tbl.TransactWrite(ctx,
+		store.UpdateOp(LedgerKey(tenantID), store.Update{Add: map[string]int64{AttrAvailable: n, AttrGranted: n}}, store.Cond{}),
+		store.PutOp(entry, store.NotExists()),
+	)
+	if err != nil {
+		return fmt.Errorf("credits: grant: %w", err)
+	}
+	return nil
+}
+
+// SecondsToUTCMidnight is the Retry-After of a reached daily ceiling.
+func SecondsToUTCMidnight(now time.Time) int {
+	now = now.UTC()
+	next := time.Date(now.Year(), now.Month(), now.Day()+1, 0, 0, 0, 0, time.UTC)
+	return int(next.Sub(now).Seconds() + 0.999)
+}

@@ -1,0 +1,126 @@
+package httpapi
+
+import (
+	"time"
+
+	"github.com/brandlens/brandlens/shared/citations"
+	"github.com/brandlens/brandlens/shared/competitors"
+	"github.com/brandlens/brandlens/shared/jobs"
+	"github.com/brandlens/brandlens/shared/queries"
+)
+
+// Entitlement is the entitlement record of GET /api/v1/me. Credit amounts
+// are integers (credits are indivisible).
+type Entitlement struct {
+	TenantID           int32    `json:"tenant_id"`
+	KeyID              string   `json:"key_id"`
+	IsAgent            bool     `json:"is_agent"`
+	Scopes             []string `json:"scopes"`
+	CreditsBalance     int64    `json:"credits_balance"`
+	SpentToday         int64    `json:"spent_today"`
+	DailyCreditCeiling int64    `json:"daily_credit_ceiling"`
+	RPMLimit           int64    `json:"rpm_limit"`
+	AutonomyLevel      string   `json:"autonomy_level"`
+	PendingApprovals   int32    `json:"pending_approvals"`
+	// Capabilities lists, sorted, what this key may do: the capability of
+	// every route its scopes and agent flag admit.
+	Capabilities []string `json:"capabilities"`
+}
+
+// CreditInfo is the answer of GET /api/v1/me/credits.
+type CreditInfo struct {
+	CreditsBalance     int64     `json:"credits_balance"`
+	Held               int64     `json:"held"`
+	Captured           int64     `json:"captured"`
+	Granted            int64     `json:"granted"`
+	SpentToday         int64     `json:"spent_today"`
+	DailyCreditCeiling int64     `json:"daily_credit_ceiling"`
+	RemainingToday     int64     `json:"remaining_today"`
+	ResetsAt           time.Time `json:"resets_at"`
+}
+
+// QueryList is the answer of GET /api/v1/queries.
+type QueryList struct {
+	Items []queries.Query `json:"items"`
+}
+
+// CompetitorList is the answer of GET /api/v1/competitors.
+type CompetitorList struct {
+	Items []competitors.Competitor `json:"items"`
+}
+
+// CitationPage is the answer of GET /api/v1/citations.
+type CitationPage struct {
+	Items    []citations.Citation `json:"items"`
+	Page     int                  `json:"page"`
+	PageSize int                  `json:"pageSize"`
+	HasMore  bool                 `json:"hasMore"`
+}
+
+// JobList is the answer of GET /api/v1/jobs.
+type JobList struct {
+	Items []jobs.Job `json:"items"`
+}
+
+// JobAccepted is the 202 answer of every write.
+type JobAccepted struct {
+	JobID  string `json:"jobId"`
+	Status string `json:"status"`
+}
+
+// RunRequest is the PublicRunRequest body of POST /api/v1/queries/{id}/run.
+type RunRequest struct {
+	// Platforms is a subset of the query's platforms; empty runs them all.
+	Platforms []string `json:"platforms"`
+	// Samples per platform, 1..5 (default 1).
+	Samples *int32 `json:"samples"`
+}
+
+// GapDetectRequest is the body of POST /api/v1/gaps/detect.
+type GapDetectRequest struct {
+	BrandProfileID int32 `json:"brandProfileId"`
+}
+
+// BriefRequest is the body of POST /api/v1/opportunities/{id}/generate-brief.
+type BriefRequest struct {
+	ContentFormat *string `json:"contentFormat"`
+}
+
+// ContentRequest is the body of POST /api/v1/opportunities/{id}/generate-content.
+type ContentRequest struct {
+	Persona *string `json:"persona"`
+}
+
+// PublishRequest is the body of POST /api/v1/opportunities/{id}/publish.
+type PublishRequest struct {
+	DestinationID string `json:"destinationId"`
+	Mode          string `json:"mode"`
+}
+
+// BrandCheckRequest is the body of POST /api/v1/brand-check.
+type BrandCheckRequest struct {
+	BrandName      *string `json:"brandName"`
+	WebsiteURL     *string `json:"websiteUrl"`
+	RecaptchaToken *string `json:"recaptchaToken"`
+}
+
+// PublishPayload is what a publish destination receives (PascalCase wire
+// names, as the spec fixes them).
+type PublishPayload struct {
+	SchemaVersion    string   `json:"SchemaVersion"`
+	ContentID        *string  `json:"ContentId"`
+	ContentVersion   *string  `json:"ContentVersion"`
+	Title            string   `json:"Title"`
+	Slug             string   `json:"Slug"`
+	ContentType      *string  `json:"ContentType"`
+	BodyHTML         string   `json:"BodyHtml"`
+	SchemaJSONLd     string   `json:"SchemaJsonLd"`
+	MetaDescription  *string  `json:"MetaDescription"`
+	CanonicalURL     *string  `json:"CanonicalUrl"`
+	FeaturedImageURL *string  `json:"FeaturedImageUrl"`
+	Author           *string  `json:"Author"`
+	PublishDate      *string  `json:"PublishDate"`
+	UpdatedDate      *string  `json:"UpdatedDate"`
+	TargetEntities   []string `json:"TargetEntities"`
+	Headings         []string `json:"Headings"`
+}

@@ -1,0 +1,127 @@
+package httpapi
+
+import (
+	"fmt"
+	"net/http"
+	"sort"
+)
+
+// Error codes of the spec, and those this service adds (documented in the
+// OpenAPI document): method_not_allowed, payload_too_large,
+// invalid_signature, not_implemented, internal_error.
+const (
+	CodeMissingAPIKey        = "missing_api_key"
+	CodeInvalidAPIKey        = "invalid_api_key"
+	CodeInsufficientScope    = "insufficient_scope"
+	CodeApprovalRequired     = "approval_required"
+	CodeNotFound             = "not_found"
+	CodeIdempotencyConflict  = "idempotency_conflict"
+	CodeApprovalPending      = "approval_pending"
+	CodeValidation           = "validation_error"
+	CodeRateLimitExceeded    = "rate_limit_exceeded"
+	CodeCreditCeilingReached = "credit_ceiling_reached"
+	CodeInsufficientCredits  = "insufficient_credits"
+	CodeMethodNotAllowed     = "method_not_allowed"
+	CodePayloadTooLarge      = "payload_too_large"
+	CodeInvalidSignature     = "invalid_signature"
+	CodeNotImplemented       = "not_implemented"
+	CodeInternal             = "internal_error"
+)
+
+// ErrorStatus maps each code to its HTTP status.
+var ErrorStatus = map[string]int{
+	CodeMissingAPIKey:        http.StatusUnauthorized,
+	CodeInvalidAPIKey:        http.StatusUnauthorized,
+	CodeInsufficientScope:    http.StatusForbidden,
+	CodeApprovalRequired:     http.StatusForbidden,
+	CodeNotFound:             http.StatusNotFound,
+	CodeIdempotencyConflict:  http.StatusConflict,
+	CodeApprovalPending:      http.StatusConflict,
+	CodeValidation:           http.StatusUnprocessableEntity,
+	CodeRateLimitExceeded:    http.StatusTooManyRequests,
+	CodeCreditCeilingReached: http.StatusTooManyRequests,
+	CodeInsufficientCredits:  http.StatusPaymentRequired,
+	CodeMethodNotAllowed:     http.StatusMethodNotAllowed,
+	CodePayloadTooLarge:      http.StatusRequestEntityTooLarge,
+	CodeInvalidSignature:     http.StatusUnauthorized,
+	CodeNotImplemented:       http.StatusNotImplemented,
+	CodeInternal:             http.StatusInternalServerError,
+}
+
+// Error is an API error; it renders as the spec's envelope
+// { "error": { "code", "message", "details" } }. Details is always an
+// object; validation errors list the offending fields under "fields".
+type Error struct {
+	Code    string
+	Message string
+	Details map[string]any
+	// RetryAfter, when positive, is sent as the Retry-After header.
+	RetryAfter int
+	// Allow lists the methods of a 405.
+	Allow []string
+}
+
+func (e *Error) Error() string { return e.Code + ": " + e.Message }
+
+// Status returns the HTTP status of the error's code.
+func (e *Error) Status() int {
+	if s, ok := ErrorStatus[e.Code]; ok {
+		return s
+	}
+	return http.StatusInternalServerError
+}
+
+// ErrorBody is the envelope's wire shape.
+type ErrorBody struct {
+	Error ErrorObject `json:"error"`
+}
+
+// ErrorObject is the inside of the envelope.
+type ErrorObject struct {
+	Code    string         `json:"code"`
+	Message string         `json:"message"`
+	Details map[string]any `json:"details"`
+}
+
+func (e *Error) body() ErrorBody {
+	d := e.Details
+	if d == nil {
+		d = map[string]any{}
+	}
+	return ErrorBody{Error: ErrorObject{Code: e.Code, Message: e.Message, Details: d}}
+}
+
+func newError(code, format string, args ...any) *Error {
+	return &Error{Code: code, Message: fmt.Sprintf(format, args...)}
+}
+
+func notFound(what string) *Error {
+	return &Error{Code: CodeNotFound, Message: what + " not found"}
+}
+
+// FieldError names one invalid field of a request.
+type FieldError struct {
+	Field   string `json:"field"`
+	Message string `json:"message"`
+}
+
+// fieldErrors collects validation problems across a whole request so that
+// one answer names every bad field.
+type fieldErrors []FieldError
+
+func (fe *fieldErrors) add(field, format string, args ...any) {
+	*fe = append(*fe, FieldError{Field: field, Message: fmt.Sprintf(format, args...)})
+}
+
+// err returns the validation error naming every field, or nil.
+func (fe fieldErrors) err() *Error {
+	if len(fe) == 0 {
+		return nil
+	}
+	sort.SliceStable(fe, func(i, j int) bool { return fe[i].Field < fe[j].Field })
+	msg := "invalid field " + fe[0].Field + ": " + fe[0].Message
+	if len(fe) > 1 {
+		msg = fmt.Sprintf("%d invalid fields; first %s: %s", len(fe), fe[0].Field, fe[0].Message)
+	}
+	return &Error{Code: CodeValidation, Message: msg, Details: map[string]any{"fields": []FieldError(fe)}}
+}

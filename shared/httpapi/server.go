@@ -1,0 +1,347 @@
+// Package httpapi is the HTTP edge of brandlens: the route table, the
+// router with its guards (API key and scope, reviewer, anonymous, signed
+// body), request validation, the error envelope, the handlers, the OpenAPI
+// document and the Lambda adapter.
+package httpapi
+
+import (
+	"context"
+	"crypto/hmac"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"io"
+	"log/slog"
+	"net/http"
+	"reflect"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/brandlens/brandlens/shared/auth"
+	"github.com/brandlens/brandlens/shared/citations"
+	"github.com/brandlens/brandlens/shared/competitors"
+	"github.com/brandlens/brandlens/shared/credits"
+	"github.com/brandlens/brandlens/shared/jobs"
+	"github.com/brandlens/brandlens/shared/queries"
+	"github.com/brandlens/brandlens/shared/ratelimit"
+	"github.com/brandlens/brandlens/shared/tenants"
+)
+
+// DefaultMaxBody caps request bodies (PublishPayload articles included).
+const DefaultMaxBody = 1 << 20
+
+// Deps are what the handlers use.
+type Deps struct {
+	Keys        *auth.Keys
+	Tenants     *tenants.Repo
+	Queries     *queries.Repo
+	Competitors *competitors.Repo
+	Citations   *citations.Repo
+	Jobs        *jobs.Repo
+	Ledger      *credits.Ledger
+	Limiter     *ratelimit.Limiter
+	Logger      *slog.Logger
+	Now         func() time.Time
+	// SiteContentSecret signs bodies sent to the site-content receiver.
+	SiteContentSecret []byte
+	MaxBody           int64
+}
+
+// Server routes requests of the route table.
+type Server struct {
+	Deps
+	routes []*compiledRoute
+}
+
+type compiledRoute struct {
+	*Route
+	segs []string // literal segments, or "{name}"
+}
+
+// New returns a server for all routes of the table.
+func New(d Deps) *Server { return NewFor(d, Routes) }
+
+// NewFor returns a server for the given routes only (a Lambda function
+// serves its own route and nothing else).
+func NewFor(d Deps, routes []Route) *Server {
+	if d.Now == nil {
+		d.Now = time.Now
+	}
+	if d.Logger == nil {
+		d.Logger = slog.New(slog.NewJSONHandler(io.Discard, nil))
+	}
+	if d.MaxBody <= 0 {
+		d.MaxBody = DefaultMaxBody
+	}
+	s := &Server{Deps: d}
+	for i := range routes {
+		s.routes = append(s.routes, &compiledRoute{Route: &routes[i], segs: splitPath(routes[i].Path)})
+	}
+	return s
+}
+
+func splitPath(p string) []string { return strings.Split(strings.Trim(p, "/"), "/") }
+
+// match finds the route for method and path; when the path matches only
+// under other methods, allow lists them.
+func (s *Server) match(method, path string) (rt *compiledRoute, vals map[string]string, allow []string) {
+	segs := splitPath(path)
+	for _, r := range s.routes {
+		v, ok := r.matchPath(segs)
+		if !ok {
+			continue
+		}
+		if r.Method == method || (method == http.MethodHead && r.Method == http.MethodGet) {
+			return r, v, nil
+		}
+		allow = append(allow, r.Method)
+	}
+	return nil, nil, allow
+}
+
+func (r *compiledRoute) matchPath(segs []string) (map[string]string, bool) {
+	if len(segs) != len(r.segs) {
+		return nil, false
+	}
+	var vals map[string]string
+	for i, s := range r.segs {
+		if strings.HasPrefix(s, "{") {
+			if segs[i] == "" {
+				return nil, false
+			}
+			if vals == nil {
+				vals = map[string]string{}
+			}
+			vals[s[1:len(s)-1]] = segs[i]
+			continue
+		}
+		if s != segs[i] {
+			return nil, false
+		}
+	}
+	return vals, true
+}
+
+var requestIDPattern = regexp.MustCompile(`^[A-Za-z0-9._-]{1,128}$`)
+
+func newRequestID() string {
+	var b [12]byte
+	_, _ = rand.Read(b[:])
+	return "req_" + hex.EncodeToString(b[:])
+}
+
+// ServeHTTP implements http.Handler.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	start := s.Now()
+	rid := r.Header.Get("X-Request-Id")
+	if !requestIDPattern.MatchString(rid) {
+		rid = newRequestID()
+	}
+	w.Header().Set("X-Request-Id", rid)
+	sw := &statusWriter{ResponseWriter: w}
+	rq := &Request{HTTP: r, RequestID: rid}
+	defer func() {
+		if p := recover(); p != nil {
+			s.Logger.Error("panic", "request_id", rid, "panic", p)
+			if sw.status == 0 {
+				s.writeError(sw, &Error{Code: CodeInternal, Message: "internal error; the request id identifies it in our logs"})
+			}
+		}
+		attrs := []any{"request_id", rid, "method", r.Method, "path", r.URL.Path, "status", sw.status,
+			"duration_ms", float64(s.Now().Sub(start).Microseconds()) / 1000}
+		if rq.Principal.KeyID != "" {
+			attrs = append(attrs, "tenant_id", rq.Principal.TenantID, "key_id", rq.Principal.KeyID)
+		}
+		s.Logger.Info("request", attrs...)
+	}()
+	body, err := s.serve(sw, rq)
+	if err != nil {
+		s.writeError(sw, s.apiError(rq, err))
+		return
+	}
+	s.writeJSON(sw, rq.Route.Status, body)
+}
+
+func (s *Server) serve(w http.ResponseWriter, rq *Request) (any, error) {
+	r := rq.HTTP
+	rt, pathVals, allow := s.match(r.Method, r.URL.Path)
+	if rt == nil {
+		if len(allow) > 0 {
+			return nil, &Error{Code: CodeMethodNotAllowed, Message: "method " + r.Method + " is not allowed on " + r.URL.Path,
+				Details: map[string]any{"allow": allow}, Allow: allow}
+		}
+		return nil, &Error{Code: CodeNotFound, Message: "no route for " + r.URL.Path}
+	}
+	rq.Route = rt.Route
+	if r.Body != nil {
+		b, err := io.ReadAll(http.MaxBytesReader(w, r.Body, s.MaxBody))
+		var mbe *http.MaxBytesError
+		if errors.As(err, &mbe) {
+			return nil, &Error{Code: CodePayloadTooLarge, Message: "request body exceeds " + strconv.FormatInt(s.MaxBody, 10) + " bytes",
+				Details: map[string]any{"limit": s.MaxBody}}
+		}
+		if err != nil {
+			return nil, &Error{Code: CodeValidation, Message: "could not read the request body"}
+		}
+		rq.Body = b
+	}
+	if err := s.guard(r.Context(), rq); err != nil {
+		return nil, err
+	}
+	params, perr := parseParams(rt.Route, pathVals, r.URL.Query())
+	if perr != nil {
+		return nil, perr
+	}
+	rq.params = params
+	if rt.Request != nil {
+		// Bodies are checked before the handler runs, so that even a route
+		// still answering 501 tells a client what is wrong with its body.
+		in := reflect.New(reflect.TypeOf(rt.Request))
+		if err := rq.DecodeJSON(in.Interface()); err != nil {
+			return nil, err
+		}
+		rq.Input = in.Interface()
+	}
+	return rt.Handle(s, rq)
+}
+
+func (s *Server) guard(ctx context.Context, rq *Request) error {
+	switch rq.Route.Guard {
+	case GuardPublic, GuardAnonymous:
+		return nil
+	case GuardSignedBody:
+		return s.checkSignature(rq)
+	}
+	if _, ok := rq.HTTP.URL.Query()["api_key"]; ok {
+		return &Error{Code: CodeInvalidAPIKey, Message: "API keys are not accepted in the query string; send the X-API-Key header"}
+	}
+	key := rq.HTTP.Header.Get("X-API-Key")
+	if key == "" {
+		return &Error{Code: CodeMissingAPIKey, Message: "the X-API-Key header is required"}
+	}
+	p, err := s.Keys.Authenticate(ctx, key)
+	if errors.Is(err, auth.ErrInvalidKey) {
+		return &Error{Code: CodeInvalidAPIKey, Message: "the API key is not valid"}
+	}
+	if err != nil {
+		return err
+	}
+	rq.Principal = p
+	switch rq.Route.Guard {
+	case GuardReviewer:
+		if !p.CanReview() {
+			return &Error{Code: CodeInsufficientScope, Message: "reviewing approvals needs a human (non-agent) key with the publish scope",
+				Details: map[string]any{"requiredScope": string(auth.ScopePublish), "agentKeysAllowed": false}}
+		}
+	default:
+		if !p.Allows(rq.Route.Scope) {
+			return &Error{Code: CodeInsufficientScope, Message: "this route needs the " + string(rq.Route.Scope) + " scope",
+				Details: map[string]any{"requiredScope": string(rq.Route.Scope)}}
+		}
+	}
+	return s.rateLimit(ctx, p)
+}
+
+func (s *Server) rateLimit(ctx context.Context, p auth.Principal) error {
+	if s.Limiter == nil {
+		return nil
+	}
+	t, err := s.Tenants.Get(ctx, p.TenantID)
+	if err != nil {
+		return err
+	}
+	err = s.Limiter.Allow(ctx, p.KeyID, t.RPMLimit)
+	var ex *ratelimit.Exceeded
+	if errors.As(err, &ex) {
+		return &Error{Code: CodeRateLimitExceeded, Message: "rate limit of " + strconv.FormatInt(ex.Limit, 10) + " requests per minute exceeded",
+			Details: map[string]any{"rpmLimit": ex.Limit}, RetryAfter: ex.RetryAfter}
+	}
+	return err
+}
+
+// checkSignature verifies X-Service-Signature over the raw body before
+// anything parses it.
+func (s *Server) checkSignature(rq *Request) error {
+	bad := &Error{Code: CodeInvalidSignature, Message: "missing or invalid X-Service-Signature"}
+	if len(s.SiteContentSecret) == 0 {
+		return bad
+	}
+	if !VerifySignature(s.SiteContentSecret, rq.Body, rq.HTTP.Header.Get("X-Service-Signature")) {
+		return bad
+	}
+	return nil
+}
+
+// VerifySignature checks a "sha256=<hex>" header (prefix case-insensitive)
+// against the HMAC-SHA256 of body, in constant time.
+func VerifySignature(secret, body []byte, header string) bool {
+	const prefix = "sha256="
+	if len(header) <= len(prefix) || !strings.EqualFold(header[:len(prefix)], prefix) {
+		return false
+	}
+	got, err := hex.DecodeString(header[len(prefix):])
+	if err != nil {
+		return false
+	}
+	m := hmac.New(sha256.New, secret)
+	m.Write(body)
+	return hmac.Equal(got, m.Sum(nil))
+}
+
+// apiError turns any handler error into an API error; unexpected ones are
+// logged and answered as 500 without internals.
+func (s *Server) apiError(rq *Request, err error) *Error {
+	var ae *Error
+	if errors.As(err, &ae) {
+		return ae
+	}
+	s.Logger.Error("handler error", "request_id", rq.RequestID, "error", err.Error())
+	return &Error{Code: CodeInternal, Message: "internal error; the request id identifies it in our logs",
+		Details: map[string]any{"requestId": rq.RequestID}}
+}
+
+func (s *Server) writeError(w http.ResponseWriter, e *Error) {
+	if e.RetryAfter > 0 {
+		w.Header().Set("Retry-After", strconv.Itoa(e.RetryAfter))
+	}
+	if len(e.Allow) > 0 {
+		w.Header().Set("Allow", strings.Join(e.Allow, ", "))
+	}
+	s.writeJSON(w, e.Status(), e.body())
+}
+
+func (s *Server) writeJSON(w http.ResponseWriter, status int, body any) {
+	b, err := json.Marshal(body)
+	if err != nil {
+		s.Logger.Error("encode response", "error", err.Error())
+		status = http.StatusInternalServerError
+		b = []byte(`{"error":{"code":"internal_error","message":"could not encode the response","details":{}}}`)
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Content-Length", strconv.Itoa(len(b)+1))
+	w.WriteHeader(status)
+	_, _ = w.Write(append(b, '\n'))
+}
+
+type statusWriter struct {
+	http.ResponseWriter
+	status int
+}
+
+func (w *statusWriter) WriteHeader(code int) {
+	if w.status == 0 {
+		w.status = code
+	}
+	w.ResponseWriter.WriteHeader(code)
+}
+
+func (w *statusWriter) Write(b []byte) (int, error) {
+	if w.status == 0 {
+		w.status = http.StatusOK
+	}
+	return w.ResponseWriter.Write(b)
+}

@@ -1,0 +1,147 @@
+// Package jobs holds asynchronous jobs: every paid or long operation (a
+// query run, gap detection, brief and content generation, publishing) is a
+// job whose status clients poll or receive by webhook.
+package jobs
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/brandlens/brandlens/shared/store"
+	"github.com/brandlens/brandlens/shared/tenants"
+)
+
+// Job statuses.
+const (
+	StatusQueued    = "queued"
+	StatusRunning   = "running"
+	StatusSucceeded = "succeeded"
+	StatusPartial   = "partial"
+	StatusFailed    = "failed"
+)
+
+// Statuses lists every status in lifecycle order.
+var Statuses = []string{StatusQueued, StatusRunning, StatusSucceeded, StatusPartial, StatusFailed}
+
+// ValidStatus reports whether s is a job status.
+func ValidStatus(s string) bool {
+	for _, x := range Statuses {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// Job types.
+const (
+	TypeQueryRun          = "query_run"
+	TypeGapDetection      = "gap_detection"
+	TypeBriefGeneration   = "brief_generation"
+	TypeContentGeneration = "content_generation"
+	TypePublish           = "publish"
+)
+
+// PlatformStatus is one platform's outcome within a query run.
+type PlatformStatus struct {
+	Status    string  `json:"status"`
+	Error     *string `json:"error"`
+	LatencyMS int64   `json:"latencyMs"`
+	Cost      int64   `json:"cost"` // credits charged for this platform
+	Model     *string `json:"model"`
+	Samples   int     `json:"samples"`
+	Mentions  int     `json:"mentions"`
+	// MentionRate is the share of samples naming the brand, with its 95%
+	// Wilson interval; null until the platform has finished.
+	MentionRate *Rate `json:"mentionRate"`
+}
+
+// Rate is a proportion with its 95% Wilson score interval.
+type Rate struct {
+	Value float64 `json:"value"`
+	Low   float64 `json:"low"`
+	High  float64 `json:"high"`
+}
+
+// Job is the job record (its wire shape on GET /api/v1/jobs/{id}).
+type Job struct {
+	ID                string                    `json:"id"`
+	TenantID          int32                     `json:"tenantId"`
+	Type              string                    `json:"type"`
+	Status            string                    `json:"status"`
+	QueryID           *int32                    `json:"queryId"`
+	Platforms         []string                  `json:"platforms"`
+	Samples           int                       `json:"samples"`
+	PerPlatformStatus map[string]PlatformStatus `json:"perPlatformStatus"`
+	CreditsReserved   int64                     `json:"creditsReserved"`
+	CreditsCharged    int64                     `json:"creditsCharged"`
+	Error             *string                   `json:"error"`
+	CreatedAt         time.Time                 `json:"createdAt"`
+	StartedAt         *time.Time                `json:"startedAt"`
+	CompletedAt       *time.Time                `json:"completedAt"`
+}
+
+// ErrNotFound: no such job in the tenant.
+var ErrNotFound = errors.New("jobs: not found")
+
+// Key is the item key of a job.
+func Key(tenantID int32, id string) store.Key {
+	return store.Key{PK: tenants.PK(tenantID), SK: "JOB#" + id}
+}
+
+const attrStatus = "status"
+
+// Item renders the job as its table item.
+func Item(j Job) (store.Item, error) {
+	doc, err := store.EncodeDoc(j)
+	if err != nil {
+		return nil, err
+	}
+	k := Key(j.TenantID, j.ID)
+	return store.Item{store.AttrPK: k.PK, store.AttrSK: k.SK, attrStatus: j.Status, store.AttrDoc: doc}, nil
+}
+
+// Repo reads jobs.
+type Repo struct{ tbl store.Table }
+
+// NewRepo returns the repository.
+func NewRepo(tbl store.Table) *Repo { return &Repo{tbl: tbl} }
+
+// Get returns one job of the tenant.
+func (r *Repo) Get(ctx context.Context, tenantID int32, id string) (Job, error) {
+	it, err := r.tbl.Get(ctx, Key(tenantID, id))
+	if errors.Is(err, store.ErrNotFound) {
+		return Job{}, ErrNotFound
+	}
+	if err != nil {
+		return Job{}, fmt.Errorf("jobs: get: %w", err)
+	}
+	return store.Doc[Job](it)
+}
+
+// List returns up to limit jobs of the tenant, newest first, optionally of
+// one status. Job ids are ULIDs, so sort-key order is creation order.
+func (r *Repo) List(ctx context.Context, tenantID int32, status string, limit int) ([]Job, error) {
+	q := store.Query{PK: tenants.PK(tenantID), SK: store.SKBeginsWith("JOB#"), Desc: true, Limit: limit}
+	if status != "" {
+		q.Filter = store.Eq(attrStatus, status)
+	}
+	var out []store.Item
+	for len(out) < limit {
+		page, err := r.tbl.Query(ctx, q)
+		if err != nil {
+			return nil, fmt.Errorf("jobs: list: %w", err)
+		}
+		out = append(out, page.Items...)
+		if page.Cursor == "" {
+			break
+		}
+		q.Cursor = page.Cursor
+	}
+	if len(out) > limit {
+		out = out[:limit]
+	}
+	return store.Docs[Job](out)
+}

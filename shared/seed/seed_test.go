@@ -1,0 +1,132 @@
+package seed_test
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/brandlens/brandlens/shared/config"
+	"github.com/brandlens/brandlens/shared/seed"
+	"github.com/brandlens/brandlens/shared/store/embedded"
+)
+
+const issueSeed = `{"tenants":[{"name":"Acme Notes","credits":1000,"dailyCreditCeiling":500,"rpmLimit":600,
+  "brand":{"name":"Acme Notes","aliases":["AcmeNotes"],"domains":["acmenotes.com"]},
+  "competitors":[{"name":"Notion","aliases":["Notion HQ"],"domains":["notion.so"]},{"name":"Evernote"}],
+  "queries":[{"text":"best note taking app","platforms":["chatgpt","perplexity"],"schedule":"daily"},{"text":"second"}],
+  "apiKeys":[{"key":"local-key-acme-publish-0001","scopes":["publish"],"isAgent":false,"autonomyLevel":"L0"}]}]}`
+
+func newServices(t *testing.T) *config.Services {
+	t.Helper()
+	svc, err := config.NewServices(embedded.NewMemory(), []byte("0123456789abcdef0123456789abcdef"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return svc
+}
+
+func TestSeedIsIdempotentAndNumbersInFileOrder(t *testing.T) {
+	svc := newServices(t)
+	ctx := context.Background()
+	f, err := seed.Parse(strings.NewReader(issueSeed))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for round := range 3 {
+		res, err := seed.Apply(ctx, svc, f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Tenants[0].ID != 1 || res.Tenants[0].Created != (round == 0) {
+			t.Fatalf("round %d: %+v", round, res.Tenants[0])
+		}
+	}
+	ts, _ := svc.Tenants.List(ctx)
+	qs, _ := svc.Queries.List(ctx, 1)
+	cs, _ := svc.Competitors.List(ctx, 1)
+	bs, _ := svc.Tenants.Brands(ctx, 1)
+	keys, _ := svc.Keys.List(ctx, 1)
+	bal, _ := svc.Ledger.Balance(ctx, 1)
+	if len(ts) != 1 || len(qs) != 2 || len(cs) != 2 || len(bs) != 1 || len(keys) != 1 || bal.Available != 1000 || bal.Granted != 1000 {
+		t.Fatalf("after three loads: %d tenants %d queries %d competitors %d brands %d keys, balance %+v", len(ts), len(qs), len(cs), len(bs), len(keys), bal)
+	}
+	if qs[0].ID != 1 || qs[0].Text != "best note taking app" || qs[1].ID != 2 || cs[0].ID != 1 || cs[1].ID != 2 || *cs[1].Name != "Evernote" {
+		t.Fatalf("ids not in file order: %+v %+v", qs, cs)
+	}
+	if *qs[0].Schedule != "daily" || len(qs[1].Platforms) != 5 || qs[1].Schedule != nil {
+		t.Fatalf("query members: %+v", qs)
+	}
+	p, err := svc.Keys.Authenticate(ctx, "local-key-acme-publish-0001")
+	if err != nil || p.TenantID != 1 {
+		t.Fatalf("seeded key: %+v %v", p, err)
+	}
+}
+
+func TestSeedRejects(t *testing.T) {
+	cases := map[string]string{
+		"unknown member": `{"tenants":[{"name":"A","credit":5}]}`,
+		"trailing data":  `{"tenants":[]} {}`,
+		"not json":       `tenants:`,
+	}
+	for name, in := range cases {
+		if _, err := seed.Parse(strings.NewReader(in)); err == nil {
+			t.Errorf("%s: accepted", name)
+		}
+	}
+	apply := map[string]string{
+		"short key":           `{"tenants":[{"name":"A","apiKeys":[{"key":"short","scopes":["read"]}]}]}`,
+		"missing key":         `{"tenants":[{"name":"A","apiKeys":[{"scopes":["read"]}]}]}`,
+		"bad scope":           `{"tenants":[{"name":"A","apiKeys":[{"key":"local-key-aaaaaaaaaaaaaaaaa","scopes":["admin"]}]}]}`,
+		"query without brand": `{"tenants":[{"name":"A","queries":[{"text":"x"}]}]}`,
+		"bad platform":        `{"tenants":[{"name":"A","brand":{"name":"A"},"queries":[{"text":"x","platforms":["myspace"]}]}]}`,
+		"bad schedule":        `{"tenants":[{"name":"A","brand":{"name":"A"},"queries":[{"text":"x","schedule":"monthly"}]}]}`,
+		"negative credits":    `{"tenants":[{"name":"A","credits":-5}]}`,
+		"no name":             `{"tenants":[{"credits":5}]}`,
+	}
+	for name, in := range apply {
+		f, err := seed.Parse(strings.NewReader(in))
+		if err != nil {
+			t.Fatalf("%s: parse: %v", name, err)
+		}
+		if _, err := seed.Apply(context.Background(), newServices(t), f); err == nil {
+			t.Errorf("%s: applied", name)
+		}
+	}
+}
+
+func TestDemoKeepsItsKey(t *testing.T) {
+	svc := newServices(t)
+	dir := t.TempDir()
+	ctx := context.Background()
+	key, err := seed.Demo(ctx, svc, dir)
+	if err != nil || key == "" {
+		t.Fatalf("demo: %q %v", key, err)
+	}
+	again, err := seed.Demo(ctx, svc, dir)
+	if err != nil || again != key {
+		t.Fatalf("second start printed %q, want %q (%v)", again, key, err)
+	}
+	if ts, _ := svc.Tenants.List(ctx); len(ts) != 1 {
+		t.Fatalf("%d tenants", len(ts))
+	}
+	if _, err := svc.Keys.Authenticate(ctx, key); err != nil {
+		t.Fatal(err)
+	}
+	// A store seeded otherwise gets no demo tenant.
+	other := newServices(t)
+	f, _ := seed.Parse(strings.NewReader(issueSeed))
+	if _, err := seed.Apply(ctx, other, f); err != nil {
+		t.Fatal(err)
+	}
+	if k, err := seed.Demo(ctx, other, t.TempDir()); err != nil || k != "" {
+		t.Fatalf("demo on a seeded store: %q %v", k, err)
+	}
+}
+
+func FuzzParse(f *testing.F) {
+	f.Add(issueSeed)
+	f.Add(`{"tenants":null}`)
+	f.Fuzz(func(t *testing.T, s string) {
+		_, _ = seed.Parse(strings.NewReader(s))
+	})
+}

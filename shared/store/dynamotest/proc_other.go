@@ -1,0 +1,9 @@
+//go:build !linux
+
+package dynamotest
+
+import "os/exec"
+
+// setDeathSignal does nothing where the kernel offers no parent-death
+// signal; Main stops the emulator.
+func setDeathSignal(*exec.Cmd) {}

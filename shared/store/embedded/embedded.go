@@ -1,0 +1,496 @@
+// Package embedded is the in-process backend of the single table: ordered
+// B-trees for the table and GSI1, persisted (when opened on a directory) as
+// an append-only log of committed writes plus periodic snapshots. It backs
+// `brandlens serve` and fast tests, with the same meaning as DynamoDB.
+package embedded
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"sync"
+	"time"
+
+	"github.com/google/btree"
+
+	"github.com/brandlens/brandlens/shared/store"
+)
+
+// DefaultPageLimit is the page size of a query that sets no Limit.
+const DefaultPageLimit = 1000
+
+// defaultCompactAt is the least log size that triggers compaction; above
+// it, the log is compacted once it outgrows the last snapshot.
+const defaultCompactAt = 16 << 20
+
+// ErrClosed is returned by every call after Close.
+var ErrClosed = errors.New("store: embedded table is closed")
+
+var _ store.Table = (*Table)(nil)
+
+// Option configures a Table.
+type Option func(*options)
+
+type options struct {
+	now       func() time.Time
+	sync      bool
+	compactAt int64
+}
+
+// WithClock sets the clock that decides TTL expiry (default time.Now).
+func WithClock(now func() time.Time) Option { return func(o *options) { o.now = now } }
+
+// WithSync chooses whether a write waits for its log record to reach the
+// disk (fsync, the default; concurrent writers share one fsync). Without
+// it a committed write survives a crash of the process but not of the
+// machine, and writes are several times faster.
+func WithSync(on bool) Option { return func(o *options) { o.sync = on } }
+
+// WithCompactionThreshold sets the least log size in bytes that triggers
+// compaction into a snapshot.
+func WithCompactionThreshold(bytes int64) Option { return func(o *options) { o.compactAt = bytes } }
+
+// Table is the embedded table. It is safe for concurrent use.
+type Table struct {
+	now func() time.Time
+
+	mu     sync.RWMutex
+	items  *btree.BTreeG[entry]
+	gsi    *btree.BTreeG[entry]
+	seq    uint64 // last commit
+	closed bool
+
+	disk *disk // nil for a memory table
+}
+
+func newTable(o options) *Table {
+	if o.now == nil {
+		o.now = time.Now
+	}
+	return &Table{now: o.now, items: newTree(), gsi: newTree()}
+}
+
+func buildOptions(opts []Option) options {
+	o := options{sync: true, compactAt: defaultCompactAt}
+	for _, f := range opts {
+		f(&o)
+	}
+	return o
+}
+
+// NewMemory returns a table that lives only in memory.
+func NewMemory(opts ...Option) *Table { return newTable(buildOptions(opts)) }
+
+// Open opens (creating it if needed) the table persisted in dir. One
+// process at a time may hold a directory open.
+func Open(dir string, opts ...Option) (*Table, error) {
+	o := buildOptions(opts)
+	t := newTable(o)
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return nil, fmt.Errorf("store: open %s: %w", dir, err)
+	}
+	d, err := openDisk(dir, o, t)
+	if err != nil {
+		return nil, err
+	}
+	t.disk = d
+	return t, nil
+}
+
+// Close waits for a running compaction, flushes the log and releases the
+// directory. Later calls fail with ErrClosed.
+func (t *Table) Close() error {
+	t.mu.Lock()
+	if t.closed {
+		t.mu.Unlock()
+		return nil
+	}
+	t.closed = true
+	t.mu.Unlock()
+	if t.disk == nil {
+		return nil
+	}
+	return t.disk.close()
+}
+
+// Compact writes a snapshot of the table and drops the log it covers and
+// the expired items. It runs by itself as the log grows; call it to force
+// one. A memory table has nothing to compact.
+func (t *Table) Compact() error {
+	if t.disk == nil {
+		return nil
+	}
+	return t.disk.compact()
+}
+
+// insert stores it (already validated and owned by the table).
+func (t *Table) insert(it store.Item, seq uint64) {
+	k := it.Key()
+	old, had := t.items.ReplaceOrInsert(entry{h: k.PK, r: k.SK, seq: seq, item: it})
+	if had {
+		if g, ok := gsiEntry(old.item); ok {
+			t.gsi.Delete(g)
+		}
+	}
+	if g, ok := gsiEntry(it); ok {
+		g.seq, g.item = seq, it
+		t.gsi.ReplaceOrInsert(g)
+	}
+}
+
+func (t *Table) remove(k store.Key) {
+	old, had := t.items.Delete(tableEntry(k))
+	if !had {
+		return
+	}
+	if g, ok := gsiEntry(old.item); ok {
+		t.gsi.Delete(g)
+	}
+}
+
+// lookup returns the stored item, expired or not, or nil.
+func (t *Table) lookup(k store.Key) store.Item {
+	e, ok := t.items.Get(tableEntry(k))
+	if !ok {
+		return nil
+	}
+	return e.item
+}
+
+// commit logs and applies one atomic write; t.mu is held. It returns the
+// commit's sequence number for t.durable.
+func (t *Table) commit(puts []store.Item, dels []store.Key) (uint64, error) {
+	if len(puts)+len(dels) == 0 {
+		return 0, nil
+	}
+	if t.disk != nil {
+		if err := t.disk.append(puts, dels, t.seq+1); err != nil {
+			return 0, err
+		}
+	}
+	t.seq++
+	for _, it := range puts {
+		t.insert(it, t.seq)
+	}
+	for _, k := range dels {
+		t.remove(k)
+	}
+	if t.disk != nil {
+		t.disk.maybeCompact()
+	}
+	return t.seq, nil
+}
+
+// durable waits until commit seq is on disk; call it without t.mu.
+func (t *Table) durable(seq uint64) error {
+	if t.disk == nil || seq == 0 {
+		return nil
+	}
+	return t.disk.waitSynced(seq)
+}
+
+// Get implements store.Table.
+func (t *Table) Get(ctx context.Context, key store.Key) (store.Item, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	if err := checkKey(key); err != nil {
+		return nil, err
+	}
+	t.mu.RLock()
+	defer t.mu.RUnlock()
+	if t.closed {
+		return nil, ErrClosed
+	}
+	it := t.lookup(key)
+	if it == nil || it.Expired(t.now()) {
+		return nil, store.ErrNotFound
+	}
+	return it.Clone(), nil
+}
+
+// Put implements store.Table.
+func (t *Table) Put(ctx context.Context, item store.Item, cond store.Cond) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	it, err := normalizeItem(item)
+	if err != nil {
+		return err
+	}
+	if err := checkCond(cond); err != nil {
+		return err
+	}
+	t.mu.Lock()
+	if t.closed {
+		t.mu.Unlock()
+		return ErrClosed
+	}
+	if !cond.Eval(t.lookup(it.Key()), t.now()) {
+		t.mu.Unlock()
+		return store.ErrConditionFailed
+	}
+	seq, err := t.commit([]store.Item{it}, nil)
+	t.mu.Unlock()
+	if err != nil {
+		return err
+	}
+	return t.durable(seq)
+}
+
+// Update implements store.Table.
+func (t *Table) Update(ctx context.Context, key store.Key, upd store.Update, cond store.Cond) (store.Item, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	if err := checkKey(key); err != nil {
+		return nil, err
+	}
+	u, err := normalizeUpdate(upd)
+	if err != nil {
+		return nil, err
+	}
+	if err := checkCond(cond); err != nil {
+		return nil, err
+	}
+	t.mu.Lock()
+	if t.closed {
+		t.mu.Unlock()
+		return nil, ErrClosed
+	}
+	now := t.now()
+	cur := t.lookup(key)
+	if !cond.Eval(cur, now) {
+		t.mu.Unlock()
+		return nil, store.ErrConditionFailed
+	}
+	if cur != nil && cur.Expired(now) {
+		cur = nil // an expired item is gone: the update starts afresh
+	}
+	next, err := applyUpdate(key, cur, u)
+	if err != nil {
+		t.mu.Unlock()
+		return nil, err
+	}
+	seq, err := t.commit([]store.Item{next}, nil)
+	t.mu.Unlock()
+	if err != nil {
+		return nil, err
+	}
+	if err := t.durable(seq); err != nil {
+		return nil, err
+	}
+	return next.Clone(), nil
+}
+
+// Delete implements store.Table.
+func (t *Table) Delete(ctx context.Context, key store.Key, cond store.Cond) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	if err := checkKey(key); err != nil {
+		return err
+	}
+	if err := checkCond(cond); err != nil {
+		return err
+	}
+	t.mu.Lock()
+	if t.closed {
+		t.mu.Unlock()
+		return ErrClosed
+	}
+	cur := t.lookup(key)
+	if !cond.Eval(cur, t.now()) {
+		t.mu.Unlock()
+		return store.ErrConditionFailed
+	}
+	var seq uint64
+	var err error
+	if cur != nil {
+		seq, err = t.commit(nil, []store.Key{key})
+	}
+	t.mu.Unlock()
+	if err != nil {
+		return err
+	}
+	return t.durable(seq)
+}
+
+// TransactWrite implements store.Table.
+func (t *Table) TransactWrite(ctx context.Context, ops ...store.Op) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	ops, err := prepareOps(ops)
+	if err != nil || len(ops) == 0 {
+		return err
+	}
+	t.mu.Lock()
+	if t.closed {
+		t.mu.Unlock()
+		return ErrClosed
+	}
+	now := t.now()
+	for i, op := range ops {
+		if !op.Cond.Eval(t.lookup(op.OpKey()), now) {
+			t.mu.Unlock()
+			return &store.TxConditionError{Index: i}
+		}
+	}
+	var puts []store.Item
+	var dels []store.Key
+	for _, op := range ops {
+		switch op.Kind {
+		case store.OpPut:
+			puts = append(puts, op.Item)
+		case store.OpUpdate:
+			cur := t.lookup(op.Key)
+			if cur != nil && cur.Expired(now) {
+				cur = nil
+			}
+			next, err := applyUpdate(op.Key, cur, op.Update)
+			if err != nil {
+				t.mu.Unlock()
+				return err
+			}
+			puts = append(puts, next)
+		case store.OpDelete:
+			if t.lookup(op.Key) != nil {
+				dels = append(dels, op.Key)
+			}
+		}
+	}
+	seq, err := t.commit(puts, dels)
+	t.mu.Unlock()
+	if err != nil {
+		return err
+	}
+	return t.durable(seq)
+}
+
+// prepareOps validates a transaction as DynamoDB would and returns its ops
+// with normalized values.
+func prepareOps(ops []store.Op) ([]store.Op, error) {
+	if len(ops) > store.MaxTxOps {
+		return nil, fmt.Errorf("store: transaction has %d ops, more than %d", len(ops), store.MaxTxOps)
+	}
+	out := make([]store.Op, len(ops))
+	seen := make(map[store.Key]int, len(ops))
+	for i, op := range ops {
+		var err error
+		switch op.Kind {
+		case store.OpPut:
+			op.Item, err = normalizeItem(op.Item)
+		case store.OpUpdate:
+			if err = checkKey(op.Key); err == nil {
+				op.Update, err = normalizeUpdate(op.Update)
+			}
+		case store.OpDelete, store.OpCheck:
+			err = checkKey(op.Key)
+		default:
+			err = fmt.Errorf("store: unknown op kind %d", op.Kind)
+		}
+		if err == nil {
+			err = checkCond(op.Cond)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("store: transaction op %d: %w", i, err)
+		}
+		k := op.OpKey()
+		if j, dup := seen[k]; dup {
+			return nil, fmt.Errorf("store: transaction ops %d and %d both touch %s/%s", j, i, k.PK, k.SK)
+		}
+		seen[k] = i
+		out[i] = op
+	}
+	return out, nil
+}
+
+// Query implements store.Table.
+func (t *Table) Query(ctx context.Context, q store.Query) (store.Page, error) {
+	if err := ctx.Err(); err != nil {
+		return store.Page{}, err
+	}
+	if err := checkQuery(q); err != nil {
+		return store.Page{}, err
+	}
+	limit := q.Limit
+	if limit == 0 {
+		limit = DefaultPageLimit
+	}
+	var after entry
+	hasCursor := q.Cursor != ""
+	if hasCursor {
+		var err error
+		if after, err = decodeCursor(q.Cursor, q.Index, q.PK); err != nil {
+			return store.Page{}, err
+		}
+	}
+	t.mu.RLock()
+	defer t.mu.RUnlock()
+	if t.closed {
+		return store.Page{}, ErrClosed
+	}
+	tree := t.items
+	if q.Index == store.IndexGSI1 {
+		tree = t.gsi
+	}
+	start := startPivot(q.PK, q.SK, q.Desc)
+	if hasCursor && (!q.Desc && less(start, after) || q.Desc && less(after, start)) {
+		start = after
+	}
+	now := t.now()
+	var (
+		page  store.Page
+		n     int
+		last  entry
+		more  bool
+		visit = func(e entry) bool {
+			if e.h != q.PK || pastRange(q.SK, e.r, q.Desc) {
+				return false
+			}
+			if hasCursor && !(q.Desc && less(e, after) || !q.Desc && less(after, e)) {
+				return true
+			}
+			if !q.SK.Match(e.r) {
+				return true
+			}
+			if n == limit {
+				more = true
+				return false
+			}
+			n++
+			last = e
+			if !e.item.Expired(now) && q.Filter.Eval(e.item, now) {
+				page.Items = append(page.Items, e.item.Clone())
+			}
+			return true
+		}
+	)
+	if q.Desc {
+		tree.DescendLessOrEqual(start, visit)
+	} else {
+		tree.AscendGreaterOrEqual(start, visit)
+	}
+	if more {
+		page.Cursor = encodeCursor(last, q.Index)
+	}
+	return page, nil
+}
+
+func checkQuery(q store.Query) error {
+	switch {
+	case q.Index != "" && q.Index != store.IndexGSI1:
+		return fmt.Errorf("store: unknown index %q", q.Index)
+	case q.PK == "":
+		return errors.New("store: query needs a partition key")
+	case q.Limit < 0:
+		return fmt.Errorf("store: negative query limit %d", q.Limit)
+	case q.SK.Op < store.KeyAny || q.SK.Op > store.KeyGe:
+		return fmt.Errorf("store: unknown sort-key operator %d", q.SK.Op)
+	case q.SK.Op == store.KeyBetween && q.SK.Value > q.SK.Value2:
+		return fmt.Errorf("store: BETWEEN needs its lower bound %q <= its upper bound %q", q.SK.Value, q.SK.Value2)
+	}
+	return checkCond(q.Filter)
+}
