@@ -299,6 +299,11 @@ func (s *Server) apiError(rq *Request, err error) *Error {
 	if errors.As(err, &ae) {
 		return ae
 	}
+	if rq.HTTP.Context().Err() != nil && errors.Is(err, rq.HTTP.Context().Err()) {
+		// The client went away; nobody reads this answer and nothing failed.
+		s.Logger.Debug("request canceled", "request_id", rq.RequestID)
+		return &Error{Code: CodeInternal, Message: "request canceled"}
+	}
 	s.Logger.Error("handler error", "request_id", rq.RequestID, "error", err.Error())
 	return &Error{Code: CodeInternal, Message: "internal error; the request id identifies it in our logs",
 		Details: map[string]any{"requestId": rq.RequestID}}

@@ -47,6 +47,9 @@ func New(client *dynamodb.Client, table string, opts ...Option) *Table {
 	for _, o := range opts {
 		o(t)
 	}
+	if t.now == nil {
+		t.now = time.Now
+	}
 	return t
 }
 

@@ -3,6 +3,7 @@ package dynamo
 import (
 	"errors"
 	"fmt"
+	"slices"
 
 	"github.com/brandlens/brandlens/shared/store"
 )
@@ -105,6 +106,10 @@ func numberSize(n int64) int {
 func normalizeUpdate(u store.Update) (store.Update, error) {
 	if err := u.Validate(); err != nil {
 		return store.Update{}, err
+	}
+	_, emptyAdd := u.Add[""]
+	if emptyAdd || slices.Contains(u.Remove, "") {
+		return store.Update{}, errors.New("store: empty attribute name")
 	}
 	out := store.Update{Add: u.Add, Remove: u.Remove}
 	if u.Set != nil {
