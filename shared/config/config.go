@@ -14,6 +14,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -124,8 +125,14 @@ func (c Config) OpenTable(ctx context.Context) (tbl store.Table, close func() er
 	return t, t.Close, nil
 }
 
-func (c Config) awsConfig(ctx context.Context) (aws.Config, error) {
-	cfg, err := awsconfig.LoadDefaultConfig(ctx)
+// loadAWS loads the shared AWS configuration once per process (a Lambda
+// cold start builds several clients from it).
+var loadAWS = sync.OnceValues(func() (aws.Config, error) {
+	return awsconfig.LoadDefaultConfig(context.Background())
+})
+
+func (c Config) awsConfig(context.Context) (aws.Config, error) {
+	cfg, err := loadAWS()
 	if err != nil {
 		return aws.Config{}, fmt.Errorf("config: load AWS configuration: %w", err)
 	}
@@ -218,18 +225,23 @@ type Services struct {
 	Now         func() time.Time
 }
 
-// NewServices builds the services over tbl.
+// NewServices builds the services over tbl. A nil secret leaves Keys nil,
+// for functions that authenticate no key.
 func NewServices(tbl store.Table, secret []byte, now func() time.Time) (*Services, error) {
 	if now == nil {
 		now = time.Now
 	}
-	h, err := auth.NewHasher(secret)
-	if err != nil {
-		return nil, err
+	var keys *auth.Keys
+	if secret != nil {
+		h, err := auth.NewHasher(secret)
+		if err != nil {
+			return nil, err
+		}
+		keys = auth.NewKeys(tbl, h, now)
 	}
 	return &Services{
 		Table:       tbl,
-		Keys:        auth.NewKeys(tbl, h, now),
+		Keys:        keys,
 		Tenants:     tenants.NewRepo(tbl, now),
 		Queries:     queries.NewRepo(tbl, now),
 		Competitors: competitors.NewRepo(tbl, now),
@@ -260,9 +272,11 @@ func LambdaHTTP(ctx context.Context, function string) (httpapi.LambdaHandler, er
 	if err != nil {
 		return nil, err
 	}
-	secret, err := c.KeySecretBytes(ctx)
-	if err != nil {
-		return nil, err
+	var secret []byte
+	if httpapi.NeedsKeys(function) {
+		if secret, err = c.KeySecretBytes(ctx); err != nil {
+			return nil, err
+		}
 	}
 	siteSecret, err := c.SiteContentSecretBytes(ctx)
 	if err != nil {

@@ -18,10 +18,11 @@ func (s *Server) notImplemented(rq *Request) (any, error) {
 	return nil, &Error{Code: CodeNotImplemented, Message: rq.Route.Method + " " + rq.Route.Path + " is not available yet"}
 }
 
-// capabilities lists the capability of every route the principal may call.
+// capabilities lists the capability of every route of the whole table the
+// principal may call (a Lambda's server knows only its own routes).
 func (s *Server) capabilities(rq *Request) []string {
 	var out []string
-	for _, r := range s.routes {
+	for _, r := range Routes {
 		ok := false
 		switch r.Guard {
 		case GuardAPIKey:

@@ -10,6 +10,9 @@ import (
 
 // RoutesOf returns the routes a Lambda function serves.
 func RoutesOf(function string) []Route {
+	if function == CatchAll.Function {
+		return []Route{CatchAll}
+	}
 	var out []Route
 	for _, r := range Routes {
 		if r.Function == function {
@@ -29,6 +32,12 @@ func NewLambdaHandler(d Deps, function string) (LambdaHandler, error) {
 	if len(routes) == 0 {
 		return nil, fmt.Errorf("httpapi: no route is served by function %q", function)
 	}
-	adapter := httpadapter.NewV2(NewFor(d, routes))
+	srv := NewFor(d, routes)
+	if function == CatchAll.Function {
+		// It knows every route only to tell 405 from 404; it serves none.
+		srv = NewFor(d, Routes)
+		srv.catchAll = true
+	}
+	adapter := httpadapter.NewV2(srv)
 	return adapter.ProxyWithContext, nil
 }

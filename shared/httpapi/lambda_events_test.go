@@ -357,3 +357,37 @@ func TestLambdaServesOnlyItsOwnRoutes(t *testing.T) {
 		})
 	}
 }
+
+// TestCatchAllAnswersInTheEnvelope: API Gateway's $default route reaches
+// api-default for unknown routes and for known paths under other methods.
+func TestCatchAllAnswersInTheEnvelope(t *testing.T) {
+	d := newEventDeps(t)
+	_, ev := loadSampleEvent(t, filepath.Join(tplRepoRoot(t), "events", "api-get-me.json"))
+	cases := []struct {
+		method, path string
+		status       int
+		code, allow  string
+	}{
+		{"DELETE", "/api/v1/me", 405, httpapi.CodeMethodNotAllowed, "GET"},
+		{"PATCH", "/api/v1/webhooks/abc", 405, httpapi.CodeMethodNotAllowed, "GET, PUT, DELETE"},
+		{"GET", "/api/v2/me", 404, httpapi.CodeNotFound, ""},
+		{"GET", "/", 404, httpapi.CodeNotFound, ""},
+	}
+	for _, c := range cases {
+		t.Run(c.method+" "+c.path, func(t *testing.T) {
+			e := ev
+			e.RouteKey = "$default"
+			e.RawPath = c.path
+			e.RequestContext.HTTP.Method = c.method
+			e.RequestContext.HTTP.Path = c.path
+			resp, body := lambdaInvoke(t, d, httpapi.CatchAll.Function, e)
+			errObj, _ := body["error"].(map[string]any)
+			if resp.StatusCode != c.status || errObj["code"] != c.code {
+				t.Fatalf("got %d %v", resp.StatusCode, body)
+			}
+			if resp.Headers["Allow"] != c.allow {
+				t.Errorf("Allow %q, want %q", resp.Headers["Allow"], c.allow)
+			}
+		})
+	}
+}

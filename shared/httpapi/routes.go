@@ -231,5 +231,23 @@ func routeTable() []Route {
 	}
 }
 
+// CatchAll is API Gateway's $default route. Requests that match no route of
+// the table reach its function, which answers them with the error envelope:
+// 405 with Allow when the path exists under other methods, else 404.
+var CatchAll = Route{Method: "ANY", Path: "$default", Function: "api-default", Guard: GuardPublic,
+	Tag: "Meta", Summary: "Unknown routes and methods (API Gateway $default route)", Status: http.StatusNotFound,
+	Handle: func(*Server, *Request) (any, error) { return nil, &Error{Code: CodeNotFound, Message: "no such route"} }}
+
+// NeedsKeys reports whether any route of the function authenticates API
+// keys (and so its Lambda must read the key secret).
+func NeedsKeys(function string) bool {
+	for _, r := range RoutesOf(function) {
+		if r.Guard == GuardAPIKey || r.Guard == GuardReviewer {
+			return true
+		}
+	}
+	return false
+}
+
 // writeErrors are the errors every credit-metered write may answer.
 var writeErrors = []string{CodeNotFound, CodeValidation, CodeIdempotencyConflict, CodeInsufficientCredits, CodeCreditCeilingReached}

@@ -21,6 +21,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/awslabs/aws-lambda-go-api-proxy/core"
+
 	"github.com/brandlens/brandlens/shared/auth"
 	"github.com/brandlens/brandlens/shared/citations"
 	"github.com/brandlens/brandlens/shared/competitors"
@@ -55,6 +57,8 @@ type Deps struct {
 type Server struct {
 	Deps
 	routes []*compiledRoute
+	// catchAll: answer 404/405 for everything (API Gateway's $default).
+	catchAll bool
 }
 
 type compiledRoute struct {
@@ -140,6 +144,10 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	rid := r.Header.Get("X-Request-Id")
 	if !requestIDPattern.MatchString(rid) {
 		rid = newRequestID()
+		// Behind API Gateway its request id joins our logs to its access log.
+		if gw, ok := core.GetAPIGatewayV2ContextFromContext(r.Context()); ok && requestIDPattern.MatchString(gw.RequestID) {
+			rid = gw.RequestID
+		}
 	}
 	w.Header().Set("X-Request-Id", rid)
 	sw := &statusWriter{ResponseWriter: w}
@@ -169,6 +177,9 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 func (s *Server) serve(w http.ResponseWriter, rq *Request) (any, error) {
 	r := rq.HTTP
 	rt, pathVals, allow := s.match(r.Method, r.URL.Path)
+	if s.catchAll {
+		rt = nil
+	}
 	if rt == nil {
 		if len(allow) > 0 {
 			return nil, &Error{Code: CodeMethodNotAllowed, Message: "method " + r.Method + " is not allowed on " + r.URL.Path,

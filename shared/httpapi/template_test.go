@@ -205,9 +205,12 @@ func tplNonHTTPFunction(name string) bool {
 	return strings.HasPrefix(name, "worker-") || strings.HasPrefix(name, "step-") || name == "scheduler"
 }
 
+// tplRoutes is the route table plus API Gateway's $default catch-all.
+func tplRoutes() []httpapi.Route { return append(slices.Clone(httpapi.Routes), httpapi.CatchAll) }
+
 func tplRouteFunctions() []string {
 	var out []string
-	for _, r := range httpapi.Routes {
+	for _, r := range tplRoutes() {
 		if !slices.Contains(out, r.Function) {
 			out = append(out, r.Function)
 		}
@@ -274,7 +277,7 @@ func TestTemplateHasAFunctionAndEventPerRoute(t *testing.T) {
 	if tpl.resources["HttpApi"].get("Type").str() != "AWS::Serverless::HttpApi" {
 		t.Fatal("template.yaml: resource HttpApi must be an AWS::Serverless::HttpApi")
 	}
-	for _, rt := range httpapi.Routes {
+	for _, rt := range tplRoutes() {
 		t.Run(tplRouteKey(rt.Method, rt.Path), func(t *testing.T) {
 			id := tplLogicalID(rt.Function)
 			res, ok := tpl.resources[id]
@@ -306,7 +309,7 @@ func TestTemplateHasAFunctionAndEventPerRoute(t *testing.T) {
 func TestTemplateHasNoUnroutedFunctionOrEvent(t *testing.T) {
 	tpl := tplLoad(t)
 	routed := map[string]string{} // "METHOD path" → function
-	for _, r := range httpapi.Routes {
+	for _, r := range tplRoutes() {
 		routed[tplRouteKey(r.Method, r.Path)] = r.Function
 	}
 	seen := map[string]string{} // "METHOD path" → resource
@@ -510,8 +513,8 @@ func TestTemplateFunctions(t *testing.T) {
 					}
 				}
 			}
-			if api && !slices.Contains(actions, "secretsmanager:GetSecretValue") {
-				t.Errorf("needs secretsmanager:GetSecretValue on KeySecret: config.LambdaHTTP reads it at cold start")
+			if httpapi.NeedsKeys(fn) != slices.Contains(actions, "secretsmanager:GetSecretValue") && !tplSignedBodyFunction(fn) {
+				t.Errorf("secretsmanager:GetSecretValue on KeySecret is for functions that authenticate keys (config.LambdaHTTP reads it at cold start) and only for them")
 			}
 			env := res.get("Properties", "Environment", "Variables")
 			if env.get("BRANDLENS_SITE_CONTENT_SECRET_ARN").ok() != tplSignedBodyFunction(fn) {

@@ -1,0 +1,141 @@
+// Package providers asks AI platforms a monitoring query and returns their
+// answers in one shape: chatgpt (OpenAI Responses + web search), perplexity
+// (Agent API), gemini (generateContent + Google Search grounding), claude
+// (Messages + web search) and google_ai_overview (SerpApi), plus the offline
+// simulated and replay providers.
+package providers
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+)
+
+// Request is one question to one platform.
+type Request struct {
+	Platform string
+	Query    string
+	// Sample numbers repeated asks of the same query (0-based); offline
+	// providers vary their answers by it.
+	Sample int
+	// Hints describe the tenant's brand and competitors. Real platforms never
+	// see them; the simulated provider builds plausible answers from them.
+	Hints Hints
+}
+
+// Hints name the brands the simulated provider may mention.
+type Hints struct {
+	Brand       string
+	BrandDomain string
+	Competitors []string
+}
+
+// Citation is a source the AI answer cites. Start and End are offsets in
+// Unicode code points into Answer.Text of the cited span, -1 when the
+// platform does not say.
+type Citation struct {
+	URL     string
+	Title   string
+	Snippet string
+	Start   int
+	End     int
+}
+
+// OrganicResult is a classic search result shown beside an AI Overview.
+type OrganicResult struct {
+	Position int
+	URL      string
+	Title    string
+	Snippet  string
+}
+
+// AI Overview states (CitationDto.aiOverviewState).
+const (
+	OverviewPresent       = "present"  // an AI Overview was shown, text included
+	OverviewDeferred      = "deferred" // shown, text fetched by a second call
+	OverviewAbsent        = "absent"   // no AI Overview for this query
+	OverviewNotApplicable = ""         // not a search platform
+)
+
+// Answer is what a platform answered.
+type Answer struct {
+	Platform string
+	Text     string
+	// Citations are the sources cited in the answer (ai_response).
+	Citations []Citation
+	// Sources are URLs consulted but not necessarily cited.
+	Sources []string
+	// OrganicResults are search results (google_ai_overview only).
+	OrganicResults  []OrganicResult
+	AIOverviewState string
+	Model           string
+	InputTokens     int
+	OutputTokens    int
+	// CostUSD is the vendor's cost of the call when it reports one, else an
+	// estimate from token prices; 0 for offline providers.
+	CostUSD float64
+	Latency time.Duration
+}
+
+// Provider answers queries for one platform.
+type Provider interface {
+	Platform() string
+	Answer(ctx context.Context, req Request) (Answer, error)
+}
+
+// Kind classifies a provider failure; the workflow retries only transient ones.
+type Kind string
+
+// Failure kinds.
+const (
+	// KindTransient: rate limited (429 with a rate-limit type), overloaded
+	// (5xx, 529), network error or timeout. Retry, honouring RetryAfter.
+	KindTransient Kind = "transient"
+	// KindQuota: out of money or quota (insufficient_quota, billing_error,
+	// RESOURCE_EXHAUSTED with a quota violation). Fail fast.
+	KindQuota Kind = "quota"
+	// KindAuth: the platform refused our credentials (401/403). Fail fast.
+	KindAuth Kind = "auth"
+	// KindInvalid: the platform refused the request (400, 404). Fail fast.
+	KindInvalid Kind = "invalid"
+	// KindFailedAnswer: a 2xx whose body says the answer failed (status
+	// failed/incomplete/cancelled, a tool error inside a 200, no text).
+	KindFailedAnswer Kind = "failed_answer"
+	// KindNoAnswer: an offline provider has no answer for the query.
+	KindNoAnswer Kind = "no_answer"
+)
+
+// Error is a provider failure.
+type Error struct {
+	Platform   string
+	Kind       Kind
+	Status     int    // HTTP status, 0 when none
+	Code       string // vendor error code or type
+	Message    string
+	RetryAfter time.Duration
+}
+
+func (e *Error) Error() string {
+	s := fmt.Sprintf("%s: %s", e.Platform, e.Kind)
+	if e.Status != 0 {
+		s += fmt.Sprintf(" (HTTP %d", e.Status)
+		if e.Code != "" {
+			s += " " + e.Code
+		}
+		s += ")"
+	}
+	if e.Message != "" {
+		s += ": " + e.Message
+	}
+	return s
+}
+
+// Retryable reports whether trying again may succeed.
+func (e *Error) Retryable() bool { return e.Kind == KindTransient }
+
+// IsRetryable reports whether err is a provider error worth retrying.
+func IsRetryable(err error) bool {
+	var pe *Error
+	return errors.As(err, &pe) && pe.Retryable()
+}
