@@ -1,0 +1,134 @@
+// Package events is the outbox of domain events. A state change that
+// webhook subscribers may watch appends its event in the same store
+// transaction as the change itself (Op), so an event exists exactly when
+// its change does. Events wait in a sparse "pending" index until the
+// fan-out turns each into one delivery per matching subscription.
+package events
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/brandlens/brandlens/shared/ids"
+	"github.com/brandlens/brandlens/shared/store"
+	"github.com/brandlens/brandlens/shared/tenants"
+)
+
+// Event types (the spec's list, exact).
+const (
+	ExecutionStarted      = "execution.started"
+	ExecutionCompleted    = "execution.completed"
+	ExecutionFailed       = "execution.failed"
+	MentionDetected       = "mention.detected"
+	VisibilityDropped     = "visibility.dropped"
+	GapDetected           = "gap.detected"
+	CompetitorEntered     = "competitor.entered"
+	OpportunityCreated    = "opportunity.created"
+	ContentBriefGenerated = "content.brief_generated"
+	ContentGenerated      = "content.generated"
+	ContentPublished      = "content.published"
+	ContentCited          = "content.cited"
+	CreditLow             = "credit.low"
+	CreditCeilingReached  = "credit.ceiling_reached"
+	APIKeyRevoked         = "api_key.revoked"
+	WebhookPing           = "webhook.ping"
+)
+
+// Types lists every event type in the spec's order.
+var Types = []string{
+	ExecutionStarted, ExecutionCompleted, ExecutionFailed, MentionDetected, VisibilityDropped,
+	GapDetected, CompetitorEntered, OpportunityCreated, ContentBriefGenerated, ContentGenerated,
+	ContentPublished, ContentCited, CreditLow, CreditCeilingReached, APIKeyRevoked, WebhookPing,
+}
+
+// ValidType reports whether t is an event type.
+func ValidType(t string) bool { return slices.Contains(Types, t) }
+
+// Event is one domain event. ID is stable: every delivery of the event, and
+// every retry of a delivery, carries it.
+type Event struct {
+	ID        string          `json:"event_id"`
+	Type      string          `json:"type"`
+	CreatedAt time.Time       `json:"created_at"`
+	TenantID  int32           `json:"tenant_id"`
+	Data      json.RawMessage `json:"data"`
+}
+
+// PendingPK is the GSI1 partition of events not yet fanned out.
+const PendingPK = "OUTBOX#pending"
+
+// Key is the item key of an event.
+func Key(tenantID int32, id string) store.Key {
+	return store.Key{PK: tenants.PK(tenantID), SK: "EVENT#" + id}
+}
+
+// New makes an event of typ with data (marshalled to JSON) at now.
+func New(tenantID int32, typ string, data any, now time.Time) (Event, error) {
+	if !ValidType(typ) {
+		return Event{}, fmt.Errorf("events: unknown type %q", typ)
+	}
+	b, err := json.Marshal(data)
+	if err != nil {
+		return Event{}, fmt.Errorf("events: encode %s data: %w", typ, err)
+	}
+	now = now.UTC()
+	return Event{ID: "evt_" + ids.ULID(now), Type: typ, CreatedAt: now, TenantID: tenantID, Data: b}, nil
+}
+
+// Op is the transaction op that appends ev to the outbox.
+func Op(ev Event) (store.Op, error) {
+	doc, err := store.EncodeDoc(ev)
+	if err != nil {
+		return store.Op{}, err
+	}
+	k := Key(ev.TenantID, ev.ID)
+	return store.PutOp(store.Item{
+		store.AttrPK: k.PK, store.AttrSK: k.SK,
+		store.AttrGSI1PK: PendingPK, store.AttrGSI1SK: ev.ID,
+		"kind": "event", "type": ev.Type, store.AttrDoc: doc,
+	}, store.NotExists()), nil
+}
+
+// Append writes ev on its own (for events that change nothing else).
+func Append(ctx context.Context, tbl store.Table, ev Event) error {
+	op, err := Op(ev)
+	if err != nil {
+		return err
+	}
+	if err := tbl.TransactWrite(ctx, op); err != nil {
+		return fmt.Errorf("events: append %s: %w", ev.Type, err)
+	}
+	return nil
+}
+
+// Pending returns up to limit events waiting for fan-out, oldest first.
+func Pending(ctx context.Context, tbl store.Table, limit int) ([]Event, error) {
+	page, err := tbl.Query(ctx, store.Query{Index: store.IndexGSI1, PK: PendingPK, Limit: limit})
+	if err != nil {
+		return nil, fmt.Errorf("events: pending: %w", err)
+	}
+	return store.Docs[Event](page.Items)
+}
+
+// MarkDone removes ev from the pending index; the event itself stays for
+// inspection and redelivery.
+func MarkDone(ctx context.Context, tbl store.Table, ev Event) error {
+	_, err := tbl.Update(ctx, Key(ev.TenantID, ev.ID),
+		store.Update{Remove: []string{store.AttrGSI1PK, store.AttrGSI1SK}}, store.Exists())
+	if err != nil {
+		return fmt.Errorf("events: mark %s done: %w", ev.ID, err)
+	}
+	return nil
+}
+
+// Get returns one event of the tenant.
+func Get(ctx context.Context, tbl store.Table, tenantID int32, id string) (Event, error) {
+	it, err := tbl.Get(ctx, Key(tenantID, id))
+	if err != nil {
+		return Event{}, fmt.Errorf("events: get %s: %w", id, err)
+	}
+	return store.Doc[Event](it)
+}
