@@ -30,6 +30,7 @@ import (
 	"github.com/brandlens/brandlens/shared/jobs"
 	"github.com/brandlens/brandlens/shared/queries"
 	"github.com/brandlens/brandlens/shared/ratelimit"
+	"github.com/brandlens/brandlens/shared/runs"
 	"github.com/brandlens/brandlens/shared/store"
 	"github.com/brandlens/brandlens/shared/store/dynamo"
 	"github.com/brandlens/brandlens/shared/store/embedded"
@@ -222,7 +223,9 @@ type Services struct {
 	Jobs        *jobs.Repo
 	Ledger      *credits.Ledger
 	Limiter     *ratelimit.Limiter
-	Now         func() time.Time
+	// Runs needs its Sender (the jobs queue) set by the runtime.
+	Runs *runs.Service
+	Now  func() time.Time
 }
 
 // NewServices builds the services over tbl. A nil secret leaves Keys nil,
@@ -239,7 +242,7 @@ func NewServices(tbl store.Table, secret []byte, now func() time.Time) (*Service
 		}
 		keys = auth.NewKeys(tbl, h, now)
 	}
-	return &Services{
+	svc := &Services{
 		Table:       tbl,
 		Keys:        keys,
 		Tenants:     tenants.NewRepo(tbl, now),
@@ -250,14 +253,16 @@ func NewServices(tbl store.Table, secret []byte, now func() time.Time) (*Service
 		Ledger:      credits.NewLedger(tbl, now),
 		Limiter:     ratelimit.New(tbl, now),
 		Now:         now,
-	}, nil
+	}
+	svc.Runs = &runs.Service{Table: tbl, Tenants: svc.Tenants, Queries: svc.Queries, Ledger: svc.Ledger, Jobs: svc.Jobs, Now: now}
+	return svc, nil
 }
 
 // HTTPDeps returns the dependencies of the HTTP handlers.
 func (s *Services) HTTPDeps(logger *slog.Logger, siteContentSecret []byte) httpapi.Deps {
 	return httpapi.Deps{
 		Keys: s.Keys, Tenants: s.Tenants, Queries: s.Queries, Competitors: s.Competitors,
-		Citations: s.Citations, Jobs: s.Jobs, Ledger: s.Ledger, Limiter: s.Limiter,
+		Citations: s.Citations, Jobs: s.Jobs, Ledger: s.Ledger, Limiter: s.Limiter, Runs: s.Runs,
 		Logger: logger, Now: s.Now, SiteContentSecret: siteContentSecret,
 	}
 }

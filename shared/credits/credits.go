@@ -107,3 +107,87 @@ func SecondsToUTCMidnight(now time.Time) int {
 	next := time.Date(now.Year(), now.Month(), now.Day()+1, 0, 0, 0, 0, time.UTC)
 	return int(next.Sub(now).Seconds() + 0.999)
 }
+
+// holdKey is the item recording credits reserved for one job.
+func holdKey(tenantID int32, jobID string) store.Key {
+	return store.Key{PK: tenants.PK(tenantID), SK: "HOLD#" + jobID}
+}
+
+// Hold states.
+const (
+	HoldHeld    = "HELD"
+	HoldSettled = "SETTLED"
+)
+
+// ReserveOps are the transaction ops that move cost from available to held
+// for a job, under the daily ceiling. They must run in the same transaction
+// as the job's creation. Conditions cannot do arithmetic, so the ceiling is
+// compared against ceiling - cost computed here. The ops are, in order: the
+// ledger (fails: insufficient credits), the day (fails: ceiling reached),
+// the hold record.
+func ReserveOps(tenantID int32, jobID string, cost, ceiling int64, now time.Time) []store.Op {
+	day := DayKey(tenantID, now)
+	return []store.Op{
+		store.UpdateOp(LedgerKey(tenantID),
+			store.Update{Add: map[string]int64{AttrAvailable: -cost, AttrHeld: cost}},
+			store.Ge(AttrAvailable, cost)),
+		store.UpdateOp(day,
+			store.Update{Add: map[string]int64{AttrSpent: cost}, Set: map[string]any{store.AttrExpiresAt: now.Add(72 * time.Hour).Unix()}},
+			store.Or(store.AttrNotExists(AttrSpent), store.Le(AttrSpent, ceiling-cost))),
+		store.PutOp(store.Item{
+			store.AttrPK: holdKey(tenantID, jobID).PK, store.AttrSK: holdKey(tenantID, jobID).SK,
+			"status": HoldHeld, "amount": cost, "day": day.SK,
+		}, store.NotExists()),
+	}
+}
+
+// Reserve op positions within ReserveOps, for telling failures apart.
+const (
+	ReserveOpLedger = 0
+	ReserveOpDay    = 1
+	ReserveOpHold   = 2
+)
+
+// Hold is a reservation as stored.
+type Hold struct {
+	Amount int64
+	Status string
+	DaySK  string
+}
+
+// GetHold reads the hold of a job.
+func (l *Ledger) GetHold(ctx context.Context, tenantID int32, jobID string) (Hold, error) {
+	it, err := l.tbl.Get(ctx, holdKey(tenantID, jobID))
+	if err != nil {
+		return Hold{}, fmt.Errorf("credits: read hold of %s: %w", jobID, err)
+	}
+	return Hold{Amount: it.Int("amount"), Status: it.String("status"), DaySK: it.String("day")}, nil
+}
+
+// SettleOps capture `capture` credits of the job's hold and release the
+// rest (also giving the released part back to the day's allowance). The
+// hold must still be HELD, so a repeated settle fails its condition and
+// changes nothing: callers treat that as "already settled".
+func SettleOps(tenantID int32, jobID string, h Hold, capture int64) ([]store.Op, error) {
+	if capture < 0 || capture > h.Amount {
+		return nil, fmt.Errorf("credits: capture %d of a %d hold", capture, h.Amount)
+	}
+	release := h.Amount - capture
+	ops := []store.Op{
+		store.UpdateOp(holdKey(tenantID, jobID),
+			store.Update{Set: map[string]any{"status": HoldSettled, "captured": capture}},
+			store.Eq("status", HoldHeld)),
+		store.UpdateOp(LedgerKey(tenantID),
+			store.Update{Add: map[string]int64{AttrHeld: -h.Amount, AttrCaptured: capture, AttrAvailable: release}},
+			store.Cond{}),
+	}
+	if release > 0 && h.DaySK != "" {
+		ops = append(ops, store.UpdateOp(store.Key{PK: tenants.PK(tenantID), SK: h.DaySK},
+			store.Update{Add: map[string]int64{AttrSpent: -release}}, store.Exists()))
+	}
+	return ops, nil
+}
+
+// InsufficientCreditsRetryAfter is the Retry-After of a 402: held credits
+// of running jobs may come back within about a minute.
+const InsufficientCreditsRetryAfter = 60

@@ -10,6 +10,7 @@ import (
 	"net/url"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -243,7 +244,7 @@ func TestAuthErrors(t *testing.T) {
 		{"agent key cannot review", "GET", "/api/tracker/approvals/pending", keyAAgent, "", 403, "insufficient_scope"},
 		{"read key cannot review", "GET", "/api/tracker/approvals/pending", keyARead, "", 403, "insufficient_scope"},
 		{"human publish key may review (not built yet)", "GET", "/api/tracker/approvals/pending", keyAPublish, "", 501, "not_implemented"},
-		{"write route after its guard", "POST", "/api/v1/queries/1/run", keyAPublish, "{}", 501, "not_implemented"},
+		{"write route after its guard", "POST", "/api/v1/gaps/detect", keyAPublish, `{"brandProfileId":1}`, 501, "not_implemented"},
 		{"signed receiver without signature", "POST", "/api/site-content/webhooks/news", "", `{"Title":"x"}`, 401, "invalid_signature"},
 		{"unknown route", "GET", "/api/v1/nothing", keyAPublish, "", 404, "not_found"},
 		{"unknown route without key", "GET", "/nothing", "", "", 404, "not_found"},
@@ -311,7 +312,7 @@ func TestValidation(t *testing.T) {
 	t.Run("accepted JSON media types", func(t *testing.T) {
 		for _, ct := range []string{"application/json", "application/json; charset=utf-8", "text/json", "application/merge-patch+json", "application/vnd.brandlens+json"} {
 			r := api.do(t, "POST", "/api/v1/queries/1/run", keyAPublish, `{"samples":2}`, "Content-Type", ct)
-			if r.status != 501 {
+			if r.status != 202 {
 				t.Errorf("%s: got %d %s", ct, r.status, r.body)
 			}
 		}
@@ -596,4 +597,102 @@ func TestPanicBecomesEnvelope(t *testing.T) {
 	if r.status != 500 || r.errorCode(t) != "internal_error" {
 		t.Fatalf("got %d %s", r.status, r.body)
 	}
+}
+
+func TestRunWritePath(t *testing.T) {
+	api := newTestAPI(t, 6000)
+	run := func(key, idem, body string) response {
+		t.Helper()
+		if idem == "" {
+			return api.do(t, "POST", "/api/v1/queries/1/run", key, body)
+		}
+		return api.do(t, "POST", "/api/v1/queries/1/run", key, body, "Idempotency-Key", idem)
+	}
+	t.Run("a 422 stores nothing and the corrected retry is processed", func(t *testing.T) {
+		r := run(keyAPublish, "idem-a", `{"samples":9}`)
+		if r.status != 422 || !slices.Equal(r.fields(t), []string{"samples"}) {
+			t.Fatalf("got %d %s", r.status, r.body)
+		}
+		r = run(keyAPublish, "idem-a", `{"samples":2}`)
+		if r.status != 202 || r.json(t)["status"] != "queued" {
+			t.Fatalf("corrected retry: %d %s", r.status, r.body)
+		}
+		first := r.json(t)["jobId"]
+		again := run(keyAPublish, "idem-a", `{"samples":2}`)
+		if again.status != 202 || again.json(t)["jobId"] != first {
+			t.Fatalf("replay: %d %s", again.status, again.body)
+		}
+		conflict := run(keyAPublish, "idem-a", `{"samples":3}`)
+		if conflict.status != 409 || conflict.errorCode(t) != "idempotency_conflict" {
+			t.Fatalf("conflict: %d %s", conflict.status, conflict.body)
+		}
+		var c httpapi.CreditInfo
+		mustJSON(t, api.do(t, "GET", "/api/v1/me/credits", keyARead, ""), 200, &c)
+		if c.Held != 4 || c.CreditsBalance != 996 || c.SpentToday != 4 {
+			t.Fatalf("one 2-platform × 2-sample run must hold 4 credits once: %+v", c)
+		}
+	})
+	t.Run("bad idempotency keys", func(t *testing.T) {
+		for _, k := range []string{strings.Repeat("k", 256)} {
+			r := run(keyAPublish, k, `{}`)
+			if r.status != 422 || !slices.Equal(r.fields(t), []string{"Idempotency-Key"}) {
+				t.Fatalf("%d %s", r.status, r.body)
+			}
+		}
+		req, _ := http.NewRequest("POST", api.url+"/api/v1/queries/1/run", nil)
+		req.Header.Set("X-API-Key", keyAPublish)
+		req.Header["Idempotency-Key"] = []string{""}
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res.Body.Close()
+		if res.StatusCode != 422 {
+			t.Fatalf("empty key: %d", res.StatusCode)
+		}
+	})
+	t.Run("platforms", func(t *testing.T) {
+		if r := run(keyAPublish, "", `{"platforms":["gemini"]}`); r.status != 422 || !slices.Equal(r.fields(t), []string{"platforms"}) {
+			t.Fatalf("platform outside the query: %d %s", r.status, r.body)
+		}
+		if r := run(keyAPublish, "", `{"platforms":["myspace"]}`); r.status != 422 {
+			t.Fatalf("unknown platform: %d %s", r.status, r.body)
+		}
+		r := run(keyAPublish, "", `{"platforms":["perplexity"]}`)
+		var j jobs.Job
+		mustJSON(t, api.do(t, "GET", "/api/v1/jobs/"+r.json(t)["jobId"].(string), keyARead, ""), 200, &j)
+		if !slices.Equal(j.Platforms, []string{"perplexity"}) || j.CreditsReserved != 1 || j.Status != "queued" {
+			t.Fatalf("job %+v", j)
+		}
+	})
+	t.Run("another tenant's query is 404", func(t *testing.T) {
+		if r := api.do(t, "POST", "/api/v1/queries/2/run", keyBPublish, `{}`); r.status != 404 || r.errorCode(t) != "not_found" {
+			t.Fatalf("%d %s", r.status, r.body)
+		}
+	})
+	t.Run("credits and ceiling carry Retry-After", func(t *testing.T) {
+		// Tenant B has 50 credits and the default ceiling of 500; its query
+		// runs on all five platforms: ten runs use them up.
+		for range 10 {
+			if r := api.do(t, "POST", "/api/v1/queries/1/run", keyBPublish, `{}`); r.status != 202 {
+				t.Fatalf("%d %s", r.status, r.body)
+			}
+		}
+		r := api.do(t, "POST", "/api/v1/queries/1/run", keyBPublish, `{}`)
+		if r.status != 402 || r.errorCode(t) != "insufficient_credits" || r.header.Get("Retry-After") == "" {
+			t.Fatalf("%d %s %v", r.status, r.body, r.header)
+		}
+		// Tenant A's ceiling is 500: 5 samples × 2 platforms = 10 a run.
+		for i := 0; ; i++ {
+			r := run(keyAPublish, "", `{"samples":5}`)
+			if r.status == 202 {
+				continue
+			}
+			ra, err := strconv.Atoi(r.header.Get("Retry-After"))
+			if r.status != 429 || r.errorCode(t) != "credit_ceiling_reached" || err != nil || ra < 1 || ra > 86400 {
+				t.Fatalf("after %d runs: %d %s Retry-After %q", i, r.status, r.body, r.header.Get("Retry-After"))
+			}
+			break
+		}
+	})
 }

@@ -79,7 +79,7 @@ var eventExpectations = map[string]eventWant{
 				t.Errorf("page %v pageSize %v, want 1 and 10 from rawQueryString", b["page"], b["pageSize"])
 			}
 		}},
-	"api-post-query-run.json":         {status: http.StatusNotImplemented, code: httpapi.CodeNotImplemented},
+	"api-post-query-run.json":         {status: http.StatusAccepted, keys: []string{"jobId", "status"}},
 	"api-list-approvals-pending.json": {status: http.StatusNotImplemented, code: httpapi.CodeNotImplemented},
 	"api-delete-webhook.json":         {status: http.StatusNotImplemented, code: httpapi.CodeNotImplemented},
 	"brand-check.json":                {status: http.StatusNotImplemented, code: httpapi.CodeNotImplemented},

@@ -113,7 +113,7 @@ func routeTable() []Route {
 		{Method: http.MethodPost, Path: "/api/v1/queries/{id}/run", Function: "api-post-query-run", Guard: GuardAPIKey, Scope: auth.ScopeReadWrite,
 			Capability: "queries:run", Tag: "Queries", Summary: "Run a query across AI platforms (credit-metered, asynchronous)",
 			Params: []Param{idParam()}, Request: RunRequest{}, Response: JobAccepted{}, Status: http.StatusAccepted,
-			Errors: writeErrors, Handle: (*Server).notImplemented},
+			Errors: writeErrors, Handle: (*Server).postQueryRun},
 		{Method: http.MethodGet, Path: "/api/v1/citations", Function: "api-list-citations", Guard: GuardAPIKey, Scope: auth.ScopeRead,
 			Capability: "citations:read", Tag: "Citations", Summary: "Page of citations, newest first",
 			Params: []Param{

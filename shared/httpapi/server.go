@@ -30,6 +30,7 @@ import (
 	"github.com/brandlens/brandlens/shared/jobs"
 	"github.com/brandlens/brandlens/shared/queries"
 	"github.com/brandlens/brandlens/shared/ratelimit"
+	"github.com/brandlens/brandlens/shared/runs"
 	"github.com/brandlens/brandlens/shared/tenants"
 )
 
@@ -46,6 +47,7 @@ type Deps struct {
 	Jobs        *jobs.Repo
 	Ledger      *credits.Ledger
 	Limiter     *ratelimit.Limiter
+	Runs        *runs.Service
 	Logger      *slog.Logger
 	Now         func() time.Time
 	// SiteContentSecret signs bodies sent to the site-content receiver.

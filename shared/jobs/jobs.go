@@ -145,3 +145,30 @@ func (r *Repo) List(ctx context.Context, tenantID int32, status string, limit in
 	}
 	return store.Docs[Job](out)
 }
+
+// CreateOp is the transaction op that creates j (status queued).
+func CreateOp(j Job) (store.Op, error) {
+	it, err := Item(j)
+	if err != nil {
+		return store.Op{}, err
+	}
+	return store.PutOp(it, store.NotExists()), nil
+}
+
+// UpdateOp replaces the job's document with j when its status is still
+// fromStatus, so that a transition happens once even when a step is
+// delivered twice.
+func UpdateOp(j Job, fromStatus string) (store.Op, error) {
+	doc, err := store.EncodeDoc(j)
+	if err != nil {
+		return store.Op{}, err
+	}
+	return store.UpdateOp(Key(j.TenantID, j.ID),
+		store.Update{Set: map[string]any{attrStatus: j.Status, store.AttrDoc: doc}},
+		store.Eq(attrStatus, fromStatus)), nil
+}
+
+// Terminal reports whether status is final.
+func Terminal(status string) bool {
+	return status == StatusSucceeded || status == StatusPartial || status == StatusFailed
+}

@@ -1,0 +1,246 @@
+// Package runs executes monitoring queries across AI platforms: the write
+// path that creates a credit-reserved job, the three workflow steps (mark
+// running, run one platform sample, settle) and the scheduler of recurring
+// runs.
+package runs
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"slices"
+	"time"
+
+	"github.com/brandlens/brandlens/shared/auth"
+	"github.com/brandlens/brandlens/shared/credits"
+	"github.com/brandlens/brandlens/shared/idempotency"
+	"github.com/brandlens/brandlens/shared/ids"
+	"github.com/brandlens/brandlens/shared/jobs"
+	"github.com/brandlens/brandlens/shared/queries"
+	"github.com/brandlens/brandlens/shared/queue"
+	"github.com/brandlens/brandlens/shared/store"
+	"github.com/brandlens/brandlens/shared/tenants"
+)
+
+// Sample bounds of a run request.
+const (
+	MinSamples     = 1
+	MaxSamples     = 5
+	DefaultSamples = 1
+)
+
+// PricePerPlatformSample is the credit price of one platform answering one
+// sample; only samples that succeed are charged.
+const PricePerPlatformSample = 1
+
+// Message is the jobs-queue message that starts a job's workflow.
+type Message struct {
+	JobID    string `json:"jobId"`
+	TenantID int32  `json:"tenantId"`
+}
+
+// Request is a validated run request.
+type Request struct {
+	TenantID  int32
+	QueryID   int32
+	Platforms []string // empty: all of the query's platforms
+	Samples   int
+	// IdempotencyKey, when set, makes the request safe to retry; APIKeyID
+	// scopes it. Fingerprint identifies the request (method, path, body).
+	IdempotencyKey string
+	APIKeyID       string
+	Fingerprint    string
+}
+
+// Typed errors of Start, for the HTTP layer to map.
+var (
+	ErrQueryNotFound = errors.New("runs: query not found")
+	ErrQueryInactive = errors.New("runs: query is not active")
+)
+
+// PlatformError names a requested platform the query does not have.
+type PlatformError struct{ Platform string }
+
+func (e *PlatformError) Error() string {
+	return fmt.Sprintf("runs: platform %q is not one of the query's platforms", e.Platform)
+}
+
+// InsufficientCreditsError: the tenant's available credits are below cost.
+type InsufficientCreditsError struct{ Cost, Available int64 }
+
+func (e *InsufficientCreditsError) Error() string {
+	return fmt.Sprintf("runs: the run costs %d credits; %d are available", e.Cost, e.Available)
+}
+
+// CeilingError: the run would pass the tenant's daily credit ceiling.
+type CeilingError struct {
+	Cost, Ceiling, SpentToday int64
+	RetryAfter                int // seconds to UTC midnight
+}
+
+func (e *CeilingError) Error() string {
+	return fmt.Sprintf("runs: the run costs %d credits; %d of the daily ceiling of %d are spent", e.Cost, e.SpentToday, e.Ceiling)
+}
+
+// Service runs queries.
+type Service struct {
+	Table   store.Table
+	Tenants *tenants.Repo
+	Queries *queries.Repo
+	Ledger  *credits.Ledger
+	Jobs    *jobs.Repo
+	// Sender enqueues job messages (the jobs queue).
+	Sender queue.Sender
+	Now    func() time.Time
+	Logger *slog.Logger
+}
+
+// Accepted is the outcome of Start.
+type Accepted struct {
+	Job jobs.Job
+	// Replayed: an earlier request with the same idempotency key created it.
+	Replayed bool
+}
+
+// Start validates the request and, in ONE transaction, stores the
+// idempotency record, reserves the credits and creates the job (queued);
+// then it enqueues the job. A replay of an earlier request returns its job
+// and enqueues it again (starting a workflow is idempotent by job id).
+func (s *Service) Start(ctx context.Context, p auth.Principal, r Request) (Accepted, error) {
+	now := s.Now().UTC()
+	if r.IdempotencyKey != "" {
+		if a, ok, err := s.replay(ctx, r); ok || err != nil {
+			return a, err
+		}
+	}
+	q, err := s.Queries.Get(ctx, r.TenantID, r.QueryID)
+	if errors.Is(err, queries.ErrNotFound) {
+		return Accepted{}, ErrQueryNotFound
+	}
+	if err != nil {
+		return Accepted{}, err
+	}
+	if !q.IsActive {
+		return Accepted{}, ErrQueryInactive
+	}
+	plats := r.Platforms
+	if len(plats) == 0 {
+		plats = q.Platforms
+	}
+	for _, pl := range plats {
+		if !slices.Contains(q.Platforms, pl) {
+			return Accepted{}, &PlatformError{Platform: pl}
+		}
+	}
+	plats = dedupe(plats)
+	if r.Samples == 0 {
+		r.Samples = DefaultSamples
+	}
+	t, err := s.Tenants.Get(ctx, r.TenantID)
+	if err != nil {
+		return Accepted{}, err
+	}
+	cost := int64(len(plats) * r.Samples * PricePerPlatformSample)
+	qid := q.ID
+	job := jobs.Job{
+		ID: ids.ULID(now), TenantID: r.TenantID, Type: jobs.TypeQueryRun, Status: jobs.StatusQueued,
+		QueryID: &qid, Platforms: plats, Samples: r.Samples, PerPlatformStatus: map[string]jobs.PlatformStatus{},
+		CreditsReserved: cost, CreatedAt: now,
+	}
+	for _, pl := range plats {
+		job.PerPlatformStatus[pl] = jobs.PlatformStatus{Status: jobs.StatusQueued, Samples: r.Samples}
+	}
+	jobOp, err := jobs.CreateOp(job)
+	if err != nil {
+		return Accepted{}, err
+	}
+	var ops []store.Op
+	idemAt := -1
+	if r.IdempotencyKey != "" {
+		idemAt = len(ops)
+		ops = append(ops, idempotency.Op(r.TenantID, r.APIKeyID, r.IdempotencyKey, r.Fingerprint, job.ID, now))
+	}
+	base := len(ops)
+	ops = append(ops, credits.ReserveOps(r.TenantID, job.ID, cost, t.DailyCreditCeiling, now)...)
+	ops = append(ops, jobOp)
+
+	if cost > t.DailyCreditCeiling {
+		return Accepted{}, s.ceilingError(ctx, r.TenantID, cost, t.DailyCreditCeiling, now)
+	}
+	err = s.Table.TransactWrite(ctx, ops...)
+	var txe *store.TxConditionError
+	switch {
+	case errors.As(err, &txe) && txe.Index == idemAt:
+		// A concurrent request with the same key won the race.
+		a, ok, rerr := s.replay(ctx, r)
+		if rerr != nil || ok {
+			return a, rerr
+		}
+		return Accepted{}, fmt.Errorf("runs: idempotency record vanished: %w", err)
+	case errors.As(err, &txe) && txe.Index == base+credits.ReserveOpLedger:
+		bal, berr := s.Ledger.Balance(ctx, r.TenantID)
+		if berr != nil {
+			return Accepted{}, berr
+		}
+		return Accepted{}, &InsufficientCreditsError{Cost: cost, Available: bal.Available}
+	case errors.As(err, &txe) && txe.Index == base+credits.ReserveOpDay:
+		return Accepted{}, s.ceilingError(ctx, r.TenantID, cost, t.DailyCreditCeiling, now)
+	case err != nil:
+		return Accepted{}, fmt.Errorf("runs: create job: %w", err)
+	}
+	s.enqueue(ctx, job)
+	return Accepted{Job: job}, nil
+}
+
+func (s *Service) ceilingError(ctx context.Context, tenantID int32, cost, ceiling int64, now time.Time) error {
+	bal, err := s.Ledger.Balance(ctx, tenantID)
+	if err != nil {
+		return err
+	}
+	return &CeilingError{Cost: cost, Ceiling: ceiling, SpentToday: bal.SpentToday, RetryAfter: credits.SecondsToUTCMidnight(now)}
+}
+
+// replay returns the job of an earlier request with the same key.
+func (s *Service) replay(ctx context.Context, r Request) (Accepted, bool, error) {
+	jobID, err := idempotency.Lookup(ctx, s.Table, r.TenantID, r.APIKeyID, r.IdempotencyKey, r.Fingerprint)
+	if errors.Is(err, store.ErrNotFound) {
+		return Accepted{}, false, nil
+	}
+	if err != nil {
+		return Accepted{}, false, err
+	}
+	job, err := s.Jobs.Get(ctx, r.TenantID, jobID)
+	if err != nil {
+		return Accepted{}, false, err
+	}
+	if job.Status == jobs.StatusQueued {
+		s.enqueue(ctx, job)
+	}
+	return Accepted{Job: job, Replayed: true}, true, nil
+}
+
+// enqueue sends the job's start message. A failure is logged, not
+// returned: the job is stored and the scheduler's sweep re-enqueues jobs
+// left queued.
+func (s *Service) enqueue(ctx context.Context, j jobs.Job) {
+	body, _ := json.Marshal(Message{JobID: j.ID, TenantID: j.TenantID})
+	err := errors.New("no jobs queue configured")
+	if s.Sender != nil {
+		err = s.Sender.Send(ctx, body, 0)
+	}
+	if err != nil && s.Logger != nil {
+		s.Logger.Error("enqueue job", "job_id", j.ID, "tenant_id", j.TenantID, "error", err.Error())
+	}
+}
+
+func dedupe(in []string) []string {
+	var out []string
+	for _, s := range in {
+		if !slices.Contains(out, s) {
+			out = append(out, s)
+		}
+	}
+	return out
+}
