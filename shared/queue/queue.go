@@ -2,6 +2,18 @@
 // and an in-process delayed queue locally, with the same at-least-once
 // semantics (a message may arrive more than once; a handler error makes it
 // come back after its visibility timeout; too many receives dead-letter it).
+//
+// Senders and consumers:
+//   - Local: the in-process queue of `brandlens serve` and of tests. Its
+//     messages live in memory only; the durable state is in the store, whose
+//     sweepers re-enqueue work that a lost message would have carried.
+//   - SQS: an Amazon SQS standard queue; Send, and Run to consume it from a
+//     long-running process.
+//   - LambdaHandler: consumes SQS inside Lambda, reporting batch item
+//     failures.
+//
+// Handlers must be idempotent: every implementation may deliver a message
+// more than once.
 package queue
 
 import (

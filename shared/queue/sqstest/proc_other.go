@@ -1,0 +1,9 @@
+//go:build !linux
+
+package sqstest
+
+import "os/exec"
+
+// setDeathSignal does nothing where the kernel offers no parent-death
+// signal; Main stops the emulator.
+func setDeathSignal(*exec.Cmd) {}
