@@ -1,0 +1,202 @@
+package workflow
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"reflect"
+	"sync"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/sfn"
+	"github.com/aws/aws-sdk-go-v2/service/sfn/types"
+)
+
+// Starter starts a workflow execution named execName (the job id) of the
+// named state machine. Starting a name that was already started is a no-op
+// returning nil, so at-least-once queue deliveries start a job once.
+type Starter interface {
+	Start(ctx context.Context, machine, execName string, input json.RawMessage) error
+}
+
+// ErrExecutionDoesNotExist is returned by Local.Wait for a name never started.
+var ErrExecutionDoesNotExist = errors.New("workflow: no such execution")
+
+// ErrClosed is returned by Local.Start after Close.
+var ErrClosed = errors.New("workflow: runner is closed")
+
+// Local runs executions in process, each on its own goroutine, with one
+// Invoker for all Task resources. It is the runner of `brandlens serve` and
+// of tests.
+type Local struct {
+	machines map[string]*Machine
+	inv      Invoker
+	opts     []Option
+	tokens   *TaskTokens
+	logger   func(machine, name string, err error)
+
+	ctx    context.Context // executions outlive the Start call; Close ends them
+	cancel context.CancelFunc
+	wg     sync.WaitGroup
+
+	mu     sync.Mutex
+	closed bool
+	execs  map[[2]string]*localExecution
+}
+
+type localExecution struct {
+	input  any
+	done   chan struct{}
+	output json.RawMessage
+	err    error
+}
+
+// NewLocal returns a runner for the given machines (by name, the name
+// Start is called with). opts apply to every execution; a TaskTokens is
+// added unless opts carry one, and SendTaskSuccess/SendTaskFailure reach it.
+func NewLocal(machines map[string]*Machine, inv Invoker, opts ...Option) *Local {
+	o := buildOptions(opts)
+	if o.tokens == nil {
+		o.tokens = NewTaskTokens()
+		opts = append(append([]Option(nil), opts...), WithTaskTokens(o.tokens))
+	}
+	l := &Local{
+		machines: machines,
+		inv:      inv,
+		opts:     opts,
+		tokens:   o.tokens,
+		execs:    map[[2]string]*localExecution{},
+	}
+	if o.logger != nil {
+		logger := o.logger
+		l.logger = func(machine, name string, err error) {
+			logger.Warn("workflow: execution failed", "machine", machine, "execution", name, "error", err)
+		}
+	}
+	l.ctx, l.cancel = context.WithCancel(context.Background())
+	return l
+}
+
+// Start begins an execution and returns without waiting for it. Starting an
+// existing (machine, execName) again with the same input is a no-op, running
+// or finished, as SFN.Start makes it. With a different input it is an error:
+// Step Functions answers ExecutionAlreadyExists to both cases and SFN.Start
+// cannot tell them apart, so this stricter check is where tests catch a name
+// reused for other work.
+func (l *Local) Start(ctx context.Context, machine, execName string, input json.RawMessage) error {
+	m, ok := l.machines[machine]
+	if !ok {
+		return fmt.Errorf("workflow: unknown state machine %q", machine)
+	}
+	if err := ValidExecutionName(execName); err != nil {
+		return err
+	}
+	in, err := decodeValue(input)
+	if err != nil {
+		return fmt.Errorf("workflow: execution input is not valid JSON: %w", err)
+	}
+	key := [2]string{machine, execName}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.closed {
+		return ErrClosed
+	}
+	if prev, ok := l.execs[key]; ok {
+		if !reflect.DeepEqual(prev.input, in) {
+			return fmt.Errorf("workflow: execution %s of %s already exists with another input", execName, machine)
+		}
+		return nil
+	}
+	ex := &localExecution{input: in, done: make(chan struct{})}
+	l.execs[key] = ex
+	input = bytes.Clone(input)
+	l.wg.Add(1)
+	go func() {
+		defer l.wg.Done()
+		defer close(ex.done)
+		ex.output, ex.err = m.Execute(l.ctx, execName, input, l.inv, l.opts...)
+		if ex.err != nil && l.logger != nil {
+			l.logger(machine, execName, ex.err)
+		}
+	}()
+	return nil
+}
+
+// Wait blocks until the execution ends and returns its output or error (a
+// *ExecutionError when it failed), or until ctx ends.
+func (l *Local) Wait(ctx context.Context, machine, execName string) (json.RawMessage, error) {
+	l.mu.Lock()
+	ex, ok := l.execs[[2]string{machine, execName}]
+	l.mu.Unlock()
+	if !ok {
+		return nil, ErrExecutionDoesNotExist
+	}
+	select {
+	case <-ex.done:
+		return ex.output, ex.err
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+}
+
+// SendTaskSuccess answers a waiting .waitForTaskToken task.
+func (l *Local) SendTaskSuccess(token string, output json.RawMessage) error {
+	return l.tokens.SendTaskSuccess(token, output)
+}
+
+// SendTaskFailure fails a waiting .waitForTaskToken task.
+func (l *Local) SendTaskFailure(token, errName, cause string) error {
+	return l.tokens.SendTaskFailure(token, errName, cause)
+}
+
+// TaskTokens is the registry token tasks wait in (to list waiting tokens).
+func (l *Local) TaskTokens() *TaskTokens { return l.tokens }
+
+// Close aborts the executions still running and waits for them to return.
+func (l *Local) Close() error {
+	l.mu.Lock()
+	l.closed = true
+	l.mu.Unlock()
+	l.cancel()
+	l.wg.Wait()
+	return nil
+}
+
+// StartExecutionAPI is the part of *sfn.Client SFN uses.
+type StartExecutionAPI interface {
+	StartExecution(ctx context.Context, in *sfn.StartExecutionInput, optFns ...func(*sfn.Options)) (*sfn.StartExecutionOutput, error)
+}
+
+// SFN starts executions in AWS Step Functions.
+type SFN struct {
+	Client StartExecutionAPI
+	// Machines maps a state machine's name (as passed to Start) to its ARN.
+	Machines map[string]string
+}
+
+// Start calls StartExecution with name = execName. ExecutionAlreadyExists
+// means the name was started before (a redelivered message): nil.
+func (s *SFN) Start(ctx context.Context, machine, execName string, input json.RawMessage) error {
+	arn, ok := s.Machines[machine]
+	if !ok {
+		return fmt.Errorf("workflow: no state machine ARN for %q", machine)
+	}
+	if err := ValidExecutionName(execName); err != nil {
+		return err
+	}
+	_, err := s.Client.StartExecution(ctx, &sfn.StartExecutionInput{
+		StateMachineArn: aws.String(arn),
+		Name:            aws.String(execName),
+		Input:           aws.String(string(input)),
+	})
+	var exists *types.ExecutionAlreadyExists
+	if errors.As(err, &exists) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("workflow: starting %s of %s: %w", execName, machine, err)
+	}
+	return nil
+}

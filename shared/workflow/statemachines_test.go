@@ -1,0 +1,240 @@
+package workflow_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"reflect"
+	"regexp"
+	"sync"
+	"testing"
+
+	"github.com/brandlens/brandlens/shared/workflow"
+	"github.com/brandlens/brandlens/shared/workflow/workflowtest"
+)
+
+const statemachinesDir = "../../statemachines"
+
+// dummySubst fills every ${Name} of a definition with a Lambda ARN named
+// after the placeholder, as a deployment would with real ARNs.
+func dummySubst(def []byte) map[string]string {
+	subst := map[string]string{}
+	for _, m := range regexp.MustCompile(`\$\{([A-Za-z0-9_]+)\}`).FindAllSubmatch(def, -1) {
+		subst[string(m[1])] = "arn:aws:lambda:us-east-1:123456789012:function:" + string(m[1])
+	}
+	return subst
+}
+
+// Every definition in statemachines/ passes asl-validator and loads in the
+// Go runner (which is stricter about what it can run).
+func TestStateMachinesLintAndLoad(t *testing.T) {
+	t.Parallel()
+	files, err := filepath.Glob(filepath.Join(statemachinesDir, "*.asl.json"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no statemachines/*.asl.json (err %v)", err)
+	}
+	for _, f := range files {
+		t.Run(filepath.Base(f), func(t *testing.T) {
+			def, err := os.ReadFile(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := workflow.Load(def, dummySubst(def)); err != nil {
+				t.Errorf("Load: %v", err)
+			}
+			workflowtest.Lint(t, def)
+		})
+	}
+}
+
+// Step errors as the real step handlers return them: the ASL names them in
+// ErrorEquals by type name.
+type TransientProviderError struct{ Platform string }
+
+func (e *TransientProviderError) Error() string { return e.Platform + ": rate limited, retry later" }
+
+type ProviderFailedError struct{ Platform string }
+
+func (e *ProviderFailedError) Error() string { return e.Platform + ": quota exhausted" }
+
+type StoreUnavailableError struct{}
+
+func (e *StoreUnavailableError) Error() string { return "store: table unavailable" }
+
+var (
+	arnMark    = "arn:aws:lambda:us-east-1:123456789012:function:step-mark-running"
+	arnRun     = "arn:aws:lambda:us-east-1:123456789012:function:step-run-platform"
+	arnSettle  = "arn:aws:lambda:us-east-1:123456789012:function:step-settle"
+	querySubst = map[string]string{
+		"StepMarkRunningArn": arnMark,
+		"StepRunPlatformArn": arnRun,
+		"StepSettleArn":      arnSettle,
+	}
+)
+
+// querySteps fakes the three step handlers of query-execution. Each
+// platform × sample item keeps its own attempt counter, so transient
+// failures are deterministic whatever the interleaving.
+type querySteps struct {
+	markFails bool // MarkRunning: the store stays unavailable
+	allFail   bool // every platform fails
+
+	mu       sync.Mutex
+	calls    map[string]int
+	attempts map[string]int
+}
+
+func newQuerySteps(markFails, allFail bool) *querySteps {
+	return &querySteps{markFails: markFails, allFail: allFail, calls: map[string]int{}, attempts: map[string]int{}}
+}
+
+func (q *querySteps) Invoke(ctx context.Context, resource string, input json.RawMessage) (json.RawMessage, error) {
+	q.mu.Lock()
+	q.calls[resource]++
+	q.mu.Unlock()
+	switch resource {
+	case arnMark:
+		if q.markFails {
+			return nil, &StoreUnavailableError{}
+		}
+		var in struct {
+			JobID    string `json:"jobId"`
+			TenantID int    `json:"tenantId"`
+		}
+		if err := json.Unmarshal(input, &in); err != nil {
+			return nil, err
+		}
+		var items []map[string]any
+		for _, p := range []string{"chatgpt", "perplexity", "gemini"} {
+			for s := 1; s <= 2; s++ {
+				items = append(items, map[string]any{"jobId": in.JobID, "tenantId": in.TenantID, "platform": p, "sample": s})
+			}
+		}
+		return json.Marshal(map[string]any{"items": items})
+	case arnRun:
+		var item struct {
+			Platform string `json:"platform"`
+			Sample   int    `json:"sample"`
+		}
+		if err := json.Unmarshal(input, &item); err != nil {
+			return nil, err
+		}
+		q.mu.Lock()
+		key := fmt.Sprintf("%s/%d", item.Platform, item.Sample)
+		q.attempts[key]++
+		attempt := q.attempts[key]
+		q.mu.Unlock()
+		switch {
+		case q.allFail && item.Platform == "chatgpt":
+			return nil, &TransientProviderError{item.Platform} // exhausts its retries
+		case q.allFail || item.Platform == "gemini":
+			return nil, &ProviderFailedError{item.Platform}
+		case item.Platform == "perplexity" && attempt <= 2:
+			return nil, &TransientProviderError{item.Platform}
+		}
+		return json.Marshal(map[string]any{"platform": item.Platform, "sample": item.Sample, "status": "succeeded", "attempts": attempt})
+	case arnSettle:
+		var in struct {
+			JobID   string           `json:"jobId"`
+			Results []map[string]any `json:"results"`
+			Failure *struct {
+				Error, Cause string
+			} `json:"failure"`
+		}
+		if err := json.Unmarshal(input, &in); err != nil {
+			return nil, err
+		}
+		succeeded, failed := 0, 0
+		for _, r := range in.Results {
+			if r["status"] == "succeeded" {
+				succeeded++
+			} else {
+				failed++
+			}
+		}
+		status := "partial"
+		switch {
+		case in.Failure != nil || succeeded == 0:
+			status = "failed"
+		case failed == 0:
+			status = "succeeded"
+		}
+		out := map[string]any{"jobId": in.JobID, "status": status, "succeeded": succeeded, "failed": failed, "results": in.Results}
+		if in.Failure != nil {
+			out["failure"] = in.Failure
+		}
+		return json.Marshal(out)
+	}
+	return nil, &workflow.UnknownResourceError{Resource: resource}
+}
+
+func sameJSON(t *testing.T, a, b json.RawMessage) bool {
+	t.Helper()
+	var va, vb any
+	if err := json.Unmarshal(a, &va); err != nil {
+		t.Fatalf("invalid JSON %s: %v", a, err)
+	}
+	if err := json.Unmarshal(b, &vb); err != nil {
+		t.Fatalf("invalid JSON %s: %v", b, err)
+	}
+	return reflect.DeepEqual(va, vb)
+}
+
+// The query-execution definition produces the same output and the same step
+// invocations in the Go runner and in aws-local-stepfunctions.
+func TestQueryExecutionDifferential(t *testing.T) {
+	t.Parallel()
+	def, err := os.ReadFile(filepath.Join(statemachinesDir, "query-execution.asl.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := workflow.Load(def, querySubst)
+	if err != nil {
+		t.Fatal(err)
+	}
+	input := json.RawMessage(`{"jobId":"01JOBDIFFERENTIAL","tenantId":1}`)
+	cases := []struct {
+		name               string
+		markFails, allFail bool
+		wantStatus         string
+		wantCalls          map[string]int
+	}{
+		// chatgpt ok ×2; perplexity 2 transient failures then ok, ×2; gemini caught ×2.
+		{"partial", false, false, "partial", map[string]int{arnMark: 1, arnRun: 2 + 6 + 2, arnSettle: 1}},
+		// chatgpt: 1 + 3 retries each, then caught; the others caught at once.
+		{"all platforms fail", false, true, "failed", map[string]int{arnMark: 1, arnRun: 8 + 2 + 2, arnSettle: 1}},
+		// MarkRunning: 1 + 2 StoreUnavailableError retries, caught → SettleAfterFailure.
+		{"mark running fails", true, false, "failed", map[string]int{arnMark: 3, arnSettle: 1}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			goSteps := newQuerySteps(tc.markFails, tc.allFail)
+			goOut, err := m.Execute(context.Background(), "01JOBDIFFERENTIAL", input, goSteps, workflow.WithRetryScale(0.001))
+			if err != nil {
+				t.Fatalf("Go runner: %v", err)
+			}
+			var summary struct{ Status string }
+			if err := json.Unmarshal(goOut, &summary); err != nil || summary.Status != tc.wantStatus {
+				t.Errorf("Go runner: status %q (err %v), want %q; output %s", summary.Status, err, tc.wantStatus, goOut)
+			}
+			if !reflect.DeepEqual(goSteps.calls, tc.wantCalls) {
+				t.Errorf("Go runner: calls %v, want %v", goSteps.calls, tc.wantCalls)
+			}
+
+			jsSteps := newQuerySteps(tc.markFails, tc.allFail)
+			jsOut, errName, cause := workflowtest.RunInAWSLocal(t, def, querySubst, input, jsSteps, workflowtest.ExecutionName("01JOBDIFFERENTIAL"))
+			if errName != "" {
+				t.Fatalf("aws-local-stepfunctions: execution failed: %s: %s", errName, cause)
+			}
+			if !sameJSON(t, goOut, jsOut) {
+				t.Errorf("outputs differ\nGo runner:               %s\naws-local-stepfunctions: %s", goOut, jsOut)
+			}
+			if !reflect.DeepEqual(goSteps.calls, jsSteps.calls) {
+				t.Errorf("invocations differ: Go runner %v, aws-local-stepfunctions %v", goSteps.calls, jsSteps.calls)
+			}
+		})
+	}
+}
