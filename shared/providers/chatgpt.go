@@ -1,0 +1,151 @@
+package providers
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+
+	"github.com/openai/openai-go/v3"
+	"github.com/openai/openai-go/v3/option"
+	"github.com/openai/openai-go/v3/responses"
+
+	"github.com/brandlens/brandlens/shared/platforms"
+)
+
+// Defaults of the chatgpt adapter.
+const (
+	DefaultChatGPTModel   = "gpt-5.5"
+	DefaultOpenAIBaseURL  = "https://api.openai.com/v1/"
+	openAIKeyEnv          = "OPENAI_API_KEY"
+	openAIInsufficientQty = "insufficient_quota"
+)
+
+// ChatGPT asks OpenAI's Responses API with the web_search tool.
+type ChatGPT struct {
+	cfg    Config
+	model  string
+	client openai.Client
+}
+
+// NewChatGPT builds the chatgpt adapter. The SDK's own retries are off:
+// the workflow owns retries.
+func NewChatGPT(cfg Config) *ChatGPT {
+	p := &ChatGPT{cfg: cfg, model: cfg.model(DefaultChatGPTModel)}
+	p.client = openai.NewClient(
+		option.WithAPIKey(cfg.APIKey),
+		option.WithBaseURL(cfg.baseURL(DefaultOpenAIBaseURL)),
+		option.WithHTTPClient(cfg.tracedClient()),
+		option.WithMaxRetries(0),
+	)
+	return p
+}
+
+// Platform implements Provider.
+func (p *ChatGPT) Platform() string { return platforms.ChatGPT }
+
+// Answer implements Provider.
+func (p *ChatGPT) Answer(ctx context.Context, req Request) (Answer, error) {
+	cl := p.cfg.begin(ctx, platforms.ChatGPT)
+	defer cl.cancel()
+	resp, err := p.client.Responses.New(cl.ctx, responses.ResponseNewParams{
+		Model: p.model,
+		Input: responses.ResponseNewParamsInputUnion{OfString: openai.String(req.Query)},
+		Tools: []responses.ToolUnionParam{{
+			OfWebSearch: &responses.WebSearchToolParam{Type: responses.WebSearchToolTypeWebSearch},
+		}},
+		Include: []responses.ResponseIncludable{responses.ResponseIncludableWebSearchCallActionSources},
+	})
+	if err != nil {
+		return Answer{}, p.classify(cl, err)
+	}
+	ans, ferr := parseOpenAIResponse(resp)
+	if ferr != nil {
+		return Answer{}, ferr
+	}
+	ans.Latency = cl.elapsed()
+	return ans, nil
+}
+
+func (p *ChatGPT) classify(cl *call, err error) error {
+	var ae *openai.Error
+	if !errors.As(err, &ae) {
+		return cl.transportError(err)
+	}
+	h := cl.trace.header
+	if ae.Response != nil {
+		h = ae.Response.Header
+	}
+	code := ae.Code
+	if code == "" {
+		code = ae.Type
+	}
+	e := statusError(platforms.ChatGPT, ae.StatusCode, h, code, safeText(ae.Message, p.cfg.APIKey))
+	switch {
+	case e.Kind == KindAuth:
+		e.Message = authMessage(openAIKeyEnv)
+	case ae.StatusCode == http.StatusTooManyRequests && (ae.Type == openAIInsufficientQty || ae.Code == openAIInsufficientQty):
+		// Out of money, not out of breath: waiting does not help.
+		e.Kind, e.RetryAfter = KindQuota, 0
+	}
+	return e
+}
+
+// parseOpenAIResponse turns a Responses API result into an Answer; a 200
+// that reports failure or carries no text is a KindFailedAnswer.
+func parseOpenAIResponse(r *responses.Response) (Answer, error) {
+	const pf = platforms.ChatGPT
+	switch r.Status {
+	case "", responses.ResponseStatusCompleted:
+	case responses.ResponseStatusFailed:
+		code := string(r.Error.Code)
+		if code == "" {
+			code = "failed"
+		}
+		return Answer{}, failed(pf, code, "response failed: "+safeText(r.Error.Message, ""))
+	case responses.ResponseStatusIncomplete:
+		return Answer{}, failed(pf, "incomplete", "response incomplete: "+safeText(r.IncompleteDetails.Reason, ""))
+	default:
+		return Answer{}, failed(pf, string(r.Status), fmt.Sprintf("response status %q", r.Status))
+	}
+	ans := Answer{Platform: pf, Model: r.Model,
+		InputTokens: int(r.Usage.InputTokens), OutputTokens: int(r.Usage.OutputTokens)}
+	var tb textBuilder
+	searches := 0
+	for _, item := range r.Output {
+		switch item.Type {
+		case "web_search_call":
+			searches++
+			for _, s := range item.Action.Sources {
+				ans.Sources = appendUnique(ans.Sources, s.URL)
+			}
+		case "message":
+			for _, c := range item.Content {
+				if c.Type != "output_text" || c.Text == "" {
+					continue
+				}
+				tb.sep("\n\n")
+				base, end := tb.add(c.Text)
+				n := int64(end - base)
+				for _, a := range c.Annotations {
+					if a.Type != "url_citation" {
+						continue
+					}
+					cit := Citation{URL: a.URL, Title: a.Title, Start: -1, End: -1}
+					// The index unit is undocumented: trust it only when it
+					// fits the text as code points.
+					if runeSpan(a.StartIndex, a.EndIndex, n) {
+						cit.Start, cit.End = base+int(a.StartIndex), base+int(a.EndIndex)
+					}
+					ans.Citations = append(ans.Citations, cit)
+				}
+			}
+		}
+	}
+	ans.Text = tb.String()
+	if ans.Text == "" {
+		return Answer{}, failed(pf, "empty_answer", "the response has no output text")
+	}
+	ans.CostUSD = estimateCost(ans.Model, ans.InputTokens, ans.OutputTokens, searches)
+	return ans, nil
+}

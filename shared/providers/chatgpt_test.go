@@ -1,0 +1,175 @@
+package providers
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"math"
+	"net/http"
+	"slices"
+	"testing"
+	"time"
+)
+
+func newTestChatGPT(base string, timeout time.Duration) Provider {
+	return NewChatGPT(Config{APIKey: testKey, BaseURL: base + "/v1/", Timeout: timeout})
+}
+
+func TestChatGPTSuccess(t *testing.T) {
+	type cite struct{ url, span string }
+	cases := []struct {
+		name      string
+		fixture   string
+		text      string
+		model     string
+		in, out   int
+		cost      float64
+		sources   []string
+		citations []cite
+	}{
+		{
+			name: "reference example", fixture: "openai_response.json",
+			text:  "Acme CRM is a common pick for agencies (acme.com).",
+			model: "gpt-5.5-2026-04-23", in: 312, out: 148,
+			cost:      0, // gpt-5.5 is not in the price table
+			sources:   []string{"https://acme.com/pricing"},
+			citations: []cite{{"https://acme.com/pricing", "Acme CRM is a common pick for agencies (acme.com)"}},
+		},
+		{
+			name: "code points, two parts, out-of-range index", fixture: "openai_response_unicode.json",
+			text:  "Zoë Café CRM ☕ is loved.\n\nAcme is cheaper.",
+			model: "gpt-5-2025-08-07", in: 1000, out: 100,
+			cost:    1000*1.25/1e6 + 100*10.0/1e6 + 0.01,
+			sources: []string{"https://zoe.example/", "https://acme.com/pricing"},
+			citations: []cite{
+				{"https://zoe.example/", "Zoë Café CRM"},
+				{"https://acme.com/pricing", ""}, // 400 does not fit: -1/-1
+				{"https://acme.com/pricing", "Acme"},
+			},
+		},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			f := newFake(t, func(w http.ResponseWriter, r *http.Request, n int) {
+				reply(w, 200, nil, fixture(t, tc.fixture))
+			})
+			ans, err := newTestChatGPT(f.srv.URL, time.Second).Answer(context.Background(), Request{Query: "best crm small agencies"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			reqs := f.requests()
+			if len(reqs) != 1 {
+				t.Fatalf("%d requests", len(reqs))
+			}
+			rq := reqs[0]
+			if rq.method != http.MethodPost || rq.path != "/v1/responses" {
+				t.Errorf("request %s %s", rq.method, rq.path)
+			}
+			if got := rq.header.Get("Authorization"); got != "Bearer "+testKey {
+				t.Errorf("Authorization = %q", got)
+			}
+			var body map[string]json.RawMessage
+			if err := json.Unmarshal(rq.body, &body); err != nil {
+				t.Fatal(err)
+			}
+			want := map[string]string{
+				"model":   `"gpt-5.5"`,
+				"input":   `"best crm small agencies"`,
+				"tools":   `[{"type":"web_search"}]`,
+				"include": `["web_search_call.action.sources"]`,
+			}
+			for k, v := range want {
+				if string(body[k]) != v {
+					t.Errorf("body.%s = %s, want %s", k, body[k], v)
+				}
+			}
+			if len(body) != len(want) {
+				t.Errorf("body has members %v, want exactly %v", keys(body), want)
+			}
+
+			if ans.Platform != "chatgpt" || ans.Text != tc.text || ans.Model != tc.model {
+				t.Errorf("answer = %q %q %q", ans.Platform, ans.Text, ans.Model)
+			}
+			if ans.InputTokens != tc.in || ans.OutputTokens != tc.out {
+				t.Errorf("tokens = %d/%d", ans.InputTokens, ans.OutputTokens)
+			}
+			if math.Abs(ans.CostUSD-tc.cost) > 1e-9 {
+				t.Errorf("cost = %v, want %v", ans.CostUSD, tc.cost)
+			}
+			if !slices.Equal(ans.Sources, tc.sources) {
+				t.Errorf("sources = %v", ans.Sources)
+			}
+			if ans.Latency <= 0 {
+				t.Error("latency not recorded")
+			}
+			checkSpans(t, ans)
+			if len(ans.Citations) != len(tc.citations) {
+				t.Fatalf("citations = %+v", ans.Citations)
+			}
+			for i, c := range tc.citations {
+				got := ans.Citations[i]
+				if got.URL != c.url || spanOf(ans.Text, got) != c.span {
+					t.Errorf("citation %d = %+v (span %q), want %s %q", i, got, spanOf(ans.Text, got), c.url, c.span)
+				}
+				if c.span == "" && (got.Start != -1 || got.End != -1) {
+					t.Errorf("citation %d span = [%d,%d), want -1/-1", i, got.Start, got.End)
+				}
+			}
+		})
+	}
+}
+
+func keys[M ~map[string]V, V any](m M) []string {
+	var ks []string
+	for k := range m {
+		ks = append(ks, k)
+	}
+	slices.Sort(ks)
+	return ks
+}
+
+func TestChatGPTErrors(t *testing.T) {
+	rate := `{"error":{"message":"Rate limit reached for gpt-5.5","type":"requests","param":null,"code":"rate_limit_exceeded"}}`
+	cases := []errCase{
+		{name: "429 retry-after-ms", status: 429, header: map[string]string{"retry-after-ms": "1500", "retry-after": "9"}, body: rate,
+			kind: KindTransient, code: "rate_limit_exceeded", retryMin: 1500 * time.Millisecond, retryMax: 1500 * time.Millisecond},
+		{name: "429 retry-after seconds", status: 429, header: map[string]string{"retry-after": "7"}, body: rate,
+			kind: KindTransient, retryMin: 7 * time.Second, retryMax: 7 * time.Second},
+		{name: "429 retry-after date", status: 429, header: map[string]string{"retry-after": httpDate(30 * time.Second)}, body: rate,
+			kind: KindTransient, retryMin: 28 * time.Second, retryMax: 31 * time.Second},
+		{name: "429 insufficient_quota", status: 429, header: map[string]string{"retry-after": "20"},
+			body: `{"error":{"message":"You exceeded your current quota, please check your plan and billing details.","type":"insufficient_quota","param":null,"code":"insufficient_quota"}}`,
+			kind: KindQuota, code: "insufficient_quota"},
+		{name: "500", status: 500, body: `{"error":{"message":"The server had an error","type":"server_error","param":null,"code":null}}`, kind: KindTransient},
+		{name: "503 html body", status: 503, body: `<html>upstream unavailable</html>`, kind: KindTransient},
+		{name: "401 echoes key", status: 401,
+			body: `{"error":{"message":"Incorrect API key provided: sk-test-SECRETKEY0123456789. You can find your API key at https://platform.openai.com/account/api-keys.","type":"invalid_request_error","param":null,"code":"invalid_api_key"}}`,
+			kind: KindAuth, code: "invalid_api_key"},
+		{name: "403", status: 403, body: `{"error":{"message":"Country not supported","type":"invalid_request_error","code":"unsupported_country_region_territory"}}`, kind: KindAuth},
+		{name: "400", status: 400, body: `{"error":{"message":"Invalid value for 'include'","type":"invalid_request_error","param":"include","code":"invalid_value"}}`, kind: KindInvalid, code: "invalid_value"},
+		{name: "404", status: 404, body: `{"error":{"message":"The model does not exist","type":"invalid_request_error","code":"model_not_found"}}`, kind: KindInvalid},
+		{name: "422", status: 422, body: `{"error":{"message":"Unprocessable","type":"invalid_request_error","code":null}}`, kind: KindInvalid},
+		{name: "failed inside 200", status: 200,
+			body: `{"id":"resp_1","object":"response","status":"failed","model":"gpt-5.5","error":{"code":"server_error","message":"The model failed"},"output":[]}`,
+			kind: KindFailedAnswer, code: "server_error"},
+		{name: "incomplete inside 200", status: 200,
+			body: `{"id":"resp_1","object":"response","status":"incomplete","model":"gpt-5.5","incomplete_details":{"reason":"max_output_tokens"},"output":[]}`,
+			kind: KindFailedAnswer, code: "incomplete"},
+		{name: "cancelled inside 200", status: 200, body: `{"id":"resp_1","object":"response","status":"cancelled","output":[]}`,
+			kind: KindFailedAnswer, code: "cancelled"},
+		{name: "empty text", status: 200,
+			body: `{"id":"resp_1","object":"response","status":"completed","model":"gpt-5.5","output":[{"type":"web_search_call","id":"ws","status":"completed","action":{"type":"search","sources":[]}}],"usage":{"input_tokens":1,"output_tokens":0}}`,
+			kind: KindFailedAnswer, code: "empty_answer"},
+		{name: "malformed JSON", status: 200, body: `{"id":"resp_1","output":[`, kind: KindTransient, code: "malformed_response"},
+		{name: "timeout", handler: func(w http.ResponseWriter, r *http.Request, n int) { hang(r) }, kind: KindTransient, code: "timeout"},
+	}
+	runErrCases(t, cases, newTestChatGPT)
+}
+
+func TestChatGPTNetworkError(t *testing.T) {
+	_, err := newTestChatGPT(closedURL(t), time.Second).Answer(context.Background(), Request{Query: "q"})
+	var pe *Error
+	if !errors.As(err, &pe) || pe.Kind != KindTransient || pe.Code != "network" {
+		t.Fatalf("err = %v", err)
+	}
+}

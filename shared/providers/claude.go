@@ -1,0 +1,190 @@
+package providers
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"strings"
+
+	"github.com/anthropics/anthropic-sdk-go"
+	"github.com/anthropics/anthropic-sdk-go/option"
+
+	"github.com/brandlens/brandlens/shared/platforms"
+)
+
+// Defaults of the claude adapter.
+const (
+	DefaultClaudeModel      = "claude-sonnet-4-6"
+	DefaultAnthropicBaseURL = "https://api.anthropic.com/"
+	anthropicKeyEnv         = "ANTHROPIC_API_KEY"
+	claudeMaxTokens         = 1024
+	claudeMaxSearches       = 3
+	// claudeMaxContinuations bounds pause_turn resends so a server that
+	// keeps pausing cannot hold a call (and its credits) forever.
+	claudeMaxContinuations = 3
+)
+
+// Claude asks Anthropic's Messages API with the web_search server tool.
+type Claude struct {
+	cfg    Config
+	model  string
+	client anthropic.Client
+}
+
+// NewClaude builds the claude adapter. Environment defaults of the SDK
+// (ANTHROPIC_* variables, profiles) are ignored and its retries are off.
+func NewClaude(cfg Config) *Claude {
+	p := &Claude{cfg: cfg, model: cfg.model(DefaultClaudeModel)}
+	p.client = anthropic.NewClient(
+		option.WithoutEnvironmentDefaults(),
+		option.WithAPIKey(cfg.APIKey),
+		option.WithBaseURL(cfg.baseURL(DefaultAnthropicBaseURL)),
+		option.WithHTTPClient(cfg.tracedClient()),
+		option.WithMaxRetries(0),
+	)
+	return p
+}
+
+// Platform implements Provider.
+func (p *Claude) Platform() string { return platforms.Claude }
+
+// Answer implements Provider.
+func (p *Claude) Answer(ctx context.Context, req Request) (Answer, error) {
+	cl := p.cfg.begin(ctx, platforms.Claude)
+	defer cl.cancel()
+	user := anthropic.NewUserMessage(anthropic.NewTextBlock(req.Query))
+	var (
+		blocks   []anthropic.ContentBlockUnion
+		in, out  int
+		searches int
+		model    string
+	)
+	for turn := 0; ; turn++ {
+		msgs := []anthropic.MessageParam{user}
+		if len(blocks) > 0 {
+			// pause_turn: send the paused assistant turn back as is.
+			prev := anthropic.Message{Role: "assistant", Content: blocks}
+			msgs = append(msgs, prev.ToParam())
+		}
+		msg, err := p.client.Messages.New(cl.ctx, anthropic.MessageNewParams{
+			Model:     anthropic.Model(p.model),
+			MaxTokens: claudeMaxTokens,
+			Messages:  msgs,
+			Tools: []anthropic.ToolUnionParam{{
+				OfWebSearchTool20250305: &anthropic.WebSearchTool20250305Param{MaxUses: anthropic.Int(claudeMaxSearches)},
+			}},
+		})
+		if err != nil {
+			return Answer{}, p.classify(cl, err)
+		}
+		blocks = append(blocks, msg.Content...)
+		in += int(msg.Usage.InputTokens)
+		out += int(msg.Usage.OutputTokens)
+		searches += int(msg.Usage.ServerToolUse.WebSearchRequests)
+		if msg.Model != "" {
+			model = string(msg.Model)
+		}
+		if msg.StopReason != anthropic.StopReasonPauseTurn {
+			if msg.StopReason == anthropic.StopReasonRefusal {
+				return Answer{}, failed(platforms.Claude, "refusal", "the model refused to answer")
+			}
+			break
+		}
+		if turn >= claudeMaxContinuations {
+			return Answer{}, failed(platforms.Claude, "pause_turn",
+				fmt.Sprintf("still paused after %d continuations", claudeMaxContinuations))
+		}
+	}
+	ans, ferr := parseClaudeBlocks(blocks)
+	if ferr != nil {
+		return Answer{}, ferr
+	}
+	ans.Model, ans.InputTokens, ans.OutputTokens = model, in, out
+	ans.CostUSD = estimateCost(model, in, out, searches)
+	ans.Latency = cl.elapsed()
+	return ans, nil
+}
+
+func (p *Claude) classify(cl *call, err error) error {
+	var ae *anthropic.Error
+	if !errors.As(err, &ae) {
+		return cl.transportError(err)
+	}
+	h := cl.trace.header
+	if ae.Response != nil {
+		h = ae.Response.Header
+	}
+	var body struct {
+		Error struct {
+			Type    string `json:"type"`
+			Message string `json:"message"`
+		} `json:"error"`
+	}
+	_ = json.Unmarshal([]byte(ae.RawJSON()), &body)
+	code := string(ae.Type())
+	if code == "" {
+		code = body.Error.Type
+	}
+	e := statusError(platforms.Claude, ae.StatusCode, h, safeText(code, p.cfg.APIKey), safeText(body.Error.Message, p.cfg.APIKey))
+	switch {
+	case e.Kind == KindAuth:
+		e.Message = authMessage(anthropicKeyEnv)
+	case code == "billing_error":
+		e.Kind, e.RetryAfter = KindQuota, 0
+	case ae.StatusCode == http.StatusBadRequest && strings.Contains(strings.ToLower(body.Error.Message), "credit balance"):
+		// An empty prepaid balance comes back as a 400 invalid_request_error.
+		e.Kind = KindQuota
+	}
+	return e
+}
+
+// parseClaudeBlocks concatenates the text blocks; each block's citations
+// span that block. A web search error inside the 200 fails the answer,
+// except max_uses_exceeded after searches that did return results.
+func parseClaudeBlocks(blocks []anthropic.ContentBlockUnion) (Answer, error) {
+	const pf = platforms.Claude
+	ans := Answer{Platform: pf}
+	var tb textBuilder
+	var toolErr string
+	gotResults := false
+	for _, b := range blocks {
+		switch b.Type {
+		case "web_search_tool_result":
+			if b.Content.JSON.OfWebSearchResultBlockArray.Valid() || strings.HasPrefix(strings.TrimSpace(b.Content.RawJSON()), "[") {
+				for _, r := range b.Content.AsWebSearchResultBlockArray() {
+					gotResults = true
+					ans.Sources = appendUnique(ans.Sources, r.URL)
+				}
+				continue
+			}
+			code := string(b.Content.AsResponseWebSearchToolResultError().ErrorCode)
+			if code == "" {
+				code = "unknown"
+			}
+			if toolErr == "" || toolErr == "max_uses_exceeded" {
+				toolErr = code
+			}
+		case "text":
+			if b.Text == "" {
+				continue
+			}
+			start, end := tb.add(b.Text)
+			for _, c := range b.Citations {
+				if c.Type != "web_search_result_location" || c.URL == "" {
+					continue
+				}
+				ans.Citations = append(ans.Citations, Citation{URL: c.URL, Title: c.Title, Snippet: c.CitedText, Start: start, End: end})
+			}
+		}
+	}
+	if toolErr != "" && !(toolErr == "max_uses_exceeded" && gotResults) {
+		return Answer{}, failed(pf, "web_search_"+safeText(toolErr, ""), "web search failed inside the answer: "+safeText(toolErr, ""))
+	}
+	ans.Text = tb.String()
+	if strings.TrimSpace(ans.Text) == "" {
+		return Answer{}, failed(pf, "empty_answer", "the response has no text")
+	}
+	return ans, nil
+}

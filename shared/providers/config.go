@@ -1,0 +1,135 @@
+package providers
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"strings"
+	"time"
+)
+
+// DefaultTimeout bounds one Answer call (all HTTP round trips of it) when
+// Config.Timeout is zero.
+const DefaultTimeout = 60 * time.Second
+
+// Config configures a live adapter.
+type Config struct {
+	APIKey string
+	// BaseURL points the adapter at another host (tests use an httptest
+	// server); empty means the vendor's production endpoint.
+	BaseURL string
+	// Model overrides the adapter's default model (ignored by
+	// google_ai_overview).
+	Model string
+	// HTTPClient carries the requests; nil means a plain http.Client.
+	HTTPClient *http.Client
+	// Timeout bounds one Answer call; 0 means DefaultTimeout.
+	Timeout time.Duration
+}
+
+func (c Config) timeout() time.Duration {
+	if c.Timeout > 0 {
+		return c.Timeout
+	}
+	return DefaultTimeout
+}
+
+func (c Config) model(def string) string {
+	if m := strings.TrimSpace(c.Model); m != "" {
+		return m
+	}
+	return def
+}
+
+func (c Config) baseURL(def string) string {
+	if b := strings.TrimSpace(c.BaseURL); b != "" {
+		return b
+	}
+	return def
+}
+
+// tracedClient returns a copy of the configured client whose transport
+// records the status and headers of each response into the call's trace.
+// The SDKs do not all expose headers on errors (genai drops them), and a
+// body they cannot decode loses the status, so classification reads the
+// trace instead.
+func (c Config) tracedClient() *http.Client {
+	base := c.HTTPClient
+	if base == nil {
+		base = &http.Client{}
+	}
+	cl := *base
+	next := cl.Transport
+	if next == nil {
+		next = http.DefaultTransport
+	}
+	cl.Transport = traceTransport{next: next}
+	return &cl
+}
+
+// httpTrace is the last HTTP response seen by one Answer call.
+type httpTrace struct {
+	status int
+	header http.Header
+	calls  int
+}
+
+type traceKey struct{}
+
+type traceTransport struct{ next http.RoundTripper }
+
+func (t traceTransport) RoundTrip(r *http.Request) (*http.Response, error) {
+	resp, err := t.next.RoundTrip(r)
+	if tr, ok := r.Context().Value(traceKey{}).(*httpTrace); ok {
+		tr.calls++
+		if resp != nil {
+			tr.status = resp.StatusCode
+			tr.header = resp.Header.Clone()
+		}
+	}
+	return resp, err
+}
+
+// call is the per-Answer state shared by the adapters: the deadline-bound
+// context, the HTTP trace and the start time.
+type call struct {
+	ctx      context.Context
+	cancel   context.CancelFunc
+	trace    *httpTrace
+	start    time.Time
+	timeout  time.Duration
+	platform string
+	key      string
+}
+
+func (c Config) begin(ctx context.Context, platform string) *call {
+	tr := &httpTrace{}
+	d := c.timeout()
+	cctx, cancel := context.WithTimeout(context.WithValue(ctx, traceKey{}, tr), d)
+	return &call{ctx: cctx, cancel: cancel, trace: tr, start: time.Now(), timeout: d, platform: platform, key: c.APIKey}
+}
+
+func (cl *call) elapsed() time.Duration { return time.Since(cl.start) }
+
+// transportError classifies an error that carries no vendor error body:
+// a timeout, a cancelled context, an undecodable body or a network failure.
+func (cl *call) transportError(err error) *Error {
+	switch {
+	case errors.Is(cl.ctx.Err(), context.DeadlineExceeded) || errors.Is(err, context.DeadlineExceeded):
+		return &Error{Platform: cl.platform, Kind: KindTransient, Code: "timeout",
+			Message: fmt.Sprintf("no answer within %s", cl.timeout)}
+	case errors.Is(err, context.Canceled):
+		return &Error{Platform: cl.platform, Kind: KindTransient, Code: "cancelled", Message: "call cancelled"}
+	}
+	if cl.trace.status >= 400 {
+		// The SDK could not decode the error body; the status still classifies it.
+		return statusError(cl.platform, cl.trace.status, cl.trace.header, "", "unreadable error body")
+	}
+	if cl.trace.status >= 200 && cl.trace.status < 300 {
+		// A 2xx we cannot decode is most often a body cut short in transit.
+		return &Error{Platform: cl.platform, Kind: KindTransient, Status: cl.trace.status, Code: "malformed_response",
+			Message: "response body is not the expected JSON"}
+	}
+	return &Error{Platform: cl.platform, Kind: KindTransient, Code: "network", Message: networkMessage(err, cl.key)}
+}

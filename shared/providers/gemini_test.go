@@ -1,0 +1,154 @@
+package providers
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"math"
+	"net/http"
+	"testing"
+	"time"
+)
+
+func newTestGemini(base string, timeout time.Duration) Provider {
+	return NewGemini(Config{APIKey: testKey, BaseURL: base, Timeout: timeout})
+}
+
+func TestGeminiSuccess(t *testing.T) {
+	type cite struct{ url, title, span string }
+	const redirect = "https://vertexaisearch.cloud.google.com/grounding-api-redirect/"
+	cases := []struct {
+		name      string
+		fixture   string
+		text      string
+		model     string
+		in, out   int
+		cost      float64
+		citations []cite
+	}{
+		{
+			name: "reference example (omitted zero startIndex)", fixture: "gemini_response.json",
+			text: "Acme CRM is popular with agencies.", model: "gemini-3.5-flash", in: 9, out: 12, cost: 0,
+			citations: []cite{{redirect + "AbC", "acme.com", "Acme CRM is popular with agencies."}},
+		},
+		{
+			name: "byte offsets to code points across parts", fixture: "gemini_response_unicode.json",
+			text: "Zoë Café is great. Acme ☕ wins.", model: "gemini-2.5-flash", in: 1200, out: 100,
+			cost: 1200*0.30/1e6 + 100*2.50/1e6,
+			citations: []cite{
+				{redirect + "Z", "zoe.example", "Zoë Café is great."},
+				{redirect + "A", "acme.com", "☕ wins."},
+				{redirect + "Z", "zoe.example", "☕ wins."},
+				{redirect + "A", "acme.com", ""},        // partIndex 9 does not exist
+				{redirect + "U", "uncited.example", ""}, // chunk no support points at
+			},
+		},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			f := newFake(t, func(w http.ResponseWriter, r *http.Request, n int) { reply(w, 200, nil, fixture(t, tc.fixture)) })
+			ans, err := newTestGemini(f.srv.URL, time.Second).Answer(context.Background(), Request{Query: "best crm small agencies"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			rq := f.requests()[0]
+			if rq.method != http.MethodPost || rq.path != "/v1beta/models/gemini-3.5-flash:generateContent" {
+				t.Errorf("request %s %s", rq.method, rq.path)
+			}
+			if rq.header.Get("x-goog-api-key") != testKey {
+				t.Errorf("x-goog-api-key = %q", rq.header.Get("x-goog-api-key"))
+			}
+			var body struct {
+				Contents []struct {
+					Role  string `json:"role"`
+					Parts []struct {
+						Text string `json:"text"`
+					} `json:"parts"`
+				} `json:"contents"`
+				Tools []map[string]json.RawMessage `json:"tools"`
+			}
+			if err := json.Unmarshal(rq.body, &body); err != nil {
+				t.Fatal(err)
+			}
+			if len(body.Contents) != 1 || body.Contents[0].Role != "user" || len(body.Contents[0].Parts) != 1 ||
+				body.Contents[0].Parts[0].Text != "best crm small agencies" {
+				t.Errorf("contents = %s", rq.body)
+			}
+			// The SDK spells the tool googleSearch; the API also accepts google_search.
+			if len(body.Tools) != 1 || (body.Tools[0]["googleSearch"] == nil && body.Tools[0]["google_search"] == nil) {
+				t.Errorf("tools = %s", rq.body)
+			}
+
+			if ans.Text != tc.text || ans.Model != tc.model || ans.InputTokens != tc.in || ans.OutputTokens != tc.out || ans.Latency <= 0 {
+				t.Errorf("answer = %+v", ans)
+			}
+			if math.Abs(ans.CostUSD-tc.cost) > 1e-12 {
+				t.Errorf("cost = %v, want %v", ans.CostUSD, tc.cost)
+			}
+			checkSpans(t, ans)
+			if len(ans.Citations) != len(tc.citations) {
+				t.Fatalf("citations = %+v", ans.Citations)
+			}
+			for i, c := range tc.citations {
+				got := ans.Citations[i]
+				if got.URL != c.url || got.Title != c.title || spanOf(ans.Text, got) != c.span {
+					t.Errorf("citation %d = %+v (span %q), want %q", i, got, spanOf(ans.Text, got), c.span)
+				}
+				if c.span == "" && (got.Start != -1 || got.End != -1) {
+					t.Errorf("citation %d = [%d,%d), want -1/-1", i, got.Start, got.End)
+				}
+			}
+		})
+	}
+}
+
+func TestGeminiErrors(t *testing.T) {
+	cases := []errCase{
+		{name: "429 RetryInfo", status: 429,
+			body: `{"error":{"code":429,"message":"Resource has been exhausted (e.g. check quota).","status":"RESOURCE_EXHAUSTED","details":[
+				{"@type":"type.googleapis.com/google.rpc.QuotaFailure","violations":[{"quotaMetric":"generativelanguage.googleapis.com/generate_content_requests","quotaId":"GenerateRequestsPerMinutePerProjectPerModel"}]},
+				{"@type":"type.googleapis.com/google.rpc.RetryInfo","retryDelay":"41s"}]}}`,
+			kind: KindTransient, code: "RESOURCE_EXHAUSTED", retryMin: 41 * time.Second, retryMax: 41 * time.Second},
+		{name: "429 fractional RetryInfo", status: 429,
+			body: `{"error":{"code":429,"message":"slow down","status":"RESOURCE_EXHAUSTED","details":[{"@type":"type.googleapis.com/google.rpc.RetryInfo","retryDelay":"1.5s"}]}}`,
+			kind: KindTransient, retryMin: 1500 * time.Millisecond, retryMax: 1500 * time.Millisecond},
+		{name: "429 retry-after header", status: 429, header: map[string]string{"Retry-After": "5"},
+			body: `{"error":{"code":429,"message":"slow down","status":"RESOURCE_EXHAUSTED"}}`,
+			kind: KindTransient, retryMin: 5 * time.Second, retryMax: 5 * time.Second},
+		{name: "429 retry-after date", status: 429, header: map[string]string{"Retry-After": httpDate(10 * time.Second)},
+			body: `{"error":{"code":429,"message":"slow down","status":"RESOURCE_EXHAUSTED"}}`,
+			kind: KindTransient, retryMin: 8 * time.Second, retryMax: 11 * time.Second},
+		{name: "429 daily quota", status: 429,
+			body: `{"error":{"code":429,"message":"Quota exceeded","status":"RESOURCE_EXHAUSTED","details":[
+				{"@type":"type.googleapis.com/google.rpc.QuotaFailure","violations":[{"quotaId":"GenerateRequestsPerDayPerProjectPerModel-FreeTier"}]},
+				{"@type":"type.googleapis.com/google.rpc.RetryInfo","retryDelay":"41s"}]}}`,
+			kind: KindQuota},
+		{name: "429 quota without retry hint", status: 429,
+			body: `{"error":{"code":429,"message":"Quota exceeded","status":"RESOURCE_EXHAUSTED","details":[{"@type":"type.googleapis.com/google.rpc.QuotaFailure","violations":[{"quotaId":"X"}]}]}}`,
+			kind: KindQuota},
+		{name: "400 API_KEY_INVALID", status: 400,
+			body: `{"error":{"code":400,"message":"API key not valid. Please pass a valid API key.","status":"INVALID_ARGUMENT","details":[{"@type":"type.googleapis.com/google.rpc.ErrorInfo","reason":"API_KEY_INVALID","domain":"googleapis.com"}]}}`,
+			kind: KindAuth},
+		{name: "401", status: 401, body: `{"error":{"code":401,"message":"Request had invalid authentication credentials.","status":"UNAUTHENTICATED"}}`, kind: KindAuth},
+		{name: "403", status: 403, body: `{"error":{"code":403,"message":"Permission denied","status":"PERMISSION_DENIED"}}`, kind: KindAuth},
+		{name: "400", status: 400, body: `{"error":{"code":400,"message":"Invalid JSON payload","status":"INVALID_ARGUMENT"}}`, kind: KindInvalid, code: "INVALID_ARGUMENT"},
+		{name: "400 billing precondition", status: 400, body: `{"error":{"code":400,"message":"Gemini API free tier is not available in your country. Please enable billing.","status":"FAILED_PRECONDITION"}}`, kind: KindQuota},
+		{name: "404", status: 404, body: `{"error":{"code":404,"message":"models/x is not found","status":"NOT_FOUND"}}`, kind: KindInvalid},
+		{name: "500", status: 500, body: `{"error":{"code":500,"message":"Internal error","status":"INTERNAL"}}`, kind: KindTransient},
+		{name: "503", status: 503, body: `{"error":{"code":503,"message":"The model is overloaded.","status":"UNAVAILABLE"}}`, kind: KindTransient},
+		{name: "502 non-JSON", status: 502, body: `<html>Bad Gateway</html>`, kind: KindTransient},
+		{name: "prompt blocked inside 200", status: 200, body: `{"promptFeedback":{"blockReason":"SAFETY"},"modelVersion":"gemini-3.5-flash"}`, kind: KindFailedAnswer, code: "no_candidates"},
+		{name: "empty text inside 200", status: 200, body: `{"candidates":[{"content":{"role":"model","parts":[]},"finishReason":"SAFETY"}],"modelVersion":"gemini-3.5-flash"}`, kind: KindFailedAnswer, code: "empty_answer"},
+		{name: "malformed JSON", status: 200, body: `{"candidates":[{`, kind: KindTransient, code: "malformed_response"},
+		{name: "timeout", handler: func(w http.ResponseWriter, r *http.Request, n int) { hang(r) }, kind: KindTransient, code: "timeout"},
+	}
+	runErrCases(t, cases, newTestGemini)
+}
+
+func TestGeminiNoKey(t *testing.T) {
+	_, err := NewGemini(Config{BaseURL: "http://127.0.0.1:1"}).Answer(context.Background(), Request{Query: "q"})
+	var pe *Error
+	if !errors.As(err, &pe) || pe.Kind != KindAuth {
+		t.Fatalf("err = %v", err)
+	}
+}

@@ -1,0 +1,238 @@
+package providers
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/brandlens/brandlens/shared/platforms"
+)
+
+// Defaults of the perplexity adapter.
+const (
+	DefaultPerplexityModel   = "perplexity/sonar"
+	DefaultPerplexityBaseURL = "https://api.perplexity.ai"
+	perplexityKeyEnv         = "PERPLEXITY_API_KEY"
+	maxResponseBytes         = 8 << 20
+)
+
+// Perplexity asks Perplexity's Agent API (POST /v1/responses) with the
+// web_search tool forced, so the answer is grounded.
+type Perplexity struct {
+	cfg    Config
+	model  string
+	client *http.Client
+	url    string
+}
+
+// NewPerplexity builds the perplexity adapter.
+func NewPerplexity(cfg Config) *Perplexity {
+	return &Perplexity{
+		cfg:    cfg,
+		model:  cfg.model(DefaultPerplexityModel),
+		client: cfg.tracedClient(),
+		url:    strings.TrimRight(cfg.baseURL(DefaultPerplexityBaseURL), "/") + "/v1/responses",
+	}
+}
+
+// Platform implements Provider.
+func (p *Perplexity) Platform() string { return platforms.Perplexity }
+
+// pplxRequest is exactly the documented body: the API rejects unknown fields.
+type pplxRequest struct {
+	Model      string   `json:"model"`
+	Input      string   `json:"input"`
+	Tools      []pplxTy `json:"tools"`
+	ToolChoice pplxTy   `json:"tool_choice"`
+}
+
+type pplxTy struct {
+	Type string `json:"type"`
+}
+
+type pplxResponse struct {
+	Model  string `json:"model"`
+	Status string `json:"status"`
+	Error  *struct {
+		Message string `json:"message"`
+		Type    string `json:"type"`
+	} `json:"error"`
+	Output []struct {
+		Type    string `json:"type"`
+		Results []struct {
+			ID      json.RawMessage `json:"id"`
+			URL     string          `json:"url"`
+			Title   string          `json:"title"`
+			Snippet string          `json:"snippet"`
+		} `json:"results"`
+		Content []struct {
+			Type        string `json:"type"`
+			Text        string `json:"text"`
+			Annotations []struct {
+				Type       string `json:"type"`
+				URL        string `json:"url"`
+				Title      string `json:"title"`
+				StartIndex int64  `json:"start_index"`
+				EndIndex   int64  `json:"end_index"`
+			} `json:"annotations"`
+		} `json:"content"`
+	} `json:"output"`
+	Usage struct {
+		InputTokens  int `json:"input_tokens"`
+		OutputTokens int `json:"output_tokens"`
+		Cost         struct {
+			TotalCost float64 `json:"total_cost"`
+		} `json:"cost"`
+	} `json:"usage"`
+}
+
+// pplxError is {"error":{"message","type","code":<int>,"param"}}; code is
+// kept raw because its type is not guaranteed.
+type pplxError struct {
+	Error struct {
+		Message string          `json:"message"`
+		Type    string          `json:"type"`
+		Code    json.RawMessage `json:"code"`
+	} `json:"error"`
+}
+
+// Answer implements Provider.
+func (p *Perplexity) Answer(ctx context.Context, req Request) (Answer, error) {
+	cl := p.cfg.begin(ctx, platforms.Perplexity)
+	defer cl.cancel()
+	body, _ := json.Marshal(pplxRequest{
+		Model:      p.model,
+		Input:      req.Query,
+		Tools:      []pplxTy{{Type: "web_search"}},
+		ToolChoice: pplxTy{Type: "web_search"},
+	})
+	hreq, err := http.NewRequestWithContext(cl.ctx, http.MethodPost, p.url, bytes.NewReader(body))
+	if err != nil {
+		return Answer{}, &Error{Platform: platforms.Perplexity, Kind: KindInvalid, Message: "bad base URL"}
+	}
+	hreq.Header.Set("Authorization", "Bearer "+p.cfg.APIKey)
+	hreq.Header.Set("Content-Type", "application/json")
+	hreq.Header.Set("Accept", "application/json")
+	resp, err := p.client.Do(hreq)
+	if err != nil {
+		return Answer{}, cl.transportError(err)
+	}
+	defer resp.Body.Close()
+	raw, err := io.ReadAll(io.LimitReader(resp.Body, maxResponseBytes))
+	if err != nil {
+		return Answer{}, cl.transportError(err)
+	}
+	if resp.StatusCode >= 300 {
+		return Answer{}, p.statusError(resp, raw)
+	}
+	ans, perr := parsePerplexity(raw)
+	if perr != nil {
+		return Answer{}, perr
+	}
+	ans.Latency = cl.elapsed()
+	return ans, nil
+}
+
+func (p *Perplexity) statusError(resp *http.Response, raw []byte) *Error {
+	var pe pplxError
+	_ = json.Unmarshal(raw, &pe)
+	code := pe.Error.Type
+	if code == "" && len(pe.Error.Code) > 0 {
+		code = strings.Trim(string(pe.Error.Code), `"`)
+	}
+	e := statusError(platforms.Perplexity, resp.StatusCode, resp.Header, safeText(code, p.cfg.APIKey), safeText(pe.Error.Message, p.cfg.APIKey))
+	switch {
+	case e.Kind == KindAuth:
+		e.Message = authMessage(perplexityKeyEnv)
+	case resp.StatusCode == http.StatusTooManyRequests && strings.Contains(pe.Error.Type, "quota"):
+		e.Kind, e.RetryAfter = KindQuota, 0
+	}
+	return e
+}
+
+var pplxMarker = regexp.MustCompile(`\[(\d{1,4})\]`)
+
+// parsePerplexity decodes a 2xx body. [n] markers in the text become
+// citations of search result n, spanning the marker itself.
+func parsePerplexity(raw []byte) (Answer, error) {
+	const pf = platforms.Perplexity
+	var r pplxResponse
+	if err := json.Unmarshal(raw, &r); err != nil {
+		return Answer{}, &Error{Platform: pf, Kind: KindTransient, Status: http.StatusOK, Code: "malformed_response",
+			Message: "response body is not the expected JSON"}
+	}
+	switch r.Status {
+	case "", "completed":
+	case "failed", "cancelled", "incomplete":
+		msg := "response " + r.Status
+		if r.Error != nil && r.Error.Message != "" {
+			msg += ": " + safeText(r.Error.Message, "")
+		}
+		return Answer{}, failed(pf, r.Status, msg)
+	default:
+		return Answer{}, failed(pf, safeText(r.Status, ""), fmt.Sprintf("response status %q", safeText(r.Status, "")))
+	}
+	type result struct{ url, title, snippet string }
+	byID := map[string]result{}
+	ans := Answer{Platform: pf, Model: r.Model, InputTokens: r.Usage.InputTokens,
+		OutputTokens: r.Usage.OutputTokens, CostUSD: r.Usage.Cost.TotalCost}
+	var tb textBuilder
+	for _, item := range r.Output {
+		switch item.Type {
+		case "search_results":
+			for _, res := range item.Results {
+				byID[normID(string(res.ID))] = result{res.URL, res.Title, res.Snippet}
+				ans.Sources = appendUnique(ans.Sources, res.URL)
+			}
+		case "message":
+			for _, c := range item.Content {
+				if c.Type != "output_text" || c.Text == "" {
+					continue
+				}
+				tb.sep("\n\n")
+				base, end := tb.add(c.Text)
+				for _, a := range c.Annotations {
+					if a.Type != "url_citation" || a.URL == "" {
+						continue
+					}
+					cit := Citation{URL: a.URL, Title: a.Title, Start: -1, End: -1}
+					if runeSpan(a.StartIndex, a.EndIndex, int64(end-base)) {
+						cit.Start, cit.End = base+int(a.StartIndex), base+int(a.EndIndex)
+					}
+					ans.Citations = append(ans.Citations, cit)
+				}
+			}
+		}
+	}
+	ans.Text = tb.String()
+	if strings.TrimSpace(ans.Text) == "" {
+		return Answer{}, failed(pf, "empty_answer", "the response has no output text")
+	}
+	// Markers are resolved after all items are read: search_results may
+	// follow the message.
+	for _, m := range pplxMarker.FindAllStringSubmatchIndex(ans.Text, -1) {
+		res, ok := byID[normID(ans.Text[m[2]:m[3]])]
+		if !ok {
+			continue
+		}
+		start, _ := byteToRune(ans.Text, m[0])
+		end, _ := byteToRune(ans.Text, m[1])
+		ans.Citations = append(ans.Citations, Citation{URL: res.url, Title: res.title, Snippet: res.snippet, Start: start, End: end})
+	}
+	return ans, nil
+}
+
+// normID makes 1, "1", "01" and 1.0 the same result id.
+func normID(s string) string {
+	s = strings.Trim(strings.TrimSpace(s), `"`)
+	if f, err := strconv.ParseFloat(s, 64); err == nil {
+		return strconv.FormatFloat(f, 'f', -1, 64)
+	}
+	return s
+}

@@ -1,0 +1,168 @@
+package providers
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"net/http"
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+	"time"
+)
+
+func newTestPerplexity(base string, timeout time.Duration) Provider {
+	return NewPerplexity(Config{APIKey: testKey, BaseURL: base, Timeout: timeout})
+}
+
+// pplxStrictBody is every member the Agent API accepts from us; decoding
+// with DisallowUnknownFields mirrors its 400 on unknown fields.
+type pplxStrictBody struct {
+	Model string `json:"model"`
+	Input string `json:"input"`
+	Tools []struct {
+		Type string `json:"type"`
+	} `json:"tools"`
+	ToolChoice struct {
+		Type string `json:"type"`
+	} `json:"tool_choice"`
+}
+
+func TestPerplexitySuccess(t *testing.T) {
+	type cite struct{ url, span, snippet string }
+	cases := []struct {
+		name      string
+		fixture   string
+		model     string
+		text      string
+		wantModel string
+		cost      float64
+		in, out   int
+		citations []cite
+	}{
+		{
+			name: "reference example", fixture: "perplexity_response.json",
+			text: "Acme CRM is popular with agencies [1].", wantModel: "perplexity/sonar",
+			cost: 0.00511, in: 20, out: 90,
+			citations: []cite{{"https://acme.com/pricing", "[1]", "..."}},
+		},
+		{
+			name: "markers in code points, results after message, unknown marker", fixture: "perplexity_response_multi.json",
+			model: "perplexity/sonar-pro",
+			text:  "Zoë CRM — fast [2][1]. Beta has no source [7].", wantModel: "perplexity/sonar-pro",
+			cost: 0.006, in: 30, out: 50,
+			citations: []cite{{"https://zoe.example/", "[2]", "Zoë CRM"}, {"https://acme.com/pricing", "[1]", "Acme plans"}},
+		},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			f := newFake(t, func(w http.ResponseWriter, r *http.Request, n int) {
+				var b pplxStrictBody
+				dec := json.NewDecoder(bytes.NewReader(mustBody(r)))
+				dec.DisallowUnknownFields()
+				if err := dec.Decode(&b); err != nil {
+					reply(w, 400, nil, `{"error":{"message":"unknown field","type":"invalid_request","code":400}}`)
+					return
+				}
+				reply(w, 200, nil, fixture(t, tc.fixture))
+			})
+			p := NewPerplexity(Config{APIKey: testKey, BaseURL: f.srv.URL + "/", Model: tc.model, Timeout: time.Second})
+			ans, err := p.Answer(context.Background(), Request{Query: "best crm small agencies"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			rq := f.requests()[0]
+			if rq.method != http.MethodPost || rq.path != "/v1/responses" {
+				t.Errorf("request %s %s", rq.method, rq.path)
+			}
+			if rq.header.Get("Authorization") != "Bearer "+testKey {
+				t.Errorf("Authorization = %q", rq.header.Get("Authorization"))
+			}
+			var b pplxStrictBody
+			dec := json.NewDecoder(bytes.NewReader(rq.body))
+			dec.DisallowUnknownFields()
+			if err := dec.Decode(&b); err != nil {
+				t.Fatalf("request body has unknown fields: %v (%s)", err, rq.body)
+			}
+			wantModel := tc.model
+			if wantModel == "" {
+				wantModel = DefaultPerplexityModel
+			}
+			if b.Model != wantModel || b.Input != "best crm small agencies" ||
+				len(b.Tools) != 1 || b.Tools[0].Type != "web_search" || b.ToolChoice.Type != "web_search" {
+				t.Errorf("request body = %s", rq.body)
+			}
+
+			if ans.Text != tc.text || ans.Model != tc.wantModel || ans.CostUSD != tc.cost ||
+				ans.InputTokens != tc.in || ans.OutputTokens != tc.out || ans.Latency <= 0 {
+				t.Errorf("answer = %+v", ans)
+			}
+			checkSpans(t, ans)
+			if len(ans.Citations) != len(tc.citations) {
+				t.Fatalf("citations = %+v", ans.Citations)
+			}
+			for i, c := range tc.citations {
+				got := ans.Citations[i]
+				if got.URL != c.url || spanOf(ans.Text, got) != c.span || got.Snippet != c.snippet {
+					t.Errorf("citation %d = %+v (span %q), want %s %q", i, got, spanOf(ans.Text, got), c.url, c.span)
+				}
+			}
+			if !slices.Contains(ans.Sources, "https://acme.com/pricing") {
+				t.Errorf("sources = %v", ans.Sources)
+			}
+		})
+	}
+}
+
+func mustBody(r *http.Request) []byte {
+	var buf bytes.Buffer
+	_, _ = buf.ReadFrom(r.Body)
+	return buf.Bytes()
+}
+
+func TestPerplexityErrors(t *testing.T) {
+	rate := `{"error":{"message":"Rate limit exceeded","type":"request_rate_limit_exceeded","code":429}}`
+	cases := []errCase{
+		{name: "429 retry-after seconds", status: 429, header: map[string]string{"Retry-After": "3"}, body: rate,
+			kind: KindTransient, code: "request_rate_limit_exceeded", retryMin: 3 * time.Second, retryMax: 3 * time.Second},
+		{name: "429 retry-after date", status: 429, header: map[string]string{"Retry-After": httpDate(20 * time.Second)}, body: rate,
+			kind: KindTransient, retryMin: 18 * time.Second, retryMax: 21 * time.Second},
+		{name: "429 retry-after-ms", status: 429, header: map[string]string{"Retry-After-Ms": "250"}, body: rate,
+			kind: KindTransient, retryMin: 250 * time.Millisecond, retryMax: 250 * time.Millisecond},
+		{name: "429 no hint", status: 429, body: rate, kind: KindTransient},
+		{name: "429 insufficient quota", status: 429, body: `{"error":{"message":"Out of credits","type":"insufficient_quota","code":429}}`, kind: KindQuota},
+		{name: "402", status: 402, body: `{"error":{"message":"Payment required","type":"payment_required","code":402}}`, kind: KindQuota},
+		{name: "401 echoes key", status: 401, body: `{"error":{"message":"Invalid API key sk-test-SECRETKEY0123456789","type":"invalid_api_key","code":401}}`, kind: KindAuth},
+		{name: "403", status: 403, body: `{"error":{"message":"Forbidden","type":"forbidden","code":403}}`, kind: KindAuth},
+		{name: "400 unknown field", status: 400, body: `{"error":{"message":"Unrecognized field 'foo'","type":"invalid_request","code":400}}`, kind: KindInvalid, code: "invalid_request"},
+		{name: "404", status: 404, body: `{"error":{"message":"Not found","type":"not_found","code":404}}`, kind: KindInvalid},
+		{name: "422", status: 422, body: `{"error":{"message":"Invalid model","type":"invalid_model","code":422}}`, kind: KindInvalid},
+		{name: "500", status: 500, body: `{"error":{"message":"Internal","type":"internal_error","code":500}}`, kind: KindTransient},
+		{name: "503 non-JSON", status: 503, body: `Service Unavailable`, kind: KindTransient},
+		{name: "failed inside 200", status: 200, body: `{"id":"r","object":"response","status":"failed","error":{"message":"search backend failed"},"output":[]}`, kind: KindFailedAnswer, code: "failed"},
+		{name: "cancelled inside 200", status: 200, body: `{"id":"r","object":"response","status":"cancelled","output":[]}`, kind: KindFailedAnswer, code: "cancelled"},
+		{name: "empty text", status: 200, body: `{"id":"r","object":"response","status":"completed","output":[{"type":"message","content":[{"type":"output_text","text":"  ","annotations":[]}]}]}`, kind: KindFailedAnswer, code: "empty_answer"},
+		{name: "malformed JSON", status: 200, body: `{"output":[{"type":`, kind: KindTransient, code: "malformed_response"},
+		{name: "timeout", handler: func(w http.ResponseWriter, r *http.Request, n int) { hang(r) }, kind: KindTransient, code: "timeout"},
+	}
+	runErrCases(t, cases, newTestPerplexity)
+}
+
+func FuzzParsePerplexity(f *testing.F) {
+	for _, name := range []string{"perplexity_response.json", "perplexity_response_multi.json"} {
+		b, err := os.ReadFile(filepath.Join("testdata", name))
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(b)
+	}
+	f.Add([]byte(`{"status":"completed","output":[{"type":"message","content":[{"type":"output_text","text":"é[1]","annotations":[{"type":"url_citation","url":"u","start_index":-5,"end_index":99}]}]},{"type":"search_results","results":[{"id":"1","url":"x"}]}]}`))
+	f.Add([]byte(`{"output":[{"results":[{"id":{}}]}]}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		ans, err := parsePerplexity(data)
+		if err == nil {
+			checkSpans(t, ans)
+		}
+	})
+}

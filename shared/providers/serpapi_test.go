@@ -1,0 +1,185 @@
+package providers
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"math"
+	"net/http"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+func newTestSerp(base string, timeout time.Duration) Provider {
+	return NewGoogleAIOverview(Config{APIKey: testKey, BaseURL: base, Timeout: timeout})
+}
+
+func TestGoogleAIOverviewSuccess(t *testing.T) {
+	type cite struct{ url, span string }
+	cases := []struct {
+		name      string
+		first     string
+		second    string
+		state     string
+		text      string
+		organic   int
+		citations []cite
+		requests  int
+	}{
+		{
+			name: "present", first: "serpapi_present.json", state: OverviewPresent, organic: 2, requests: 1,
+			text: "Acme CRM is a popular choice for small agencies.\n\n" +
+				"- Acme CRM: affordable plans for agencies.\n" +
+				"- Zoë CRM: strong pipelines ☕.\n\n" +
+				"Pick based on team size.",
+			citations: []cite{
+				{"https://acme.com/pricing", "Acme CRM is a popular choice for small agencies."},
+				{"https://acme.com/pricing", "Acme CRM: affordable plans for agencies."},
+				{"https://zoe.example/review", "Acme CRM: affordable plans for agencies."},
+				{"https://zoe.example/review", "Zoë CRM: strong pipelines ☕."},
+				{"https://uncited.example/", ""},
+			},
+		},
+		{
+			name: "deferred via page_token", first: "serpapi_page_token.json", second: "serpapi_deferred.json",
+			state: OverviewDeferred, organic: 1, requests: 2,
+			text:      "Acme CRM leads for agencies.",
+			citations: []cite{{"https://acme.com/pricing", "Acme CRM leads for agencies."}},
+		},
+		{name: "absent", first: "serpapi_absent.json", state: OverviewAbsent, organic: 2, requests: 1},
+		{name: "no Google results", state: OverviewAbsent, requests: 1,
+			first: `{"search_metadata":{"status":"Success"},"error":"Google hasn't returned any results for this query."}`},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			body := func(s string) string {
+				if strings.HasSuffix(s, ".json") {
+					return fixture(t, s)
+				}
+				return s
+			}
+			f := newFake(t, func(w http.ResponseWriter, r *http.Request, n int) {
+				if n == 0 {
+					reply(w, 200, nil, body(tc.first))
+					return
+				}
+				reply(w, 200, nil, body(tc.second))
+			})
+			ans, err := newTestSerp(f.srv.URL, time.Second).Answer(context.Background(), Request{Query: "best crm small agencies"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			reqs := f.requests()
+			if len(reqs) != tc.requests {
+				t.Fatalf("%d requests, want %d", len(reqs), tc.requests)
+			}
+			q, _ := url.ParseQuery(reqs[0].query)
+			if reqs[0].method != http.MethodGet || reqs[0].path != "/search.json" || q.Get("engine") != "google" ||
+				q.Get("q") != "best crm small agencies" || q.Get("hl") != "en" || q.Get("gl") != "us" || q.Get("api_key") != testKey {
+				t.Errorf("first request %s %s?%s", reqs[0].method, reqs[0].path, reqs[0].query)
+			}
+			if tc.requests == 2 {
+				q2, _ := url.ParseQuery(reqs[1].query)
+				if reqs[1].path != "/search.json" || q2.Get("engine") != "google_ai_overview" || q2.Get("page_token") != "TOKEN-abc_123" || q2.Get("api_key") != testKey {
+					t.Errorf("second request %s?%s", reqs[1].path, reqs[1].query)
+				}
+			}
+			if ans.AIOverviewState != tc.state || ans.Text != tc.text || len(ans.OrganicResults) != tc.organic {
+				t.Errorf("answer = state %q text %q organic %d", ans.AIOverviewState, ans.Text, len(ans.OrganicResults))
+			}
+			if tc.organic > 0 && (ans.OrganicResults[0].Position != 1 || ans.OrganicResults[0].URL != "https://acme.com/") {
+				t.Errorf("organic = %+v", ans.OrganicResults)
+			}
+			if math.Abs(ans.CostUSD-float64(tc.requests)*serpAPICostPerRequest) > 1e-12 || ans.Latency <= 0 {
+				t.Errorf("cost %v latency %v", ans.CostUSD, ans.Latency)
+			}
+			checkSpans(t, ans)
+			if len(ans.Citations) != len(tc.citations) {
+				t.Fatalf("citations = %+v", ans.Citations)
+			}
+			for i, c := range tc.citations {
+				got := ans.Citations[i]
+				if got.URL != c.url || spanOf(ans.Text, got) != c.span {
+					t.Errorf("citation %d = %+v (span %q), want %s %q", i, got, spanOf(ans.Text, got), c.url, c.span)
+				}
+			}
+		})
+	}
+}
+
+func TestGoogleAIOverviewErrors(t *testing.T) {
+	cases := []errCase{
+		{name: "429 throughput", status: 429, header: map[string]string{"Retry-After": "30"},
+			body: `{"error":"Your account has exceeded the hourly throughput limit."}`, kind: KindTransient, retryMin: 30 * time.Second, retryMax: 30 * time.Second},
+		{name: "429 retry-after date", status: 429, header: map[string]string{"Retry-After": httpDate(40 * time.Second)},
+			body: `{"error":"Your account has exceeded the hourly throughput limit."}`, kind: KindTransient, retryMin: 38 * time.Second, retryMax: 41 * time.Second},
+		{name: "429 retry-after-ms", status: 429, header: map[string]string{"Retry-After-Ms": "100"},
+			body: `{"error":"Your account has exceeded the hourly throughput limit."}`, kind: KindTransient, retryMin: 100 * time.Millisecond, retryMax: 100 * time.Millisecond},
+		{name: "429 out of searches", status: 429, body: `{"error":"Your account has run out of searches."}`, kind: KindQuota},
+		{name: "401 echoes key", status: 401, body: `{"error":"Invalid API key sk-test-SECRETKEY0123456789. Your API key should be here: https://serpapi.com/manage-api-key"}`, kind: KindAuth},
+		{name: "403", status: 403, body: `{"error":"Account disabled"}`, kind: KindAuth},
+		{name: "400", status: 400, body: `{"error":"Missing query 'q' parameter."}`, kind: KindInvalid},
+		{name: "404", status: 404, body: `{"error":"Not found"}`, kind: KindInvalid},
+		{name: "500", status: 500, body: `{"error":"Internal error"}`, kind: KindTransient},
+		{name: "503 non-JSON", status: 503, body: `Service Unavailable`, kind: KindTransient},
+		{name: "status Error inside 200", status: 200, body: `{"search_metadata":{"status":"Error"},"error":"Something went wrong"}`, kind: KindFailedAnswer, code: "search_error"},
+		{name: "error member inside 200", status: 200, body: `{"error":"Unsupported location"}`, kind: KindFailedAnswer, code: "search_error"},
+		{name: "overview without text or token", status: 200, body: `{"search_metadata":{"status":"Success"},"ai_overview":{}}`, kind: KindFailedAnswer, code: "empty_overview"},
+		{name: "overview error", status: 200, body: `{"search_metadata":{"status":"Success"},"ai_overview":{"error":"parse failed"}}`, kind: KindFailedAnswer, code: "overview_error"},
+		{name: "deferred call fails", handler: func(w http.ResponseWriter, r *http.Request, n int) {
+			if n == 0 {
+				reply(w, 200, nil, fixture(t, "serpapi_page_token.json"))
+				return
+			}
+			reply(w, 400, nil, `{"error":"page_token expired"}`)
+		}, kind: KindInvalid},
+		{name: "deferred call without overview", handler: func(w http.ResponseWriter, r *http.Request, n int) {
+			if n == 0 {
+				reply(w, 200, nil, fixture(t, "serpapi_page_token.json"))
+				return
+			}
+			reply(w, 200, nil, `{"search_metadata":{"status":"Success"}}`)
+		}, kind: KindFailedAnswer, code: "deferred_overview_missing"},
+		{name: "malformed JSON", status: 200, body: `{"organic_results":[`, kind: KindTransient, code: "malformed_response"},
+		{name: "timeout", handler: func(w http.ResponseWriter, r *http.Request, n int) { hang(r) }, kind: KindTransient, code: "timeout"},
+	}
+	runErrCases(t, cases, newTestSerp)
+}
+
+// The key travels in SerpApi's query string; a network error must not
+// print the URL.
+func TestGoogleAIOverviewNetworkErrorHidesKey(t *testing.T) {
+	_, err := newTestSerp(closedURL(t), time.Second).Answer(context.Background(), Request{Query: "q"})
+	var pe *Error
+	if !errors.As(err, &pe) || pe.Kind != KindTransient || pe.Code != "network" {
+		t.Fatalf("err = %v", err)
+	}
+	if strings.Contains(err.Error(), "SECRETKEY") || strings.Contains(err.Error(), "api_key") {
+		t.Errorf("error leaks the key: %v", err)
+	}
+}
+
+func FuzzParseSerp(f *testing.F) {
+	for _, name := range []string{"serpapi_present.json", "serpapi_page_token.json", "serpapi_deferred.json", "serpapi_absent.json"} {
+		b, err := os.ReadFile(filepath.Join("testdata", name))
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(b)
+	}
+	f.Add([]byte(`{"ai_overview":{"text_blocks":[{"type":"list","list":[{"list":[{"snippet":"é","reference_indexes":[-1,5,0]}]}]}],"references":[{"link":"x"}]}}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		var r serpResponse
+		if json.Unmarshal(data, &r) != nil {
+			return
+		}
+		ans, _, err := parseSerp(&r)
+		if err == nil {
+			checkSpans(t, ans)
+		}
+	})
+}
