@@ -13,8 +13,10 @@ import (
 	"github.com/brandlens/brandlens/shared/auth"
 	"github.com/brandlens/brandlens/shared/competitors"
 	"github.com/brandlens/brandlens/shared/config"
+	"github.com/brandlens/brandlens/shared/events"
 	"github.com/brandlens/brandlens/shared/queries"
 	"github.com/brandlens/brandlens/shared/seed"
+	"github.com/brandlens/brandlens/shared/store"
 	"github.com/brandlens/brandlens/shared/store/dynamo"
 	"github.com/brandlens/brandlens/shared/tenants"
 )
@@ -195,11 +197,27 @@ func admin(ctx context.Context, args []string, stdout io.Writer) error {
 		if err := needTenant(); err != nil {
 			return err
 		}
-		revoked, err := svc.Keys.Revoke(ctx, tid, *keyID)
+		// The revocation and its api_key.revoked event commit together.
+		var ev events.Event
+		revoked, err := svc.Keys.RevokeWith(ctx, tid, *keyID, func(k auth.Key) ([]store.Op, error) {
+			var err error
+			ev, err = events.New(tid, events.APIKeyRevoked, events.APIKeyRevokedData{
+				KeyID: k.ID, Hint: k.Hint, Name: k.Name, RevokedAt: *k.RevokedAt}, *k.RevokedAt)
+			if err != nil {
+				return nil, err
+			}
+			op, err := events.Op(ev)
+			return []store.Op{op}, err
+		})
 		if err != nil {
 			return err
 		}
-		return printJSON(stdout, map[string]any{"keyId": *keyID, "revoked": revoked})
+		out := map[string]any{"keyId": *keyID, "revoked": revoked}
+		if revoked {
+			out["eventId"] = ev.ID
+			events.Notify()
+		}
+		return printJSON(stdout, out)
 	case "grant-credits":
 		if err := needTenant(); err != nil {
 			return err

@@ -51,6 +51,18 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 
+	rt, err := cfg.NewLocal(ctx, svc, logger)
+	if err != nil {
+		return err
+	}
+	rtDone := make(chan error, 1)
+	go func() { rtDone <- rt.Run(ctx) }()
+	// Webhook deliveries: the in-process deliveries queue and the outbox
+	// dispatcher (DynamoDB Streams and SQS do this in AWS).
+	wh := config.NewLocalWebhooks(svc, logger)
+	whDone := make(chan error, 1)
+	go func() { whDone <- wh.Run(ctx) }()
+
 	var demoKey string
 	if *seedFile != "" {
 		res, err := seed.LoadFile(ctx, svc, *seedFile)
@@ -95,6 +107,12 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	shutdownCtx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	if err := srv.Shutdown(shutdownCtx); err != nil && !errors.Is(err, http.ErrServerClosed) {
+		return err
+	}
+	if err := <-rtDone; err != nil {
+		return err
+	}
+	if err := <-whDone; err != nil {
 		return err
 	}
 	fmt.Fprintln(stdout, "brandlens stopped")

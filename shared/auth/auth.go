@@ -282,6 +282,14 @@ var ErrKeyNotFound = errors.New("auth: key not found")
 // Revoke marks the key revoked; revoking a revoked key is a no-op that
 // reports revoked=false.
 func (k *Keys) Revoke(ctx context.Context, tenantID int32, keyID string) (revoked bool, err error) {
+	return k.RevokeWith(ctx, tenantID, keyID, nil)
+}
+
+// RevokeWith revokes the key like Revoke and, in the same transaction,
+// applies the ops that extra returns for the revoked record (such as the
+// outbox event api_key.revoked), so that they happen exactly when the
+// revocation does.
+func (k *Keys) RevokeWith(ctx context.Context, tenantID int32, keyID string, extra func(Key) ([]store.Op, error)) (revoked bool, err error) {
 	items, err := k.listItems(ctx, tenantID)
 	if err != nil {
 		return false, err
@@ -304,9 +312,18 @@ func (k *Keys) Revoke(ctx context.Context, tenantID int32, keyID string) (revoke
 			return false, err
 		}
 		// The equality guard makes a concurrent second revoke lose cleanly.
-		_, err = k.tbl.Update(ctx, it.Key(), store.Update{Set: map[string]any{store.AttrDoc: doc}},
-			store.Eq(store.AttrDoc, it.String(store.AttrDoc)))
-		if errors.Is(err, store.ErrConditionFailed) {
+		ops := []store.Op{store.UpdateOp(it.Key(), store.Update{Set: map[string]any{store.AttrDoc: doc}},
+			store.Eq(store.AttrDoc, it.String(store.AttrDoc)))}
+		if extra != nil {
+			more, err := extra(rec)
+			if err != nil {
+				return false, err
+			}
+			ops = append(ops, more...)
+		}
+		err = k.tbl.TransactWrite(ctx, ops...)
+		var tce *store.TxConditionError
+		if errors.As(err, &tce) && tce.Index == 0 {
 			return false, nil
 		}
 		if err != nil {

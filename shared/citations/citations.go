@@ -325,3 +325,12 @@ func (f Filter) cond() store.Cond {
 	}
 	return store.And(cs...)
 }
+
+// PutOp is the transaction op that stores one citation whose id is set.
+func PutOp(c Citation) (store.Op, error) {
+	it, err := item(c)
+	if err != nil {
+		return store.Op{}, err
+	}
+	return store.PutOp(it, store.NotExists()), nil
+}

@@ -166,3 +166,19 @@ func nonNil(s []string) []string {
 	}
 	return s
 }
+
+// ReplaceOp is the transaction op that replaces old with updated, on the
+// condition that the stored record is still old (optimistic concurrency
+// between runs settling at once).
+func ReplaceOp(old, updated Competitor) (store.Op, error) {
+	oldDoc, err := store.EncodeDoc(old)
+	if err != nil {
+		return store.Op{}, err
+	}
+	doc, err := store.EncodeDoc(updated)
+	if err != nil {
+		return store.Op{}, err
+	}
+	k := key(updated.TenantID, updated.ID)
+	return store.PutOp(store.Item{store.AttrPK: k.PK, store.AttrSK: k.SK, store.AttrDoc: doc}, store.Eq(store.AttrDoc, oldDoc)), nil
+}

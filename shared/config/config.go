@@ -35,6 +35,7 @@ import (
 	"github.com/brandlens/brandlens/shared/store/dynamo"
 	"github.com/brandlens/brandlens/shared/store/embedded"
 	"github.com/brandlens/brandlens/shared/tenants"
+	"github.com/brandlens/brandlens/shared/webhooks"
 )
 
 // Environment variables.
@@ -225,7 +226,9 @@ type Services struct {
 	Limiter     *ratelimit.Limiter
 	// Runs needs its Sender (the jobs queue) set by the runtime.
 	Runs *runs.Service
-	Now  func() time.Time
+	// Webhooks needs its Sender (the deliveries queue) set by the runtime.
+	Webhooks *webhooks.Service
+	Now      func() time.Time
 }
 
 // NewServices builds the services over tbl. A nil secret leaves Keys nil,
@@ -254,7 +257,13 @@ func NewServices(tbl store.Table, secret []byte, now func() time.Time) (*Service
 		Limiter:     ratelimit.New(tbl, now),
 		Now:         now,
 	}
-	svc.Runs = &runs.Service{Table: tbl, Tenants: svc.Tenants, Queries: svc.Queries, Ledger: svc.Ledger, Jobs: svc.Jobs, Now: now}
+	svc.Runs = &runs.Service{Table: tbl, Tenants: svc.Tenants, Queries: svc.Queries, Ledger: svc.Ledger,
+		Jobs: svc.Jobs, Competitors: svc.Competitors, Now: now}
+	wh, err := newWebhooks(tbl, now)
+	if err != nil {
+		return nil, err
+	}
+	svc.Webhooks = wh
 	return svc, nil
 }
 
@@ -263,7 +272,7 @@ func (s *Services) HTTPDeps(logger *slog.Logger, siteContentSecret []byte) httpa
 	return httpapi.Deps{
 		Keys: s.Keys, Tenants: s.Tenants, Queries: s.Queries, Competitors: s.Competitors,
 		Citations: s.Citations, Jobs: s.Jobs, Ledger: s.Ledger, Limiter: s.Limiter, Runs: s.Runs,
-		Logger: logger, Now: s.Now, SiteContentSecret: siteContentSecret,
+		Webhooks: s.Webhooks, Logger: logger, Now: s.Now, SiteContentSecret: siteContentSecret,
 	}
 }
 
@@ -289,6 +298,14 @@ func LambdaHTTP(ctx context.Context, function string) (httpapi.LambdaHandler, er
 	}
 	svc, err := NewServices(tbl, secret, nil)
 	if err != nil {
+		return nil, err
+	}
+	if q, err := c.JobsQueue(ctx); err != nil {
+		return nil, err
+	} else if q != nil {
+		svc.Runs.Sender = q
+	}
+	if err := c.attachDeliveries(ctx, svc, c.Logger(os.Stdout)); err != nil {
 		return nil, err
 	}
 	return httpapi.NewLambdaHandler(svc.HTTPDeps(c.Logger(os.Stdout), siteSecret), function)

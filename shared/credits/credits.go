@@ -98,7 +98,9 @@ func (l *Ledger) Grant(ctx context.Context, tenantID int32, n int64, reason stri
 	if err != nil {
 		return fmt.Errorf("credits: grant: %w", err)
 	}
-	return nil
+	// A grant may lift a low balance back over the threshold (re-arming
+	// credit.low); it never reaches the daily ceiling.
+	return l.CheckThresholds(ctx, tenantID, 0)
 }
 
 // SecondsToUTCMidnight is the Retry-After of a reached daily ceiling.

@@ -81,7 +81,7 @@ var eventExpectations = map[string]eventWant{
 		}},
 	"api-post-query-run.json":         {status: http.StatusAccepted, keys: []string{"jobId", "status"}},
 	"api-list-approvals-pending.json": {status: http.StatusNotImplemented, code: httpapi.CodeNotImplemented},
-	"api-delete-webhook.json":         {status: http.StatusNotImplemented, code: httpapi.CodeNotImplemented},
+	"api-delete-webhook.json":         {status: http.StatusNotFound, code: httpapi.CodeNotFound}, // no such subscription in the tenant
 	"brand-check.json":                {status: http.StatusNotImplemented, code: httpapi.CodeNotImplemented},
 	"api-post-site-content.json":      {status: http.StatusUnauthorized, code: httpapi.CodeInvalidSignature},
 	"api-get-openapi.json": {status: http.StatusOK, keys: []string{"openapi", "info"},
@@ -90,6 +90,16 @@ var eventExpectations = map[string]eventWant{
 				t.Errorf("openapi = %v, want 3.x", b["openapi"])
 			}
 		}},
+	"api-post-webhook.json": {status: http.StatusCreated, keys: []string{"id", "url", "events", "active", "hasSecret", "secret", "createdAt"},
+		check: func(t *testing.T, b map[string]any) {
+			if s, _ := b["secret"].(string); !strings.HasPrefix(s, "whsec_") || b["hasSecret"] != true {
+				t.Errorf("secret %v hasSecret %v, want a generated whsec_ secret shown once", b["secret"], b["hasSecret"])
+			}
+			if id, _ := b["id"].(string); !strings.HasPrefix(id, "wh_") {
+				t.Errorf("id = %v, want wh_…", b["id"])
+			}
+		}},
+	"api-list-webhooks.json": {status: http.StatusOK, keys: []string{"items"}},
 }
 
 const (

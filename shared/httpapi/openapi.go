@@ -37,6 +37,9 @@ type OpenAPIDocument struct {
 	Tags       []oaTag                            `json:"tags"`
 	Paths      map[string]map[string]*oaOperation `json:"paths"`
 	Components oaComponents                       `json:"components"`
+	// Webhooks documents the event deliveries subscribers receive, shaped
+	// like OpenAPI 3.1's top-level webhooks.
+	Webhooks map[string]map[string]*oaOperation `json:"x-webhooks,omitempty"`
 }
 
 type oaInfo struct {
@@ -379,6 +382,8 @@ func OpenAPI(routes []Route) *OpenAPIDocument {
 			b.gen.schemaFor(reflect.TypeOf(routes[i].Response))
 		}
 	}
+	// Event payloads are sent, like responses: generated before requests.
+	b.doc.Webhooks = b.webhookEvents()
 	b.errorBody = b.gen.schemaFor(reflect.TypeFor[ErrorBody]())
 	b.gen.documentErrorObject()
 	b.gen.request = true

@@ -46,7 +46,7 @@ func (s *Server) postQueryRun(rq *Request) (any, error) {
 	if err := fe.err(); err != nil {
 		return nil, err
 	}
-	acc, err := s.Runs.Start(rq.HTTP.Context(), rq.Principal, runs.Request{
+	acc, err := s.Runs.Start(rq.HTTP.Context(), runs.Request{
 		TenantID: rq.Principal.TenantID, QueryID: rq.Int("id"), Platforms: in.Platforms, Samples: samples,
 		IdempotencyKey: key, APIKeyID: rq.Principal.KeyID,
 		Fingerprint: idempotency.Fingerprint(rq.HTTP.Method, rq.HTTP.URL.Path, rq.Body),

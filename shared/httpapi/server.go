@@ -6,9 +6,7 @@ package httpapi
 
 import (
 	"context"
-	"crypto/hmac"
 	"crypto/rand"
-	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
@@ -31,7 +29,9 @@ import (
 	"github.com/brandlens/brandlens/shared/queries"
 	"github.com/brandlens/brandlens/shared/ratelimit"
 	"github.com/brandlens/brandlens/shared/runs"
+	"github.com/brandlens/brandlens/shared/signing"
 	"github.com/brandlens/brandlens/shared/tenants"
+	"github.com/brandlens/brandlens/shared/webhooks"
 )
 
 // DefaultMaxBody caps request bodies (PublishPayload articles included).
@@ -48,6 +48,7 @@ type Deps struct {
 	Ledger      *credits.Ledger
 	Limiter     *ratelimit.Limiter
 	Runs        *runs.Service
+	Webhooks    *webhooks.Service
 	Logger      *slog.Logger
 	Now         func() time.Time
 	// SiteContentSecret signs bodies sent to the site-content receiver.
@@ -290,19 +291,10 @@ func (s *Server) checkSignature(rq *Request) error {
 }
 
 // VerifySignature checks a "sha256=<hex>" header (prefix case-insensitive)
-// against the HMAC-SHA256 of body, in constant time.
+// against the HMAC-SHA256 of body, in constant time (the scheme of package
+// signing, shared with outgoing webhook deliveries).
 func VerifySignature(secret, body []byte, header string) bool {
-	const prefix = "sha256="
-	if len(header) <= len(prefix) || !strings.EqualFold(header[:len(prefix)], prefix) {
-		return false
-	}
-	got, err := hex.DecodeString(header[len(prefix):])
-	if err != nil {
-		return false
-	}
-	m := hmac.New(sha256.New, secret)
-	m.Write(body)
-	return hmac.Equal(got, m.Sum(nil))
+	return signing.Verify(secret, body, header)
 }
 
 // apiError turns any handler error into an API error; unexpected ones are

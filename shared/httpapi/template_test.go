@@ -468,6 +468,7 @@ func TestTemplateFunctions(t *testing.T) {
 			// the queues and state machines of workers, are not checked here.)
 			api := len(httpapi.RoutesOf(fn)) > 0
 			var actions []string
+			var keySecret bool // GetSecretValue on KeySecret
 			for _, pol := range tpl.prop(res, "Policies").items() {
 				if pol.Kind == yaml.ScalarNode {
 					t.Errorf("managed policy %q: use inline statements", pol.str())
@@ -497,7 +498,11 @@ func TestTemplateFunctions(t *testing.T) {
 					}
 					for _, r := range st.get("Resource").items() {
 						isTable := (r.Tag == "!GetAtt" && r.Value == "Table.Arn") || (r.Tag == "!Sub" && r.Value == "${Table.Arn}/index/*")
-						isSecret := r.isRef("KeySecret") || (r.isRef("SiteContentSecret") && tplSignedBodyFunction(fn))
+						isSecret := r.isRef("KeySecret") || (r.isRef("SiteContentSecret") && tplSignedBodyFunction(fn)) ||
+							(r.isRef("ProviderKeysSecret") && fn == "step-run-platform")
+						if secrets && r.isRef("KeySecret") {
+							keySecret = true
+						}
 						if (table && !isTable) || (secrets && !isSecret) {
 							t.Errorf("statement %s allows %v on %s %q; only the table, its indexes and the function's own secrets may be named",
 								st.get("Sid").str(), acts, r.Tag, r.str())
@@ -513,7 +518,7 @@ func TestTemplateFunctions(t *testing.T) {
 					}
 				}
 			}
-			if httpapi.NeedsKeys(fn) != slices.Contains(actions, "secretsmanager:GetSecretValue") && !tplSignedBodyFunction(fn) {
+			if httpapi.NeedsKeys(fn) != keySecret {
 				t.Errorf("secretsmanager:GetSecretValue on KeySecret is for functions that authenticate keys (config.LambdaHTTP reads it at cold start) and only for them")
 			}
 			env := res.get("Properties", "Environment", "Variables")

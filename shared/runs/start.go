@@ -13,11 +13,12 @@ import (
 	"slices"
 	"time"
 
-	"github.com/brandlens/brandlens/shared/auth"
+	"github.com/brandlens/brandlens/shared/competitors"
 	"github.com/brandlens/brandlens/shared/credits"
 	"github.com/brandlens/brandlens/shared/idempotency"
 	"github.com/brandlens/brandlens/shared/ids"
 	"github.com/brandlens/brandlens/shared/jobs"
+	"github.com/brandlens/brandlens/shared/providers"
 	"github.com/brandlens/brandlens/shared/queries"
 	"github.com/brandlens/brandlens/shared/queue"
 	"github.com/brandlens/brandlens/shared/store"
@@ -86,15 +87,18 @@ func (e *CeilingError) Error() string {
 
 // Service runs queries.
 type Service struct {
-	Table   store.Table
-	Tenants *tenants.Repo
-	Queries *queries.Repo
-	Ledger  *credits.Ledger
-	Jobs    *jobs.Repo
-	// Sender enqueues job messages (the jobs queue).
-	Sender queue.Sender
-	Now    func() time.Time
-	Logger *slog.Logger
+	Table       store.Table
+	Tenants     *tenants.Repo
+	Queries     *queries.Repo
+	Ledger      *credits.Ledger
+	Jobs        *jobs.Repo
+	Competitors *competitors.Repo
+	// Providers answer per platform; Sender enqueues job messages (the jobs
+	// queue).
+	Providers providers.Set
+	Sender    queue.Sender
+	Now       func() time.Time
+	Logger    *slog.Logger
 }
 
 // Accepted is the outcome of Start.
@@ -108,7 +112,7 @@ type Accepted struct {
 // idempotency record, reserves the credits and creates the job (queued);
 // then it enqueues the job. A replay of an earlier request returns its job
 // and enqueues it again (starting a workflow is idempotent by job id).
-func (s *Service) Start(ctx context.Context, p auth.Principal, r Request) (Accepted, error) {
+func (s *Service) Start(ctx context.Context, r Request) (Accepted, error) {
 	now := s.Now().UTC()
 	if r.IdempotencyKey != "" {
 		if a, ok, err := s.replay(ctx, r); ok || err != nil {
@@ -156,6 +160,16 @@ func (s *Service) Start(ctx context.Context, p auth.Principal, r Request) (Accep
 	if err != nil {
 		return Accepted{}, err
 	}
+	if cost > t.DailyCreditCeiling {
+		return Accepted{}, s.ceilingError(ctx, r.TenantID, cost, t.DailyCreditCeiling, now)
+	}
+	return s.create(ctx, r, job, jobOp, t.DailyCreditCeiling, now)
+}
+
+// create runs the job's creating transaction, then emits the credit
+// threshold events the reservation crossed.
+func (s *Service) create(ctx context.Context, r Request, job jobs.Job, jobOp store.Op, ceiling int64, now time.Time) (Accepted, error) {
+	cost := job.CreditsReserved
 	var ops []store.Op
 	idemAt := -1
 	if r.IdempotencyKey != "" {
@@ -163,13 +177,10 @@ func (s *Service) Start(ctx context.Context, p auth.Principal, r Request) (Accep
 		ops = append(ops, idempotency.Op(r.TenantID, r.APIKeyID, r.IdempotencyKey, r.Fingerprint, job.ID, now))
 	}
 	base := len(ops)
-	ops = append(ops, credits.ReserveOps(r.TenantID, job.ID, cost, t.DailyCreditCeiling, now)...)
+	ops = append(ops, credits.ReserveOps(r.TenantID, job.ID, cost, ceiling, now)...)
 	ops = append(ops, jobOp)
 
-	if cost > t.DailyCreditCeiling {
-		return Accepted{}, s.ceilingError(ctx, r.TenantID, cost, t.DailyCreditCeiling, now)
-	}
-	err = s.Table.TransactWrite(ctx, ops...)
+	err := s.Table.TransactWrite(ctx, ops...)
 	var txe *store.TxConditionError
 	switch {
 	case errors.As(err, &txe) && txe.Index == idemAt:
@@ -186,9 +197,13 @@ func (s *Service) Start(ctx context.Context, p auth.Principal, r Request) (Accep
 		}
 		return Accepted{}, &InsufficientCreditsError{Cost: cost, Available: bal.Available}
 	case errors.As(err, &txe) && txe.Index == base+credits.ReserveOpDay:
-		return Accepted{}, s.ceilingError(ctx, r.TenantID, cost, t.DailyCreditCeiling, now)
+		return Accepted{}, s.ceilingError(ctx, r.TenantID, cost, ceiling, now)
 	case err != nil:
 		return Accepted{}, fmt.Errorf("runs: create job: %w", err)
+	}
+	if err := s.Ledger.CheckThresholds(ctx, r.TenantID, ceiling); err != nil && s.Logger != nil {
+		// The job is accepted; a missed threshold event is not worth failing it.
+		s.Logger.Error("credit threshold events", "tenant_id", r.TenantID, "error", err.Error())
 	}
 	s.enqueue(ctx, job)
 	return Accepted{Job: job}, nil

@@ -10,6 +10,7 @@ import (
 	"github.com/brandlens/brandlens/shared/auth"
 	"github.com/brandlens/brandlens/shared/config"
 	"github.com/brandlens/brandlens/shared/credits"
+	"github.com/brandlens/brandlens/shared/events"
 	"github.com/brandlens/brandlens/shared/idempotency"
 	"github.com/brandlens/brandlens/shared/jobs"
 	"github.com/brandlens/brandlens/shared/runs"
@@ -68,7 +69,7 @@ func newEnv(t *testing.T, tbl store.Table, clock *storetest.Clock) *env {
 	}
 	f := seed.File{Tenants: []seed.Tenant{{
 		Name: "Acme Notes", Credits: 40, DailyCreditCeiling: 30,
-		Brand:   &seed.Brand{Name: "Acme Notes"},
+		Brand:   &seed.Brand{Name: "Acme Notes", Domains: []string{"acmenotes.com"}},
 		Queries: []seed.Query{{Text: "best note taking app", Platforms: []string{"chatgpt", "perplexity"}}},
 		APIKeys: []seed.APIKey{{Key: "local-key-acme-publish-0001", Scopes: []string{"publish"}}},
 	}}}
@@ -120,7 +121,7 @@ func TestConcurrentIdenticalRequestsMakeOneJob(t *testing.T) {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				a, err := e.svc.Runs.Start(context.Background(), e.p, e.req("key-1", `{}`))
+				a, err := e.svc.Runs.Start(context.Background(), e.req("key-1", `{}`))
 				ids[i], errs[i] = a.Job.ID, err
 			}()
 		}
@@ -145,24 +146,24 @@ func TestConcurrentIdenticalRequestsMakeOneJob(t *testing.T) {
 func TestIdempotencyRules(t *testing.T) {
 	backends(t, func(t *testing.T, e *env) {
 		ctx := context.Background()
-		a, err := e.svc.Runs.Start(ctx, e.p, e.req("key-2", `{}`))
+		a, err := e.svc.Runs.Start(ctx, e.req("key-2", `{}`))
 		if err != nil || a.Replayed {
 			t.Fatalf("first: %+v %v", a, err)
 		}
-		b, err := e.svc.Runs.Start(ctx, e.p, e.req("key-2", `{}`))
+		b, err := e.svc.Runs.Start(ctx, e.req("key-2", `{}`))
 		if err != nil || !b.Replayed || b.Job.ID != a.Job.ID {
 			t.Fatalf("replay: %+v %v", b, err)
 		}
-		if _, err := e.svc.Runs.Start(ctx, e.p, e.req("key-2", `{"samples":2}`)); !errors.Is(err, idempotency.ErrConflict) {
+		if _, err := e.svc.Runs.Start(ctx, e.req("key-2", `{"samples":2}`)); !errors.Is(err, idempotency.ErrConflict) {
 			t.Fatalf("other body: %v", err)
 		}
 		other := e.req("key-2", `{}`)
 		other.APIKeyID = "key_other"
-		if c, err := e.svc.Runs.Start(ctx, e.p, other); err != nil || c.Replayed || c.Job.ID == a.Job.ID {
+		if c, err := e.svc.Runs.Start(ctx, other); err != nil || c.Replayed || c.Job.ID == a.Job.ID {
 			t.Fatalf("another API key shares the idempotency scope: %+v %v", c, err)
 		}
 		e.clock.Advance(idempotency.TTL + time.Second)
-		d, err := e.svc.Runs.Start(ctx, e.p, e.req("key-2", `{}`))
+		d, err := e.svc.Runs.Start(ctx, e.req("key-2", `{}`))
 		if err != nil || d.Replayed || d.Job.ID == a.Job.ID {
 			t.Fatalf("after 24 h the key must be new: %+v %v", d, err)
 		}
@@ -182,22 +183,22 @@ func TestCreditLimits(t *testing.T) {
 		r := e.req("", "")
 		r.Samples = 5 // 2 platforms × 5 samples = 10 credits
 		for i := range 3 {
-			if _, err := e.svc.Runs.Start(ctx, e.p, r); err != nil {
+			if _, err := e.svc.Runs.Start(ctx, r); err != nil {
 				t.Fatalf("run %d: %v", i, err)
 			}
 		}
 		// 30 spent today: the ceiling of 30 is reached.
-		_, err := e.svc.Runs.Start(ctx, e.p, r)
+		_, err := e.svc.Runs.Start(ctx, r)
 		var ce *runs.CeilingError
 		if !errors.As(err, &ce) || ce.RetryAfter != 14*3600 {
 			t.Fatalf("ceiling: %v", err)
 		}
 		// Next day: 10 credits left of 40; a 10-credit run passes, then 402.
 		e.clock.Advance(24 * time.Hour)
-		if _, err := e.svc.Runs.Start(ctx, e.p, r); err != nil {
+		if _, err := e.svc.Runs.Start(ctx, r); err != nil {
 			t.Fatal(err)
 		}
-		_, err = e.svc.Runs.Start(ctx, e.p, r)
+		_, err = e.svc.Runs.Start(ctx, r)
 		var ice *runs.InsufficientCreditsError
 		if !errors.As(err, &ice) || ice.Available != 0 {
 			t.Fatalf("insufficient: %v", err)
@@ -221,7 +222,7 @@ func TestConcurrentRunsNeverOverdraw(t *testing.T) {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				_, err := e.svc.Runs.Start(context.Background(), e.p, e.req("", ""))
+				_, err := e.svc.Runs.Start(context.Background(), e.req("", ""))
 				mu.Lock()
 				defer mu.Unlock()
 				var ce *runs.CeilingError
@@ -250,26 +251,76 @@ func TestStartRejects(t *testing.T) {
 		ctx := context.Background()
 		r := e.req("", "")
 		r.QueryID = 9
-		if _, err := e.svc.Runs.Start(ctx, e.p, r); !errors.Is(err, runs.ErrQueryNotFound) {
+		if _, err := e.svc.Runs.Start(ctx, r); !errors.Is(err, runs.ErrQueryNotFound) {
 			t.Fatalf("missing query: %v", err)
 		}
 		r = e.req("", "")
 		r.Platforms = []string{"gemini"}
 		var pe *runs.PlatformError
-		if _, err := e.svc.Runs.Start(ctx, e.p, r); !errors.As(err, &pe) {
+		if _, err := e.svc.Runs.Start(ctx, r); !errors.As(err, &pe) {
 			t.Fatalf("platform outside the query: %v", err)
 		}
 		r = e.req("", "")
 		r.TenantID = 2
-		if _, err := e.svc.Runs.Start(ctx, e.p, r); !errors.Is(err, runs.ErrQueryNotFound) {
+		if _, err := e.svc.Runs.Start(ctx, r); !errors.Is(err, runs.ErrQueryNotFound) {
 			t.Fatalf("another tenant: %v", err)
 		}
 		if c := e.jobCount(t); c != 0 {
 			t.Fatalf("%d jobs after refusals", c)
 		}
-		j, err := e.svc.Runs.Start(ctx, e.p, e.req("", ""))
+		j, err := e.svc.Runs.Start(ctx, e.req("", ""))
 		if err != nil || j.Job.Status != jobs.StatusQueued || j.Job.CreditsReserved != 2 || len(j.Job.Platforms) != 2 {
 			t.Fatalf("job %+v %v", j.Job, err)
+		}
+	})
+}
+
+func countEvents(t *testing.T, e *env, typ string) int {
+	t.Helper()
+	items, err := store.All(context.Background(), e.svc.Table, store.Query{PK: "TENANT#1", SK: store.SKBeginsWith("EVENT#")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, it := range items {
+		if it.String("type") == typ {
+			n++
+		}
+	}
+	return n
+}
+
+// TestCreditThresholdEventsOnce: concurrent runs reaching the daily ceiling
+// emit credit.ceiling_reached exactly once; the run that takes the balance
+// below the low threshold emits credit.low once.
+func TestCreditThresholdEventsOnce(t *testing.T) {
+	backends(t, func(t *testing.T, e *env) {
+		var wg sync.WaitGroup
+		for range 30 {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				_, _ = e.svc.Runs.Start(context.Background(), e.req("", ""))
+			}()
+		}
+		wg.Wait()
+		if b := e.balance(t); b.SpentToday != 30 {
+			t.Fatalf("spent %d, want the ceiling of 30", b.SpentToday)
+		}
+		if n := countEvents(t, e, events.CreditCeilingReached); n != 1 {
+			t.Fatalf("%d credit.ceiling_reached events", n)
+		}
+		if n := countEvents(t, e, events.CreditLow); n != 0 {
+			t.Fatalf("%d credit.low events at 10 available", n)
+		}
+		e.clock.Advance(24 * time.Hour)
+		for range 2 {
+			if _, err := e.svc.Runs.Start(context.Background(), e.req("", "")); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if n := countEvents(t, e, events.CreditLow); n != 1 {
+			t.Fatalf("%d credit.low events", n)
 		}
 	})
 }

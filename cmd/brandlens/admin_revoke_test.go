@@ -1,0 +1,71 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"testing"
+
+	"github.com/brandlens/brandlens/shared/events"
+	"github.com/brandlens/brandlens/shared/store/embedded"
+)
+
+func runAdmin(t *testing.T, dir string, args ...string) map[string]any {
+	t.Helper()
+	var out bytes.Buffer
+	if err := admin(context.Background(), append(args, "--data-dir", dir), &out); err != nil {
+		t.Fatalf("admin %v: %v", args, err)
+	}
+	var m map[string]any
+	if err := json.Unmarshal(out.Bytes(), &m); err != nil {
+		t.Fatalf("admin %v printed %s", args, out.Bytes())
+	}
+	return m
+}
+
+// revoke-key revokes the key and appends api_key.revoked in the same
+// transaction, printing the event id; a second revoke emits nothing.
+func TestAdminRevokeKeyEmitsEvent(t *testing.T) {
+	t.Setenv("BRANDLENS_TABLE", "")
+	t.Setenv("BRANDLENS_STORE", "")
+	t.Setenv("BRANDLENS_KEY_SECRET", "")
+	dir := t.TempDir()
+	tn := runAdmin(t, dir, "create-tenant", "--name", "Revoke Co")["tenant"].(map[string]any)
+	tid := jsonNumber(tn["id"])
+	key := runAdmin(t, dir, "create-key", "--tenant", tid, "--scope", "read", "--name", "ci")
+	rec := key["record"].(map[string]any)
+	keyID := rec["id"].(string)
+
+	out := runAdmin(t, dir, "revoke-key", "--tenant", tid, "--key-id", keyID)
+	evID, _ := out["eventId"].(string)
+	if out["revoked"] != true || evID == "" {
+		t.Fatalf("revoke-key printed %v", out)
+	}
+	again := runAdmin(t, dir, "revoke-key", "--tenant", tid, "--key-id", keyID)
+	if again["revoked"] != false || again["eventId"] != nil {
+		t.Errorf("second revoke printed %v", again)
+	}
+
+	tbl, err := embedded.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tbl.Close()
+	pending, err := events.Pending(context.Background(), tbl, 10)
+	if err != nil || len(pending) != 1 {
+		t.Fatalf("pending events %v %v, want the one api_key.revoked", pending, err)
+	}
+	ev := pending[0]
+	var data events.APIKeyRevokedData
+	if err := json.Unmarshal(ev.Data, &data); err != nil {
+		t.Fatal(err)
+	}
+	if ev.ID != evID || ev.Type != events.APIKeyRevoked || data.KeyID != keyID || data.Hint != rec["hint"] || data.Name != "ci" || data.RevokedAt.IsZero() {
+		t.Errorf("event %+v data %+v", ev, data)
+	}
+}
+
+func jsonNumber(v any) string {
+	b, _ := json.Marshal(v)
+	return string(b)
+}

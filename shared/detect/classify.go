@@ -1,0 +1,559 @@
+package detect
+
+import (
+	"regexp"
+	"slices"
+	"strings"
+	"unicode/utf8"
+)
+
+// unknownRules match statements that the model knows nothing about
+// something. A rule runs only on a sentence that holds a mention, a
+// negation anchor and the rule's two keyword sets (see findUnknown), so the
+// small regexps rarely run. Apostrophes may be typographic.
+var unknownRules = func() []unknownRule {
+	specs := []struct {
+		re       string
+		any, and []string // the rule runs when one of any and one of and occur
+	}{
+		// "I don't have (any|specific|reliable…) information/details/data about"
+		{`\b(?:do|does|did|can)(?:\s+not|n['’]t)\s+(?:have|possess|hold|find|see)\s+(?:(?:any|much|specific|reliable|detailed|enough|sufficient|verified|concrete|accurate|credible|definitive|publicly\s+available)\s+){0,3}(?:information|info|details|data|knowledge|records?)\b`, []string{"info", "detail", "data", "knowledge", "record"}, []string{"have", "possess", "hold", "see", "find"}},
+		// "no (reliable|specific…) information on/about"
+		{`\bno\s+(?:(?:reliable|specific|detailed|verified|concrete|credible|definitive|public|publicly\s+available|widely\s+available|available|further|known)\s+){0,2}(?:information|info|details|data|knowledge|records?)\s+(?:about|on|regarding|of|for|related\s+to)\b`, []string{"info", "detail", "data", "knowledge", "record"}, []string{"no "}},
+		// "limited information about"
+		{`\blimited\s+(?:(?:public|publicly\s+available|reliable)\s+)?(?:information|info|details|data)\s+(?:available\s+)?(?:about|on|regarding)\b`, []string{"info", "detail", "data"}, []string{"limited"}},
+		// "I'm not familiar with", "we are not aware of", "I'm unfamiliar with"
+		{`\b(?:i['’]m|i\s+am|we['’]re|we\s+are|i\s+was|i['’]ve\s+not\s+been)\s+(?:not\s+(?:(?:very|entirely|really|particularly|quite)\s+)?(?:familiar|aware)|unfamiliar|unaware)\b`, []string{"familiar", "aware"}, []string{"not", "unfamiliar", "unaware"}},
+		// "I couldn't find any information on", "unable to verify any details"
+		{`\b(?:couldn['’]t|could\s+not|can['’]t|cannot|unable\s+to|wasn['’]t\s+able\s+to|was\s+not\s+able\s+to)\s+(?:find|locate|verify|confirm|identify)\s+(?:(?:any|much|reliable|specific|credible)\s+)*(?:information|info|details|data|records?|evidence|mention|references?)\b`, []string{"info", "detail", "data", "record", "evidence", "mention", "reference"}, []string{"couldn", "could not", "can't", "can’t", "cannot", "unable", "wasn", "was not"}},
+		// "I couldn't find X", "I can't identify X"
+		{`\b(?:i|we)\s+(?:couldn['’]t|could\s+not|can['’]t|cannot|was\s+unable\s+to|wasn['’]t\s+able\s+to)\s+(?:find|locate|identify|verify)\b`, []string{"find", "locate", "identify", "verify"}, []string{"couldn", "could not", "can't", "can’t", "cannot", "unable", "wasn"}},
+		// "I don't know X", "I do not recognize the name X"
+		{`\bi\s+(?:do\s+not|don['’]t|didn['’]t|did\s+not)\s+(?:know|recogni[sz]e)\b`, []string{"know", "recogni"}, []string{"don't", "don’t", "do not", "didn't", "didn’t", "did not"}},
+		// "X is not a product I know", "X isn't something I'm familiar with"
+		{`\b(?:isn['’]t|is\s+not|wasn['’]t|was\s+not)\s+(?:a\s+|an\s+)?(?:\w+\s+)?(?:product|company|brand|tool|service|name|term|platform|app|something|one)\s+(?:that\s+)?(?:i|i['’]m|i\s+am|i['’]ve|i\s+have)\s+(?:know|familiar|aware|recogni[sz]e|heard|come\s+across|encountered|information)`, []string{"know", "familiar", "aware", "recogni", "heard", "come across", "encounter", "info"}, []string{"isn't", "isn’t", "is not", "wasn", "was not"}},
+		// "never heard of", "no knowledge of", "not in my training data", …
+		{`\b(?:never\s+heard\s+of|not\s+heard\s+of|haven['’]t\s+heard\s+of|have\s+not\s+heard\s+of|no\s+knowledge\s+of|not\s+(?:in|within|part\s+of)\s+my\s+(?:training|knowledge)|beyond\s+my\s+knowledge|outside\s+(?:of\s+)?my\s+knowledge|doesn['’]t\s+ring\s+a\s+bell|not\s+something\s+i\s+(?:know|recogni[sz]e|am\s+familiar))`, []string{"heard", "knowledge", "training", "bell", "know", "recogni", "familiar"}, []string{"never", "not", "no ", "beyond", "outside", "n't", "n’t"}},
+		// "I'm not sure what X is"
+		{`\b(?:i['’]m|i\s+am)\s+not\s+sure\s+(?:what|who|which)\b`, []string{"sure"}, []string{"not"}},
+		// "X doesn't appear to be a well-known product", "does not seem to exist"
+		{`\b(?:doesn['’]t|does\s+not)\s+(?:appear|seem)\s+to\s+(?:exist|be\s+(?:a\s+|an\s+)?(?:well[-\s]known|widely[-\s]known|known|recogni[sz]ed|widely\s+recogni[sz]ed|established|real|notable))`, []string{"appear", "seem"}, []string{"doesn", "does not"}},
+		// "unknown to me"
+		{`\b(?:unfamiliar|unknown)\s+to\s+me\b`, []string{"familiar", "unknown"}, []string{"unfamiliar", "unknown"}},
+	}
+	rules := make([]unknownRule, len(specs))
+	for i, s := range specs {
+		// The rules run on an ASCII-lower-cased copy of the sentence (same
+		// offsets), which is faster than case-insensitive matching.
+		rules[i].re = regexp.MustCompile(s.re)
+		for _, k := range s.any {
+			rules[i].any |= keywordBit(k)
+		}
+		for _, k := range s.and {
+			rules[i].and |= keywordBit(k)
+		}
+	}
+	return rules
+}()
+
+type unknownRule struct {
+	re       *regexp.Regexp
+	any, and uint64 // filter bits: the rule runs when both sets meet the sentence
+}
+
+// classify marks link-target domains and "unknown" mentions and computes
+// per-mention sentiment, for the accepted candidates.
+func (an *analysis) classify() {
+	sc := an.sc
+	for i := range sc.cands {
+		c := &sc.cands[i]
+		if c.state != candAccepted {
+			continue
+		}
+		if c.kind == KindDomain && inLinkTarget(an.text, an.sc.sents[c.srec].rawStart, c.start) {
+			c.link = true
+			continue
+		}
+		c.unknown = an.isUnknown(c)
+	}
+	an.nearestOthers()
+	for i := range sc.cands {
+		c := &sc.cands[i]
+		if c.state != candAccepted || c.link || c.unknown {
+			continue
+		}
+		c.senti = an.sentiment(i)
+	}
+}
+
+// nearestOthers finds, for every accepted candidate, the nearest accepted
+// candidate of another entity in the same sentence before and after it
+// (-1 if none), in two linear passes: tracking the last candidate and the
+// last one of a different entity than it answers both questions.
+func (an *analysis) nearestOthers() {
+	sc := an.sc
+	n := len(sc.cands)
+	sc.prevOther = slices.Grow(sc.prevOther[:0], n)[:n]
+	sc.nextOther = slices.Grow(sc.nextOther[:0], n)[:n]
+	scan := func(out []int32, order func(k int) int) {
+		last, lastOther := int32(-1), int32(-1)
+		srec := -1
+		for k := 0; k < n; k++ {
+			i := order(k)
+			c := &sc.cands[i]
+			out[i] = -1
+			if c.state != candAccepted {
+				continue
+			}
+			if c.srec != srec {
+				srec, last, lastOther = c.srec, -1, -1
+			}
+			switch {
+			case last < 0:
+			case sc.cands[last].ent != c.ent:
+				out[i] = last
+				lastOther = last
+			default:
+				out[i] = lastOther
+			}
+			last = int32(i)
+		}
+	}
+	scan(sc.prevOther, func(k int) int { return k })
+	scan(sc.nextOther, func(k int) int { return n - 1 - k })
+}
+
+// inLinkTarget: pos lies inside "](…)" on the same sentence (looking back
+// at most maxURLBytes).
+func inLinkTarget(text string, lo, pos int) bool {
+	lo = max(lo, pos-maxURLBytes)
+	for k := pos - 1; k > lo; k-- {
+		switch text[k] {
+		case ' ', '\t', '\n', ')':
+			return false
+		case '(':
+			return text[k-1] == ']'
+		}
+	}
+	return false
+}
+
+const maxURLBytes = 2048
+
+// unknownReach bounds the gap (bytes) between an unknown-statement and the
+// mention it refers to; it also keeps the check local in long sentences.
+const unknownReach = 200
+
+// isUnknown: an unknown-statement in the mention's sentence refers to it —
+// it lies within unknownReach, no contrast ("but", "however", ";")
+// separates them, and the mention is not possessive after the statement
+// ("no information about Acme's pricing" is about the pricing, not Acme).
+func (an *analysis) isUnknown(c *cand) bool {
+	rec := &an.sc.sents[c.srec]
+	if rec.unkTo < 0 {
+		an.findUnknown(rec)
+	}
+	text := an.text
+	ms := an.sc.unk[rec.unkFrom:rec.unkTo] // sorted by start
+	k, _ := slices.BinarySearchFunc(ms, c.start-unknownReach-maxUnknownMatch, func(m [2]int, p int) int { return m[0] - p })
+	for ; k < len(ms) && ms[k][0] <= c.end+unknownReach; k++ {
+		m := ms[k]
+		var region string
+		switch {
+		case m[1] <= c.start:
+			if c.start-m[1] > unknownReach || nextToken(text, c.end, rec.end).possessive {
+				continue
+			}
+			region = text[m[1]:c.start]
+		case m[0] >= c.end:
+			region = text[c.end:m[0]]
+		}
+		if !hasContrast(region) {
+			return true
+		}
+	}
+	return false
+}
+
+// maxUnknownMatch bounds the length of an unknown-statement match that is
+// looked back for.
+const maxUnknownMatch = 256
+
+func (an *analysis) findUnknown(rec *sentRec) {
+	sc := an.sc
+	if !rec.analysed {
+		an.tokenize(rec)
+	}
+	rec.unkFrom = len(sc.unk)
+	s := an.text[rec.start:rec.end]
+	// Every rule needs a negation anchor; tokenize noted whether one occurs.
+	if rec.anchor {
+		if m := unknownFilter.mask(s); m&anchorMask != 0 {
+			low := sc.key[:0]
+			for i := 0; i < len(s); i++ {
+				c := s[i]
+				if 'A' <= c && c <= 'Z' {
+					c += 'a' - 'A'
+				}
+				low = append(low, c)
+			}
+			sc.key = low
+			for i := range unknownRules {
+				r := &unknownRules[i]
+				if m&r.any == 0 || m&r.and == 0 {
+					continue
+				}
+				for _, loc := range r.re.FindAllIndex(low, -1) {
+					if loc[1]-loc[0] <= maxUnknownMatch {
+						sc.unk = append(sc.unk, [2]int{rec.start + loc[0], rec.start + loc[1]})
+					}
+				}
+			}
+			slices.SortFunc(sc.unk[rec.unkFrom:], func(a, b [2]int) int { return a[0] - b[0] })
+		}
+	}
+	rec.unkTo = len(sc.unk)
+}
+
+// hasContrast: region holds a clause boundary.
+func hasContrast(region string) bool {
+	if strings.IndexByte(region, ';') >= 0 {
+		return true
+	}
+	pos := 0
+	for {
+		w, next := wordAtAny(region, pos)
+		if w == "" {
+			return false
+		}
+		if inSet(contrastWords, w) {
+			return true
+		}
+		pos = next
+	}
+}
+
+// wordAtAny returns the next word in s from pos, skipping anything else.
+func wordAtAny(s string, pos int) (string, int) {
+	for pos < len(s) {
+		r, size := utf8.DecodeRuneInString(s[pos:])
+		if isWordRune(r) {
+			break
+		}
+		pos += size
+	}
+	st := pos
+	for pos < len(s) {
+		r, size := utf8.DecodeRuneInString(s[pos:])
+		if !isWordRune(r) && r != '\'' {
+			break
+		}
+		pos += size
+	}
+	return s[st:pos], pos
+}
+
+// asciiWord marks ASCII letters and digits.
+var asciiWord = func() (t [256]bool) {
+	for c := 0; c < utf8.RuneSelf; c++ {
+		t[c] = isWordRune(rune(c))
+	}
+	return t
+}()
+
+// wordEnd extends a word from pos: letters and digits (not of scripts
+// without spaces), and apostrophes or hyphens between them ("isn't",
+// "user-friendly").
+func wordEnd(text string, pos, end int) int {
+	for pos < end {
+		c := text[pos]
+		if c < utf8.RuneSelf {
+			if asciiWord[c] {
+				pos++
+				continue
+			}
+			if (c == '\'' || c == '-') && pos+1 < end && isInnerWordStart(text, pos+1, end) {
+				pos++
+				continue
+			}
+			return pos
+		}
+		r, size := utf8.DecodeRuneInString(text[pos:end])
+		if isWordRune(r) && !noSpaceScript(r) {
+			pos += size
+			continue
+		}
+		if r == '’' && pos+size < end && isInnerWordStart(text, pos+size, end) {
+			pos += size
+			continue
+		}
+		return pos
+	}
+	return pos
+}
+
+func isInnerWordStart(text string, pos, end int) bool {
+	if c := text[pos]; c < utf8.RuneSelf {
+		return asciiWord[c]
+	}
+	r, _ := utf8.DecodeRuneInString(text[pos:end])
+	return isWordRune(r) && !noSpaceScript(r)
+}
+
+// clause is a stretch of a sentence between clause boundaries (contrast
+// words and semicolons), with cumulative counts of the polar words up to
+// its end, leaving out words inside accepted mentions ("Best Buy").
+type clause struct {
+	start          int32 // bytes; Detect limits texts to math.MaxInt32 bytes
+	cumPos, cumNeg int32
+}
+
+// tokenize reads the sentence's words once: it counts them, notes
+// negation anchors for the unknown-statement rules, splits clauses and
+// counts polar words with negation resolved — a negator flips the next
+// sentiment word within negationWindow words, unless a comma or a clause
+// boundary comes first; "not only" is not a negation.
+func (an *analysis) tokenize(rec *sentRec) {
+	sc, text := an.sc, an.text
+	rec.analysed = true
+	rec.clauseFrom = len(sc.clauses)
+	sc.clauses = append(sc.clauses, clause{start: int32(rec.start)})
+	var cp, cn int32
+	neg := 0
+	pendingNeg := false
+	j := rec.candFrom
+	word := func(st, en int) {
+		rec.words++
+		w := text[st:en]
+		f := lexLookup(w)
+		if pendingNeg {
+			pendingNeg = false
+			neg = negationWindow
+			if f == 0 && strings.EqualFold(w, "only") {
+				neg = 0
+			}
+		}
+		if f&(lexNegator|lexAnchor) != 0 {
+			rec.anchor = true
+		}
+		switch {
+		case f&lexContrast != 0:
+			sc.clauses[len(sc.clauses)-1].cumPos, sc.clauses[len(sc.clauses)-1].cumNeg = cp, cn
+			sc.clauses = append(sc.clauses, clause{start: int32(en)})
+			neg = 0
+			return
+		case f&lexNegator != 0:
+			pendingNeg = true
+			return
+		}
+		var pol int32
+		if f&lexPositive != 0 {
+			pol = 1
+		} else if f&lexNegative != 0 {
+			pol = -1
+		}
+		if pol != 0 && neg > 0 {
+			pol, neg = -pol, 0
+		} else if neg > 0 {
+			neg--
+		}
+		if pol == 0 {
+			return
+		}
+		for j < rec.candTo && sc.cands[j].end <= st {
+			j++
+		}
+		for k := j; k < rec.candTo && sc.cands[k].start < en; k++ {
+			if sc.cands[k].state == candAccepted {
+				return // part of a mention
+			}
+		}
+		if pol > 0 {
+			cp++
+		} else {
+			cn++
+		}
+	}
+	for pos, end := rec.start, rec.end; pos < end; {
+		c := text[pos]
+		if c < utf8.RuneSelf {
+			switch {
+			case asciiWord[c]:
+				st := pos
+				pos = wordEnd(text, pos+1, end)
+				word(st, pos)
+			case c == ';':
+				sc.clauses[len(sc.clauses)-1].cumPos, sc.clauses[len(sc.clauses)-1].cumNeg = cp, cn
+				sc.clauses = append(sc.clauses, clause{start: int32(pos + 1)})
+				neg, pendingNeg = 0, false
+				pos++
+			case c == ',':
+				neg, pendingNeg = 0, false
+				pos++
+			default:
+				pos++
+			}
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(text[pos:])
+		switch {
+		case noSpaceScript(r):
+			word(pos, pos+size) // a rune of a script without spaces counts as a word
+			pos += size
+		case isWordRune(r):
+			st := pos
+			pos = wordEnd(text, pos+size, end)
+			word(st, pos)
+		default:
+			pos += size
+		}
+	}
+	sc.clauses[len(sc.clauses)-1].cumPos, sc.clauses[len(sc.clauses)-1].cumNeg = cp, cn
+	rec.clauseTo = len(sc.clauses)
+}
+
+// lexLookup returns the lexicon flags of a word, case-insensitively; words
+// ending in "n't" (or "n’t") are negators. After a cheap pre-filter it
+// lower-cases and hashes in one pass and probes an open-addressing table
+// (lexTable), which is faster than a map lookup.
+func lexLookup(w string) uint8 {
+	n := len(w)
+	if n > 3 && (w[n-3:] == "n't" || strings.HasSuffix(w, "n’t")) {
+		return lexNegator
+	}
+	// Pre-filter on (length, first letter, last letter) before hashing;
+	// lexicon words are ASCII without apostrophes other than in "n't".
+	if n == 0 || n >= len(lexFilter) || lexFilter[n][lexLetter(w[0])]&(1<<lexLetter(w[n-1])) == 0 {
+		return 0
+	}
+	var buf [lexMaxLen]byte
+	h := uint32(2166136261)
+	for i := 0; i < n; i++ {
+		c := w[i]
+		if c >= utf8.RuneSelf {
+			return 0
+		}
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		buf[i] = c
+		h = (h ^ uint32(c)) * 16777619
+	}
+	for k := h & lexMask; ; k = (k + 1) & lexMask {
+		e := &lexTable[k]
+		if e.word == "" {
+			return 0
+		}
+		if e.word == string(buf[:n]) {
+			return e.flags
+		}
+	}
+}
+
+const (
+	lexMaxLen = 24
+	lexMask   = 1<<11 - 1
+)
+
+type lexEntry struct {
+	word  string
+	flags uint8
+}
+
+// lexTable holds the lexicon (FNV-1a hash, linear probing, load < 0.25).
+var lexTable = func() (t [lexMask + 1]lexEntry) {
+	for w, f := range lexicon {
+		h := uint32(2166136261)
+		for i := 0; i < len(w); i++ {
+			h = (h ^ uint32(w[i])) * 16777619
+		}
+		k := h & lexMask
+		for t[k].word != "" {
+			k = (k + 1) & lexMask
+		}
+		t[k] = lexEntry{w, f}
+	}
+	return t
+}()
+
+// lexFilter is a cheap pre-filter: the (length, first letter, last letter)
+// triples of the lexicon words.
+var lexFilter = func() (f [lexMaxLen][28]uint32) {
+	for w := range lexicon {
+		if n := len(w); n < len(f) {
+			f[n][lexLetter(w[0])] |= 1 << lexLetter(w[n-1])
+		}
+	}
+	return f
+}()
+
+func lexLetter(c byte) uint {
+	c |= 0x20
+	switch {
+	case 'a' <= c && c <= 'z':
+		return uint(c - 'a')
+	case c == '\'':
+		return 26
+	}
+	return 27
+}
+
+// sentiment of candidate i: the polarity words of the clauses around its
+// mention, where the scope stops at clauses that mention another entity
+// ("Acme is great but Beta is slow" is positive for Acme and negative for
+// Beta; "Acme is powerful, but expensive" is mixed). The nearest other-
+// entity mentions (prevOther/nextOther) bound the scope and cumulative
+// counts give its polarity, so the cost per mention is logarithmic.
+func (an *analysis) sentiment(i int) Sentiment {
+	sc := an.sc
+	c := &sc.cands[i]
+	rec := &sc.sents[c.srec]
+	if !rec.analysed {
+		an.tokenize(rec)
+	}
+	clauses := sc.clauses[rec.clauseFrom:rec.clauseTo]
+	clauseOf := func(pos int) int {
+		k, found := slices.BinarySearchFunc(clauses, pos, func(cl clause, p int) int { return int(cl.start) - p })
+		if !found {
+			k--
+		}
+		return max(k, 0)
+	}
+	own := clauseOf(c.start)
+	lo, hi := 0, len(clauses)-1
+	if p := sc.prevOther[i]; p >= 0 {
+		if k := clauseOf(sc.cands[p].start); k == own {
+			lo, hi = own, own
+		} else {
+			lo = k + 1
+		}
+	}
+	if n := sc.nextOther[i]; n >= 0 && lo != hi {
+		if k := clauseOf(sc.cands[n].start); k == own {
+			lo, hi = own, own
+		} else {
+			hi = k - 1
+		}
+	}
+	if hi < lo {
+		return Neutral
+	}
+	pos, neg := clauses[hi].cumPos, clauses[hi].cumNeg
+	if lo > 0 {
+		pos -= clauses[lo-1].cumPos
+		neg -= clauses[lo-1].cumNeg
+	}
+	return polarity(int(pos), int(neg))
+}
+
+func polarity(pos, neg int) Sentiment {
+	switch {
+	case pos > 0 && neg > 0:
+		return Mixed
+	case pos > 0:
+		return Positive
+	case neg > 0:
+		return Negative
+	}
+	return Neutral
+}

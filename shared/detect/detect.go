@@ -1,0 +1,648 @@
+package detect
+
+import (
+	"math"
+	"slices"
+	"strings"
+	"sync"
+	"unicode"
+	"unicode/utf8"
+)
+
+// Entity is a brand or competitor as the tenant tracks it.
+type Entity struct {
+	Name    string
+	Aliases []string
+	Domains []string
+}
+
+// Citation is a source the AI answer cites.
+type Citation struct {
+	URL, Title string
+}
+
+// Verdict is the brand's outcome for one answer.
+type Verdict string
+
+// Verdicts; see the package documentation for when each applies.
+const (
+	VerdictMentioned      Verdict = "mentioned"
+	VerdictNotMentioned   Verdict = "not_mentioned"
+	VerdictUnknownToModel Verdict = "unknown_to_model"
+	VerdictCitedOnly      Verdict = "cited_only"
+)
+
+// Sentiment of a mention or an entity.
+type Sentiment string
+
+// Sentiments.
+const (
+	Positive Sentiment = "positive"
+	Neutral  Sentiment = "neutral"
+	Negative Sentiment = "negative"
+	Mixed    Sentiment = "mixed"
+)
+
+// MatchKind says which configured form produced a mention.
+type MatchKind string
+
+// Match kinds.
+const (
+	KindName   MatchKind = "name"
+	KindAlias  MatchKind = "alias"
+	KindDomain MatchKind = "domain"
+)
+
+// Mention is one occurrence of an entity in the answer text.
+type Mention struct {
+	// Start and End are offsets in Unicode code points, End exclusive;
+	// []rune(text)[Start:End] is Text, the surface form as written.
+	Start, End int
+	Text       string
+	Kind       MatchKind
+	// Sentence is the index of the mention's sentence (0-based, counting
+	// non-empty sentences; line breaks end sentences).
+	Sentence  int
+	Sentiment Sentiment
+	// Guarded: the form is a common word, accepted on evidence.
+	Guarded bool
+	// Unknown: the mention sits in a statement that the model knows nothing
+	// about the entity. Not counted.
+	Unknown bool
+	// Link: a domain inside a markdown link target, an inline citation
+	// rather than a mention. Not counted; it marks the domain as cited.
+	Link       bool
+	Confidence float64
+}
+
+// EntityResult is what one answer says about one tracked entity.
+type EntityResult struct {
+	Name string
+	// Count is the number of counted mentions (neither Unknown nor Link).
+	Count int
+	// Mentions lists every accepted occurrence in text order, including the
+	// Unknown and Link ones.
+	Mentions []Mention
+	// FirstPosition is the code-point offset of the first counted mention,
+	// -1 when there is none.
+	FirstPosition int
+	// Rank among the mentioned entities by first position, 1 = named first;
+	// 0 when not mentioned.
+	Rank      int
+	Sentiment Sentiment
+	CitedURLs []string // citations on the entity's domains
+	// Evidence is the sentence of the first counted mention (or of the first
+	// "unknown" statement when there is no counted one).
+	Evidence   string
+	Confidence float64
+	// Prominence is the GEO position-adjusted word count of the entity.
+	Prominence float64
+	Mentioned  bool // Count > 0
+	// DomainCited: a citation URL's host equals or is a subdomain of one of
+	// the entity's domains, or one of its domains appears in the text.
+	DomainCited bool
+	// UnknownToModel: the answer says the model knows nothing about the
+	// entity, and never mentions it otherwise.
+	UnknownToModel bool
+}
+
+// ScoreParts explains VisibilityScore; each part is in 0..1.
+type ScoreParts struct {
+	ProminenceShare float64
+	PositionWeight  float64
+	OwnDomainCited  float64
+	SentimentFactor float64
+}
+
+// Result is the detection outcome for one answer.
+type Result struct {
+	Brand       EntityResult
+	Competitors []EntityResult // in input order
+	Verdict     Verdict
+	Confidence  float64
+	Evidence    string
+	Sentiment   Sentiment // the brand's overall sentiment
+	// VisibilityScore is 0..100; see the package documentation.
+	VisibilityScore int
+	Score           ScoreParts
+	// ShareOfVoice is brand mentions / all tracked mentions (0 when none).
+	ShareOfVoice float64
+	// Discovered are untracked product names recommended next to tracked
+	// ones, in order of first appearance.
+	Discovered []string
+}
+
+// patOwner is one entity's claim on a folded pattern.
+type patOwner struct {
+	ent  int32
+	kind MatchKind
+}
+
+type pattern struct {
+	folded   string
+	owners   []patOwner
+	common   bool // guarded: a common word, or a short Latin form
+	calendar bool // a weekday or month name
+	domain   bool // matched with domain boundaries
+}
+
+type entInfo struct {
+	name    string
+	domains []string // normalised: lower case, no scheme, no "www."
+}
+
+// Detector matches one brand and its competitors; compile it once with New
+// and call Detect from any number of goroutines.
+type Detector struct {
+	ents   []entInfo // 0 is the brand
+	pats   []pattern
+	ac     *automaton
+	folded map[string]bool // every folded pattern, for discovery exclusion
+	// blank is the initial EntityResult of every entity, copied per call
+	blank   []EntityResult
+	scratch sync.Pool
+}
+
+// New compiles the detector for the brand and its competitors.
+func New(brand Entity, competitors []Entity) *Detector {
+	initFold()
+	d := &Detector{folded: make(map[string]bool)}
+	index := make(map[string]int)
+	add := func(ent int, form string, kind MatchKind) {
+		var f string
+		if kind == KindDomain {
+			form = normalizeDomain(form)
+			if !strings.Contains(form, ".") {
+				return
+			}
+			f = foldString(form)
+		} else {
+			f = foldString(strings.Join(strings.Fields(form), " "))
+			f = strings.TrimSpace(f)
+		}
+		if f == "" || !strings.ContainsFunc(f, isWordRune) || len(f) > maxPatternBytes {
+			return
+		}
+		i, ok := index[f]
+		if !ok {
+			i = len(d.pats)
+			index[f] = i
+			d.pats = append(d.pats, pattern{folded: f, common: isCommonForm(f), calendar: calendarWords[f]})
+			d.folded[f] = true
+		}
+		p := &d.pats[i]
+		if kind == KindDomain {
+			p.domain = true
+			p.common = false
+		}
+		for _, o := range p.owners {
+			if o.ent == int32(ent) {
+				return // the entity already owns this form (name wins over alias)
+			}
+		}
+		p.owners = append(p.owners, patOwner{ent: int32(ent), kind: kind})
+	}
+	all := append([]Entity{brand}, competitors...)
+	for ei, e := range all {
+		info := entInfo{name: e.Name}
+		add(ei, e.Name, KindName)
+		for _, a := range e.Aliases {
+			add(ei, a, KindAlias)
+		}
+		for _, dom := range e.Domains {
+			if nd := normalizeDomain(dom); strings.Contains(nd, ".") {
+				info.domains = append(info.domains, nd)
+			}
+			add(ei, dom, KindDomain)
+		}
+		d.ents = append(d.ents, info)
+	}
+	for _, e := range d.ents {
+		d.blank = append(d.blank, EntityResult{Name: e.name, FirstPosition: -1, Sentiment: Neutral})
+	}
+	if len(d.pats) > 0 {
+		fs := make([]string, len(d.pats))
+		for i := range d.pats {
+			fs[i] = d.pats[i].folded
+		}
+		d.ac = buildAutomaton(fs)
+	}
+	d.scratch.New = func() any { return new(scratch) }
+	return d
+}
+
+// maxPatternBytes bounds a folded pattern; longer forms are not names. The
+// scanner's ring of offsets must be longer than any pattern.
+const (
+	maxPatternBytes = 512
+	ringSize        = 1024 // a power of two > maxPatternBytes
+)
+
+// isCommonForm decides whether a folded form needs the common-word guard:
+// listed common words, and forms of at most two Latin letters or digits
+// ("X", "HP"), which collide with ordinary text.
+func isCommonForm(f string) bool {
+	if commonWords[f] {
+		return true
+	}
+	n := 0
+	for _, r := range f {
+		if r >= utf8.RuneSelf {
+			return false
+		}
+		n++
+	}
+	return n <= 2
+}
+
+// normalizeDomain turns "https://www.Acme.com/path" into "acme.com".
+func normalizeDomain(s string) string {
+	s = strings.ToLower(strings.TrimSpace(s))
+	if i := strings.Index(s, "://"); i >= 0 {
+		s = s[i+3:]
+	}
+	if i := strings.IndexAny(s, "/?#"); i >= 0 {
+		s = s[:i]
+	}
+	if i := strings.LastIndexByte(s, '@'); i >= 0 {
+		s = s[i+1:]
+	}
+	if i := strings.LastIndexByte(s, ':'); i >= 0 {
+		s = s[:i]
+	}
+	s = strings.TrimSuffix(s, ".")
+	s = strings.TrimPrefix(s, "www.")
+	return s
+}
+
+// hostOf extracts the normalised host of a citation URL ("" if none). It
+// parses by hand: net/url allocates, and citations are checked per answer.
+func hostOf(raw string) string {
+	if strings.HasPrefix(strings.TrimSpace(raw), "//") {
+		raw = strings.TrimSpace(raw)[2:]
+	}
+	return normalizeDomain(raw)
+}
+
+// hostMatches: host equals domain or is a subdomain of it.
+func hostMatches(host, domain string) bool {
+	return host == domain || len(host) > len(domain) && host[len(host)-len(domain)-1] == '.' &&
+		host[len(host)-len(domain):] == domain
+}
+
+// rawHit is an automaton match before boundary and guard checks (byte
+// offsets into the original text).
+type rawHit struct {
+	pat        int32
+	start, end int
+	sent       int // sentence index at the match
+	sentStart  int // byte offset where that sentence's raw text starts
+}
+
+// scratch holds the per-call buffers, recycled through a sync.Pool.
+type scratch struct {
+	ring  [ringSize]int32
+	hits  []rawHit
+	cands []cand
+	sents []sentRec
+	unk   [][2]int
+	found []found
+	parts []part
+	ends  [][2]int // sentence start → end, for sentences with hits
+	// citedBy pairs an entity with a citation on one of its domains
+	citedBy [][2]int32
+	// wide lists, per multi-byte rune, the byte offset after it and the
+	// bytes beyond one per rune up to there: code-point offsets without a
+	// second pass over the text
+	wide [][2]int32
+	key  []byte
+	// list blocks, sentence clauses, nearest other-entity candidates
+	blocks    []entSet
+	clauses   []clause
+	prevOther []int32
+	nextOther []int32
+	ints      []int
+	bools     []bool
+	order     []int
+	an        analysis
+}
+
+func (sc *scratch) reset() {
+	sc.ends = sc.ends[:0]
+	sc.wide = sc.wide[:0]
+	sc.hits = sc.hits[:0]
+	sc.cands = sc.cands[:0]
+	sc.sents = sc.sents[:0]
+	sc.clauses = sc.clauses[:0]
+	sc.unk = sc.unk[:0]
+}
+
+// scan runs the automaton over text once. ASCII bytes step directly (the
+// class table folds case); other runes step through their folded bytes. A
+// ring of original byte offsets, indexed by folded position, maps a match's
+// folded start back to the text. Sentence boundaries are counted on the way,
+// so every hit knows its sentence without a second pass.
+func (d *Detector) scan(text string, sc *scratch) {
+	a := d.ac
+	if a == nil {
+		return
+	}
+	trans, cls, nc := a.trans, &a.cls, a.nc
+	ring := &sc.ring
+	var s, extra int32 // extra: bytes beyond one per rune so far
+	fp := 0
+	sent, sentStart := 0, 0
+	n := len(text)
+	for i := 0; i < n; {
+		c := text[i]
+		if c < utf8.RuneSelf {
+			m := cls[c]
+			v := trans[s+int32(m&classMask)]
+			ring[fp&(ringSize-1)] = int32(i)
+			fp++
+			i++
+			if v >= 0 {
+				s = v
+			} else {
+				id := ^v
+				s = id * nc
+				d.emit(sc, id, fp, i, sent, sentStart)
+			}
+			if m&breakBit != 0 && (c == '\n' || (i == n || isSpaceByte(text[i])) && (c != '.' || isBreakDot(text, i-1))) {
+				sc.noteEnd(sentStart, i)
+				sent, sentStart = closeSentence(text, i, sent, sentStart)
+			}
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(text[i:])
+		f := foldRune(r, text[i:i+size])
+		last := len(f) - 1
+		for j := 0; j < len(f); j++ {
+			v := trans[s+int32(cls[f[j]]&classMask)]
+			if j == 0 {
+				ring[fp&(ringSize-1)] = int32(i)
+			} else {
+				ring[fp&(ringSize-1)] = -1 // inside a rune's expansion: no match starts here
+			}
+			fp++
+			if v >= 0 {
+				s = v
+			} else {
+				id := ^v
+				s = id * nc
+				if j == last {
+					d.emit(sc, id, fp, i+size, sent, sentStart)
+				}
+			}
+		}
+		i += size
+		if size > 1 {
+			extra += int32(size - 1)
+			sc.wide = append(sc.wide, [2]int32{int32(i), extra})
+		}
+		if isBreakRune(r) && (r != '…' || i == n || isSpaceByte(text[i])) {
+			sc.noteEnd(sentStart, i)
+			sent, sentStart = closeSentence(text, i, sent, sentStart)
+		}
+	}
+}
+
+// noteEnd remembers where a sentence that holds hits ends, so that the
+// analysis need not scan for it again.
+func (sc *scratch) noteEnd(sentStart, end int) {
+	if n := len(sc.hits); n > 0 && sc.hits[n-1].sentStart == sentStart {
+		sc.ends = append(sc.ends, [2]int{sentStart, end})
+	}
+}
+
+// emit records the patterns that end in state id.
+func (d *Detector) emit(sc *scratch, id int32, fp, end, sent, sentStart int) {
+	a := d.ac
+	for _, p := range a.outs[a.outOff[id]:a.outOff[id+1]] {
+		l := int(a.plen[p])
+		if l > fp {
+			continue
+		}
+		st := sc.ring[(fp-l)&(ringSize-1)]
+		if st < 0 {
+			continue
+		}
+		sc.hits = append(sc.hits, rawHit{pat: p, start: int(st), end: end, sent: sent, sentStart: sentStart})
+	}
+}
+
+// closeSentence ends the sentence at byte end; empty sentences (blank
+// lines) do not advance the index.
+func closeSentence(text string, end, sent, sentStart int) (int, int) {
+	for k := end - 1; k >= sentStart; k-- {
+		if !isSpaceByte(text[k]) {
+			return sent + 1, end
+		}
+	}
+	return sent, end
+}
+
+// isBreakDot decides whether the full stop at i (followed by a space) ends a
+// sentence: not after a list number at a line start ("1. Acme") and not
+// after a common abbreviation ("e.g. Acme", "Acme Inc. and").
+func isBreakDot(text string, i int) bool {
+	k := i
+	for k > 0 && i-k < 12 {
+		c := text[k-1]
+		if !asciiWord[c] && c != '.' {
+			break
+		}
+		k--
+	}
+	w := text[k:i]
+	if w == "" {
+		return true
+	}
+	if w[0] >= '0' && w[0] <= '9' && len(w) <= 3 && strings.Trim(w, "0123456789") == "" {
+		j := k
+		for j > 0 && (text[j-1] == ' ' || text[j-1] == '\t') {
+			j--
+		}
+		return !(j == 0 || text[j-1] == '\n')
+	}
+	// Cheap filter on (length, first letter) before the set lookup.
+	if len(w) >= len(abbrevFirst) || abbrevFirst[len(w)]&(1<<lexLetter(w[0])) == 0 {
+		return true
+	}
+	var buf [8]byte
+	for k := 0; k < len(w); k++ {
+		buf[k] = w[k] | 0x20 // letters and '.' only: '.'|0x20 == '.'
+	}
+	return !abbreviations[string(buf[:len(w)])]
+}
+
+var abbreviations = set(`e.g i.e vs inc ltd co corp mr mrs ms dr st jr sr approx no nos fig cf al`)
+
+var abbrevFirst = func() (f [8]uint32) {
+	for w := range abbreviations {
+		f[len(w)] |= 1 << lexLetter(w[0])
+	}
+	return f
+}()
+
+func isSpaceByte(c byte) bool {
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f'
+}
+
+// isBreakRune: non-ASCII sentence terminators (CJK full stops, full-width
+// marks, the paragraph separator, the ellipsis when followed by a space).
+func isBreakRune(r rune) bool {
+	return r == '。' || r == '！' || r == '？' || r == '\u2029' || r == '…' || r == '｡'
+}
+
+// isWordRune: letters, digits and combining marks form words.
+func isWordRune(r rune) bool {
+	if r < utf8.RuneSelf {
+		return 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' || '0' <= r && r <= '9'
+	}
+	return unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.IsMark(r)
+}
+
+// noSpaceScript: scripts written without spaces between words.
+func noSpaceScript(r rune) bool {
+	if r < 0x0E00 {
+		return false
+	}
+	return unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana, unicode.Thai,
+		unicode.Lao, unicode.Khmer, unicode.Myanmar) || r == 0x30FC
+}
+
+func isKatakana(r rune) bool { return unicode.Is(unicode.Katakana, r) || r == 0x30FC }
+
+// needsBoundary: two adjacent word runes must not both belong to a match
+// edge — except across a script without spaces (a Japanese name followed by
+// a particle), where words are not delimited. Katakana next to katakana
+// still needs one: loanwords are written as unbroken katakana runs.
+func needsBoundary(a, b rune) bool {
+	if !isWordRune(a) || !isWordRune(b) {
+		return false
+	}
+	if noSpaceScript(a) || noSpaceScript(b) {
+		return isKatakana(a) && isKatakana(b)
+	}
+	return true
+}
+
+func lastRune(s string) rune {
+	r, _ := utf8.DecodeLastRuneInString(s)
+	return r
+}
+
+func firstRune(s string) rune {
+	r, _ := utf8.DecodeRuneInString(s)
+	return r
+}
+
+// boundaryOK checks word (or domain) boundaries around a raw hit and
+// extends its end over trailing combining marks (a decomposed "é").
+func (d *Detector) boundaryOK(text string, h *rawHit) bool {
+	p := &d.pats[h.pat]
+	e := h.end
+	for e < len(text) {
+		r, size := utf8.DecodeRuneInString(text[e:])
+		if !unicode.Is(unicode.Mn, r) {
+			break
+		}
+		e += size
+	}
+	h.end = e
+	if h.start > 0 {
+		prev := lastRune(text[:h.start])
+		if p.domain {
+			if isWordRune(prev) || prev == '-' {
+				return false
+			}
+		} else if needsBoundary(prev, firstRune(text[h.start:])) {
+			return false
+		}
+	}
+	if e < len(text) {
+		next, size := utf8.DecodeRuneInString(text[e:])
+		if p.domain {
+			if isWordRune(next) || next == '-' || next == '_' {
+				return false
+			}
+			if next == '.' && e+size < len(text) && isWordRune(firstRune(text[e+size:])) {
+				return false // "acme.com.evil.net" is another domain
+			}
+		} else if needsBoundary(lastRune(text[:h.end]), next) {
+			return false
+		}
+	}
+	return true
+}
+
+// sortNearlySorted sorts hits, which arrive by end position and so are in
+// start order except around overlapping matches: insertion sort is linear
+// for that, and a budget on moves falls back to pdqsort for inputs with
+// many overlaps.
+func sortNearlySorted(h []rawHit, cmp func(a, b rawHit) int) {
+	budget := 8*len(h) + 64
+	for i := 1; i < len(h); i++ {
+		for j := i; j > 0 && cmp(h[j-1], h[j]) > 0; j-- {
+			h[j-1], h[j] = h[j], h[j-1]
+			if budget--; budget < 0 {
+				slices.SortFunc(h, cmp)
+				return
+			}
+		}
+	}
+}
+
+// Detect analyses one answer. It is safe for concurrent use.
+func (d *Detector) Detect(text string, citations []Citation) Result {
+	if len(text) > math.MaxInt32 {
+		// Offsets are kept in 32 bits; 2 GiB is far beyond any answer.
+		text = text[:math.MaxInt32]
+	}
+	sc := d.scratch.Get().(*scratch)
+	sc.reset()
+	defer func() {
+		// Drop references to the caller's text before pooling the buffers.
+		sc.an = analysis{}
+		clear(sc.found[:cap(sc.found)])
+		d.scratch.Put(sc)
+	}()
+
+	d.scan(text, sc)
+	// Boundaries, then leftmost-longest selection across all patterns.
+	hits := sc.hits[:0]
+	for i := range sc.hits {
+		h := sc.hits[i]
+		if d.boundaryOK(text, &h) {
+			hits = append(hits, h)
+		}
+	}
+	byStart := func(a, b rawHit) int {
+		if a.start != b.start {
+			return a.start - b.start
+		}
+		if a.end != b.end {
+			return b.end - a.end
+		}
+		return int(a.pat - b.pat)
+	}
+	sortNearlySorted(hits, byStart)
+	sel := hits[:0]
+	lastEnd := -1
+	for _, h := range hits {
+		if h.start >= lastEnd {
+			sel = append(sel, h)
+			lastEnd = h.end
+		}
+	}
+	sc.hits = sel
+
+	sc.an = analysis{d: d, text: text, sc: sc}
+	an := &sc.an
+	an.checkCitations(citations)
+	an.buildCands()
+	an.guardAll()
+	an.classify()
+	return an.result()
+}

@@ -1,0 +1,757 @@
+package detect
+
+import (
+	"slices"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// Candidate states.
+const (
+	candPending uint8 = iota
+	candAccepted
+	candRejected
+)
+
+// Per-mention confidence by how the mention was found.
+const (
+	confName         = 0.95 // the entity's name, not a common word
+	confAlias        = 0.85 // an alias, not a common word
+	confDomain       = 0.75 // a domain in the text
+	confGuardStrong  = 0.70 // a common word with product evidence
+	confGuardContext = 0.60 // a common word accepted by capitalisation or list context
+)
+
+// cand is one entity's claim on a selected match.
+type cand struct {
+	ent          int32
+	pat          int32
+	kind         MatchKind
+	start, end   int // bytes
+	rstart, rend int // code points
+	srec         int // index into scratch.sents
+	state        uint8
+	guarded      bool
+	unknown      bool
+	link         bool
+	head         int8 // list-item head: 0 unknown, 1 yes, 2 no
+	lineStart    int
+	block        int32 // list block of a head, -1 otherwise
+	strength     float64
+	senti        Sentiment
+}
+
+// sentRec is a sentence that holds at least one candidate.
+type sentRec struct {
+	rawStart   int  // where the scanner's sentence begins (after the break)
+	start, end int  // trimmed bytes of the sentence
+	idx        int  // sentence index
+	analysed   bool // tokenize has run
+	candFrom   int  // candidates of this sentence: cands[candFrom:candTo]
+	candTo     int
+	unkFrom    int
+	unkTo      int // -1 until checked
+	words      int
+	anchor     bool   // a negation anchor occurs (set by tokenize)
+	acc        entSet // entities with accepted mentions here
+	clauseFrom int    // clauses: scratch.clauses[clauseFrom:clauseTo]
+	clauseTo   int
+}
+
+type analysis struct {
+	d    *Detector
+	text string
+	sc   *scratch
+
+	cited      []bool // per entity: a citation URL is on one of its domains
+	domainSeen []bool // per entity: cited, or a domain appears in the text
+	citations  []Citation
+}
+
+func (an *analysis) checkCitations(cs []Citation) {
+	n := len(an.d.ents)
+	sc := an.sc
+	sc.bools = slices.Grow(sc.bools[:0], 2*n)[:2*n]
+	clear(sc.bools)
+	an.cited, an.domainSeen = sc.bools[:n], sc.bools[n:]
+	an.citations = cs
+	sc.citedBy = sc.citedBy[:0]
+	for ci, c := range cs {
+		host := hostOf(c.URL)
+		if host == "" {
+			continue
+		}
+		for ei := range an.d.ents {
+			for _, dom := range an.d.ents[ei].domains {
+				if hostMatches(host, dom) {
+					an.cited[ei] = true
+					an.domainSeen[ei] = true
+					sc.citedBy = append(sc.citedBy, [2]int32{int32(ei), int32(ci)})
+					break
+				}
+			}
+		}
+	}
+}
+
+// citedURLs returns the URLs of the citations on entity ei's domains (nil
+// when none), in citation order.
+func (an *analysis) citedURLs(ei int) []string {
+	if !an.cited[ei] {
+		return nil
+	}
+	var out []string
+	for _, p := range an.sc.citedBy {
+		if int(p[0]) == ei {
+			out = append(out, an.citations[p[1]].URL)
+		}
+	}
+	return out
+}
+
+// buildCands expands the selected hits into one candidate per owning
+// entity, with code-point spans and sentence records.
+func (an *analysis) buildCands() {
+	sc, text := an.sc, an.text
+	ei := 0        // cursor in sc.ends
+	ws, we := 0, 0 // cursors in sc.wide for the starts and the ends
+	runeAt := func(b int, k *int) int {
+		for *k < len(sc.wide) && int(sc.wide[*k][0]) <= b {
+			*k++
+		}
+		if *k == 0 {
+			return b
+		}
+		return b - int(sc.wide[*k-1][1])
+	}
+	for _, h := range sc.hits {
+		rs, re := runeAt(h.start, &ws), runeAt(h.end, &we)
+		if len(sc.sents) == 0 || sc.sents[len(sc.sents)-1].rawStart != h.sentStart {
+			st := h.sentStart
+			for st < h.start && isSpaceByte(text[st]) {
+				st++
+			}
+			for ei < len(sc.ends) && sc.ends[ei][0] < h.sentStart {
+				ei++
+			}
+			en := len(text) // the last sentence may have no terminator
+			if ei < len(sc.ends) && sc.ends[ei][0] == h.sentStart {
+				en = sc.ends[ei][1]
+			}
+			for en > h.end && isSpaceByte(text[en-1]) {
+				en--
+			}
+			sc.sents = append(sc.sents, sentRec{rawStart: h.sentStart, start: st, end: en, idx: h.sent, unkTo: -1,
+				candFrom: len(sc.cands), candTo: len(sc.cands), acc: entSet{first: -1}})
+		}
+		p := &an.d.pats[h.pat]
+		rec := &sc.sents[len(sc.sents)-1]
+		inHost := !p.domain && inHostname(text, h.start, h.end)
+		if !p.domain && inURLPath(text, rec.rawStart, h.start) {
+			continue // "https://g2.com/products/acme": part of a link, not prose
+		}
+		for _, o := range p.owners {
+			if inHost && len(an.d.ents[o.ent].domains) > 0 {
+				// "my-acme.com", "acme.com.evil.net": the name is a label of
+				// some other host; the entity's own domains match as domains.
+				continue
+			}
+			c := cand{ent: o.ent, pat: h.pat, kind: o.kind, start: h.start, end: h.end,
+				rstart: rs, rend: re, srec: len(sc.sents) - 1}
+			switch {
+			case p.common:
+				c.guarded = true
+			case o.kind == KindName:
+				c.state, c.strength = candAccepted, confName
+			case o.kind == KindAlias:
+				c.state, c.strength = candAccepted, confAlias
+			default:
+				c.state, c.strength = candAccepted, confDomain
+			}
+			if p.domain {
+				an.domainSeen[o.ent] = true
+			}
+			sc.cands = append(sc.cands, c)
+		}
+		rec.candTo = len(sc.cands)
+	}
+}
+
+// inURLPath reports whether pos lies in the path of a URL: the token
+// around it (no spaces, brackets or quotes) has "://" before pos and a "/"
+// after the scheme's host. Looks back at most maxURLBytes.
+func inURLPath(text string, lo, pos int) bool {
+	lo = max(lo, pos-maxURLBytes)
+	slash := false
+	for k := pos - 1; k >= lo; k-- {
+		switch c := text[k]; c {
+		case ' ', '\t', '\n', '(', '<', '[', '"', '\'':
+			return false
+		case '/':
+			if k > 0 && text[k-1] == '/' && k > 1 && text[k-2] == ':' {
+				return slash
+			}
+			slash = true
+		}
+	}
+	return false
+}
+
+// inHostname reports whether [s,e) is part of, but not all of, a
+// host-like token: a run of ASCII letters, digits, dots and hyphens that
+// holds a dot between a letter or digit and a letter.
+func inHostname(text string, s, e int) bool {
+	hostByte := func(c byte) bool {
+		return c == '.' || c == '-' || c < utf8.RuneSelf && isWordRune(rune(c))
+	}
+	l, r := s, e
+	for l > 0 && s-l < 64 && hostByte(text[l-1]) {
+		l--
+	}
+	for r < len(text) && r-e < 64 && hostByte(text[r]) {
+		r++
+	}
+	for l < s && (text[l] == '.' || text[l] == '-') {
+		l++
+	}
+	for r > e && (text[r-1] == '.' || text[r-1] == '-') {
+		r--
+	}
+	if l == s && r == e {
+		return false
+	}
+	for k := l + 1; k+1 < r; k++ {
+		if text[k] == '.' && isWordRune(rune(text[k-1])) && text[k+1] < utf8.RuneSelf && unicode.IsLetter(rune(text[k+1])) {
+			return true
+		}
+	}
+	return false
+}
+
+// entSet summarises which entities have accepted mentions in a sentence
+// or a list block: the first one, and whether there is more than one.
+type entSet struct {
+	first int32 // -1 when empty
+	multi bool
+}
+
+func (s *entSet) add(ent int32) {
+	switch {
+	case s.first < 0:
+		s.first = ent
+	case s.first != ent:
+		s.multi = true
+	}
+}
+
+// hasOther: an entity other than ent is in the set.
+func (s *entSet) hasOther(ent int32) bool {
+	return s.multi || s.first >= 0 && s.first != ent
+}
+
+// accept marks c accepted and records it in its sentence's and list
+// block's summaries.
+func (an *analysis) accept(c *cand, strength float64) {
+	c.state, c.strength = candAccepted, strength
+	an.sc.sents[c.srec].acc.add(c.ent)
+	if c.block >= 0 {
+		an.sc.blocks[c.block].add(c.ent)
+	}
+}
+
+// maxGuardPasses bounds the context passes: each pass can accept names
+// whose evidence is a name accepted in the previous pass.
+const maxGuardPasses = 8
+
+// guardAll applies the common-word rule (see the package documentation):
+// a first pass accepts on local evidence, later passes accept enumerated or
+// listed names next to accepted ones, until nothing changes. Sentence and
+// list-block summaries keep every pass linear in the number of candidates.
+func (an *analysis) guardAll() {
+	sc := an.sc
+	cands := sc.cands
+	an.assignBlocks()
+	for i := range cands {
+		if c := &cands[i]; c.state == candAccepted {
+			an.accept(c, c.strength)
+		}
+	}
+	for i := range cands {
+		if cands[i].guarded {
+			an.guardLocal(&cands[i])
+		}
+	}
+	for pass, changed := 0, true; changed && pass < maxGuardPasses; pass++ {
+		changed = false
+		for i := range cands {
+			c := &cands[i]
+			if c.state == candPending && an.guardContext(c) {
+				an.accept(c, confGuardContext)
+				changed = true
+			}
+		}
+	}
+	for i := range cands {
+		if cands[i].state == candPending {
+			cands[i].state = candRejected
+		}
+	}
+}
+
+// assignBlocks numbers the list blocks of the candidates that head list
+// items; consecutive heads share a block when only list lines, blank lines
+// or indented lines lie between them.
+func (an *analysis) assignBlocks() {
+	sc := an.sc
+	sc.blocks = sc.blocks[:0]
+	prev := -1
+	for i := range sc.cands {
+		c := &sc.cands[i]
+		c.block = -1
+		if !an.isHead(c) {
+			continue
+		}
+		if prev >= 0 && (sc.cands[prev].lineStart == c.lineStart || sameListBlock(an.text, sc.cands[prev].lineStart, c.lineStart)) {
+			c.block = sc.cands[prev].block
+		} else {
+			c.block = int32(len(sc.blocks))
+			sc.blocks = append(sc.blocks, entSet{first: -1})
+		}
+		prev = i
+	}
+}
+
+// guardLocal decides a common-word candidate from its own surroundings.
+func (an *analysis) guardLocal(c *cand) {
+	text := an.text
+	p := &an.d.pats[c.pat]
+	rec := &an.sc.sents[c.srec]
+	capital := unicode.IsUpper(firstRune(text[c.start:c.end]))
+	prev := prevToken(text, rec.rawStart, c.start)
+	next := nextToken(text, c.end, rec.end)
+	cue := inSet(productCues, prev.word) || inSet(productCues, next.word) ||
+		tldFollows(text, c.end) || an.definitional(c)
+	if p.calendar {
+		if inSet(productCues, next.word) || tldFollows(text, c.end) {
+			an.accept(c, confGuardStrong) // "the Monday app"
+			return
+		}
+		if inSet(temporalBefore, prev.word) || inSet(temporalAfter, next.word) ||
+			startsWithDigit(next.word) || startsWithDigit(prev.word) ||
+			(next.sep == ',' && (startsWithDigit(next.after) || inSet(calendarWords, next.after))) {
+			c.state = candRejected
+			return
+		}
+		if cue || an.domainSeen[c.ent] {
+			an.accept(c, confGuardStrong)
+		}
+		return
+	}
+	switch {
+	case cue || isLinkAnchor(text, c.start, c.end):
+		an.accept(c, confGuardStrong)
+	case capital && an.domainSeen[c.ent]:
+		an.accept(c, confGuardStrong)
+	case capital && !atSentenceStart(text, rec.rawStart, c.start):
+		an.accept(c, confGuardContext)
+	case capital && next.possessive:
+		an.accept(c, confGuardContext)
+	}
+}
+
+// guardContext accepts a pending capitalised candidate that is enumerated
+// ("Asana, Slack and Trello") in a sentence with an accepted mention of
+// another entity, or that heads a list item in a list whose other items
+// are headed by accepted mentions of other entities.
+func (an *analysis) guardContext(c *cand) bool {
+	text := an.text
+	rec := &an.sc.sents[c.srec]
+	if rec.acc.hasOther(c.ent) && unicode.IsUpper(firstRune(text[c.start:c.end])) {
+		prev := prevToken(text, rec.rawStart, c.start)
+		next := nextToken(text, c.end, rec.end)
+		if isEnumSep(prev.sep) || isEnumSep(next.sep) || inSet(enumerators, prev.word) || inSet(enumerators, next.word) {
+			return true
+		}
+	}
+	return c.block >= 0 && an.sc.blocks[c.block].hasOther(c.ent)
+}
+
+// listWindow bounds the distance (bytes) between list heads compared.
+const listWindow = 16 << 10
+
+func isEnumSep(r rune) bool { return r == ',' || r == ';' || r == '/' || r == '&' }
+
+// isHead reports (and caches) whether c heads a list item.
+func (an *analysis) isHead(c *cand) bool {
+	if c.head == 0 {
+		c.head = 2
+		rec := &an.sc.sents[c.srec]
+		if ls, ok := itemHead(an.text, rec.rawStart, c.start); ok {
+			c.head, c.lineStart = 1, ls
+		}
+	}
+	return c.head == 1
+}
+
+// definitional: "X is a cloud storage platform" — the sentence defines X
+// as a product within a few words.
+func (an *analysis) definitional(c *cand) bool {
+	text := an.text
+	end := an.sc.sents[c.srec].end
+	pos := c.end
+	w, pos := wordAt(text, pos, end)
+	if !inSet(copulas, w) {
+		return false
+	}
+	w, pos = wordAt(text, pos, end)
+	if !inSet(articles, w) {
+		return false
+	}
+	for k := 0; k < 6; k++ {
+		w, pos = wordAt(text, pos, end)
+		if w == "" {
+			return false
+		}
+		if inSet(definitionCues, w) {
+			return true
+		}
+	}
+	return false
+}
+
+var (
+	copulas  = set(`is was remains`)
+	articles = set(`a an the`)
+)
+
+// wordAt skips non-word runes from pos and returns the next word (letters,
+// digits, inner hyphens) and the position after it; "" at hi.
+func wordAt(text string, pos, hi int) (string, int) {
+	for pos < hi {
+		r, size := utf8.DecodeRuneInString(text[pos:])
+		if isWordRune(r) {
+			break
+		}
+		if r == '.' || r == ',' || r == ';' || r == ':' || r == '(' {
+			return "", hi
+		}
+		pos += size
+	}
+	st := pos
+	for pos < hi && pos-st < maxTokenBytes {
+		r, size := utf8.DecodeRuneInString(text[pos:])
+		if !isWordRune(r) && !(r == '-' && pos+size < hi && isWordRune(firstRune(text[pos+size:]))) {
+			break
+		}
+		pos += size
+	}
+	return text[st:pos], pos
+}
+
+// maxTokenBytes bounds the neighbouring words read around a match, so a
+// long unbroken run (text without spaces) costs constant time per match.
+const maxTokenBytes = 64
+
+// tok is a neighbouring token: a word, or a separator character.
+type tok struct {
+	word       string
+	sep        rune
+	possessive bool
+	after      string // for a separator after the match: the word following it
+}
+
+func isOpener(r rune) bool {
+	switch r {
+	case '*', '_', '`', '"', '“', '‘', '\'', '(', '[', '#', '>', '~':
+		return true
+	}
+	return false
+}
+
+func isCloser(r rune) bool {
+	switch r {
+	case '*', '_', '`', '"', '”', '’', '\'', ')', ']', '~':
+		return true
+	}
+	return false
+}
+
+// prevToken returns the token before pos, not crossing lo.
+func prevToken(text string, lo, pos int) tok {
+	if pos-lo > 4*maxTokenBytes {
+		lo = pos - 4*maxTokenBytes
+	}
+	for pos > lo {
+		r, size := utf8.DecodeLastRuneInString(text[lo:pos])
+		if r == ' ' || r == '\t' || isOpener(r) {
+			pos -= size
+			continue
+		}
+		if isWordRune(r) {
+			end := pos
+			for pos > lo && end-pos < maxTokenBytes {
+				r, size := utf8.DecodeLastRuneInString(text[lo:pos])
+				if !isWordRune(r) && r != '.' && r != '-' {
+					break
+				}
+				pos -= size
+			}
+			return tok{word: text[pos:end]}
+		}
+		return tok{sep: r}
+	}
+	return tok{}
+}
+
+// nextToken returns the token after pos (skipping a possessive "'s" and
+// markdown closers), not crossing hi.
+func nextToken(text string, pos, hi int) tok {
+	if hi-pos > 4*maxTokenBytes {
+		hi = pos + 4*maxTokenBytes
+	}
+	var t tok
+	if pos < hi {
+		rest := text[pos:hi]
+		switch {
+		case hasPrefixFold(rest, "'s") || hasPrefixFold(rest, "’s"):
+			t.possessive = true
+			if rest[0] == '\'' {
+				pos += 2
+			} else {
+				pos += len("’s")
+			}
+		case (rest[0] == '\'' || hasPrefixFold(rest, "’")) && len(rest) > 1:
+			after := firstRune(rest[1:])
+			if rest[0] != '\'' {
+				after = firstRune(rest[len("’"):])
+			}
+			if !isWordRune(after) {
+				t.possessive = true // "Adidas' shoes"
+			}
+		}
+	}
+	for pos < hi {
+		r, size := utf8.DecodeRuneInString(text[pos:hi])
+		if r == ' ' || r == '\t' || isCloser(r) {
+			pos += size
+			continue
+		}
+		if isWordRune(r) {
+			st := pos
+			for pos < hi && pos-st < maxTokenBytes {
+				r, size := utf8.DecodeRuneInString(text[pos:hi])
+				if !isWordRune(r) && !((r == '.' || r == '-') && pos+size < hi && isWordRune(firstRune(text[pos+size:hi]))) {
+					break
+				}
+				pos += size
+			}
+			if pos < hi && text[pos] == '.' {
+				// "Inc." keeps its dot for the cue lookup
+				if w := text[st : pos+1]; inSet(productCues, w) {
+					t.word = w
+					return t
+				}
+			}
+			t.word = text[st:pos]
+			return t
+		}
+		t.sep = r
+		if isEnumSep(r) {
+			w, _ := wordAt(text, pos+size, hi)
+			t.after = w
+		}
+		return t
+	}
+	return t
+}
+
+func hasPrefixFold(s, p string) bool {
+	if len(s) < len(p) {
+		return false
+	}
+	for i := 0; i < len(p); i++ {
+		a, b := s[i], p[i]
+		if 'A' <= a && a <= 'Z' {
+			a += 'a' - 'A'
+		}
+		if a != b {
+			return false
+		}
+	}
+	return true
+}
+
+// inSet looks w up case-insensitively (ASCII) without allocating.
+func inSet(m map[string]bool, w string) bool {
+	var buf [40]byte
+	if w == "" || len(w) > len(buf) {
+		return false
+	}
+	for i := 0; i < len(w); i++ {
+		c := w[i]
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		buf[i] = c
+	}
+	return m[string(buf[:len(w)])]
+}
+
+func startsWithDigit(w string) bool { return w != "" && w[0] >= '0' && w[0] <= '9' }
+
+// tldFollows: the match is immediately followed by ".com", ".io", … — the
+// name is written as a domain ("Monday.com").
+func tldFollows(text string, end int) bool {
+	if end >= len(text) || text[end] != '.' {
+		return false
+	}
+	k := end + 1
+	for k < len(text) && k-end-1 < 12 && 'a' <= text[k]|0x20 && text[k]|0x20 <= 'z' {
+		k++
+	}
+	n := k - end - 1
+	if n < 2 || n > 10 {
+		return false
+	}
+	return k == len(text) || !isWordRune(firstRune(text[k:]))
+}
+
+// isLinkAnchor: the match is the text of a markdown link, "[Notion](…)".
+func isLinkAnchor(text string, start, end int) bool {
+	s := start
+	for s > 0 && (text[s-1] == '*' || text[s-1] == '_') {
+		s--
+	}
+	if s == 0 || text[s-1] != '[' {
+		return false
+	}
+	e := end
+	for e < len(text) && (text[e] == '*' || text[e] == '_') {
+		e++
+	}
+	return e+1 < len(text) && text[e] == ']' && text[e+1] == '('
+}
+
+// atSentenceStart: only whitespace, markdown openers or a list marker stand
+// between the sentence start and pos, or the previous character is a colon.
+func atSentenceStart(text string, sentStart, pos int) bool {
+	p := text[sentStart:pos]
+	for p != "" {
+		r, size := utf8.DecodeLastRuneInString(p)
+		if r == ' ' || r == '\t' || r == '\n' || isOpener(r) {
+			p = p[:len(p)-size]
+			continue
+		}
+		if r == ':' {
+			return true
+		}
+		break
+	}
+	if p == "" {
+		return true
+	}
+	q := trimLeftSpace(p)
+	if m := listMarkerLen(q); m > 0 && trimLeftSpace(q[m:]) == "" {
+		return true
+	}
+	return false
+}
+
+func trimLeftSpace(s string) string {
+	for s != "" && (s[0] == ' ' || s[0] == '\t') {
+		s = s[1:]
+	}
+	return s
+}
+
+// listMarkerLen returns the length of a list marker ("- ", "* ", "• ",
+// "12. ", "3) ") at the start of s, including the space; 0 if none.
+func listMarkerLen(s string) int {
+	if len(s) < 2 {
+		return 0
+	}
+	switch c := s[0]; {
+	case c == '-' || c == '*' || c == '+':
+		if s[1] == ' ' {
+			return 2
+		}
+		return 0
+	case c >= '0' && c <= '9':
+		k := 1
+		for k < len(s) && k < 3 && s[k] >= '0' && s[k] <= '9' {
+			k++
+		}
+		if k+1 < len(s) && (s[k] == '.' || s[k] == ')') && s[k+1] == ' ' {
+			return k + 2
+		}
+		return 0
+	case c < utf8.RuneSelf:
+		return 0
+	}
+	for _, b := range []string{"• ", "· ", "– "} {
+		if strings.HasPrefix(s, b) {
+			return len(b)
+		}
+	}
+	return 0
+}
+
+// itemHead reports whether pos heads a list item — the sentence starts a
+// line, the line is a list item and only openers separate the marker from
+// pos — and returns the line start.
+func itemHead(text string, sentStart, pos int) (int, bool) {
+	if sentStart > 0 && text[sentStart-1] != '\n' {
+		return 0, false
+	}
+	q := trimLeftSpace(text[sentStart:pos])
+	m := listMarkerLen(q)
+	if m == 0 {
+		return 0, false
+	}
+	for _, r := range q[m:] {
+		if r != ' ' && r != '\t' && !isOpener(r) {
+			return 0, false
+		}
+	}
+	return sentStart, true
+}
+
+// isListLine: a line is a list item.
+func isListLine(line string) bool {
+	return listMarkerLen(trimLeftSpace(line)) > 0
+}
+
+// sameListBlock: lines a and b (line starts, a ≤ b) belong to one list —
+// every line between them is a list item, blank, or indented continuation.
+func sameListBlock(text string, a, b int) bool {
+	if b-a > listWindow {
+		return false
+	}
+	pos := a
+	for {
+		nl := -1
+		for k := pos; k < b; k++ {
+			if text[k] == '\n' {
+				nl = k
+				break
+			}
+		}
+		if nl < 0 {
+			return true
+		}
+		pos = nl + 1
+		if pos >= b {
+			return true
+		}
+		end := pos
+		for end < len(text) && text[end] != '\n' {
+			end++
+		}
+		line := text[pos:end]
+		if trimLeftSpace(line) == "" || line[0] == ' ' || line[0] == '\t' || isListLine(line) {
+			continue
+		}
+		return false
+	}
+}

@@ -1,0 +1,266 @@
+package httpapi_test
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/brandlens/brandlens/shared/config"
+	"github.com/brandlens/brandlens/shared/events"
+	"github.com/brandlens/brandlens/shared/signing"
+	"github.com/brandlens/brandlens/shared/ssrf"
+	"github.com/brandlens/brandlens/shared/webhooks"
+)
+
+func TestWebhookSubscriptionsAPI(t *testing.T) {
+	api := newTestAPI(t, 6000)
+	create := `{"url":"https://hooks.acmenotes.com/in","events":["execution.completed","mention.detected"],"description":"ops"}`
+	r := api.do(t, "POST", "/api/v1/webhooks", keyAPublish, create)
+	if r.status != http.StatusCreated {
+		t.Fatalf("create: %d %s", r.status, r.body)
+	}
+	var created webhookCreated
+	if err := json.Unmarshal(r.body, &created); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(created.ID, "wh_") || !strings.HasPrefix(created.Secret, "whsec_") || !created.HasSecret || !created.Active ||
+		!slices.Equal(created.Events, []string{"execution.completed", "mention.detected"}) || created.Description != "ops" {
+		t.Errorf("created %+v", created)
+	}
+	// Afterwards the secret is never shown, only hasSecret.
+	for _, path := range []string{"/api/v1/webhooks/" + created.ID, "/api/v1/webhooks"} {
+		r := api.do(t, "GET", path, keyARead, "")
+		if r.status != http.StatusOK || strings.Contains(string(r.body), created.Secret) || strings.Contains(string(r.body), `"secret"`) {
+			t.Errorf("GET %s: %d %s", path, r.status, r.body)
+		}
+		if !strings.Contains(string(r.body), `"hasSecret":true`) {
+			t.Errorf("GET %s lacks hasSecret: %s", path, r.body)
+		}
+	}
+	if m := api.do(t, "GET", "/api/v1/webhooks", keyARead, "").json(t); len(m["items"].([]any)) != 1 {
+		t.Errorf("list: %v", m)
+	}
+
+	// Scopes and tenants.
+	if r := api.do(t, "POST", "/api/v1/webhooks", keyARead, create); r.status != 403 || r.errorCode(t) != "insufficient_scope" {
+		t.Errorf("read key creates: %d %s", r.status, r.body)
+	}
+	for _, c := range []struct{ method, path, body string }{
+		{"GET", "/api/v1/webhooks/" + created.ID, ""},
+		{"PUT", "/api/v1/webhooks/" + created.ID, `{"active":false}`},
+		{"DELETE", "/api/v1/webhooks/" + created.ID, ""},
+		{"POST", "/api/v1/webhooks/" + created.ID + "/ping", ""},
+		{"GET", "/api/v1/webhooks/" + created.ID + "/deliveries", ""},
+		{"POST", "/api/v1/webhooks/" + created.ID + "/deliveries/dlv_x_y/redeliver", ""},
+	} {
+		if r := api.do(t, c.method, c.path, keyBPublish, c.body); r.status != 404 || r.errorCode(t) != "not_found" {
+			t.Errorf("tenant B %s %s: %d %s", c.method, c.path, r.status, r.body)
+		}
+	}
+	if m := api.do(t, "GET", "/api/v1/webhooks", keyBPublish, "").json(t); len(m["items"].([]any)) != 0 {
+		t.Errorf("tenant B sees %v", m)
+	}
+
+	// Validation names the field.
+	for body, field := range map[string]string{
+		`{"url":"https://hooks.acmenotes.com/in","events":["execution.finished"]}`: "events",
+		`{"url":"https://hooks.acmenotes.com/in","events":[]}`:                     "events",
+		`{"url":"http://2130706433/"}`:                                             "url",
+		`{"url":"http://0x7f.1/"}`:                                                 "url",
+		`{"url":"http://0/"}`:                                                      "url",
+		`{"url":"http://[::ffff:127.0.0.1]/"}`:                                     "url",
+		`{"url":"http://evil@127.0.0.1/"}`:                                         "url",
+		`{"url":"http://127.0.0.1:8080/"}`:                                         "url",
+		`{"url":"ftp://hooks.acmenotes.com/"}`:                                     "url",
+		`{"url":"hooks.acmenotes.com/in"}`:                                         "url",
+		`{}`:                                                                       "url",
+		`{"url":"https://hooks.acmenotes.com/in","secret":"short"}`:                "secret",
+		`{"url":"https://hooks.acmenotes.com/in","hasSecret":true}`:                "hasSecret",
+		`{"url":"https://hooks.acmenotes.com/in","events":"*"}`:                    "events",
+	} {
+		r := api.do(t, "POST", "/api/v1/webhooks", keyAPublish, body)
+		if r.status != 422 || r.errorCode(t) != "validation_error" || !slices.Equal(r.fields(t), []string{field}) {
+			t.Errorf("%s: %d %s, want 422 naming %s", body, r.status, r.body, field)
+		}
+	}
+
+	// Update: members sent change, the rest stay.
+	r = api.do(t, "PUT", "/api/v1/webhooks/"+created.ID, keyAPublish, `{"active":false,"events":["*"]}`)
+	m := r.json(t)
+	if r.status != 200 || m["active"] != false || m["url"] != created.URL || m["description"] != "ops" || m["hasSecret"] != true {
+		t.Errorf("update: %d %s", r.status, r.body)
+	}
+	if r := api.do(t, "PUT", "/api/v1/webhooks/"+created.ID, keyAPublish, `{"url":"http://169.254.169.254/"}`); r.status != 422 || !slices.Equal(r.fields(t), []string{"url"}) {
+		t.Errorf("update to metadata URL: %d %s", r.status, r.body)
+	}
+	if r := api.do(t, "PUT", "/api/v1/webhooks/wh_nope", keyAPublish, `{"active":true}`); r.status != 404 {
+		t.Errorf("update unknown: %d", r.status)
+	}
+
+	// Delete answers {"id","deleted":true}; then the subscription is gone.
+	r = api.do(t, "DELETE", "/api/v1/webhooks/"+created.ID, keyAPublish, "")
+	if r.status != 200 || string(r.body) != `{"id":"`+created.ID+`","deleted":true}`+"\n" {
+		t.Errorf("delete: %d %s", r.status, r.body)
+	}
+	if r := api.do(t, "GET", "/api/v1/webhooks/"+created.ID, keyAPublish, ""); r.status != 404 {
+		t.Errorf("after delete: %d", r.status)
+	}
+	if r := api.do(t, "DELETE", "/api/v1/webhooks/"+created.ID, keyAPublish, ""); r.status != 404 {
+		t.Errorf("second delete: %d", r.status)
+	}
+}
+
+type webhookCreated struct {
+	ID          string   `json:"id"`
+	URL         string   `json:"url"`
+	Events      []string `json:"events"`
+	Description string   `json:"description"`
+	Active      bool     `json:"active"`
+	HasSecret   bool     `json:"hasSecret"`
+	Secret      string   `json:"secret"`
+}
+
+// End to end through the API and the local runtime of `brandlens serve`:
+// an always-failing endpoint gets five signed POSTs and shows as
+// dead-lettered in GET …/deliveries; redelivery sends the same event_id
+// again; ping reaches the endpoint through the same engine.
+func TestWebhookDeliveriesAPI(t *testing.T) {
+	t.Setenv(ssrf.EnvAllowLoopback, "1")
+	t.Setenv(webhooks.EnvRetryScale, "0.01")
+	api := newTestAPI(t, 6000)
+	rt := config.NewLocalWebhooks(api.svc, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	rt.Dispatcher.Interval = 20 * time.Millisecond
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- rt.Run(ctx) }()
+	defer func() { cancel(); <-done }()
+
+	const secret = "my-receiver-secret-0123456789"
+	var mu sync.Mutex
+	var bodies [][]byte
+	healthy := false
+	recv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		b, _ := io.ReadAll(r.Body)
+		if !signing.Verify([]byte(secret), b, r.Header.Get("X-Service-Signature")) {
+			t.Errorf("a delivery's signature does not verify")
+			w.WriteHeader(http.StatusUnauthorized)
+			return
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		bodies = append(bodies, b)
+		if healthy {
+			w.WriteHeader(http.StatusOK)
+			return
+		}
+		w.WriteHeader(http.StatusInternalServerError)
+	}))
+	defer recv.Close()
+	count := func() int { mu.Lock(); defer mu.Unlock(); return len(bodies) }
+	eventIDOf := func(i int) string {
+		mu.Lock()
+		defer mu.Unlock()
+		var env struct {
+			EventID string `json:"event_id"`
+			Type    string `json:"type"`
+		}
+		json.Unmarshal(bodies[i], &env)
+		return env.EventID + " " + env.Type
+	}
+
+	r := api.do(t, "POST", "/api/v1/webhooks", keyAPublish, `{"url":"`+recv.URL+`/hook","events":["execution.failed"],"secret":"`+secret+`"}`)
+	if r.status != 201 {
+		t.Fatalf("create: %d %s", r.status, r.body)
+	}
+	subID := r.json(t)["id"].(string)
+	ev, _ := events.New(api.a.ID, events.ExecutionFailed, events.ExecutionData{JobID: "job_1", Status: "failed", Error: "every platform failed"}, time.Now())
+	if err := events.Append(context.Background(), api.tbl, ev); err != nil {
+		t.Fatal(err)
+	}
+	events.Notify()
+
+	var d deliveryView
+	waitFor(t, 10*time.Second, func() bool {
+		r := api.do(t, "GET", "/api/v1/webhooks/"+subID+"/deliveries", keyARead, "")
+		var list struct{ Items []deliveryView }
+		json.Unmarshal(r.body, &list)
+		if len(list.Items) == 1 {
+			d = list.Items[0]
+		}
+		return d.Status == "dead_lettered"
+	})
+	if !d.DeadLettered || len(d.Attempts) != 5 || d.EventID != ev.ID || d.EventType != "execution.failed" || d.NextAttemptAt != nil {
+		t.Errorf("delivery %+v", d)
+	}
+	for i, a := range d.Attempts {
+		if a.N != i+1 || a.HTTPStatus == nil || *a.HTTPStatus != 500 || a.Error == nil || a.At.IsZero() {
+			t.Errorf("attempt %d: %+v", i+1, a)
+		}
+	}
+	if n := count(); n != 5 {
+		t.Fatalf("%d POSTs, want 5", n)
+	}
+	if r := api.do(t, "GET", "/api/v1/webhooks/"+subID+"/deliveries?status=succeeded", keyARead, ""); !strings.Contains(string(r.body), `"items":[]`) {
+		t.Errorf("status filter: %s", r.body)
+	}
+
+	mu.Lock()
+	healthy = true
+	mu.Unlock()
+	r = api.do(t, "POST", "/api/v1/webhooks/"+subID+"/deliveries/"+d.ID+"/redeliver", keyAPublish, "")
+	if r.status != 202 || r.json(t)["deliveryId"] != d.ID || r.json(t)["eventId"] != ev.ID {
+		t.Fatalf("redeliver: %d %s", r.status, r.body)
+	}
+	waitFor(t, 5*time.Second, func() bool { return count() == 6 })
+	if got := eventIDOf(5); got != ev.ID+" execution.failed" {
+		t.Errorf("redelivery carried %s", got)
+	}
+
+	r = api.do(t, "POST", "/api/v1/webhooks/"+subID+"/ping", keyAPublish, "")
+	ping := r.json(t)
+	if r.status != 202 || !strings.HasPrefix(ping["deliveryId"].(string), "dlv_") || !strings.HasPrefix(ping["eventId"].(string), "evt_") {
+		t.Fatalf("ping: %d %s", r.status, r.body)
+	}
+	waitFor(t, 5*time.Second, func() bool { return count() == 7 })
+	if got := eventIDOf(6); got != ping["eventId"].(string)+" webhook.ping" {
+		t.Errorf("ping delivered %s", got)
+	}
+	if r := api.do(t, "POST", "/api/v1/webhooks/"+subID+"/deliveries/dlv_nope/redeliver", keyAPublish, ""); r.status != 404 {
+		t.Errorf("redeliver unknown: %d", r.status)
+	}
+}
+
+type deliveryView struct {
+	ID            string     `json:"id"`
+	EventID       string     `json:"eventId"`
+	EventType     string     `json:"eventType"`
+	Status        string     `json:"status"`
+	DeadLettered  bool       `json:"deadLettered"`
+	NextAttemptAt *time.Time `json:"nextAttemptAt"`
+	Attempts      []struct {
+		N          int       `json:"n"`
+		At         time.Time `json:"at"`
+		HTTPStatus *int      `json:"httpStatus"`
+		LatencyMS  int64     `json:"latencyMs"`
+		Error      *string   `json:"error"`
+	} `json:"attempts"`
+}
+
+func waitFor(t *testing.T, within time.Duration, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(within)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("condition not met within %s", within)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}

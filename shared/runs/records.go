@@ -1,0 +1,253 @@
+package runs
+
+import (
+	"errors"
+	"fmt"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/brandlens/brandlens/shared/citations"
+	"github.com/brandlens/brandlens/shared/detect"
+	"github.com/brandlens/brandlens/shared/ids"
+	"github.com/brandlens/brandlens/shared/platforms"
+	"github.com/brandlens/brandlens/shared/providers"
+	"github.com/brandlens/brandlens/shared/store"
+	"github.com/brandlens/brandlens/shared/tenants"
+)
+
+// VisibilityResult is one answer of one platform to one sample of a run,
+// with what detection found in it (CitationEvidenceAnswerDto draws on it).
+type VisibilityResult struct {
+	ID              int32     `json:"id"`
+	TenantID        int32     `json:"tenantId"`
+	JobID           string    `json:"jobId"`
+	QueryID         int32     `json:"queryId"`
+	QueryTextUsed   string    `json:"queryTextUsed"`
+	Platform        string    `json:"platform"`
+	Sample          int       `json:"sample"`
+	AnswerText      string    `json:"answerText"`
+	ExecutedAt      time.Time `json:"executedAt"`
+	VisibilityScore int       `json:"visibilityScore"`
+	Verdict         string    `json:"verdict"`
+	Confidence      float64   `json:"confidence"`
+	Evidence        string    `json:"evidence"`
+	Mentioned       bool      `json:"mentioned"`
+	MentionCount    int       `json:"mentionCount"`
+	Sentiment       string    `json:"sentiment"`
+	// CompetitorMentions counts mentions per tracked competitor name.
+	CompetitorMentions map[string]int `json:"competitorMentions"`
+	Discovered         []string       `json:"discovered"`
+	Model              string         `json:"model"`
+	LatencyMS          int64          `json:"latencyMs"`
+	CostUSD            float64        `json:"costUsd"`
+	AIOverviewState    string         `json:"aiOverviewState"`
+	CitationIDs        []int32        `json:"citationIds"`
+}
+
+func visibilityKey(tenantID, id int32) store.Key {
+	return store.Key{PK: tenants.PK(tenantID), SK: "VISRESULT#" + ids.Pad(id)}
+}
+
+// resultKey marks that one (platform, sample) of a job has been recorded;
+// it is written in the same transaction as the records, so a step delivered
+// twice records once.
+func resultKey(tenantID int32, jobID, platform string, sample int) store.Key {
+	return store.Key{PK: tenants.PK(tenantID), SK: fmt.Sprintf("RESULT#%s#%s#%d", jobID, platform, sample)}
+}
+
+func resultPrefix(jobID string) string { return "RESULT#" + jobID + "#" }
+
+// maxCitationsPerAnswer keeps one answer's records within one transaction
+// (DynamoDB allows 100 actions).
+const maxCitationsPerAnswer = 80
+
+// infoSites are reference, review and encyclopedia hosts: a citation of
+// them is an info_site source rather than an ordinary page.
+var infoSites = []string{
+	"wikipedia.org", "wikidata.org", "britannica.com", "g2.com", "capterra.com", "trustpilot.com",
+	"getapp.com", "softwareadvice.com", "trustradius.com", "producthunt.com", "reddit.com", "quora.com",
+	"stackoverflow.com", "stackexchange.com", "medium.com", "forbes.com", "techcrunch.com", "theverge.com",
+	"pcmag.com", "zapier.com", "gartner.com", "crunchbase.com", "youtube.com",
+}
+
+// sourceType classifies a cited URL: info_site for reference and review
+// hosts, else the channel it came from (ai_response or organic_search).
+func sourceType(rawURL, channel string) string {
+	u, err := url.Parse(rawURL)
+	if err == nil {
+		host := strings.ToLower(strings.TrimPrefix(u.Hostname(), "www."))
+		for _, s := range infoSites {
+			if host == s || strings.HasSuffix(host, "."+s) {
+				return citations.SourceInfoSite
+			}
+		}
+	}
+	return channel
+}
+
+// answerCitations builds the citation records of one answer: one record
+// for the brand's mention (when the answer names the brand) and one per
+// cited source and organic result. ids are assigned by the caller.
+func answerCitations(brand string, brandDomains []string, q queryInfo, ans providers.Answer, res detect.Result, vr VisibilityResult) []citations.Citation {
+	now := vr.ExecutedAt
+	pl := ans.Platform
+	icon := platforms.Icon(pl)
+	qid, qtext := q.ID, q.Text
+	vrID := vr.ID
+	verdict, conf, evidence := string(res.Verdict), res.Confidence, res.Evidence
+	sent := string(res.Sentiment)
+	model := ans.Model
+	var primary *string
+	positions := map[string]int32{}
+	var competitorMentioned bool
+	bestRank := int32(0)
+	for _, c := range res.Competitors {
+		if !c.Mentioned {
+			continue
+		}
+		competitorMentioned = true
+		positions[c.Name] = int32(c.Rank)
+		if bestRank == 0 || int32(c.Rank) < bestRank {
+			bestRank = int32(c.Rank)
+			name := c.Name
+			primary = &name
+		}
+	}
+	var mentions []citations.EntityMention
+	add := func(er detect.EntityResult, kind string) {
+		for _, m := range er.Mentions {
+			mentions = append(mentions, citations.EntityMention{Name: er.Name, Kind: kind, Start: int32(m.Start), End: int32(m.End), Rank: int32(er.Rank), Sentiment: string(m.Sentiment)})
+		}
+	}
+	add(res.Brand, "brand")
+	for _, c := range res.Competitors {
+		add(c, "competitor")
+	}
+	scores := map[string]float64{brand: float64(res.VisibilityScore) / 100}
+	metrics := citations.AICitationMetrics{
+		ConversationContext: nil, OriginalQuery: &qtext, AIModel: nonEmpty(model), PrimaryCompetitor: primary,
+		ResponseLength: int32(len([]rune(ans.Text))), MentionCount: int32(res.Brand.Count),
+		CompetitorMentioned: competitorMentioned, CitedEntities: entityNames(res),
+		EntityRelevanceScores: scores, CompetitivePositionScore: competitivePosition(res),
+		EntityMentions: mentions, CompetitorPositions: positions,
+	}
+	engagement := citations.EngagementMetrics{Position: int32(res.Brand.Rank), ShareOfVoice: res.ShareOfVoice, CitationCount: int32(len(ans.Citations))}
+	overview := ans.AIOverviewState != ""
+	var overviewState *string
+	if overview {
+		s := ans.AIOverviewState
+		overviewState = &s
+	}
+	base := func() citations.Citation {
+		return citations.Citation{
+			BrandName: &brand, Platform: &pl, PlatformIcon: &icon, Sentiment: &sent, Date: now,
+			RelevanceScore: float64(res.VisibilityScore) / 100, EngagementMetrics: engagement, AICitationMetrics: metrics,
+			Tags: []string{}, SearchQueryID: &qid, SearchQueryText: &qtext,
+			AIOverviewDetected: ans.AIOverviewState == providers.OverviewPresent || ans.AIOverviewState == providers.OverviewDeferred,
+			AIOverviewState:    overviewState, InlineCitationCount: int32(len(ans.Citations)),
+			VisibilityResultID: &vrID, DetectionVerdict: &verdict, DetectionConfidence: &conf, DetectionEvidence: nonEmpty(evidence),
+			CreatedAt: now, UpdatedAt: now,
+		}
+	}
+	var out []citations.Citation
+	if res.Brand.Mentioned {
+		c := base()
+		st := citations.SourceAIResponse
+		c.CitationSourceType = &st
+		c.Snippet = nonEmpty(evidence)
+		c.Tags = []string{"mention"}
+		out = append(out, c)
+	}
+	for _, ci := range ans.Citations {
+		c := base()
+		u, title := ci.URL, ci.Title
+		st := sourceType(u, citations.SourceAIResponse)
+		c.URL, c.Title, c.CitationSourceType = &u, nonEmpty(title), &st
+		c.Snippet = nonEmpty(citedSpan(ans.Text, ci))
+		c.Tags = []string{"cited"}
+		// Gemini cites Google redirect URLs whose title is the source's domain.
+		if ownDomain(u, brandDomains) || (!strings.ContainsAny(title, " /") && ownDomain("https://"+title, brandDomains)) {
+			c.Tags = append(c.Tags, "own_domain")
+		}
+		out = append(out, c)
+	}
+	for _, o := range ans.OrganicResults {
+		c := base()
+		u, title := o.URL, o.Title
+		st := sourceType(u, citations.SourceOrganicSearch)
+		c.URL, c.Title, c.CitationSourceType = &u, nonEmpty(title), &st
+		c.Snippet = nonEmpty(o.Snippet)
+		c.Tags = []string{"organic"}
+		out = append(out, c)
+	}
+	if len(out) > maxCitationsPerAnswer {
+		out = out[:maxCitationsPerAnswer]
+	}
+	return out
+}
+
+// citedSpan is the part of the answer a citation supports, when known.
+func citedSpan(text string, c providers.Citation) string {
+	if c.Start < 0 || c.End <= c.Start {
+		return c.Snippet
+	}
+	r := []rune(text)
+	if c.End > len(r) {
+		return c.Snippet
+	}
+	return string(r[c.Start:c.End])
+}
+
+func ownDomain(rawURL string, domains []string) bool {
+	u, err := url.Parse(rawURL)
+	if err != nil {
+		return false
+	}
+	host := strings.ToLower(u.Hostname())
+	for _, d := range domains {
+		d = strings.ToLower(d)
+		if host == d || strings.HasSuffix(host, "."+d) {
+			return true
+		}
+	}
+	return false
+}
+
+func entityNames(res detect.Result) []string {
+	var out []string
+	if res.Brand.Mentioned {
+		out = append(out, res.Brand.Name)
+	}
+	for _, c := range res.Competitors {
+		if c.Mentioned {
+			out = append(out, c.Name)
+		}
+	}
+	return out
+}
+
+// competitivePosition is 0..100: 100 when the brand is named first among
+// the brands the answer names, falling with each brand ahead of it; 0 when
+// it is not named.
+func competitivePosition(res detect.Result) float64 {
+	if !res.Brand.Mentioned || res.Brand.Rank < 1 {
+		return 0
+	}
+	named := 1
+	for _, c := range res.Competitors {
+		if c.Mentioned {
+			named++
+		}
+	}
+	return 100 * float64(named-res.Brand.Rank+1) / float64(named)
+}
+
+func nonEmpty(s string) *string {
+	if s == "" {
+		return nil
+	}
+	return &s
+}
+
+var errNoBrand = errors.New("runs: the query's brand profile is missing")

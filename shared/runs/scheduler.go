@@ -1,0 +1,99 @@
+package runs
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+	"time"
+
+	"github.com/brandlens/brandlens/shared/jobs"
+	"github.com/brandlens/brandlens/shared/queries"
+)
+
+// Period names the schedule period that t falls in: the UTC hour, day or
+// ISO week. One run per query per period is enqueued.
+func Period(schedule string, t time.Time) string {
+	t = t.UTC()
+	switch schedule {
+	case queries.ScheduleHourly:
+		return t.Format("2006-01-02T15")
+	case queries.ScheduleDaily:
+		return t.Format("2006-01-02")
+	case queries.ScheduleWeekly:
+		y, w := t.ISOWeek()
+		return fmt.Sprintf("%d-W%02d", y, w)
+	}
+	return ""
+}
+
+// schedulerKeyID scopes the scheduler's idempotency keys apart from any
+// API key's.
+const schedulerKeyID = "scheduler"
+
+// stuckAfter is how long a job may stay queued before the sweep sends its
+// start message again (a lost enqueue; starting is idempotent).
+const stuckAfter = 5 * time.Minute
+
+// ScheduleReport tells what one scheduler pass did.
+type ScheduleReport struct {
+	Started    int `json:"started"`
+	AlreadyRun int `json:"alreadyRun"`
+	Refused    int `json:"refused"`
+	Requeued   int `json:"requeued"`
+}
+
+// RunSchedules enqueues the due runs of every scheduled, active query of
+// every tenant, idempotently per query per period (the period is the
+// idempotency key), and re-enqueues jobs left queued too long.
+func (s *Service) RunSchedules(ctx context.Context) (ScheduleReport, error) {
+	var rep ScheduleReport
+	now := s.Now()
+	ts, err := s.Tenants.List(ctx)
+	if err != nil {
+		return rep, err
+	}
+	for _, t := range ts {
+		qs, err := s.Queries.List(ctx, t.ID)
+		if err != nil {
+			return rep, err
+		}
+		for _, q := range qs {
+			if q.Schedule == nil || !q.IsActive {
+				continue
+			}
+			period := Period(*q.Schedule, now)
+			a, err := s.Start(ctx, Request{
+				TenantID: t.ID, QueryID: q.ID, Samples: DefaultSamples,
+				IdempotencyKey: "schedule:" + period, APIKeyID: schedulerKeyID,
+				Fingerprint: "schedule:" + strconv.Itoa(int(q.ID)),
+			})
+			var ice *InsufficientCreditsError
+			var ce *CeilingError
+			switch {
+			case errors.As(err, &ice), errors.As(err, &ce):
+				rep.Refused++
+				if s.Logger != nil {
+					s.Logger.Warn("scheduled run refused", "tenant_id", t.ID, "query_id", q.ID, "reason", err.Error())
+				}
+			case err != nil:
+				return rep, err
+			case a.Replayed:
+				rep.AlreadyRun++
+			default:
+				rep.Started++
+			}
+		}
+		queued, err := s.Jobs.List(ctx, t.ID, jobs.StatusQueued, 200)
+		if err != nil {
+			return rep, err
+		}
+		for _, j := range queued {
+			if now.Sub(j.CreatedAt) > stuckAfter {
+				s.enqueue(ctx, j)
+				rep.Requeued++
+			}
+		}
+	}
+	return rep, nil
+}

@@ -1,0 +1,448 @@
+package runs
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/brandlens/brandlens/shared/competitors"
+	"github.com/brandlens/brandlens/shared/credits"
+	"github.com/brandlens/brandlens/shared/detect"
+	"github.com/brandlens/brandlens/shared/events"
+	"github.com/brandlens/brandlens/shared/jobs"
+	"github.com/brandlens/brandlens/shared/store"
+	"github.com/brandlens/brandlens/shared/tenants"
+)
+
+// maxSettleAttempts bounds retries when another job's settle changed the
+// same competitor records concurrently.
+const maxSettleAttempts = 8
+
+// Settle ends the job: it reads what RunPlatform recorded, decides each
+// platform's status and the job's (succeeded, partial, failed), captures
+// the credits of the samples that succeeded and releases the rest, updates
+// the competitors, and emits the events — all in one transaction
+// conditional on the job still running, so a duplicate Settle is a no-op.
+func (s *Service) Settle(ctx context.Context, in SettleInput) (SettleOutput, error) {
+	for attempt := 0; ; attempt++ {
+		out, retry, err := s.settleOnce(ctx, in)
+		if !retry || attempt+1 >= maxSettleAttempts {
+			return out, err
+		}
+		time.Sleep(settleConflictWait * time.Duration(attempt+1))
+	}
+}
+
+func (s *Service) settleOnce(ctx context.Context, in SettleInput) (SettleOutput, bool, error) {
+	j, err := s.Jobs.Get(ctx, in.TenantID, in.JobID)
+	if errors.Is(err, jobs.ErrNotFound) {
+		return SettleOutput{JobID: in.JobID, Status: "missing"}, false, nil
+	}
+	if err != nil {
+		return SettleOutput{}, false, storeErr("load job", err)
+	}
+	if jobs.Terminal(j.Status) {
+		return SettleOutput{JobID: j.ID, Status: j.Status, CreditsCharged: j.CreditsCharged}, false, nil
+	}
+	from := j.Status // queued when the run failed before MarkRunning
+
+	recorded, err := store.All(ctx, s.Table, store.Query{PK: tenants.PK(j.TenantID), SK: store.SKBeginsWith(resultPrefix(j.ID))})
+	if err != nil {
+		return SettleOutput{}, false, storeErr("read results", err)
+	}
+	succeeded := map[string][]PlatformOutput{}
+	for _, it := range recorded {
+		o, err := store.Doc[PlatformOutput](it)
+		if err != nil {
+			return SettleOutput{}, false, err
+		}
+		succeeded[o.Platform] = append(succeeded[o.Platform], o)
+	}
+	failures := map[string]string{}
+	for _, r := range in.Results {
+		if r.Status != jobs.StatusSucceeded && r.Error != nil {
+			if _, ok := failures[r.Platform]; !ok {
+				failures[r.Platform] = errorText(r.Error)
+			}
+		}
+	}
+	now := s.Now().UTC()
+	var okSamples, mentionedTotal int
+	results := map[string][]VisibilityResult{}
+	for _, p := range j.Platforms {
+		outs := succeeded[p]
+		st := j.PerPlatformStatus[p]
+		st.Samples = j.Samples
+		st.Cost = int64(len(outs) * PricePerPlatformSample)
+		okSamples += len(outs)
+		mentions := 0
+		var latency int64
+		for _, o := range outs {
+			if o.Mentioned {
+				mentions++
+			}
+			latency += o.LatencyMS
+			if o.Model != "" {
+				m := o.Model
+				st.Model = &m
+			}
+			vr, err := s.visibilityResult(ctx, j.TenantID, o.VisibilityResultID)
+			if err != nil {
+				return SettleOutput{}, false, err
+			}
+			results[p] = append(results[p], vr)
+		}
+		mentionedTotal += mentions
+		st.Mentions = mentions
+		switch {
+		case len(outs) == j.Samples:
+			st.Status = jobs.StatusSucceeded
+		case len(outs) == 0:
+			st.Status = jobs.StatusFailed
+		default:
+			st.Status = jobs.StatusPartial
+		}
+		if len(outs) > 0 {
+			st.LatencyMS = latency / int64(len(outs))
+			lo, hi := detect.WilsonInterval(mentions, len(outs))
+			st.MentionRate = &jobs.Rate{Value: float64(mentions) / float64(len(outs)), Low: lo, High: hi}
+		}
+		if len(outs) < j.Samples {
+			msg := failures[p]
+			if msg == "" && in.Failure != nil {
+				msg = errorText(in.Failure)
+			}
+			if msg == "" {
+				msg = "the platform did not answer"
+			}
+			st.Error = &msg
+		} else {
+			st.Error = nil
+		}
+		j.PerPlatformStatus[p] = st
+	}
+	total := len(j.Platforms) * j.Samples
+	switch {
+	case okSamples == total && total > 0:
+		j.Status = jobs.StatusSucceeded
+	case okSamples == 0:
+		j.Status = jobs.StatusFailed
+	default:
+		j.Status = jobs.StatusPartial
+	}
+	if j.Status == jobs.StatusFailed {
+		msg := "every platform failed"
+		if in.Failure != nil {
+			msg = errorText(in.Failure)
+		}
+		j.Error = &msg
+	}
+	capture := int64(okSamples * PricePerPlatformSample)
+	j.CreditsCharged = capture
+	j.CompletedAt = &now
+	if j.StartedAt == nil {
+		j.StartedAt = &now
+	}
+
+	jobOp, err := jobs.UpdateOp(j, from)
+	if err != nil {
+		return SettleOutput{}, false, err
+	}
+	ops := []store.Op{jobOp}
+	hold, err := s.Ledger.GetHold(ctx, j.TenantID, j.ID)
+	if err != nil {
+		return SettleOutput{}, false, storeErr("read hold", err)
+	}
+	if hold.Status == credits.HoldHeld {
+		settleOps, err := credits.SettleOps(j.TenantID, j.ID, hold, capture)
+		if err != nil {
+			return SettleOutput{}, false, err
+		}
+		ops = append(ops, settleOps...)
+	}
+	var evs []events.Event
+	typ := events.ExecutionCompleted
+	if j.Status == jobs.StatusFailed {
+		typ = events.ExecutionFailed
+	}
+	ev, err := events.New(j.TenantID, typ, executionData(j), now)
+	if err != nil {
+		return SettleOutput{}, false, err
+	}
+	evs = append(evs, ev)
+
+	scoreOps, scoreEvents, err := s.scoreChanges(ctx, j, results, now)
+	if err != nil {
+		return SettleOutput{}, false, err
+	}
+	ops = append(ops, scoreOps...)
+	evs = append(evs, scoreEvents...)
+	compOps, compEvents, err := s.competitorChanges(ctx, j, results, now)
+	if err != nil {
+		return SettleOutput{}, false, err
+	}
+	ops = append(ops, compOps...)
+	evs = append(evs, compEvents...)
+	for _, e := range evs {
+		op, err := events.Op(e)
+		if err != nil {
+			return SettleOutput{}, false, err
+		}
+		ops = append(ops, op)
+	}
+	if len(ops) > store.MaxTxOps {
+		ops = ops[:store.MaxTxOps]
+	}
+	err = s.Table.TransactWrite(ctx, ops...)
+	var txe *store.TxConditionError
+	switch {
+	case errors.As(err, &txe) && txe.Index == 0:
+		// Settled by a concurrent delivery: report what it decided.
+		cur, gerr := s.Jobs.Get(ctx, j.TenantID, j.ID)
+		if gerr != nil {
+			return SettleOutput{}, false, storeErr("reload job", gerr)
+		}
+		return SettleOutput{JobID: cur.ID, Status: cur.Status, CreditsCharged: cur.CreditsCharged}, false, nil
+	case errors.Is(err, store.ErrConditionFailed):
+		// A competitor or score record changed under us: read again.
+		return SettleOutput{}, true, storeErr("settle", err)
+	case err != nil:
+		return SettleOutput{}, false, storeErr("settle", err)
+	}
+	s.notify()
+	// Released credits may lift the balance back over the low threshold.
+	if t, err := s.Tenants.Get(ctx, j.TenantID); err == nil {
+		if err := s.Ledger.CheckThresholds(ctx, j.TenantID, t.DailyCreditCeiling); err != nil && s.Logger != nil {
+			s.Logger.Error("credit threshold events", "tenant_id", j.TenantID, "error", err.Error())
+		}
+	}
+	return SettleOutput{JobID: j.ID, Status: j.Status, CreditsCharged: capture}, false, nil
+}
+
+func errorText(e *StateError) string {
+	if e.Cause != "" {
+		if msg := causeMessage(e.Cause); msg != "" {
+			return e.Error + ": " + msg
+		}
+		return e.Error + ": " + e.Cause
+	}
+	return e.Error
+}
+
+// causeMessage extracts errorMessage from a Lambda error cause, which Step
+// Functions passes as a JSON string.
+func causeMessage(cause string) string {
+	const k = `"errorMessage":"`
+	i := strings.Index(cause, k)
+	if i < 0 {
+		return ""
+	}
+	rest := cause[i+len(k):]
+	if j := strings.Index(rest, `"`); j >= 0 {
+		return rest[:j]
+	}
+	return ""
+}
+
+func (s *Service) visibilityResult(ctx context.Context, tenantID, id int32) (VisibilityResult, error) {
+	it, err := s.Table.Get(ctx, visibilityKey(tenantID, id))
+	if err != nil {
+		return VisibilityResult{}, storeErr("read visibility result", err)
+	}
+	return store.Doc[VisibilityResult](it)
+}
+
+// scoreKey holds the last settled average score of a query on a platform.
+func scoreKey(tenantID, queryID int32, platform string) store.Key {
+	return store.Key{PK: tenants.PK(tenantID), SK: fmt.Sprintf("LASTSCORE#%010d#%s", queryID, platform)}
+}
+
+// scoreChanges records each platform's average visibility score of this
+// run and emits visibility.dropped where it is below the previous run's.
+func (s *Service) scoreChanges(ctx context.Context, j jobs.Job, results map[string][]VisibilityResult, now time.Time) ([]store.Op, []events.Event, error) {
+	var ops []store.Op
+	var evs []events.Event
+	for _, p := range sortedKeys(results) {
+		vrs := results[p]
+		if len(vrs) == 0 {
+			continue
+		}
+		sum := 0
+		for _, v := range vrs {
+			sum += v.VisibilityScore
+		}
+		avg := float64(sum) / float64(len(vrs))
+		k := scoreKey(j.TenantID, *j.QueryID, p)
+		prev, err := s.Table.Get(ctx, k)
+		cond := store.NotExists()
+		switch {
+		case err == nil:
+			prevScore := float64(prev.Int("scoreX100")) / 100
+			if avg < prevScore {
+				ev, err := events.New(j.TenantID, events.VisibilityDropped, events.VisibilityDroppedData{
+					JobID: j.ID, QueryID: *j.QueryID, Platform: p, PreviousScore: prevScore, CurrentScore: avg,
+					PreviousJobID: prev.String("jobId"),
+				}, now)
+				if err != nil {
+					return nil, nil, err
+				}
+				evs = append(evs, ev)
+			}
+			cond = store.Eq("jobId", prev.String("jobId"))
+		case !errors.Is(err, store.ErrNotFound):
+			return nil, nil, storeErr("read last score", err)
+		}
+		ops = append(ops, store.PutOp(store.Item{store.AttrPK: k.PK, store.AttrSK: k.SK,
+			"scoreX100": int64(avg*100 + 0.5), "jobId": j.ID}, cond))
+	}
+	return ops, evs, nil
+}
+
+// competitorChanges adds this run's mentions to the tracked competitors
+// (totalMentions, lastDetected, visibilityRank), creates competitors for
+// brands detected beside the tracked ones, and emits competitor.entered
+// for every competitor named in answers for the first time.
+func (s *Service) competitorChanges(ctx context.Context, j jobs.Job, results map[string][]VisibilityResult, now time.Time) ([]store.Op, []events.Event, error) {
+	comps, err := s.Competitors.List(ctx, j.TenantID)
+	if err != nil {
+		return nil, nil, storeErr("load competitors", err)
+	}
+	mentions := map[string]int{}
+	platformsOf := map[string][]string{}
+	discovered := map[string][]string{}
+	var discoveredOrder []string
+	for _, p := range sortedKeys(results) {
+		for _, vr := range results[p] {
+			for name, n := range vr.CompetitorMentions {
+				key := strings.ToLower(name)
+				mentions[key] += n
+				platformsOf[key] = appendOnce(platformsOf[key], p)
+			}
+			for _, d := range vr.Discovered {
+				key := strings.ToLower(d)
+				if _, ok := discovered[key]; !ok {
+					discoveredOrder = append(discoveredOrder, d)
+				}
+				discovered[key] = appendOnce(discovered[key], p)
+			}
+		}
+	}
+	var ops []store.Op
+	var evs []events.Event
+	byName := map[string]bool{}
+	updated := make([]competitors.Competitor, len(comps))
+	copy(updated, comps)
+	for i, c := range updated {
+		key := strings.ToLower(c.NameOrEmpty())
+		byName[key] = true
+		n := mentions[key]
+		if n == 0 {
+			continue
+		}
+		if c.TotalMentions == 0 {
+			ev, err := events.New(j.TenantID, events.CompetitorEntered, events.CompetitorEnteredData{
+				CompetitorID: c.ID, Name: c.NameOrEmpty(), DataSource: deref(c.DataSource), JobID: j.ID,
+				QueryID: *j.QueryID, Platforms: platformsOf[key], DetectedAt: now,
+			}, now)
+			if err != nil {
+				return nil, nil, err
+			}
+			evs = append(evs, ev)
+		}
+		updated[i].TotalMentions += int32(n)
+		t := now
+		updated[i].LastDetected = &t
+		updated[i].UpdatedAt = &t
+	}
+	rankCompetitors(updated)
+	for i, c := range updated {
+		if competitorChanged(comps[i], c) {
+			op, err := competitors.ReplaceOp(comps[i], c)
+			if err != nil {
+				return nil, nil, err
+			}
+			ops = append(ops, op)
+		}
+	}
+	// Newly detected brands become competitors (dataSource "detected").
+	for _, name := range discoveredOrder {
+		key := strings.ToLower(name)
+		if byName[key] {
+			continue
+		}
+		c, created, err := s.Competitors.Create(ctx, competitors.New{TenantID: j.TenantID, Name: name, DataSource: competitors.SourceDetected})
+		if err != nil {
+			return nil, nil, storeErr("create detected competitor", err)
+		}
+		if !created {
+			continue
+		}
+		ev, err := events.New(j.TenantID, events.CompetitorEntered, events.CompetitorEnteredData{
+			CompetitorID: c.ID, Name: name, DataSource: competitors.SourceDetected, JobID: j.ID,
+			QueryID: *j.QueryID, Platforms: discovered[key], DetectedAt: now,
+		}, now)
+		if err != nil {
+			return nil, nil, err
+		}
+		evs = append(evs, ev)
+	}
+	return ops, evs, nil
+}
+
+// rankCompetitors sets visibilityRank: 1 for the most mentioned; competitors
+// never mentioned have no rank.
+func rankCompetitors(cs []competitors.Competitor) {
+	idx := make([]int, 0, len(cs))
+	for i, c := range cs {
+		if c.TotalMentions > 0 {
+			idx = append(idx, i)
+		} else {
+			cs[i].VisibilityRank = nil
+		}
+	}
+	sort.SliceStable(idx, func(a, b int) bool { return cs[idx[a]].TotalMentions > cs[idx[b]].TotalMentions })
+	for r, i := range idx {
+		rank := int32(r + 1)
+		cs[i].VisibilityRank = &rank
+	}
+}
+
+func competitorChanged(a, b competitors.Competitor) bool {
+	return a.TotalMentions != b.TotalMentions || !equalRank(a.VisibilityRank, b.VisibilityRank) ||
+		(b.LastDetected != nil && (a.LastDetected == nil || !a.LastDetected.Equal(*b.LastDetected)))
+}
+
+func equalRank(a, b *int32) bool {
+	if a == nil || b == nil {
+		return a == b
+	}
+	return *a == *b
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+func appendOnce(s []string, v string) []string {
+	for _, x := range s {
+		if x == v {
+			return s
+		}
+	}
+	return append(s, v)
+}
+
+func deref(s *string) string {
+	if s == nil {
+		return ""
+	}
+	return *s
+}

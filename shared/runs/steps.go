@@ -1,0 +1,433 @@
+package runs
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/brandlens/brandlens/shared/citations"
+	"github.com/brandlens/brandlens/shared/competitors"
+	"github.com/brandlens/brandlens/shared/detect"
+	"github.com/brandlens/brandlens/shared/events"
+	"github.com/brandlens/brandlens/shared/ids"
+	"github.com/brandlens/brandlens/shared/jobs"
+	"github.com/brandlens/brandlens/shared/providers"
+	"github.com/brandlens/brandlens/shared/store"
+	"github.com/brandlens/brandlens/shared/tenants"
+)
+
+// Step resources: the Lambda functions in AWS, the in-process handlers
+// locally (the ASL's ${Step…Arn} substitutions name them).
+const (
+	StepMarkRunning = "step-mark-running"
+	StepRunPlatform = "step-run-platform"
+	StepSettle      = "step-settle"
+)
+
+// Substitutions fills the query-execution ASL for the local runner.
+var Substitutions = map[string]string{
+	"StepMarkRunningArn": StepMarkRunning,
+	"StepRunPlatformArn": StepRunPlatform,
+	"StepSettleArn":      StepSettle,
+}
+
+// Errors the workflow branches on. Their Go type names are the ASL
+// ErrorEquals values (aws-lambda-go reports the type name as the Lambda
+// error type, and the local runner does the same): the steps return them
+// unwrapped.
+
+// TransientProviderError: the platform may answer if asked again (Retry).
+type TransientProviderError struct {
+	Platform string
+	Message  string
+}
+
+func (e *TransientProviderError) Error() string { return e.Message }
+
+// ProviderFailedError: the platform failed for good (Catch → failed).
+type ProviderFailedError struct {
+	Platform string
+	Message  string
+}
+
+func (e *ProviderFailedError) Error() string { return e.Message }
+
+// StoreUnavailableError: the store failed in a way worth retrying.
+type StoreUnavailableError struct{ Message string }
+
+func (e *StoreUnavailableError) Error() string { return e.Message }
+
+// storeErr turns a store failure into the retryable step error.
+func storeErr(op string, err error) error {
+	return &StoreUnavailableError{Message: fmt.Sprintf("%s: %v", op, err)}
+}
+
+// StepInput is what the workflow passes to MarkRunning and Settle.
+type StepInput struct {
+	JobID    string `json:"jobId"`
+	TenantID int32  `json:"tenantId"`
+}
+
+// Item is one (platform, sample) of a run: the Map's element.
+type Item struct {
+	JobID    string `json:"jobId"`
+	TenantID int32  `json:"tenantId"`
+	Platform string `json:"platform"`
+	Sample   int    `json:"sample"`
+}
+
+// MarkRunningOutput lists the Map's items.
+type MarkRunningOutput struct {
+	Items []Item `json:"items"`
+}
+
+// PlatformOutput is what RunPlatform (or the PlatformFailed state) returns.
+type PlatformOutput struct {
+	Platform           string  `json:"platform"`
+	Sample             int     `json:"sample"`
+	Status             string  `json:"status"`
+	VisibilityResultID int32   `json:"visibilityResultId,omitempty"`
+	Mentioned          bool    `json:"mentioned,omitempty"`
+	Score              int     `json:"score,omitempty"`
+	LatencyMS          int64   `json:"latencyMs,omitempty"`
+	Model              string  `json:"model,omitempty"`
+	CostUSD            float64 `json:"costUsd,omitempty"`
+	// Error is the ASL error object of a failed item ({"Error","Cause"}).
+	Error *StateError `json:"error,omitempty"`
+}
+
+// StateError is the error object Step Functions puts at a Catch's ResultPath.
+type StateError struct {
+	Error string `json:"Error"`
+	Cause string `json:"Cause"`
+}
+
+// SettleInput is the whole state when Settle runs.
+type SettleInput struct {
+	JobID    string           `json:"jobId"`
+	TenantID int32            `json:"tenantId"`
+	Results  []PlatformOutput `json:"results"`
+	// Failure is set when the run failed before or around the Map.
+	Failure *StateError `json:"failure"`
+}
+
+// SettleOutput summarises the settled job.
+type SettleOutput struct {
+	JobID          string `json:"jobId"`
+	Status         string `json:"status"`
+	CreditsCharged int64  `json:"creditsCharged"`
+}
+
+// Invoke runs the step named by resource; it is the workflow Invoker of
+// the local runner and the body of the step Lambda functions.
+func (s *Service) Invoke(ctx context.Context, resource string, input json.RawMessage) (json.RawMessage, error) {
+	var (
+		out any
+		err error
+	)
+	switch resource {
+	case StepMarkRunning:
+		var in StepInput
+		if err := json.Unmarshal(input, &in); err != nil {
+			return nil, fmt.Errorf("runs: %s input: %w", resource, err)
+		}
+		out, err = s.MarkRunning(ctx, in)
+	case StepRunPlatform:
+		var in Item
+		if err := json.Unmarshal(input, &in); err != nil {
+			return nil, fmt.Errorf("runs: %s input: %w", resource, err)
+		}
+		out, err = s.RunPlatform(ctx, in)
+	case StepSettle:
+		var in SettleInput
+		if err := json.Unmarshal(input, &in); err != nil {
+			return nil, fmt.Errorf("runs: %s input: %w", resource, err)
+		}
+		out, err = s.Settle(ctx, in)
+	default:
+		return nil, fmt.Errorf("runs: unknown step %q", resource)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(out)
+}
+
+// MarkRunning moves the job from queued to running (event
+// execution.started, in the same transaction) and lists the Map's items.
+// Delivered twice, it changes nothing the second time and lists the same
+// items; a job already settled gets no items.
+func (s *Service) MarkRunning(ctx context.Context, in StepInput) (MarkRunningOutput, error) {
+	j, err := s.Jobs.Get(ctx, in.TenantID, in.JobID)
+	if err != nil {
+		if errors.Is(err, jobs.ErrNotFound) {
+			return MarkRunningOutput{Items: []Item{}}, nil
+		}
+		return MarkRunningOutput{}, storeErr("load job", err)
+	}
+	if j.Status == jobs.StatusQueued {
+		now := s.Now().UTC()
+		j.Status = jobs.StatusRunning
+		j.StartedAt = &now
+		for p, st := range j.PerPlatformStatus {
+			st.Status = jobs.StatusRunning
+			j.PerPlatformStatus[p] = st
+		}
+		op, err := jobs.UpdateOp(j, jobs.StatusQueued)
+		if err != nil {
+			return MarkRunningOutput{}, err
+		}
+		ev, err := events.New(j.TenantID, events.ExecutionStarted, executionData(j), now)
+		if err != nil {
+			return MarkRunningOutput{}, err
+		}
+		evOp, err := events.Op(ev)
+		if err != nil {
+			return MarkRunningOutput{}, err
+		}
+		err = s.Table.TransactWrite(ctx, op, evOp)
+		if err != nil && !errors.Is(err, store.ErrConditionFailed) {
+			return MarkRunningOutput{}, storeErr("mark running", err)
+		}
+		s.notify()
+	}
+	if jobs.Terminal(j.Status) {
+		return MarkRunningOutput{Items: []Item{}}, nil
+	}
+	var items []Item
+	for _, p := range j.Platforms {
+		for sample := range j.Samples {
+			items = append(items, Item{JobID: j.ID, TenantID: j.TenantID, Platform: p, Sample: sample})
+		}
+	}
+	return MarkRunningOutput{Items: items}, nil
+}
+
+// queryInfo is the part of a query a run needs.
+type queryInfo struct {
+	ID   int32
+	Text string
+}
+
+// RunPlatform asks one platform one sample of the query, detects the brand
+// and competitors in the answer and records the visibility result, its
+// citations and a mention.detected event in one transaction guarded by the
+// item's result marker, so that a redelivered step records nothing twice.
+func (s *Service) RunPlatform(ctx context.Context, it Item) (PlatformOutput, error) {
+	if prev, ok, err := s.recorded(ctx, it); err != nil || ok {
+		return prev, err
+	}
+	j, err := s.Jobs.Get(ctx, it.TenantID, it.JobID)
+	if err != nil {
+		return PlatformOutput{}, storeErr("load job", err)
+	}
+	q, err := s.Queries.Get(ctx, it.TenantID, *j.QueryID)
+	if err != nil {
+		return PlatformOutput{}, storeErr("load query", err)
+	}
+	brand, err := s.Tenants.Brand(ctx, it.TenantID, q.BrandProfileID)
+	if errors.Is(err, tenants.ErrNotFound) {
+		return PlatformOutput{}, &ProviderFailedError{Platform: it.Platform, Message: errNoBrand.Error()}
+	}
+	if err != nil {
+		return PlatformOutput{}, storeErr("load brand", err)
+	}
+	comps, err := s.Competitors.List(ctx, it.TenantID)
+	if err != nil {
+		return PlatformOutput{}, storeErr("load competitors", err)
+	}
+	tracked := activeCompetitors(comps)
+	prov, ok := s.Providers[it.Platform]
+	if !ok {
+		return PlatformOutput{}, &ProviderFailedError{Platform: it.Platform, Message: fmt.Sprintf("no provider is configured for %s", it.Platform)}
+	}
+	hints := providers.Hints{Brand: brand.Name}
+	if len(brand.Domains) > 0 {
+		hints.BrandDomain = brand.Domains[0]
+	}
+	for _, c := range tracked {
+		hints.Competitors = append(hints.Competitors, c.NameOrEmpty())
+	}
+	start := s.Now()
+	ans, err := prov.Answer(ctx, providers.Request{Platform: it.Platform, Query: q.Text, Sample: it.Sample, Hints: hints})
+	if err != nil {
+		if providers.IsRetryable(err) {
+			return PlatformOutput{}, &TransientProviderError{Platform: it.Platform, Message: err.Error()}
+		}
+		return PlatformOutput{}, &ProviderFailedError{Platform: it.Platform, Message: err.Error()}
+	}
+	if ans.Platform == "" {
+		ans.Platform = it.Platform
+	}
+	if ans.Latency == 0 {
+		ans.Latency = s.Now().Sub(start)
+	}
+
+	det := detect.New(entity(brand.Name, brand.Aliases, brand.Domains), competitorEntities(tracked))
+	cites := make([]detect.Citation, 0, len(ans.Citations))
+	for _, c := range ans.Citations {
+		cites = append(cites, detect.Citation{URL: c.URL, Title: c.Title})
+	}
+	res := det.Detect(ans.Text, cites)
+
+	now := s.Now().UTC()
+	vrID, err := ids.Next(ctx, s.Table, tenants.PK(it.TenantID), "visibility", 1)
+	if err != nil {
+		return PlatformOutput{}, storeErr("visibility id", err)
+	}
+	vr := VisibilityResult{
+		ID: vrID, TenantID: it.TenantID, JobID: it.JobID, QueryID: q.ID, QueryTextUsed: q.Text,
+		Platform: it.Platform, Sample: it.Sample, AnswerText: ans.Text, ExecutedAt: now,
+		VisibilityScore: res.VisibilityScore, Verdict: string(res.Verdict), Confidence: res.Confidence, Evidence: res.Evidence,
+		Mentioned: res.Brand.Mentioned, MentionCount: res.Brand.Count, Sentiment: string(res.Sentiment),
+		CompetitorMentions: map[string]int{}, Discovered: nonNilStrings(res.Discovered),
+		Model: ans.Model, LatencyMS: ans.Latency.Milliseconds(), CostUSD: ans.CostUSD, AIOverviewState: ans.AIOverviewState,
+	}
+	for _, c := range res.Competitors {
+		if c.Mentioned {
+			vr.CompetitorMentions[c.Name] = c.Count
+		}
+	}
+	cs := answerCitations(brand.Name, brand.Domains, queryInfo{ID: q.ID, Text: q.Text}, ans, res, vr)
+	if len(cs) > 0 {
+		first, err := ids.Next(ctx, s.Table, tenants.PK(it.TenantID), "citation", len(cs))
+		if err != nil {
+			return PlatformOutput{}, storeErr("citation ids", err)
+		}
+		for i := range cs {
+			cs[i].ID = first + int32(i)
+			cs[i].TenantID = it.TenantID
+			vr.CitationIDs = append(vr.CitationIDs, cs[i].ID)
+		}
+	}
+	out := PlatformOutput{
+		Platform: it.Platform, Sample: it.Sample, Status: jobs.StatusSucceeded, VisibilityResultID: vrID,
+		Mentioned: res.Brand.Mentioned, Score: res.VisibilityScore, LatencyMS: vr.LatencyMS, Model: ans.Model, CostUSD: ans.CostUSD,
+	}
+	ops, err := s.recordOps(it, out, vr, cs, res)
+	if err != nil {
+		return PlatformOutput{}, err
+	}
+	err = s.Table.TransactWrite(ctx, ops...)
+	var txe *store.TxConditionError
+	if errors.As(err, &txe) && txe.Index == 0 {
+		// A concurrent delivery of this item recorded it first.
+		prev, _, rerr := s.recorded(ctx, it)
+		return prev, rerr
+	}
+	if err != nil {
+		return PlatformOutput{}, storeErr("record answer", err)
+	}
+	s.notify()
+	return out, nil
+}
+
+func (s *Service) recordOps(it Item, out PlatformOutput, vr VisibilityResult, cs []citations.Citation, res detect.Result) ([]store.Op, error) {
+	outDoc, err := store.EncodeDoc(out)
+	if err != nil {
+		return nil, err
+	}
+	rk := resultKey(it.TenantID, it.JobID, it.Platform, it.Sample)
+	vrDoc, err := store.EncodeDoc(vr)
+	if err != nil {
+		return nil, err
+	}
+	vk := visibilityKey(it.TenantID, vr.ID)
+	ops := []store.Op{
+		store.PutOp(store.Item{store.AttrPK: rk.PK, store.AttrSK: rk.SK, store.AttrDoc: outDoc}, store.NotExists()),
+		store.PutOp(store.Item{store.AttrPK: vk.PK, store.AttrSK: vk.SK, store.AttrDoc: vrDoc}, store.NotExists()),
+	}
+	for _, c := range cs {
+		op, err := citations.PutOp(c)
+		if err != nil {
+			return nil, err
+		}
+		ops = append(ops, op)
+	}
+	if res.Brand.Mentioned {
+		var citationID int32
+		if len(cs) > 0 {
+			citationID = cs[0].ID
+		}
+		ev, err := events.New(it.TenantID, events.MentionDetected, events.MentionDetectedData{
+			JobID: it.JobID, QueryID: vr.QueryID, Platform: it.Platform, Sample: it.Sample,
+			VisibilityResultID: vr.ID, CitationID: citationID, Brand: res.Brand.Name, Verdict: string(res.Verdict),
+			Sentiment: string(res.Sentiment), Confidence: res.Confidence, Evidence: res.Evidence, VisibilityScore: res.VisibilityScore,
+		}, vr.ExecutedAt)
+		if err != nil {
+			return nil, err
+		}
+		op, err := events.Op(ev)
+		if err != nil {
+			return nil, err
+		}
+		ops = append(ops, op)
+	}
+	return ops, nil
+}
+
+// recorded returns the stored output of an item already recorded.
+func (s *Service) recorded(ctx context.Context, it Item) (PlatformOutput, bool, error) {
+	prev, err := s.Table.Get(ctx, resultKey(it.TenantID, it.JobID, it.Platform, it.Sample))
+	if errors.Is(err, store.ErrNotFound) {
+		return PlatformOutput{}, false, nil
+	}
+	if err != nil {
+		return PlatformOutput{}, false, storeErr("read result", err)
+	}
+	out, err := store.Doc[PlatformOutput](prev)
+	return out, err == nil, err
+}
+
+// notify wakes the local fan-out after events were committed.
+func (s *Service) notify() { events.Notify() }
+
+func entity(name string, aliases, domains []string) detect.Entity {
+	return detect.Entity{Name: name, Aliases: aliases, Domains: domains}
+}
+
+func activeCompetitors(cs []competitors.Competitor) []competitors.Competitor {
+	var out []competitors.Competitor
+	for _, c := range cs {
+		if c.IsActive && !c.IsDismissed && c.Name != nil {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+func competitorEntities(cs []competitors.Competitor) []detect.Entity {
+	out := make([]detect.Entity, 0, len(cs))
+	for _, c := range cs {
+		out = append(out, entity(c.NameOrEmpty(), c.Aliases, c.Domains))
+	}
+	return out
+}
+
+func nonNilStrings(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
+}
+
+// executionData is the payload of execution.* events.
+func executionData(j jobs.Job) events.ExecutionData {
+	d := events.ExecutionData{JobID: j.ID, Status: j.Status, Platforms: j.Platforms, Samples: j.Samples,
+		CreditsCharged: j.CreditsCharged, PerPlatformStatus: map[string]string{}}
+	if j.QueryID != nil {
+		d.QueryID = *j.QueryID
+	}
+	for p, st := range j.PerPlatformStatus {
+		d.PerPlatformStatus[p] = st.Status
+	}
+	if j.Error != nil {
+		d.Error = *j.Error
+	}
+	return d
+}
+
+// wait is how long Settle backs off before re-reading after a conflict.
+const settleConflictWait = 20 * time.Millisecond

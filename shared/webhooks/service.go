@@ -1,0 +1,184 @@
+package webhooks
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"math"
+	"net/http"
+	"os"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/brandlens/brandlens/shared/queue"
+	"github.com/brandlens/brandlens/shared/ssrf"
+	"github.com/brandlens/brandlens/shared/store"
+)
+
+// EnvRetryScale multiplies the retry waits (a positive factor, default 1):
+// tests run the whole schedule in a second with 0.01.
+const EnvRetryScale = "BRANDLENS_RETRY_SCALE"
+
+// Delivery limits and the retry schedule (spec, Events, channel A).
+const (
+	MaxAttempts    = 5
+	DefaultTimeout = 10 * time.Second
+	// leaseMargin is added to the timeout to get the lease of a claimed
+	// attempt: long enough that a live worker always finishes inside it.
+	leaseMargin = 50 * time.Second
+	// DefaultMaxInFlight caps the attempts one worker process makes to one
+	// subscription at once, so that a hanging endpoint cannot occupy every
+	// worker: a further attempt waits up to slotWait for a slot (a healthy
+	// endpoint frees one in milliseconds), then is postponed by postpone.
+	DefaultMaxInFlight = 8
+	slotWait           = 250 * time.Millisecond
+	postpone           = 2 * time.Second
+	// MaxResponseBody is how much of a receiver's answer is read.
+	MaxResponseBody = 64 << 10
+	// UserAgent names the service on every delivery.
+	UserAgent = "brandlens-webhooks/1.0 (+https://brandlens.example/docs/webhooks)"
+)
+
+// RetryWaits are the waits taken in order after failed attempts 1, 2, ….
+// With MaxAttempts = 5 the fifth wait is never reached.
+var RetryWaits = []time.Duration{5 * time.Second, 10 * time.Second, 30 * time.Second, 60 * time.Second, 120 * time.Second}
+
+// RetryScaleFromEnv reads EnvRetryScale (1 when unset).
+func RetryScaleFromEnv() (float64, error) {
+	v := strings.TrimSpace(os.Getenv(EnvRetryScale))
+	if v == "" {
+		return 1, nil
+	}
+	f, err := strconv.ParseFloat(v, 64)
+	if err != nil || f <= 0 || math.IsInf(f, 0) || math.IsNaN(f) {
+		return 0, fmt.Errorf("webhooks: %s must be a positive number, not %q", EnvRetryScale, v)
+	}
+	return f, nil
+}
+
+// Options configure a Service; the zero value gives production behaviour
+// without a queue.
+type Options struct {
+	// Sender is the deliveries queue (SQS in AWS, queue.Local locally).
+	// Without one, deliveries wait for Sweep to enqueue them.
+	Sender queue.Sender
+	// Guard decides which destinations may be reached (creation and connect).
+	Guard ssrf.Guard
+	// Lookup replaces DNS resolution of the delivery client (tests).
+	Lookup ssrf.Lookup
+	// Client, when set, replaces the guarded delivery client (tests only).
+	Client *http.Client
+	// Timeout bounds one attempt (default DefaultTimeout).
+	Timeout time.Duration
+	// RetryScale multiplies RetryWaits (default 1).
+	RetryScale float64
+	// MaxInFlight caps concurrent attempts per subscription in this
+	// process (default DefaultMaxInFlight).
+	MaxInFlight int
+	Now        func() time.Time
+	Logger     *slog.Logger
+}
+
+// Service manages subscriptions and delivers events to them.
+type Service struct {
+	tbl    store.Table
+	sender queue.Sender
+	guard  ssrf.Guard
+	client *http.Client
+	// timeout is per attempt; lease bounds a claim.
+	timeout, lease time.Duration
+	scale          float64
+	now            func() time.Time
+	log            *slog.Logger
+
+	maxInFlight int
+	mu          sync.Mutex
+	slots       map[string]chan struct{} // subscription id → its in-flight slots here
+}
+
+// New returns the service over tbl.
+func New(tbl store.Table, o Options) *Service {
+	s := &Service{tbl: tbl, sender: o.Sender, guard: o.Guard, timeout: o.Timeout, scale: o.RetryScale, now: o.Now, log: o.Logger}
+	if s.timeout <= 0 {
+		s.timeout = DefaultTimeout
+	}
+	s.lease = s.timeout + leaseMargin
+	if s.scale <= 0 {
+		s.scale = 1
+	}
+	s.maxInFlight = o.MaxInFlight
+	if s.maxInFlight <= 0 {
+		s.maxInFlight = DefaultMaxInFlight
+	}
+	s.slots = map[string]chan struct{}{}
+	if s.now == nil {
+		s.now = time.Now
+	}
+	if s.log == nil {
+		s.log = slog.New(slog.NewJSONHandler(io.Discard, nil))
+	}
+	s.client = o.Client
+	if s.client == nil {
+		// The client has no overall timeout of its own: each attempt's
+		// context carries it, so that a canceled worker is told apart.
+		s.client = o.Guard.NewClient(ssrf.ClientOptions{Lookup: o.Lookup})
+	}
+	return s
+}
+
+// SetSender attaches the deliveries queue; call it while wiring, before
+// the service is used.
+func (s *Service) SetSender(q queue.Sender) { s.sender = q }
+
+// Guard is the destination guard of the service.
+func (s *Service) Guard() ssrf.Guard { return s.guard }
+
+// slotsOf returns the subscription's semaphore.
+func (s *Service) slotsOf(subscriptionID string) chan struct{} {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	ch, ok := s.slots[subscriptionID]
+	if !ok {
+		ch = make(chan struct{}, s.maxInFlight)
+		s.slots[subscriptionID] = ch
+	}
+	return ch
+}
+
+// acquire takes one of the subscription's in-flight slots, waiting at most
+// slotWait for one to free.
+func (s *Service) acquire(ctx context.Context, subscriptionID string) bool {
+	ch := s.slotsOf(subscriptionID)
+	select {
+	case ch <- struct{}{}:
+		return true
+	default:
+	}
+	t := time.NewTimer(slotWait)
+	defer t.Stop()
+	select {
+	case ch <- struct{}{}:
+		return true
+	case <-t.C:
+	case <-ctx.Done():
+	}
+	return false
+}
+
+func (s *Service) release(subscriptionID string) { <-s.slotsOf(subscriptionID) }
+
+// wait is the scaled wait after failed attempt n.
+func (s *Service) wait(n int) time.Duration {
+	w := RetryWaits[min(n, len(RetryWaits))-1]
+	return time.Duration(float64(w) * s.scale)
+}
+
+// SetLogger sets the logger; call it while wiring.
+func (s *Service) SetLogger(l *slog.Logger) {
+	if l != nil {
+		s.log = l
+	}
+}

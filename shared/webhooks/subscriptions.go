@@ -1,0 +1,319 @@
+package webhooks
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/base64"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/brandlens/brandlens/shared/events"
+	"github.com/brandlens/brandlens/shared/ids"
+	"github.com/brandlens/brandlens/shared/store"
+	"github.com/brandlens/brandlens/shared/tenants"
+)
+
+// AllEvents subscribes to every event type.
+const AllEvents = "*"
+
+// Limits of subscriptions.
+const (
+	MaxSubscriptions  = 50 // per tenant: every event is fanned out to each
+	MaxDescription    = 500
+	MinSecretLength   = 16
+	MaxSecretLength   = 256
+	SecretPrefix      = "whsec_"
+	subscriptionIDPre = "wh_"
+)
+
+// Subscription is a stored webhook subscription. Secret is write-only on
+// the API: it is shown once, at creation, and afterwards only whether it is
+// set.
+type Subscription struct {
+	ID          string    `json:"id"`
+	TenantID    int32     `json:"tenantId"`
+	URL         string    `json:"url"`
+	Events      []string  `json:"events"`
+	Description string    `json:"description"`
+	Active      bool      `json:"active"`
+	Secret      string    `json:"secret"`
+	CreatedAt   time.Time `json:"createdAt"`
+	UpdatedAt   time.Time `json:"updatedAt"`
+}
+
+// Matches reports whether the subscription selects events of type typ.
+func (s Subscription) Matches(typ string) bool {
+	return slices.Contains(s.Events, AllEvents) || slices.Contains(s.Events, typ)
+}
+
+// ErrNotFound: no such subscription or delivery in the tenant.
+var ErrNotFound = errors.New("webhooks: not found")
+
+// FieldError names one invalid member of a request.
+type FieldError struct {
+	Field   string
+	Message string
+}
+
+// ValidationError lists every invalid member of a request.
+type ValidationError struct{ Fields []FieldError }
+
+func (e *ValidationError) Error() string {
+	var parts []string
+	for _, f := range e.Fields {
+		parts = append(parts, f.Field+": "+f.Message)
+	}
+	return "webhooks: invalid " + strings.Join(parts, "; ")
+}
+
+func (e *ValidationError) add(field, format string, args ...any) {
+	e.Fields = append(e.Fields, FieldError{Field: field, Message: fmt.Sprintf(format, args...)})
+}
+
+func (e *ValidationError) err() error {
+	if len(e.Fields) == 0 {
+		return nil
+	}
+	return e
+}
+
+// NewSubscription is a create request; nil members take their defaults
+// (events ["*"], active true, a generated secret).
+type NewSubscription struct {
+	URL         string
+	Events      []string
+	Description *string
+	Active      *bool
+	Secret      *string
+}
+
+// Patch changes the members that are set.
+type Patch struct {
+	URL         *string
+	Events      []string // nil: unchanged
+	Description *string
+	Active      *bool
+	Secret      *string // a new secret (rotation)
+}
+
+func subscriptionKey(tenantID int32, id string) store.Key {
+	return store.Key{PK: tenants.PK(tenantID), SK: "WEBHOOK#" + id}
+}
+
+// GenerateSecret returns "whsec_" and 32 random bytes, base64url-encoded.
+func GenerateSecret() string {
+	var b [32]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		panic(fmt.Sprintf("webhooks: crypto/rand failed: %v", err)) // the OS RNG does not fail on supported platforms
+	}
+	return SecretPrefix + base64.RawURLEncoding.EncodeToString(b[:])
+}
+
+// normalizeEvents checks the event list: known types or "*"; a list naming
+// "*" is just ["*"]; duplicates go.
+func normalizeEvents(in []string, ve *ValidationError) []string {
+	if len(in) == 0 {
+		ve.add("events", "must name at least one event type, or %q for all", AllEvents)
+		return nil
+	}
+	var out, unknown []string
+	for _, t := range in {
+		switch {
+		case t == AllEvents:
+			return []string{AllEvents}
+		case events.ValidType(t):
+			if !slices.Contains(out, t) {
+				out = append(out, t)
+			}
+		default:
+			unknown = append(unknown, fmt.Sprintf("%q", t))
+		}
+	}
+	if len(unknown) > 0 {
+		ve.add("events", "unknown event type %s; known types: %s, or %q for all", strings.Join(unknown, ", "), strings.Join(events.Types, ", "), AllEvents)
+	}
+	return out
+}
+
+func checkDescription(d string, ve *ValidationError) {
+	if utf8.RuneCountInString(d) > MaxDescription {
+		ve.add("description", "must be at most %d characters", MaxDescription)
+	}
+}
+
+func checkSecret(s string, ve *ValidationError) {
+	n := utf8.RuneCountInString(s)
+	if n < MinSecretLength || n > MaxSecretLength {
+		ve.add("secret", "must be %d to %d characters", MinSecretLength, MaxSecretLength)
+		return
+	}
+	for _, r := range s {
+		if r < 0x20 || r == 0x7f {
+			ve.add("secret", "must not contain control characters")
+			return
+		}
+	}
+}
+
+func (s *Service) checkURL(raw string, ve *ValidationError) string {
+	u, err := s.guard.CheckURL(raw)
+	if err != nil {
+		ve.add("url", "%s", err.Error())
+		return ""
+	}
+	return u.String()
+}
+
+// CreateSubscription stores a new subscription and returns it with its
+// secret (the only time the secret leaves the service).
+func (s *Service) CreateSubscription(ctx context.Context, tenantID int32, ns NewSubscription) (Subscription, error) {
+	var ve ValidationError
+	url := s.checkURL(ns.URL, &ve)
+	evs := ns.Events
+	if evs == nil {
+		evs = []string{AllEvents}
+	}
+	evs = normalizeEvents(evs, &ve)
+	sub := Subscription{TenantID: tenantID, URL: url, Events: evs, Active: true}
+	if ns.Description != nil {
+		checkDescription(*ns.Description, &ve)
+		sub.Description = *ns.Description
+	}
+	if ns.Active != nil {
+		sub.Active = *ns.Active
+	}
+	if ns.Secret != nil {
+		checkSecret(*ns.Secret, &ve)
+		sub.Secret = *ns.Secret
+	} else {
+		sub.Secret = GenerateSecret()
+	}
+	if err := ve.err(); err != nil {
+		return Subscription{}, err
+	}
+	existing, err := s.ListSubscriptions(ctx, tenantID)
+	if err != nil {
+		return Subscription{}, err
+	}
+	if len(existing) >= MaxSubscriptions {
+		ve.add("url", "the tenant already has %d subscriptions, the most allowed; delete one first", MaxSubscriptions)
+		return Subscription{}, ve.err()
+	}
+	now := s.now().UTC()
+	sub.ID = subscriptionIDPre + ids.ULID(now)
+	sub.CreatedAt, sub.UpdatedAt = now, now
+	it, err := subscriptionItem(sub)
+	if err != nil {
+		return Subscription{}, err
+	}
+	if err := s.tbl.Put(ctx, it, store.NotExists()); err != nil {
+		return Subscription{}, fmt.Errorf("webhooks: create subscription: %w", err)
+	}
+	return sub, nil
+}
+
+func subscriptionItem(sub Subscription) (store.Item, error) {
+	doc, err := store.EncodeDoc(sub)
+	if err != nil {
+		return nil, err
+	}
+	k := subscriptionKey(sub.TenantID, sub.ID)
+	return store.Item{store.AttrPK: k.PK, store.AttrSK: k.SK, store.AttrDoc: doc, "kind": "webhook", "active": sub.Active}, nil
+}
+
+// ListSubscriptions returns the tenant's subscriptions, oldest first.
+func (s *Service) ListSubscriptions(ctx context.Context, tenantID int32) ([]Subscription, error) {
+	items, err := store.All(ctx, s.tbl, store.Query{PK: tenants.PK(tenantID), SK: store.SKBeginsWith("WEBHOOK#")})
+	if err != nil {
+		return nil, fmt.Errorf("webhooks: list subscriptions: %w", err)
+	}
+	return store.Docs[Subscription](items)
+}
+
+// GetSubscription returns one subscription of the tenant, or ErrNotFound.
+func (s *Service) GetSubscription(ctx context.Context, tenantID int32, id string) (Subscription, error) {
+	sub, _, err := s.getSubscription(ctx, tenantID, id)
+	return sub, err
+}
+
+func (s *Service) getSubscription(ctx context.Context, tenantID int32, id string) (Subscription, store.Item, error) {
+	if !strings.HasPrefix(id, subscriptionIDPre) || len(id) > 64 {
+		return Subscription{}, nil, ErrNotFound
+	}
+	it, err := s.tbl.Get(ctx, subscriptionKey(tenantID, id))
+	if errors.Is(err, store.ErrNotFound) {
+		return Subscription{}, nil, ErrNotFound
+	}
+	if err != nil {
+		return Subscription{}, nil, fmt.Errorf("webhooks: get subscription: %w", err)
+	}
+	sub, err := store.Doc[Subscription](it)
+	return sub, it, err
+}
+
+// UpdateSubscription applies p. Concurrent updates do not lose each other's
+// changes: the write is conditional on the document read.
+func (s *Service) UpdateSubscription(ctx context.Context, tenantID int32, id string, p Patch) (Subscription, error) {
+	for {
+		sub, it, err := s.getSubscription(ctx, tenantID, id)
+		if err != nil {
+			return Subscription{}, err
+		}
+		var ve ValidationError
+		if p.URL != nil {
+			sub.URL = s.checkURL(*p.URL, &ve)
+		}
+		if p.Events != nil {
+			sub.Events = normalizeEvents(p.Events, &ve)
+		}
+		if p.Description != nil {
+			checkDescription(*p.Description, &ve)
+			sub.Description = *p.Description
+		}
+		if p.Active != nil {
+			sub.Active = *p.Active
+		}
+		if p.Secret != nil {
+			checkSecret(*p.Secret, &ve)
+			sub.Secret = *p.Secret
+		}
+		if err := ve.err(); err != nil {
+			return Subscription{}, err
+		}
+		sub.UpdatedAt = s.now().UTC()
+		next, err := subscriptionItem(sub)
+		if err != nil {
+			return Subscription{}, err
+		}
+		_, err = s.tbl.Update(ctx, it.Key(), store.Update{Set: map[string]any{store.AttrDoc: next[store.AttrDoc], "active": sub.Active}},
+			store.Eq(store.AttrDoc, it.String(store.AttrDoc)))
+		if errors.Is(err, store.ErrConditionFailed) {
+			continue // changed (or deleted) meanwhile: read again
+		}
+		if err != nil {
+			return Subscription{}, fmt.Errorf("webhooks: update subscription: %w", err)
+		}
+		return sub, nil
+	}
+}
+
+// DeleteSubscription removes the subscription. Nothing is sent to it
+// afterwards: attempts still due find it gone and dead-letter without a
+// POST, and its delivery records expire with their TTL.
+func (s *Service) DeleteSubscription(ctx context.Context, tenantID int32, id string) error {
+	if _, _, err := s.getSubscription(ctx, tenantID, id); err != nil {
+		return err
+	}
+	err := s.tbl.Delete(ctx, subscriptionKey(tenantID, id), store.Exists())
+	if errors.Is(err, store.ErrConditionFailed) {
+		return ErrNotFound
+	}
+	if err != nil {
+		return fmt.Errorf("webhooks: delete subscription: %w", err)
+	}
+	return nil
+}

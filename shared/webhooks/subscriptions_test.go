@@ -1,0 +1,196 @@
+package webhooks_test
+
+import (
+	"context"
+	"encoding/base64"
+	"errors"
+	"net"
+	"net/netip"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/brandlens/brandlens/shared/events"
+	"github.com/brandlens/brandlens/shared/ssrf"
+	"github.com/brandlens/brandlens/shared/store/embedded"
+	"github.com/brandlens/brandlens/shared/webhooks"
+)
+
+func fields(err error) []string {
+	var ve *webhooks.ValidationError
+	if !errors.As(err, &ve) {
+		return nil
+	}
+	var out []string
+	for _, f := range ve.Fields {
+		out = append(out, f.Field)
+	}
+	return out
+}
+
+func TestCreateSubscriptionDefaultsAndSecret(t *testing.T) {
+	ctx := context.Background()
+	svc := webhooks.New(embedded.NewMemory(), webhooks.Options{})
+	sub, err := svc.CreateSubscription(ctx, 1, webhooks.NewSubscription{URL: "https://hooks.example.com/in"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(sub.ID, "wh_") || !sub.Active || len(sub.Events) != 1 || sub.Events[0] != "*" {
+		t.Errorf("defaults: %+v", sub)
+	}
+	raw, err := base64.RawURLEncoding.DecodeString(strings.TrimPrefix(sub.Secret, webhooks.SecretPrefix))
+	if !strings.HasPrefix(sub.Secret, webhooks.SecretPrefix) || err != nil || len(raw) != 32 {
+		t.Errorf("generated secret %q: want whsec_ and 32 random bytes", sub.Secret)
+	}
+	if other, _ := svc.CreateSubscription(ctx, 1, webhooks.NewSubscription{URL: "https://hooks.example.com/in"}); other.Secret == sub.Secret {
+		t.Error("two generated secrets are equal")
+	}
+	// Normalisation: duplicates go, "*" absorbs the rest.
+	s2, err := svc.CreateSubscription(ctx, 1, webhooks.NewSubscription{URL: "https://hooks.example.com/in",
+		Events: []string{events.CreditLow, events.CreditLow, events.APIKeyRevoked}})
+	if err != nil || strings.Join(s2.Events, ",") != "credit.low,api_key.revoked" {
+		t.Errorf("events %v %v", s2.Events, err)
+	}
+	s3, _ := svc.CreateSubscription(ctx, 1, webhooks.NewSubscription{URL: "https://hooks.example.com/in", Events: []string{events.CreditLow, "*"}})
+	if strings.Join(s3.Events, ",") != "*" {
+		t.Errorf("events %v, want [*]", s3.Events)
+	}
+
+	// Tenant scope.
+	if _, err := svc.GetSubscription(ctx, 2, sub.ID); err != webhooks.ErrNotFound {
+		t.Errorf("other tenant get: %v", err)
+	}
+	if _, err := svc.UpdateSubscription(ctx, 2, sub.ID, webhooks.Patch{Active: ptr(false)}); err != webhooks.ErrNotFound {
+		t.Errorf("other tenant update: %v", err)
+	}
+	if err := svc.DeleteSubscription(ctx, 2, sub.ID); err != webhooks.ErrNotFound {
+		t.Errorf("other tenant delete: %v", err)
+	}
+
+	// Update changes what is given and keeps the secret unless rotated.
+	up, err := svc.UpdateSubscription(ctx, 1, sub.ID, webhooks.Patch{Active: ptr(false), Events: []string{events.ContentPublished}, Description: ptr("ops")})
+	if err != nil || up.Active || up.Events[0] != events.ContentPublished || up.Description != "ops" || up.Secret != sub.Secret || up.URL != sub.URL {
+		t.Errorf("update: %+v %v", up, err)
+	}
+	rot, err := svc.UpdateSubscription(ctx, 1, sub.ID, webhooks.Patch{Secret: ptr("a-brand-new-secret-of-enough-length")})
+	if err != nil || rot.Secret != "a-brand-new-secret-of-enough-length" {
+		t.Errorf("rotation: %v", err)
+	}
+	if err := svc.DeleteSubscription(ctx, 1, sub.ID); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := svc.GetSubscription(ctx, 1, sub.ID); err != webhooks.ErrNotFound {
+		t.Errorf("after delete: %v", err)
+	}
+}
+
+func TestSubscriptionValidation(t *testing.T) {
+	ctx := context.Background()
+	svc := webhooks.New(embedded.NewMemory(), webhooks.Options{})
+	good := "https://hooks.example.com/in"
+	cases := []struct {
+		name string
+		ns   webhooks.NewSubscription
+		want string
+	}{
+		{"unknown event type", webhooks.NewSubscription{URL: good, Events: []string{"execution.started", "job.done"}}, "events"},
+		{"empty event list", webhooks.NewSubscription{URL: good, Events: []string{}}, "events"},
+		{"missing url", webhooks.NewSubscription{}, "url"},
+		{"relative url", webhooks.NewSubscription{URL: "/hooks"}, "url"},
+		{"ftp url", webhooks.NewSubscription{URL: "ftp://example.com/"}, "url"},
+		{"decimal loopback", webhooks.NewSubscription{URL: "http://2130706433/"}, "url"},
+		{"hex loopback", webhooks.NewSubscription{URL: "http://0x7f.1/"}, "url"},
+		{"zero", webhooks.NewSubscription{URL: "http://0/"}, "url"},
+		{"mapped loopback", webhooks.NewSubscription{URL: "http://[::ffff:127.0.0.1]/"}, "url"},
+		{"userinfo", webhooks.NewSubscription{URL: "http://evil@127.0.0.1/"}, "url"},
+		{"private", webhooks.NewSubscription{URL: "http://10.1.2.3/"}, "url"},
+		{"metadata", webhooks.NewSubscription{URL: "http://169.254.169.254/latest/meta-data/"}, "url"},
+		{"cgnat", webhooks.NewSubscription{URL: "https://100.64.1.1/"}, "url"},
+		{"localhost", webhooks.NewSubscription{URL: "http://localhost:8080/"}, "url"},
+		{"short secret", webhooks.NewSubscription{URL: good, Secret: ptr("short")}, "secret"},
+		{"long description", webhooks.NewSubscription{URL: good, Description: ptr(strings.Repeat("d", 501))}, "description"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			_, err := svc.CreateSubscription(ctx, 1, c.ns)
+			if f := fields(err); len(f) != 1 || f[0] != c.want {
+				t.Errorf("error %v names %v, want [%s]", err, f, c.want)
+			}
+		})
+	}
+	// Every bad member is named at once.
+	_, err := svc.CreateSubscription(ctx, 1, webhooks.NewSubscription{URL: "http://127.0.0.1/", Events: []string{"nope"}, Secret: ptr("x")})
+	if f := strings.Join(fields(err), ","); f != "url,events,secret" {
+		t.Errorf("fields %s", f)
+	}
+	if subs, _ := svc.ListSubscriptions(ctx, 1); len(subs) != 0 {
+		t.Errorf("invalid requests stored %d subscriptions", len(subs))
+	}
+	// The loopback allowance admits loopback URLs in plain notation only.
+	local := webhooks.New(embedded.NewMemory(), webhooks.Options{Guard: ssrf.Guard{AllowLoopback: true}})
+	if _, err := local.CreateSubscription(ctx, 1, webhooks.NewSubscription{URL: "http://127.0.0.1:9000/hook"}); err != nil {
+		t.Errorf("loopback allowed: %v", err)
+	}
+	for _, u := range []string{"http://2130706433/", "http://10.0.0.1/", "http://[::ffff:127.0.0.1]/"} {
+		if _, err := local.CreateSubscription(ctx, 1, webhooks.NewSubscription{URL: u}); fields(err) == nil {
+			t.Errorf("loopback allowed: %s accepted", u)
+		}
+	}
+}
+
+// A public-looking name that resolves to 127.0.0.1 is accepted at creation
+// (names are not resolved then) and refused at connect: no connection
+// reaches the listening loopback server, and the delivery dead-letters
+// with the reason in every attempt.
+func TestConnectTimeGuardStopsDeliveries(t *testing.T) {
+	rc := newReceiver(t, secret, nil)
+	_, port, _ := net.SplitHostPort(rc.srv.Listener.Addr().String())
+	lookup := func(_ context.Context, host string) ([]netip.Addr, error) {
+		if host == "hooks.public-looking.com" {
+			return []netip.Addr{netip.MustParseAddr("127.0.0.1")}, nil
+		}
+		return nil, &net.DNSError{Err: "no such host", Name: host, IsNotFound: true}
+	}
+	h := newHarness(t, nil, webhooks.Options{Guard: ssrf.Guard{}, Lookup: lookup})
+	sub := h.subscribe(t, 1, "http://hooks.public-looking.com:"+port+"/hook", secret, webhooks.AllEvents)
+	ev := emit(t, h.tbl, 1, events.APIKeyRevoked, events.APIKeyRevokedData{KeyID: "key_1", RevokedAt: time.Now()})
+	d := h.waitStatus(t, 1, sub.ID, ev.ID, webhooks.StatusDeadLettered, 10*time.Second)
+	if len(d.Attempts) != webhooks.MaxAttempts {
+		t.Errorf("%d attempts", len(d.Attempts))
+	}
+	for _, a := range d.Attempts {
+		if a.HTTPStatus != nil || a.Error == nil || !strings.Contains(*a.Error, "not allowed") || !strings.Contains(*a.Error, "127.0.0.1") {
+			t.Errorf("attempt %+v", a)
+		}
+	}
+	if n := rc.conns.Load(); n != 0 {
+		t.Fatalf("the loopback server accepted %d connections", n)
+	}
+	// The same engine with the local allowance reaches it.
+	h2 := newHarness(t, nil, webhooks.Options{Guard: ssrf.Guard{AllowLoopback: true}, Lookup: lookup})
+	sub2 := h2.subscribe(t, 1, "http://hooks.public-looking.com:"+port+"/hook", secret, webhooks.AllEvents)
+	ev2 := emit(t, h2.tbl, 1, events.APIKeyRevoked, events.APIKeyRevokedData{KeyID: "key_2"})
+	h2.waitStatus(t, 1, sub2.ID, ev2.ID, webhooks.StatusSucceeded, 5*time.Second)
+	if rc.conns.Load() == 0 {
+		t.Error("with the allowance, no connection reached the server")
+	}
+}
+
+func TestRetryScaleFromEnv(t *testing.T) {
+	for v, want := range map[string]float64{"": 1, "1": 1, "0.01": 0.01, " 0.5 ": 0.5} {
+		t.Setenv(webhooks.EnvRetryScale, v)
+		if got, err := webhooks.RetryScaleFromEnv(); err != nil || got != want {
+			t.Errorf("%q: %v %v, want %v", v, got, err, want)
+		}
+	}
+	for _, v := range []string{"0", "-1", "fast", "NaN", "Inf"} {
+		t.Setenv(webhooks.EnvRetryScale, v)
+		if _, err := webhooks.RetryScaleFromEnv(); err == nil {
+			t.Errorf("%q accepted", v)
+		}
+	}
+	if strconv.Itoa(webhooks.MaxAttempts) != "5" || len(webhooks.RetryWaits) != 5 || webhooks.RetryWaits[0] != 5*time.Second || webhooks.RetryWaits[4] != 120*time.Second {
+		t.Error("the schedule is not the spec's")
+	}
+}
