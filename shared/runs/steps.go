@@ -254,6 +254,7 @@ func (s *Service) RunPlatform(ctx context.Context, it Item) (PlatformOutput, err
 	ans, err := prov.Answer(ctx, providers.Request{Platform: it.Platform, Query: q.Text, Sample: it.Sample, Hints: hints})
 	if err != nil {
 		if providers.IsRetryable(err) {
+			honourRetryAfter(ctx, err)
 			return PlatformOutput{}, &TransientProviderError{Platform: it.Platform, Message: err.Error()}
 		}
 		return PlatformOutput{}, &ProviderFailedError{Platform: it.Platform, Message: err.Error()}
@@ -429,5 +430,25 @@ func executionData(j jobs.Job) events.ExecutionData {
 	return d
 }
 
-// wait is how long Settle backs off before re-reading after a conflict.
+// settleConflictWait is how long Settle backs off before re-reading after
+// a conflict.
 const settleConflictWait = 20 * time.Millisecond
+
+// maxRetryAfterWait caps how long a step waits on a platform's Retry-After
+// before handing the retry to the workflow (whose own interval then adds).
+const maxRetryAfterWait = 20 * time.Second
+
+// honourRetryAfter waits out a short Retry-After of a rate-limited platform,
+// so that the workflow's retry does not arrive before the platform allows.
+func honourRetryAfter(ctx context.Context, err error) {
+	var pe *providers.Error
+	if !errors.As(err, &pe) || pe.RetryAfter <= 0 {
+		return
+	}
+	t := time.NewTimer(min(pe.RetryAfter, maxRetryAfterWait))
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+	case <-t.C:
+	}
+}
