@@ -17,6 +17,9 @@ import (
 	"github.com/brandlens/brandlens/shared/tenants"
 )
 
+// maxDetectedPerRun caps the competitors one run may discover.
+const maxDetectedPerRun = 20
+
 // maxSettleAttempts bounds retries when another job's settle changed the
 // same competitor records concurrently.
 const maxSettleAttempts = 8
@@ -178,13 +181,11 @@ func (s *Service) settleOnce(ctx context.Context, in SettleInput) (SettleOutput,
 	if err != nil {
 		return SettleOutput{}, false, err
 	}
-	ops = append(ops, scoreOps...)
 	evs = append(evs, scoreEvents...)
 	compOps, compEvents, err := s.competitorChanges(ctx, j, results, now)
 	if err != nil {
 		return SettleOutput{}, false, err
 	}
-	ops = append(ops, compOps...)
 	evs = append(evs, compEvents...)
 	for _, e := range evs {
 		op, err := events.Op(e)
@@ -193,9 +194,16 @@ func (s *Service) settleOnce(ctx context.Context, in SettleInput) (SettleOutput,
 		}
 		ops = append(ops, op)
 	}
-	if len(ops) > store.MaxTxOps {
-		ops = ops[:store.MaxTxOps]
+	// The job, the credits and the events must commit together; score and
+	// competitor statistics fill what room DynamoDB's 100 actions leave.
+	ops = append(ops, scoreOps...)
+	if room := store.MaxTxOps - len(ops); len(compOps) > room {
+		if s.Logger != nil {
+			s.Logger.Warn("settle: competitor statistics truncated", "job_id", j.ID, "updates", len(compOps), "room", room)
+		}
+		compOps = compOps[:max(room, 0)]
 	}
+	ops = append(ops, compOps...)
 	err = s.Table.TransactWrite(ctx, ops...)
 	var txe *store.TxConditionError
 	switch {
@@ -367,7 +375,11 @@ func (s *Service) competitorChanges(ctx context.Context, j jobs.Job, results map
 			ops = append(ops, op)
 		}
 	}
-	// Newly detected brands become competitors (dataSource "detected").
+	// Newly detected brands become competitors (dataSource "detected"), at
+	// most maxDetectedPerRun a run so that one settle stays one transaction.
+	if len(discoveredOrder) > maxDetectedPerRun {
+		discoveredOrder = discoveredOrder[:maxDetectedPerRun]
+	}
 	for _, name := range discoveredOrder {
 		key := strings.ToLower(name)
 		if byName[key] {
