@@ -21,8 +21,9 @@ import (
 const EnvDeliveriesQueueURL = "BRANDLENS_DELIVERIES_QUEUE_URL"
 
 // LocalDeliveryWorkers is how many deliveries `brandlens serve` attempts at
-// once: a hanging endpoint holds one worker for at most its 10 s timeout.
-const LocalDeliveryWorkers = 64
+// once (goroutines waiting on network I/O are cheap); a hanging endpoint holds at
+// most webhooks.DefaultMaxInFlight of them, see webhooks.Options.MaxInFlight.
+const LocalDeliveryWorkers = 512
 
 // newWebhooks builds the webhooks service of NewServices: the destination
 // guard (BRANDLENS_ALLOW_LOOPBACK_TARGETS) and the retry scale

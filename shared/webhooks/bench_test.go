@@ -62,4 +62,3 @@ func BenchmarkHealthyDelay(b *testing.B) {
 		})
 	}
 }
-

@@ -96,9 +96,11 @@ func (s *Service) deliver(ctx context.Context, msg Message) error {
 		}
 		// A subscription already holding its share of this process's
 		// workers waits: the claim is handed back, the attempt postponed.
-		if !s.acquire(ctx, sub.ID) {
+		release, later := s.acquire(ctx, sub.ID)
+		if release == nil {
+			now := s.now().UTC()
 			back := d
-			back.DueAt = now.Add(postpone)
+			back.DueAt = now.Add(later)
 			back.UpdatedAt = now
 			switch err := s.save(ctx, back, l.ver+1); {
 			case errors.Is(err, errConflict):
@@ -106,11 +108,11 @@ func (s *Service) deliver(ctx context.Context, msg Message) error {
 			case err != nil:
 				return err
 			}
-			return s.enqueue(ctx, back, postpone)
+			return s.enqueue(ctx, back, later)
 		}
 		// 4. POST.
 		o := s.post(ctx, sub, claimed)
-		s.release(sub.ID)
+		release()
 		if o.canceled {
 			// The worker is stopping: not an attempt. The claim lapses with
 			// its lease and the message (or the sweep) brings it back.

@@ -55,11 +55,13 @@
 //     Losing the CAS goes back to 1 with a fresh read, where the winner's
 //     claim makes the loser drop. So of any number of concurrent copies of a
 //     message exactly one POSTs.
-//  4. If this process already has MaxInFlight attempts open to the same
-//     subscription, hand the claim back (CAS: the previous status, dueAt =
-//     now + 2 s) and send the message again with that delay. Otherwise
-//     POST the stored bytes (10 s timeout, no redirects, connect-time SSRF
-//     guard, response body read capped).
+//  4. Take one of the subscription's MaxInFlight slots in this process,
+//     waiting up to a second for one. If none frees, or the endpoint is
+//     stalled (an attempt has been open for a second), hand the claim back
+//     (CAS: the previous status, dueAt = now + the delay) and send the
+//     message again with that delay (2 s, or the timeout when stalled).
+//     Otherwise POST the stored bytes (10 s timeout, no redirects,
+//     connect-time SSRF guard, response body read capped).
 //  5. Record: CAS, on the condition that claim is still our token, appending
 //     the attempt (time, HTTP status, latency, error) and moving to
 //     succeeded (2xx), to failed_retrying with next + 1 and dueAt = now +

@@ -200,6 +200,33 @@ func TestHangingEndpointDoesNotDelayOthers(t *testing.T) {
 	}
 }
 
+// With few workers, a hanging endpoint still holds at most its in-flight
+// share of them (MaxInFlight); its other attempts are postponed without
+// holding a worker, so the healthy endpoint is served at once.
+func TestHangingEndpointHoldsFewWorkers(t *testing.T) {
+	h := newHarnessN(t, nil, webhooks.Options{Guard: loopback, Timeout: 5 * time.Second, MaxInFlight: 2}, 6)
+	slow := newReceiver(t, secret, hang)
+	fast := newReceiver(t, secret, nil)
+	h.subscribe(t, 1, slow.srv.URL, secret, events.GapDetected)
+	h.subscribe(t, 1, fast.srv.URL, secret, events.ContentCited)
+	for range 30 {
+		emit(t, h.tbl, 1, events.GapDetected, events.GapDetectedData{GapID: "gap"})
+	}
+	slow.waitPosts(t, 2, 5*time.Second)
+	time.Sleep(700 * time.Millisecond) // the slow endpoint now counts as stalled
+	if n := slow.open.Load(); n > 2 {
+		t.Errorf("%d requests open to the hanging endpoint, want at most MaxInFlight = 2", n)
+	}
+	for i := 1; i <= 10; i++ {
+		start := time.Now()
+		emit(t, h.tbl, 1, events.ContentCited, events.ContentCitedData{OpportunityID: "o"})
+		got := fast.waitPosts(t, i, 5*time.Second)
+		if d := got[i-1].at.Sub(start); d > 1500*time.Millisecond {
+			t.Errorf("healthy delivery %d took %s with 6 workers and a hanging endpoint", i, d)
+		}
+	}
+}
+
 // Duplicate queue messages never produce a second POST, on the embedded
 // store (the DynamoDB Local run is in dynamo_test.go).
 func TestDuplicateMessagesPostOnce(t *testing.T) {

@@ -140,6 +140,12 @@ type harness struct {
 
 func newHarness(t testing.TB, tbl store.Table, o webhooks.Options) *harness {
 	t.Helper()
+	return newHarnessN(t, tbl, o, 512)
+}
+
+// newHarnessN runs the queue with the given number of workers.
+func newHarnessN(t testing.TB, tbl store.Table, o webhooks.Options, workers int) *harness {
+	t.Helper()
 	if tbl == nil {
 		tbl = embedded.NewMemory()
 	}
@@ -155,7 +161,7 @@ func newHarness(t testing.TB, tbl store.Table, o webhooks.Options) *harness {
 	svc.SetSender(q)
 	ctx, cancel := context.WithCancel(context.Background())
 	runDone := make(chan struct{})
-	go func() { defer close(runDone); q.Run(ctx, svc.Handle, 32) }()
+	go func() { defer close(runDone); q.Run(ctx, svc.Handle, workers) }()
 	d := svc.NewDispatcher()
 	d.Interval = 20 * time.Millisecond
 	dispDone := make(chan struct{})

@@ -30,12 +30,17 @@ const (
 	// attempt: long enough that a live worker always finishes inside it.
 	leaseMargin = 50 * time.Second
 	// DefaultMaxInFlight caps the attempts one worker process makes to one
-	// subscription at once, so that a hanging endpoint cannot occupy every
-	// worker: a further attempt waits up to slotWait for a slot (a healthy
-	// endpoint frees one in milliseconds), then is postponed by postpone.
+	// subscription at once, so that a slow or hanging endpoint cannot occupy
+	// every worker. Another attempt waits up to slotWait for a slot (a
+	// burst to a healthy endpoint), with at most maxWaitingFactor ×
+	// MaxInFlight attempts waiting; when the waiters are full, or an attempt
+	// in flight has been open for stalledAfter (the endpoint hangs), it is
+	// postponed instead, without holding a worker.
 	DefaultMaxInFlight = 8
-	slotWait           = 250 * time.Millisecond
-	postpone           = 2 * time.Second
+	maxWaitingFactor   = 32
+	slotWait           = 500 * time.Millisecond
+	stalledAfter       = 500 * time.Millisecond
+	postpone           = 250 * time.Millisecond
 	// MaxResponseBody is how much of a receiver's answer is read.
 	MaxResponseBody = 64 << 10
 	// UserAgent names the service on every delivery.
@@ -78,8 +83,8 @@ type Options struct {
 	// MaxInFlight caps concurrent attempts per subscription in this
 	// process (default DefaultMaxInFlight).
 	MaxInFlight int
-	Now        func() time.Time
-	Logger     *slog.Logger
+	Now         func() time.Time
+	Logger      *slog.Logger
 }
 
 // Service manages subscriptions and delivers events to them.
@@ -96,7 +101,7 @@ type Service struct {
 
 	maxInFlight int
 	mu          sync.Mutex
-	slots       map[string]chan struct{} // subscription id → its in-flight slots here
+	slots       map[string]*subSlots // subscription id → its in-flight attempts here
 }
 
 // New returns the service over tbl.
@@ -113,7 +118,7 @@ func New(tbl store.Table, o Options) *Service {
 	if s.maxInFlight <= 0 {
 		s.maxInFlight = DefaultMaxInFlight
 	}
-	s.slots = map[string]chan struct{}{}
+	s.slots = map[string]*subSlots{}
 	if s.now == nil {
 		s.now = time.Now
 	}
@@ -136,39 +141,79 @@ func (s *Service) SetSender(q queue.Sender) { s.sender = q }
 // Guard is the destination guard of the service.
 func (s *Service) Guard() ssrf.Guard { return s.guard }
 
-// slotsOf returns the subscription's semaphore.
-func (s *Service) slotsOf(subscriptionID string) chan struct{} {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	ch, ok := s.slots[subscriptionID]
-	if !ok {
-		ch = make(chan struct{}, s.maxInFlight)
-		s.slots[subscriptionID] = ch
-	}
-	return ch
+// subSlots are one subscription's in-flight attempts in this process.
+type subSlots struct {
+	sem     chan struct{}
+	mu      sync.Mutex
+	waiting int
+	open    map[uint64]time.Time // start of each attempt in flight
+	seq     uint64
 }
 
-// acquire takes one of the subscription's in-flight slots, waiting at most
-// slotWait for one to free.
-func (s *Service) acquire(ctx context.Context, subscriptionID string) bool {
-	ch := s.slotsOf(subscriptionID)
+// slotsOf returns the subscription's slots.
+func (s *Service) slotsOf(subscriptionID string) *subSlots {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	ss, ok := s.slots[subscriptionID]
+	if !ok {
+		ss = &subSlots{sem: make(chan struct{}, s.maxInFlight), open: map[uint64]time.Time{}}
+		s.slots[subscriptionID] = ss
+	}
+	return ss
+}
+
+// acquire takes one of the subscription's in-flight slots. It returns the
+// slot's release, or how long to postpone the attempt.
+func (s *Service) acquire(ctx context.Context, subscriptionID string) (release func(), wait time.Duration) {
+	ss := s.slotsOf(subscriptionID)
+	enter := func() func() {
+		ss.mu.Lock()
+		ss.seq++
+		id := ss.seq
+		ss.open[id] = time.Now()
+		ss.mu.Unlock()
+		return func() {
+			ss.mu.Lock()
+			delete(ss.open, id)
+			ss.mu.Unlock()
+			<-ss.sem
+		}
+	}
 	select {
-	case ch <- struct{}{}:
-		return true
+	case ss.sem <- struct{}{}:
+		return enter(), 0
 	default:
 	}
+	ss.mu.Lock()
+	stalled := false
+	for _, t := range ss.open {
+		if time.Since(t) >= stalledAfter {
+			stalled = true
+			break
+		}
+	}
+	full := ss.waiting >= maxWaitingFactor*s.maxInFlight
+	if !stalled && !full {
+		ss.waiting++
+	}
+	ss.mu.Unlock()
+	switch {
+	case stalled:
+		return nil, s.timeout // it hangs: come back when an attempt has timed out
+	case full:
+		return nil, postpone
+	}
+	defer func() { ss.mu.Lock(); ss.waiting--; ss.mu.Unlock() }()
 	t := time.NewTimer(slotWait)
 	defer t.Stop()
 	select {
-	case ch <- struct{}{}:
-		return true
+	case ss.sem <- struct{}{}:
+		return enter(), 0
 	case <-t.C:
 	case <-ctx.Done():
 	}
-	return false
+	return nil, postpone
 }
-
-func (s *Service) release(subscriptionID string) { <-s.slotsOf(subscriptionID) }
 
 // wait is the scaled wait after failed attempt n.
 func (s *Service) wait(n int) time.Duration {
