@@ -15,6 +15,7 @@ import (
 	"github.com/brandlens/brandlens/shared/jobs"
 	"github.com/brandlens/brandlens/shared/store"
 	"github.com/brandlens/brandlens/shared/tenants"
+	"github.com/brandlens/brandlens/shared/workflow"
 )
 
 // maxDetectedPerRun caps the competitors one run may discover.
@@ -231,28 +232,11 @@ func (s *Service) settleOnce(ctx context.Context, in SettleInput) (SettleOutput,
 }
 
 func errorText(e *StateError) string {
-	if e.Cause != "" {
-		if msg := causeMessage(e.Cause); msg != "" {
-			return e.Error + ": " + msg
-		}
-		return e.Error + ": " + e.Cause
+	if e.Cause == "" {
+		return e.Error
 	}
-	return e.Error
-}
-
-// causeMessage extracts errorMessage from a Lambda error cause, which Step
-// Functions passes as a JSON string.
-func causeMessage(cause string) string {
-	const k = `"errorMessage":"`
-	i := strings.Index(cause, k)
-	if i < 0 {
-		return ""
-	}
-	rest := cause[i+len(k):]
-	if j := strings.Index(rest, `"`); j >= 0 {
-		return rest[:j]
-	}
-	return ""
+	// A Lambda error's Cause is {"errorMessage","errorType"}; keep the message.
+	return e.Error + ": " + workflow.CauseMessage(e.Cause)
 }
 
 func (s *Service) visibilityResult(ctx context.Context, tenantID, id int32) (VisibilityResult, error) {
