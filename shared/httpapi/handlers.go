@@ -41,7 +41,7 @@ func (s *Server) capabilities(rq *Request) []string {
 func (s *Server) getMe(rq *Request) (any, error) {
 	ctx := rq.HTTP.Context()
 	p := rq.Principal
-	t, err := s.Tenants.Get(ctx, p.TenantID)
+	t, err := s.tenant(rq)
 	if err != nil {
 		return nil, err
 	}
@@ -64,7 +64,7 @@ func (s *Server) getMe(rq *Request) (any, error) {
 
 func (s *Server) getCredits(rq *Request) (any, error) {
 	ctx := rq.HTTP.Context()
-	t, err := s.Tenants.Get(ctx, rq.Principal.TenantID)
+	t, err := s.tenant(rq)
 	if err != nil {
 		return nil, err
 	}

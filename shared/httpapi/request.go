@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/brandlens/brandlens/shared/auth"
+	"github.com/brandlens/brandlens/shared/tenants"
 )
 
 // Request is what a route handler sees: the HTTP request, the caller and
@@ -28,6 +29,7 @@ type Request struct {
 	// Request type, nil for routes without one.
 	Input  any
 	params map[string]any
+	tenant *tenants.Tenant // the caller's, once read
 }
 
 // Int returns an int32 parameter (its default when absent).

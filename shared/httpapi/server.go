@@ -257,14 +257,27 @@ func (s *Server) guard(ctx context.Context, rq *Request) error {
 				Details: map[string]any{"requiredScope": string(rq.Route.Scope)}}
 		}
 	}
-	return s.rateLimit(ctx, p)
+	return s.rateLimit(ctx, rq)
 }
 
-func (s *Server) rateLimit(ctx context.Context, p auth.Principal) error {
+// tenant returns the caller's tenant, read once per request.
+func (s *Server) tenant(rq *Request) (tenants.Tenant, error) {
+	if rq.tenant == nil {
+		t, err := s.Tenants.Get(rq.HTTP.Context(), rq.Principal.TenantID)
+		if err != nil {
+			return tenants.Tenant{}, err
+		}
+		rq.tenant = &t
+	}
+	return *rq.tenant, nil
+}
+
+func (s *Server) rateLimit(ctx context.Context, rq *Request) error {
 	if s.Limiter == nil {
 		return nil
 	}
-	t, err := s.Tenants.Get(ctx, p.TenantID)
+	p := rq.Principal
+	t, err := s.tenant(rq)
 	if err != nil {
 		return err
 	}
