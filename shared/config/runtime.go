@@ -59,7 +59,13 @@ func (c Config) Providers(ctx context.Context) (providers.Set, error) {
 // JobsQueue returns the SQS jobs queue when BRANDLENS_JOBS_QUEUE_URL is
 // set, else nil.
 func (c Config) JobsQueue(ctx context.Context) (*queue.SQS, error) {
-	url := os.Getenv(EnvJobsQueueURL)
+	return c.sqsQueue(ctx, EnvJobsQueueURL)
+}
+
+// sqsQueue returns the SQS queue whose URL the environment variable env
+// holds, or nil when it is not set.
+func (c Config) sqsQueue(ctx context.Context, env string) (*queue.SQS, error) {
+	url := os.Getenv(env)
 	if url == "" {
 		return nil, nil
 	}

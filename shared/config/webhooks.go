@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/aws/aws-lambda-go/events"
-	"github.com/aws/aws-sdk-go-v2/service/sqs"
 
 	"github.com/brandlens/brandlens/shared/queue"
 	"github.com/brandlens/brandlens/shared/ssrf"
@@ -40,15 +39,7 @@ func newWebhooks(tbl store.Table, now func() time.Time) (*webhooks.Service, erro
 // DeliveriesQueue returns the SQS deliveries queue when
 // BRANDLENS_DELIVERIES_QUEUE_URL is set, else nil.
 func (c Config) DeliveriesQueue(ctx context.Context) (*queue.SQS, error) {
-	url := os.Getenv(EnvDeliveriesQueueURL)
-	if url == "" {
-		return nil, nil
-	}
-	cfg, err := c.awsConfig(ctx)
-	if err != nil {
-		return nil, err
-	}
-	return queue.NewSQS(sqs.NewFromConfig(cfg), url), nil
+	return c.sqsQueue(ctx, EnvDeliveriesQueueURL)
 }
 
 // attachDeliveries gives svc.Webhooks the SQS deliveries queue (when

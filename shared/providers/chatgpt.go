@@ -126,18 +126,11 @@ func parseOpenAIResponse(r *responses.Response) (Answer, error) {
 				}
 				tb.sep("\n\n")
 				base, end := tb.add(c.Text)
-				n := int64(end - base)
 				for _, a := range c.Annotations {
 					if a.Type != "url_citation" {
 						continue
 					}
-					cit := Citation{URL: a.URL, Title: a.Title, Start: -1, End: -1}
-					// The index unit is undocumented: trust it only when it
-					// fits the text as code points.
-					if runeSpan(a.StartIndex, a.EndIndex, n) {
-						cit.Start, cit.End = base+int(a.StartIndex), base+int(a.EndIndex)
-					}
-					ans.Citations = append(ans.Citations, cit)
+					ans.Citations = append(ans.Citations, pieceCitation(a.URL, a.Title, a.StartIndex, a.EndIndex, base, end))
 				}
 			}
 		}

@@ -201,11 +201,7 @@ func parsePerplexity(raw []byte) (Answer, error) {
 					if a.Type != "url_citation" || a.URL == "" {
 						continue
 					}
-					cit := Citation{URL: a.URL, Title: a.Title, Start: -1, End: -1}
-					if runeSpan(a.StartIndex, a.EndIndex, int64(end-base)) {
-						cit.Start, cit.End = base+int(a.StartIndex), base+int(a.EndIndex)
-					}
-					ans.Citations = append(ans.Citations, cit)
+					ans.Citations = append(ans.Citations, pieceCitation(a.URL, a.Title, a.StartIndex, a.EndIndex, base, end))
 				}
 			}
 		}

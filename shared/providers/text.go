@@ -35,6 +35,19 @@ func runeSpan(start, end, n int64) bool {
 	return start >= 0 && start <= end && end <= n
 }
 
+// pieceCitation cites url over [start, end), code points of an answer piece
+// that textBuilder.add placed at [pieceStart, pieceEnd), as a span of the
+// whole answer. The unit of the index in OpenAI-Responses-style annotations
+// is undocumented: it is trusted only when it fits the piece as code
+// points; otherwise the citation has no span (Start and End -1).
+func pieceCitation(url, title string, start, end int64, pieceStart, pieceEnd int) Citation {
+	cit := Citation{URL: url, Title: title, Start: -1, End: -1}
+	if runeSpan(start, end, int64(pieceEnd-pieceStart)) {
+		cit.Start, cit.End = pieceStart+int(start), pieceStart+int(end)
+	}
+	return cit
+}
+
 // byteToRune converts a byte offset within s to a code-point offset; false
 // when the offset is outside s. An offset inside a multi-byte character
 // counts that character as preceding it (rounding up), so a span never cuts

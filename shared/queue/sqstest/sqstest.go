@@ -21,20 +21,12 @@
 package sqstest
 
 import (
-	"bytes"
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"net"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"strconv"
-	"sync"
-	"sync/atomic"
 	"testing"
 	"time"
 
@@ -42,6 +34,8 @@ import (
 	"github.com/aws/aws-sdk-go-v2/credentials"
 	"github.com/aws/aws-sdk-go-v2/service/sqs"
 	"github.com/aws/aws-sdk-go-v2/service/sqs/types"
+
+	"github.com/brandlens/brandlens/shared/emulator"
 )
 
 // Environment variables the harness reads.
@@ -55,47 +49,24 @@ const defaultCLI = "tools/node_modules/.bin/fauxqs"
 
 const startTimeout = 30 * time.Second
 
-var (
-	inMain atomic.Bool
-	once   sync.Once
-	queues atomic.Int64
-	runID  = randomHex(4)
-
-	// Set once by start.
-	client      *sqs.Client
-	unavailable string // why the emulator cannot run here (skip, or fail in CI)
-	startErr    error  // it should run but did not
-	proc        *exec.Cmd
-	exited      chan struct{}
-)
+var harness = emulator.Harness[*sqs.Client]{
+	Package:     "sqstest",
+	Emulator:    "fauxqs",
+	EnvEndpoint: EnvEndpoint,
+	Connect:     NewClient,
+	Launch:      launch,
+}
 
 // Main runs the tests of m and then stops the fauxqs that Start launched,
 // if any. It returns m's exit code; TestMain may simply return.
-func Main(m *testing.M) int {
-	inMain.Store(true)
-	code := m.Run()
-	stop()
-	return code
-}
+func Main(m *testing.M) int { return harness.Main(m) }
 
 // Start returns a client of the test endpoint, launching fauxqs on first
 // use. It skips tb when Node.js or fauxqs is missing, unless the CI
 // environment variable is set, when it fails.
 func Start(tb testing.TB) *sqs.Client {
 	tb.Helper()
-	if os.Getenv(EnvEndpoint) == "" && !inMain.Load() {
-		tb.Fatal("sqstest: call sqstest.Main(m) from TestMain, so that fauxqs is stopped after the tests")
-	}
-	once.Do(start)
-	switch {
-	case unavailable != "" && os.Getenv("CI") != "":
-		tb.Fatalf("sqstest: %s (CI is set, so this fails instead of skipping)", unavailable)
-	case unavailable != "":
-		tb.Skipf("sqstest: %s", unavailable)
-	case startErr != nil:
-		tb.Fatalf("sqstest: %v", startErr)
-	}
-	return client
+	return harness.Start(tb)
 }
 
 // QueueOptions shape a queue made by NewQueue.
@@ -120,7 +91,7 @@ type Queue struct {
 // deletes them after tb.
 func NewQueue(tb testing.TB, c *sqs.Client, o QueueOptions) Queue {
 	tb.Helper()
-	name := fmt.Sprintf("brandlens-test-%s-%d", runID, queues.Add(1))
+	name := harness.UniqueName()
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	attrs := map[string]string{}
@@ -180,148 +151,47 @@ func NewClient(endpoint string) *sqs.Client {
 	})
 }
 
-func start() {
-	if ep := os.Getenv(EnvEndpoint); ep != "" {
-		client = NewClient(ep)
-		return
-	}
+func launch() (*emulator.Process, *sqs.Client, error) {
 	node, err := exec.LookPath("node")
 	if err != nil {
-		unavailable = "node is not installed, so fauxqs cannot run; install Node.js 20 or later, or set " + EnvEndpoint
-		return
+		return nil, nil, emulator.Unavailable("node is not installed, so fauxqs cannot run; install Node.js 20 or later, or set %s", EnvEndpoint)
 	}
-	cli, err := cliPath()
+	cli, err := emulator.RepoFile(EnvCLI, defaultCLI)
 	if err != nil {
-		startErr = err
-		return
+		return nil, nil, err
 	}
 	if _, err := os.Stat(cli); err != nil {
-		unavailable = fmt.Sprintf("fauxqs is not at %s; run `npm ci --prefix tools`, or set %s or %s", cli, EnvCLI, EnvEndpoint)
-		return
+		return nil, nil, emulator.Unavailable("fauxqs is not at %s; run `npm ci --prefix tools`, or set %s or %s", cli, EnvCLI, EnvEndpoint)
 	}
-	port, err := freePort()
+	port, err := emulator.FreePort()
 	if err != nil {
-		startErr = err
-		return
+		return nil, nil, err
 	}
-	var out bytes.Buffer
 	// Run through node rather than the script's `#!/usr/bin/env node`, so
 	// that the node found above is the one used and the child is node itself.
 	cmd := exec.Command(node, cli)
 	// Pinned so that a developer's own FAUXQS_* settings (an init file, a
 	// host) do not leak into the tests. FAUXQS_LOGGER is not set: fauxqs
 	// 1.9.2's CLI ignores it and always logs each request, which lands in the
-	// capped buffer below.
+	// capped output that emulator keeps.
 	cmd.Env = append(os.Environ(),
 		"FAUXQS_PORT="+strconv.Itoa(port),
 		"FAUXQS_HOST=localhost",
 		"FAUXQS_DEFAULT_REGION=us-east-1",
 		"FAUXQS_INIT=",
 	)
-	sw := &syncWriter{w: &out}
-	cmd.Stdout, cmd.Stderr = sw, sw
-	setDeathSignal(cmd)
-	if err := cmd.Start(); err != nil {
-		startErr = fmt.Errorf("start fauxqs: %w", err)
-		return
+	p, err := emulator.Start(cmd)
+	if err != nil {
+		return nil, nil, fmt.Errorf("start fauxqs: %w", err)
 	}
-	proc, exited = cmd, make(chan struct{})
-	go func() {
-		cmd.Wait()
-		close(exited)
-	}()
 	c := NewClient("http://127.0.0.1:" + strconv.Itoa(port))
-	if err := waitReady(c); err != nil {
-		stop()
-		startErr = fmt.Errorf("fauxqs (%s): %w\n%s", cli, err, sw.String())
-		return
-	}
-	client = c
-}
-
-// cliPath is $BRANDLENS_FAUXQS_CLI or the CLI under the repository root,
-// found from the working directory (a package directory in tests).
-func cliPath() (string, error) {
-	if p := os.Getenv(EnvCLI); p != "" {
-		return filepath.Abs(p)
-	}
-	dir, err := os.Getwd()
-	if err != nil {
-		return "", err
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			return filepath.Join(dir, filepath.FromSlash(defaultCLI)), nil
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return "", errors.New("no go.mod above the working directory to find the repository root by")
-		}
-		dir = parent
-	}
-}
-
-func freePort() (int, error) {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return 0, fmt.Errorf("find a free port: %w", err)
-	}
-	defer l.Close()
-	return l.Addr().(*net.TCPAddr).Port, nil
-}
-
-func waitReady(c *sqs.Client) error {
-	deadline := time.Now().Add(startTimeout)
-	for {
-		ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+	err = p.WaitReady(startTimeout, 50*time.Millisecond, func(ctx context.Context) error {
 		_, err := c.ListQueues(ctx, &sqs.ListQueuesInput{}, func(o *sqs.Options) { o.RetryMaxAttempts = 1 })
-		cancel()
-		if err == nil {
-			return nil
-		}
-		select {
-		case <-exited:
-			return errors.New("it exited before answering")
-		case <-time.After(50 * time.Millisecond):
-		}
-		if time.Now().After(deadline) {
-			return fmt.Errorf("no answer within %v: %w", startTimeout, err)
-		}
+		return err
+	})
+	if err != nil {
+		p.Stop()
+		return nil, nil, fmt.Errorf("fauxqs (%s): %w\n%s", cli, err, p.Output())
 	}
-}
-
-func stop() {
-	if proc == nil {
-		return
-	}
-	proc.Process.Kill()
-	<-exited
-	proc = nil
-}
-
-func randomHex(n int) string {
-	b := make([]byte, n)
-	rand.Read(b)
-	return hex.EncodeToString(b)
-}
-
-// syncWriter keeps the start of the emulator's output for error messages.
-type syncWriter struct {
-	mu sync.Mutex
-	w  *bytes.Buffer
-}
-
-func (s *syncWriter) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.w.Len() > 64<<10 {
-		return len(p), nil
-	}
-	return s.w.Write(p)
-}
-
-func (s *syncWriter) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.w.String()
+	return p, c, nil
 }

@@ -15,19 +15,12 @@
 package dynamotest
 
 import (
-	"bytes"
 	"context"
-	"crypto/rand"
-	"encoding/hex"
-	"errors"
 	"fmt"
-	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strconv"
-	"sync"
-	"sync/atomic"
 	"testing"
 	"time"
 
@@ -35,6 +28,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/credentials"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 
+	"github.com/brandlens/brandlens/shared/emulator"
 	"github.com/brandlens/brandlens/shared/store/dynamo"
 )
 
@@ -49,54 +43,31 @@ const defaultJar = "tools/node_modules/amplify-dynamodb-simulator/emulator/Dynam
 
 const startTimeout = 60 * time.Second
 
-var (
-	inMain atomic.Bool
-	once   sync.Once
-	tables atomic.Int64
-	runID  = randomHex(4)
-
-	// Set once by start.
-	client      *dynamodb.Client
-	unavailable string // why the emulator cannot run here (skip, or fail in CI)
-	startErr    error  // it should run but did not
-	proc        *exec.Cmd
-	exited      chan struct{}
-)
+var harness = emulator.Harness[*dynamodb.Client]{
+	Package:     "dynamotest",
+	Emulator:    "DynamoDB Local",
+	EnvEndpoint: EnvEndpoint,
+	Connect:     NewClient,
+	Launch:      launch,
+}
 
 // Main runs the tests of m and then stops the DynamoDB Local that Start
 // launched, if any. It returns m's exit code; TestMain may simply return.
-func Main(m *testing.M) int {
-	inMain.Store(true)
-	code := m.Run()
-	stop()
-	return code
-}
+func Main(m *testing.M) int { return harness.Main(m) }
 
 // Start returns a client of the test endpoint, launching DynamoDB Local on
 // first use. It skips tb when Java or the jar is missing, unless the CI
 // environment variable is set, when it fails.
 func Start(tb testing.TB) *dynamodb.Client {
 	tb.Helper()
-	if os.Getenv(EnvEndpoint) == "" && !inMain.Load() {
-		tb.Fatal("dynamotest: call dynamotest.Main(m) from TestMain, so that DynamoDB Local is stopped after the tests")
-	}
-	once.Do(start)
-	switch {
-	case unavailable != "" && os.Getenv("CI") != "":
-		tb.Fatalf("dynamotest: %s (CI is set, so this fails instead of skipping)", unavailable)
-	case unavailable != "":
-		tb.Skipf("dynamotest: %s", unavailable)
-	case startErr != nil:
-		tb.Fatalf("dynamotest: %v", startErr)
-	}
-	return client
+	return harness.Start(tb)
 }
 
 // NewTable creates a table shaped like the production one, named uniquely
 // (so that runs sharing an endpoint do not meet), and deletes it after tb.
 func NewTable(tb testing.TB, c *dynamodb.Client) string {
 	tb.Helper()
-	name := fmt.Sprintf("brandlens-test-%s-%d", runID, tables.Add(1))
+	name := harness.UniqueName()
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	if err := dynamo.CreateTable(ctx, c, name); err != nil {
@@ -120,139 +91,38 @@ func NewClient(endpoint string) *dynamodb.Client {
 	})
 }
 
-func start() {
-	if ep := os.Getenv(EnvEndpoint); ep != "" {
-		client = NewClient(ep)
-		return
-	}
+func launch() (*emulator.Process, *dynamodb.Client, error) {
 	java, err := exec.LookPath("java")
 	if err != nil {
-		unavailable = "java is not installed, so DynamoDB Local cannot run; install Java 17 or set " + EnvEndpoint
-		return
+		return nil, nil, emulator.Unavailable("java is not installed, so DynamoDB Local cannot run; install Java 17 or set %s", EnvEndpoint)
 	}
-	jar, err := jarPath()
+	jar, err := emulator.RepoFile(EnvJar, defaultJar)
 	if err != nil {
-		startErr = err
-		return
+		return nil, nil, err
 	}
 	if _, err := os.Stat(jar); err != nil {
-		unavailable = fmt.Sprintf("DynamoDB Local is not at %s; run `npm ci --prefix tools`, or set %s or %s", jar, EnvJar, EnvEndpoint)
-		return
+		return nil, nil, emulator.Unavailable("DynamoDB Local is not at %s; run `npm ci --prefix tools`, or set %s or %s", jar, EnvJar, EnvEndpoint)
 	}
-	port, err := freePort()
+	port, err := emulator.FreePort()
 	if err != nil {
-		startErr = err
-		return
+		return nil, nil, err
 	}
 	dir := filepath.Dir(jar)
-	var out bytes.Buffer
 	cmd := exec.Command(java, "-Djava.library.path="+filepath.Join(dir, "DynamoDBLocal_lib"),
 		"-jar", filepath.Base(jar), "-inMemory", "-sharedDb", "-disableTelemetry", "-port", strconv.Itoa(port))
 	cmd.Dir = dir
-	sw := &syncWriter{w: &out}
-	cmd.Stdout, cmd.Stderr = sw, sw
-	setDeathSignal(cmd)
-	if err := cmd.Start(); err != nil {
-		startErr = fmt.Errorf("start DynamoDB Local: %w", err)
-		return
+	p, err := emulator.Start(cmd)
+	if err != nil {
+		return nil, nil, fmt.Errorf("start DynamoDB Local: %w", err)
 	}
-	proc, exited = cmd, make(chan struct{})
-	go func() {
-		cmd.Wait()
-		close(exited)
-	}()
 	c := NewClient("http://127.0.0.1:" + strconv.Itoa(port))
-	if err := waitReady(c); err != nil {
-		stop()
-		startErr = fmt.Errorf("DynamoDB Local (%s): %w\n%s", jar, err, sw.String())
-		return
-	}
-	client = c
-}
-
-// jarPath is $BRANDLENS_DYNAMODB_LOCAL_JAR or the jar under the repository
-// root, found from the working directory (a package directory in tests).
-func jarPath() (string, error) {
-	if p := os.Getenv(EnvJar); p != "" {
-		return filepath.Abs(p)
-	}
-	dir, err := os.Getwd()
-	if err != nil {
-		return "", err
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			return filepath.Join(dir, filepath.FromSlash(defaultJar)), nil
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return "", errors.New("no go.mod above the working directory to find the repository root by")
-		}
-		dir = parent
-	}
-}
-
-func freePort() (int, error) {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return 0, fmt.Errorf("find a free port: %w", err)
-	}
-	defer l.Close()
-	return l.Addr().(*net.TCPAddr).Port, nil
-}
-
-func waitReady(c *dynamodb.Client) error {
-	deadline := time.Now().Add(startTimeout)
-	for {
-		ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+	err = p.WaitReady(startTimeout, 100*time.Millisecond, func(ctx context.Context) error {
 		_, err := c.ListTables(ctx, &dynamodb.ListTablesInput{}, func(o *dynamodb.Options) { o.RetryMaxAttempts = 1 })
-		cancel()
-		if err == nil {
-			return nil
-		}
-		select {
-		case <-exited:
-			return errors.New("it exited before answering")
-		case <-time.After(100 * time.Millisecond):
-		}
-		if time.Now().After(deadline) {
-			return fmt.Errorf("no answer within %v: %w", startTimeout, err)
-		}
+		return err
+	})
+	if err != nil {
+		p.Stop()
+		return nil, nil, fmt.Errorf("DynamoDB Local (%s): %w\n%s", jar, err, p.Output())
 	}
-}
-
-func stop() {
-	if proc == nil {
-		return
-	}
-	proc.Process.Kill()
-	<-exited
-	proc = nil
-}
-
-func randomHex(n int) string {
-	b := make([]byte, n)
-	rand.Read(b)
-	return hex.EncodeToString(b)
-}
-
-// syncWriter keeps the start of the emulator's output for error messages.
-type syncWriter struct {
-	mu sync.Mutex
-	w  *bytes.Buffer
-}
-
-func (s *syncWriter) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.w.Len() > 64<<10 {
-		return len(p), nil
-	}
-	return s.w.Write(p)
-}
-
-func (s *syncWriter) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.w.String()
+	return p, c, nil
 }

@@ -1,4 +1,4 @@
-package sqstest
+package emulator
 
 import (
 	"os/exec"

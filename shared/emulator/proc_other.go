@@ -1,6 +1,6 @@
 //go:build !linux
 
-package dynamotest
+package emulator
 
 import "os/exec"
 

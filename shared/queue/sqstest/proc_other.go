@@ -1,9 +1,0 @@
-//go:build !linux
-
-package sqstest
-
-import "os/exec"
-
-// setDeathSignal does nothing where the kernel offers no parent-death
-// signal; Main stops the emulator.
-func setDeathSignal(*exec.Cmd) {}
