@@ -10,6 +10,9 @@ import (
 	"os"
 	"os/signal"
 	"syscall"
+
+	"github.com/brandlens/brandlens/shared/config"
+	"github.com/brandlens/brandlens/shared/providers/live"
 )
 
 const usage = `brandlens — AI visibility monitoring
@@ -23,6 +26,7 @@ BRANDLENS_TABLE, BRANDLENS_KEY_SECRET, BRANDLENS_LOG_LEVEL (see README.md).
 `
 
 func main() {
+	config.ProviderFactory = live.FromEnv // serve asks the platforms in live mode
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	os.Exit(run(ctx, os.Args[1:], os.Stdout, os.Stderr))

@@ -47,13 +47,21 @@ func (c Config) providerEnv(ctx context.Context) (func(string) string, error) {
 	}, nil
 }
 
-// Providers builds the AI platform providers (BRANDLENS_PROVIDERS).
+// ProviderFactory builds the provider set from the environment. It is
+// providers.FromEnv (simulated and replay only) unless a binary that calls
+// the platforms sets it to live.FromEnv (package providers/live): config
+// does not import the live adapters, so the binaries that never call a
+// platform do not link the vendor SDKs.
+var ProviderFactory func(getenv func(string) string, client *http.Client) (providers.Set, error) = providers.FromEnv
+
+// Providers builds the AI platform providers (BRANDLENS_PROVIDERS) with
+// ProviderFactory.
 func (c Config) Providers(ctx context.Context) (providers.Set, error) {
 	getenv, err := c.providerEnv(ctx)
 	if err != nil {
 		return nil, err
 	}
-	return providers.FromEnv(getenv, http.DefaultClient)
+	return ProviderFactory(getenv, http.DefaultClient)
 }
 
 // JobsQueue returns the SQS jobs queue when BRANDLENS_JOBS_QUEUE_URL is

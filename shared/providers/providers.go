@@ -2,7 +2,9 @@
 // answers in one shape: chatgpt (OpenAI Responses + web search), perplexity
 // (Agent API), gemini (generateContent + Google Search grounding), claude
 // (Messages + web search) and google_ai_overview (SerpApi), plus the offline
-// simulated and replay providers.
+// simulated and replay providers. The live adapters are in package
+// providers/live, so that only the binaries that call the platforms link
+// the vendor SDKs.
 package providers
 
 import (

@@ -1,11 +1,9 @@
 package providers
 
 import (
-	"context"
 	"fmt"
 	"net/http"
 	"strings"
-	"time"
 
 	"github.com/brandlens/brandlens/shared/platforms"
 )
@@ -33,45 +31,20 @@ const (
 	ModeLive      = "live"
 )
 
-// liveEnv names the variables of one live platform.
-var liveEnv = []struct {
-	platform, key, base, model string
-}{
-	{platforms.ChatGPT, "OPENAI_API_KEY", "OPENAI_BASE_URL", "BRANDLENS_MODEL_CHATGPT"},
-	{platforms.Perplexity, "PERPLEXITY_API_KEY", "PERPLEXITY_BASE_URL", "BRANDLENS_MODEL_PERPLEXITY"},
-	{platforms.Gemini, "GEMINI_API_KEY", "GEMINI_BASE_URL", "BRANDLENS_MODEL_GEMINI"},
-	{platforms.Claude, "ANTHROPIC_API_KEY", "ANTHROPIC_BASE_URL", "BRANDLENS_MODEL_CLAUDE"},
-	{platforms.GoogleAIOverview, "SERPAPI_API_KEY", "SERPAPI_BASE_URL", ""},
-}
-
-// FromEnv builds the provider set the environment asks for. getenv is
-// os.Getenv in production (a map lookup in tests); client carries every
-// live call (nil: a plain http.Client).
+// FromEnv builds the offline provider set the environment asks for:
+// simulated (the default) or replay. getenv is os.Getenv in production (a
+// map lookup in tests); client is unused here and kept for the signature
+// shared with live.FromEnv, which adds live mode. The live adapters live in
+// package providers/live so that binaries that never call a platform do not
+// link the vendor SDKs.
 //
 // Variables:
 //
-//	BRANDLENS_PROVIDERS        simulated (default) | replay | live
-//	BRANDLENS_REPLAY_FILE      replay mode: path of the replay JSON file (required)
-//	BRANDLENS_PROVIDER_TIMEOUT live mode: per-call timeout, a Go duration (default 60s)
-//	OPENAI_API_KEY             live chatgpt key
-//	PERPLEXITY_API_KEY         live perplexity key
-//	GEMINI_API_KEY             live gemini key
-//	ANTHROPIC_API_KEY          live claude key
-//	SERPAPI_API_KEY            live google_ai_overview key
-//	OPENAI_BASE_URL            default https://api.openai.com/v1/
-//	PERPLEXITY_BASE_URL        default https://api.perplexity.ai (the adapter adds /v1/responses)
-//	GEMINI_BASE_URL            default https://generativelanguage.googleapis.com/ (the SDK adds v1beta/models/…)
-//	ANTHROPIC_BASE_URL         default https://api.anthropic.com/ (the SDK adds v1/messages)
-//	SERPAPI_BASE_URL           default https://serpapi.com (the adapter adds /search.json)
-//	BRANDLENS_MODEL_CHATGPT    default gpt-5.5
-//	BRANDLENS_MODEL_PERPLEXITY default perplexity/sonar
-//	BRANDLENS_MODEL_GEMINI     default gemini-3.5-flash
-//	BRANDLENS_MODEL_CLAUDE     default claude-sonnet-4-6
+//	BRANDLENS_PROVIDERS   simulated (default) | replay | live (live.FromEnv only)
+//	BRANDLENS_REPLAY_FILE replay mode: path of the replay JSON file (required)
 //
-// In live mode a platform whose key is unset gets a provider that fails
-// every call with KindAuth naming the variable, so the other platforms
-// still run. An unknown mode, a missing or invalid replay file and an
-// invalid timeout are errors.
+// An unknown mode, live mode, and a missing or invalid replay file are
+// errors.
 func FromEnv(getenv func(string) string, client *http.Client) (Set, error) {
 	env := func(k string) string { return strings.TrimSpace(getenv(k)) }
 	set := Set{}
@@ -93,54 +66,9 @@ func FromEnv(getenv func(string) string, client *http.Client) (Set, error) {
 			set[pf] = r.Provider(pf)
 		}
 	case ModeLive:
-		timeout := DefaultTimeout
-		if v := env("BRANDLENS_PROVIDER_TIMEOUT"); v != "" {
-			d, err := time.ParseDuration(v)
-			if err != nil || d <= 0 {
-				return nil, fmt.Errorf("BRANDLENS_PROVIDER_TIMEOUT=%q is not a positive duration such as 60s", v)
-			}
-			timeout = d
-		}
-		for _, le := range liveEnv {
-			cfg := Config{APIKey: env(le.key), BaseURL: env(le.base), HTTPClient: client, Timeout: timeout}
-			if le.model != "" {
-				cfg.Model = env(le.model)
-			}
-			if cfg.APIKey == "" {
-				set[le.platform] = missingKey{platform: le.platform, env: le.key}
-				continue
-			}
-			set[le.platform] = NewLive(le.platform, cfg)
-		}
+		return nil, fmt.Errorf("BRANDLENS_PROVIDERS=live: this binary is built without the live providers (providers/live.FromEnv)")
 	default:
 		return nil, fmt.Errorf("BRANDLENS_PROVIDERS=%q: want %s, %s or %s", mode, ModeSimulated, ModeReplay, ModeLive)
 	}
 	return set, nil
-}
-
-// NewLive returns the live adapter of platform, nil for an unknown one.
-func NewLive(platform string, cfg Config) Provider {
-	switch platform {
-	case platforms.ChatGPT:
-		return NewChatGPT(cfg)
-	case platforms.Perplexity:
-		return NewPerplexity(cfg)
-	case platforms.Gemini:
-		return NewGemini(cfg)
-	case platforms.Claude:
-		return NewClaude(cfg)
-	case platforms.GoogleAIOverview:
-		return NewGoogleAIOverview(cfg)
-	}
-	return nil
-}
-
-// missingKey stands in for a live platform without a key.
-type missingKey struct{ platform, env string }
-
-func (m missingKey) Platform() string { return m.platform }
-
-func (m missingKey) Answer(context.Context, Request) (Answer, error) {
-	return Answer{}, &Error{Platform: m.platform, Kind: KindAuth, Code: "missing_api_key",
-		Message: m.env + " is not set, so " + m.platform + " cannot be asked in live mode"}
 }

@@ -1,4 +1,4 @@
-package providers
+package live
 
 import (
 	"context"
@@ -9,9 +9,11 @@ import (
 	"slices"
 	"testing"
 	"time"
+
+	"github.com/brandlens/brandlens/shared/providers"
 )
 
-func newTestChatGPT(base string, timeout time.Duration) Provider {
+func newTestChatGPT(base string, timeout time.Duration) providers.Provider {
 	return NewChatGPT(Config{APIKey: testKey, BaseURL: base + "/v1/", Timeout: timeout})
 }
 
@@ -53,7 +55,7 @@ func TestChatGPTSuccess(t *testing.T) {
 			f := newFake(t, func(w http.ResponseWriter, r *http.Request, n int) {
 				reply(w, 200, nil, fixture(t, tc.fixture))
 			})
-			ans, err := newTestChatGPT(f.srv.URL, time.Second).Answer(context.Background(), Request{Query: "best crm small agencies"})
+			ans, err := newTestChatGPT(f.srv.URL, time.Second).Answer(context.Background(), providers.Request{Query: "best crm small agencies"})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -132,44 +134,44 @@ func TestChatGPTErrors(t *testing.T) {
 	rate := `{"error":{"message":"Rate limit reached for gpt-5.5","type":"requests","param":null,"code":"rate_limit_exceeded"}}`
 	cases := []errCase{
 		{name: "429 retry-after-ms", status: 429, header: map[string]string{"retry-after-ms": "1500", "retry-after": "9"}, body: rate,
-			kind: KindTransient, code: "rate_limit_exceeded", retryMin: 1500 * time.Millisecond, retryMax: 1500 * time.Millisecond},
+			kind: providers.KindTransient, code: "rate_limit_exceeded", retryMin: 1500 * time.Millisecond, retryMax: 1500 * time.Millisecond},
 		{name: "429 retry-after seconds", status: 429, header: map[string]string{"retry-after": "7"}, body: rate,
-			kind: KindTransient, retryMin: 7 * time.Second, retryMax: 7 * time.Second},
+			kind: providers.KindTransient, retryMin: 7 * time.Second, retryMax: 7 * time.Second},
 		{name: "429 retry-after date", status: 429, header: map[string]string{"retry-after": httpDate(30 * time.Second)}, body: rate,
-			kind: KindTransient, retryMin: 28 * time.Second, retryMax: 31 * time.Second},
+			kind: providers.KindTransient, retryMin: 28 * time.Second, retryMax: 31 * time.Second},
 		{name: "429 insufficient_quota", status: 429, header: map[string]string{"retry-after": "20"},
 			body: `{"error":{"message":"You exceeded your current quota, please check your plan and billing details.","type":"insufficient_quota","param":null,"code":"insufficient_quota"}}`,
-			kind: KindQuota, code: "insufficient_quota"},
-		{name: "500", status: 500, body: `{"error":{"message":"The server had an error","type":"server_error","param":null,"code":null}}`, kind: KindTransient},
-		{name: "503 html body", status: 503, body: `<html>upstream unavailable</html>`, kind: KindTransient},
+			kind: providers.KindQuota, code: "insufficient_quota"},
+		{name: "500", status: 500, body: `{"error":{"message":"The server had an error","type":"server_error","param":null,"code":null}}`, kind: providers.KindTransient},
+		{name: "503 html body", status: 503, body: `<html>upstream unavailable</html>`, kind: providers.KindTransient},
 		{name: "401 echoes key", status: 401,
 			body: `{"error":{"message":"Incorrect API key provided: sk-test-SECRETKEY0123456789. You can find your API key at https://platform.openai.com/account/api-keys.","type":"invalid_request_error","param":null,"code":"invalid_api_key"}}`,
-			kind: KindAuth, code: "invalid_api_key"},
-		{name: "403", status: 403, body: `{"error":{"message":"Country not supported","type":"invalid_request_error","code":"unsupported_country_region_territory"}}`, kind: KindAuth},
-		{name: "400", status: 400, body: `{"error":{"message":"Invalid value for 'include'","type":"invalid_request_error","param":"include","code":"invalid_value"}}`, kind: KindInvalid, code: "invalid_value"},
-		{name: "404", status: 404, body: `{"error":{"message":"The model does not exist","type":"invalid_request_error","code":"model_not_found"}}`, kind: KindInvalid},
-		{name: "422", status: 422, body: `{"error":{"message":"Unprocessable","type":"invalid_request_error","code":null}}`, kind: KindInvalid},
+			kind: providers.KindAuth, code: "invalid_api_key"},
+		{name: "403", status: 403, body: `{"error":{"message":"Country not supported","type":"invalid_request_error","code":"unsupported_country_region_territory"}}`, kind: providers.KindAuth},
+		{name: "400", status: 400, body: `{"error":{"message":"Invalid value for 'include'","type":"invalid_request_error","param":"include","code":"invalid_value"}}`, kind: providers.KindInvalid, code: "invalid_value"},
+		{name: "404", status: 404, body: `{"error":{"message":"The model does not exist","type":"invalid_request_error","code":"model_not_found"}}`, kind: providers.KindInvalid},
+		{name: "422", status: 422, body: `{"error":{"message":"Unprocessable","type":"invalid_request_error","code":null}}`, kind: providers.KindInvalid},
 		{name: "failed inside 200", status: 200,
 			body: `{"id":"resp_1","object":"response","status":"failed","model":"gpt-5.5","error":{"code":"server_error","message":"The model failed"},"output":[]}`,
-			kind: KindFailedAnswer, code: "server_error"},
+			kind: providers.KindFailedAnswer, code: "server_error"},
 		{name: "incomplete inside 200", status: 200,
 			body: `{"id":"resp_1","object":"response","status":"incomplete","model":"gpt-5.5","incomplete_details":{"reason":"max_output_tokens"},"output":[]}`,
-			kind: KindFailedAnswer, code: "incomplete"},
+			kind: providers.KindFailedAnswer, code: "incomplete"},
 		{name: "cancelled inside 200", status: 200, body: `{"id":"resp_1","object":"response","status":"cancelled","output":[]}`,
-			kind: KindFailedAnswer, code: "cancelled"},
+			kind: providers.KindFailedAnswer, code: "cancelled"},
 		{name: "empty text", status: 200,
 			body: `{"id":"resp_1","object":"response","status":"completed","model":"gpt-5.5","output":[{"type":"web_search_call","id":"ws","status":"completed","action":{"type":"search","sources":[]}}],"usage":{"input_tokens":1,"output_tokens":0}}`,
-			kind: KindFailedAnswer, code: "empty_answer"},
-		{name: "malformed JSON", status: 200, body: `{"id":"resp_1","output":[`, kind: KindTransient, code: "malformed_response"},
-		{name: "timeout", handler: func(w http.ResponseWriter, r *http.Request, n int) { hang(r) }, kind: KindTransient, code: "timeout"},
+			kind: providers.KindFailedAnswer, code: "empty_answer"},
+		{name: "malformed JSON", status: 200, body: `{"id":"resp_1","output":[`, kind: providers.KindTransient, code: "malformed_response"},
+		{name: "timeout", handler: func(w http.ResponseWriter, r *http.Request, n int) { hang(r) }, kind: providers.KindTransient, code: "timeout"},
 	}
 	runErrCases(t, cases, newTestChatGPT)
 }
 
 func TestChatGPTNetworkError(t *testing.T) {
-	_, err := newTestChatGPT(closedURL(t), time.Second).Answer(context.Background(), Request{Query: "q"})
-	var pe *Error
-	if !errors.As(err, &pe) || pe.Kind != KindTransient || pe.Code != "network" {
+	_, err := newTestChatGPT(closedURL(t), time.Second).Answer(context.Background(), providers.Request{Query: "q"})
+	var pe *providers.Error
+	if !errors.As(err, &pe) || pe.Kind != providers.KindTransient || pe.Code != "network" {
 		t.Fatalf("err = %v", err)
 	}
 }

@@ -1,4 +1,4 @@
-package providers
+package live
 
 import (
 	"context"
@@ -12,6 +12,7 @@ import (
 	"github.com/anthropics/anthropic-sdk-go/option"
 
 	"github.com/brandlens/brandlens/shared/platforms"
+	"github.com/brandlens/brandlens/shared/providers"
 )
 
 // Defaults of the claude adapter.
@@ -51,7 +52,7 @@ func NewClaude(cfg Config) *Claude {
 func (p *Claude) Platform() string { return platforms.Claude }
 
 // Answer implements Provider.
-func (p *Claude) Answer(ctx context.Context, req Request) (Answer, error) {
+func (p *Claude) Answer(ctx context.Context, req providers.Request) (providers.Answer, error) {
 	cl := p.cfg.begin(ctx, platforms.Claude)
 	defer cl.cancel()
 	user := anthropic.NewUserMessage(anthropic.NewTextBlock(req.Query))
@@ -77,7 +78,7 @@ func (p *Claude) Answer(ctx context.Context, req Request) (Answer, error) {
 			}},
 		})
 		if err != nil {
-			return Answer{}, p.classify(cl, err)
+			return providers.Answer{}, p.classify(cl, err)
 		}
 		blocks = append(blocks, msg.Content...)
 		in += int(msg.Usage.InputTokens)
@@ -88,18 +89,18 @@ func (p *Claude) Answer(ctx context.Context, req Request) (Answer, error) {
 		}
 		if msg.StopReason != anthropic.StopReasonPauseTurn {
 			if msg.StopReason == anthropic.StopReasonRefusal {
-				return Answer{}, failed(platforms.Claude, "refusal", "the model refused to answer")
+				return providers.Answer{}, failed(platforms.Claude, "refusal", "the model refused to answer")
 			}
 			break
 		}
 		if turn >= claudeMaxContinuations {
-			return Answer{}, failed(platforms.Claude, "pause_turn",
+			return providers.Answer{}, failed(platforms.Claude, "pause_turn",
 				fmt.Sprintf("still paused after %d continuations", claudeMaxContinuations))
 		}
 	}
 	ans, ferr := parseClaudeBlocks(blocks)
 	if ferr != nil {
-		return Answer{}, ferr
+		return providers.Answer{}, ferr
 	}
 	ans.Model, ans.InputTokens, ans.OutputTokens = model, in, out
 	ans.CostUSD = estimateCost(model, in, out, searches)
@@ -129,13 +130,13 @@ func (p *Claude) classify(cl *call, err error) error {
 	}
 	e := statusError(platforms.Claude, ae.StatusCode, h, safeText(code, p.cfg.APIKey), safeText(body.Error.Message, p.cfg.APIKey))
 	switch {
-	case e.Kind == KindAuth:
+	case e.Kind == providers.KindAuth:
 		e.Message = authMessage(anthropicKeyEnv)
 	case code == "billing_error":
-		e.Kind, e.RetryAfter = KindQuota, 0
+		e.Kind, e.RetryAfter = providers.KindQuota, 0
 	case ae.StatusCode == http.StatusBadRequest && strings.Contains(strings.ToLower(body.Error.Message), "credit balance"):
 		// An empty prepaid balance comes back as a 400 invalid_request_error.
-		e.Kind = KindQuota
+		e.Kind = providers.KindQuota
 	}
 	return e
 }
@@ -143,9 +144,9 @@ func (p *Claude) classify(cl *call, err error) error {
 // parseClaudeBlocks concatenates the text blocks; each block's citations
 // span that block. A web search error inside the 200 fails the answer,
 // except max_uses_exceeded after searches that did return results.
-func parseClaudeBlocks(blocks []anthropic.ContentBlockUnion) (Answer, error) {
+func parseClaudeBlocks(blocks []anthropic.ContentBlockUnion) (providers.Answer, error) {
 	const pf = platforms.Claude
-	ans := Answer{Platform: pf}
+	ans := providers.Answer{Platform: pf}
 	var tb textBuilder
 	var toolErr string
 	gotResults := false
@@ -175,16 +176,16 @@ func parseClaudeBlocks(blocks []anthropic.ContentBlockUnion) (Answer, error) {
 				if c.Type != "web_search_result_location" || c.URL == "" {
 					continue
 				}
-				ans.Citations = append(ans.Citations, Citation{URL: c.URL, Title: c.Title, Snippet: c.CitedText, Start: start, End: end})
+				ans.Citations = append(ans.Citations, providers.Citation{URL: c.URL, Title: c.Title, Snippet: c.CitedText, Start: start, End: end})
 			}
 		}
 	}
 	if toolErr != "" && !(toolErr == "max_uses_exceeded" && gotResults) {
-		return Answer{}, failed(pf, "web_search_"+safeText(toolErr, ""), "web search failed inside the answer: "+safeText(toolErr, ""))
+		return providers.Answer{}, failed(pf, "web_search_"+safeText(toolErr, ""), "web search failed inside the answer: "+safeText(toolErr, ""))
 	}
 	ans.Text = tb.String()
 	if strings.TrimSpace(ans.Text) == "" {
-		return Answer{}, failed(pf, "empty_answer", "the response has no text")
+		return providers.Answer{}, failed(pf, "empty_answer", "the response has no text")
 	}
 	return ans, nil
 }

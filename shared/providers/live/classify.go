@@ -1,4 +1,4 @@
-package providers
+package live
 
 import (
 	"errors"
@@ -9,24 +9,26 @@ import (
 	"strings"
 	"time"
 	"unicode"
+
+	"github.com/brandlens/brandlens/shared/providers"
 )
 
 // statusError maps an HTTP error status to a Kind. Vendor-specific rules
 // (quota hidden in a 429, billing in a 400) are applied by the adapters on
 // top of it. msg must already be safe (see safeText).
-func statusError(platform string, status int, h http.Header, code, msg string) *Error {
-	e := &Error{Platform: platform, Status: status, Code: code, Message: msg}
+func statusError(platform string, status int, h http.Header, code, msg string) *providers.Error {
+	e := &providers.Error{Platform: platform, Status: status, Code: code, Message: msg}
 	switch {
 	case status == http.StatusTooManyRequests, status == http.StatusRequestTimeout, status >= 500:
 		// 529 (Anthropic overloaded) is covered by >= 500.
-		e.Kind = KindTransient
+		e.Kind = providers.KindTransient
 		e.RetryAfter = retryAfter(h)
 	case status == http.StatusPaymentRequired:
-		e.Kind = KindQuota
+		e.Kind = providers.KindQuota
 	case status == http.StatusUnauthorized, status == http.StatusForbidden:
-		e.Kind = KindAuth
+		e.Kind = providers.KindAuth
 	default:
-		e.Kind = KindInvalid
+		e.Kind = providers.KindInvalid
 	}
 	return e
 }
@@ -106,6 +108,6 @@ func networkMessage(err error, key string) string {
 }
 
 // failed builds a KindFailedAnswer error.
-func failed(platform, code, msg string) *Error {
-	return &Error{Platform: platform, Kind: KindFailedAnswer, Status: http.StatusOK, Code: code, Message: msg}
+func failed(platform, code, msg string) *providers.Error {
+	return &providers.Error{Platform: platform, Kind: providers.KindFailedAnswer, Status: http.StatusOK, Code: code, Message: msg}
 }

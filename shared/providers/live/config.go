@@ -1,4 +1,4 @@
-package providers
+package live
 
 import (
 	"context"
@@ -7,6 +7,8 @@ import (
 	"net/http"
 	"strings"
 	"time"
+
+	"github.com/brandlens/brandlens/shared/providers"
 )
 
 // DefaultTimeout bounds one Answer call (all HTTP round trips of it) when
@@ -114,13 +116,13 @@ func (cl *call) elapsed() time.Duration { return time.Since(cl.start) }
 
 // transportError classifies an error that carries no vendor error body:
 // a timeout, a cancelled context, an undecodable body or a network failure.
-func (cl *call) transportError(err error) *Error {
+func (cl *call) transportError(err error) *providers.Error {
 	switch {
 	case errors.Is(cl.ctx.Err(), context.DeadlineExceeded) || errors.Is(err, context.DeadlineExceeded):
-		return &Error{Platform: cl.platform, Kind: KindTransient, Code: "timeout",
+		return &providers.Error{Platform: cl.platform, Kind: providers.KindTransient, Code: "timeout",
 			Message: fmt.Sprintf("no answer within %s", cl.timeout)}
 	case errors.Is(err, context.Canceled):
-		return &Error{Platform: cl.platform, Kind: KindTransient, Code: "cancelled", Message: "call cancelled"}
+		return &providers.Error{Platform: cl.platform, Kind: providers.KindTransient, Code: "cancelled", Message: "call cancelled"}
 	}
 	if cl.trace.status >= 400 {
 		// The SDK could not decode the error body; the status still classifies it.
@@ -128,8 +130,8 @@ func (cl *call) transportError(err error) *Error {
 	}
 	if cl.trace.status >= 200 && cl.trace.status < 300 {
 		// A 2xx we cannot decode is most often a body cut short in transit.
-		return &Error{Platform: cl.platform, Kind: KindTransient, Status: cl.trace.status, Code: "malformed_response",
+		return &providers.Error{Platform: cl.platform, Kind: providers.KindTransient, Status: cl.trace.status, Code: "malformed_response",
 			Message: "response body is not the expected JSON"}
 	}
-	return &Error{Platform: cl.platform, Kind: KindTransient, Code: "network", Message: networkMessage(err, cl.key)}
+	return &providers.Error{Platform: cl.platform, Kind: providers.KindTransient, Code: "network", Message: networkMessage(err, cl.key)}
 }

@@ -1,4 +1,4 @@
-package providers
+package live
 
 import (
 	"bytes"
@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/brandlens/brandlens/shared/platforms"
+	"github.com/brandlens/brandlens/shared/providers"
 )
 
 // Defaults of the perplexity adapter.
@@ -103,7 +104,7 @@ type pplxError struct {
 }
 
 // Answer implements Provider.
-func (p *Perplexity) Answer(ctx context.Context, req Request) (Answer, error) {
+func (p *Perplexity) Answer(ctx context.Context, req providers.Request) (providers.Answer, error) {
 	cl := p.cfg.begin(ctx, platforms.Perplexity)
 	defer cl.cancel()
 	body, _ := json.Marshal(pplxRequest{
@@ -114,32 +115,32 @@ func (p *Perplexity) Answer(ctx context.Context, req Request) (Answer, error) {
 	})
 	hreq, err := http.NewRequestWithContext(cl.ctx, http.MethodPost, p.url, bytes.NewReader(body))
 	if err != nil {
-		return Answer{}, &Error{Platform: platforms.Perplexity, Kind: KindInvalid, Message: "bad base URL"}
+		return providers.Answer{}, &providers.Error{Platform: platforms.Perplexity, Kind: providers.KindInvalid, Message: "bad base URL"}
 	}
 	hreq.Header.Set("Authorization", "Bearer "+p.cfg.APIKey)
 	hreq.Header.Set("Content-Type", "application/json")
 	hreq.Header.Set("Accept", "application/json")
 	resp, err := p.client.Do(hreq)
 	if err != nil {
-		return Answer{}, cl.transportError(err)
+		return providers.Answer{}, cl.transportError(err)
 	}
 	defer resp.Body.Close()
 	raw, err := io.ReadAll(io.LimitReader(resp.Body, maxResponseBytes))
 	if err != nil {
-		return Answer{}, cl.transportError(err)
+		return providers.Answer{}, cl.transportError(err)
 	}
 	if resp.StatusCode >= 300 {
-		return Answer{}, p.statusError(resp, raw)
+		return providers.Answer{}, p.statusError(resp, raw)
 	}
 	ans, perr := parsePerplexity(raw)
 	if perr != nil {
-		return Answer{}, perr
+		return providers.Answer{}, perr
 	}
 	ans.Latency = cl.elapsed()
 	return ans, nil
 }
 
-func (p *Perplexity) statusError(resp *http.Response, raw []byte) *Error {
+func (p *Perplexity) statusError(resp *http.Response, raw []byte) *providers.Error {
 	var pe pplxError
 	_ = json.Unmarshal(raw, &pe)
 	code := pe.Error.Type
@@ -148,10 +149,10 @@ func (p *Perplexity) statusError(resp *http.Response, raw []byte) *Error {
 	}
 	e := statusError(platforms.Perplexity, resp.StatusCode, resp.Header, safeText(code, p.cfg.APIKey), safeText(pe.Error.Message, p.cfg.APIKey))
 	switch {
-	case e.Kind == KindAuth:
+	case e.Kind == providers.KindAuth:
 		e.Message = authMessage(perplexityKeyEnv)
 	case resp.StatusCode == http.StatusTooManyRequests && strings.Contains(pe.Error.Type, "quota"):
-		e.Kind, e.RetryAfter = KindQuota, 0
+		e.Kind, e.RetryAfter = providers.KindQuota, 0
 	}
 	return e
 }
@@ -160,11 +161,11 @@ var pplxMarker = regexp.MustCompile(`\[(\d{1,4})\]`)
 
 // parsePerplexity decodes a 2xx body. [n] markers in the text become
 // citations of search result n, spanning the marker itself.
-func parsePerplexity(raw []byte) (Answer, error) {
+func parsePerplexity(raw []byte) (providers.Answer, error) {
 	const pf = platforms.Perplexity
 	var r pplxResponse
 	if err := json.Unmarshal(raw, &r); err != nil {
-		return Answer{}, &Error{Platform: pf, Kind: KindTransient, Status: http.StatusOK, Code: "malformed_response",
+		return providers.Answer{}, &providers.Error{Platform: pf, Kind: providers.KindTransient, Status: http.StatusOK, Code: "malformed_response",
 			Message: "response body is not the expected JSON"}
 	}
 	switch r.Status {
@@ -174,13 +175,13 @@ func parsePerplexity(raw []byte) (Answer, error) {
 		if r.Error != nil && r.Error.Message != "" {
 			msg += ": " + safeText(r.Error.Message, "")
 		}
-		return Answer{}, failed(pf, r.Status, msg)
+		return providers.Answer{}, failed(pf, r.Status, msg)
 	default:
-		return Answer{}, failed(pf, safeText(r.Status, ""), fmt.Sprintf("response status %q", safeText(r.Status, "")))
+		return providers.Answer{}, failed(pf, safeText(r.Status, ""), fmt.Sprintf("response status %q", safeText(r.Status, "")))
 	}
 	type result struct{ url, title, snippet string }
 	byID := map[string]result{}
-	ans := Answer{Platform: pf, Model: r.Model, InputTokens: r.Usage.InputTokens,
+	ans := providers.Answer{Platform: pf, Model: r.Model, InputTokens: r.Usage.InputTokens,
 		OutputTokens: r.Usage.OutputTokens, CostUSD: r.Usage.Cost.TotalCost}
 	var tb textBuilder
 	for _, item := range r.Output {
@@ -208,7 +209,7 @@ func parsePerplexity(raw []byte) (Answer, error) {
 	}
 	ans.Text = tb.String()
 	if strings.TrimSpace(ans.Text) == "" {
-		return Answer{}, failed(pf, "empty_answer", "the response has no output text")
+		return providers.Answer{}, failed(pf, "empty_answer", "the response has no output text")
 	}
 	// Markers are resolved after all items are read: search_results may
 	// follow the message.
@@ -219,7 +220,7 @@ func parsePerplexity(raw []byte) (Answer, error) {
 		}
 		start, _ := byteToRune(ans.Text, m[0])
 		end, _ := byteToRune(ans.Text, m[1])
-		ans.Citations = append(ans.Citations, Citation{URL: res.url, Title: res.title, Snippet: res.snippet, Start: start, End: end})
+		ans.Citations = append(ans.Citations, providers.Citation{URL: res.url, Title: res.title, Snippet: res.snippet, Start: start, End: end})
 	}
 	return ans, nil
 }

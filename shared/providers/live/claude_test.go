@@ -1,4 +1,4 @@
-package providers
+package live
 
 import (
 	"context"
@@ -9,9 +9,11 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/brandlens/brandlens/shared/providers"
 )
 
-func newTestClaude(base string, timeout time.Duration) Provider {
+func newTestClaude(base string, timeout time.Duration) providers.Provider {
 	return NewClaude(Config{APIKey: testKey, BaseURL: base, Timeout: timeout})
 }
 
@@ -51,7 +53,7 @@ func TestClaudeSuccess(t *testing.T) {
 	f := newFake(t, func(w http.ResponseWriter, r *http.Request, n int) {
 		reply(w, 200, nil, fixture(t, "claude_response.json"))
 	})
-	ans, err := newTestClaude(f.srv.URL, time.Second).Answer(context.Background(), Request{Query: "best crm small agencies"})
+	ans, err := newTestClaude(f.srv.URL, time.Second).Answer(context.Background(), providers.Request{Query: "best crm small agencies"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -80,7 +82,7 @@ func TestClaudePauseTurn(t *testing.T) {
 			}
 			reply(w, 200, nil, fixture(t, "claude_continued.json"))
 		})
-		ans, err := newTestClaude(f.srv.URL, time.Second).Answer(context.Background(), Request{Query: "best crm small agencies"})
+		ans, err := newTestClaude(f.srv.URL, time.Second).Answer(context.Background(), providers.Request{Query: "best crm small agencies"})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -123,9 +125,9 @@ func TestClaudePauseTurn(t *testing.T) {
 		f := newFake(t, func(w http.ResponseWriter, r *http.Request, n int) {
 			reply(w, 200, nil, fixture(t, "claude_pause_turn.json"))
 		})
-		_, err := newTestClaude(f.srv.URL, time.Second).Answer(context.Background(), Request{Query: "best crm small agencies"})
-		var pe *Error
-		if !errors.As(err, &pe) || pe.Kind != KindFailedAnswer || pe.Code != "pause_turn" {
+		_, err := newTestClaude(f.srv.URL, time.Second).Answer(context.Background(), providers.Request{Query: "best crm small agencies"})
+		var pe *providers.Error
+		if !errors.As(err, &pe) || pe.Kind != providers.KindFailedAnswer || pe.Code != "pause_turn" {
 			t.Fatalf("err = %v", err)
 		}
 		if n := len(f.requests()); n != 1+claudeMaxContinuations {
@@ -140,7 +142,7 @@ func TestClaudeMaxUsesAfterResults(t *testing.T) {
 	 {"type":"web_search_tool_result","tool_use_id":"b","content":{"type":"web_search_tool_result_error","error_code":"max_uses_exceeded"}},
 	 {"type":"text","text":"Acme is fine.","citations":null}],"usage":{"input_tokens":1,"output_tokens":1}}`
 	f := newFake(t, func(w http.ResponseWriter, r *http.Request, n int) { reply(w, 200, nil, body) })
-	ans, err := newTestClaude(f.srv.URL, time.Second).Answer(context.Background(), Request{Query: "q"})
+	ans, err := newTestClaude(f.srv.URL, time.Second).Answer(context.Background(), providers.Request{Query: "q"})
 	if err != nil || ans.Text != "Acme is fine." {
 		t.Fatalf("answer %+v err %v", ans, err)
 	}
@@ -152,29 +154,29 @@ func TestClaudeErrors(t *testing.T) {
 	}
 	cases := []errCase{
 		{name: "429 retry-after seconds", status: 429, header: map[string]string{"retry-after": "12"}, body: envelope("rate_limit_error", "Number of requests has exceeded your rate limit"),
-			kind: KindTransient, code: "rate_limit_error", retryMin: 12 * time.Second, retryMax: 12 * time.Second},
+			kind: providers.KindTransient, code: "rate_limit_error", retryMin: 12 * time.Second, retryMax: 12 * time.Second},
 		{name: "429 retry-after date", status: 429, header: map[string]string{"retry-after": httpDate(15 * time.Second)}, body: envelope("rate_limit_error", "slow down"),
-			kind: KindTransient, retryMin: 13 * time.Second, retryMax: 16 * time.Second},
+			kind: providers.KindTransient, retryMin: 13 * time.Second, retryMax: 16 * time.Second},
 		{name: "429 retry-after-ms", status: 429, header: map[string]string{"retry-after-ms": "800"}, body: envelope("rate_limit_error", "slow down"),
-			kind: KindTransient, retryMin: 800 * time.Millisecond, retryMax: 800 * time.Millisecond},
-		{name: "529 overloaded", status: 529, body: envelope("overloaded_error", "Overloaded"), kind: KindTransient, code: "overloaded_error"},
-		{name: "500", status: 500, body: envelope("api_error", "Internal server error"), kind: KindTransient, code: "api_error"},
-		{name: "502 non-JSON", status: 502, body: `<html>bad gateway</html>`, kind: KindTransient},
-		{name: "402 billing", status: 402, body: envelope("billing_error", "Payment required"), kind: KindQuota, code: "billing_error"},
-		{name: "400 credit balance", status: 400, body: envelope("invalid_request_error", "Your credit balance is too low to access the Anthropic API."), kind: KindQuota},
-		{name: "401 echoes key", status: 401, body: envelope("authentication_error", "invalid x-api-key sk-test-SECRETKEY0123456789"), kind: KindAuth, code: "authentication_error"},
-		{name: "403", status: 403, body: envelope("permission_error", "Your API key does not have permission"), kind: KindAuth},
-		{name: "400", status: 400, body: envelope("invalid_request_error", "max_tokens: field required"), kind: KindInvalid, code: "invalid_request_error"},
-		{name: "404", status: 404, body: envelope("not_found_error", "model: claude-x"), kind: KindInvalid},
-		{name: "tool error inside 200", status: 200, body: fixture(t, "claude_tool_error.json"), kind: KindFailedAnswer, code: "web_search_unavailable"},
+			kind: providers.KindTransient, retryMin: 800 * time.Millisecond, retryMax: 800 * time.Millisecond},
+		{name: "529 overloaded", status: 529, body: envelope("overloaded_error", "Overloaded"), kind: providers.KindTransient, code: "overloaded_error"},
+		{name: "500", status: 500, body: envelope("api_error", "Internal server error"), kind: providers.KindTransient, code: "api_error"},
+		{name: "502 non-JSON", status: 502, body: `<html>bad gateway</html>`, kind: providers.KindTransient},
+		{name: "402 billing", status: 402, body: envelope("billing_error", "Payment required"), kind: providers.KindQuota, code: "billing_error"},
+		{name: "400 credit balance", status: 400, body: envelope("invalid_request_error", "Your credit balance is too low to access the Anthropic API."), kind: providers.KindQuota},
+		{name: "401 echoes key", status: 401, body: envelope("authentication_error", "invalid x-api-key sk-test-SECRETKEY0123456789"), kind: providers.KindAuth, code: "authentication_error"},
+		{name: "403", status: 403, body: envelope("permission_error", "Your API key does not have permission"), kind: providers.KindAuth},
+		{name: "400", status: 400, body: envelope("invalid_request_error", "max_tokens: field required"), kind: providers.KindInvalid, code: "invalid_request_error"},
+		{name: "404", status: 404, body: envelope("not_found_error", "model: claude-x"), kind: providers.KindInvalid},
+		{name: "tool error inside 200", status: 200, body: fixture(t, "claude_tool_error.json"), kind: providers.KindFailedAnswer, code: "web_search_unavailable"},
 		{name: "empty text inside 200", status: 200,
 			body: `{"id":"m","type":"message","role":"assistant","model":"claude-sonnet-4-6","stop_reason":"end_turn","content":[{"type":"server_tool_use","id":"s","name":"web_search","input":{}}],"usage":{"input_tokens":1,"output_tokens":1}}`,
-			kind: KindFailedAnswer, code: "empty_answer"},
+			kind: providers.KindFailedAnswer, code: "empty_answer"},
 		{name: "refusal inside 200", status: 200,
 			body: `{"id":"m","type":"message","role":"assistant","model":"claude-sonnet-4-6","stop_reason":"refusal","content":[{"type":"text","text":"I can't help."}],"usage":{"input_tokens":1,"output_tokens":1}}`,
-			kind: KindFailedAnswer, code: "refusal"},
-		{name: "malformed JSON", status: 200, body: `{"id":"m","content":[`, kind: KindTransient, code: "malformed_response"},
-		{name: "timeout", handler: func(w http.ResponseWriter, r *http.Request, n int) { hang(r) }, kind: KindTransient, code: "timeout"},
+			kind: providers.KindFailedAnswer, code: "refusal"},
+		{name: "malformed JSON", status: 200, body: `{"id":"m","content":[`, kind: providers.KindTransient, code: "malformed_response"},
+		{name: "timeout", handler: func(w http.ResponseWriter, r *http.Request, n int) { hang(r) }, kind: providers.KindTransient, code: "timeout"},
 	}
 	runErrCases(t, cases, newTestClaude)
 }

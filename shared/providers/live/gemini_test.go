@@ -1,4 +1,4 @@
-package providers
+package live
 
 import (
 	"context"
@@ -8,9 +8,11 @@ import (
 	"net/http"
 	"testing"
 	"time"
+
+	"github.com/brandlens/brandlens/shared/providers"
 )
 
-func newTestGemini(base string, timeout time.Duration) Provider {
+func newTestGemini(base string, timeout time.Duration) providers.Provider {
 	return NewGemini(Config{APIKey: testKey, BaseURL: base, Timeout: timeout})
 }
 
@@ -47,7 +49,7 @@ func TestGeminiSuccess(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			f := newFake(t, func(w http.ResponseWriter, r *http.Request, n int) { reply(w, 200, nil, fixture(t, tc.fixture)) })
-			ans, err := newTestGemini(f.srv.URL, time.Second).Answer(context.Background(), Request{Query: "best crm small agencies"})
+			ans, err := newTestGemini(f.srv.URL, time.Second).Answer(context.Background(), providers.Request{Query: "best crm small agencies"})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -108,47 +110,47 @@ func TestGeminiErrors(t *testing.T) {
 			body: `{"error":{"code":429,"message":"Resource has been exhausted (e.g. check quota).","status":"RESOURCE_EXHAUSTED","details":[
 				{"@type":"type.googleapis.com/google.rpc.QuotaFailure","violations":[{"quotaMetric":"generativelanguage.googleapis.com/generate_content_requests","quotaId":"GenerateRequestsPerMinutePerProjectPerModel"}]},
 				{"@type":"type.googleapis.com/google.rpc.RetryInfo","retryDelay":"41s"}]}}`,
-			kind: KindTransient, code: "RESOURCE_EXHAUSTED", retryMin: 41 * time.Second, retryMax: 41 * time.Second},
+			kind: providers.KindTransient, code: "RESOURCE_EXHAUSTED", retryMin: 41 * time.Second, retryMax: 41 * time.Second},
 		{name: "429 fractional RetryInfo", status: 429,
 			body: `{"error":{"code":429,"message":"slow down","status":"RESOURCE_EXHAUSTED","details":[{"@type":"type.googleapis.com/google.rpc.RetryInfo","retryDelay":"1.5s"}]}}`,
-			kind: KindTransient, retryMin: 1500 * time.Millisecond, retryMax: 1500 * time.Millisecond},
+			kind: providers.KindTransient, retryMin: 1500 * time.Millisecond, retryMax: 1500 * time.Millisecond},
 		{name: "429 retry-after header", status: 429, header: map[string]string{"Retry-After": "5"},
 			body: `{"error":{"code":429,"message":"slow down","status":"RESOURCE_EXHAUSTED"}}`,
-			kind: KindTransient, retryMin: 5 * time.Second, retryMax: 5 * time.Second},
+			kind: providers.KindTransient, retryMin: 5 * time.Second, retryMax: 5 * time.Second},
 		{name: "429 retry-after date", status: 429, header: map[string]string{"Retry-After": httpDate(10 * time.Second)},
 			body: `{"error":{"code":429,"message":"slow down","status":"RESOURCE_EXHAUSTED"}}`,
-			kind: KindTransient, retryMin: 8 * time.Second, retryMax: 11 * time.Second},
+			kind: providers.KindTransient, retryMin: 8 * time.Second, retryMax: 11 * time.Second},
 		{name: "429 daily quota", status: 429,
 			body: `{"error":{"code":429,"message":"Quota exceeded","status":"RESOURCE_EXHAUSTED","details":[
 				{"@type":"type.googleapis.com/google.rpc.QuotaFailure","violations":[{"quotaId":"GenerateRequestsPerDayPerProjectPerModel-FreeTier"}]},
 				{"@type":"type.googleapis.com/google.rpc.RetryInfo","retryDelay":"41s"}]}}`,
-			kind: KindQuota},
+			kind: providers.KindQuota},
 		{name: "429 quota without retry hint", status: 429,
 			body: `{"error":{"code":429,"message":"Quota exceeded","status":"RESOURCE_EXHAUSTED","details":[{"@type":"type.googleapis.com/google.rpc.QuotaFailure","violations":[{"quotaId":"X"}]}]}}`,
-			kind: KindQuota},
+			kind: providers.KindQuota},
 		{name: "400 API_KEY_INVALID", status: 400,
 			body: `{"error":{"code":400,"message":"API key not valid. Please pass a valid API key.","status":"INVALID_ARGUMENT","details":[{"@type":"type.googleapis.com/google.rpc.ErrorInfo","reason":"API_KEY_INVALID","domain":"googleapis.com"}]}}`,
-			kind: KindAuth},
-		{name: "401", status: 401, body: `{"error":{"code":401,"message":"Request had invalid authentication credentials.","status":"UNAUTHENTICATED"}}`, kind: KindAuth},
-		{name: "403", status: 403, body: `{"error":{"code":403,"message":"Permission denied","status":"PERMISSION_DENIED"}}`, kind: KindAuth},
-		{name: "400", status: 400, body: `{"error":{"code":400,"message":"Invalid JSON payload","status":"INVALID_ARGUMENT"}}`, kind: KindInvalid, code: "INVALID_ARGUMENT"},
-		{name: "400 billing precondition", status: 400, body: `{"error":{"code":400,"message":"Gemini API free tier is not available in your country. Please enable billing.","status":"FAILED_PRECONDITION"}}`, kind: KindQuota},
-		{name: "404", status: 404, body: `{"error":{"code":404,"message":"models/x is not found","status":"NOT_FOUND"}}`, kind: KindInvalid},
-		{name: "500", status: 500, body: `{"error":{"code":500,"message":"Internal error","status":"INTERNAL"}}`, kind: KindTransient},
-		{name: "503", status: 503, body: `{"error":{"code":503,"message":"The model is overloaded.","status":"UNAVAILABLE"}}`, kind: KindTransient},
-		{name: "502 non-JSON", status: 502, body: `<html>Bad Gateway</html>`, kind: KindTransient},
-		{name: "prompt blocked inside 200", status: 200, body: `{"promptFeedback":{"blockReason":"SAFETY"},"modelVersion":"gemini-3.5-flash"}`, kind: KindFailedAnswer, code: "no_candidates"},
-		{name: "empty text inside 200", status: 200, body: `{"candidates":[{"content":{"role":"model","parts":[]},"finishReason":"SAFETY"}],"modelVersion":"gemini-3.5-flash"}`, kind: KindFailedAnswer, code: "empty_answer"},
-		{name: "malformed JSON", status: 200, body: `{"candidates":[{`, kind: KindTransient, code: "malformed_response"},
-		{name: "timeout", handler: func(w http.ResponseWriter, r *http.Request, n int) { hang(r) }, kind: KindTransient, code: "timeout"},
+			kind: providers.KindAuth},
+		{name: "401", status: 401, body: `{"error":{"code":401,"message":"Request had invalid authentication credentials.","status":"UNAUTHENTICATED"}}`, kind: providers.KindAuth},
+		{name: "403", status: 403, body: `{"error":{"code":403,"message":"Permission denied","status":"PERMISSION_DENIED"}}`, kind: providers.KindAuth},
+		{name: "400", status: 400, body: `{"error":{"code":400,"message":"Invalid JSON payload","status":"INVALID_ARGUMENT"}}`, kind: providers.KindInvalid, code: "INVALID_ARGUMENT"},
+		{name: "400 billing precondition", status: 400, body: `{"error":{"code":400,"message":"Gemini API free tier is not available in your country. Please enable billing.","status":"FAILED_PRECONDITION"}}`, kind: providers.KindQuota},
+		{name: "404", status: 404, body: `{"error":{"code":404,"message":"models/x is not found","status":"NOT_FOUND"}}`, kind: providers.KindInvalid},
+		{name: "500", status: 500, body: `{"error":{"code":500,"message":"Internal error","status":"INTERNAL"}}`, kind: providers.KindTransient},
+		{name: "503", status: 503, body: `{"error":{"code":503,"message":"The model is overloaded.","status":"UNAVAILABLE"}}`, kind: providers.KindTransient},
+		{name: "502 non-JSON", status: 502, body: `<html>Bad Gateway</html>`, kind: providers.KindTransient},
+		{name: "prompt blocked inside 200", status: 200, body: `{"promptFeedback":{"blockReason":"SAFETY"},"modelVersion":"gemini-3.5-flash"}`, kind: providers.KindFailedAnswer, code: "no_candidates"},
+		{name: "empty text inside 200", status: 200, body: `{"candidates":[{"content":{"role":"model","parts":[]},"finishReason":"SAFETY"}],"modelVersion":"gemini-3.5-flash"}`, kind: providers.KindFailedAnswer, code: "empty_answer"},
+		{name: "malformed JSON", status: 200, body: `{"candidates":[{`, kind: providers.KindTransient, code: "malformed_response"},
+		{name: "timeout", handler: func(w http.ResponseWriter, r *http.Request, n int) { hang(r) }, kind: providers.KindTransient, code: "timeout"},
 	}
 	runErrCases(t, cases, newTestGemini)
 }
 
 func TestGeminiNoKey(t *testing.T) {
-	_, err := NewGemini(Config{BaseURL: "http://127.0.0.1:1"}).Answer(context.Background(), Request{Query: "q"})
-	var pe *Error
-	if !errors.As(err, &pe) || pe.Kind != KindAuth {
+	_, err := NewGemini(Config{BaseURL: "http://127.0.0.1:1"}).Answer(context.Background(), providers.Request{Query: "q"})
+	var pe *providers.Error
+	if !errors.As(err, &pe) || pe.Kind != providers.KindAuth {
 		t.Fatalf("err = %v", err)
 	}
 }

@@ -1,4 +1,4 @@
-package providers
+package live
 
 import (
 	"bytes"
@@ -10,9 +10,11 @@ import (
 	"slices"
 	"testing"
 	"time"
+
+	"github.com/brandlens/brandlens/shared/providers"
 )
 
-func newTestPerplexity(base string, timeout time.Duration) Provider {
+func newTestPerplexity(base string, timeout time.Duration) providers.Provider {
 	return NewPerplexity(Config{APIKey: testKey, BaseURL: base, Timeout: timeout})
 }
 
@@ -68,7 +70,7 @@ func TestPerplexitySuccess(t *testing.T) {
 				reply(w, 200, nil, fixture(t, tc.fixture))
 			})
 			p := NewPerplexity(Config{APIKey: testKey, BaseURL: f.srv.URL + "/", Model: tc.model, Timeout: time.Second})
-			ans, err := p.Answer(context.Background(), Request{Query: "best crm small agencies"})
+			ans, err := p.Answer(context.Background(), providers.Request{Query: "best crm small agencies"})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -125,26 +127,26 @@ func TestPerplexityErrors(t *testing.T) {
 	rate := `{"error":{"message":"Rate limit exceeded","type":"request_rate_limit_exceeded","code":429}}`
 	cases := []errCase{
 		{name: "429 retry-after seconds", status: 429, header: map[string]string{"Retry-After": "3"}, body: rate,
-			kind: KindTransient, code: "request_rate_limit_exceeded", retryMin: 3 * time.Second, retryMax: 3 * time.Second},
+			kind: providers.KindTransient, code: "request_rate_limit_exceeded", retryMin: 3 * time.Second, retryMax: 3 * time.Second},
 		{name: "429 retry-after date", status: 429, header: map[string]string{"Retry-After": httpDate(20 * time.Second)}, body: rate,
-			kind: KindTransient, retryMin: 18 * time.Second, retryMax: 21 * time.Second},
+			kind: providers.KindTransient, retryMin: 18 * time.Second, retryMax: 21 * time.Second},
 		{name: "429 retry-after-ms", status: 429, header: map[string]string{"Retry-After-Ms": "250"}, body: rate,
-			kind: KindTransient, retryMin: 250 * time.Millisecond, retryMax: 250 * time.Millisecond},
-		{name: "429 no hint", status: 429, body: rate, kind: KindTransient},
-		{name: "429 insufficient quota", status: 429, body: `{"error":{"message":"Out of credits","type":"insufficient_quota","code":429}}`, kind: KindQuota},
-		{name: "402", status: 402, body: `{"error":{"message":"Payment required","type":"payment_required","code":402}}`, kind: KindQuota},
-		{name: "401 echoes key", status: 401, body: `{"error":{"message":"Invalid API key sk-test-SECRETKEY0123456789","type":"invalid_api_key","code":401}}`, kind: KindAuth},
-		{name: "403", status: 403, body: `{"error":{"message":"Forbidden","type":"forbidden","code":403}}`, kind: KindAuth},
-		{name: "400 unknown field", status: 400, body: `{"error":{"message":"Unrecognized field 'foo'","type":"invalid_request","code":400}}`, kind: KindInvalid, code: "invalid_request"},
-		{name: "404", status: 404, body: `{"error":{"message":"Not found","type":"not_found","code":404}}`, kind: KindInvalid},
-		{name: "422", status: 422, body: `{"error":{"message":"Invalid model","type":"invalid_model","code":422}}`, kind: KindInvalid},
-		{name: "500", status: 500, body: `{"error":{"message":"Internal","type":"internal_error","code":500}}`, kind: KindTransient},
-		{name: "503 non-JSON", status: 503, body: `Service Unavailable`, kind: KindTransient},
-		{name: "failed inside 200", status: 200, body: `{"id":"r","object":"response","status":"failed","error":{"message":"search backend failed"},"output":[]}`, kind: KindFailedAnswer, code: "failed"},
-		{name: "cancelled inside 200", status: 200, body: `{"id":"r","object":"response","status":"cancelled","output":[]}`, kind: KindFailedAnswer, code: "cancelled"},
-		{name: "empty text", status: 200, body: `{"id":"r","object":"response","status":"completed","output":[{"type":"message","content":[{"type":"output_text","text":"  ","annotations":[]}]}]}`, kind: KindFailedAnswer, code: "empty_answer"},
-		{name: "malformed JSON", status: 200, body: `{"output":[{"type":`, kind: KindTransient, code: "malformed_response"},
-		{name: "timeout", handler: func(w http.ResponseWriter, r *http.Request, n int) { hang(r) }, kind: KindTransient, code: "timeout"},
+			kind: providers.KindTransient, retryMin: 250 * time.Millisecond, retryMax: 250 * time.Millisecond},
+		{name: "429 no hint", status: 429, body: rate, kind: providers.KindTransient},
+		{name: "429 insufficient quota", status: 429, body: `{"error":{"message":"Out of credits","type":"insufficient_quota","code":429}}`, kind: providers.KindQuota},
+		{name: "402", status: 402, body: `{"error":{"message":"Payment required","type":"payment_required","code":402}}`, kind: providers.KindQuota},
+		{name: "401 echoes key", status: 401, body: `{"error":{"message":"Invalid API key sk-test-SECRETKEY0123456789","type":"invalid_api_key","code":401}}`, kind: providers.KindAuth},
+		{name: "403", status: 403, body: `{"error":{"message":"Forbidden","type":"forbidden","code":403}}`, kind: providers.KindAuth},
+		{name: "400 unknown field", status: 400, body: `{"error":{"message":"Unrecognized field 'foo'","type":"invalid_request","code":400}}`, kind: providers.KindInvalid, code: "invalid_request"},
+		{name: "404", status: 404, body: `{"error":{"message":"Not found","type":"not_found","code":404}}`, kind: providers.KindInvalid},
+		{name: "422", status: 422, body: `{"error":{"message":"Invalid model","type":"invalid_model","code":422}}`, kind: providers.KindInvalid},
+		{name: "500", status: 500, body: `{"error":{"message":"Internal","type":"internal_error","code":500}}`, kind: providers.KindTransient},
+		{name: "503 non-JSON", status: 503, body: `Service Unavailable`, kind: providers.KindTransient},
+		{name: "failed inside 200", status: 200, body: `{"id":"r","object":"response","status":"failed","error":{"message":"search backend failed"},"output":[]}`, kind: providers.KindFailedAnswer, code: "failed"},
+		{name: "cancelled inside 200", status: 200, body: `{"id":"r","object":"response","status":"cancelled","output":[]}`, kind: providers.KindFailedAnswer, code: "cancelled"},
+		{name: "empty text", status: 200, body: `{"id":"r","object":"response","status":"completed","output":[{"type":"message","content":[{"type":"output_text","text":"  ","annotations":[]}]}]}`, kind: providers.KindFailedAnswer, code: "empty_answer"},
+		{name: "malformed JSON", status: 200, body: `{"output":[{"type":`, kind: providers.KindTransient, code: "malformed_response"},
+		{name: "timeout", handler: func(w http.ResponseWriter, r *http.Request, n int) { hang(r) }, kind: providers.KindTransient, code: "timeout"},
 	}
 	runErrCases(t, cases, newTestPerplexity)
 }

@@ -1,4 +1,4 @@
-package providers
+package live
 
 import (
 	"context"
@@ -11,6 +11,7 @@ import (
 	"github.com/openai/openai-go/v3/responses"
 
 	"github.com/brandlens/brandlens/shared/platforms"
+	"github.com/brandlens/brandlens/shared/providers"
 )
 
 // Defaults of the chatgpt adapter.
@@ -45,7 +46,7 @@ func NewChatGPT(cfg Config) *ChatGPT {
 func (p *ChatGPT) Platform() string { return platforms.ChatGPT }
 
 // Answer implements Provider.
-func (p *ChatGPT) Answer(ctx context.Context, req Request) (Answer, error) {
+func (p *ChatGPT) Answer(ctx context.Context, req providers.Request) (providers.Answer, error) {
 	cl := p.cfg.begin(ctx, platforms.ChatGPT)
 	defer cl.cancel()
 	resp, err := p.client.Responses.New(cl.ctx, responses.ResponseNewParams{
@@ -57,11 +58,11 @@ func (p *ChatGPT) Answer(ctx context.Context, req Request) (Answer, error) {
 		Include: []responses.ResponseIncludable{responses.ResponseIncludableWebSearchCallActionSources},
 	})
 	if err != nil {
-		return Answer{}, p.classify(cl, err)
+		return providers.Answer{}, p.classify(cl, err)
 	}
 	ans, ferr := parseOpenAIResponse(resp)
 	if ferr != nil {
-		return Answer{}, ferr
+		return providers.Answer{}, ferr
 	}
 	ans.Latency = cl.elapsed()
 	return ans, nil
@@ -82,18 +83,18 @@ func (p *ChatGPT) classify(cl *call, err error) error {
 	}
 	e := statusError(platforms.ChatGPT, ae.StatusCode, h, code, safeText(ae.Message, p.cfg.APIKey))
 	switch {
-	case e.Kind == KindAuth:
+	case e.Kind == providers.KindAuth:
 		e.Message = authMessage(openAIKeyEnv)
 	case ae.StatusCode == http.StatusTooManyRequests && (ae.Type == openAIInsufficientQty || ae.Code == openAIInsufficientQty):
 		// Out of money, not out of breath: waiting does not help.
-		e.Kind, e.RetryAfter = KindQuota, 0
+		e.Kind, e.RetryAfter = providers.KindQuota, 0
 	}
 	return e
 }
 
 // parseOpenAIResponse turns a Responses API result into an Answer; a 200
 // that reports failure or carries no text is a KindFailedAnswer.
-func parseOpenAIResponse(r *responses.Response) (Answer, error) {
+func parseOpenAIResponse(r *responses.Response) (providers.Answer, error) {
 	const pf = platforms.ChatGPT
 	switch r.Status {
 	case "", responses.ResponseStatusCompleted:
@@ -102,13 +103,13 @@ func parseOpenAIResponse(r *responses.Response) (Answer, error) {
 		if code == "" {
 			code = "failed"
 		}
-		return Answer{}, failed(pf, code, "response failed: "+safeText(r.Error.Message, ""))
+		return providers.Answer{}, failed(pf, code, "response failed: "+safeText(r.Error.Message, ""))
 	case responses.ResponseStatusIncomplete:
-		return Answer{}, failed(pf, "incomplete", "response incomplete: "+safeText(r.IncompleteDetails.Reason, ""))
+		return providers.Answer{}, failed(pf, "incomplete", "response incomplete: "+safeText(r.IncompleteDetails.Reason, ""))
 	default:
-		return Answer{}, failed(pf, string(r.Status), fmt.Sprintf("response status %q", r.Status))
+		return providers.Answer{}, failed(pf, string(r.Status), fmt.Sprintf("response status %q", r.Status))
 	}
-	ans := Answer{Platform: pf, Model: r.Model,
+	ans := providers.Answer{Platform: pf, Model: r.Model,
 		InputTokens: int(r.Usage.InputTokens), OutputTokens: int(r.Usage.OutputTokens)}
 	var tb textBuilder
 	searches := 0
@@ -137,7 +138,7 @@ func parseOpenAIResponse(r *responses.Response) (Answer, error) {
 	}
 	ans.Text = tb.String()
 	if ans.Text == "" {
-		return Answer{}, failed(pf, "empty_answer", "the response has no output text")
+		return providers.Answer{}, failed(pf, "empty_answer", "the response has no output text")
 	}
 	ans.CostUSD = estimateCost(ans.Model, ans.InputTokens, ans.OutputTokens, searches)
 	return ans, nil

@@ -1,4 +1,4 @@
-package providers
+package live
 
 import (
 	"context"
@@ -12,6 +12,7 @@ import (
 	"google.golang.org/genai"
 
 	"github.com/brandlens/brandlens/shared/platforms"
+	"github.com/brandlens/brandlens/shared/providers"
 )
 
 // Defaults of the gemini adapter.
@@ -26,7 +27,7 @@ type Gemini struct {
 	cfg     Config
 	model   string
 	client  *genai.Client
-	initErr *Error
+	initErr *providers.Error
 }
 
 // NewGemini builds the gemini adapter. A configuration the SDK refuses
@@ -45,9 +46,9 @@ func NewGemini(cfg Config) *Gemini {
 		},
 	})
 	if err != nil {
-		p.initErr = &Error{Platform: platforms.Gemini, Kind: KindInvalid, Message: "the Gemini client cannot be configured (check " + geminiKeyEnv + " and GEMINI_BASE_URL)"}
+		p.initErr = &providers.Error{Platform: platforms.Gemini, Kind: providers.KindInvalid, Message: "the Gemini client cannot be configured (check " + geminiKeyEnv + " and GEMINI_BASE_URL)"}
 		if cfg.APIKey == "" {
-			p.initErr.Kind, p.initErr.Message = KindAuth, geminiKeyEnv+" is not set"
+			p.initErr.Kind, p.initErr.Message = providers.KindAuth, geminiKeyEnv+" is not set"
 		}
 		return p
 	}
@@ -59,9 +60,9 @@ func NewGemini(cfg Config) *Gemini {
 func (p *Gemini) Platform() string { return platforms.Gemini }
 
 // Answer implements Provider.
-func (p *Gemini) Answer(ctx context.Context, req Request) (Answer, error) {
+func (p *Gemini) Answer(ctx context.Context, req providers.Request) (providers.Answer, error) {
 	if p.initErr != nil {
-		return Answer{}, p.initErr
+		return providers.Answer{}, p.initErr
 	}
 	cl := p.cfg.begin(ctx, platforms.Gemini)
 	defer cl.cancel()
@@ -69,11 +70,11 @@ func (p *Gemini) Answer(ctx context.Context, req Request) (Answer, error) {
 		Tools: []*genai.Tool{{GoogleSearch: &genai.GoogleSearch{}}},
 	})
 	if err != nil {
-		return Answer{}, p.classify(cl, err)
+		return providers.Answer{}, p.classify(cl, err)
 	}
 	ans, ferr := parseGemini(resp)
 	if ferr != nil {
-		return Answer{}, ferr
+		return providers.Answer{}, ferr
 	}
 	ans.Latency = cl.elapsed()
 	return ans, nil
@@ -109,17 +110,17 @@ func (p *Gemini) classify(cl *call, err error) error {
 	}
 	e := statusError(platforms.Gemini, status, cl.trace.header, safeText(code, p.cfg.APIKey), safeText(ae.Message, p.cfg.APIKey))
 	switch {
-	case d.reason == "API_KEY_INVALID" || e.Kind == KindAuth:
+	case d.reason == "API_KEY_INVALID" || e.Kind == providers.KindAuth:
 		// Gemini answers a bad key with 400 INVALID_ARGUMENT + ErrorInfo.
-		e.Kind, e.Message = KindAuth, authMessage(geminiKeyEnv)
+		e.Kind, e.Message = providers.KindAuth, authMessage(geminiKeyEnv)
 	case ae.Status == "FAILED_PRECONDITION" && status == http.StatusBadRequest:
 		// "Free tier not available in your country; enable billing."
-		e.Kind = KindQuota
+		e.Kind = providers.KindQuota
 	case status == http.StatusTooManyRequests && (d.perDay || (d.quotaFailure && d.retryDelay == 0 && e.RetryAfter == 0)):
 		// A daily quota, or a quota violation with no hint of when it
 		// clears, is not solved by waiting a few seconds.
-		e.Kind, e.RetryAfter = KindQuota, 0
-	case e.Kind == KindTransient && e.RetryAfter == 0:
+		e.Kind, e.RetryAfter = providers.KindQuota, 0
+	case e.Kind == providers.KindTransient && e.RetryAfter == 0:
 		e.RetryAfter = d.retryDelay
 	}
 	return e
@@ -165,17 +166,17 @@ func parseRPCDetails(details []map[string]any) rpcDetails {
 // parseGemini turns a generateContent result into an Answer. Segment
 // offsets are bytes within one part; they become code points within the
 // concatenated text.
-func parseGemini(r *genai.GenerateContentResponse) (Answer, error) {
+func parseGemini(r *genai.GenerateContentResponse) (providers.Answer, error) {
 	const pf = platforms.Gemini
 	if len(r.Candidates) == 0 || r.Candidates[0] == nil {
 		msg := "no candidates"
 		if r.PromptFeedback != nil && r.PromptFeedback.BlockReason != "" {
 			msg = "prompt blocked: " + string(r.PromptFeedback.BlockReason)
 		}
-		return Answer{}, failed(pf, "no_candidates", msg)
+		return providers.Answer{}, failed(pf, "no_candidates", msg)
 	}
 	cand := r.Candidates[0]
-	ans := Answer{Platform: pf, Model: r.ModelVersion}
+	ans := providers.Answer{Platform: pf, Model: r.ModelVersion}
 	if u := r.UsageMetadata; u != nil {
 		ans.InputTokens = int(u.PromptTokenCount + u.ToolUsePromptTokenCount)
 		ans.OutputTokens = int(u.CandidatesTokenCount + u.ThoughtsTokenCount)
@@ -203,7 +204,7 @@ func parseGemini(r *genai.GenerateContentResponse) (Answer, error) {
 		if reason == "" {
 			reason = "empty"
 		}
-		return Answer{}, failed(pf, "empty_answer", fmt.Sprintf("the response has no text (finish reason %s)", reason))
+		return providers.Answer{}, failed(pf, "empty_answer", fmt.Sprintf("the response has no text (finish reason %s)", reason))
 	}
 	gm := cand.GroundingMetadata
 	if gm == nil {
@@ -237,14 +238,14 @@ func parseGemini(r *genai.GenerateContentResponse) (Answer, error) {
 				continue
 			}
 			cited[ci] = true
-			ans.Citations = append(ans.Citations, Citation{URL: chunks[ci].uri, Title: chunks[ci].title, Start: start, End: end})
+			ans.Citations = append(ans.Citations, providers.Citation{URL: chunks[ci].uri, Title: chunks[ci].title, Start: start, End: end})
 		}
 	}
 	// Every grounding chunk is a source the answer rests on; one that no
 	// support points at is still cited, without a span.
 	for i, c := range chunks {
 		if !cited[i] && c.uri != "" {
-			ans.Citations = append(ans.Citations, Citation{URL: c.uri, Title: c.title, Start: -1, End: -1})
+			ans.Citations = append(ans.Citations, providers.Citation{URL: c.uri, Title: c.title, Start: -1, End: -1})
 		}
 	}
 	ans.CostUSD = estimateCost(ans.Model, ans.InputTokens, ans.OutputTokens, 0)

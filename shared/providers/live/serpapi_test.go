@@ -1,4 +1,4 @@
-package providers
+package live
 
 import (
 	"context"
@@ -12,9 +12,11 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/brandlens/brandlens/shared/providers"
 )
 
-func newTestSerp(base string, timeout time.Duration) Provider {
+func newTestSerp(base string, timeout time.Duration) providers.Provider {
 	return NewGoogleAIOverview(Config{APIKey: testKey, BaseURL: base, Timeout: timeout})
 }
 
@@ -31,7 +33,7 @@ func TestGoogleAIOverviewSuccess(t *testing.T) {
 		requests  int
 	}{
 		{
-			name: "present", first: "serpapi_present.json", state: OverviewPresent, organic: 2, requests: 1,
+			name: "present", first: "serpapi_present.json", state: providers.OverviewPresent, organic: 2, requests: 1,
 			text: "Acme CRM is a popular choice for small agencies.\n\n" +
 				"- Acme CRM: affordable plans for agencies.\n" +
 				"- Zoë CRM: strong pipelines ☕.\n\n" +
@@ -46,12 +48,12 @@ func TestGoogleAIOverviewSuccess(t *testing.T) {
 		},
 		{
 			name: "deferred via page_token", first: "serpapi_page_token.json", second: "serpapi_deferred.json",
-			state: OverviewDeferred, organic: 1, requests: 2,
+			state: providers.OverviewDeferred, organic: 1, requests: 2,
 			text:      "Acme CRM leads for agencies.",
 			citations: []cite{{"https://acme.com/pricing", "Acme CRM leads for agencies."}},
 		},
-		{name: "absent", first: "serpapi_absent.json", state: OverviewAbsent, organic: 2, requests: 1},
-		{name: "no Google results", state: OverviewAbsent, requests: 1,
+		{name: "absent", first: "serpapi_absent.json", state: providers.OverviewAbsent, organic: 2, requests: 1},
+		{name: "no Google results", state: providers.OverviewAbsent, requests: 1,
 			first: `{"search_metadata":{"status":"Success"},"error":"Google hasn't returned any results for this query."}`},
 	}
 	for _, tc := range cases {
@@ -69,7 +71,7 @@ func TestGoogleAIOverviewSuccess(t *testing.T) {
 				}
 				reply(w, 200, nil, body(tc.second))
 			})
-			ans, err := newTestSerp(f.srv.URL, time.Second).Answer(context.Background(), Request{Query: "best crm small agencies"})
+			ans, err := newTestSerp(f.srv.URL, time.Second).Answer(context.Background(), providers.Request{Query: "best crm small agencies"})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -114,38 +116,38 @@ func TestGoogleAIOverviewSuccess(t *testing.T) {
 func TestGoogleAIOverviewErrors(t *testing.T) {
 	cases := []errCase{
 		{name: "429 throughput", status: 429, header: map[string]string{"Retry-After": "30"},
-			body: `{"error":"Your account has exceeded the hourly throughput limit."}`, kind: KindTransient, retryMin: 30 * time.Second, retryMax: 30 * time.Second},
+			body: `{"error":"Your account has exceeded the hourly throughput limit."}`, kind: providers.KindTransient, retryMin: 30 * time.Second, retryMax: 30 * time.Second},
 		{name: "429 retry-after date", status: 429, header: map[string]string{"Retry-After": httpDate(40 * time.Second)},
-			body: `{"error":"Your account has exceeded the hourly throughput limit."}`, kind: KindTransient, retryMin: 38 * time.Second, retryMax: 41 * time.Second},
+			body: `{"error":"Your account has exceeded the hourly throughput limit."}`, kind: providers.KindTransient, retryMin: 38 * time.Second, retryMax: 41 * time.Second},
 		{name: "429 retry-after-ms", status: 429, header: map[string]string{"Retry-After-Ms": "100"},
-			body: `{"error":"Your account has exceeded the hourly throughput limit."}`, kind: KindTransient, retryMin: 100 * time.Millisecond, retryMax: 100 * time.Millisecond},
-		{name: "429 out of searches", status: 429, body: `{"error":"Your account has run out of searches."}`, kind: KindQuota},
-		{name: "401 echoes key", status: 401, body: `{"error":"Invalid API key sk-test-SECRETKEY0123456789. Your API key should be here: https://serpapi.com/manage-api-key"}`, kind: KindAuth},
-		{name: "403", status: 403, body: `{"error":"Account disabled"}`, kind: KindAuth},
-		{name: "400", status: 400, body: `{"error":"Missing query 'q' parameter."}`, kind: KindInvalid},
-		{name: "404", status: 404, body: `{"error":"Not found"}`, kind: KindInvalid},
-		{name: "500", status: 500, body: `{"error":"Internal error"}`, kind: KindTransient},
-		{name: "503 non-JSON", status: 503, body: `Service Unavailable`, kind: KindTransient},
-		{name: "status Error inside 200", status: 200, body: `{"search_metadata":{"status":"Error"},"error":"Something went wrong"}`, kind: KindFailedAnswer, code: "search_error"},
-		{name: "error member inside 200", status: 200, body: `{"error":"Unsupported location"}`, kind: KindFailedAnswer, code: "search_error"},
-		{name: "overview without text or token", status: 200, body: `{"search_metadata":{"status":"Success"},"ai_overview":{}}`, kind: KindFailedAnswer, code: "empty_overview"},
-		{name: "overview error", status: 200, body: `{"search_metadata":{"status":"Success"},"ai_overview":{"error":"parse failed"}}`, kind: KindFailedAnswer, code: "overview_error"},
+			body: `{"error":"Your account has exceeded the hourly throughput limit."}`, kind: providers.KindTransient, retryMin: 100 * time.Millisecond, retryMax: 100 * time.Millisecond},
+		{name: "429 out of searches", status: 429, body: `{"error":"Your account has run out of searches."}`, kind: providers.KindQuota},
+		{name: "401 echoes key", status: 401, body: `{"error":"Invalid API key sk-test-SECRETKEY0123456789. Your API key should be here: https://serpapi.com/manage-api-key"}`, kind: providers.KindAuth},
+		{name: "403", status: 403, body: `{"error":"Account disabled"}`, kind: providers.KindAuth},
+		{name: "400", status: 400, body: `{"error":"Missing query 'q' parameter."}`, kind: providers.KindInvalid},
+		{name: "404", status: 404, body: `{"error":"Not found"}`, kind: providers.KindInvalid},
+		{name: "500", status: 500, body: `{"error":"Internal error"}`, kind: providers.KindTransient},
+		{name: "503 non-JSON", status: 503, body: `Service Unavailable`, kind: providers.KindTransient},
+		{name: "status Error inside 200", status: 200, body: `{"search_metadata":{"status":"Error"},"error":"Something went wrong"}`, kind: providers.KindFailedAnswer, code: "search_error"},
+		{name: "error member inside 200", status: 200, body: `{"error":"Unsupported location"}`, kind: providers.KindFailedAnswer, code: "search_error"},
+		{name: "overview without text or token", status: 200, body: `{"search_metadata":{"status":"Success"},"ai_overview":{}}`, kind: providers.KindFailedAnswer, code: "empty_overview"},
+		{name: "overview error", status: 200, body: `{"search_metadata":{"status":"Success"},"ai_overview":{"error":"parse failed"}}`, kind: providers.KindFailedAnswer, code: "overview_error"},
 		{name: "deferred call fails", handler: func(w http.ResponseWriter, r *http.Request, n int) {
 			if n == 0 {
 				reply(w, 200, nil, fixture(t, "serpapi_page_token.json"))
 				return
 			}
 			reply(w, 400, nil, `{"error":"page_token expired"}`)
-		}, kind: KindInvalid},
+		}, kind: providers.KindInvalid},
 		{name: "deferred call without overview", handler: func(w http.ResponseWriter, r *http.Request, n int) {
 			if n == 0 {
 				reply(w, 200, nil, fixture(t, "serpapi_page_token.json"))
 				return
 			}
 			reply(w, 200, nil, `{"search_metadata":{"status":"Success"}}`)
-		}, kind: KindFailedAnswer, code: "deferred_overview_missing"},
-		{name: "malformed JSON", status: 200, body: `{"organic_results":[`, kind: KindTransient, code: "malformed_response"},
-		{name: "timeout", handler: func(w http.ResponseWriter, r *http.Request, n int) { hang(r) }, kind: KindTransient, code: "timeout"},
+		}, kind: providers.KindFailedAnswer, code: "deferred_overview_missing"},
+		{name: "malformed JSON", status: 200, body: `{"organic_results":[`, kind: providers.KindTransient, code: "malformed_response"},
+		{name: "timeout", handler: func(w http.ResponseWriter, r *http.Request, n int) { hang(r) }, kind: providers.KindTransient, code: "timeout"},
 	}
 	runErrCases(t, cases, newTestSerp)
 }
@@ -153,9 +155,9 @@ func TestGoogleAIOverviewErrors(t *testing.T) {
 // The key travels in SerpApi's query string; a network error must not
 // print the URL.
 func TestGoogleAIOverviewNetworkErrorHidesKey(t *testing.T) {
-	_, err := newTestSerp(closedURL(t), time.Second).Answer(context.Background(), Request{Query: "q"})
-	var pe *Error
-	if !errors.As(err, &pe) || pe.Kind != KindTransient || pe.Code != "network" {
+	_, err := newTestSerp(closedURL(t), time.Second).Answer(context.Background(), providers.Request{Query: "q"})
+	var pe *providers.Error
+	if !errors.As(err, &pe) || pe.Kind != providers.KindTransient || pe.Code != "network" {
 		t.Fatalf("err = %v", err)
 	}
 	if strings.Contains(err.Error(), "SECRETKEY") || strings.Contains(err.Error(), "api_key") {

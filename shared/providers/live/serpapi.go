@@ -1,4 +1,4 @@
-package providers
+package live
 
 import (
 	"context"
@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/brandlens/brandlens/shared/platforms"
+	"github.com/brandlens/brandlens/shared/providers"
 )
 
 // Defaults of the google_ai_overview adapter.
@@ -78,34 +79,34 @@ type serpBlock struct {
 }
 
 // Answer implements Provider.
-func (p *GoogleAIOverview) Answer(ctx context.Context, req Request) (Answer, error) {
+func (p *GoogleAIOverview) Answer(ctx context.Context, req providers.Request) (providers.Answer, error) {
 	cl := p.cfg.begin(ctx, platforms.GoogleAIOverview)
 	defer cl.cancel()
 	first, err := p.get(cl, url.Values{"engine": {"google"}, "q": {req.Query}, "hl": {"en"}, "gl": {"us"}})
 	if err != nil {
-		return Answer{}, err
+		return providers.Answer{}, err
 	}
 	ans, token, err := parseSerp(first)
 	if err != nil {
-		return Answer{}, err
+		return providers.Answer{}, err
 	}
 	requests := 1
 	if token != "" {
 		// The Overview is loaded separately; its token lives 4 minutes.
 		second, err := p.get(cl, url.Values{"engine": {"google_ai_overview"}, "page_token": {token}})
 		if err != nil {
-			return Answer{}, err
+			return providers.Answer{}, err
 		}
 		requests++
 		deferred, _, err := parseSerp(second)
 		if err != nil {
-			return Answer{}, err
+			return providers.Answer{}, err
 		}
-		if deferred.AIOverviewState != OverviewPresent {
-			return Answer{}, failed(platforms.GoogleAIOverview, "deferred_overview_missing", "the deferred AI Overview could not be loaded")
+		if deferred.AIOverviewState != providers.OverviewPresent {
+			return providers.Answer{}, failed(platforms.GoogleAIOverview, "deferred_overview_missing", "the deferred AI Overview could not be loaded")
 		}
 		ans.Text, ans.Citations, ans.Sources = deferred.Text, deferred.Citations, deferred.Sources
-		ans.AIOverviewState = OverviewDeferred
+		ans.AIOverviewState = providers.OverviewDeferred
 	}
 	ans.CostUSD = float64(requests) * serpAPICostPerRequest
 	ans.Latency = cl.elapsed()
@@ -118,7 +119,7 @@ func (p *GoogleAIOverview) get(cl *call, q url.Values) (*serpResponse, error) {
 	q.Set("api_key", p.cfg.APIKey)
 	hreq, err := http.NewRequestWithContext(cl.ctx, http.MethodGet, p.url+"?"+q.Encode(), nil)
 	if err != nil {
-		return nil, &Error{Platform: pf, Kind: KindInvalid, Message: "bad base URL"}
+		return nil, &providers.Error{Platform: pf, Kind: providers.KindInvalid, Message: "bad base URL"}
 	}
 	hreq.Header.Set("Accept", "application/json")
 	resp, err := p.client.Do(hreq)
@@ -135,16 +136,16 @@ func (p *GoogleAIOverview) get(cl *call, q url.Values) (*serpResponse, error) {
 	if resp.StatusCode >= 300 {
 		e := statusError(pf, resp.StatusCode, resp.Header, "", safeText(r.Error, p.cfg.APIKey))
 		switch {
-		case e.Kind == KindAuth:
+		case e.Kind == providers.KindAuth:
 			e.Message = authMessage(serpAPIKeyEnv)
 		case resp.StatusCode == http.StatusTooManyRequests && strings.Contains(strings.ToLower(r.Error), "run out of searches"):
 			// 429 means both "slow down" and "plan used up".
-			e.Kind, e.RetryAfter = KindQuota, 0
+			e.Kind, e.RetryAfter = providers.KindQuota, 0
 		}
 		return nil, e
 	}
 	if jerr != nil {
-		return nil, &Error{Platform: pf, Kind: KindTransient, Status: resp.StatusCode, Code: "malformed_response",
+		return nil, &providers.Error{Platform: pf, Kind: providers.KindTransient, Status: resp.StatusCode, Code: "malformed_response",
 			Message: "response body is not the expected JSON"}
 	}
 	return &r, nil
@@ -152,40 +153,40 @@ func (p *GoogleAIOverview) get(cl *call, q url.Values) (*serpResponse, error) {
 
 // parseSerp turns a decoded SerpApi body into an Answer, and returns the
 // page_token when the Overview must be fetched by a second call.
-func parseSerp(r *serpResponse) (Answer, string, error) {
+func parseSerp(r *serpResponse) (providers.Answer, string, error) {
 	const pf = platforms.GoogleAIOverview
-	ans := Answer{Platform: pf, Model: serpAPIModel}
+	ans := providers.Answer{Platform: pf, Model: serpAPIModel}
 	if r.Error != "" || strings.EqualFold(r.SearchMetadata.Status, "Error") {
 		if strings.Contains(r.Error, serpNoResults) {
-			ans.AIOverviewState = OverviewAbsent
+			ans.AIOverviewState = providers.OverviewAbsent
 			return ans, "", nil
 		}
 		msg := safeText(r.Error, "")
 		if msg == "" {
 			msg = "search failed"
 		}
-		return Answer{}, "", failed(pf, "search_error", msg)
+		return providers.Answer{}, "", failed(pf, "search_error", msg)
 	}
 	for _, o := range r.OrganicResults {
 		if o.Link == "" {
 			continue
 		}
-		ans.OrganicResults = append(ans.OrganicResults, OrganicResult{Position: o.Position, URL: o.Link, Title: o.Title, Snippet: o.Snippet})
+		ans.OrganicResults = append(ans.OrganicResults, providers.OrganicResult{Position: o.Position, URL: o.Link, Title: o.Title, Snippet: o.Snippet})
 	}
 	ov := r.AIOverview
 	switch {
 	case ov == nil:
-		ans.AIOverviewState = OverviewAbsent
+		ans.AIOverviewState = providers.OverviewAbsent
 		return ans, "", nil
 	case ov.Error != "":
-		return Answer{}, "", failed(pf, "overview_error", "AI Overview error: "+safeText(ov.Error, ""))
+		return providers.Answer{}, "", failed(pf, "overview_error", "AI Overview error: "+safeText(ov.Error, ""))
 	case len(ov.TextBlocks) == 0 && ov.PageToken != "":
-		ans.AIOverviewState = OverviewDeferred
+		ans.AIOverviewState = providers.OverviewDeferred
 		return ans, ov.PageToken, nil
 	case len(ov.TextBlocks) == 0:
-		return Answer{}, "", failed(pf, "empty_overview", "ai_overview has neither text_blocks nor page_token")
+		return providers.Answer{}, "", failed(pf, "empty_overview", "ai_overview has neither text_blocks nor page_token")
 	}
-	ans.AIOverviewState = OverviewPresent
+	ans.AIOverviewState = providers.OverviewPresent
 	var tb textBuilder
 	type span struct{ ref, start, end int }
 	var spans []span
@@ -233,7 +234,7 @@ func parseSerp(r *serpResponse) (Answer, string, error) {
 	}
 	ans.Text = tb.String()
 	if strings.TrimSpace(ans.Text) == "" {
-		return Answer{}, "", failed(pf, "empty_answer", "the AI Overview has no text")
+		return providers.Answer{}, "", failed(pf, "empty_answer", "the AI Overview has no text")
 	}
 	cited := make([]bool, len(ov.References))
 	refAt := func(idx int) int {
@@ -254,12 +255,12 @@ func parseSerp(r *serpResponse) (Answer, string, error) {
 		}
 		ref := ov.References[i]
 		cited[i] = true
-		ans.Citations = append(ans.Citations, Citation{URL: ref.Link, Title: ref.Title, Snippet: ref.Snippet, Start: sp.start, End: sp.end})
+		ans.Citations = append(ans.Citations, providers.Citation{URL: ref.Link, Title: ref.Title, Snippet: ref.Snippet, Start: sp.start, End: sp.end})
 	}
 	for i, ref := range ov.References {
 		ans.Sources = appendUnique(ans.Sources, ref.Link)
 		if !cited[i] && ref.Link != "" {
-			ans.Citations = append(ans.Citations, Citation{URL: ref.Link, Title: ref.Title, Snippet: ref.Snippet, Start: -1, End: -1})
+			ans.Citations = append(ans.Citations, providers.Citation{URL: ref.Link, Title: ref.Title, Snippet: ref.Snippet, Start: -1, End: -1})
 		}
 	}
 	return ans, "", nil
