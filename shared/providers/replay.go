@@ -158,7 +158,7 @@ func (p *replayProvider) Answer(ctx context.Context, req Request) (Answer, error
 	ans := Answer{Platform: p.platform, Text: a.Text, Model: "replay"}
 	for _, c := range a.Citations {
 		ans.Citations = append(ans.Citations, Citation{URL: c.URL, Title: c.Title, Start: -1, End: -1})
-		ans.Sources = appendUnique(ans.Sources, c.URL)
+		ans.Sources = AppendUnique(ans.Sources, c.URL)
 	}
 	if p.platform == platforms.GoogleAIOverview {
 		ans.AIOverviewState = OverviewAbsent

@@ -116,7 +116,7 @@ func (s *Simulated) Answer(ctx context.Context, req Request) (Answer, error) {
 	}
 	ans.Text, ans.Citations = simText(rng, sc, req, brand, comps)
 	for _, c := range ans.Citations {
-		ans.Sources = appendUnique(ans.Sources, c.URL)
+		ans.Sources = AppendUnique(ans.Sources, c.URL)
 	}
 	ans.Latency = time.Since(start)
 	return ans, nil
@@ -146,7 +146,7 @@ func pickScenario(rng *splitmix, platform, brand string) scenario {
 
 // simText writes the answer sentence by sentence, citing some of them.
 func simText(rng *splitmix, sc scenario, req Request, brand string, comps []string) (string, []Citation) {
-	var tb textBuilder
+	var tb TextBuilder
 	var cits []Citation
 	comp := func(i int) string {
 		if i < len(comps) {
@@ -155,8 +155,8 @@ func simText(rng *splitmix, sc scenario, req Request, brand string, comps []stri
 		return ""
 	}
 	sentence := func(s string) (int, int) {
-		tb.sep(" ")
-		return tb.add(s)
+		tb.Sep(" ")
+		return tb.Add(s)
 	}
 	citeBrand := func(st, en int) {
 		if d := strings.TrimSpace(req.Hints.BrandDomain); d != "" && rng.intn(2) == 0 {

@@ -5,32 +5,33 @@ import (
 	"unicode/utf8"
 )
 
-// textBuilder concatenates answer pieces while tracking the rune offset of
+// TextBuilder concatenates answer pieces while tracking the rune offset of
 // each, so citation spans can be expressed in code points of the result.
-type textBuilder struct {
+// Every adapter assembles its answer text with it.
+type TextBuilder struct {
 	b     strings.Builder
 	runes int
 }
 
-// add appends s and returns its [start, end) span in runes.
-func (t *textBuilder) add(s string) (start, end int) {
+// Add appends s and returns its [start, end) span in runes.
+func (t *TextBuilder) Add(s string) (start, end int) {
 	start = t.runes
 	t.b.WriteString(s)
 	t.runes += utf8.RuneCountInString(s)
 	return start, t.runes
 }
 
-// sep appends s unless nothing has been written yet.
-func (t *textBuilder) sep(s string) {
+// Sep appends s unless nothing has been written yet.
+func (t *TextBuilder) Sep(s string) {
 	if t.runes > 0 {
-		t.add(s)
+		t.Add(s)
 	}
 }
 
-func (t *textBuilder) String() string { return t.b.String() }
+func (t *TextBuilder) String() string { return t.b.String() }
 
-// appendUnique appends v unless empty or already present.
-func appendUnique(list []string, v string) []string {
+// AppendUnique appends v unless empty or already present.
+func AppendUnique(list []string, v string) []string {
 	if v == "" {
 		return list
 	}

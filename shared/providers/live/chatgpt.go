@@ -111,22 +111,22 @@ func parseOpenAIResponse(r *responses.Response) (providers.Answer, error) {
 	}
 	ans := providers.Answer{Platform: pf, Model: r.Model,
 		InputTokens: int(r.Usage.InputTokens), OutputTokens: int(r.Usage.OutputTokens)}
-	var tb textBuilder
+	var tb providers.TextBuilder
 	searches := 0
 	for _, item := range r.Output {
 		switch item.Type {
 		case "web_search_call":
 			searches++
 			for _, s := range item.Action.Sources {
-				ans.Sources = appendUnique(ans.Sources, s.URL)
+				ans.Sources = providers.AppendUnique(ans.Sources, s.URL)
 			}
 		case "message":
 			for _, c := range item.Content {
 				if c.Type != "output_text" || c.Text == "" {
 					continue
 				}
-				tb.sep("\n\n")
-				base, end := tb.add(c.Text)
+				tb.Sep("\n\n")
+				base, end := tb.Add(c.Text)
 				for _, a := range c.Annotations {
 					if a.Type != "url_citation" {
 						continue

@@ -147,7 +147,7 @@ func (p *Claude) classify(cl *call, err error) error {
 func parseClaudeBlocks(blocks []anthropic.ContentBlockUnion) (providers.Answer, error) {
 	const pf = platforms.Claude
 	ans := providers.Answer{Platform: pf}
-	var tb textBuilder
+	var tb providers.TextBuilder
 	var toolErr string
 	gotResults := false
 	for _, b := range blocks {
@@ -156,7 +156,7 @@ func parseClaudeBlocks(blocks []anthropic.ContentBlockUnion) (providers.Answer, 
 			if b.Content.JSON.OfWebSearchResultBlockArray.Valid() || strings.HasPrefix(strings.TrimSpace(b.Content.RawJSON()), "[") {
 				for _, r := range b.Content.AsWebSearchResultBlockArray() {
 					gotResults = true
-					ans.Sources = appendUnique(ans.Sources, r.URL)
+					ans.Sources = providers.AppendUnique(ans.Sources, r.URL)
 				}
 				continue
 			}
@@ -171,7 +171,7 @@ func parseClaudeBlocks(blocks []anthropic.ContentBlockUnion) (providers.Answer, 
 			if b.Text == "" {
 				continue
 			}
-			start, end := tb.add(b.Text)
+			start, end := tb.Add(b.Text)
 			for _, c := range b.Citations {
 				if c.Type != "web_search_result_location" || c.URL == "" {
 					continue

@@ -181,7 +181,7 @@ func parseGemini(r *genai.GenerateContentResponse) (providers.Answer, error) {
 		ans.InputTokens = int(u.PromptTokenCount + u.ToolUsePromptTokenCount)
 		ans.OutputTokens = int(u.CandidatesTokenCount + u.ThoughtsTokenCount)
 	}
-	var tb textBuilder
+	var tb providers.TextBuilder
 	type partPos struct {
 		text string
 		base int
@@ -194,7 +194,7 @@ func parseGemini(r *genai.GenerateContentResponse) (providers.Answer, error) {
 				parts = append(parts, partPos{})
 				continue
 			}
-			base, _ := tb.add(part.Text)
+			base, _ := tb.Add(part.Text)
 			parts = append(parts, partPos{text: part.Text, base: base, ok: true})
 		}
 	}
@@ -216,7 +216,7 @@ func parseGemini(r *genai.GenerateContentResponse) (providers.Answer, error) {
 	for i, c := range gm.GroundingChunks {
 		if c != nil && c.Web != nil {
 			chunks[i] = chunk{c.Web.URI, c.Web.Title}
-			ans.Sources = appendUnique(ans.Sources, c.Web.URI)
+			ans.Sources = providers.AppendUnique(ans.Sources, c.Web.URI)
 		}
 	}
 	cited := make([]bool, len(chunks))

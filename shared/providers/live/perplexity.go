@@ -183,21 +183,21 @@ func parsePerplexity(raw []byte) (providers.Answer, error) {
 	byID := map[string]result{}
 	ans := providers.Answer{Platform: pf, Model: r.Model, InputTokens: r.Usage.InputTokens,
 		OutputTokens: r.Usage.OutputTokens, CostUSD: r.Usage.Cost.TotalCost}
-	var tb textBuilder
+	var tb providers.TextBuilder
 	for _, item := range r.Output {
 		switch item.Type {
 		case "search_results":
 			for _, res := range item.Results {
 				byID[normID(string(res.ID))] = result{res.URL, res.Title, res.Snippet}
-				ans.Sources = appendUnique(ans.Sources, res.URL)
+				ans.Sources = providers.AppendUnique(ans.Sources, res.URL)
 			}
 		case "message":
 			for _, c := range item.Content {
 				if c.Type != "output_text" || c.Text == "" {
 					continue
 				}
-				tb.sep("\n\n")
-				base, end := tb.add(c.Text)
+				tb.Sep("\n\n")
+				base, end := tb.Add(c.Text)
 				for _, a := range c.Annotations {
 					if a.Type != "url_citation" || a.URL == "" {
 						continue

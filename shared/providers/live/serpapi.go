@@ -187,7 +187,7 @@ func parseSerp(r *serpResponse) (providers.Answer, string, error) {
 		return providers.Answer{}, "", failed(pf, "empty_overview", "ai_overview has neither text_blocks nor page_token")
 	}
 	ans.AIOverviewState = providers.OverviewPresent
-	var tb textBuilder
+	var tb providers.TextBuilder
 	type span struct{ ref, start, end int }
 	var spans []span
 	prevItem := false
@@ -205,15 +205,15 @@ func parseSerp(r *serpResponse) (providers.Answer, string, error) {
 		}
 		if line != "" {
 			if inList && prevItem {
-				tb.sep("\n")
+				tb.Sep("\n")
 			} else {
-				tb.sep("\n\n")
+				tb.Sep("\n\n")
 			}
 			if inList {
-				tb.add(strings.Repeat("  ", depth) + "- ")
+				tb.Add(strings.Repeat("  ", depth) + "- ")
 			}
 			prevItem = inList
-			s, e := tb.add(line)
+			s, e := tb.Add(line)
 			for _, ri := range b.ReferenceIndexes {
 				spans = append(spans, span{ri, s, e})
 			}
@@ -258,7 +258,7 @@ func parseSerp(r *serpResponse) (providers.Answer, string, error) {
 		ans.Citations = append(ans.Citations, providers.Citation{URL: ref.Link, Title: ref.Title, Snippet: ref.Snippet, Start: sp.start, End: sp.end})
 	}
 	for i, ref := range ov.References {
-		ans.Sources = appendUnique(ans.Sources, ref.Link)
+		ans.Sources = providers.AppendUnique(ans.Sources, ref.Link)
 		if !cited[i] && ref.Link != "" {
 			ans.Citations = append(ans.Citations, providers.Citation{URL: ref.Link, Title: ref.Title, Snippet: ref.Snippet, Start: -1, End: -1})
 		}

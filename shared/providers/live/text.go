@@ -7,30 +7,6 @@ import (
 	"github.com/brandlens/brandlens/shared/providers"
 )
 
-// textBuilder concatenates answer pieces while tracking the rune offset of
-// each, so citation spans can be expressed in code points of the result.
-type textBuilder struct {
-	b     strings.Builder
-	runes int
-}
-
-// add appends s and returns its [start, end) span in runes.
-func (t *textBuilder) add(s string) (start, end int) {
-	start = t.runes
-	t.b.WriteString(s)
-	t.runes += utf8.RuneCountInString(s)
-	return start, t.runes
-}
-
-// sep appends s unless nothing has been written yet.
-func (t *textBuilder) sep(s string) {
-	if t.runes > 0 {
-		t.add(s)
-	}
-}
-
-func (t *textBuilder) String() string { return t.b.String() }
-
 // runeSpan checks that [start, end) is a span of code points within a text
 // of n code points.
 func runeSpan(start, end, n int64) bool {
@@ -38,7 +14,7 @@ func runeSpan(start, end, n int64) bool {
 }
 
 // pieceCitation cites url over [start, end), code points of an answer piece
-// that textBuilder.add placed at [pieceStart, pieceEnd), as a span of the
+// that TextBuilder.Add placed at [pieceStart, pieceEnd), as a span of the
 // whole answer. The unit of the index in OpenAI-Responses-style annotations
 // is undocumented: it is trusted only when it fits the piece as code
 // points; otherwise the citation has no span (Start and End -1).
@@ -71,17 +47,4 @@ func runeIndex(s, sub string) int {
 		return -1
 	}
 	return utf8.RuneCountInString(s[:i])
-}
-
-// appendUnique appends v unless empty or already present.
-func appendUnique(list []string, v string) []string {
-	if v == "" {
-		return list
-	}
-	for _, x := range list {
-		if x == v {
-			return list
-		}
-	}
-	return append(list, v)
 }
