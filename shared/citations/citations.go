@@ -21,11 +21,6 @@ const (
 	SourceInfoSite      = "info_site"
 )
 
-// ValidSourceType reports whether s is a source type.
-func ValidSourceType(s string) bool {
-	return s == SourceAIResponse || s == SourceOrganicSearch || s == SourceInfoSite
-}
-
 // Sentiments.
 const (
 	SentimentPositive = "positive"
@@ -33,11 +28,6 @@ const (
 	SentimentNegative = "negative"
 	SentimentMixed    = "mixed"
 )
-
-// ValidSentiment reports whether s is a sentiment.
-func ValidSentiment(s string) bool {
-	return s == SentimentPositive || s == SentimentNeutral || s == SentimentNegative || s == SentimentMixed
-}
 
 // Citation is the CitationDto of the spec.
 type Citation struct {

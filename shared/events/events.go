@@ -123,12 +123,3 @@ func MarkDone(ctx context.Context, tbl store.Table, ev Event) error {
 	}
 	return nil
 }
-
-// Get returns one event of the tenant.
-func Get(ctx context.Context, tbl store.Table, tenantID int32, id string) (Event, error) {
-	it, err := tbl.Get(ctx, Key(tenantID, id))
-	if err != nil {
-		return Event{}, fmt.Errorf("events: get %s: %w", id, err)
-	}
-	return store.Doc[Event](it)
-}

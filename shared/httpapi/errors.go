@@ -91,10 +91,6 @@ func (e *Error) body() ErrorBody {
 	return ErrorBody{Error: ErrorObject{Code: e.Code, Message: e.Message, Details: d}}
 }
 
-func newError(code, format string, args ...any) *Error {
-	return &Error{Code: code, Message: fmt.Sprintf(format, args...)}
-}
-
 func notFound(what string) *Error {
 	return &Error{Code: CodeNotFound, Message: what + " not found"}
 }

@@ -25,16 +25,6 @@ const (
 // Statuses lists every status in lifecycle order.
 var Statuses = []string{StatusQueued, StatusRunning, StatusSucceeded, StatusPartial, StatusFailed}
 
-// ValidStatus reports whether s is a job status.
-func ValidStatus(s string) bool {
-	for _, x := range Statuses {
-		if x == s {
-			return true
-		}
-	}
-	return false
-}
-
 // Job types.
 const (
 	TypeQueryRun          = "query_run"

@@ -205,15 +205,6 @@ func emit(t testing.TB, tbl store.Table, tenant int32, typ string, data any) eve
 	return ev
 }
 
-func (h *harness) delivery(t *testing.T, tenant int32, subID, eventID string) webhooks.Delivery {
-	t.Helper()
-	d, err := h.svc.GetDelivery(context.Background(), tenant, subID, webhooks.DeliveryID(eventID, subID))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return d
-}
-
 // waitStatus waits for the delivery to reach status.
 func (h *harness) waitStatus(t *testing.T, tenant int32, subID, eventID, status string, within time.Duration) webhooks.Delivery {
 	t.Helper()

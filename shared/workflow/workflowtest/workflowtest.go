@@ -64,22 +64,21 @@ const (
 type Option func(*config)
 
 type config struct {
-	execName   string
-	retryScale float64
-	timeout    time.Duration
+	execName string
 }
+
+// Retry pauses and Wait Seconds are scaled down as workflow.WithRetryScale
+// does; the library can only override a retrier's pause with a constant, so
+// the JS side pauses IntervalSeconds×retryScale on every attempt, without
+// backoff growth: only timing differs, never the outcome. nodeTimeout bounds
+// the node process.
+const (
+	retryScale  = 0.001
+	nodeTimeout = 2 * time.Minute
+)
 
 // ExecutionName sets $$.Execution.Name (default "workflowtest").
 func ExecutionName(name string) Option { return func(c *config) { c.execName = name } }
-
-// RetryScale scales Retry pauses and Wait Seconds as workflow.WithRetryScale
-// does (default 0.001). The library can only override a retrier's pause with
-// a constant, so the JS side pauses IntervalSeconds×f on every attempt,
-// without backoff growth; only timing differs, never the outcome.
-func RetryScale(f float64) Option { return func(c *config) { c.retryScale = f } }
-
-// Timeout bounds the node process (default 2 minutes).
-func Timeout(d time.Duration) Option { return func(c *config) { c.timeout = d } }
 
 // RunInAWSLocal runs def (with its ${Name} placeholders filled from subst)
 // once in aws-local-stepfunctions 3.0.0 with input, and returns the output
@@ -94,7 +93,7 @@ func Timeout(d time.Duration) Option { return func(c *config) { c.timeout = d } 
 // so Retry and Catch see what the Go runner and AWS see.
 func RunInAWSLocal(t testing.TB, def []byte, subst map[string]string, input json.RawMessage, inv workflow.Invoker, opts ...Option) (output json.RawMessage, errName, cause string) {
 	t.Helper()
-	cfg := config{execName: "workflowtest", retryScale: 0.001, timeout: 2 * time.Minute}
+	cfg := config{execName: "workflowtest"}
 	for _, o := range opts {
 		o(&cfg)
 	}
@@ -165,7 +164,7 @@ func RunInAWSLocal(t testing.TB, def []byte, subst map[string]string, input json
 		"input":         input,
 		"endpoint":      srv.URL,
 		"executionName": cfg.execName,
-		"retryScale":    cfg.retryScale,
+		"retryScale":    retryScale,
 		"validate":      !validated,
 	})
 	if err != nil {
@@ -175,7 +174,7 @@ func RunInAWSLocal(t testing.TB, def []byte, subst map[string]string, input json
 		t.Fatal(err)
 	}
 
-	ctx, cancel := context.WithTimeout(context.Background(), cfg.timeout)
+	ctx, cancel := context.WithTimeout(context.Background(), nodeTimeout)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, "node", filepath.Join(tools, runScript), reqPath, resPath)
 	cmd.Dir = tools
