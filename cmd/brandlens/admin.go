@@ -10,6 +10,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/brandlens/brandlens/shared/app"
 	"github.com/brandlens/brandlens/shared/auth"
 	"github.com/brandlens/brandlens/shared/competitors"
 	"github.com/brandlens/brandlens/shared/config"
@@ -85,19 +86,22 @@ func admin(ctx context.Context, args []string, stdout io.Writer) error {
 	if *dataDir != "" {
 		cfg.DataDir = *dataDir
 	}
+	res := app.NewResources(cfg, os.Getenv)
 	if cmd == "create-table" {
-		return createTable(ctx, cfg, stdout)
+		return createTable(ctx, res, stdout)
 	}
-	tbl, closeTable, err := cfg.OpenTable(ctx)
+	tbl, closeTable, err := res.OpenTable(ctx)
 	if err != nil {
 		return err
 	}
 	defer closeTable()
-	secret, err := cfg.KeySecretBytes(ctx)
+	secret, err := res.KeySecret(ctx)
 	if err != nil {
 		return err
 	}
-	svc, err := config.NewServices(tbl, secret, nil)
+	// Administration needs the stores only: it runs no job and sends no
+	// webhook (events it appends are fanned out by the running service).
+	svc, err := app.NewRepos(tbl, secret, nil)
 	if err != nil {
 		return err
 	}
@@ -252,11 +256,12 @@ func admin(ctx context.Context, args []string, stdout io.Writer) error {
 	return fmt.Errorf("unknown admin command %q (brandlens admin help)", cmd)
 }
 
-func createTable(ctx context.Context, cfg config.Config, stdout io.Writer) error {
-	if cfg.Store != "dynamodb" {
+func createTable(ctx context.Context, res *app.Resources, stdout io.Writer) error {
+	cfg := res.Config()
+	if cfg.Store != config.StoreDynamoDB {
 		return errors.New("create-table works on DynamoDB: set BRANDLENS_TABLE")
 	}
-	client, err := cfg.DynamoClient(ctx)
+	client, err := res.DynamoClient(ctx)
 	if err != nil {
 		return err
 	}

@@ -11,7 +11,6 @@ import (
 	"os/signal"
 	"syscall"
 
-	"github.com/brandlens/brandlens/shared/config"
 	"github.com/brandlens/brandlens/shared/providers/live"
 )
 
@@ -26,7 +25,6 @@ BRANDLENS_TABLE, BRANDLENS_KEY_SECRET, BRANDLENS_LOG_LEVEL (see README.md).
 `
 
 func main() {
-	config.ProviderFactory = live.FromEnv // serve asks the platforms in live mode
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	os.Exit(run(ctx, os.Args[1:], os.Stdout, os.Stderr))
@@ -40,7 +38,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	var err error
 	switch args[0] {
 	case "serve":
-		err = serve(ctx, args[1:], stdout, stderr)
+		// serve asks the platforms in live mode: this binary links their SDKs.
+		err = serve(ctx, args[1:], live.FromEnv, stdout, stderr)
 	case "admin":
 		err = admin(ctx, args[1:], stdout)
 	case "help", "-h", "--help":

@@ -15,6 +15,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/brandlens/brandlens/shared/providers"
 )
 
 // Load harness of webhook delivery from `brandlens serve` itself: the real
@@ -49,7 +51,7 @@ func startServe(b *testing.B) served {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() {
-		done <- serve(ctx, []string{"--addr", "127.0.0.1:0", "--data-dir", filepath.Join(dir, "data"), "--seed", seedFile}, pw, io.Discard)
+		done <- serve(ctx, []string{"--addr", "127.0.0.1:0", "--data-dir", filepath.Join(dir, "data"), "--seed", seedFile}, providers.FromEnv, pw, io.Discard)
 		pw.Close()
 	}()
 	sc := bufio.NewScanner(pr)

@@ -1,25 +1,11 @@
-// Command step-run-platform is a task of the query-execution state machine.
+// Command step-run-platform is the query-execution task that asks the AI
+// platforms. It alone links their SDKs (package providers/live), so it is
+// its own artifact.
 package main
 
 import (
-	"context"
-	"log/slog"
-	"os"
-
-	"github.com/aws/aws-lambda-go/lambda"
-
-	"github.com/brandlens/brandlens/shared/config"
+	"github.com/brandlens/brandlens/shared/app"
 	"github.com/brandlens/brandlens/shared/providers/live"
 )
 
-const function = "step-run-platform"
-
-func main() {
-	config.ProviderFactory = live.FromEnv
-	handler, err := config.LambdaStep(context.Background(), function)
-	if err != nil {
-		slog.New(slog.NewJSONHandler(os.Stderr, nil)).Error("cold start failed", "function", function, "error", err.Error())
-		os.Exit(1)
-	}
-	lambda.Start(handler)
-}
+func main() { app.Main(app.Platform(live.FromEnv)) }

@@ -57,9 +57,14 @@ type Harness[C any] struct {
 
 // Main runs the tests of m and then stops the emulator that Start
 // launched, if any. It returns m's exit code.
-func (h *Harness[C]) Main(m *testing.M) int {
+func (h *Harness[C]) Main(m *testing.M) int { return h.Around(m.Run) }
+
+// Around is Main for a test binary that uses several harnesses: run runs
+// the tests (m.Run, or another harness's Around of m.Run), then the
+// emulator that Start launched, if any, is stopped.
+func (h *Harness[C]) Around(run func() int) int {
 	h.inMain.Store(true)
-	code := m.Run()
+	code := run()
 	h.proc.Stop()
 	return code
 }

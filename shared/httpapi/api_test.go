@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -16,9 +17,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/brandlens/brandlens/shared/app"
 	"github.com/brandlens/brandlens/shared/auth"
 	"github.com/brandlens/brandlens/shared/citations"
-	"github.com/brandlens/brandlens/shared/config"
 	"github.com/brandlens/brandlens/shared/httpapi"
 	"github.com/brandlens/brandlens/shared/jobs"
 	"github.com/brandlens/brandlens/shared/seed"
@@ -37,27 +38,39 @@ var testSecret = []byte("0123456789abcdef0123456789abcdef")
 
 type testAPI struct {
 	url string
-	svc *config.Services
-	tbl store.Table
-	a   seed.TenantResult
-	b   seed.TenantResult
+	svc *app.Services
+	// local is the runtime of `brandlens serve` around svc (not running
+	// unless a test runs it).
+	local *app.Local
+	tbl   store.Table
+	a     seed.TenantResult
+	b     seed.TenantResult
 }
 
-func newTestAPI(t *testing.T, rpm int64) *testAPI { return newTestAPIAt(t, rpm, nil) }
+func newTestAPI(t *testing.T, rpm int64) *testAPI { return newTestAPIWith(t, rpm, app.LocalOptions{}) }
 
 // newTestAPIAt serves two seeded tenants; now (nil: the real clock) is the
 // clock of every service.
 func newTestAPIAt(t *testing.T, rpm int64, now func() time.Time) *testAPI {
+	return newTestAPIWith(t, rpm, app.LocalOptions{Now: now})
+}
+
+// newTestAPIWith serves two seeded tenants from the local runtime built
+// with o (its table, key secret and logger are set here).
+func newTestAPIWith(t *testing.T, rpm int64, o app.LocalOptions) *testAPI {
 	t.Helper()
 	var opts []embedded.Option
-	if now != nil {
-		opts = append(opts, embedded.WithClock(now))
+	if o.Now != nil {
+		opts = append(opts, embedded.WithClock(o.Now))
 	}
 	tbl := embedded.NewMemory(opts...)
-	svc, err := config.NewServices(tbl, testSecret, now)
+	o.Table, o.KeySecret = tbl, testSecret
+	o.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
+	local, err := app.NewLocal(o)
 	if err != nil {
 		t.Fatal(err)
 	}
+	svc := local.Services
 	f := seed.File{Tenants: []seed.Tenant{
 		{
 			Name: "Acme Notes", Credits: 1000, DailyCreditCeiling: 500, RPMLimit: rpm,
@@ -80,13 +93,13 @@ func newTestAPIAt(t *testing.T, rpm int64, now func() time.Time) *testAPI {
 			APIKeys: []seed.APIKey{{Key: keyBPublish, Scopes: []string{"publish"}}},
 		},
 	}}
-	res, err := seed.Apply(context.Background(), svc, f)
+	res, err := seed.Apply(context.Background(), svc.Repos, f)
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := httptest.NewServer(httpapi.New(svc.HTTPDeps(nil, nil)))
+	srv := httptest.NewServer(local.API)
 	t.Cleanup(srv.Close)
-	return &testAPI{url: srv.URL, svc: svc, tbl: tbl, a: res.Tenants[0], b: res.Tenants[1]}
+	return &testAPI{url: srv.URL, svc: svc, local: local, tbl: tbl, a: res.Tenants[0], b: res.Tenants[1]}
 }
 
 type response struct {
@@ -333,10 +346,10 @@ func keyFor(tenantID int32, plain string) auth.NewKey {
 func TestReadEndpoints(t *testing.T) {
 	api := newTestAPI(t, 600)
 	ctx := context.Background()
-	if _, err := seed.SyntheticCitations(ctx, api.svc, api.a.ID, 250, 7); err != nil {
+	if _, err := seed.SyntheticCitations(ctx, api.svc.Repos, api.a.ID, 250, 7); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := seed.SyntheticCitations(ctx, api.svc, api.b.ID, 3, 8); err != nil {
+	if _, err := seed.SyntheticCitations(ctx, api.svc.Repos, api.b.ID, 3, 8); err != nil {
 		t.Fatal(err)
 	}
 

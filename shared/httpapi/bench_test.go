@@ -2,12 +2,13 @@ package httpapi_test
 
 import (
 	"context"
+	"io"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"testing"
 
-	"github.com/brandlens/brandlens/shared/config"
-	"github.com/brandlens/brandlens/shared/httpapi"
+	"github.com/brandlens/brandlens/shared/app"
 	"github.com/brandlens/brandlens/shared/seed"
 	"github.com/brandlens/brandlens/shared/store/embedded"
 )
@@ -15,10 +16,12 @@ import (
 // benchServer is a server over an in-memory store holding n citations.
 func benchServer(b *testing.B, n int) http.Handler {
 	b.Helper()
-	svc, err := config.NewServices(embedded.NewMemory(), testSecret, nil)
+	local, err := app.NewLocal(app.LocalOptions{Table: embedded.NewMemory(), KeySecret: testSecret,
+		Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
 	if err != nil {
 		b.Fatal(err)
 	}
+	svc := local.Services.Repos
 	ctx := context.Background()
 	f := seed.File{Tenants: []seed.Tenant{{Name: "Bench", RPMLimit: 1 << 40,
 		Brand:       &seed.Brand{Name: "Acme Notes"},
@@ -33,7 +36,7 @@ func benchServer(b *testing.B, n int) http.Handler {
 			b.Fatal(err)
 		}
 	}
-	return httpapi.New(svc.HTTPDeps(nil, nil))
+	return local.API
 }
 
 func benchGet(b *testing.B, h http.Handler, path string) {

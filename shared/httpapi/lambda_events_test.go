@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"io"
+	"log/slog"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -14,8 +16,8 @@ import (
 
 	"github.com/aws/aws-lambda-go/events"
 
+	"github.com/brandlens/brandlens/shared/app"
 	"github.com/brandlens/brandlens/shared/auth"
-	"github.com/brandlens/brandlens/shared/config"
 	"github.com/brandlens/brandlens/shared/httpapi"
 	"github.com/brandlens/brandlens/shared/queries"
 	"github.com/brandlens/brandlens/shared/store/embedded"
@@ -138,10 +140,12 @@ func newEventDeps(t *testing.T) httpapi.Deps {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = tbl.Close() })
-	svc, err := config.NewServices(tbl, bytes.Repeat([]byte{0x5a}, 32), nil)
+	local, err := app.NewLocal(app.LocalOptions{Table: tbl, KeySecret: bytes.Repeat([]byte{0x5a}, 32),
+		Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
 	if err != nil {
 		t.Fatal(err)
 	}
+	svc := local.Services
 	tn, _, err := svc.Tenants.Create(ctx, tenants.Tenant{Name: "Acme Notes"})
 	if err != nil {
 		t.Fatal(err)
@@ -165,7 +169,7 @@ func newEventDeps(t *testing.T) httpapi.Deps {
 	}
 	// A site content secret is configured, so the receiver's 401 below is
 	// about the event's signature, not a missing secret.
-	return svc.HTTPDeps(nil, []byte("site-content-secret-for-event-tests"))
+	return svc.HTTPDeps([]byte("site-content-secret-for-event-tests"))
 }
 
 // loadSampleEvent reads one sample event and checks that it is shaped like what

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"io"
-	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"slices"
@@ -13,11 +12,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/brandlens/brandlens/shared/config"
+	"github.com/brandlens/brandlens/shared/app"
 	"github.com/brandlens/brandlens/shared/events"
 	"github.com/brandlens/brandlens/shared/signing"
 	"github.com/brandlens/brandlens/shared/ssrf"
-	"github.com/brandlens/brandlens/shared/webhooks"
 )
 
 func TestWebhookSubscriptionsAPI(t *testing.T) {
@@ -133,14 +131,11 @@ type webhookCreated struct {
 // dead-lettered in GET …/deliveries; redelivery sends the same event_id
 // again; ping reaches the endpoint through the same engine.
 func TestWebhookDeliveriesAPI(t *testing.T) {
-	t.Setenv(ssrf.EnvAllowLoopback, "1")
-	t.Setenv(webhooks.EnvRetryScale, "0.01")
-	api := newTestAPI(t, 6000)
-	rt := config.NewLocalWebhooks(api.svc, slog.New(slog.NewTextHandler(io.Discard, nil)))
-	rt.Dispatcher.Interval = 20 * time.Millisecond
+	api := newTestAPIWith(t, 6000, app.LocalOptions{Guard: ssrf.Guard{AllowLoopback: true}, RetryScale: 0.01,
+		DispatchInterval: 20 * time.Millisecond})
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
-	go func() { done <- rt.Run(ctx) }()
+	go func() { done <- api.local.Run(ctx) }()
 	defer func() { cancel(); <-done }()
 
 	const secret = "my-receiver-secret-0123456789"

@@ -19,11 +19,13 @@ const LambdaConcurrency = 10
 // those come back; the function itself never fails the batch. Records not
 // started before ctx ends (the function's deadline) are reported too.
 //
-// Failures are logged through slog.Default(), which a function's main may
-// set. Records are handled out of order, which suits standard queues; a FIFO
+// Failures are logged to log (nil: slog.Default()). Records are handled out of order, which suits standard queues; a FIFO
 // queue would need in-order handling and the failure of everything after a
 // group's first failure.
-func LambdaHandler(h Handler) func(ctx context.Context, ev events.SQSEvent) (events.SQSEventResponse, error) {
+func LambdaHandler(h Handler, log *slog.Logger) func(ctx context.Context, ev events.SQSEvent) (events.SQSEventResponse, error) {
+	if log == nil {
+		log = slog.Default()
+	}
 	return func(ctx context.Context, ev events.SQSEvent) (events.SQSEventResponse, error) {
 		failed := make([]bool, len(ev.Records))
 		sem := make(chan struct{}, LambdaConcurrency)
@@ -46,7 +48,7 @@ func LambdaHandler(h Handler) func(ctx context.Context, ev events.SQSEvent) (eve
 				defer func() { <-sem }()
 				m := Message{ID: r.MessageId, Body: []byte(r.Body), ReceiveCount: receiveCount(r.Attributes)}
 				if err := call(ctx, h, m); err != nil {
-					logFailure(slog.Default(), m, err)
+					logFailure(log, m, err)
 					failed[i] = true
 				}
 			})

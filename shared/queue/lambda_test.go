@@ -1,12 +1,16 @@
 package queue_test
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
+	"log/slog"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -48,6 +52,9 @@ func batch(t *testing.T, n int) events.SQSEvent {
 	return ev
 }
 
+// quiet swallows the failure logs of tests that do not read them.
+var quiet = slog.New(slog.NewTextHandler(io.Discard, nil))
+
 func TestLambdaHandlerFixture(t *testing.T) {
 	var got queue.Message
 	h := queue.LambdaHandler(func(_ context.Context, m queue.Message) error {
@@ -63,7 +70,7 @@ func TestLambdaHandlerFixture(t *testing.T) {
 			return fmt.Errorf("job %+v", job)
 		}
 		return nil
-	})
+	}, quiet)
 	resp, err := h(context.Background(), fixture(t))
 	if err != nil {
 		t.Fatal(err)
@@ -79,6 +86,8 @@ func TestLambdaHandlerFixture(t *testing.T) {
 
 func TestLambdaHandlerReportsOnlyTheFailedRecord(t *testing.T) {
 	ev := batch(t, 5)
+	var logged bytes.Buffer
+	log := slog.New(slog.NewJSONHandler(&logged, nil))
 	var counts sync.Map
 	h := queue.LambdaHandler(func(_ context.Context, m queue.Message) error {
 		counts.Store(m.ID, m.ReceiveCount)
@@ -86,7 +95,7 @@ func TestLambdaHandlerReportsOnlyTheFailedRecord(t *testing.T) {
 			return errors.New("provider down")
 		}
 		return nil
-	})
+	}, log)
 	resp, err := h(context.Background(), ev)
 	if err != nil {
 		t.Fatalf("the function must not fail the whole batch: %v", err)
@@ -99,6 +108,10 @@ func TestLambdaHandlerReportsOnlyTheFailedRecord(t *testing.T) {
 			t.Errorf("record %d: receive count %v, want %d from ApproximateReceiveCount", i, n, i%3+1)
 		}
 	}
+	// The failure goes to the logger the function was built with.
+	if !strings.Contains(logged.String(), ev.Records[3].MessageId) || !strings.Contains(logged.String(), "provider down") {
+		t.Errorf("the failure was not logged to the given logger: %q", logged.String())
+	}
 }
 
 func TestLambdaHandlerReportsPanickedRecord(t *testing.T) {
@@ -109,7 +122,7 @@ func TestLambdaHandlerReportsPanickedRecord(t *testing.T) {
 			seen["boom"]++ // a nil-map write panics
 		}
 		return nil
-	})
+	}, quiet)
 	resp, err := h(context.Background(), ev)
 	if err != nil {
 		t.Fatal(err)
@@ -121,7 +134,7 @@ func TestLambdaHandlerReportsPanickedRecord(t *testing.T) {
 
 func TestLambdaHandlerOneFailureInFixtureBatch(t *testing.T) {
 	ev := fixture(t)
-	h := queue.LambdaHandler(func(context.Context, queue.Message) error { return errors.New("store unavailable") })
+	h := queue.LambdaHandler(func(context.Context, queue.Message) error { return errors.New("store unavailable") }, quiet)
 	resp, err := h(context.Background(), ev)
 	if err != nil {
 		t.Fatal(err)
@@ -149,7 +162,7 @@ func TestLambdaHandlerBoundsConcurrency(t *testing.T) {
 		}
 		time.Sleep(5 * time.Millisecond)
 		return nil
-	})
+	}, quiet)
 	resp, err := h(context.Background(), ev)
 	if err != nil || len(resp.BatchItemFailures) != 0 {
 		t.Fatalf("resp %+v, err %v", resp, err)
@@ -165,7 +178,7 @@ func TestLambdaHandlerReportsUnstartedRecordsAtDeadline(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	var calls atomic.Int32
-	h := queue.LambdaHandler(func(context.Context, queue.Message) error { calls.Add(1); return nil })
+	h := queue.LambdaHandler(func(context.Context, queue.Message) error { calls.Add(1); return nil }, quiet)
 	resp, err := h(ctx, ev)
 	if err != nil {
 		t.Fatal(err)

@@ -49,15 +49,19 @@ type SQS struct {
 	// when its visibility timeout ends, which is the default and what Lambda
 	// does with a reported batch item failure.
 	RetryDelay time.Duration
-	// Logger receives handler failures and SQS errors (nil: slog.Default()).
+	// Logger receives handler failures and SQS errors.
 	Logger *slog.Logger
 }
 
 var _ Sender = (*SQS)(nil)
 
-// NewSQS returns the queue at queueURL, reached through client.
-func NewSQS(client *sqs.Client, queueURL string) *SQS {
-	return &SQS{client: client, url: queueURL}
+// NewSQS returns the queue at queueURL, reached through client, logging
+// to log (nil: slog.Default()).
+func NewSQS(client *sqs.Client, queueURL string, log *slog.Logger) *SQS {
+	if log == nil {
+		log = slog.Default()
+	}
+	return &SQS{client: client, url: queueURL, Logger: log}
 }
 
 // URL is the queue's URL.

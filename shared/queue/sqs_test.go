@@ -85,7 +85,7 @@ func waitFor[T any](t *testing.T, ch <-chan T, within time.Duration, what string
 func TestSQSRoundTrip(t *testing.T) {
 	c := sqstest.Start(t)
 	url := sqstest.NewQueue(t, c, sqstest.QueueOptions{}).URL
-	q := queue.NewSQS(c, url)
+	q := queue.NewSQS(c, url, nil)
 	q.Logger = testLogger(t)
 	body := `{"jobId":"01jexample","tenantId":1}`
 	send(t, q, body, 0)
@@ -106,7 +106,7 @@ func TestSQSRoundTrip(t *testing.T) {
 
 func TestSQSDelaySeconds(t *testing.T) {
 	c := sqstest.Start(t)
-	q := queue.NewSQS(c, sqstest.NewQueue(t, c, sqstest.QueueOptions{}).URL)
+	q := queue.NewSQS(c, sqstest.NewQueue(t, c, sqstest.QueueOptions{}).URL, nil)
 	q.Logger = testLogger(t)
 	start := time.Now()
 	send(t, q, "late", 1500*time.Millisecond) // rounds up to 2 s
@@ -133,7 +133,7 @@ func TestSQSDelaySeconds(t *testing.T) {
 func TestSQSRedrivesToDeadLetterQueue(t *testing.T) {
 	c := sqstest.Start(t)
 	qs := sqstest.NewQueue(t, c, sqstest.QueueOptions{MaxReceiveCount: 2})
-	q := queue.NewSQS(c, qs.URL)
+	q := queue.NewSQS(c, qs.URL, nil)
 	q.Logger = testLogger(t)
 	// The queue keeps SQS's 30 s visibility; RetryDelay brings failures back
 	// after 1 s, which also shows that ChangeMessageVisibility is used.
@@ -172,7 +172,7 @@ func TestSQSRedrivesToDeadLetterQueue(t *testing.T) {
 func TestSQSRedeliversAfterVisibilityTimeout(t *testing.T) {
 	c := sqstest.Start(t)
 	qs := sqstest.NewQueue(t, c, sqstest.QueueOptions{VisibilityTimeout: time.Second})
-	q := queue.NewSQS(c, qs.URL)
+	q := queue.NewSQS(c, qs.URL, nil)
 	q.Logger = testLogger(t)
 	send(t, q, "flaky", 0)
 	type delivery struct {
@@ -202,7 +202,7 @@ func TestSQSRedeliversAfterVisibilityTimeout(t *testing.T) {
 
 func TestSQSRunStopsOnCancel(t *testing.T) {
 	c := sqstest.Start(t)
-	q := queue.NewSQS(c, sqstest.NewQueue(t, c, sqstest.QueueOptions{}).URL)
+	q := queue.NewSQS(c, sqstest.NewQueue(t, c, sqstest.QueueOptions{}).URL, nil)
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() { done <- q.Run(ctx, func(context.Context, queue.Message) error { return nil }, 4) }()
@@ -222,7 +222,7 @@ func TestSQSRunStopsOnCancel(t *testing.T) {
 func TestSQSDeletesAfterSuccessDuringShutdown(t *testing.T) {
 	c := sqstest.Start(t)
 	qs := sqstest.NewQueue(t, c, sqstest.QueueOptions{})
-	q := queue.NewSQS(c, qs.URL)
+	q := queue.NewSQS(c, qs.URL, nil)
 	q.Logger = testLogger(t)
 	send(t, q, "x", 0)
 	entered := make(chan struct{})
@@ -243,7 +243,7 @@ func TestSQSDeletesAfterSuccessDuringShutdown(t *testing.T) {
 func TestSQSConcurrencyAndExactlyOnce(t *testing.T) {
 	const n, workers = 60, 12 // two pollers
 	c := sqstest.Start(t)
-	q := queue.NewSQS(c, sqstest.NewQueue(t, c, sqstest.QueueOptions{}).URL)
+	q := queue.NewSQS(c, sqstest.NewQueue(t, c, sqstest.QueueOptions{}).URL, nil)
 	q.Logger = testLogger(t)
 	for i := range n {
 		send(t, q, strconv.Itoa(i), 0)
@@ -286,7 +286,7 @@ func TestSQSConcurrencyAndExactlyOnce(t *testing.T) {
 func TestSQSRunEndsOnMissingQueue(t *testing.T) {
 	c := sqstest.Start(t)
 	good := sqstest.NewQueue(t, c, sqstest.QueueOptions{}).URL
-	q := queue.NewSQS(c, good+"-missing")
+	q := queue.NewSQS(c, good+"-missing", nil)
 	q.Logger = testLogger(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()

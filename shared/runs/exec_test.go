@@ -70,11 +70,9 @@ type execEnv struct {
 
 func newExecEnv(t *testing.T, e *env, modes map[string]string) *execEnv {
 	t.Helper()
-	set := providers.Set{}
 	for p, m := range modes {
-		set[p] = &scripted{platform: p, mode: m}
+		e.provs[p] = &scripted{platform: p, mode: m}
 	}
-	e.svc.Runs.Providers = set
 	m, err := workflow.Load(statemachines.QueryExecution, runs.Substitutions)
 	if err != nil {
 		t.Fatal(err)
@@ -204,7 +202,7 @@ func TestRunPartialAndFailed(t *testing.T) {
 			t.Fatalf("partial balance %+v", b)
 		}
 
-		x.svc.Runs.Providers["chatgpt"] = &scripted{platform: "chatgpt", mode: "fail"}
+		x.provs["chatgpt"] = &scripted{platform: "chatgpt", mode: "fail"}
 		j = x.run(t, 1)
 		if j.Status != jobs.StatusFailed || j.CreditsCharged != 0 || j.Error == nil {
 			t.Fatalf("failed job %+v", j)
@@ -222,7 +220,7 @@ func TestVisibilityDropped(t *testing.T) {
 	backends(t, func(t *testing.T, e *env) {
 		x := newExecEnv(t, e, map[string]string{"chatgpt": "ok", "perplexity": "ok"})
 		x.run(t, 1)
-		x.svc.Runs.Providers["chatgpt"] = &scripted{platform: "chatgpt", mode: "plain"}
+		x.provs["chatgpt"] = &scripted{platform: "chatgpt", mode: "plain"}
 		x.run(t, 1)
 		if evs := x.events(t); evs[events.VisibilityDropped] != 1 {
 			t.Fatalf("events %v", evs)
@@ -300,7 +298,7 @@ func TestLedgerInvariantUnderRandomRuns(t *testing.T) {
 		charged := int64(0)
 		for i := range 25 {
 			for _, p := range []string{"chatgpt", "perplexity"} {
-				x.svc.Runs.Providers[p] = &scripted{platform: p, mode: modes[rng.IntN(len(modes))]}
+				x.provs[p] = &scripted{platform: p, mode: modes[rng.IntN(len(modes))]}
 			}
 			r := x.req("", "")
 			r.Samples = 1 + rng.IntN(2)

@@ -73,9 +73,7 @@ func (s *Service) RunSchedules(ctx context.Context) (ScheduleReport, error) {
 			switch {
 			case errors.As(err, &ice), errors.As(err, &ce):
 				rep.Refused++
-				if s.Logger != nil {
-					s.Logger.Warn("scheduled run refused", "tenant_id", t.ID, "query_id", q.ID, "reason", err.Error())
-				}
+				s.Logger.Warn("scheduled run refused", "tenant_id", t.ID, "query_id", q.ID, "reason", err.Error())
 			case err != nil:
 				return rep, err
 			case a.Replayed:

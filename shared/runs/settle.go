@@ -199,9 +199,7 @@ func (s *Service) settleOnce(ctx context.Context, in SettleInput) (SettleOutput,
 	// competitor statistics fill what room DynamoDB's 100 actions leave.
 	ops = append(ops, scoreOps...)
 	if room := store.MaxTxOps - len(ops); len(compOps) > room {
-		if s.Logger != nil {
-			s.Logger.Warn("settle: competitor statistics truncated", "job_id", j.ID, "updates", len(compOps), "room", room)
-		}
+		s.Logger.Warn("settle: competitor statistics truncated", "job_id", j.ID, "updates", len(compOps), "room", room)
 		compOps = compOps[:max(room, 0)]
 	}
 	ops = append(ops, compOps...)
@@ -224,7 +222,7 @@ func (s *Service) settleOnce(ctx context.Context, in SettleInput) (SettleOutput,
 	s.notify()
 	// Released credits may lift the balance back over the low threshold.
 	if t, err := s.Tenants.Get(ctx, j.TenantID); err == nil {
-		if err := s.Ledger.CheckThresholds(ctx, j.TenantID, t.DailyCreditCeiling); err != nil && s.Logger != nil {
+		if err := s.Ledger.CheckThresholds(ctx, j.TenantID, t.DailyCreditCeiling); err != nil {
 			s.Logger.Error("credit threshold events", "tenant_id", j.TenantID, "error", err.Error())
 		}
 	}

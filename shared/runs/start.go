@@ -85,20 +85,45 @@ func (e *CeilingError) Error() string {
 	return fmt.Sprintf("runs: the run costs %d credits; %d of the daily ceiling of %d are spent", e.Cost, e.SpentToday, e.Ceiling)
 }
 
-// Service runs queries.
-type Service struct {
+// Deps are what a Service uses; New checks them.
+type Deps struct {
 	Table       store.Table
 	Tenants     *tenants.Repo
 	Queries     *queries.Repo
 	Ledger      *credits.Ledger
 	Jobs        *jobs.Repo
 	Competitors *competitors.Repo
-	// Providers answer per platform; Sender enqueues job messages (the jobs
-	// queue).
+	// Providers answer per platform. Only a process that runs the
+	// run-platform step has them; without them that step fails every item.
 	Providers providers.Set
-	Sender    queue.Sender
-	Now       func() time.Time
-	Logger    *slog.Logger
+	// Sender enqueues job messages (the jobs queue).
+	Sender queue.Sender
+	// Now is the clock (nil: time.Now).
+	Now func() time.Time
+	// Logger records what is not worth failing a request for (nil:
+	// slog.Default()).
+	Logger *slog.Logger
+}
+
+// Service runs queries. Build it with New: every dependency is given at
+// construction, none is patched in afterwards.
+type Service struct{ Deps }
+
+// New returns the service over d.
+func New(d Deps) (*Service, error) {
+	if d.Table == nil || d.Tenants == nil || d.Queries == nil || d.Ledger == nil || d.Jobs == nil || d.Competitors == nil {
+		return nil, errors.New("runs: New needs the table and the tenants, queries, ledger, jobs and competitors stores")
+	}
+	if d.Sender == nil {
+		return nil, errors.New("runs: New needs the jobs queue (Sender)")
+	}
+	if d.Now == nil {
+		d.Now = time.Now
+	}
+	if d.Logger == nil {
+		d.Logger = slog.Default()
+	}
+	return &Service{Deps: d}, nil
 }
 
 // Accepted is the outcome of Start.
@@ -201,7 +226,7 @@ func (s *Service) create(ctx context.Context, r Request, job jobs.Job, jobOp sto
 	case err != nil:
 		return Accepted{}, fmt.Errorf("runs: create job: %w", err)
 	}
-	if err := s.Ledger.CheckThresholds(ctx, r.TenantID, ceiling); err != nil && s.Logger != nil {
+	if err := s.Ledger.CheckThresholds(ctx, r.TenantID, ceiling); err != nil {
 		// The job is accepted; a missed threshold event is not worth failing it.
 		s.Logger.Error("credit threshold events", "tenant_id", r.TenantID, "error", err.Error())
 	}
@@ -241,11 +266,7 @@ func (s *Service) replay(ctx context.Context, r Request) (Accepted, bool, error)
 // left queued.
 func (s *Service) enqueue(ctx context.Context, j jobs.Job) {
 	body, _ := json.Marshal(Message{JobID: j.ID, TenantID: j.TenantID})
-	err := errors.New("no jobs queue configured")
-	if s.Sender != nil {
-		err = s.Sender.Send(ctx, body, 0)
-	}
-	if err != nil && s.Logger != nil {
+	if err := s.Sender.Send(ctx, body, 0); err != nil {
 		s.Logger.Error("enqueue job", "job_id", j.ID, "tenant_id", j.TenantID, "error", err.Error())
 	}
 }

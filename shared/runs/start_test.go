@@ -3,16 +3,19 @@ package runs_test
 import (
 	"context"
 	"errors"
+	"io"
+	"log/slog"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/brandlens/brandlens/shared/app"
 	"github.com/brandlens/brandlens/shared/auth"
-	"github.com/brandlens/brandlens/shared/config"
 	"github.com/brandlens/brandlens/shared/credits"
 	"github.com/brandlens/brandlens/shared/events"
 	"github.com/brandlens/brandlens/shared/idempotency"
 	"github.com/brandlens/brandlens/shared/jobs"
+	"github.com/brandlens/brandlens/shared/providers"
 	"github.com/brandlens/brandlens/shared/runs"
 	"github.com/brandlens/brandlens/shared/seed"
 	"github.com/brandlens/brandlens/shared/store"
@@ -38,10 +41,12 @@ func (r *recordingSender) Send(_ context.Context, body []byte, _ time.Duration) 
 }
 
 type env struct {
-	svc    *config.Services
+	svc    *app.Services
 	clock  *storetest.Clock
 	sender *recordingSender
-	p      auth.Principal
+	// provs is the service's provider set, empty until a test scripts it.
+	provs providers.Set
+	p     auth.Principal
 }
 
 // backends runs f against the embedded store and DynamoDB Local.
@@ -63,7 +68,13 @@ func backends(t *testing.T, f func(t *testing.T, e *env)) {
 
 func newEnv(t *testing.T, tbl store.Table, clock *storetest.Clock) *env {
 	t.Helper()
-	svc, err := config.NewServices(tbl, []byte("0123456789abcdef0123456789abcdef"), clock.Now)
+	repos, err := app.NewRepos(tbl, []byte("0123456789abcdef0123456789abcdef"), clock.Now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rs, provs := &recordingSender{}, providers.Set{}
+	svc, err := app.NewServices(repos, app.Deps{Jobs: rs, Deliveries: &recordingSender{}, Providers: provs,
+		Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -73,16 +84,14 @@ func newEnv(t *testing.T, tbl store.Table, clock *storetest.Clock) *env {
 		Queries: []seed.Query{{Text: "best note taking app", Platforms: []string{"chatgpt", "perplexity"}}},
 		APIKeys: []seed.APIKey{{Key: "local-key-acme-publish-0001", Scopes: []string{"publish"}}},
 	}}}
-	if _, err := seed.Apply(context.Background(), svc, f); err != nil {
+	if _, err := seed.Apply(context.Background(), repos, f); err != nil {
 		t.Fatal(err)
 	}
 	p, err := svc.Keys.Authenticate(context.Background(), "local-key-acme-publish-0001")
 	if err != nil {
 		t.Fatal(err)
 	}
-	rs := &recordingSender{}
-	svc.Runs.Sender = rs
-	return &env{svc: svc, clock: clock, sender: rs, p: p}
+	return &env{svc: svc, clock: clock, sender: rs, provs: provs, p: p}
 }
 
 func (e *env) req(key, body string) runs.Request {

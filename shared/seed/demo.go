@@ -8,8 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/brandlens/brandlens/shared/app"
 	"github.com/brandlens/brandlens/shared/auth"
-	"github.com/brandlens/brandlens/shared/config"
 )
 
 // demoKeyFile keeps the demo key's plaintext beside the embedded store, so
@@ -39,7 +39,7 @@ func DemoTenant(key string) Tenant {
 // returns the demo key to print ("" when the store was seeded otherwise).
 // The demo tenant also gets a small set of synthetic citations so the read
 // API has something to show before the first real run.
-func Demo(ctx context.Context, svc *config.Services, dataDir string) (string, error) {
+func Demo(ctx context.Context, svc *app.Repos, dataDir string) (string, error) {
 	path := filepath.Join(dataDir, demoKeyFile)
 	if b, err := os.ReadFile(path); err == nil {
 		return strings.TrimSpace(string(b)), nil

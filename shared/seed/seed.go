@@ -12,9 +12,9 @@ import (
 	"io"
 	"os"
 
+	"github.com/brandlens/brandlens/shared/app"
 	"github.com/brandlens/brandlens/shared/auth"
 	"github.com/brandlens/brandlens/shared/competitors"
-	"github.com/brandlens/brandlens/shared/config"
 	"github.com/brandlens/brandlens/shared/queries"
 	"github.com/brandlens/brandlens/shared/tenants"
 )
@@ -76,7 +76,7 @@ func Parse(r io.Reader) (File, error) {
 }
 
 // LoadFile parses and applies the seed file at path.
-func LoadFile(ctx context.Context, svc *config.Services, path string) (Result, error) {
+func LoadFile(ctx context.Context, svc *app.Repos, path string) (Result, error) {
 	b, err := os.ReadFile(path)
 	if err != nil {
 		return Result{}, fmt.Errorf("seed: %w", err)
@@ -105,7 +105,7 @@ type TenantResult struct {
 // are matched by name/text, keys by their plaintext, and credits are granted
 // only when the tenant is created. Within a tenant, brands, competitors and
 // queries get ids 1, 2, 3… in file order.
-func Apply(ctx context.Context, svc *config.Services, f File) (Result, error) {
+func Apply(ctx context.Context, svc *app.Repos, f File) (Result, error) {
 	var res Result
 	for i, st := range f.Tenants {
 		tr, err := applyTenant(ctx, svc, st)
@@ -117,7 +117,7 @@ func Apply(ctx context.Context, svc *config.Services, f File) (Result, error) {
 	return res, nil
 }
 
-func applyTenant(ctx context.Context, svc *config.Services, st Tenant) (TenantResult, error) {
+func applyTenant(ctx context.Context, svc *app.Repos, st Tenant) (TenantResult, error) {
 	if st.Credits < 0 {
 		return TenantResult{}, errors.New("credits must not be negative")
 	}

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/brandlens/brandlens/shared/config"
+	"github.com/brandlens/brandlens/shared/app"
 	"github.com/brandlens/brandlens/shared/seed"
 	"github.com/brandlens/brandlens/shared/store/embedded"
 )
@@ -16,9 +16,9 @@ const issueSeed = `{"tenants":[{"name":"Acme Notes","credits":1000,"dailyCreditC
   "queries":[{"text":"best note taking app","platforms":["chatgpt","perplexity"],"schedule":"daily"},{"text":"second"}],
   "apiKeys":[{"key":"local-key-acme-publish-0001","scopes":["publish"],"isAgent":false,"autonomyLevel":"L0"}]}]}`
 
-func newServices(t *testing.T) *config.Services {
+func newServices(t *testing.T) *app.Repos {
 	t.Helper()
-	svc, err := config.NewServices(embedded.NewMemory(), []byte("0123456789abcdef0123456789abcdef"), nil)
+	svc, err := app.NewRepos(embedded.NewMemory(), []byte("0123456789abcdef0123456789abcdef"), nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,8 +8,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/brandlens/brandlens/shared/app"
 	"github.com/brandlens/brandlens/shared/citations"
-	"github.com/brandlens/brandlens/shared/config"
 	"github.com/brandlens/brandlens/shared/platforms"
 )
 
@@ -17,7 +17,7 @@ import (
 // competitors and queries, spread over the 30 days before now. They are
 // deterministic for a given seed and tagged "synthetic", for demos and load
 // tests (real citations come from query runs).
-func SyntheticCitations(ctx context.Context, svc *config.Services, tenantID int32, n int, seed uint64) (int, error) {
+func SyntheticCitations(ctx context.Context, svc *app.Repos, tenantID int32, n int, seed uint64) (int, error) {
 	brands, err := svc.Tenants.Brands(ctx, tenantID)
 	if err != nil {
 		return 0, err

@@ -18,8 +18,8 @@
 //     redirects and ignore HTTP(S)_PROXY.
 //
 // Local development may allow loopback receivers (127.0.0.0/8 and ::1, and
-// nothing else) with BRANDLENS_ALLOW_LOOPBACK_TARGETS=1; it is off by
-// default and never set in AWS.
+// nothing else) with Guard.AllowLoopback (BRANDLENS_ALLOW_LOOPBACK_TARGETS=1,
+// read by package config); it is off by default and never set in AWS.
 package ssrf
 
 import (
@@ -30,7 +30,6 @@ import (
 	"net/http"
 	"net/netip"
 	"net/url"
-	"os"
 	"strconv"
 	"strings"
 	"syscall"
@@ -38,9 +37,6 @@ import (
 
 	dny "code.dny.dev/ssrf"
 )
-
-// EnvAllowLoopback, set to 1 (or true), allows loopback targets.
-const EnvAllowLoopback = "BRANDLENS_ALLOW_LOOPBACK_TARGETS"
 
 // ErrDenied wraps every refusal of a destination.
 var ErrDenied = errors.New("ssrf: destination not allowed")
@@ -98,12 +94,6 @@ func prefixes(ss ...string) []netip.Prefix {
 type Guard struct {
 	// AllowLoopback admits 127.0.0.0/8 and ::1 (local development only).
 	AllowLoopback bool
-}
-
-// FromEnv returns the guard of the environment (EnvAllowLoopback).
-func FromEnv() Guard {
-	v := strings.TrimSpace(os.Getenv(EnvAllowLoopback))
-	return Guard{AllowLoopback: v == "1" || strings.EqualFold(v, "true")}
 }
 
 // CheckAddr reports whether ip may be connected to.

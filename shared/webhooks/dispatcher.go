@@ -8,23 +8,42 @@ import (
 )
 
 // Dispatcher is the local (brandlens serve) replacement of the DynamoDB
-// stream and the sweep schedule: it fans out pending events every Interval
+// stream and the sweep schedule: it fans out pending events every interval
 // and at once when events.Notify is called, and re-sends overdue deliveries
-// every SweepEvery. The deliveries queue (queue.Local) runs Handle.
+// every sweep period. The deliveries queue (queue.Local) runs Handle.
 type Dispatcher struct {
 	svc *Service
-	// Interval between polls of the pending index.
-	Interval time.Duration
-	// SweepEvery is how often overdue deliveries are re-sent (and how
-	// overdue they must be).
-	SweepEvery time.Duration
-	wake       chan struct{}
+	// interval between polls of the pending index; sweepEvery is how often
+	// overdue deliveries are re-sent (and how overdue they must be).
+	interval, sweepEvery time.Duration
+	wake                 chan struct{}
 }
 
-// NewDispatcher returns a dispatcher polling every 250 ms and sweeping
-// every 10 s.
-func (s *Service) NewDispatcher() *Dispatcher {
-	return &Dispatcher{svc: s, Interval: 250 * time.Millisecond, SweepEvery: 10 * time.Second, wake: make(chan struct{}, 1)}
+// Dispatcher defaults.
+const (
+	DefaultDispatchInterval = 250 * time.Millisecond
+	DefaultSweepEvery       = 10 * time.Second
+)
+
+// DispatcherOptions configure a Dispatcher; zero values take the defaults.
+type DispatcherOptions struct {
+	// Interval between polls of the pending index (DefaultDispatchInterval).
+	Interval time.Duration
+	// SweepEvery is how often overdue deliveries are re-sent
+	// (DefaultSweepEvery).
+	SweepEvery time.Duration
+}
+
+// NewDispatcher returns a dispatcher of the service's outbox.
+func (s *Service) NewDispatcher(o DispatcherOptions) *Dispatcher {
+	d := &Dispatcher{svc: s, interval: o.Interval, sweepEvery: o.SweepEvery, wake: make(chan struct{}, 1)}
+	if d.interval <= 0 {
+		d.interval = DefaultDispatchInterval
+	}
+	if d.sweepEvery <= 0 {
+		d.sweepEvery = DefaultSweepEvery
+	}
+	return d
 }
 
 // Notify wakes the dispatcher (it never blocks).
@@ -47,16 +66,16 @@ func (d *Dispatcher) Run(ctx context.Context) error {
 	} else if n > 0 {
 		log.Info("webhooks: re-sent unfinished deliveries", "count", n)
 	}
-	poll := time.NewTicker(d.Interval)
+	poll := time.NewTicker(d.interval)
 	defer poll.Stop()
-	sweep := time.NewTicker(d.SweepEvery)
+	sweep := time.NewTicker(d.sweepEvery)
 	defer sweep.Stop()
 	for {
 		select {
 		case <-ctx.Done():
 			return nil
 		case <-sweep.C:
-			if _, err := d.svc.Resend(ctx, d.svc.now().Add(-d.SweepEvery)); err != nil && ctx.Err() == nil {
+			if _, err := d.svc.Resend(ctx, d.svc.now().Add(-d.sweepEvery)); err != nil && ctx.Err() == nil {
 				log.Warn("webhooks: sweep failed", "error", err.Error())
 			}
 			continue

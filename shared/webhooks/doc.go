@@ -13,8 +13,9 @@
 // first message is enqueued whether or not the record already existed, and
 // only then is the event marked done. In AWS it is triggered by the table's
 // DynamoDB stream (INSERTs of pending events) and, as a safety net, by a
-// schedule that sweeps the pending index every minute; locally a Dispatcher
-// goroutine polls the pending index and is woken by events.Notify.
+// schedule that sweeps the pending index every minute (package app adapts
+// both Lambda triggers); locally a Dispatcher goroutine polls the pending
+// index and is woken by events.Notify.
 //
 // # Bytes and signatures
 //

@@ -155,15 +155,14 @@ func newHarnessN(t testing.TB, tbl store.Table, o webhooks.Options, workers int)
 	if o.Timeout == 0 {
 		o.Timeout = 2 * time.Second
 	}
-	svc := webhooks.New(tbl, o)
 	// Handlers cancelled at cleanup would log; nobody reads it.
 	q := queue.NewLocal(queue.LocalOptions{Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
-	svc.SetSender(q)
+	o.Sender = q
+	svc := webhooks.New(tbl, o)
 	ctx, cancel := context.WithCancel(context.Background())
 	runDone := make(chan struct{})
 	go func() { defer close(runDone); q.Run(ctx, svc.Handle, workers) }()
-	d := svc.NewDispatcher()
-	d.Interval = 20 * time.Millisecond
+	d := svc.NewDispatcher(webhooks.DispatcherOptions{Interval: 20 * time.Millisecond})
 	dispDone := make(chan struct{})
 	go func() { defer close(dispDone); d.Run(ctx) }()
 	t.Cleanup(func() {

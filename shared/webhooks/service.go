@@ -2,14 +2,8 @@ package webhooks
 
 import (
 	"context"
-	"fmt"
-	"io"
 	"log/slog"
-	"math"
 	"net/http"
-	"os"
-	"strconv"
-	"strings"
 	"sync"
 	"time"
 
@@ -17,10 +11,6 @@ import (
 	"github.com/brandlens/brandlens/shared/ssrf"
 	"github.com/brandlens/brandlens/shared/store"
 )
-
-// EnvRetryScale multiplies the retry waits (a positive factor, default 1):
-// tests run the whole schedule in a second with 0.01.
-const EnvRetryScale = "BRANDLENS_RETRY_SCALE"
 
 // Delivery limits and the retry schedule (spec, Events, channel A).
 const (
@@ -51,21 +41,8 @@ const (
 // With MaxAttempts = 5 the fifth wait is never reached.
 var RetryWaits = []time.Duration{5 * time.Second, 10 * time.Second, 30 * time.Second, 60 * time.Second, 120 * time.Second}
 
-// RetryScaleFromEnv reads EnvRetryScale (1 when unset).
-func RetryScaleFromEnv() (float64, error) {
-	v := strings.TrimSpace(os.Getenv(EnvRetryScale))
-	if v == "" {
-		return 1, nil
-	}
-	f, err := strconv.ParseFloat(v, 64)
-	if err != nil || f <= 0 || math.IsInf(f, 0) || math.IsNaN(f) {
-		return 0, fmt.Errorf("webhooks: %s must be a positive number, not %q", EnvRetryScale, v)
-	}
-	return f, nil
-}
-
 // Options configure a Service; the zero value gives production behaviour
-// without a queue.
+// without a queue. The assembly (package app) always gives a queue.
 type Options struct {
 	// Sender is the deliveries queue (SQS in AWS, queue.Local locally).
 	// Without one, deliveries wait for Sweep to enqueue them.
@@ -78,13 +55,15 @@ type Options struct {
 	Client *http.Client
 	// Timeout bounds one attempt (default DefaultTimeout).
 	Timeout time.Duration
-	// RetryScale multiplies RetryWaits (default 1).
+	// RetryScale multiplies RetryWaits (default 1; tests run the schedule
+	// in about a second with 0.01).
 	RetryScale float64
 	// MaxInFlight caps concurrent attempts per subscription in this
 	// process (default DefaultMaxInFlight).
 	MaxInFlight int
 	Now         func() time.Time
-	Logger      *slog.Logger
+	// Logger (nil: slog.Default()).
+	Logger *slog.Logger
 }
 
 // Service manages subscriptions and delivers events to them.
@@ -123,7 +102,7 @@ func New(tbl store.Table, o Options) *Service {
 		s.now = time.Now
 	}
 	if s.log == nil {
-		s.log = slog.New(slog.NewJSONHandler(io.Discard, nil))
+		s.log = slog.Default()
 	}
 	s.client = o.Client
 	if s.client == nil {
@@ -133,10 +112,6 @@ func New(tbl store.Table, o Options) *Service {
 	}
 	return s
 }
-
-// SetSender attaches the deliveries queue; call it while wiring, before
-// the service is used.
-func (s *Service) SetSender(q queue.Sender) { s.sender = q }
 
 // Guard is the destination guard of the service.
 func (s *Service) Guard() ssrf.Guard { return s.guard }
@@ -219,11 +194,4 @@ func (s *Service) acquire(ctx context.Context, subscriptionID string) (release f
 func (s *Service) wait(n int) time.Duration {
 	w := RetryWaits[min(n, len(RetryWaits))-1]
 	return time.Duration(float64(w) * s.scale)
-}
-
-// SetLogger sets the logger; call it while wiring.
-func (s *Service) SetLogger(l *slog.Logger) {
-	if l != nil {
-		s.log = l
-	}
 }

@@ -177,19 +177,7 @@ func TestConnectTimeGuardStopsDeliveries(t *testing.T) {
 	}
 }
 
-func TestRetryScaleFromEnv(t *testing.T) {
-	for v, want := range map[string]float64{"": 1, "1": 1, "0.01": 0.01, " 0.5 ": 0.5} {
-		t.Setenv(webhooks.EnvRetryScale, v)
-		if got, err := webhooks.RetryScaleFromEnv(); err != nil || got != want {
-			t.Errorf("%q: %v %v, want %v", v, got, err, want)
-		}
-	}
-	for _, v := range []string{"0", "-1", "fast", "NaN", "Inf"} {
-		t.Setenv(webhooks.EnvRetryScale, v)
-		if _, err := webhooks.RetryScaleFromEnv(); err == nil {
-			t.Errorf("%q accepted", v)
-		}
-	}
+func TestRetrySchedule(t *testing.T) {
 	if strconv.Itoa(webhooks.MaxAttempts) != "5" || len(webhooks.RetryWaits) != 5 || webhooks.RetryWaits[0] != 5*time.Second || webhooks.RetryWaits[4] != 120*time.Second {
 		t.Error("the schedule is not the spec's")
 	}

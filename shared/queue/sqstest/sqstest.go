@@ -61,6 +61,11 @@ var harness = emulator.Harness[*sqs.Client]{
 // if any. It returns m's exit code; TestMain may simply return.
 func Main(m *testing.M) int { return harness.Main(m) }
 
+// Around is Main for test binaries that use several emulators:
+//
+//	func TestMain(m *testing.M) { dynamotest.Around(func() int { return sqstest.Around(m.Run) }) }
+func Around(run func() int) int { return harness.Around(run) }
+
 // Start returns a client of the test endpoint, launching fauxqs on first
 // use. It skips tb when Node.js or fauxqs is missing, unless the CI
 // environment variable is set, when it fails.

@@ -55,6 +55,11 @@ var harness = emulator.Harness[*dynamodb.Client]{
 // launched, if any. It returns m's exit code; TestMain may simply return.
 func Main(m *testing.M) int { return harness.Main(m) }
 
+// Around is Main for test binaries that use several emulators:
+//
+//	func TestMain(m *testing.M) { dynamotest.Around(func() int { return sqstest.Around(m.Run) }) }
+func Around(run func() int) int { return harness.Around(run) }
+
 // Start returns a client of the test endpoint, launching DynamoDB Local on
 // first use. It skips tb when Java or the jar is missing, unless the CI
 // environment variable is set, when it fails.

@@ -1,0 +1,316 @@
+package app
+
+//go:generate go run ./templategen -o ../../template.yaml
+
+import (
+	"net/http"
+	"slices"
+	"strings"
+
+	"github.com/brandlens/brandlens/shared/httpapi"
+	"github.com/brandlens/brandlens/shared/runs"
+	"github.com/brandlens/brandlens/statemachines"
+)
+
+// Build artifacts: one bootstrap binary each, under build/<artifact>/. Every
+// function of template.yaml runs one of them, which serves the function
+// that BRANDLENS_FUNCTION names; functions share an artifact when they have
+// the same dependencies.
+const (
+	// ArtifactAPI serves every API Gateway route (httpapi).
+	ArtifactAPI = "api"
+	// ArtifactWorker serves the queue consumers, the outbox fan-out, the
+	// scheduler and the workflow steps that call no AI platform.
+	ArtifactWorker = "worker"
+	// ArtifactPlatform is the one step that calls the AI platforms: only it
+	// links their SDKs.
+	ArtifactPlatform = "step-run-platform"
+)
+
+// Artifacts lists the build artifacts (the directories under functions/).
+var Artifacts = []string{ArtifactAPI, ArtifactWorker, ArtifactPlatform}
+
+// Kind is what triggers a function, and so which handler it gets.
+type Kind int
+
+// Kinds of functions.
+const (
+	// KindAPI: API Gateway HTTP API routes (payload 2.0).
+	KindAPI Kind = iota + 1
+	// KindJobsDispatch: the jobs queue (SQS); starts each job's workflow.
+	KindJobsDispatch
+	// KindFanout: the table's stream (pending outbox events) and a sweep
+	// schedule; creates webhook deliveries.
+	KindFanout
+	// KindDeliver: the deliveries queue (SQS); attempts each delivery.
+	KindDeliver
+	// KindRunsStep: a task of a runs workflow (runs.Service.Invoke).
+	KindRunsStep
+	// KindScheduler: an EventBridge schedule; enqueues due scheduled runs.
+	KindScheduler
+)
+
+// Function is one Lambda function of template.yaml: what it runs and what
+// the template gives it. CloudFormation values are written as in the
+// template: "!Ref Name", "!GetAtt Name.Arn", or a plain string.
+type Function struct {
+	Name     string
+	Artifact string
+	Kind     Kind
+	// Routes are the API routes of a KindAPI function.
+	Routes      []httpapi.Route
+	Description string
+	// Comment is written above the function's resource.
+	Comment string
+	// Timeout (seconds) and MemorySize (MB); 0 keeps the template's Globals.
+	Timeout, MemorySize int
+	// TimeoutComment explains the timeout in the template.
+	TimeoutComment string
+	// Env adds environment variables to those of Globals and
+	// BRANDLENS_FUNCTION, in order.
+	Env []EnvVar
+	// Table lists the DynamoDB actions allowed on the table (and on its
+	// indexes, unless TableOnly).
+	Table     []string
+	TableOnly bool
+	// Grants are the IAM statements beyond the table.
+	Grants []Grant
+	// Triggers are the event sources besides API routes.
+	Triggers []Trigger
+}
+
+// EnvVar is one environment variable with its CloudFormation value.
+type EnvVar struct{ Name, Value string }
+
+// Grant is one IAM statement (Effect Allow).
+type Grant struct {
+	Sid       string
+	Actions   []string
+	Resources []string
+}
+
+// Trigger is one event source of a function in template.yaml.
+type Trigger struct {
+	Name    string
+	Comment string
+	// Queue: an SQS event source on this queue (logical id), reporting
+	// batch item failures.
+	Queue string
+	// Stream: the table's DynamoDB stream, with this filter pattern,
+	// reporting batch item failures.
+	StreamFilter string
+	// Schedule: an EventBridge Scheduler expression (ScheduleV2).
+	Schedule string
+	// RetryAttempts is the schedule's (or the stream's) retry count.
+	RetryAttempts int
+	BatchSize     int
+}
+
+// Table actions.
+var (
+	// tableRead is what GET routes need: reads, and the rate limiter's
+	// UpdateItem.
+	tableRead = []string{"dynamodb:GetItem", "dynamodb:Query", "dynamodb:UpdateItem"}
+	// tableWrite is what routes that change state need.
+	tableWrite = []string{"dynamodb:GetItem", "dynamodb:Query", "dynamodb:UpdateItem", "dynamodb:PutItem",
+		"dynamodb:DeleteItem", "dynamodb:TransactWriteItems", "dynamodb:ConditionCheckItem"}
+	// tableSteps is what the workflow steps and the scheduler need (they
+	// delete nothing).
+	tableSteps = []string{"dynamodb:GetItem", "dynamodb:Query", "dynamodb:UpdateItem", "dynamodb:PutItem",
+		"dynamodb:TransactWriteItems", "dynamodb:ConditionCheckItem"}
+)
+
+// Grants on the queues, shared by the functions that send to them.
+var (
+	enqueueJobs       = Grant{Sid: "EnqueueJobs", Actions: []string{"sqs:SendMessage"}, Resources: []string{"!GetAtt JobsQueue.Arn"}}
+	enqueueDeliveries = Grant{Sid: "EnqueueDeliveries", Actions: []string{"sqs:SendMessage"}, Resources: []string{"!GetAtt DeliveriesQueue.Arn"}}
+)
+
+// apiGrants are what API functions do beyond the table and the secrets
+// their routes' guards imply: the queues they send to. A route whose
+// handler enqueues work adds its function here.
+var apiGrants = map[string][]Grant{
+	"api-post-query-run":         {enqueueJobs},
+	"api-post-webhook-ping":      {enqueueDeliveries},
+	"api-post-webhook-redeliver": {enqueueDeliveries},
+}
+
+// workers are the functions without an API route. Adding a worker or a
+// step is one entry here (plus its handler kind, if new), then
+// `go generate ./shared/app`.
+var workers = []Function{
+	{Name: "worker-dispatch", Artifact: ArtifactWorker, Kind: KindJobsDispatch,
+		Description: "Starts the query-execution workflow of each queued job (execution name = job id)",
+		Timeout:     30,
+		Env:         []EnvVar{{"BRANDLENS_STATE_MACHINE_ARN", "!Ref QueryExecutionStateMachine"}},
+		Grants:      []Grant{{Sid: "StartExecution", Actions: []string{"states:StartExecution"}, Resources: []string{"!Ref QueryExecutionStateMachine"}}},
+		Triggers:    []Trigger{{Name: "Jobs", Queue: "JobsQueue", BatchSize: 10}}},
+	{Name: "step-mark-running", Artifact: ArtifactWorker, Kind: KindRunsStep,
+		Description: "Workflow step: queued → running, execution.started",
+		Table:       tableSteps},
+	{Name: "step-run-platform", Artifact: ArtifactPlatform, Kind: KindRunsStep,
+		Description: "Workflow step: ask one platform one sample, detect, record",
+		Timeout:     90, TimeoutComment: "Provider calls time out at 60 s; the answer is then recorded.",
+		MemorySize: 512,
+		Env: []EnvVar{{"BRANDLENS_PROVIDERS", "live"},
+			{"BRANDLENS_PROVIDER_KEYS_SECRET_ARN", "!Ref ProviderKeysSecret"}},
+		Table:  tableSteps,
+		Grants: []Grant{{Sid: "ProviderKeys", Actions: []string{"secretsmanager:GetSecretValue"}, Resources: []string{"!Ref ProviderKeysSecret"}}}},
+	{Name: "step-settle", Artifact: ArtifactWorker, Kind: KindRunsStep,
+		Description: "Workflow step: decide the job's status, capture or release credits, events",
+		Timeout:     60,
+		Table:       tableSteps},
+	{Name: "scheduler", Artifact: ArtifactWorker, Kind: KindScheduler,
+		Comment: "Scheduled monitoring: every 5 minutes the scheduler enqueues the runs of\n" +
+			"hourly/daily/weekly queries whose period has none yet (idempotent per\n" +
+			"query per period) and re-enqueues jobs stuck in queued.",
+		Description: "Enqueues due scheduled query runs",
+		Timeout:     120,
+		Table:       tableSteps,
+		Grants:      []Grant{enqueueJobs},
+		Triggers:    []Trigger{{Name: "Every5Minutes", Schedule: "rate(5 minutes)", RetryAttempts: 2}}},
+	{Name: "worker-fanout", Artifact: ArtifactWorker, Kind: KindFanout,
+		Description: "Fans pending outbox events out to one webhook delivery per matching subscription",
+		Timeout:     120,
+		Table:       []string{"dynamodb:GetItem", "dynamodb:Query", "dynamodb:UpdateItem", "dynamodb:PutItem", "dynamodb:TransactWriteItems"},
+		Grants:      []Grant{enqueueDeliveries},
+		Triggers: []Trigger{
+			{Name: "Outbox", Comment: "SAM grants the stream's read permissions for this event source.",
+				StreamFilter: `{"eventName": ["INSERT"], "dynamodb": {"NewImage": {"kind": {"S": ["event"]}, "GSI1PK": {"S": ["OUTBOX#pending"]}}}}`,
+				BatchSize:    100, RetryAttempts: 10},
+			{Name: "Sweep", Schedule: "rate(1 minute)"},
+		}},
+	{Name: "worker-deliver", Artifact: ArtifactWorker, Kind: KindDeliver,
+		Description: "Attempts one webhook delivery per message: signed POST, 10 s timeout, no redirects, SSRF guard",
+		Timeout:     60, TimeoutComment: "Records of a batch are attempted concurrently, each within 10 s.",
+		Table:     []string{"dynamodb:GetItem", "dynamodb:UpdateItem"},
+		TableOnly: true,
+		Grants:    []Grant{enqueueDeliveries},
+		Triggers:  []Trigger{{Name: "Deliveries", Queue: "DeliveriesQueue", BatchSize: 10}}},
+}
+
+// Workflow is one Step Functions state machine and the step functions its
+// Tasks invoke (${<LogicalID(step)>Arn} in the definition).
+type Workflow struct {
+	Name string
+	// File is the definition, relative to the repository root; Definition
+	// is the same file, embedded for the local runner.
+	File       string
+	Definition []byte
+	Steps      []string
+	// Comment is written above the state machine's resource.
+	Comment string
+}
+
+// Workflows are the state machines. A new workflow is an entry here, its
+// steps entries of workers.
+var Workflows = []Workflow{
+	{Name: runs.QueryExecution, File: "statemachines/query-execution.asl.json", Definition: statemachines.QueryExecution,
+		Steps: []string{runs.StepMarkRunning, runs.StepRunPlatform, runs.StepSettle},
+		Comment: "Standard, not Express: the execution name is the job id, and only\n" +
+			"Standard workflows refuse a second execution of the same name, which is\n" +
+			"what makes a duplicate jobs-queue message harmless. A run of five\n" +
+			"platforms costs about a dozen state transitions (~$0.0003), far below\n" +
+			"the AI platforms' own cost per answer."},
+}
+
+// Substitutions are the workflow's DefinitionSubstitutions for the local
+// runner: each step's ${…Arn} names the step itself.
+func (w Workflow) Substitutions() map[string]string {
+	m := map[string]string{}
+	for _, s := range w.Steps {
+		m[LogicalID(s)+"Arn"] = s
+	}
+	return m
+}
+
+// Functions lists every function of template.yaml: one per API function
+// of the route table (plus $default), then the workers.
+func Functions() []Function {
+	var out []Function
+	for _, r := range append(slices.Clone(httpapi.Routes), httpapi.CatchAll) {
+		i := slices.IndexFunc(out, func(f Function) bool { return f.Name == r.Function })
+		if i < 0 {
+			out = append(out, Function{Name: r.Function, Artifact: ArtifactAPI, Kind: KindAPI})
+			i = len(out) - 1
+		}
+		out[i].Routes = append(out[i].Routes, r)
+	}
+	for i := range out {
+		out[i] = apiFunction(out[i])
+	}
+	return append(out, workers...)
+}
+
+// FunctionNamed returns the function called name.
+func FunctionNamed(name string) (Function, bool) {
+	for _, f := range Functions() {
+		if f.Name == name {
+			return f, true
+		}
+	}
+	return Function{}, false
+}
+
+// apiFunction fills in what an API function's routes imply: the
+// description, the table actions and the grants.
+func apiFunction(f Function) Function {
+	var descs []string
+	for _, r := range f.Routes {
+		descs = append(descs, r.Method+" "+r.Path+" - "+r.Summary)
+	}
+	f.Description = strings.Join(descs, "; ")
+	if f.UsesTable() {
+		f.Table = tableRead
+		for _, r := range f.Routes {
+			if r.Method != http.MethodGet {
+				f.Table = tableWrite
+			}
+		}
+	}
+	if f.AuthenticatesKeys() {
+		f.Grants = append(f.Grants, Grant{Sid: "KeySecret", Actions: []string{"secretsmanager:GetSecretValue"}, Resources: []string{"!Ref KeySecret"}})
+	}
+	if f.VerifiesSignedBodies() {
+		f.Env = append(f.Env, EnvVar{"BRANDLENS_SITE_CONTENT_SECRET_ARN", "!Ref SiteContentSecret"})
+		f.Grants = append(f.Grants, Grant{Sid: "SiteContentSecret", Actions: []string{"secretsmanager:GetSecretValue"}, Resources: []string{"!Ref SiteContentSecret"}})
+	}
+	f.Grants = append(f.Grants, apiGrants[f.Name]...)
+	return f
+}
+
+// UsesTable reports whether an API function reads or writes the table:
+// every guard but the public one does (keys, rate limits, counters).
+func (f Function) UsesTable() bool {
+	if f.Kind != KindAPI {
+		return len(f.Table) > 0
+	}
+	return slices.ContainsFunc(f.Routes, func(r httpapi.Route) bool { return r.Guard != httpapi.GuardPublic })
+}
+
+// AuthenticatesKeys reports whether the function checks API keys, and so
+// reads the key secret at cold start (and alone may).
+func (f Function) AuthenticatesKeys() bool {
+	return f.Kind == KindAPI && httpapi.NeedsKeys(f.Name)
+}
+
+// VerifiesSignedBodies reports whether the function receives bodies signed
+// with the site content secret (and so alone may read that secret).
+func (f Function) VerifiesSignedBodies() bool {
+	return slices.ContainsFunc(f.Routes, func(r httpapi.Route) bool { return r.Guard == httpapi.GuardSignedBody })
+}
+
+// CallsPlatforms reports whether the function asks the AI platforms.
+func (f Function) CallsPlatforms() bool { return f.Artifact == ArtifactPlatform }
+
+// LogicalID is the template resource name of a function: its name in
+// PascalCase (api-get-me → ApiGetMe).
+func LogicalID(name string) string {
+	var b strings.Builder
+	for _, p := range strings.Split(name, "-") {
+		if p != "" {
+			b.WriteString(strings.ToUpper(p[:1]) + p[1:])
+		}
+	}
+	return b.String()
+}

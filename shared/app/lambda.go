@@ -1,0 +1,213 @@
+package app
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+
+	"github.com/aws/aws-lambda-go/lambda"
+	"github.com/aws/aws-sdk-go-v2/service/sfn"
+
+	"github.com/brandlens/brandlens/shared/config"
+	"github.com/brandlens/brandlens/shared/httpapi"
+	"github.com/brandlens/brandlens/shared/providers"
+	"github.com/brandlens/brandlens/shared/queue"
+	"github.com/brandlens/brandlens/shared/runs"
+	"github.com/brandlens/brandlens/shared/workflow"
+)
+
+// Artifact is the Lambda entry point of one build artifact: it builds the
+// handler of any function of the table that runs it. Each artifact's main
+// names only its own builder, so that a binary links what its functions
+// use (the API bootstrap no Step Functions client, the worker no HTTP
+// router, and only the platform step the AI SDKs).
+type Artifact struct {
+	Name  string
+	build func(ctx context.Context, res *Resources, f Function, log *slog.Logger) (*Assembled, error)
+}
+
+// Assembled is one function, built at cold start.
+type Assembled struct {
+	Function Function
+	Handler  lambda.Handler
+	// Deps are the dependency structs Handler was built from, kept so that
+	// tests can check that nothing was left out.
+	Deps []any
+}
+
+// API is the artifact of every API function (functions/api).
+func API() Artifact { return Artifact{Name: ArtifactAPI, build: buildAPI} }
+
+// Worker is the artifact of the workers, the scheduler and the steps that
+// call no AI platform (functions/worker).
+func Worker() Artifact { return Artifact{Name: ArtifactWorker, build: buildWorker} }
+
+// Platform is the artifact of the step that asks the AI platforms
+// (functions/step-run-platform); factory builds the providers, live ones
+// included.
+func Platform(factory ProviderFactory) Artifact {
+	return Artifact{Name: ArtifactPlatform, build: func(ctx context.Context, res *Resources, f Function, log *slog.Logger) (*Assembled, error) {
+		if f.Kind != KindRunsStep {
+			return nil, fmt.Errorf("app: %s is not a workflow step", f.Name)
+		}
+		provs, err := res.Providers(ctx, factory)
+		if err != nil {
+			return nil, err
+		}
+		svc, err := lambdaServices(ctx, res, nil, provs, log)
+		if err != nil {
+			return nil, err
+		}
+		return &Assembled{Handler: lambda.NewHandler(stepHandler(svc.Runs, f.Name)), Deps: []any{svc}}, nil
+	}}
+}
+
+// Assemble builds the handler of the function the settings name
+// (BRANDLENS_FUNCTION), once per cold start.
+func (a Artifact) Assemble(ctx context.Context, res *Resources, log *slog.Logger) (*Assembled, error) {
+	name := res.Config().Function
+	if name == "" {
+		return nil, fmt.Errorf("app: %s is not set", config.EnvFunction)
+	}
+	f, ok := FunctionNamed(name)
+	if !ok {
+		return nil, fmt.Errorf("app: %s=%q is no function of the table", config.EnvFunction, name)
+	}
+	if f.Artifact != a.Name {
+		return nil, fmt.Errorf("app: function %s runs artifact %s, not %s (template.yaml's CodeUri is wrong)", f.Name, f.Artifact, a.Name)
+	}
+	asm, err := a.build(ctx, res, f, log)
+	if err != nil {
+		return nil, fmt.Errorf("app: cold start of %s: %w", f.Name, err)
+	}
+	asm.Function = f
+	return asm, nil
+}
+
+// Main is the whole main of an artifact: read the settings, assemble the
+// function, serve it. A failed cold start is logged and exits, so that
+// Lambda reports an init error rather than serving a half-built function.
+func Main(a Artifact) {
+	ctx := context.Background()
+	cfg, err := config.FromEnv()
+	if err == nil {
+		var asm *Assembled
+		log := NewLogger(os.Stdout, cfg.LogLevel)
+		if asm, err = a.Assemble(ctx, NewResources(cfg, os.Getenv), log); err == nil {
+			lambda.Start(asm.Handler)
+			return
+		}
+	}
+	NewLogger(os.Stderr, slog.LevelInfo).Error("cold start failed", "artifact", a.Name, "function", os.Getenv(config.EnvFunction), "error", err.Error())
+	os.Exit(1)
+}
+
+func buildAPI(ctx context.Context, res *Resources, f Function, log *slog.Logger) (*Assembled, error) {
+	var keySecret, siteSecret []byte
+	var err error
+	if f.AuthenticatesKeys() {
+		if keySecret, err = res.KeySecret(ctx); err != nil {
+			return nil, err
+		}
+	}
+	if f.VerifiesSignedBodies() {
+		if siteSecret, err = res.SiteContentSecret(ctx); err != nil {
+			return nil, err
+		}
+	}
+	svc, err := lambdaServices(ctx, res, keySecret, nil, log)
+	if err != nil {
+		return nil, err
+	}
+	deps := svc.HTTPDeps(siteSecret)
+	h, err := httpapi.NewLambdaHandler(deps, f.Name)
+	if err != nil {
+		return nil, err
+	}
+	return &Assembled{Handler: lambda.NewHandler(h), Deps: []any{deps}}, nil
+}
+
+func buildWorker(ctx context.Context, res *Resources, f Function, log *slog.Logger) (*Assembled, error) {
+	if f.Kind == KindJobsDispatch {
+		starter, err := res.stateMachines()
+		if err != nil {
+			return nil, err
+		}
+		return &Assembled{Handler: lambda.NewHandler(queue.LambdaHandler(runs.Dispatch(starter), log)), Deps: []any{starter}}, nil
+	}
+	svc, err := lambdaServices(ctx, res, nil, nil, log)
+	if err != nil {
+		return nil, err
+	}
+	var h any
+	switch f.Kind {
+	case KindRunsStep:
+		h = stepHandler(svc.Runs, f.Name)
+	case KindScheduler:
+		h = svc.Runs.RunSchedules
+	case KindFanout:
+		h = fanoutHandler(svc.Webhooks, log)
+	case KindDeliver:
+		h = queue.LambdaHandler(svc.Webhooks.Handle, log)
+	default:
+		return nil, fmt.Errorf("app: the worker artifact has no handler of kind %d", f.Kind)
+	}
+	return &Assembled{Handler: lambda.NewHandler(h), Deps: []any{svc}}, nil
+}
+
+// lambdaServices builds the services of a Lambda function: the configured
+// table and the SQS queues. keySecret is nil in functions that
+// authenticate no key; provs is nil but in the platform step.
+func lambdaServices(ctx context.Context, res *Resources, keySecret []byte, provs providers.Set, log *slog.Logger) (*Services, error) {
+	cfg := res.Config()
+	for _, q := range [][2]string{{config.EnvJobsQueueURL, cfg.JobsQueueURL}, {config.EnvDeliveriesQueueURL, cfg.DeliveriesQueueURL}} {
+		if q[1] == "" {
+			return nil, fmt.Errorf("%s is not set", q[0])
+		}
+	}
+	tbl, _, err := res.OpenTable(ctx)
+	if err != nil {
+		return nil, err
+	}
+	jobsQ, err := res.SQSQueue(cfg.JobsQueueURL, log)
+	if err != nil {
+		return nil, err
+	}
+	deliveriesQ, err := res.SQSQueue(cfg.DeliveriesQueueURL, log)
+	if err != nil {
+		return nil, err
+	}
+	repos, err := NewRepos(tbl, keySecret, nil)
+	if err != nil {
+		return nil, err
+	}
+	return NewServices(repos, Deps{Logger: log, Jobs: jobsQ, Deliveries: deliveriesQ, Providers: provs,
+		Guard: res.Guard(), RetryScale: cfg.RetryScale})
+}
+
+// stateMachines is worker-dispatch's starter: Step Functions, with the
+// query-execution state machine of the settings.
+func (r *Resources) stateMachines() (*workflow.SFN, error) {
+	arn := r.cfg.StateMachineARN
+	if arn == "" {
+		return nil, errors.New(config.EnvStateMachineARN + " is not set")
+	}
+	c, err := r.aws()
+	if err != nil {
+		return nil, err
+	}
+	return &workflow.SFN{Client: sfn.NewFromConfig(c), Machines: map[string]string{runs.QueryExecution: arn}}, nil
+}
+
+// stepHandler is the handler of a workflow step, in Lambda and in the
+// local runner alike. Its errors are returned unwrapped, so that Step
+// Functions sees their Go type names (TransientProviderError, …) as the
+// error types the ASL's Retry and Catch match.
+func stepHandler(rs *runs.Service, step string) func(ctx context.Context, input json.RawMessage) (json.RawMessage, error) {
+	return func(ctx context.Context, input json.RawMessage) (json.RawMessage, error) {
+		return rs.Invoke(ctx, step, input)
+	}
+}

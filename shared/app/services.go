@@ -1,0 +1,148 @@
+// Package app assembles brandlens: it builds every service with all of its
+// dependencies, once, for both runtimes — the Lambda functions of
+// template.yaml (one per route, worker and workflow step, served by three
+// build artifacts) and `brandlens serve` (everything in one process, with
+// in-process queues and workflow runner). It is also the Lambda edge: the
+// adapters from Lambda events (SQS batches, the table's stream, schedules,
+// Step Functions tasks, API Gateway through httpapi) to the services. And it
+// holds the table of functions from which `go generate` writes
+// template.yaml.
+//
+// Package config reads the settings; this package opens what they name.
+package app
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"time"
+
+	"github.com/brandlens/brandlens/shared/auth"
+	"github.com/brandlens/brandlens/shared/citations"
+	"github.com/brandlens/brandlens/shared/competitors"
+	"github.com/brandlens/brandlens/shared/credits"
+	"github.com/brandlens/brandlens/shared/httpapi"
+	"github.com/brandlens/brandlens/shared/jobs"
+	"github.com/brandlens/brandlens/shared/providers"
+	"github.com/brandlens/brandlens/shared/queries"
+	"github.com/brandlens/brandlens/shared/queue"
+	"github.com/brandlens/brandlens/shared/ratelimit"
+	"github.com/brandlens/brandlens/shared/runs"
+	"github.com/brandlens/brandlens/shared/ssrf"
+	"github.com/brandlens/brandlens/shared/store"
+	"github.com/brandlens/brandlens/shared/tenants"
+	"github.com/brandlens/brandlens/shared/webhooks"
+)
+
+// ProviderFactory builds the AI platform providers from the environment:
+// providers.FromEnv (simulated and replay), or live.FromEnv (package
+// providers/live) in the binaries that call the platforms — only their
+// mains import it, so that no other binary links the vendors' SDKs.
+type ProviderFactory func(getenv func(string) string, client *http.Client) (providers.Set, error)
+
+// NewLogger returns the structured JSON logger every service logs to.
+func NewLogger(w io.Writer, level slog.Level) *slog.Logger {
+	return slog.New(slog.NewJSONHandler(w, &slog.HandlerOptions{Level: level}))
+}
+
+// Repos are the stores of every entity over one table.
+type Repos struct {
+	Table store.Table
+	// Keys is nil when the process holds no key secret (the functions that
+	// authenticate no key never read it).
+	Keys        *auth.Keys
+	Tenants     *tenants.Repo
+	Queries     *queries.Repo
+	Competitors *competitors.Repo
+	Citations   *citations.Repo
+	Jobs        *jobs.Repo
+	Ledger      *credits.Ledger
+	Limiter     *ratelimit.Limiter
+	Now         func() time.Time
+}
+
+// NewRepos returns the stores over tbl. keySecret (nil: no Keys) is the
+// HMAC secret API keys are stored under; now is the clock (nil: time.Now).
+func NewRepos(tbl store.Table, keySecret []byte, now func() time.Time) (*Repos, error) {
+	if tbl == nil {
+		return nil, errors.New("app: NewRepos needs a table")
+	}
+	if now == nil {
+		now = time.Now
+	}
+	var keys *auth.Keys
+	if keySecret != nil {
+		h, err := auth.NewHasher(keySecret)
+		if err != nil {
+			return nil, err
+		}
+		keys = auth.NewKeys(tbl, h, now)
+	}
+	return &Repos{
+		Table:       tbl,
+		Keys:        keys,
+		Tenants:     tenants.NewRepo(tbl, now),
+		Queries:     queries.NewRepo(tbl, now),
+		Competitors: competitors.NewRepo(tbl, now),
+		Citations:   citations.NewRepo(tbl, now),
+		Jobs:        jobs.NewRepo(tbl),
+		Ledger:      credits.NewLedger(tbl, now),
+		Limiter:     ratelimit.New(tbl, now),
+		Now:         now,
+	}, nil
+}
+
+// Services are the repos and the services that work over them.
+type Services struct {
+	*Repos
+	Runs     *runs.Service
+	Webhooks *webhooks.Service
+	Logger   *slog.Logger
+}
+
+// Deps are what the services need besides the repos.
+type Deps struct {
+	// Logger (nil: slog.Default()).
+	Logger *slog.Logger
+	// Jobs and Deliveries are the jobs and webhook deliveries queues.
+	Jobs, Deliveries queue.Sender
+	// Providers answer per platform; nil in a process that runs no
+	// platform step.
+	Providers providers.Set
+	// Guard decides which webhook destinations may be reached.
+	Guard ssrf.Guard
+	// RetryScale multiplies the webhook retry waits (0: 1).
+	RetryScale float64
+}
+
+// NewServices builds every service over r with d.
+func NewServices(r *Repos, d Deps) (*Services, error) {
+	if r == nil {
+		return nil, errors.New("app: NewServices needs the repos")
+	}
+	if d.Jobs == nil || d.Deliveries == nil {
+		return nil, errors.New("app: NewServices needs the jobs and deliveries queues")
+	}
+	if d.Logger == nil {
+		d.Logger = slog.Default()
+	}
+	rs, err := runs.New(runs.Deps{Table: r.Table, Tenants: r.Tenants, Queries: r.Queries, Ledger: r.Ledger, Jobs: r.Jobs,
+		Competitors: r.Competitors, Providers: d.Providers, Sender: d.Jobs, Now: r.Now, Logger: d.Logger})
+	if err != nil {
+		return nil, fmt.Errorf("app: %w", err)
+	}
+	wh := webhooks.New(r.Table, webhooks.Options{Sender: d.Deliveries, Guard: d.Guard, RetryScale: d.RetryScale, Now: r.Now, Logger: d.Logger})
+	return &Services{Repos: r, Runs: rs, Webhooks: wh, Logger: d.Logger}, nil
+}
+
+// HTTPDeps are the dependencies of the HTTP handlers; siteContentSecret
+// signs the bodies sent to the site-content receiver (nil: it refuses all).
+func (s *Services) HTTPDeps(siteContentSecret []byte) httpapi.Deps {
+	return httpapi.Deps{
+		Keys: s.Keys, Tenants: s.Tenants, Queries: s.Queries, Competitors: s.Competitors,
+		Citations: s.Citations, Jobs: s.Jobs, Ledger: s.Ledger, Limiter: s.Limiter, Runs: s.Runs,
+		Webhooks: s.Webhooks, Logger: s.Logger, Now: s.Now, SiteContentSecret: siteContentSecret,
+	}
+}
