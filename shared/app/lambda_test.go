@@ -14,10 +14,11 @@ import (
 	"github.com/brandlens/brandlens/shared/app"
 	"github.com/brandlens/brandlens/shared/config"
 	"github.com/brandlens/brandlens/shared/providers"
-	"github.com/brandlens/brandlens/shared/providers/live"
 )
 
-// artifact is the entry point each bootstrap's main passes to app.Main.
+// artifact is the entry point each bootstrap's main passes to app.Main,
+// but for the platform step's providers: the tests use the offline ones
+// (providers.FromEnv), so that they do not build the AI platforms' SDKs.
 func artifact(t *testing.T, name string) app.Artifact {
 	t.Helper()
 	switch name {
@@ -26,7 +27,7 @@ func artifact(t *testing.T, name string) app.Artifact {
 	case app.ArtifactWorker:
 		return app.Worker()
 	case app.ArtifactPlatform:
-		return app.Platform(live.FromEnv)
+		return app.Platform(providers.FromEnv)
 	}
 	t.Fatalf("no entry point for artifact %q", name)
 	return app.Artifact{}
@@ -43,14 +44,18 @@ func clearEnv(t *testing.T) {
 }
 
 // coldStart assembles function fn as its Lambda would, in the environment
-// template.yaml gives it (set here for the rest of t), logging to log.
-func coldStart(t *testing.T, c *cloud, tpl template, fn string, log *slog.Logger) (*app.Assembled, error) {
+// template.yaml gives it (set here for the rest of t) with the variables of
+// override changed, logging to log.
+func coldStart(t *testing.T, c *cloud, tpl template, fn string, log *slog.Logger, override ...string) (*app.Assembled, error) {
 	t.Helper()
 	f, ok := app.FunctionNamed(fn)
 	if !ok {
 		t.Fatalf("no function %s", fn)
 	}
 	tpl.setFunctionEnv(t, c, app.LogicalID(fn))
+	for i := 0; i+1 < len(override); i += 2 {
+		t.Setenv(override[i], override[i+1])
+	}
 	cfg, err := config.FromEnv()
 	if err != nil {
 		t.Fatal(err)
@@ -75,7 +80,11 @@ func TestEveryFunctionIsFullyAssembled(t *testing.T) {
 	for _, f := range fns {
 		t.Run(f.Name, func(t *testing.T) {
 			log := slog.New(slog.NewJSONHandler(&bytes.Buffer{}, nil))
-			asm, err := coldStart(t, c, tpl, f.Name, log)
+			var override []string
+			if f.CallsPlatforms() {
+				override = []string{"BRANDLENS_PROVIDERS", "simulated"}
+			}
+			asm, err := coldStart(t, c, tpl, f.Name, log, override...)
 			if err != nil {
 				t.Fatal(err)
 			}

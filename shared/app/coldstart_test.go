@@ -1,0 +1,356 @@
+package app_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"reflect"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	awsevents "github.com/aws/aws-lambda-go/events"
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/sqs"
+
+	"github.com/brandlens/brandlens/shared/app"
+	"github.com/brandlens/brandlens/shared/config"
+	"github.com/brandlens/brandlens/shared/events"
+	"github.com/brandlens/brandlens/shared/queue"
+	"github.com/brandlens/brandlens/shared/queue/sqstest"
+	"github.com/brandlens/brandlens/shared/runs"
+	"github.com/brandlens/brandlens/shared/seed"
+	"github.com/brandlens/brandlens/shared/signing"
+	"github.com/brandlens/brandlens/shared/store"
+	"github.com/brandlens/brandlens/shared/store/dynamo"
+	"github.com/brandlens/brandlens/shared/store/dynamotest"
+	"github.com/brandlens/brandlens/shared/webhooks"
+)
+
+// The sample events of events/, sent through the functions that
+// template.yaml deploys, each assembled by its own bootstrap's entry point
+// at cold start, on DynamoDB Local and fauxqs.
+
+// emulatedTable is the cloud's table, for the tests to seed and inspect.
+func emulatedTable(t *testing.T, c *cloud) store.Table {
+	return dynamo.New(dynamotest.Start(t), c.table)
+}
+
+func quiet() *slog.Logger { return slog.New(slog.NewJSONHandler(io.Discard, nil)) }
+
+// seedAcme stores the tenant the sample events act as: "Acme Notes", one
+// query on chatgpt and perplexity (id 1), and the events' API key, hashed
+// with the key secret the functions read from Secrets Manager.
+func seedAcme(t *testing.T, tbl store.Table) *app.Repos {
+	t.Helper()
+	repos, err := app.NewRepos(tbl, []byte(testKeySecret), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := seed.File{Tenants: []seed.Tenant{{Name: "Acme Notes", Credits: 100,
+		Brand:   &seed.Brand{Name: "Acme Notes", Domains: []string{"acmenotes.com"}},
+		Queries: []seed.Query{{Text: "best note taking app", Platforms: []string{"chatgpt", "perplexity"}}},
+		APIKeys: []seed.APIKey{{Key: "local-key-acme-publish-0001", Scopes: []string{"publish"}}}}}}
+	if _, err := seed.Apply(context.Background(), repos, f); err != nil {
+		t.Fatal(err)
+	}
+	return repos
+}
+
+func invoke(t *testing.T, asm *app.Assembled, payload []byte) []byte {
+	t.Helper()
+	out, err := asm.Handler.Invoke(context.Background(), payload)
+	if err != nil {
+		t.Fatalf("%s: %v", asm.Function.Name, err)
+	}
+	return out
+}
+
+// receive takes the messages waiting on an SQS queue.
+func receive(t *testing.T, url string) []string {
+	t.Helper()
+	res, err := sqstest.Start(t).ReceiveMessage(context.Background(), &sqs.ReceiveMessageInput{
+		QueueUrl: aws.String(url), MaxNumberOfMessages: 10, WaitTimeSeconds: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, m := range res.Messages {
+		out = append(out, aws.ToString(m.Body))
+	}
+	return out
+}
+
+func sameJSON(t *testing.T, got, want string) {
+	t.Helper()
+	var g, w any
+	if err := json.Unmarshal([]byte(got), &g); err != nil {
+		t.Fatalf("%s: %v", got, err)
+	}
+	if err := json.Unmarshal([]byte(want), &w); err != nil {
+		t.Fatalf("%s: %v", want, err)
+	}
+	if !reflect.DeepEqual(g, w) {
+		t.Errorf("got %s, want %s", got, want)
+	}
+}
+
+// The API bootstrap, as api-get-me and api-post-query-run: the key secret
+// comes from Secrets Manager, keys are found in DynamoDB, and an accepted
+// run's job goes to the SQS jobs queue.
+func TestAPIFunctionsColdStart(t *testing.T) {
+	clearEnv(t)
+	c := emulatedCloud(t)
+	tpl := loadTemplate(t)
+	seedAcme(t, emulatedTable(t, c))
+
+	t.Run("api-get-me", func(t *testing.T) {
+		asm, err := coldStart(t, c, tpl, "api-get-me", quiet())
+		if err != nil {
+			t.Fatal(err)
+		}
+		var resp awsevents.APIGatewayV2HTTPResponse
+		json.Unmarshal(invoke(t, asm, readEvent(t, "api-get-me.json")), &resp)
+		if resp.StatusCode != 200 || !strings.Contains(resp.Body, `"tenant_id":1`) {
+			t.Fatalf("%d %s", resp.StatusCode, resp.Body)
+		}
+	})
+	t.Run("api-post-query-run", func(t *testing.T) {
+		asm, err := coldStart(t, c, tpl, "api-post-query-run", quiet())
+		if err != nil {
+			t.Fatal(err)
+		}
+		var resp awsevents.APIGatewayV2HTTPResponse
+		json.Unmarshal(invoke(t, asm, readEvent(t, "api-post-query-run.json")), &resp)
+		var acc struct{ JobID, Status string }
+		json.Unmarshal([]byte(resp.Body), &acc)
+		if resp.StatusCode != 202 || acc.JobID == "" {
+			t.Fatalf("%d %s", resp.StatusCode, resp.Body)
+		}
+		msgs := receive(t, c.jobsURL)
+		if len(msgs) != 1 {
+			t.Fatalf("jobs queue holds %q", msgs)
+		}
+		sameJSON(t, msgs[0], `{"jobId":"`+acc.JobID+`","tenantId":1}`)
+	})
+}
+
+// worker-dispatch starts the job's workflow in Step Functions under the
+// job id; the redelivered message starts nothing and does not fail.
+func TestDispatchStartsTheJobsWorkflow(t *testing.T) {
+	clearEnv(t)
+	c := offlineCloud(t)
+	asm, err := coldStart(t, c, loadTemplate(t), "worker-dispatch", quiet())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range 2 {
+		sameJSON(t, string(invoke(t, asm, readEvent(t, "sqs-jobs.json"))), `{"batchItemFailures":[]}`)
+	}
+	c.aws.mu.Lock()
+	defer c.aws.mu.Unlock()
+	if len(c.aws.executions) != 1 || c.aws.executions[0].StateMachineArn != stateMachineARN || c.aws.executions[0].Name != "01jexample" {
+		t.Fatalf("executions %+v", c.aws.executions)
+	}
+	sameJSON(t, c.aws.executions[0].Input, `{"jobId":"01jexample","tenantId":1}`)
+}
+
+// The query-execution steps, in workflow order, each through its own
+// function: mark running, run each platform (replay: perplexity has no
+// answer, and fails with the error type the ASL catches), settle.
+func TestStepFunctionsColdStart(t *testing.T) {
+	clearEnv(t)
+	c := emulatedCloud(t)
+	tpl := loadTemplate(t)
+	tbl := emulatedTable(t, c)
+	repos := seedAcme(t, tbl)
+	svc, err := app.NewServices(repos, app.Deps{Logger: quiet(), Jobs: queue.NewSQS(sqstest.Start(t), c.jobsURL, nil),
+		Deliveries: queue.NewSQS(sqstest.Start(t), c.deliveriesURL, nil)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := svc.Runs.Start(context.Background(), runs.Request{TenantID: 1, QueryID: 1, Samples: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	withJob := func(name string) []byte {
+		return []byte(strings.ReplaceAll(string(readEvent(t, name)), "01jexample0000000000000000", a.Job.ID))
+	}
+	step := func(t *testing.T, fn string, in []byte, override ...string) (map[string]any, error) {
+		t.Helper()
+		asm, err := coldStart(t, c, tpl, fn, quiet(), override...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out, err := asm.Handler.Invoke(context.Background(), in)
+		if err != nil {
+			return nil, err
+		}
+		var m map[string]any
+		if err := json.Unmarshal(out, &m); err != nil {
+			t.Fatal(err)
+		}
+		return m, nil
+	}
+	t.Run("step-mark-running", func(t *testing.T) {
+		out, err := step(t, runs.StepMarkRunning, withJob("step-mark-running.json"))
+		if items, _ := out["items"].([]any); err != nil || len(items) != 2 {
+			t.Fatalf("%v %v", out, err)
+		}
+	})
+	t.Run("step-run-platform", func(t *testing.T) {
+		// The template asks for live providers; these tests replay answers.
+		replay := []string{"BRANDLENS_PROVIDERS", "replay", "BRANDLENS_REPLAY_FILE", "testdata/replay.json"}
+		out, err := step(t, runs.StepRunPlatform, withJob("step-run-platform.json"), replay...)
+		if err != nil || out["status"] != "succeeded" || out["mentioned"] != true {
+			t.Fatalf("chatgpt: %v %v", out, err)
+		}
+		_, err = step(t, runs.StepRunPlatform, []byte(strings.Replace(string(withJob("step-run-platform.json")), "chatgpt", "perplexity", 1)), replay...)
+		// Lambda reports the error's type name, which the ASL's Catch matches:
+		// the handler must return it unwrapped.
+		if typ := reflect.TypeOf(err); typ == nil || typ.Kind() != reflect.Pointer || typ.Elem().Name() != "ProviderFailedError" {
+			t.Fatalf("perplexity without a recorded answer: %T %v", err, err)
+		}
+	})
+	t.Run("step-settle", func(t *testing.T) {
+		out, err := step(t, runs.StepSettle, withJob("step-settle.json"))
+		if err != nil || out["status"] != "partial" || out["creditsCharged"] != float64(1) {
+			t.Fatalf("%v %v", out, err)
+		}
+		j, err := repos.Jobs.Get(context.Background(), 1, a.Job.ID)
+		if err != nil || j.PerPlatformStatus["perplexity"].Error == nil || !strings.Contains(*j.PerPlatformStatus["perplexity"].Error, "no recorded answer") {
+			t.Fatalf("job %+v %v", j, err)
+		}
+	})
+	t.Run("scheduler", func(t *testing.T) {
+		out, err := step(t, "scheduler", readEvent(t, "scheduler.json"))
+		if err != nil || out["started"] != float64(0) {
+			t.Fatalf("%v %v", out, err)
+		}
+	})
+}
+
+// fixtureSubscription is the subscription the webhook fixtures address.
+const fixtureSubscription = "wh_01jpb7zq5k3v8n2m4x6c9d1f0h"
+
+// receiver is a webhook endpoint that checks each POST's signature.
+type receiver struct {
+	srv    *httptest.Server
+	secret string
+	mu     sync.Mutex
+	bodies [][]byte
+	badSig int
+}
+
+func newReceiver(t *testing.T, secret string) *receiver {
+	rc := &receiver{secret: secret}
+	rc.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		b, _ := io.ReadAll(r.Body)
+		rc.mu.Lock()
+		defer rc.mu.Unlock()
+		if !signing.Verify([]byte(secret), b, r.Header.Get("X-Service-Signature")) {
+			rc.badSig++
+			w.WriteHeader(http.StatusUnauthorized)
+			return
+		}
+		rc.bodies = append(rc.bodies, b)
+	}))
+	t.Cleanup(rc.srv.Close)
+	return rc
+}
+
+// worker-fanout on the stream batch and on the sweep schedule, and
+// worker-deliver on the deliveries message: the fan-out enqueues exactly
+// the message of events/sqs-deliveries.json, which delivers the event,
+// signed.
+func TestWebhookWorkersColdStart(t *testing.T) {
+	clearEnv(t)
+	c := emulatedCloud(t)
+	tpl := loadTemplate(t)
+	tbl := emulatedTable(t, c)
+	ctx := context.Background()
+	const secret = "fixture-subscription-secret-0001"
+	rc := newReceiver(t, secret)
+	doc, err := store.EncodeDoc(webhooks.Subscription{ID: fixtureSubscription, TenantID: 1, URL: rc.srv.URL, Events: []string{"*"},
+		Active: true, Secret: secret, CreatedAt: time.Now(), UpdatedAt: time.Now()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Stored the way CreateSubscription stores it, with the fixtures' id.
+	if err := tbl.Put(ctx, store.Item{store.AttrPK: "TENANT#1", store.AttrSK: "WEBHOOK#" + fixtureSubscription,
+		store.AttrDoc: doc, "kind": "webhook", "active": true}, store.NotExists()); err != nil {
+		t.Fatal(err)
+	}
+	// The receiver listens on loopback, which only local development allows.
+	allowLoopback := []string{config.EnvAllowLoopback, "1"}
+
+	var batch awsevents.DynamoDBEvent
+	raw := readEvent(t, "dynamodb-stream-outbox.json")
+	if err := json.Unmarshal(raw, &batch); err != nil {
+		t.Fatal(err)
+	}
+	var ev events.Event
+	if err := json.Unmarshal([]byte(batch.Records[0].Change.NewImage["doc"].String()), &ev); err != nil {
+		t.Fatal(err)
+	}
+	if err := events.Append(ctx, tbl, ev); err != nil { // the item the stream record reports
+		t.Fatal(err)
+	}
+
+	t.Run("worker-fanout stream", func(t *testing.T) {
+		asm, err := coldStart(t, c, tpl, "worker-fanout", quiet(), allowLoopback...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// The second record (a ping event, not pending) is not fanned out.
+		sameJSON(t, string(invoke(t, asm, raw)), `{"batchItemFailures":[]}`)
+		if p, _ := events.Pending(ctx, tbl, 10); len(p) != 0 {
+			t.Errorf("still pending: %v", p)
+		}
+		msgs := receive(t, c.deliveriesURL)
+		var fixture awsevents.SQSEvent
+		json.Unmarshal(readEvent(t, "sqs-deliveries.json"), &fixture)
+		if len(msgs) != 1 {
+			t.Fatalf("deliveries queue holds %q", msgs)
+		}
+		sameJSON(t, msgs[0], fixture.Records[0].Body)
+	})
+	t.Run("worker-deliver", func(t *testing.T) {
+		asm, err := coldStart(t, c, tpl, "worker-deliver", quiet(), allowLoopback...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for range 2 { // the second is a duplicate message: nothing is sent again
+			sameJSON(t, string(invoke(t, asm, readEvent(t, "sqs-deliveries.json"))), `{"batchItemFailures":[]}`)
+		}
+		want, _ := webhooks.Envelope(ev)
+		rc.mu.Lock()
+		defer rc.mu.Unlock()
+		if len(rc.bodies) != 1 || !bytes.Equal(rc.bodies[0], want) || rc.badSig != 0 {
+			t.Fatalf("%d signed POSTs (%d badly signed), want the event once", len(rc.bodies), rc.badSig)
+		}
+	})
+	t.Run("worker-fanout sweep", func(t *testing.T) {
+		old, _ := events.New(1, events.CreditLow, events.CreditLowData{Balance: 9, Threshold: 10}, time.Now().Add(-app.SweepGrace-time.Minute))
+		fresh, _ := events.New(1, events.CreditLow, events.CreditLowData{Balance: 8, Threshold: 10}, time.Now())
+		for _, e := range []events.Event{old, fresh} {
+			if err := events.Append(ctx, tbl, e); err != nil {
+				t.Fatal(err)
+			}
+		}
+		asm, err := coldStart(t, c, tpl, "worker-fanout", quiet())
+		if err != nil {
+			t.Fatal(err)
+		}
+		sameJSON(t, string(invoke(t, asm, readEvent(t, "schedule-fanout-sweep.json"))), `{"fannedOut":1,"resent":0}`)
+		if p, _ := events.Pending(ctx, tbl, 10); len(p) != 1 || p[0].ID != fresh.ID {
+			t.Errorf("pending after the sweep: %v", p)
+		}
+	})
+}
+
