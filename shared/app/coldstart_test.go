@@ -353,4 +353,3 @@ func TestWebhookWorkersColdStart(t *testing.T) {
 		}
 	})
 }
-
