@@ -3,10 +3,12 @@
 # tools/ itself).
 SHELL := /bin/bash
 GO ?= go
-FUNCTIONS := $(notdir $(wildcard functions/*))
+# One bootstrap per build artifact (functions/<artifact>/main.go); the
+# functions of template.yaml share them (CodeUri build/<artifact>/).
+ARTIFACTS := $(notdir $(wildcard functions/*))
 BUILD_DIR := build
 
-.PHONY: run test build lint deploy clean tools bench
+.PHONY: run test build generate lint deploy clean tools bench
 
 run:
 	$(GO) run ./cmd/brandlens serve $(ARGS)
@@ -28,11 +30,15 @@ lint:
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
 	$(GO) vet ./...
 
-# One arm64 bootstrap per Lambda function, as provided.al2023 expects.
-build: $(FUNCTIONS:%=$(BUILD_DIR)/%/bootstrap)
+# One arm64 bootstrap per artifact, as provided.al2023 expects.
+build: $(ARTIFACTS:%=$(BUILD_DIR)/%/bootstrap)
 
 $(BUILD_DIR)/%/bootstrap: FORCE
 	GOOS=linux GOARCH=arm64 CGO_ENABLED=0 $(GO) build -tags lambda.norpc -trimpath -ldflags='-s -w' -o $@ ./functions/$*
+
+# template.yaml from the route table, the workers and the workflows.
+generate:
+	$(GO) generate ./shared/app
 
 deploy: build
 	sam deploy
