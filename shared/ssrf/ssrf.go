@@ -101,8 +101,12 @@ type Guard struct {
 }
 
 // FromEnv returns the guard of the environment (EnvAllowLoopback).
-func FromEnv() Guard {
-	v := strings.TrimSpace(os.Getenv(EnvAllowLoopback))
+func FromEnv() Guard { return FromGetenv(os.Getenv) }
+
+// FromGetenv is FromEnv reading through getenv (a map lookup in tests, or
+// the provider settings of a Lambda function).
+func FromGetenv(getenv func(string) string) Guard {
+	v := strings.TrimSpace(getenv(EnvAllowLoopback))
 	return Guard{AllowLoopback: v == "1" || strings.EqualFold(v, "true")}
 }
 
