@@ -24,6 +24,14 @@ const key = "local-key-acme-publish-0001"
 // behind a real HTTP server, as `brandlens serve` does.
 func serveLocal(t *testing.T, platforms []string) string {
 	t.Helper()
+	url, _ := serveLocalServices(t, platforms)
+	return url
+}
+
+// serveLocalServices is serveLocal, also returning the services (and so
+// the store) behind the server.
+func serveLocalServices(t *testing.T, platforms []string) (string, *config.Services) {
+	t.Helper()
 	svc, err := config.NewServices(embedded.NewMemory(), []byte("0123456789abcdef0123456789abcdef"), nil)
 	if err != nil {
 		t.Fatal(err)
@@ -53,7 +61,7 @@ func serveLocal(t *testing.T, platforms []string) string {
 			t.Error(err)
 		}
 	})
-	return srv.URL
+	return srv.URL, svc
 }
 
 func call(t *testing.T, method, url, body string, out any) int {
