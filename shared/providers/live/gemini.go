@@ -313,8 +313,10 @@ func (p *Gemini) resolveCitations(ctx context.Context, ans *providers.Answer, do
 		c.RedirectURL = c.URL
 		if target, ok := resolved[c.URL]; ok {
 			c.URL = target
-		} else if u, ok := domainURL(domains[i]); ok {
-			c.URL = u
+		} else if i < len(domains) {
+			if u, ok := domainURL(domains[i]); ok {
+				c.URL = u
+			}
 		}
 		ans.Sources = providers.AppendUnique(ans.Sources, c.URL)
 	}
