@@ -150,7 +150,7 @@ var workers = []Function{
 		Table:       tableSteps},
 	{Name: "step-run-platform", Artifact: ArtifactPlatform, Kind: KindRunsStep,
 		Description: "Workflow step: ask one platform one sample, detect, record",
-		Timeout:     90, TimeoutComment: "Provider calls time out at 60 s; the answer is then recorded.",
+		Timeout:     300, TimeoutComment: "Provider calls time out after providers.DefaultTimeout (at most 240 s,\nClaude), a rate-limited step waits up to 20 s more, then the answer is\nrecorded: 300 s covers the slowest platform.",
 		MemorySize: 512,
 		Env: []EnvVar{{"BRANDLENS_PROVIDERS", "live"},
 			{"BRANDLENS_PROVIDER_KEYS_SECRET_ARN", "!Ref ProviderKeysSecret"}},

@@ -16,6 +16,7 @@ import (
 	"github.com/brandlens/brandlens/shared/jobs"
 	"github.com/brandlens/brandlens/shared/providers"
 	"github.com/brandlens/brandlens/shared/seed"
+	"github.com/brandlens/brandlens/shared/store"
 	"github.com/brandlens/brandlens/shared/store/embedded"
 )
 
@@ -31,7 +32,16 @@ func serveLocal(t *testing.T, mode string, platforms []string) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rt, err := app.NewLocal(app.LocalOptions{Table: embedded.NewMemory(), KeySecret: []byte("0123456789abcdef0123456789abcdef"),
+	url, _ := serveLocalWith(t, provs, platforms)
+	return url
+}
+
+// serveLocalWith is serveLocal with a given provider set; it also returns
+// the table behind the server.
+func serveLocalWith(t *testing.T, provs providers.Set, platforms []string) (string, store.Table) {
+	t.Helper()
+	tbl := embedded.NewMemory()
+	rt, err := app.NewLocal(app.LocalOptions{Table: tbl, KeySecret: []byte("0123456789abcdef0123456789abcdef"),
 		Providers: provs, Logger: slog.New(slog.NewJSONHandler(io.Discard, nil))})
 	if err != nil {
 		t.Fatal(err)
@@ -55,7 +65,7 @@ func serveLocal(t *testing.T, mode string, platforms []string) string {
 			t.Error(err)
 		}
 	})
-	return srv.URL
+	return srv.URL, tbl
 }
 
 func call(t *testing.T, method, url, body string, out any) int {

@@ -46,6 +46,12 @@ type PlatformStatus struct {
 	// MentionRate is the share of samples naming the brand, with its 95%
 	// Wilson interval; null until the platform has finished.
 	MentionRate *Rate `json:"mentionRate"`
+	// Truncated: at least one answer was cut at the platform's output limit
+	// (recorded as far as it went, never as a complete answer).
+	Truncated bool `json:"truncated"`
+	// CostUnknown: at least one answer's provider cost could not be priced
+	// (a model missing from the price table), so the run's cost is a floor.
+	CostUnknown bool `json:"costUnknown"`
 }
 
 // Rate is a proportion with its 95% Wilson score interval.

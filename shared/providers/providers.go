@@ -42,6 +42,11 @@ type Citation struct {
 	Snippet string
 	Start   int
 	End     int
+	// RedirectURL is the platform's redirect link the source was cited
+	// through, when URL had to be derived from it (Gemini's grounding chunks
+	// cite vertexaisearch.cloud.google.com/grounding-api-redirect/… links);
+	// empty when the platform cited the page itself.
+	RedirectURL string
 }
 
 // OrganicResult is a classic search result shown beside an AI Overview.
@@ -75,9 +80,17 @@ type Answer struct {
 	InputTokens     int
 	OutputTokens    int
 	// CostUSD is the vendor's cost of the call when it reports one, else an
-	// estimate from token prices; 0 for offline providers.
+	// estimate from the list-price table; 0 for offline providers.
 	CostUSD float64
-	Latency time.Duration
+	// CostUnknown is set when the model is not in the price table and the
+	// vendor reported no cost: CostUSD is then 0 because it is unknown, not
+	// because the call was free.
+	CostUnknown bool
+	// Truncated is set when the platform stopped the answer at its output
+	// limit (OpenAI status incomplete, Anthropic stop_reason max_tokens,
+	// Gemini finishReason MAX_TOKENS, …): Text is the part it produced.
+	Truncated bool
+	Latency   time.Duration
 }
 
 // Provider answers queries for one platform.

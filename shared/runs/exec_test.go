@@ -55,6 +55,13 @@ func (s *scripted) Answer(_ context.Context, r providers.Request) (providers.Ans
 		}
 	case "plain":
 		return providers.Answer{Platform: s.platform, Text: "Teams usually pick Notion for this.", Model: "m-1"}, nil
+	case "cut":
+		// The second sample stops at the output limit, with a model the
+		// price table does not know.
+		if r.Sample == 1 {
+			return providers.Answer{Platform: s.platform, Text: "Acme Notes is a strong choice because", Model: "m-2",
+				Truncated: true, CostUnknown: true}, nil
+		}
 	}
 	text := fmt.Sprintf("For %s, Acme Notes is a strong choice (acmenotes.com). Many teams also use Notion.", r.Query)
 	return providers.Answer{Platform: s.platform, Text: text, Model: "m-1",
@@ -125,6 +132,45 @@ func (x *execEnv) events(t *testing.T) map[string]int {
 		out[ev.Type]++
 	}
 	return out
+}
+
+// A truncated answer and an unpriced one are recorded as such, on the
+// visibility result and on the job's platform status, never as complete.
+func TestRunRecordsTruncatedAndCostUnknown(t *testing.T) {
+	backends(t, func(t *testing.T, e *env) {
+		x := newExecEnv(t, e, map[string]string{"chatgpt": "cut", "perplexity": "ok"})
+		j := x.run(t, 2)
+		if j.Status != jobs.StatusSucceeded {
+			t.Fatalf("job %+v", j)
+		}
+		if st := j.PerPlatformStatus["chatgpt"]; !st.Truncated || !st.CostUnknown || st.Status != jobs.StatusSucceeded {
+			t.Errorf("chatgpt status %+v", st)
+		}
+		if st := j.PerPlatformStatus["perplexity"]; st.Truncated || st.CostUnknown {
+			t.Errorf("perplexity status %+v", st)
+		}
+		items, err := store.All(context.Background(), x.svc.Table, store.Query{PK: tenants.PK(1), SK: store.SKBeginsWith("VISRESULT#")})
+		if err != nil {
+			t.Fatal(err)
+		}
+		cut := 0
+		for _, it := range items {
+			vr, err := store.Doc[runs.VisibilityResult](it)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := vr.Platform == "chatgpt" && vr.Sample == 1
+			if vr.Truncated != want || vr.CostUnknown != want {
+				t.Errorf("visibility result %s/%d truncated %v costUnknown %v", vr.Platform, vr.Sample, vr.Truncated, vr.CostUnknown)
+			}
+			if vr.Truncated {
+				cut++
+			}
+		}
+		if len(items) != 4 || cut != 1 {
+			t.Errorf("%d results, %d truncated", len(items), cut)
+		}
+	})
 }
 
 func TestRunSucceeds(t *testing.T) {

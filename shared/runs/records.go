@@ -41,8 +41,12 @@ type VisibilityResult struct {
 	Model              string         `json:"model"`
 	LatencyMS          int64          `json:"latencyMs"`
 	CostUSD            float64        `json:"costUsd"`
-	AIOverviewState    string         `json:"aiOverviewState"`
-	CitationIDs        []int32        `json:"citationIds"`
+	// CostUnknown: CostUSD is 0 because the model could not be priced.
+	CostUnknown bool `json:"costUnknown"`
+	// Truncated: the platform cut the answer at its output limit.
+	Truncated       bool    `json:"truncated"`
+	AIOverviewState string  `json:"aiOverviewState"`
+	CitationIDs     []int32 `json:"citationIds"`
 }
 
 func visibilityKey(tenantID, id int32) store.Key {

@@ -84,11 +84,14 @@ func (s *Service) settleOnce(ctx context.Context, in SettleInput) (SettleOutput,
 		okSamples += len(outs)
 		mentions := 0
 		var latency int64
+		st.Truncated, st.CostUnknown = false, false
 		for _, o := range outs {
 			if o.Mentioned {
 				mentions++
 			}
 			latency += o.LatencyMS
+			st.Truncated = st.Truncated || o.Truncated
+			st.CostUnknown = st.CostUnknown || o.CostUnknown
 			if o.Model != "" {
 				m := o.Model
 				st.Model = &m

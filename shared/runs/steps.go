@@ -94,6 +94,8 @@ type PlatformOutput struct {
 	LatencyMS          int64   `json:"latencyMs,omitempty"`
 	Model              string  `json:"model,omitempty"`
 	CostUSD            float64 `json:"costUsd,omitempty"`
+	Truncated          bool    `json:"truncated,omitempty"`
+	CostUnknown        bool    `json:"costUnknown,omitempty"`
 	// Error is the ASL error object of a failed item ({"Error","Cause"}).
 	Error *StateError `json:"error,omitempty"`
 }
@@ -285,6 +287,7 @@ func (s *Service) RunPlatform(ctx context.Context, it Item) (PlatformOutput, err
 		Mentioned: res.Brand.Mentioned, MentionCount: res.Brand.Count, Sentiment: string(res.Sentiment),
 		CompetitorMentions: map[string]int{}, Discovered: nonNilStrings(res.Discovered),
 		Model: ans.Model, LatencyMS: ans.Latency.Milliseconds(), CostUSD: ans.CostUSD, AIOverviewState: ans.AIOverviewState,
+		Truncated: ans.Truncated, CostUnknown: ans.CostUnknown,
 	}
 	for _, c := range res.Competitors {
 		if c.Mentioned {
@@ -306,6 +309,7 @@ func (s *Service) RunPlatform(ctx context.Context, it Item) (PlatformOutput, err
 	out := PlatformOutput{
 		Platform: it.Platform, Sample: it.Sample, Status: jobs.StatusSucceeded, VisibilityResultID: vrID,
 		Mentioned: res.Brand.Mentioned, Score: res.VisibilityScore, LatencyMS: vr.LatencyMS, Model: ans.Model, CostUSD: ans.CostUSD,
+		Truncated: ans.Truncated, CostUnknown: ans.CostUnknown,
 	}
 	ops, err := s.recordOps(it, out, vr, cs, res)
 	if err != nil {

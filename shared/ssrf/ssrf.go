@@ -96,6 +96,13 @@ type Guard struct {
 	AllowLoopback bool
 }
 
+// FromGetenv returns the guard that getenv's EnvAllowLoopback asks for (the
+// provider factory reads its settings through getenv).
+func FromGetenv(getenv func(string) string) Guard {
+	v := strings.TrimSpace(getenv("BRANDLENS_ALLOW_LOOPBACK_TARGETS"))
+	return Guard{AllowLoopback: v == "1" || strings.EqualFold(v, "true")}
+}
+
 // CheckAddr reports whether ip may be connected to.
 func (g Guard) CheckAddr(ip netip.Addr) error {
 	ip = ip.WithZone("")

@@ -27,16 +27,17 @@ type ChatGPT struct {
 	cfg    Config
 	model  string
 	client openai.Client
+	prices *PriceBook
 }
 
 // NewChatGPT builds the chatgpt adapter. The SDK's own retries are off:
 // the workflow owns retries.
 func NewChatGPT(cfg Config) *ChatGPT {
-	p := &ChatGPT{cfg: cfg, model: cfg.model(DefaultChatGPTModel)}
+	p := &ChatGPT{cfg: cfg, model: cfg.model(DefaultChatGPTModel), prices: cfg.prices()}
 	p.client = openai.NewClient(
 		option.WithAPIKey(cfg.APIKey),
 		option.WithBaseURL(cfg.baseURL(DefaultOpenAIBaseURL)),
-		option.WithHTTPClient(cfg.tracedClient()),
+		option.WithHTTPClient(cfg.tracedClient(platforms.ChatGPT)),
 		option.WithMaxRetries(0),
 	)
 	return p
@@ -60,10 +61,12 @@ func (p *ChatGPT) Answer(ctx context.Context, req providers.Request) (providers.
 	if err != nil {
 		return providers.Answer{}, p.classify(cl, err)
 	}
-	ans, ferr := parseOpenAIResponse(resp)
+	ans, searches, ferr := parseOpenAIResponse(resp)
 	if ferr != nil {
 		return providers.Answer{}, ferr
 	}
+	p.prices.Apply(&ans, Usage{Platform: platforms.ChatGPT, Model: ans.Model, Requested: p.model,
+		InputTokens: ans.InputTokens, OutputTokens: ans.OutputTokens, Searches: searches})
 	ans.Latency = cl.elapsed()
 	return ans, nil
 }
@@ -92,10 +95,13 @@ func (p *ChatGPT) classify(cl *call, err error) error {
 	return e
 }
 
-// parseOpenAIResponse turns a Responses API result into an Answer; a 200
-// that reports failure or carries no text is a KindFailedAnswer.
-func parseOpenAIResponse(r *responses.Response) (providers.Answer, error) {
+// parseOpenAIResponse turns a Responses API result into an Answer and the
+// number of web searches it ran; a 200 that reports failure or carries no
+// text is a KindFailedAnswer. status "incomplete" (incomplete_details.reason
+// max_output_tokens or content_filter) with text is a truncated answer.
+func parseOpenAIResponse(r *responses.Response) (providers.Answer, int, error) {
 	const pf = platforms.ChatGPT
+	truncated := false
 	switch r.Status {
 	case "", responses.ResponseStatusCompleted:
 	case responses.ResponseStatusFailed:
@@ -103,13 +109,13 @@ func parseOpenAIResponse(r *responses.Response) (providers.Answer, error) {
 		if code == "" {
 			code = "failed"
 		}
-		return providers.Answer{}, failed(pf, code, "response failed: "+safeText(r.Error.Message, ""))
+		return providers.Answer{}, 0, failed(pf, code, "response failed: "+safeText(r.Error.Message, ""))
 	case responses.ResponseStatusIncomplete:
-		return providers.Answer{}, failed(pf, "incomplete", "response incomplete: "+safeText(r.IncompleteDetails.Reason, ""))
+		truncated = true
 	default:
-		return providers.Answer{}, failed(pf, string(r.Status), fmt.Sprintf("response status %q", r.Status))
+		return providers.Answer{}, 0, failed(pf, string(r.Status), fmt.Sprintf("response status %q", r.Status))
 	}
-	ans := providers.Answer{Platform: pf, Model: r.Model,
+	ans := providers.Answer{Platform: pf, Model: r.Model, Truncated: truncated,
 		InputTokens: int(r.Usage.InputTokens), OutputTokens: int(r.Usage.OutputTokens)}
 	var tb providers.TextBuilder
 	searches := 0
@@ -138,8 +144,10 @@ func parseOpenAIResponse(r *responses.Response) (providers.Answer, error) {
 	}
 	ans.Text = tb.String()
 	if ans.Text == "" {
-		return providers.Answer{}, failed(pf, "empty_answer", "the response has no output text")
+		if truncated {
+			return providers.Answer{}, 0, failed(pf, "incomplete", "response incomplete before any text: "+safeText(r.IncompleteDetails.Reason, ""))
+		}
+		return providers.Answer{}, 0, failed(pf, "empty_answer", "the response has no output text")
 	}
-	ans.CostUSD = estimateCost(ans.Model, ans.InputTokens, ans.OutputTokens, searches)
-	return ans, nil
+	return ans, searches, nil
 }

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/brandlens/brandlens/shared/providers"
+	"github.com/brandlens/brandlens/shared/providers/live/vendorfake"
 )
 
 func newTestChatGPT(base string, timeout time.Duration) providers.Provider {
@@ -33,7 +34,7 @@ func TestChatGPTSuccess(t *testing.T) {
 			name: "reference example", fixture: "openai_response.json",
 			text:  "Acme CRM is a common pick for agencies (acme.com).",
 			model: "gpt-5.5-2026-04-23", in: 312, out: 148,
-			cost:      0, // gpt-5.5 is not in the price table
+			cost:      312*5.0/1e6 + 148*30.0/1e6 + 0.01,
 			sources:   []string{"https://acme.com/pricing"},
 			citations: []cite{{"https://acme.com/pricing", "Acme CRM is a common pick for agencies (acme.com)"}},
 		},
@@ -52,9 +53,7 @@ func TestChatGPTSuccess(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			f := newFake(t, func(w http.ResponseWriter, r *http.Request, n int) {
-				reply(w, 200, nil, fixture(t, tc.fixture))
-			})
+			f := newFake(t, openAIStrict(func(w http.ResponseWriter) { reply(w, 200, nil, fixture(t, tc.fixture)) }))
 			ans, err := newTestChatGPT(f.srv.URL, time.Second).Answer(context.Background(), providers.Request{Query: "best crm small agencies"})
 			if err != nil {
 				t.Fatal(err)
@@ -95,7 +94,7 @@ func TestChatGPTSuccess(t *testing.T) {
 			if ans.InputTokens != tc.in || ans.OutputTokens != tc.out {
 				t.Errorf("tokens = %d/%d", ans.InputTokens, ans.OutputTokens)
 			}
-			if math.Abs(ans.CostUSD-tc.cost) > 1e-9 {
+			if math.Abs(ans.CostUSD-tc.cost) > 1e-9 || ans.CostUnknown || ans.Truncated {
 				t.Errorf("cost = %v, want %v", ans.CostUSD, tc.cost)
 			}
 			if !slices.Equal(ans.Sources, tc.sources) {
@@ -118,6 +117,34 @@ func TestChatGPTSuccess(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// openAIStrict answers like the Responses API: a member that the SDK's
+// ResponseNewParams does not define is a 400 invalid_request_error.
+func openAIStrict(answer func(w http.ResponseWriter)) func(w http.ResponseWriter, r *http.Request, n int) {
+	return func(w http.ResponseWriter, r *http.Request, n int) {
+		if err := vendorfake.CheckOpenAIResponses(mustBody(r)); err != nil {
+			reply(w, 400, nil, `{"error":{"message":"`+err.Error()+`","type":"invalid_request_error","param":null,"code":"unknown_parameter"}}`)
+			return
+		}
+		answer(w)
+	}
+}
+
+// status incomplete with text is a truncated answer, kept and flagged;
+// without text it fails.
+func TestChatGPTIncomplete(t *testing.T) {
+	body := `{"id":"resp_1","object":"response","status":"incomplete","model":"gpt-5.5","incomplete_details":{"reason":"max_output_tokens"},
+	 "output":[{"type":"message","id":"m","status":"incomplete","role":"assistant","content":[{"type":"output_text","text":"Acme CRM is a common","annotations":[]}]}],
+	 "usage":{"input_tokens":10,"output_tokens":128000,"total_tokens":128010}}`
+	f := newFake(t, openAIStrict(func(w http.ResponseWriter) { reply(w, 200, nil, body) }))
+	a, err := newTestChatGPT(f.srv.URL, time.Second).Answer(context.Background(), providers.Request{Query: "q"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !a.Truncated || a.Text != "Acme CRM is a common" || a.CostUSD <= 0 {
+		t.Errorf("answer %+v", a)
 	}
 }
 

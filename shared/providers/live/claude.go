@@ -20,8 +20,12 @@ const (
 	DefaultClaudeModel      = "claude-sonnet-4-6"
 	DefaultAnthropicBaseURL = "https://api.anthropic.com/"
 	anthropicKeyEnv         = "ANTHROPIC_API_KEY"
-	claudeMaxTokens         = 1024
-	claudeMaxSearches       = 3
+	// claudeMaxTokens fits a full answer (a long, sourced recommendation is
+	// 1,500–3,000 tokens) with room to spare, and stays under the 21,333
+	// tokens above which the SDK refuses a non-streaming request (its
+	// estimate of a call passes 10 minutes). Only tokens produced are billed.
+	claudeMaxTokens   = 8192
+	claudeMaxSearches = 3
 	// claudeMaxContinuations bounds pause_turn resends so a server that
 	// keeps pausing cannot hold a call (and its credits) forever.
 	claudeMaxContinuations = 3
@@ -32,17 +36,18 @@ type Claude struct {
 	cfg    Config
 	model  string
 	client anthropic.Client
+	prices *PriceBook
 }
 
 // NewClaude builds the claude adapter. Environment defaults of the SDK
 // (ANTHROPIC_* variables, profiles) are ignored and its retries are off.
 func NewClaude(cfg Config) *Claude {
-	p := &Claude{cfg: cfg, model: cfg.model(DefaultClaudeModel)}
+	p := &Claude{cfg: cfg, model: cfg.model(DefaultClaudeModel), prices: cfg.prices()}
 	p.client = anthropic.NewClient(
 		option.WithoutEnvironmentDefaults(),
 		option.WithAPIKey(cfg.APIKey),
 		option.WithBaseURL(cfg.baseURL(DefaultAnthropicBaseURL)),
-		option.WithHTTPClient(cfg.tracedClient()),
+		option.WithHTTPClient(cfg.tracedClient(platforms.Claude)),
 		option.WithMaxRetries(0),
 	)
 	return p
@@ -61,6 +66,7 @@ func (p *Claude) Answer(ctx context.Context, req providers.Request) (providers.A
 		in, out  int
 		searches int
 		model    string
+		stop     anthropic.StopReason
 	)
 	for turn := 0; ; turn++ {
 		msgs := []anthropic.MessageParam{user}
@@ -87,6 +93,7 @@ func (p *Claude) Answer(ctx context.Context, req providers.Request) (providers.A
 		if msg.Model != "" {
 			model = string(msg.Model)
 		}
+		stop = msg.StopReason
 		if msg.StopReason != anthropic.StopReasonPauseTurn {
 			if msg.StopReason == anthropic.StopReasonRefusal {
 				return providers.Answer{}, failed(platforms.Claude, "refusal", "the model refused to answer")
@@ -103,7 +110,11 @@ func (p *Claude) Answer(ctx context.Context, req providers.Request) (providers.A
 		return providers.Answer{}, ferr
 	}
 	ans.Model, ans.InputTokens, ans.OutputTokens = model, in, out
-	ans.CostUSD = estimateCost(model, in, out, searches)
+	// The answer stopped at max_tokens or at the context window, not at
+	// its end.
+	ans.Truncated = stop == anthropic.StopReasonMaxTokens || stop == anthropic.StopReasonModelContextWindowExceeded
+	p.prices.Apply(&ans, Usage{Platform: platforms.Claude, Model: model, Requested: p.model,
+		InputTokens: in, OutputTokens: out, Searches: searches})
 	ans.Latency = cl.elapsed()
 	return ans, nil
 }

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/brandlens/brandlens/shared/providers"
+	"github.com/brandlens/brandlens/shared/providers/live/vendorfake"
 )
 
 func newTestClaude(base string, timeout time.Duration) providers.Provider {
@@ -39,7 +40,10 @@ func checkClaudeRequest(t *testing.T, rq recorded) claudeBody {
 	if err := json.Unmarshal(rq.body, &b); err != nil {
 		t.Fatal(err)
 	}
-	if b.Model != DefaultClaudeModel || b.MaxTokens != 1024 || len(b.Messages) == 0 || b.Messages[0].Role != "user" ||
+	if err := vendorfake.CheckAnthropicMessages(rq.body); err != nil {
+		t.Errorf("request refused by the Messages schema: %v", err)
+	}
+	if b.Model != DefaultClaudeModel || b.MaxTokens != claudeMaxTokens || len(b.Messages) == 0 || b.Messages[0].Role != "user" ||
 		!strings.Contains(string(b.Messages[0].Content), "best crm small agencies") {
 		t.Errorf("body = %s", rq.body)
 	}
@@ -134,6 +138,28 @@ func TestClaudePauseTurn(t *testing.T) {
 			t.Errorf("%d requests, want %d", n, 1+claudeMaxContinuations)
 		}
 	})
+}
+
+// stop_reason max_tokens (or the context window) marks the answer
+// truncated; end_turn does not.
+func TestClaudeTruncated(t *testing.T) {
+	for _, tc := range []struct {
+		stop      string
+		truncated bool
+	}{{"end_turn", false}, {"max_tokens", true}, {"model_context_window_exceeded", true}} {
+		t.Run(tc.stop, func(t *testing.T) {
+			body := `{"id":"m","type":"message","role":"assistant","model":"claude-sonnet-4-6","stop_reason":"` + tc.stop + `",
+			 "content":[{"type":"text","text":"Acme is the pick because","citations":null}],"usage":{"input_tokens":10,"output_tokens":8192}}`
+			f := newFake(t, func(w http.ResponseWriter, r *http.Request, n int) { reply(w, 200, nil, body) })
+			a, err := newTestClaude(f.srv.URL, time.Second).Answer(context.Background(), providers.Request{Query: "q"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if a.Truncated != tc.truncated || a.Text != "Acme is the pick because" {
+				t.Errorf("answer %+v", a)
+			}
+		})
+	}
 }
 
 func TestClaudeMaxUsesAfterResults(t *testing.T) {

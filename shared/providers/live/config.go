@@ -11,10 +11,6 @@ import (
 	"github.com/brandlens/brandlens/shared/providers"
 )
 
-// DefaultTimeout bounds one Answer call (all HTTP round trips of it) when
-// Config.Timeout is zero.
-const DefaultTimeout = 60 * time.Second
-
 // Config configures a live adapter.
 type Config struct {
 	APIKey string
@@ -24,17 +20,32 @@ type Config struct {
 	// Model overrides the adapter's default model (ignored by
 	// google_ai_overview).
 	Model string
-	// HTTPClient carries the requests; nil means a plain http.Client.
+	// HTTPClient carries the requests; nil means NewHTTPClient with the
+	// call timeout. Bodies are capped at MaxResponseBodyBytes either way.
 	HTTPClient *http.Client
-	// Timeout bounds one Answer call; 0 means DefaultTimeout.
+	// Timeout bounds one Answer call; 0 means providers.DefaultTimeout of
+	// the adapter's platform.
 	Timeout time.Duration
+	// Prices estimates the cost of calls whose vendor reports none; nil
+	// means the standard table (NewPriceBook) logging to slog.Default().
+	Prices *PriceBook
+	// GroundingRedirects resolves Gemini's grounding redirect links; nil
+	// means the production prefix through a guard that denies loopback.
+	GroundingRedirects *RedirectResolver
 }
 
-func (c Config) timeout() time.Duration {
+func (c Config) timeout(platform string) time.Duration {
 	if c.Timeout > 0 {
 		return c.Timeout
 	}
-	return DefaultTimeout
+	return providers.DefaultTimeout(platform)
+}
+
+func (c Config) prices() *PriceBook {
+	if c.Prices != nil {
+		return c.Prices
+	}
+	return NewPriceBook(nil)
 }
 
 func (c Config) model(def string) string {
@@ -56,10 +67,10 @@ func (c Config) baseURL(def string) string {
 // The SDKs do not all expose headers on errors (genai drops them), and a
 // body they cannot decode loses the status, so classification reads the
 // trace instead.
-func (c Config) tracedClient() *http.Client {
+func (c Config) tracedClient(platform string) *http.Client {
 	base := c.HTTPClient
 	if base == nil {
-		base = &http.Client{}
+		base = NewHTTPClient(c.timeout(platform))
 	}
 	cl := *base
 	next := cl.Transport
@@ -75,6 +86,8 @@ type httpTrace struct {
 	status int
 	header http.Header
 	calls  int
+	// tooLarge: a response body went past MaxResponseBodyBytes.
+	tooLarge bool
 }
 
 type traceKey struct{}
@@ -83,14 +96,26 @@ type traceTransport struct{ next http.RoundTripper }
 
 func (t traceTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 	resp, err := t.next.RoundTrip(r)
-	if tr, ok := r.Context().Value(traceKey{}).(*httpTrace); ok {
+	tr, _ := r.Context().Value(traceKey{}).(*httpTrace)
+	if tr != nil {
 		tr.calls++
 		if resp != nil {
 			tr.status = resp.StatusCode
 			tr.header = resp.Header.Clone()
 		}
 	}
-	return resp, err
+	if err != nil || resp == nil {
+		return resp, err
+	}
+	if resp.ContentLength > MaxResponseBodyBytes {
+		resp.Body.Close()
+		if tr != nil {
+			tr.tooLarge = true
+		}
+		return nil, errBodyTooLarge
+	}
+	resp.Body = &cappedBody{rc: resp.Body, left: MaxResponseBodyBytes, trace: tr}
+	return resp, nil
 }
 
 // call is the per-Answer state shared by the adapters: the deadline-bound
@@ -107,7 +132,7 @@ type call struct {
 
 func (c Config) begin(ctx context.Context, platform string) *call {
 	tr := &httpTrace{}
-	d := c.timeout()
+	d := c.timeout(platform)
 	cctx, cancel := context.WithTimeout(context.WithValue(ctx, traceKey{}, tr), d)
 	return &call{ctx: cctx, cancel: cancel, trace: tr, start: time.Now(), timeout: d, platform: platform, key: c.APIKey}
 }
@@ -118,6 +143,11 @@ func (cl *call) elapsed() time.Duration { return time.Since(cl.start) }
 // a timeout, a cancelled context, an undecodable body or a network failure.
 func (cl *call) transportError(err error) *providers.Error {
 	switch {
+	case cl.trace.tooLarge || errors.Is(err, errBodyTooLarge):
+		// Not retried: the same question would most likely bring the same
+		// oversized answer.
+		return &providers.Error{Platform: cl.platform, Kind: providers.KindFailedAnswer, Status: cl.trace.status, Code: "response_too_large",
+			Message: fmt.Sprintf("the response is larger than %d MiB", MaxResponseBodyBytes>>20)}
 	case errors.Is(cl.ctx.Err(), context.DeadlineExceeded) || errors.Is(err, context.DeadlineExceeded):
 		return &providers.Error{Platform: cl.platform, Kind: providers.KindTransient, Code: "timeout",
 			Message: fmt.Sprintf("no answer within %s", cl.timeout)}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/brandlens/brandlens/shared/platforms"
 	"github.com/brandlens/brandlens/shared/providers"
+	"github.com/brandlens/brandlens/shared/ssrf"
 )
 
 // Defaults of the gemini adapter.
@@ -24,22 +25,27 @@ const (
 
 // Gemini asks the Gemini API (generateContent) with Google Search grounding.
 type Gemini struct {
-	cfg     Config
-	model   string
-	client  *genai.Client
-	initErr *providers.Error
+	cfg       Config
+	model     string
+	client    *genai.Client
+	initErr   *providers.Error
+	prices    *PriceBook
+	redirects *RedirectResolver
 }
 
 // NewGemini builds the gemini adapter. A configuration the SDK refuses
 // makes every call fail with KindInvalid (its own message would print the
 // whole config, key included).
 func NewGemini(cfg Config) *Gemini {
-	p := &Gemini{cfg: cfg, model: cfg.model(DefaultGeminiModel)}
+	p := &Gemini{cfg: cfg, model: cfg.model(DefaultGeminiModel), prices: cfg.prices(), redirects: cfg.GroundingRedirects}
+	if p.redirects == nil {
+		p.redirects = NewRedirectResolver(ssrf.Guard{}, "")
+	}
 	one := int32(1) // one attempt: the workflow owns retries
 	c, err := genai.NewClient(context.Background(), &genai.ClientConfig{
 		APIKey:     cfg.APIKey,
 		Backend:    genai.BackendGeminiAPI,
-		HTTPClient: cfg.tracedClient(),
+		HTTPClient: cfg.tracedClient(platforms.Gemini),
 		HTTPOptions: genai.HTTPOptions{
 			BaseURL:      cfg.baseURL(DefaultGeminiBaseURL),
 			RetryOptions: &genai.HTTPRetryOptions{Attempts: &one},
@@ -72,10 +78,17 @@ func (p *Gemini) Answer(ctx context.Context, req providers.Request) (providers.A
 	if err != nil {
 		return providers.Answer{}, p.classify(cl, err)
 	}
-	ans, ferr := parseGemini(resp)
+	ans, g, ferr := parseGemini(resp)
 	if ferr != nil {
 		return providers.Answer{}, ferr
 	}
+	p.resolveCitations(cl.ctx, &ans, g.domains)
+	u := Usage{Platform: platforms.Gemini, Model: ans.Model, Requested: p.model,
+		InputTokens: ans.InputTokens, OutputTokens: ans.OutputTokens, Searches: g.queries}
+	if g.grounded {
+		u.GroundedPrompts = 1
+	}
+	p.prices.Apply(&ans, u)
 	ans.Latency = cl.elapsed()
 	return ans, nil
 }
@@ -163,20 +176,33 @@ func parseRPCDetails(details []map[string]any) rpcDetails {
 	return d
 }
 
+// grounding is what a Gemini answer's search grounding costs: the search
+// queries it ran (Gemini 3 bills each) and whether it was grounded at all
+// (Gemini 2.x bills the prompt).
+type grounding struct {
+	queries  int
+	grounded bool
+	// domains[i] is the cited site's domain of Citations[i], "" if unknown.
+	domains []string
+}
+
 // parseGemini turns a generateContent result into an Answer. Segment
 // offsets are bytes within one part; they become code points within the
-// concatenated text.
-func parseGemini(r *genai.GenerateContentResponse) (providers.Answer, error) {
+// concatenated text. Citation URLs are the chunks' web.uri as sent (the
+// adapter resolves redirect links afterwards); finishReason MAX_TOKENS
+// marks the answer truncated.
+func parseGemini(r *genai.GenerateContentResponse) (providers.Answer, grounding, error) {
 	const pf = platforms.Gemini
+	var g grounding
 	if len(r.Candidates) == 0 || r.Candidates[0] == nil {
 		msg := "no candidates"
 		if r.PromptFeedback != nil && r.PromptFeedback.BlockReason != "" {
 			msg = "prompt blocked: " + string(r.PromptFeedback.BlockReason)
 		}
-		return providers.Answer{}, failed(pf, "no_candidates", msg)
+		return providers.Answer{}, g, failed(pf, "no_candidates", msg)
 	}
 	cand := r.Candidates[0]
-	ans := providers.Answer{Platform: pf, Model: r.ModelVersion}
+	ans := providers.Answer{Platform: pf, Model: r.ModelVersion, Truncated: cand.FinishReason == genai.FinishReasonMaxTokens}
 	if u := r.UsageMetadata; u != nil {
 		ans.InputTokens = int(u.PromptTokenCount + u.ToolUsePromptTokenCount)
 		ans.OutputTokens = int(u.CandidatesTokenCount + u.ThoughtsTokenCount)
@@ -204,20 +230,24 @@ func parseGemini(r *genai.GenerateContentResponse) (providers.Answer, error) {
 		if reason == "" {
 			reason = "empty"
 		}
-		return providers.Answer{}, failed(pf, "empty_answer", fmt.Sprintf("the response has no text (finish reason %s)", reason))
+		return providers.Answer{}, g, failed(pf, "empty_answer", fmt.Sprintf("the response has no text (finish reason %s)", reason))
 	}
 	gm := cand.GroundingMetadata
 	if gm == nil {
-		ans.CostUSD = estimateCost(ans.Model, ans.InputTokens, ans.OutputTokens, 0)
-		return ans, nil
+		return ans, g, nil
 	}
-	type chunk struct{ uri, title string }
+	g.queries = len(gm.WebSearchQueries)
+	g.grounded = g.queries > 0 || len(gm.GroundingChunks) > 0
+	type chunk struct{ uri, title, domain string }
 	chunks := make([]chunk, len(gm.GroundingChunks))
 	for i, c := range gm.GroundingChunks {
 		if c != nil && c.Web != nil {
-			chunks[i] = chunk{c.Web.URI, c.Web.Title}
-			ans.Sources = providers.AppendUnique(ans.Sources, c.Web.URI)
+			chunks[i] = chunk{c.Web.URI, c.Web.Title, c.Web.Domain}
 		}
+	}
+	cite := func(c chunk, start, end int) providers.Citation {
+		g.domains = append(g.domains, chunkDomain(c.domain, c.title))
+		return providers.Citation{URL: c.uri, Title: c.title, Start: start, End: end}
 	}
 	cited := make([]bool, len(chunks))
 	for _, s := range gm.GroundingSupports {
@@ -238,18 +268,58 @@ func parseGemini(r *genai.GenerateContentResponse) (providers.Answer, error) {
 				continue
 			}
 			cited[ci] = true
-			ans.Citations = append(ans.Citations, providers.Citation{URL: chunks[ci].uri, Title: chunks[ci].title, Start: start, End: end})
+			ans.Citations = append(ans.Citations, cite(chunks[ci], start, end))
 		}
 	}
 	// Every grounding chunk is a source the answer rests on; one that no
 	// support points at is still cited, without a span.
 	for i, c := range chunks {
 		if !cited[i] && c.uri != "" {
-			ans.Citations = append(ans.Citations, providers.Citation{URL: c.uri, Title: c.title, Start: -1, End: -1})
+			ans.Citations = append(ans.Citations, cite(c, -1, -1))
 		}
 	}
-	ans.CostUSD = estimateCost(ans.Model, ans.InputTokens, ans.OutputTokens, 0)
-	return ans, nil
+	return ans, g, nil
+}
+
+// chunkDomain is the cited site's domain: web.domain where the API fills
+// it (Vertex AI), else web.title when it is a host name (the Developer API
+// puts the domain there).
+func chunkDomain(domain, title string) string {
+	if _, ok := domainURL(domain); ok {
+		return domain
+	}
+	if _, ok := domainURL(title); ok {
+		return title
+	}
+	return ""
+}
+
+// resolveCitations replaces grounding redirect links by the pages they
+// point to: the Location of the redirect when it can be read safely, else
+// https://<domain>/ of the chunk, the redirect link kept in RedirectURL
+// either way. Sources list the same URLs.
+func (p *Gemini) resolveCitations(ctx context.Context, ans *providers.Answer, domains []string) {
+	uris := make([]string, 0, len(ans.Citations))
+	for _, c := range ans.Citations {
+		uris = append(uris, c.URL)
+	}
+	resolved := p.redirects.ResolveAll(ctx, uris)
+	for i := range ans.Citations {
+		c := &ans.Citations[i]
+		if !p.redirects.IsRedirect(c.URL) {
+			ans.Sources = providers.AppendUnique(ans.Sources, c.URL)
+			continue
+		}
+		c.RedirectURL = c.URL
+		if target, ok := resolved[c.URL]; ok {
+			c.URL = target
+		} else if i < len(domains) {
+			if u, ok := domainURL(domains[i]); ok {
+				c.URL = u
+			}
+		}
+		ans.Sources = providers.AppendUnique(ans.Sources, c.URL)
+	}
 }
 
 // segmentSpan converts a segment's byte offsets within its part into code

@@ -4,21 +4,42 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"io"
 	"math"
 	"net/http"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/brandlens/brandlens/shared/providers"
+	"github.com/brandlens/brandlens/shared/providers/live/vendorfake"
+	"github.com/brandlens/brandlens/shared/ssrf"
 )
 
 func newTestGemini(base string, timeout time.Duration) providers.Provider {
 	return NewGemini(Config{APIKey: testKey, BaseURL: base, Timeout: timeout})
 }
 
+// redirectServer stands in for vertexaisearch.cloud.google.com: each
+// grounding link answers with a redirect to its page; an id not in pages
+// answers 200 (no redirect to read).
+func redirectServer(t *testing.T, pages map[string]string) (*fake, *RedirectResolver) {
+	f := newFake(t, func(w http.ResponseWriter, r *http.Request, n int) {
+		if loc, ok := pages[strings.TrimPrefix(r.URL.Path, "/grounding-api-redirect/")]; ok {
+			w.Header().Set("Location", loc)
+			w.WriteHeader(http.StatusFound)
+			return
+		}
+		w.WriteHeader(http.StatusOK)
+	})
+	return f, NewRedirectResolver(ssrf.Guard{AllowLoopback: true}, f.srv.URL+"/grounding-api-redirect/")
+}
+
 func TestGeminiSuccess(t *testing.T) {
-	type cite struct{ url, title, span string }
-	const redirect = "https://vertexaisearch.cloud.google.com/grounding-api-redirect/"
+	type cite struct{ url, title, span, redirect string }
+	redirects, resolver := redirectServer(t, map[string]string{
+		"AbC": "https://acme.com/pricing", "Z": "https://zoe.example/review", "A": "https://acme.com/"})
+	redirect := redirects.srv.URL + "/grounding-api-redirect/"
 	cases := []struct {
 		name      string
 		fixture   string
@@ -30,26 +51,38 @@ func TestGeminiSuccess(t *testing.T) {
 	}{
 		{
 			name: "reference example (omitted zero startIndex)", fixture: "gemini_response.json",
-			text: "Acme CRM is popular with agencies.", model: "gemini-3.5-flash", in: 9, out: 12, cost: 0,
-			citations: []cite{{redirect + "AbC", "acme.com", "Acme CRM is popular with agencies."}},
+			text: "Acme CRM is popular with agencies.", model: "gemini-3.5-flash", in: 9, out: 12,
+			cost:      9*1.50/1e6 + 12*9.0/1e6 + 1*0.014, // Gemini 3: per search query
+			citations: []cite{{"https://acme.com/pricing", "acme.com", "Acme CRM is popular with agencies.", redirect + "AbC"}},
 		},
 		{
 			name: "byte offsets to code points across parts", fixture: "gemini_response_unicode.json",
 			text: "Zoë Café is great. Acme ☕ wins.", model: "gemini-2.5-flash", in: 1200, out: 100,
-			cost: 1200*0.30/1e6 + 100*2.50/1e6,
+			cost: 1200*0.30/1e6 + 100*2.50/1e6 + 0.035, // Gemini 2.5: per grounded prompt
 			citations: []cite{
-				{redirect + "Z", "zoe.example", "Zoë Café is great."},
-				{redirect + "A", "acme.com", "☕ wins."},
-				{redirect + "Z", "zoe.example", "☕ wins."},
-				{redirect + "A", "acme.com", ""},        // partIndex 9 does not exist
-				{redirect + "U", "uncited.example", ""}, // chunk no support points at
+				{"https://zoe.example/review", "zoe.example", "Zoë Café is great.", redirect + "Z"},
+				{"https://acme.com/", "acme.com", "☕ wins.", redirect + "A"},
+				{"https://zoe.example/review", "zoe.example", "☕ wins.", redirect + "Z"},
+				{"https://acme.com/", "acme.com", "", redirect + "A"}, // partIndex 9 does not exist
+				// no redirect to read: the title's domain stands in
+				{"https://uncited.example/", "uncited.example", "", redirect + "U"},
 			},
 		},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			f := newFake(t, func(w http.ResponseWriter, r *http.Request, n int) { reply(w, 200, nil, fixture(t, tc.fixture)) })
-			ans, err := newTestGemini(f.srv.URL, time.Second).Answer(context.Background(), providers.Request{Query: "best crm small agencies"})
+			// The fixtures carry Google's redirect links; the fake serves
+			// them on its own origin.
+			answer := strings.ReplaceAll(fixture(t, tc.fixture), DefaultGroundingRedirectPrefix, redirect)
+			f := newFake(t, func(w http.ResponseWriter, r *http.Request, n int) {
+				if err := vendorfake.CheckGeminiGenerateContent(mustBody(r)); err != nil {
+					reply(w, 400, nil, `{"error":{"code":400,"message":"`+err.Error()+`","status":"INVALID_ARGUMENT"}}`)
+					return
+				}
+				reply(w, 200, nil, answer)
+			})
+			ans, err := NewGemini(Config{APIKey: testKey, BaseURL: f.srv.URL, Timeout: time.Second, GroundingRedirects: resolver}).
+				Answer(context.Background(), providers.Request{Query: "best crm small agencies"})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -84,7 +117,7 @@ func TestGeminiSuccess(t *testing.T) {
 			if ans.Text != tc.text || ans.Model != tc.model || ans.InputTokens != tc.in || ans.OutputTokens != tc.out || ans.Latency <= 0 {
 				t.Errorf("answer = %+v", ans)
 			}
-			if math.Abs(ans.CostUSD-tc.cost) > 1e-12 {
+			if math.Abs(ans.CostUSD-tc.cost) > 1e-12 || ans.CostUnknown || ans.Truncated {
 				t.Errorf("cost = %v, want %v", ans.CostUSD, tc.cost)
 			}
 			checkSpans(t, ans)
@@ -93,7 +126,7 @@ func TestGeminiSuccess(t *testing.T) {
 			}
 			for i, c := range tc.citations {
 				got := ans.Citations[i]
-				if got.URL != c.url || got.Title != c.title || spanOf(ans.Text, got) != c.span {
+				if got.URL != c.url || got.Title != c.title || spanOf(ans.Text, got) != c.span || got.RedirectURL != c.redirect {
 					t.Errorf("citation %d = %+v (span %q), want %q", i, got, spanOf(ans.Text, got), c.span)
 				}
 				if c.span == "" && (got.Start != -1 || got.End != -1) {
@@ -101,6 +134,122 @@ func TestGeminiSuccess(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// finishReason MAX_TOKENS keeps the text and flags it truncated.
+func TestGeminiTruncated(t *testing.T) {
+	body := `{"candidates":[{"content":{"role":"model","parts":[{"text":"Acme is the pick because"}]},"finishReason":"MAX_TOKENS"}],
+	 "usageMetadata":{"promptTokenCount":9,"candidatesTokenCount":65536},"modelVersion":"gemini-3.5-flash"}`
+	f := newFake(t, func(w http.ResponseWriter, r *http.Request, n int) { reply(w, 200, nil, body) })
+	a, err := newTestGemini(f.srv.URL, time.Second).Answer(context.Background(), providers.Request{Query: "q"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !a.Truncated || a.Text != "Acme is the pick because" || a.CostUSD <= 0 {
+		t.Errorf("answer %+v", a)
+	}
+}
+
+// The redirect of a grounding link is read with one request that follows
+// nothing; whatever cannot be read safely falls back to the chunk's domain.
+func TestRedirectResolver(t *testing.T) {
+	hangs := make(chan struct{})
+	t.Cleanup(func() { close(hangs) })
+	f := newFake(t, func(w http.ResponseWriter, r *http.Request, n int) {
+		switch strings.TrimPrefix(r.URL.Path, "/grounding-api-redirect/") {
+		case "ok":
+			w.Header().Set("Location", "https://acme.com/pricing?ref=1")
+			w.WriteHeader(http.StatusFound)
+		case "moved":
+			w.Header().Set("Location", "https://acme.com/")
+			w.WriteHeader(http.StatusMovedPermanently)
+		case "relative":
+			w.Header().Set("Location", "/consent")
+			w.WriteHeader(http.StatusFound)
+		case "userinfo":
+			w.Header().Set("Location", "https://user:pass@acme.com/")
+			w.WriteHeader(http.StatusFound)
+		case "script":
+			w.Header().Set("Location", "javascript:alert(1)")
+			w.WriteHeader(http.StatusFound)
+		case "hang":
+			select {
+			case <-r.Context().Done():
+			case <-hangs:
+			}
+		default:
+			_, _ = io.WriteString(w, "<html>no redirect</html>")
+		}
+	})
+	prefix := f.srv.URL + "/grounding-api-redirect/"
+	cases := []struct {
+		name  string
+		guard ssrf.Guard
+		uri   string
+		want  string
+		calls int
+	}{
+		{"302 to the page", ssrf.Guard{AllowLoopback: true}, prefix + "ok", "https://acme.com/pricing?ref=1", 1},
+		{"301 to the page", ssrf.Guard{AllowLoopback: true}, prefix + "moved", "https://acme.com/", 1},
+		{"relative Location stays on the redirect host", ssrf.Guard{AllowLoopback: true}, prefix + "relative", "", 1},
+		{"user information refused", ssrf.Guard{AllowLoopback: true}, prefix + "userinfo", "", 1},
+		{"non-http scheme refused", ssrf.Guard{AllowLoopback: true}, prefix + "script", "", 1},
+		{"200 has no redirect to read", ssrf.Guard{AllowLoopback: true}, prefix + "plain", "", 1},
+		{"timeout", ssrf.Guard{AllowLoopback: true}, prefix + "hang", "", 1},
+		{"loopback denied by the guard: nothing is sent", ssrf.Guard{}, prefix + "ok", "", 0},
+		{"not a redirect link: nothing is sent", ssrf.Guard{AllowLoopback: true}, f.srv.URL + "/elsewhere/ok", "", 0},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			before := len(f.requests())
+			r := NewRedirectResolver(tc.guard, prefix)
+			r.timeout = 200 * time.Millisecond
+			got, ok := r.Resolve(context.Background(), tc.uri)
+			if got != tc.want || ok != (tc.want != "") {
+				t.Errorf("Resolve = %q %v, want %q", got, ok, tc.want)
+			}
+			if n := len(f.requests()) - before; n != tc.calls {
+				t.Errorf("%d requests, want %d", n, tc.calls)
+			}
+			for _, rq := range f.requests()[before:] {
+				if rq.method != http.MethodGet || len(rq.body) != 0 {
+					t.Errorf("request %s with %d body bytes", rq.method, len(rq.body))
+				}
+			}
+		})
+	}
+	t.Run("cached", func(t *testing.T) {
+		r := NewRedirectResolver(ssrf.Guard{AllowLoopback: true}, prefix)
+		before := len(f.requests())
+		for range 3 {
+			if got, ok := r.Resolve(context.Background(), prefix+"ok"); !ok || got != "https://acme.com/pricing?ref=1" {
+				t.Fatalf("Resolve = %q %v", got, ok)
+			}
+		}
+		if n := len(f.requests()) - before; n != 1 {
+			t.Errorf("%d requests for 3 resolutions, want 1", n)
+		}
+	})
+}
+
+func TestDomainURL(t *testing.T) {
+	cases := []struct{ in, want string }{
+		{"acme.com", "https://acme.com/"},
+		{"Zoë.example", "https://xn--zo-ija.example/"},
+		{"www.g2.com.", "https://www.g2.com/"},
+		{"Acme Pricing", ""},
+		{"acme.com/pricing", ""},
+		{"127.0.0.1", ""},
+		{"localhost", ""},
+		{"user@acme.com", ""},
+		{"", ""},
+	}
+	for _, tc := range cases {
+		got, ok := domainURL(tc.in)
+		if got != tc.want || ok != (tc.want != "") {
+			t.Errorf("domainURL(%q) = %q %v, want %q", tc.in, got, ok, tc.want)
+		}
 	}
 }
 

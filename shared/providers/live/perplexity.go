@@ -20,11 +20,16 @@ const (
 	DefaultPerplexityModel   = "perplexity/sonar"
 	DefaultPerplexityBaseURL = "https://api.perplexity.ai"
 	perplexityKeyEnv         = "PERPLEXITY_API_KEY"
-	maxResponseBytes         = 8 << 20
+	// pplxMaxOutputTokens bounds the answer (Perplexity's Response has no
+	// "incomplete" status, so an answer that used the whole budget is the
+	// only sign it was cut) while fitting a full answer several times over.
+	pplxMaxOutputTokens = 8192
 )
 
 // Perplexity asks Perplexity's Agent API (POST /v1/responses) with the
-// web_search tool forced, so the answer is grounded.
+// web_search tool offered. The request carries only members of the
+// official SDKs' ResponseCreateParams (perplexity-node, perplexity-py):
+// there is no tool_choice, and the API refuses unknown members with 400.
 type Perplexity struct {
 	cfg    Config
 	model  string
@@ -37,7 +42,7 @@ func NewPerplexity(cfg Config) *Perplexity {
 	return &Perplexity{
 		cfg:    cfg,
 		model:  cfg.model(DefaultPerplexityModel),
-		client: cfg.tracedClient(),
+		client: cfg.tracedClient(platforms.Perplexity),
 		url:    strings.TrimRight(cfg.baseURL(DefaultPerplexityBaseURL), "/") + "/v1/responses",
 	}
 }
@@ -45,12 +50,13 @@ func NewPerplexity(cfg Config) *Perplexity {
 // Platform implements Provider.
 func (p *Perplexity) Platform() string { return platforms.Perplexity }
 
-// pplxRequest is exactly the documented body: the API rejects unknown fields.
+// pplxRequest is the part of the documented body we send: the API rejects
+// unknown fields.
 type pplxRequest struct {
-	Model      string   `json:"model"`
-	Input      string   `json:"input"`
-	Tools      []pplxTy `json:"tools"`
-	ToolChoice pplxTy   `json:"tool_choice"`
+	Model           string   `json:"model"`
+	Input           string   `json:"input"`
+	Tools           []pplxTy `json:"tools"`
+	MaxOutputTokens int      `json:"max_output_tokens"`
 }
 
 type pplxTy struct {
@@ -64,6 +70,11 @@ type pplxResponse struct {
 		Message string `json:"message"`
 		Type    string `json:"type"`
 	} `json:"error"`
+	// IncompleteDetails is not in the SDKs' Response; it is read in case
+	// the API answers as OpenAI's Responses API does.
+	IncompleteDetails *struct {
+		Reason string `json:"reason"`
+	} `json:"incomplete_details"`
 	Output []struct {
 		Type    string `json:"type"`
 		Results []struct {
@@ -87,14 +98,14 @@ type pplxResponse struct {
 	Usage struct {
 		InputTokens  int `json:"input_tokens"`
 		OutputTokens int `json:"output_tokens"`
-		Cost         struct {
+		Cost         *struct {
 			TotalCost float64 `json:"total_cost"`
 		} `json:"cost"`
 	} `json:"usage"`
 }
 
-// pplxError is {"error":{"message","type","code":<int>,"param"}}; code is
-// kept raw because its type is not guaranteed.
+// pplxError is the SDKs' ErrorInfo under "error": {message, type?, code?}
+// with code a string; it is kept raw because older answers sent a number.
 type pplxError struct {
 	Error struct {
 		Message string          `json:"message"`
@@ -108,10 +119,10 @@ func (p *Perplexity) Answer(ctx context.Context, req providers.Request) (provide
 	cl := p.cfg.begin(ctx, platforms.Perplexity)
 	defer cl.cancel()
 	body, _ := json.Marshal(pplxRequest{
-		Model:      p.model,
-		Input:      req.Query,
-		Tools:      []pplxTy{{Type: "web_search"}},
-		ToolChoice: pplxTy{Type: "web_search"},
+		Model:           p.model,
+		Input:           req.Query,
+		Tools:           []pplxTy{{Type: "web_search"}},
+		MaxOutputTokens: pplxMaxOutputTokens,
 	})
 	hreq, err := http.NewRequestWithContext(cl.ctx, http.MethodPost, p.url, bytes.NewReader(body))
 	if err != nil {
@@ -125,7 +136,7 @@ func (p *Perplexity) Answer(ctx context.Context, req providers.Request) (provide
 		return providers.Answer{}, cl.transportError(err)
 	}
 	defer resp.Body.Close()
-	raw, err := io.ReadAll(io.LimitReader(resp.Body, maxResponseBytes))
+	raw, err := io.ReadAll(resp.Body)
 	if err != nil {
 		return providers.Answer{}, cl.transportError(err)
 	}
@@ -143,15 +154,18 @@ func (p *Perplexity) Answer(ctx context.Context, req providers.Request) (provide
 func (p *Perplexity) statusError(resp *http.Response, raw []byte) *providers.Error {
 	var pe pplxError
 	_ = json.Unmarshal(raw, &pe)
-	code := pe.Error.Type
-	if code == "" && len(pe.Error.Code) > 0 {
+	code := ""
+	if len(pe.Error.Code) > 0 && string(pe.Error.Code) != "null" {
 		code = strings.Trim(string(pe.Error.Code), `"`)
+	}
+	if code == "" || strings.Trim(code, "0123456789") == "" {
+		code = pe.Error.Type // a numeric code only repeats the status
 	}
 	e := statusError(platforms.Perplexity, resp.StatusCode, resp.Header, safeText(code, p.cfg.APIKey), safeText(pe.Error.Message, p.cfg.APIKey))
 	switch {
 	case e.Kind == providers.KindAuth:
 		e.Message = authMessage(perplexityKeyEnv)
-	case resp.StatusCode == http.StatusTooManyRequests && strings.Contains(pe.Error.Type, "quota"):
+	case resp.StatusCode == http.StatusTooManyRequests && (strings.Contains(pe.Error.Type, "quota") || strings.Contains(code, "quota")):
 		e.Kind, e.RetryAfter = providers.KindQuota, 0
 	}
 	return e
@@ -168,21 +182,31 @@ func parsePerplexity(raw []byte) (providers.Answer, error) {
 		return providers.Answer{}, &providers.Error{Platform: pf, Kind: providers.KindTransient, Status: http.StatusOK, Code: "malformed_response",
 			Message: "response body is not the expected JSON"}
 	}
+	truncated := false
 	switch r.Status {
 	case "", "completed":
-	case "failed", "cancelled", "incomplete":
+	case "incomplete":
+		truncated = true
+	case "failed", "cancelled":
 		msg := "response " + r.Status
 		if r.Error != nil && r.Error.Message != "" {
 			msg += ": " + safeText(r.Error.Message, "")
 		}
 		return providers.Answer{}, failed(pf, r.Status, msg)
 	default:
+		// queued, in_progress (background runs, which we never ask for) and
+		// requires_action (function calls, which we never offer).
 		return providers.Answer{}, failed(pf, safeText(r.Status, ""), fmt.Sprintf("response status %q", safeText(r.Status, "")))
 	}
 	type result struct{ url, title, snippet string }
 	byID := map[string]result{}
-	ans := providers.Answer{Platform: pf, Model: r.Model, InputTokens: r.Usage.InputTokens,
-		OutputTokens: r.Usage.OutputTokens, CostUSD: r.Usage.Cost.TotalCost}
+	ans := providers.Answer{Platform: pf, Model: r.Model, InputTokens: r.Usage.InputTokens, OutputTokens: r.Usage.OutputTokens,
+		Truncated: truncated || r.Usage.OutputTokens >= pplxMaxOutputTokens}
+	if r.Usage.Cost != nil {
+		ans.CostUSD = r.Usage.Cost.TotalCost
+	} else {
+		ans.CostUnknown = true
+	}
 	var tb providers.TextBuilder
 	for _, item := range r.Output {
 		switch item.Type {
@@ -209,6 +233,9 @@ func parsePerplexity(raw []byte) (providers.Answer, error) {
 	}
 	ans.Text = tb.String()
 	if strings.TrimSpace(ans.Text) == "" {
+		if truncated {
+			return providers.Answer{}, failed(pf, "incomplete", "response incomplete before any text")
+		}
 		return providers.Answer{}, failed(pf, "empty_answer", "the response has no output text")
 	}
 	// Markers are resolved after all items are read: search_results may

@@ -2,14 +2,19 @@ package live
 
 import (
 	"context"
-	"fmt"
 	"net/http"
 	"strings"
-	"time"
 
 	"github.com/brandlens/brandlens/shared/platforms"
 	"github.com/brandlens/brandlens/shared/providers"
+	"github.com/brandlens/brandlens/shared/ssrf"
 )
+
+// EnvGroundingRedirectPrefix names where Gemini's grounding redirect links
+// start (default DefaultGroundingRedirectPrefix); tests and local fakes
+// point it at a loopback server, which BRANDLENS_ALLOW_LOOPBACK_TARGETS=1
+// must then admit.
+const EnvGroundingRedirectPrefix = "GEMINI_GROUNDING_REDIRECT_PREFIX"
 
 // liveEnv names the variables of one live platform.
 var liveEnv = []struct {
@@ -25,13 +30,17 @@ var liveEnv = []struct {
 // FromEnv builds the provider set the environment asks for, live adapters
 // included (providers.FromEnv builds the offline modes only). getenv is
 // os.Getenv in production (a map lookup in tests); client carries every
-// live call (nil: a plain http.Client).
+// live call, except that nil and http.DefaultClient (which honours
+// HTTP(S)_PROXY and caps nothing) get the dedicated NewHTTPClient.
 //
 // Variables:
 //
 //	BRANDLENS_PROVIDERS        simulated (default) | replay | live
 //	BRANDLENS_REPLAY_FILE      replay mode: path of the replay JSON file (required)
-//	BRANDLENS_PROVIDER_TIMEOUT live mode: per-call timeout, a Go duration (default 60s)
+//	BRANDLENS_PROVIDER_TIMEOUT live mode: every platform's per-call timeout, a Go duration
+//	                           (defaults: providers.DefaultTimeout; _CHATGPT, _CLAUDE, … suffixes override one)
+//	GEMINI_GROUNDING_REDIRECT_PREFIX  default https://vertexaisearch.cloud.google.com/grounding-api-redirect/
+//	BRANDLENS_ALLOW_LOOPBACK_TARGETS  1: grounding redirects may be resolved on loopback (local fakes only)
 //	OPENAI_API_KEY             live chatgpt key
 //	PERPLEXITY_API_KEY         live perplexity key
 //	GEMINI_API_KEY             live gemini key
@@ -58,16 +67,20 @@ func FromEnv(getenv func(string) string, client *http.Client) (providers.Set, er
 		return providers.FromEnv(getenv, client)
 	}
 	set := providers.Set{}
-	timeout := DefaultTimeout
-	if v := env("BRANDLENS_PROVIDER_TIMEOUT"); v != "" {
-		d, err := time.ParseDuration(v)
-		if err != nil || d <= 0 {
-			return nil, fmt.Errorf("BRANDLENS_PROVIDER_TIMEOUT=%q is not a positive duration such as 60s", v)
-		}
-		timeout = d
+	timeouts, err := providers.Timeouts(getenv)
+	if err != nil {
+		return nil, err
 	}
+	prices := NewPriceBook(nil)
+	redirects := NewRedirectResolver(ssrf.FromGetenv(getenv), env(EnvGroundingRedirectPrefix))
 	for _, le := range liveEnv {
-		cfg := Config{APIKey: env(le.key), BaseURL: env(le.base), HTTPClient: client, Timeout: timeout}
+		timeout := timeouts[le.platform]
+		hc := client
+		if hc == nil || hc == http.DefaultClient {
+			hc = NewHTTPClient(timeout)
+		}
+		cfg := Config{APIKey: env(le.key), BaseURL: env(le.base), HTTPClient: hc, Timeout: timeout,
+			Prices: prices, GroundingRedirects: redirects}
 		if le.model != "" {
 			cfg.Model = env(le.model)
 		}

@@ -1,8 +1,11 @@
 package live
 
 import (
+	"bytes"
 	"context"
 	"errors"
+	"log/slog"
+	"math"
 	"net/http"
 	"path/filepath"
 	"strings"
@@ -11,6 +14,7 @@ import (
 
 	"github.com/brandlens/brandlens/shared/platforms"
 	"github.com/brandlens/brandlens/shared/providers"
+	"github.com/brandlens/brandlens/shared/providers/live/vendorfake"
 )
 
 func envOf(m map[string]string) func(string) string { return func(k string) string { return m[k] } }
@@ -105,40 +109,49 @@ func TestFromEnvModes(t *testing.T) {
 	}
 }
 
-// Base URL overrides reach the adapters: each live platform is pointed at
-// a fake answering its documented shape.
-func TestFromEnvLiveBaseURLs(t *testing.T) {
-	f := newFake(t, func(w http.ResponseWriter, r *http.Request, n int) {
-		switch {
-		case r.URL.Path == "/v1/responses" && strings.HasPrefix(r.Header.Get("Authorization"), "Bearer pplx"):
-			reply(w, 200, nil, fixture(t, "perplexity_response.json"))
-		case r.URL.Path == "/v1/responses":
-			reply(w, 200, nil, fixture(t, "openai_response.json"))
-		case strings.HasSuffix(r.URL.Path, ":generateContent"):
-			reply(w, 200, nil, fixture(t, "gemini_response.json"))
-		case r.URL.Path == "/v1/messages":
-			reply(w, 200, nil, fixture(t, "claude_response.json"))
-		case r.URL.Path == "/search.json":
-			reply(w, 200, nil, fixture(t, "serpapi_present.json"))
-		default:
-			reply(w, 404, nil, `{}`)
-		}
-	})
-	env := map[string]string{"BRANDLENS_PROVIDERS": "live",
-		"OPENAI_API_KEY": "sk-o", "PERPLEXITY_API_KEY": "pplx-k", "GEMINI_API_KEY": "g", "ANTHROPIC_API_KEY": "a", "SERPAPI_API_KEY": "s",
-		"OPENAI_BASE_URL": f.srv.URL + "/v1", "PERPLEXITY_BASE_URL": f.srv.URL, "GEMINI_BASE_URL": f.srv.URL,
-		"ANTHROPIC_BASE_URL": f.srv.URL, "SERPAPI_BASE_URL": f.srv.URL}
-	s, err := FromEnv(envOf(env), &http.Client{})
+// Live mode pointed at fakes that follow the vendors' documented schemas
+// (and refuse undocumented request members): every platform answers with
+// its default model, cites the brand's own domain and costs something.
+func TestFromEnvLiveAgainstStrictFakes(t *testing.T) {
+	f := vendorfake.New(vendorfake.Answer{Brand: "Acme Notes", Domain: "acmenotes.com"})
+	t.Cleanup(f.Close)
+	s, err := FromEnv(envOf(f.Env()), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, pf := range platforms.All {
 		t.Run(pf, func(t *testing.T) {
-			a, err := s[pf].Answer(context.Background(), providers.Request{Query: "best crm small agencies"})
-			if err != nil || a.Text == "" || a.Platform != pf {
-				t.Fatalf("answer %+v err %v", a, err)
+			a, err := s[pf].Answer(context.Background(), providers.Request{Query: "best note taking app"})
+			if err != nil {
+				t.Fatalf("err %v (refused: %v)", err, f.Refused())
+			}
+			if a.Platform != pf || !strings.Contains(a.Text, "Acme Notes") || a.Truncated {
+				t.Errorf("answer %+v", a)
+			}
+			if a.CostUSD <= 0 || a.CostUnknown {
+				t.Errorf("cost %v unknown %v (model %q)", a.CostUSD, a.CostUnknown, a.Model)
+			}
+			own := false
+			for _, c := range a.Citations {
+				if strings.HasPrefix(c.URL, "https://acmenotes.com/") {
+					own = true
+				}
+			}
+			if !own {
+				t.Errorf("no citation of acmenotes.com: %+v", a.Citations)
 			}
 		})
+	}
+	if r := f.Refused(); len(r) > 0 {
+		t.Errorf("the fakes refused: %v", r)
+	}
+	// SerpApi: the cached first search's token had expired, so the search
+	// was run again uncached before the follow-up.
+	if n := f.Count("/serpapi/search.json"); n != 3 {
+		t.Errorf("%d SerpApi requests, want 3 (cached search, uncached search, follow-up)", n)
+	}
+	if n := f.Count("/grounding-api-redirect/AbC123"); n != 1 {
+		t.Errorf("%d grounding redirect lookups, want 1", n)
 	}
 }
 
@@ -190,31 +203,99 @@ func TestSafeText(t *testing.T) {
 	}
 }
 
-func TestPrices(t *testing.T) {
+func TestPriceLookup(t *testing.T) {
+	b := NewPriceBook(nil)
 	cases := []struct {
 		model string
 		in    float64
 		ok    bool
 	}{
+		{"gpt-5.5", 5, true},
+		{"gpt-5.5-2026-04-23", 5, true},
+		{"gpt-5.5-pro", 30, true},
+		{"gpt-5.6-sol", 0, false}, // newer model: unknown, never gpt-5's price
 		{"gpt-5", 1.25, true},
 		{"gpt-5-2025-08-07", 1.25, true},
 		{"gpt-5-mini-2025-08-07", 0.25, true},
-		{"gpt-5.5-2026-04-23", 0, false},
+		{"gpt-5-codex", 0, false},
 		{"claude-sonnet-4-6", 3, true},
-		{"claude-opus-4-5-20251101", 5, true},
+		{"claude-opus-4-20250514", 15, true},
 		{"claude-opus-4-1-20250805", 15, true},
+		{"claude-opus-4-5-20251101", 5, true},
+		{"claude-opus-4-7", 5, true},
+		{"claude-opus-5-5", 0, false}, // not the old Opus rate
+		{"claude-haiku-5-5", 0, false},
 		{"models/gemini-2.5-flash-lite", 0.10, true},
-		{"gemini-2.5-flash", 0.30, true},
-		{"gemini-3.5-flash", 0, false},
+		{"gemini-3.5-flash", 1.50, true},
+		{"gemini-3.5-flash-lite", 0, false},
+		{"gemini-2.5-flash-001", 0.30, true},
+		{"perplexity/sonar", 0, false},
 		{"", 0, false},
 	}
 	for _, tc := range cases {
-		p, ok := priceFor(tc.model)
-		if ok != tc.ok || p.InputPerMTok != tc.in {
-			t.Errorf("priceFor(%q) = %+v %v", tc.model, p, ok)
+		t.Run(tc.model, func(t *testing.T) {
+			p, ok := b.Lookup(tc.model)
+			if ok != tc.ok || p.InputPerMTok != tc.in {
+				t.Errorf("Lookup(%q) = %+v %v", tc.model, p, ok)
+			}
+		})
+	}
+}
+
+// One case per vendor whose cost is estimated: every default model is
+// priced, search fees counted in the vendor's unit.
+func TestPriceApply(t *testing.T) {
+	cases := []struct {
+		name string
+		u    Usage
+		want float64
+	}{
+		{"openai gpt-5.5 snapshot, 3 searches", Usage{Model: "gpt-5.5-2026-04-23", Requested: DefaultChatGPTModel, InputTokens: 1000, OutputTokens: 500, Searches: 3},
+			1000*5.0/1e6 + 500*30.0/1e6 + 3*0.01},
+		{"anthropic sonnet 4.6, 2 searches", Usage{Model: "claude-sonnet-4-6", Requested: DefaultClaudeModel, InputTokens: 2100, OutputTokens: 120, Searches: 2},
+			2100*3.0/1e6 + 120*15.0/1e6 + 2*0.01},
+		{"gemini 3.5 flash bills each search query", Usage{Model: "gemini-3.5-flash", Requested: DefaultGeminiModel, InputTokens: 409, OutputTokens: 40, Searches: 2, GroundedPrompts: 1},
+			409*1.5/1e6 + 40*9.0/1e6 + 2*0.014},
+		{"gemini 2.5 bills the grounded prompt", Usage{Model: "gemini-2.5-flash", InputTokens: 100, OutputTokens: 10, Searches: 4, GroundedPrompts: 1},
+			100*0.30/1e6 + 10*2.50/1e6 + 0.035},
+		{"unknown response model, known request", Usage{Model: "gpt-5.5-2026-09-01-preview", Requested: "gpt-5.5", InputTokens: 1000},
+			1000 * 5.0 / 1e6},
+	}
+	b := NewPriceBook(nil)
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			var a providers.Answer
+			b.Apply(&a, tc.u)
+			if a.CostUnknown || math.Abs(a.CostUSD-tc.want) > 1e-12 || a.CostUSD <= 0 {
+				t.Errorf("cost %v unknown %v, want %v", a.CostUSD, a.CostUnknown, tc.want)
+			}
+		})
+	}
+}
+
+// An unknown model is costUnknown (not $0 as if free) and logged once.
+func TestPriceUnknownLoggedOnce(t *testing.T) {
+	var buf bytes.Buffer
+	b := NewPriceBook(slog.New(slog.NewJSONHandler(&buf, nil)))
+	for range 3 {
+		a := providers.Answer{CostUSD: 1}
+		b.Apply(&a, Usage{Platform: "chatgpt", Model: "gpt-9", Requested: "gpt-9", InputTokens: 10})
+		if !a.CostUnknown || a.CostUSD != 0 {
+			t.Fatalf("answer %+v", a)
 		}
 	}
-	if c := estimateCost("unknown-model", 1000, 1000, 3); c != 0 {
-		t.Errorf("unknown model cost %v", c)
+	if n := strings.Count(buf.String(), "not in the price table"); n != 1 {
+		t.Errorf("%d log lines, want 1: %s", n, buf.String())
+	}
+}
+
+// Every default model has a price, so no default call is ever free or
+// unknown.
+func TestDefaultModelsArePriced(t *testing.T) {
+	b := NewPriceBook(nil)
+	for _, m := range []string{DefaultChatGPTModel, DefaultClaudeModel, DefaultGeminiModel} {
+		if _, ok := b.Lookup(m); !ok {
+			t.Errorf("default model %s has no price", m)
+		}
 	}
 }

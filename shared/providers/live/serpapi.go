@@ -3,10 +3,12 @@ package live
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"io"
 	"net/http"
 	"net/url"
 	"strings"
+	"time"
 
 	"github.com/brandlens/brandlens/shared/platforms"
 	"github.com/brandlens/brandlens/shared/providers"
@@ -34,7 +36,7 @@ type GoogleAIOverview struct {
 func NewGoogleAIOverview(cfg Config) *GoogleAIOverview {
 	return &GoogleAIOverview{
 		cfg:    cfg,
-		client: cfg.tracedClient(),
+		client: cfg.tracedClient(platforms.GoogleAIOverview),
 		url:    strings.TrimRight(cfg.baseURL(DefaultSerpAPIBaseURL), "/") + "/search.json",
 	}
 }
@@ -45,6 +47,10 @@ func (p *GoogleAIOverview) Platform() string { return platforms.GoogleAIOverview
 type serpResponse struct {
 	SearchMetadata struct {
 		Status string `json:"status"`
+		// CreatedAt is when SerpApi ran the search ("2026-11-20 10:15:04
+		// UTC"); a search served from its cache (up to 1 h) keeps the
+		// original time.
+		CreatedAt string `json:"created_at"`
 	} `json:"search_metadata"`
 	Error          string        `json:"error"`
 	AIOverview     *serpOverview `json:"ai_overview"`
@@ -69,48 +75,149 @@ type serpOverview struct {
 	Error     string `json:"error"`
 }
 
+// serpBlock is one of SerpApi's AI Overview text_blocks: paragraph and
+// heading (snippet), list (list of blocks), expandable (title and nested
+// text_blocks), table (rows of cells) and comparison (product_labels and
+// comparison rows of feature and values). Unknown types still contribute
+// their title and snippet.
 type serpBlock struct {
-	Type             string      `json:"type"`
-	Title            string      `json:"title"`
-	Snippet          string      `json:"snippet"`
-	ReferenceIndexes []int       `json:"reference_indexes"`
-	List             []serpBlock `json:"list"`
-	TextBlocks       []serpBlock `json:"text_blocks"`
+	Type             string       `json:"type"`
+	Title            string       `json:"title"`
+	Snippet          string       `json:"snippet"`
+	ReferenceIndexes []int        `json:"reference_indexes"`
+	List             []serpBlock  `json:"list"`
+	TextBlocks       []serpBlock  `json:"text_blocks"`
+	Table            [][]serpCell `json:"table"`
+	ProductLabels    []serpCell   `json:"product_labels"`
+	Comparison       []struct {
+		Feature serpCell   `json:"feature"`
+		Values  []serpCell `json:"values"`
+	} `json:"comparison"`
 }
 
-// Answer implements Provider.
+// serpCell is a table cell: a string, or a number or boolean rendered as
+// text; anything else is empty.
+type serpCell string
+
+func (c *serpCell) UnmarshalJSON(b []byte) error {
+	var s string
+	if json.Unmarshal(b, &s) == nil {
+		*c = serpCell(s)
+		return nil
+	}
+	var v any
+	if err := json.Unmarshal(b, &v); err != nil {
+		return err
+	}
+	switch v.(type) {
+	case float64, bool:
+		*c = serpCell(strings.TrimSpace(string(b)))
+	default:
+		*c = ""
+	}
+	return nil
+}
+
+// serpTokenFresh is how old a search may be for its page_token to be used:
+// the token expires 4 minutes after the search, and the follow-up request
+// needs a few seconds of that.
+const serpTokenFresh = 3 * time.Minute
+
+// Answer implements Provider. The first search may be served from SerpApi's
+// cache (free, up to an hour old); when its Overview must be fetched with a
+// page_token and the search is older than the token's life, or the
+// follow-up fails, the search is run once more with no_cache=true so that
+// the token is fresh.
 func (p *GoogleAIOverview) Answer(ctx context.Context, req providers.Request) (providers.Answer, error) {
 	cl := p.cfg.begin(ctx, platforms.GoogleAIOverview)
 	defer cl.cancel()
-	first, err := p.get(cl, url.Values{"engine": {"google"}, "q": {req.Query}, "hl": {"en"}, "gl": {"us"}})
-	if err != nil {
-		return providers.Answer{}, err
-	}
-	ans, token, err := parseSerp(first)
-	if err != nil {
-		return providers.Answer{}, err
-	}
-	requests := 1
-	if token != "" {
-		// The Overview is loaded separately; its token lives 4 minutes.
-		second, err := p.get(cl, url.Values{"engine": {"google_ai_overview"}, "page_token": {token}})
-		if err != nil {
-			return providers.Answer{}, err
+	search := url.Values{"engine": {"google"}, "q": {req.Query}, "hl": {"en"}, "gl": {"us"}}
+	requests := 0
+	run := func(noCache bool) (*serpResponse, providers.Answer, string, error) {
+		q := url.Values{}
+		for k, v := range search {
+			q[k] = v
+		}
+		if noCache {
+			q.Set("no_cache", "true")
 		}
 		requests++
-		deferred, _, err := parseSerp(second)
+		r, err := p.get(cl, q)
 		if err != nil {
+			return nil, providers.Answer{}, "", err
+		}
+		ans, token, err := parseSerp(r)
+		return r, ans, token, err
+	}
+	first, ans, token, err := run(false)
+	if err != nil {
+		return providers.Answer{}, err
+	}
+	uncached := false
+	if token != "" && serpStale(first, time.Now()) {
+		if _, ans, token, err = run(true); err != nil {
 			return providers.Answer{}, err
 		}
-		if deferred.AIOverviewState != providers.OverviewPresent {
-			return providers.Answer{}, failed(platforms.GoogleAIOverview, "deferred_overview_missing", "the deferred AI Overview could not be loaded")
+		uncached = true
+	}
+	if token != "" {
+		requests++
+		deferred, ferr := p.followUp(cl, token)
+		if ferr != nil && !uncached && tokenRefused(ferr) {
+			// The token may have expired with a cached search whose age
+			// SerpApi did not tell: search afresh once.
+			if _, ans, token, err = run(true); err != nil {
+				return providers.Answer{}, err
+			}
+			if token != "" {
+				requests++
+				deferred, ferr = p.followUp(cl, token)
+			} else {
+				deferred, ferr = ans, nil
+			}
 		}
-		ans.Text, ans.Citations, ans.Sources = deferred.Text, deferred.Citations, deferred.Sources
-		ans.AIOverviewState = providers.OverviewDeferred
+		if ferr != nil {
+			return providers.Answer{}, ferr
+		}
+		if token != "" {
+			ans.Text, ans.Citations, ans.Sources = deferred.Text, deferred.Citations, deferred.Sources
+			ans.AIOverviewState = providers.OverviewDeferred
+		}
 	}
 	ans.CostUSD = float64(requests) * serpAPICostPerRequest
 	ans.Latency = cl.elapsed()
 	return ans, nil
+}
+
+// followUp fetches a deferred Overview with its page_token.
+func (p *GoogleAIOverview) followUp(cl *call, token string) (providers.Answer, error) {
+	r, err := p.get(cl, url.Values{"engine": {"google_ai_overview"}, "page_token": {token}})
+	if err != nil {
+		return providers.Answer{}, err
+	}
+	deferred, _, err := parseSerp(r)
+	if err != nil {
+		return providers.Answer{}, err
+	}
+	if deferred.AIOverviewState != providers.OverviewPresent {
+		return providers.Answer{}, failed(platforms.GoogleAIOverview, "deferred_overview_missing", "the deferred AI Overview could not be loaded")
+	}
+	return deferred, nil
+}
+
+// serpStale reports whether r's search ran longer ago than a page_token
+// lives; a missing or unreadable created_at is taken as fresh.
+func serpStale(r *serpResponse, now time.Time) bool {
+	t, err := time.Parse("2006-01-02 15:04:05 MST", strings.TrimSpace(r.SearchMetadata.CreatedAt))
+	return err == nil && now.Sub(t) > serpTokenFresh
+}
+
+// tokenRefused reports whether a follow-up failure may be an expired
+// page_token: SerpApi refused the request or answered with an error, as
+// opposed to a rate limit, a key or quota problem, or a network failure.
+func tokenRefused(err error) bool {
+	var pe *providers.Error
+	return errors.As(err, &pe) && (pe.Kind == providers.KindInvalid || pe.Kind == providers.KindFailedAnswer)
 }
 
 // get performs one SerpApi request and returns the decoded body.
@@ -127,7 +234,7 @@ func (p *GoogleAIOverview) get(cl *call, q url.Values) (*serpResponse, error) {
 		return nil, cl.transportError(err)
 	}
 	defer resp.Body.Close()
-	raw, err := io.ReadAll(io.LimitReader(resp.Body, maxResponseBytes))
+	raw, err := io.ReadAll(resp.Body)
 	if err != nil {
 		return nil, cl.transportError(err)
 	}
@@ -190,33 +297,62 @@ func parseSerp(r *serpResponse) (providers.Answer, string, error) {
 	var tb providers.TextBuilder
 	type span struct{ ref, start, end int }
 	var spans []span
-	prevItem := false
-	// emit renders one block; list items go on their own "- " lines,
-	// indented by depth, paragraphs are separated by blank lines.
+	prevLine := false
+	// line writes one line of the Overview: list items and table rows go on
+	// consecutive lines ("- " items indented by depth), other blocks are
+	// separated by blank lines.
+	line := func(text, prefix string, tight bool) (int, int) {
+		if tight && prevLine {
+			tb.Sep("\n")
+		} else {
+			tb.Sep("\n\n")
+		}
+		if prefix != "" {
+			tb.Add(prefix)
+		}
+		prevLine = tight
+		return tb.Add(text)
+	}
+	cite := func(refs []int, s, e int) {
+		for _, ri := range refs {
+			spans = append(spans, span{ri, s, e})
+		}
+	}
 	var emit func(b serpBlock, depth int, inList bool)
 	emit = func(b serpBlock, depth int, inList bool) {
-		line := strings.TrimSpace(b.Snippet)
+		text := strings.TrimSpace(b.Snippet)
 		if t := strings.TrimSpace(b.Title); t != "" {
-			if line == "" {
-				line = t
-			} else if !strings.HasPrefix(line, t) {
-				line = t + ": " + line
+			if text == "" {
+				text = t
+			} else if !strings.HasPrefix(text, t) {
+				text = t + ": " + text
 			}
 		}
-		if line != "" {
-			if inList && prevItem {
-				tb.Sep("\n")
-			} else {
-				tb.Sep("\n\n")
-			}
+		if text != "" {
+			prefix := ""
 			if inList {
-				tb.Add(strings.Repeat("  ", depth) + "- ")
+				prefix = strings.Repeat("  ", depth) + "- "
 			}
-			prevItem = inList
-			s, e := tb.Add(line)
-			for _, ri := range b.ReferenceIndexes {
-				spans = append(spans, span{ri, s, e})
+			s, e := line(text, prefix, inList)
+			cite(b.ReferenceIndexes, s, e)
+		}
+		// Tables and comparisons: one line per row, the block's references
+		// spanning all of them.
+		rows := tableRows(b)
+		first, last := -1, -1
+		for i, r := range rows {
+			s, e := line(r, "", i > 0)
+			prevLine = true // rows sit on consecutive lines
+			if first < 0 {
+				first = s
 			}
+			last = e
+		}
+		if first >= 0 {
+			if text == "" {
+				cite(b.ReferenceIndexes, first, last)
+			}
+			prevLine = false
 		}
 		for _, it := range b.List {
 			d := depth
@@ -264,4 +400,38 @@ func parseSerp(r *serpResponse) (providers.Answer, string, error) {
 		}
 	}
 	return ans, "", nil
+}
+
+// tableRows renders a table block's rows, and a comparison block as a
+// header of product labels and one row per feature, as "a | b | c" lines.
+func tableRows(b serpBlock) []string {
+	var rows []string
+	add := func(cells []string) {
+		var kept []string
+		for _, c := range cells {
+			if c = strings.TrimSpace(c); c != "" {
+				kept = append(kept, c)
+			}
+		}
+		if len(kept) > 0 {
+			rows = append(rows, strings.Join(kept, " | "))
+		}
+	}
+	texts := func(cs []serpCell) []string {
+		out := make([]string, len(cs))
+		for i, c := range cs {
+			out[i] = string(c)
+		}
+		return out
+	}
+	for _, r := range b.Table {
+		add(texts(r))
+	}
+	if len(b.Comparison) > 0 {
+		add(texts(b.ProductLabels))
+		for _, r := range b.Comparison {
+			add(append([]string{string(r.Feature)}, texts(r.Values)...))
+		}
+	}
+	return rows
 }

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/brandlens/brandlens/shared/providers"
+	"github.com/brandlens/brandlens/shared/providers/live/vendorfake"
 )
 
 func newTestSerp(base string, timeout time.Duration) providers.Provider {
@@ -139,8 +140,8 @@ func TestGoogleAIOverviewErrors(t *testing.T) {
 			}
 			reply(w, 400, nil, `{"error":"page_token expired"}`)
 		}, kind: providers.KindInvalid},
-		{name: "deferred call without overview", handler: func(w http.ResponseWriter, r *http.Request, n int) {
-			if n == 0 {
+		{name: "deferred call without overview, also after a fresh search", handler: func(w http.ResponseWriter, r *http.Request, n int) {
+			if r.URL.Query().Get("engine") == "google" {
 				reply(w, 200, nil, fixture(t, "serpapi_page_token.json"))
 				return
 			}
@@ -150,6 +151,109 @@ func TestGoogleAIOverviewErrors(t *testing.T) {
 		{name: "timeout", handler: func(w http.ResponseWriter, r *http.Request, n int) { hang(r) }, kind: providers.KindTransient, code: "timeout"},
 	}
 	runErrCases(t, cases, newTestSerp)
+}
+
+// SerpApi may serve the first search from its cache (up to an hour old),
+// with a page_token that has expired: the search is then run again with
+// no_cache=true and the fresh token is used.
+func TestGoogleAIOverviewCachedToken(t *testing.T) {
+	old := time.Now().Add(-time.Hour).UTC().Format("2006-01-02 15:04:05 UTC")
+	search := func(created, token string) string {
+		return `{"search_metadata":{"id":"s","status":"Success","created_at":"` + created + `"},
+		 "ai_overview":{"page_token":"` + token + `"},"organic_results":[{"position":1,"title":"Acme","link":"https://acme.com/","snippet":"x"}]}`
+	}
+	cases := []struct {
+		name     string
+		created  string
+		requests []string // engine and token or no_cache of each request
+	}{
+		{"created_at says the token expired", old, []string{"google", "google no_cache", "google_ai_overview fresh"}},
+		{"no created_at: the refused follow-up is retried after a fresh search", "", []string{"google", "google_ai_overview stale", "google no_cache", "google_ai_overview fresh"}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			f := newFake(t, func(w http.ResponseWriter, r *http.Request, n int) {
+				q := r.URL.Query()
+				if err := vendorfake.CheckSerpAPI(q); err != nil {
+					reply(w, 400, nil, `{"error":"`+err.Error()+`"}`)
+					return
+				}
+				switch {
+				case q.Get("engine") == "google" && q.Get("no_cache") == "true":
+					reply(w, 200, nil, search(time.Now().UTC().Format("2006-01-02 15:04:05 UTC"), "fresh"))
+				case q.Get("engine") == "google":
+					reply(w, 200, nil, search(tc.created, "stale"))
+				case q.Get("page_token") == "fresh":
+					reply(w, 200, nil, fixture(t, "serpapi_deferred.json"))
+				default:
+					reply(w, 400, nil, `{"search_metadata":{"status":"Error"},"error":"The page_token has expired."}`)
+				}
+			})
+			a, err := newTestSerp(f.srv.URL, time.Second).Answer(context.Background(), providers.Request{Query: "best crm"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for _, rq := range f.requests() {
+				q, _ := url.ParseQuery(rq.query)
+				d := q.Get("engine")
+				if q.Get("no_cache") == "true" {
+					d += " no_cache"
+				}
+				if tok := q.Get("page_token"); tok != "" {
+					d += " " + tok
+				}
+				got = append(got, d)
+			}
+			if strings.Join(got, ", ") != strings.Join(tc.requests, ", ") {
+				t.Errorf("requests %v, want %v", got, tc.requests)
+			}
+			if a.AIOverviewState != providers.OverviewDeferred || a.Text != "Acme CRM leads for agencies." || len(a.OrganicResults) != 1 {
+				t.Errorf("answer %+v", a)
+			}
+			if want := float64(len(tc.requests)) * serpAPICostPerRequest; math.Abs(a.CostUSD-want) > 1e-12 {
+				t.Errorf("cost %v, want %v", a.CostUSD, want)
+			}
+		})
+	}
+}
+
+// Headings, tables, expandable sections and comparisons are part of the
+// Overview's text, and their references cite the lines they produced.
+func TestGoogleAIOverviewBlockTypes(t *testing.T) {
+	body := `{"search_metadata":{"status":"Success"},"ai_overview":{"text_blocks":[
+	 {"type":"heading","snippet":"Top picks"},
+	 {"type":"table","table":[["App","Price"],["Acme",8],["Zoë","free"]],"reference_indexes":[0]},
+	 {"type":"expandable","title":"Why Acme","text_blocks":[{"type":"paragraph","snippet":"Fast sync.","reference_indexes":[1]}]},
+	 {"type":"comparison","product_labels":["Acme","Zoë"],"comparison":[{"feature":"Offline","values":["Yes","No"]}],"reference_indexes":[1]},
+	 {"type":"paragraph","snippet":"Both are fine."}],
+	 "references":[{"title":"Acme","link":"https://acme.com/","index":0},{"title":"Review","link":"https://review.example/","index":1}]}}`
+	r := &serpResponse{}
+	if err := json.Unmarshal([]byte(body), r); err != nil {
+		t.Fatal(err)
+	}
+	a, _, err := parseSerp(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "Top picks\n\nApp | Price\nAcme | 8\nZoë | free\n\nWhy Acme\n\nFast sync.\n\nAcme | Zoë\nOffline | Yes | No\n\nBoth are fine."
+	if a.Text != want {
+		t.Fatalf("text %q\nwant %q", a.Text, want)
+	}
+	checkSpans(t, a)
+	spans := map[string]string{}
+	for _, c := range a.Citations {
+		spans[spanOf(a.Text, c)] += c.URL + " "
+	}
+	for span, url := range map[string]string{
+		"App | Price\nAcme | 8\nZoë | free": "https://acme.com/ ",
+		"Fast sync.":                        "https://review.example/ ",
+		"Acme | Zoë\nOffline | Yes | No":    "https://review.example/ ",
+	} {
+		if spans[span] != url {
+			t.Errorf("span %q cited by %q, want %q (all: %v)", span, spans[span], url, spans)
+		}
+	}
 }
 
 // The key travels in SerpApi's query string; a network error must not
@@ -174,6 +278,7 @@ func FuzzParseSerp(f *testing.F) {
 		f.Add(b)
 	}
 	f.Add([]byte(`{"ai_overview":{"text_blocks":[{"type":"list","list":[{"list":[{"snippet":"é","reference_indexes":[-1,5,0]}]}]}],"references":[{"link":"x"}]}}`))
+	f.Add([]byte(`{"ai_overview":{"text_blocks":[{"type":"table","table":[["a",1,null,{"x":1}],[]],"reference_indexes":[0]},{"type":"comparison","product_labels":["p",true],"comparison":[{"feature":"f","values":["v",2.5]}]}],"references":[{"link":"x","index":0}]}}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		var r serpResponse
 		if json.Unmarshal(data, &r) != nil {

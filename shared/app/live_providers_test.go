@@ -1,0 +1,81 @@
+package app_test
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/brandlens/brandlens/shared/httpapi"
+	"github.com/brandlens/brandlens/shared/jobs"
+	"github.com/brandlens/brandlens/shared/platforms"
+	"github.com/brandlens/brandlens/shared/providers/live"
+	"github.com/brandlens/brandlens/shared/providers/live/vendorfake"
+	"github.com/brandlens/brandlens/shared/runs"
+	"github.com/brandlens/brandlens/shared/store"
+	"github.com/brandlens/brandlens/shared/tenants"
+)
+
+// A paying user's run: BRANDLENS_PROVIDERS=live through the local runtime,
+// every platform's base URL pointed at fakes that answer as the vendors
+// document and refuse undocumented request members. All five platforms
+// succeed with their default models, the brand's own domain is cited on
+// each (Gemini's grounding redirect resolved to the page), and every answer
+// carries a non-zero provider cost.
+func TestLocalRunWithLiveProviders(t *testing.T) {
+	f := vendorfake.New(vendorfake.Answer{Brand: "Acme Notes", Domain: "acmenotes.com"})
+	t.Cleanup(f.Close)
+	env := f.Env()
+	env["BRANDLENS_PROVIDERS"] = "live"
+	provs, err := live.FromEnv(func(k string) string { return env[k] }, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	base, tbl := serveLocalWith(t, provs, platforms.All)
+	j := runJob(t, base, `{}`)
+	if j.Status != jobs.StatusSucceeded || j.CreditsCharged != int64(len(platforms.All)) {
+		t.Fatalf("job %+v (refused by the fakes: %v)", j, f.Refused())
+	}
+	for _, pf := range platforms.All {
+		st := j.PerPlatformStatus[pf]
+		if st.Status != jobs.StatusSucceeded || st.Truncated || st.CostUnknown || st.Model == nil || st.Mentions != 1 {
+			t.Errorf("%s: %+v", pf, st)
+		}
+	}
+	if r := f.Refused(); len(r) > 0 {
+		t.Errorf("the fakes refused: %v", r)
+	}
+
+	for _, pf := range platforms.All {
+		var page httpapi.CitationPage
+		call(t, "GET", base+"/api/v1/citations?pageSize=100&platform="+pf, "", &page)
+		own := false
+		for _, c := range page.Items {
+			if c.URL != nil && strings.HasPrefix(*c.URL, "https://acmenotes.com/") && c.CitationSourceType != nil {
+				own = true
+			}
+			if c.URL != nil && strings.Contains(*c.URL, "grounding-api-redirect") {
+				t.Errorf("%s: redirect link recorded as the citation: %s", pf, *c.URL)
+			}
+		}
+		if !own {
+			t.Errorf("%s: no citation of acmenotes.com among %d", pf, len(page.Items))
+		}
+	}
+
+	items, err := store.All(context.Background(), tbl, store.Query{PK: tenants.PK(1), SK: store.SKBeginsWith("VISRESULT#")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(items) != len(platforms.All) {
+		t.Fatalf("%d visibility results", len(items))
+	}
+	for _, it := range items {
+		vr, err := store.Doc[runs.VisibilityResult](it)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if vr.CostUSD <= 0 || vr.CostUnknown || vr.Truncated || !vr.Mentioned {
+			t.Errorf("%s: cost %v unknown %v truncated %v mentioned %v", vr.Platform, vr.CostUSD, vr.CostUnknown, vr.Truncated, vr.Mentioned)
+		}
+	}
+}
