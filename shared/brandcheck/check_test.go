@@ -113,7 +113,7 @@ type fixtureOpts struct {
 
 var clientKey = []byte("brand-check-client-key-0123456789abcdef")
 
-func newFixture(t *testing.T, o fixtureOpts) *fixture {
+func newFixture(t testing.TB, o fixtureOpts) *fixture {
 	t.Helper()
 	c := &clock{now: t0}
 	var tbl store.Table
