@@ -25,6 +25,11 @@ const (
 // trusted, which is the local default.
 type ProxyTrust struct{ Secret string }
 
+// ProxyTrustFromEnv reads BRANDLENS_ORIGIN_SECRET.
+func ProxyTrustFromEnv(getenv func(string) string) ProxyTrust {
+	return ProxyTrust{Secret: strings.TrimSpace(getenv(EnvOriginSecret))}
+}
+
 // ClientAddress returns the address a request is counted under:
 //
 //   - the address in CloudFront-Viewer-Address, only when the request

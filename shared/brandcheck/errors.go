@@ -40,7 +40,7 @@ func (e *ValidationError) Code() string { return CodeValidation }
 type VerificationError struct{ Reasons []string }
 
 func (e *VerificationError) Error() string {
-	return "the reCAPTCHA check failed; reload the page and try again"
+	return "The reCAPTCHA check failed; please complete it again."
 }
 
 // Code is the API error code.
@@ -54,7 +54,7 @@ type RateLimitError struct {
 }
 
 func (e *RateLimitError) Error() string {
-	return fmt.Sprintf("you have used your %d free brand checks for today; the next one is free in %s",
+	return fmt.Sprintf("You have used your %d free brand checks for today; the next one is free in %s.",
 		e.Limit, humanDuration(e.RetryAfter))
 }
 
@@ -82,11 +82,11 @@ type UnavailableError struct {
 func (e *UnavailableError) Error() string {
 	switch e.Reason {
 	case ReasonBudget:
-		return "free brand checks are used up for today; please come back tomorrow"
+		return "Free brand checks are used up for today; please come back tomorrow."
 	case ReasonVerifier:
-		return "we could not verify that you are human just now; please try again in a minute"
+		return "We could not verify that you are human just now; please try again in a minute."
 	}
-	return "the brand check is unavailable just now; please try again shortly"
+	return "The brand check is unavailable just now; please try again shortly."
 }
 
 func (e *UnavailableError) Unwrap() error { return e.Err }

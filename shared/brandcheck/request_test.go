@@ -222,3 +222,15 @@ func FuzzValidate(f *testing.F) {
 		}
 	})
 }
+
+func TestProxyTrustFromEnv(t *testing.T) {
+	tr := brandcheck.ProxyTrustFromEnv(func(k string) string {
+		return map[string]string{brandcheck.EnvOriginSecret: " s3cret "}[k]
+	})
+	got, err := tr.ClientAddress("198.51.100.1:1", func(k string) string {
+		return map[string]string{brandcheck.OriginSecretHeader: "s3cret", brandcheck.ViewerAddressHeader: "203.0.113.4:9"}[k]
+	})
+	if err != nil || got != netip.MustParseAddr("203.0.113.4") {
+		t.Fatalf("got %s, %v", got, err)
+	}
+}
