@@ -85,7 +85,8 @@ var genericLabels = map[string]bool{"www": true, "app": true, "get": true, "try"
 // searched for the longest category word at its start or end), else its
 // top-level domain (".ai" → AI), else DefaultCategory.
 func Category(brand, host string) string {
-	for _, w := range words(brand) {
+	brandWords := words(brand)
+	for _, w := range brandWords {
 		if c, ok := categoryWords[w]; ok {
 			return c
 		}
@@ -96,7 +97,6 @@ func Category(brand, host string) string {
 			return c
 		}
 	}
-	brandWords := words(brand)
 	for _, l := range append(slices.Clone(labels), brandWords...) {
 		if c := compoundCategory(l); c != "" {
 			return c

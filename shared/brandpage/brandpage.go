@@ -226,12 +226,3 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	http.ServeContent(w, r, "", time.Time{}, bytes.NewReader(f.body))
 }
-
-// Paths lists the paths the handler answers, for mounting it on a mux.
-func (h *Handler) Paths() []string {
-	out := make([]string, 0, len(h.files))
-	for p := range h.files {
-		out = append(out, p)
-	}
-	return out
-}
