@@ -6,6 +6,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/url"
 	"strings"
 	"time"
 
@@ -20,6 +21,31 @@ const (
 	SourceOrganicSearch = "organic_search"
 	SourceInfoSite      = "info_site"
 )
+
+// infoSites are reference, review and encyclopedia hosts: a citation of
+// them is an info_site source rather than an ordinary page.
+var infoSites = []string{
+	"wikipedia.org", "wikidata.org", "britannica.com", "g2.com", "capterra.com", "trustpilot.com",
+	"getapp.com", "softwareadvice.com", "trustradius.com", "producthunt.com", "reddit.com", "quora.com",
+	"stackoverflow.com", "stackexchange.com", "medium.com", "forbes.com", "techcrunch.com", "theverge.com",
+	"pcmag.com", "zapier.com", "gartner.com", "crunchbase.com", "youtube.com",
+}
+
+// IsInfoSite reports whether rawURL is on a reference, review or
+// encyclopedia host (or a subdomain of one).
+func IsInfoSite(rawURL string) bool {
+	u, err := url.Parse(rawURL)
+	if err != nil {
+		return false
+	}
+	host := strings.ToLower(strings.TrimPrefix(u.Hostname(), "www."))
+	for _, s := range infoSites {
+		if host == s || strings.HasSuffix(host, "."+s) {
+			return true
+		}
+	}
+	return false
+}
 
 // Sentiments.
 const (

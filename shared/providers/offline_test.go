@@ -171,6 +171,52 @@ func TestSimulatedEdgeHints(t *testing.T) {
 	}
 }
 
+// TestSimulatedInventsRivals: without competitor hints the answers name
+// rivals from the fictional pool, the same three for every platform and
+// query about one brand, and different brands get different sets.
+func TestSimulatedInventsRivals(t *testing.T) {
+	named := func(brand string) map[string]bool {
+		seen := map[string]bool{}
+		for _, pf := range platforms.All {
+			for _, q := range []string{"best crm tools", brand + " alternatives", "what is " + brand} {
+				for sample := range 10 {
+					a := simAnswer(t, pf, Request{Query: q, Sample: sample, Hints: Hints{Brand: brand, BrandDomain: "acme.com"}})
+					text := a.Text
+					for _, o := range a.OrganicResults {
+						text += " " + o.Title
+					}
+					for _, r := range rivalPool {
+						if strings.Contains(text, r) {
+							seen[r] = true
+						}
+					}
+				}
+			}
+		}
+		return seen
+	}
+	cases := []struct{ brand string }{{"Acme CRM"}, {"Zeta Notes"}}
+	sets := map[string]string{}
+	for _, tc := range cases {
+		t.Run(tc.brand, func(t *testing.T) {
+			seen := named(tc.brand)
+			if len(seen) != 3 {
+				t.Fatalf("rivals named: %v, want exactly three", seen)
+			}
+			var names []string
+			for _, r := range rivalPool {
+				if seen[r] {
+					names = append(names, r)
+				}
+			}
+			sets[tc.brand] = strings.Join(names, ",")
+		})
+	}
+	if sets["Acme CRM"] == sets["Zeta Notes"] {
+		t.Errorf("both brands got the rivals %s", sets["Acme CRM"])
+	}
+}
+
 func TestSimulatedCancelled(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()

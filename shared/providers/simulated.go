@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"hash/fnv"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -19,7 +20,8 @@ import (
 const SimulatedModel = "simulated"
 
 // Simulated answers offline with plausible, deterministic text built from
-// Request.Hints: the same platform, query, sample and hints always give the
+// Request.Hints (with three invented rivals when no competitor is hinted):
+// the same platform, query, sample and hints always give the
 // same answer, while different samples give different ones (brand first,
 // after competitors, absent, criticised, or "I don't have information"),
 // so mention rates over several samples vary as they do on real platforms.
@@ -96,6 +98,9 @@ func (s *Simulated) Answer(ctx context.Context, req Request) (Answer, error) {
 		if c != "" && !strings.EqualFold(c, brand) && !containsFold(comps, c) {
 			comps = append(comps, c)
 		}
+	}
+	if len(comps) == 0 {
+		comps = inventedRivals(brand)
 	}
 	rng := &splitmix{seed(s.platform, req)}
 	for i := len(comps) - 1; i > 0; i-- {
@@ -267,6 +272,30 @@ func simOrganic(rng *splitmix, req Request, brand string, comps []string) []Orga
 	out := make([]OrganicResult, len(pool))
 	for i, e := range pool {
 		out[i] = OrganicResult{Position: i + 1, URL: e.url, Title: e.title}
+	}
+	return out
+}
+
+// rivalPool holds fictional company names for answers about a brand whose
+// competitors nobody told us (the anonymous brand check): real platforms
+// name rivals the asker did not list, so the simulation does too.
+var rivalPool = []string{"Northwind", "Contoso", "Fabrikam", "Tailspin", "Litware",
+	"Proseware", "Wingtip", "Adatum", "Woodgrove", "Trey Research"}
+
+// inventedRivals picks three rivals for brand, the same ones for every
+// platform, query and sample, so that platforms agree on who competes.
+func inventedRivals(brand string) []string {
+	h := fnv.New64a()
+	h.Write([]byte(normQuery(brand)))
+	rng := &splitmix{h.Sum64()}
+	pool := slices.Clone(rivalPool)
+	var out []string
+	for len(out) < 3 && len(pool) > 0 {
+		i := rng.intn(len(pool))
+		if !strings.EqualFold(pool[i], brand) {
+			out = append(out, pool[i])
+		}
+		pool = slices.Delete(pool, i, i+1)
 	}
 	return out
 }

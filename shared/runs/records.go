@@ -66,26 +66,11 @@ func resultPrefix(jobID string) string { return "RESULT#" + jobID + "#" }
 // (DynamoDB allows 100 actions).
 const maxCitationsPerAnswer = 80
 
-// infoSites are reference, review and encyclopedia hosts: a citation of
-// them is an info_site source rather than an ordinary page.
-var infoSites = []string{
-	"wikipedia.org", "wikidata.org", "britannica.com", "g2.com", "capterra.com", "trustpilot.com",
-	"getapp.com", "softwareadvice.com", "trustradius.com", "producthunt.com", "reddit.com", "quora.com",
-	"stackoverflow.com", "stackexchange.com", "medium.com", "forbes.com", "techcrunch.com", "theverge.com",
-	"pcmag.com", "zapier.com", "gartner.com", "crunchbase.com", "youtube.com",
-}
-
 // sourceType classifies a cited URL: info_site for reference and review
 // hosts, else the channel it came from (ai_response or organic_search).
 func sourceType(rawURL, channel string) string {
-	u, err := url.Parse(rawURL)
-	if err == nil {
-		host := strings.ToLower(strings.TrimPrefix(u.Hostname(), "www."))
-		for _, s := range infoSites {
-			if host == s || strings.HasSuffix(host, "."+s) {
-				return citations.SourceInfoSite
-			}
-		}
+	if citations.IsInfoSite(rawURL) {
+		return citations.SourceInfoSite
 	}
 	return channel
 }

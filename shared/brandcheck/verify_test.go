@@ -1,0 +1,79 @@
+package brandcheck_test
+
+import (
+	"context"
+	"errors"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/brandlens/brandlens/shared/brandcheck"
+	"github.com/brandlens/brandlens/shared/platforms"
+	"github.com/brandlens/brandlens/shared/providers"
+	"github.com/brandlens/brandlens/shared/recaptcha"
+	"github.com/brandlens/brandlens/shared/store/embedded"
+)
+
+// TestCheckWithSiteverify runs the service with the real reCAPTCHA client
+// against a local siteverify: each outcome maps to its typed error, the
+// visitor's address is passed on, and nothing refused is counted.
+func TestCheckWithSiteverify(t *testing.T) {
+	var remoteIP atomic.Value
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		r.ParseForm()
+		remoteIP.Store(r.PostForm.Get("remoteip"))
+		switch r.PostForm.Get("response") {
+		case "human":
+			io.WriteString(w, `{"success":true,"score":0.9,"action":"brand_check","hostname":"brandlens.example"}`)
+		case "bot":
+			io.WriteString(w, `{"success":true,"score":0.1,"action":"brand_check"}`)
+		case "replayed":
+			io.WriteString(w, `{"success":false,"error-codes":["timeout-or-duplicate"]}`)
+		default:
+			w.WriteHeader(http.StatusBadGateway)
+		}
+	}))
+	defer srv.Close()
+	rc, err := recaptcha.New(recaptcha.Config{Secret: "s", VerifyURL: srv.URL, MinScore: 0.5, Action: recaptcha.DefaultAction})
+	if err != nil {
+		t.Fatal(err)
+	}
+	set := providers.Set{}
+	for _, pf := range platforms.All {
+		set[pf] = providers.NewSimulated(pf)
+	}
+	logger := slog.New(slog.NewTextHandler(io.Discard, nil))
+	svc, err := brandcheck.New(brandcheck.Deps{Table: embedded.NewMemory(), Providers: set, Verifier: rc,
+		Auditor: brandcheck.LogAuditor{Logger: logger}, Logger: logger, Now: func() time.Time { return t0 }},
+		brandcheck.Config{ClientKey: clientKey})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct {
+		token string
+		want  string // error code, "" for success
+	}{
+		{"bot", brandcheck.CodeRecaptchaFailed},
+		{"replayed", brandcheck.CodeRecaptchaFailed},
+		{"outage", brandcheck.CodeUnavailable},
+		{"human", ""}, {"human", ""}, {"human", ""},
+		{"human", brandcheck.CodeRateLimitExceeded},
+	}
+	for i, tc := range cases {
+		_, err := svc.Check(context.Background(), input("Acme", "https://acme.com", tc.token), visitor)
+		var coded interface{ Code() string }
+		switch {
+		case tc.want == "" && err != nil:
+			t.Fatalf("request %d (%s): %v", i+1, tc.token, err)
+		case tc.want != "" && (!errors.As(err, &coded) || coded.Code() != tc.want):
+			t.Fatalf("request %d (%s): %v, want %s", i+1, tc.token, err, tc.want)
+		}
+		if got := remoteIP.Load(); got != visitor.Addr.String() {
+			t.Errorf("remoteip %v", got)
+		}
+	}
+}
