@@ -6,41 +6,27 @@ import (
 	"net/http/httptest"
 	"testing"
 
-	"github.com/brandlens/brandlens/shared/config"
-	"github.com/brandlens/brandlens/shared/httpapi"
+	"github.com/brandlens/brandlens/shared/httpapi/apitest"
 	"github.com/brandlens/brandlens/shared/seed"
-	"github.com/brandlens/brandlens/shared/store/embedded"
 )
 
-// benchServer is a server over an in-memory store holding n citations.
+// benchServer is the kit's API (in memory) with n citations of tenant A.
 func benchServer(b *testing.B, n int) http.Handler {
 	b.Helper()
-	svc, err := config.NewServices(embedded.NewMemory(), testSecret, nil)
-	if err != nil {
-		b.Fatal(err)
-	}
-	ctx := context.Background()
-	f := seed.File{Tenants: []seed.Tenant{{Name: "Bench", RPMLimit: 1 << 40,
-		Brand:       &seed.Brand{Name: "Acme Notes"},
-		Competitors: []seed.Brand{{Name: "Notion"}, {Name: "Evernote"}},
-		Queries:     []seed.Query{{Text: "best note taking app"}, {Text: "notes for teams"}, {Text: "evernote alternatives"}},
-		APIKeys:     []seed.APIKey{{Key: keyAPublish, Scopes: []string{"publish"}}}}}}
-	if _, err := seed.Apply(ctx, svc, f); err != nil {
-		b.Fatal(err)
-	}
+	api := apitest.NewHandler(b, apitest.Options{RPM: 1 << 40})
 	if n > 0 {
-		if _, err := seed.SyntheticCitations(ctx, svc, 1, n, 1); err != nil {
+		if _, err := seed.SyntheticCitations(context.Background(), api.Svc, api.A.ID, n, 1); err != nil {
 			b.Fatal(err)
 		}
 	}
-	return httpapi.New(svc.HTTPDeps(nil, nil))
+	return api.Handler
 }
 
 func benchGet(b *testing.B, h http.Handler, path string) {
 	b.ReportAllocs()
 	for b.Loop() {
 		req := httptest.NewRequest("GET", path, nil)
-		req.Header.Set("X-API-Key", keyAPublish)
+		req.Header.Set("X-API-Key", apitest.KeyAPublish)
 		w := httptest.NewRecorder()
 		h.ServeHTTP(w, req)
 		if w.Code != 200 {
