@@ -536,3 +536,106 @@ func TestRunWritePath(t *testing.T) {
 		}
 	})
 }
+
+// Deep reads go by cursor; numbered pages stop at page × pageSize = 10,000.
+func TestCitationCursorsAndDepth(t *testing.T) {
+	api := apitest.New(t, apitest.Options{})
+	ctx := context.Background()
+	if _, err := seed.SyntheticCitations(ctx, api.Svc, api.A.ID, 250, 7); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := seed.SyntheticCitations(ctx, api.Svc, api.B.ID, 3, 8); err != nil {
+		t.Fatal(err)
+	}
+	byPage := allCitations(t, api, apitest.KeyARead, "platform=chatgpt")
+
+	type page struct {
+		Items      []json.RawMessage `json:"items"`
+		Page       *int              `json:"page"`
+		HasMore    bool              `json:"hasMore"`
+		NextCursor *string           `json:"nextCursor"`
+	}
+	t.Run("a cursor walk reads what the numbered pages read", func(t *testing.T) {
+		var p page
+		api.Do(t, "GET", "/api/v1/citations?platform=chatgpt&pageSize=17", apitest.KeyARead, "").Decode(t, 200, &p)
+		var ids []int32
+		for i := 0; ; i++ {
+			if i > 0 && p.Page != nil {
+				t.Fatalf("a page read by cursor answers page %d, want null", *p.Page)
+			}
+			if p.HasMore != (p.NextCursor != nil) {
+				t.Fatalf("hasMore %v, nextCursor %v", p.HasMore, p.NextCursor)
+			}
+			for _, raw := range p.Items {
+				var c citations.Citation
+				if err := json.Unmarshal(raw, &c); err != nil {
+					t.Fatal(err)
+				}
+				ids = append(ids, c.ID)
+			}
+			if p.NextCursor == nil {
+				break
+			}
+			api.Do(t, "GET", "/api/v1/citations?platform=chatgpt&pageSize=17&cursor="+*p.NextCursor, apitest.KeyARead, "").Decode(t, 200, &p)
+		}
+		var want []int32
+		for _, c := range byPage {
+			want = append(want, c.ID)
+		}
+		if !slices.Equal(ids, want) {
+			t.Fatalf("cursor walk %v\nnumbered pages %v", ids, want)
+		}
+	})
+	t.Run("the list serves the stored bytes that GET one answers", func(t *testing.T) {
+		var p page
+		api.Do(t, "GET", "/api/v1/citations?pageSize=3", apitest.KeyARead, "").Decode(t, 200, &p)
+		for _, raw := range p.Items {
+			var c citations.Citation
+			if err := json.Unmarshal(raw, &c); err != nil {
+				t.Fatal(err)
+			}
+			one := api.Do(t, "GET", fmt.Sprintf("/api/v1/citations/%d", c.ID), apitest.KeyARead, "")
+			if got := strings.TrimSuffix(string(one.Body), "\n"); got != string(raw) {
+				t.Errorf("list item\n%s\nGET\n%s", raw, got)
+			}
+		}
+	})
+	t.Run("another tenant's cursor reads only the caller's citations", func(t *testing.T) {
+		var p page
+		api.Do(t, "GET", "/api/v1/citations?pageSize=2", apitest.KeyARead, "").Decode(t, 200, &p)
+		api.Do(t, "GET", "/api/v1/citations?pageSize=100&cursor="+*p.NextCursor, apitest.KeyBPublish, "").Decode(t, 200, &p)
+		for _, raw := range p.Items {
+			var c citations.Citation
+			if err := json.Unmarshal(raw, &c); err != nil || c.TenantID != api.B.ID {
+				t.Fatalf("tenant B read %s (%v)", raw, err)
+			}
+		}
+	})
+	cases := []struct {
+		query  string
+		status int
+		fields []string
+	}{
+		{"page=500&pageSize=20", 200, nil},
+		{"page=501&pageSize=20", 422, []string{"page"}},
+		{"page=101&pageSize=100", 422, []string{"page"}},
+		{"page=10000&pageSize=1", 200, nil},
+		{"page=10001", 422, []string{"page"}},
+		{"cursor=bm90LWEtY3Vyc29y", 422, []string{"cursor"}},
+		{"cursor=%25%25", 422, []string{"cursor"}},
+		{"cursor=" + strings.Repeat("A", 201), 422, []string{"cursor"}},
+		{"cursor=MjAyNi0xMS0wMVQwOTowMDowMC4wMDAwMDBaIzAwMDAwMDAwMDI&page=2", 422, []string{"cursor"}},
+		{"cursor=MjAyNi0xMS0wMVQwOTowMDowMC4wMDAwMDBaIzAwMDAwMDAwMDI", 200, nil},
+	}
+	for _, c := range cases {
+		t.Run(c.query, func(t *testing.T) {
+			r := api.Do(t, "GET", "/api/v1/citations?"+c.query, apitest.KeyARead, "")
+			if r.Status != c.status {
+				t.Fatalf("got %d %s", r.Status, r.Body)
+			}
+			if c.status == 422 && !slices.Equal(r.Fields(t), c.fields) {
+				t.Errorf("fields %v, want %v", r.Fields(t), c.fields)
+			}
+		})
+	}
+}
