@@ -13,7 +13,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/getkin/kin-openapi/openapi3"
+
 	"github.com/brandlens/brandlens/shared/idempotency"
+	"github.com/brandlens/brandlens/shared/openapi/openapitest"
 )
 
 // These tests read the OpenAPI document the way a client does: as JSON.
@@ -808,4 +811,26 @@ func TestOpenAPIDocTablesAreNotStale(t *testing.T) {
 			t.Logf("componentNames: %s (%s) is not reached by any route", name, typ)
 		}
 	}
+}
+
+// The served document loads and validates with kin-openapi's loader, and
+// passes the Spectral OpenAPI linter pinned in tools/.
+func TestOpenAPIServedDocumentValidatesAndLints(t *testing.T) {
+	rec := httptest.NewRecorder()
+	New(Deps{}).ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/openapi.json", nil))
+	if rec.Code != http.StatusOK {
+		t.Fatalf("GET /openapi.json = %d", rec.Code)
+	}
+	loader := openapi3.NewLoader()
+	doc, err := loader.LoadFromData(rec.Body.Bytes())
+	if err != nil {
+		t.Fatalf("load: %v", err)
+	}
+	if err := doc.Validate(loader.Context, openapi3.EnableExamplesValidation()); err != nil {
+		t.Fatalf("validate: %v", err)
+	}
+	if doc.Info.Version != "1.0" || doc.OpenAPI != "3.0.3" {
+		t.Errorf("openapi %s, version %s", doc.OpenAPI, doc.Info.Version)
+	}
+	openapitest.Lint(t, rec.Body.Bytes())
 }
