@@ -15,6 +15,7 @@ import (
 
 	"github.com/brandlens/brandlens/shared/config"
 	"github.com/brandlens/brandlens/shared/events"
+	"github.com/brandlens/brandlens/shared/httpapi"
 	"github.com/brandlens/brandlens/shared/httpapi/apitest"
 	"github.com/brandlens/brandlens/shared/signing"
 	"github.com/brandlens/brandlens/shared/ssrf"
@@ -28,7 +29,7 @@ func TestWebhookSubscriptionsAPI(t *testing.T) {
 	if r.Status != http.StatusCreated {
 		t.Fatalf("create: %d %s", r.Status, r.Body)
 	}
-	var created webhookCreated
+	var created httpapi.WebhookSubscriptionCreated
 	if err := json.Unmarshal(r.Body, &created); err != nil {
 		t.Fatal(err)
 	}
@@ -117,16 +118,6 @@ func TestWebhookSubscriptionsAPI(t *testing.T) {
 	if r := api.Do(t, "DELETE", "/api/v1/webhooks/"+created.ID, apitest.KeyAPublish, ""); r.Status != 404 {
 		t.Errorf("second delete: %d", r.Status)
 	}
-}
-
-type webhookCreated struct {
-	ID          string   `json:"id"`
-	URL         string   `json:"url"`
-	Events      []string `json:"events"`
-	Description string   `json:"description"`
-	Active      bool     `json:"active"`
-	HasSecret   bool     `json:"hasSecret"`
-	Secret      string   `json:"secret"`
 }
 
 // End to end through the API and the local runtime of `brandlens serve`:

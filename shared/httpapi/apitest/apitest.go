@@ -65,10 +65,12 @@ type Options struct {
 type API struct {
 	URL     string
 	Handler http.Handler
-	Svc     *config.Services
-	Table   store.Table
-	A, B    seed.TenantResult
-	client  *Client
+	// Deps are the handler's dependencies (for Lambda handlers of the API).
+	Deps   httpapi.Deps
+	Svc    *config.Services
+	Table  store.Table
+	A, B   seed.TenantResult
+	client *Client
 }
 
 // New serves the two tenants on a real HTTP server closed after tb.
@@ -122,7 +124,8 @@ func NewHandler(tb testing.TB, o Options) *API {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	return &API{Handler: httpapi.New(svc.HTTPDeps(nil, o.SiteContentSecret)), Svc: svc, Table: tbl, A: res.Tenants[0], B: res.Tenants[1]}
+	deps := svc.HTTPDeps(nil, o.SiteContentSecret)
+	return &API{Handler: httpapi.New(deps), Deps: deps, Svc: svc, Table: tbl, A: res.Tenants[0], B: res.Tenants[1]}
 }
 
 // Do sends a request with the X-API-Key key (none when ""), a JSON body
