@@ -86,12 +86,13 @@ func (r *Repo) List(ctx context.Context, tenantID int32, f Filter, pr PageReques
 	if pr.Size < 1 || pr.Offset < 0 {
 		return ListResult{}, fmt.Errorf("citations: list: page size %d, offset %d", pr.Size, pr.Offset)
 	}
+	cond, filtered := f.cond()
 	q := store.Query{
 		Index:  store.IndexGSI1,
 		PK:     byDatePK(tenantID),
 		Desc:   true,
 		Limit:  scanBatch,
-		Filter: f.cond(),
+		Filter: cond,
 	}
 	var lo, hi string // inclusive sort-key bounds; "" is open
 	if !f.DateFrom.IsZero() {
@@ -124,6 +125,12 @@ func (r *Repo) List(ctx context.Context, tenantID int32, f Filter, pr PageReques
 	}
 	var out []store.Item
 	for {
+		if !filtered {
+			// Every entry read is kept: read no more than the page needs
+			// (the skipped ones, the page, one to tell whether more follow,
+			// and the cursor's own item).
+			q.Limit = min(scanBatch, skip+pr.Size+2-len(out))
+		}
 		p, err := r.tbl.Query(ctx, q)
 		if err != nil {
 			return ListResult{}, fmt.Errorf("citations: list: %w", err)
@@ -156,7 +163,8 @@ func (r *Repo) List(ctx context.Context, tenantID int32, f Filter, pr PageReques
 	return res, nil
 }
 
-func (f Filter) cond() store.Cond {
+// cond is the store filter of f; filtered is false when f keeps everything.
+func (f Filter) cond() (c store.Cond, filtered bool) {
 	var cs []store.Cond
 	if f.Platform != "" {
 		cs = append(cs, store.Eq(attrPlatform, f.Platform))
@@ -173,5 +181,5 @@ func (f Filter) cond() store.Cond {
 	if f.SearchQuery != "" {
 		cs = append(cs, store.Contains(attrQueryText, strings.ToLower(f.SearchQuery)))
 	}
-	return store.And(cs...)
+	return store.And(cs...), len(cs) > 0
 }

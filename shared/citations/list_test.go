@@ -165,7 +165,11 @@ func TestListPagesFiltersAndCursors(t *testing.T) {
 				if c.name != "nothing matches" && (len(want) == 0 || len(want) == len(all) && c.name != "everything") {
 					t.Fatalf("the filter selects %d of %d: a useless case", len(want), len(all))
 				}
-				for _, size := range []int{1, 7, 100} {
+				sizes := []int{7, 100}
+				if c.name == "everything" {
+					sizes = append(sizes, 1) // a cursor after every single item
+				}
+				for _, size := range sizes {
 					if got := readAll(t, repo, 1, c.f, size, false); !slices.Equal(got, want) {
 						t.Errorf("pages of %d: %v, want %v", size, got, want)
 					}
