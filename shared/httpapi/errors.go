@@ -1,10 +1,6 @@
 package httpapi
 
-import (
-	"net/http"
-
-	"github.com/brandlens/brandlens/shared/validation"
-)
+import "net/http"
 
 // Error codes of the spec, and those this service adds (documented in the
 // OpenAPI document): method_not_allowed, payload_too_large,
@@ -94,7 +90,3 @@ func (e *Error) body() ErrorBody {
 func notFound(what string) *Error {
 	return &Error{Code: CodeNotFound, Message: what + " not found"}
 }
-
-// FieldError names one invalid field of a request (the service's one
-// field-error shape, shared with the domain packages).
-type FieldError = validation.FieldError

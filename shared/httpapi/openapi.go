@@ -23,6 +23,7 @@ import (
 	"github.com/brandlens/brandlens/shared/openapi"
 	"github.com/brandlens/brandlens/shared/platforms"
 	"github.com/brandlens/brandlens/shared/queries"
+	"github.com/brandlens/brandlens/shared/validation"
 )
 
 // The OpenAPI document is built from the route table, the one definition
@@ -142,7 +143,7 @@ var errorDocs = map[string]errorDoc{
 		Example: "an approval request for this opportunity is pending"},
 	CodeValidation: {Meaning: "a parameter or body member is invalid, unknown or ill-typed, or the body is not JSON; details.fields names each one",
 		Example: "invalid field pageSize: must be at most 100",
-		Details: map[string]any{"fields": []FieldError{{Field: "pageSize", Message: "must be at most 100"}}}},
+		Details: map[string]any{"fields": []validation.FieldError{{Field: "pageSize", Message: "must be at most 100"}}}},
 	CodeRateLimitExceeded: {Meaning: "the key's requests-per-minute limit (rpm_limit), or the brand check's daily limit, is used up; Retry-After says when to retry",
 		Example: "rate limit of 60 requests per minute exceeded", Details: map[string]any{"rpmLimit": 60}},
 	CodeCreditCeilingReached: {Meaning: "the operation would pass the tenant's daily credit ceiling (daily_credit_ceiling); Retry-After gives the seconds until it resets at UTC midnight",
@@ -227,7 +228,9 @@ func OpenAPI(routes []Route) (*openapi3.T, error) {
 	if b.errorBody, err = b.gen.Response(reflect.TypeFor[ErrorBody]()); err != nil {
 		return nil, err
 	}
-	b.documentErrorObject()
+	if err := b.documentErrorObject(); err != nil {
+		return nil, err
+	}
 	seen := map[string]bool{}
 	for i := range routes {
 		r := &routes[i]
@@ -529,7 +532,11 @@ func upperCamel(s string) string {
 // documentErrorObject completes the envelope: the code is one of the
 // error codes, and details is an object whose fields member lists the
 // FieldErrors of a validation error.
-func (b *docBuilder) documentErrorObject() {
+func (b *docBuilder) documentErrorObject() error {
+	fieldErr, err := b.gen.Response(reflect.TypeFor[validation.FieldError]())
+	if err != nil {
+		return err
+	}
 	obj := b.gen.Component("ErrorObject")
 	codes := make([]string, 0, len(ErrorStatus))
 	for c := range ErrorStatus {
@@ -542,17 +549,13 @@ func (b *docBuilder) documentErrorObject() {
 	msg := openapi3.NewStringSchema()
 	msg.Description = "human-readable explanation"
 	obj.Properties["message"] = msg.NewRef()
-	fieldErr := openapi3.NewObjectSchema().
-		WithProperty("field", &openapi3.Schema{Type: &openapi3.Types{"string"}, Description: "the parameter, body member or header at fault"}).
-		WithProperty("message", openapi3.NewStringSchema()).
-		WithRequired([]string{"field", "message"})
-	b.gen.Components()["FieldError"] = fieldErr.NewRef()
-	fields := openapi3.NewArraySchema().WithItems(nil)
-	fields.Items = openapi.Ref("FieldError")
+	fields := openapi3.NewArraySchema()
+	fields.Items = fieldErr
 	fields.Description = "with validation_error: one entry per invalid, unknown or ill-typed parameter, body member or header, sorted by field"
 	details := openapi3.NewObjectSchema().WithAnyAdditionalProperties().WithPropertyRef("fields", fields.NewRef())
 	details.Description = "always an object (empty when there is nothing to add); validation errors list every offending field under fields"
 	obj.Properties["details"] = details.NewRef()
+	return nil
 }
 
 // apiDescription is the document's description: the rules that hold across

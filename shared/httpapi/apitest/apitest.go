@@ -27,6 +27,7 @@ import (
 	"github.com/brandlens/brandlens/shared/seed"
 	"github.com/brandlens/brandlens/shared/store"
 	"github.com/brandlens/brandlens/shared/store/embedded"
+	"github.com/brandlens/brandlens/shared/validation"
 )
 
 // Keys of the seeded tenants.
@@ -251,7 +252,7 @@ func (r Response) Fields(t testing.TB) []string {
 	var env struct {
 		Error struct {
 			Details struct {
-				Fields []httpapi.FieldError `json:"fields"`
+				Fields []validation.FieldError `json:"fields"`
 			} `json:"details"`
 		} `json:"error"`
 	}
