@@ -1,6 +1,7 @@
 package httpapi
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -16,6 +17,7 @@ import (
 	"github.com/getkin/kin-openapi/openapi3"
 
 	"github.com/brandlens/brandlens/shared/idempotency"
+	"github.com/brandlens/brandlens/shared/openapi"
 	"github.com/brandlens/brandlens/shared/openapi/openapitest"
 )
 
@@ -810,6 +812,17 @@ func TestOpenAPIDocTablesAreNotStale(t *testing.T) {
 			// Only types some route reaches are components.
 			t.Logf("componentNames: %s (%s) is not reached by any route", name, typ)
 		}
+	}
+}
+
+// The document, x-webhooks operations included, validates with kin-openapi.
+func TestOpenAPIDocumentValidates(t *testing.T) {
+	doc, err := OpenAPI(Routes)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := openapi.Validate(context.Background(), doc); err != nil {
+		t.Fatal(err)
 	}
 }
 
