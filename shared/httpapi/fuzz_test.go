@@ -48,16 +48,15 @@ func FuzzBindParams(f *testing.F) {
 		rq := &Request{HTTP: httptest.NewRequest(http.MethodGet, "/", nil)}
 		rq.HTTP.URL = u
 		var in listCitationsIn
-		if err := b.bind(rq, nil, reflect.ValueOf(&in).Elem()); err == nil {
+		err = b.bind(rq, nil, reflect.ValueOf(&in).Elem())
+		if err == nil {
 			err = in.check(rq)
-		} else {
+		}
+		if err != nil {
 			var ve *validation.Error
 			if !errors.As(err, &ve) {
 				t.Fatalf("error %T %v", err, err)
 			}
-			return
-		}
-		if err != nil {
 			return
 		}
 		if in.PageSize < 1 || in.PageSize > MaxPageSize || in.Page < 1 {
