@@ -4,8 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
-	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -17,198 +15,37 @@ import (
 	"testing"
 	"time"
 
-	"github.com/brandlens/brandlens/shared/app"
 	"github.com/brandlens/brandlens/shared/auth"
 	"github.com/brandlens/brandlens/shared/citations"
 	"github.com/brandlens/brandlens/shared/httpapi"
+	"github.com/brandlens/brandlens/shared/httpapi/apitest"
 	"github.com/brandlens/brandlens/shared/jobs"
 	"github.com/brandlens/brandlens/shared/seed"
 	"github.com/brandlens/brandlens/shared/store"
-	"github.com/brandlens/brandlens/shared/store/embedded"
 )
-
-const (
-	keyAPublish = "local-key-acme-publish-0001"
-	keyARead    = "local-key-acme-read-000001"
-	keyAAgent   = "local-key-acme-agent-00001"
-	keyBPublish = "local-key-beta-publish-001"
-)
-
-var testSecret = []byte("0123456789abcdef0123456789abcdef")
-
-type testAPI struct {
-	url string
-	svc *app.Services
-	// local is the runtime of `brandlens serve` around svc (not running
-	// unless a test runs it).
-	local *app.Local
-	tbl   store.Table
-	a     seed.TenantResult
-	b     seed.TenantResult
-}
-
-func newTestAPI(t *testing.T, rpm int64) *testAPI { return newTestAPIWith(t, rpm, app.LocalOptions{}) }
-
-// newTestAPIAt serves two seeded tenants; now (nil: the real clock) is the
-// clock of every service.
-func newTestAPIAt(t *testing.T, rpm int64, now func() time.Time) *testAPI {
-	return newTestAPIWith(t, rpm, app.LocalOptions{Now: now})
-}
-
-// newTestAPIWith serves two seeded tenants from the local runtime built
-// with o (its table, key secret and logger are set here).
-func newTestAPIWith(t *testing.T, rpm int64, o app.LocalOptions) *testAPI {
-	t.Helper()
-	var opts []embedded.Option
-	if o.Now != nil {
-		opts = append(opts, embedded.WithClock(o.Now))
-	}
-	tbl := embedded.NewMemory(opts...)
-	o.Table, o.KeySecret = tbl, testSecret
-	o.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
-	local, err := app.NewLocal(o)
-	if err != nil {
-		t.Fatal(err)
-	}
-	svc := local.Services
-	f := seed.File{Tenants: []seed.Tenant{
-		{
-			Name: "Acme Notes", Credits: 1000, DailyCreditCeiling: 500, RPMLimit: rpm,
-			Brand:       &seed.Brand{Name: "Acme Notes", Aliases: []string{"AcmeNotes"}, Domains: []string{"acmenotes.com"}},
-			Competitors: []seed.Brand{{Name: "Notion", Aliases: []string{"Notion HQ"}, Domains: []string{"notion.so"}}, {Name: "Evernote"}},
-			Queries: []seed.Query{
-				{Text: "best note taking app", Platforms: []string{"chatgpt", "perplexity"}, Schedule: "daily"},
-				{Text: "notes for teams", Platforms: []string{"gemini", "claude", "google_ai_overview"}},
-			},
-			APIKeys: []seed.APIKey{
-				{Key: keyAPublish, Scopes: []string{"publish"}, AutonomyLevel: "L0"},
-				{Key: keyARead, Scopes: []string{"read"}},
-				{Key: keyAAgent, Scopes: []string{"publish"}, IsAgent: true, AutonomyLevel: "L1"},
-			},
-		},
-		{
-			Name: "Beta Docs", Credits: 50,
-			Brand:   &seed.Brand{Name: "Beta Docs", Domains: []string{"betadocs.io"}},
-			Queries: []seed.Query{{Text: "docs tool"}},
-			APIKeys: []seed.APIKey{{Key: keyBPublish, Scopes: []string{"publish"}}},
-		},
-	}}
-	res, err := seed.Apply(context.Background(), svc.Repos, f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := httptest.NewServer(local.API)
-	t.Cleanup(srv.Close)
-	return &testAPI{url: srv.URL, svc: svc, local: local, tbl: tbl, a: res.Tenants[0], b: res.Tenants[1]}
-}
-
-type response struct {
-	status int
-	header http.Header
-	body   []byte
-}
-
-func (r response) json(t *testing.T) map[string]any {
-	t.Helper()
-	var m map[string]any
-	if err := json.Unmarshal(r.body, &m); err != nil {
-		t.Fatalf("body is not a JSON object: %v\n%s", err, r.body)
-	}
-	return m
-}
-
-// errorCode checks the envelope and returns its code.
-func (r response) errorCode(t *testing.T) string {
-	t.Helper()
-	m := r.json(t)
-	e, ok := m["error"].(map[string]any)
-	if !ok {
-		t.Fatalf("no error envelope: %s", r.body)
-	}
-	if _, ok := e["message"].(string); !ok {
-		t.Fatalf("envelope without message: %s", r.body)
-	}
-	if _, ok := e["details"].(map[string]any); !ok {
-		t.Fatalf("envelope details is not an object: %s", r.body)
-	}
-	return e["code"].(string)
-}
-
-func (r response) fields(t *testing.T) []string {
-	t.Helper()
-	var env struct {
-		Error struct {
-			Details struct {
-				Fields []httpapi.FieldError `json:"fields"`
-			} `json:"details"`
-		} `json:"error"`
-	}
-	if err := json.Unmarshal(r.body, &env); err != nil {
-		t.Fatal(err)
-	}
-	var out []string
-	for _, f := range env.Error.Details.Fields {
-		out = append(out, f.Field)
-	}
-	return out
-}
-
-func (api *testAPI) do(t *testing.T, method, path, key string, body string, hdr ...string) response {
-	t.Helper()
-	var rd io.Reader
-	if body != "" {
-		rd = strings.NewReader(body)
-	}
-	req, err := http.NewRequest(method, api.url+path, rd)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if key != "" {
-		req.Header.Set("X-API-Key", key)
-	}
-	if body != "" {
-		req.Header.Set("Content-Type", "application/json")
-	}
-	for i := 0; i+1 < len(hdr); i += 2 {
-		req.Header.Set(hdr[i], hdr[i+1])
-	}
-	res, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer res.Body.Close()
-	b, _ := io.ReadAll(res.Body)
-	if ct := res.Header.Get("Content-Type"); ct != "application/json" {
-		t.Errorf("%s %s: Content-Type %q", method, path, ct)
-	}
-	if res.Header.Get("X-Request-Id") == "" {
-		t.Errorf("%s %s: no X-Request-Id", method, path)
-	}
-	return response{status: res.StatusCode, header: res.Header, body: b}
-}
 
 func TestMeReturnsEveryEntitlementMember(t *testing.T) {
-	api := newTestAPI(t, 600)
-	r := api.do(t, "GET", "/api/v1/me", keyAPublish, "")
-	if r.status != 200 {
-		t.Fatalf("status %d: %s", r.status, r.body)
+	api := apitest.New(t, apitest.Options{})
+	r := api.Do(t, "GET", "/api/v1/me", apitest.KeyAPublish, "")
+	if r.Status != 200 {
+		t.Fatalf("status %d: %s", r.Status, r.Body)
 	}
-	m := r.json(t)
+	m := r.JSON(t)
 	for _, member := range []string{"scopes", "credits_balance", "spent_today", "daily_credit_ceiling", "rpm_limit", "autonomy_level", "pending_approvals", "capabilities"} {
 		if _, ok := m[member]; !ok {
-			t.Errorf("member %s missing: %s", member, r.body)
+			t.Errorf("member %s missing: %s", member, r.Body)
 		}
 	}
 	if m["credits_balance"] != float64(1000) || m["daily_credit_ceiling"] != float64(500) || m["rpm_limit"] != float64(600) || m["spent_today"] != float64(0) {
-		t.Errorf("wrong numbers: %s", r.body)
+		t.Errorf("wrong numbers: %s", r.Body)
 	}
 	if m["autonomy_level"] != "L0" || m["is_agent"] != false {
-		t.Errorf("wrong autonomy: %s", r.body)
+		t.Errorf("wrong autonomy: %s", r.Body)
 	}
 
 	caps := func(key string) []string {
 		var e httpapi.Entitlement
-		if err := json.Unmarshal(api.do(t, "GET", "/api/v1/me", key, "").body, &e); err != nil {
+		if err := json.Unmarshal(api.Do(t, "GET", "/api/v1/me", key, "").Body, &e); err != nil {
 			t.Fatal(err)
 		}
 		if !sort.StringsAreSorted(e.Capabilities) {
@@ -216,8 +53,8 @@ func TestMeReturnsEveryEntitlementMember(t *testing.T) {
 		}
 		return e.Capabilities
 	}
-	full, read, agent := caps(keyAPublish), caps(keyARead), caps(keyAAgent)
-	if !slices.Equal(full, caps(keyAPublish)) {
+	full, read, agent := caps(apitest.KeyAPublish), caps(apitest.KeyARead), caps(apitest.KeyAAgent)
+	if !slices.Equal(full, caps(apitest.KeyAPublish)) {
 		t.Error("capabilities are not deterministic")
 	}
 	for _, c := range []string{"queries:run", "content:publish", "approvals:review", "citations:read"} {
@@ -234,13 +71,13 @@ func TestMeReturnsEveryEntitlementMember(t *testing.T) {
 }
 
 func TestAuthErrors(t *testing.T) {
-	api := newTestAPI(t, 600)
+	api := apitest.New(t, apitest.Options{})
 	revoked := "local-key-acme-revoked-0001"
-	_, rec, err := api.svc.Keys.Create(context.Background(), keyFor(api.a.ID, revoked))
+	_, rec, err := api.Svc.Keys.Create(context.Background(), keyFor(api.A.ID, revoked))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if ok, err := api.svc.Keys.Revoke(context.Background(), api.a.ID, rec.ID); err != nil || !ok {
+	if ok, err := api.Svc.Keys.Revoke(context.Background(), api.A.ID, rec.ID); err != nil || !ok {
 		t.Fatalf("revoke: %v %v", ok, err)
 	}
 	cases := []struct {
@@ -251,32 +88,32 @@ func TestAuthErrors(t *testing.T) {
 		{"missing key", "GET", "/api/v1/me", "", "", 401, "missing_api_key"},
 		{"wrong key", "GET", "/api/v1/me", "local-key-does-not-exist-01", "", 401, "invalid_api_key"},
 		{"revoked key", "GET", "/api/v1/me", revoked, "", 401, "invalid_api_key"},
-		{"key in query string", "GET", "/api/v1/me?api_key=" + keyAPublish, "", "", 401, "invalid_api_key"},
-		{"read key on write route", "POST", "/api/v1/queries/1/run", keyARead, "{}", 403, "insufficient_scope"},
-		{"read_write needed for webhooks", "POST", "/api/v1/webhooks", keyARead, "", 403, "insufficient_scope"},
-		{"agent key cannot review", "GET", "/api/tracker/approvals/pending", keyAAgent, "", 403, "insufficient_scope"},
-		{"read key cannot review", "GET", "/api/tracker/approvals/pending", keyARead, "", 403, "insufficient_scope"},
-		{"human publish key may review (not built yet)", "GET", "/api/tracker/approvals/pending", keyAPublish, "", 501, "not_implemented"},
-		{"write route after its guard", "POST", "/api/v1/gaps/detect", keyAPublish, `{"brandProfileId":1}`, 501, "not_implemented"},
+		{"key in query string", "GET", "/api/v1/me?api_key=" + apitest.KeyAPublish, "", "", 401, "invalid_api_key"},
+		{"read key on write route", "POST", "/api/v1/queries/1/run", apitest.KeyARead, "{}", 403, "insufficient_scope"},
+		{"read_write needed for webhooks", "POST", "/api/v1/webhooks", apitest.KeyARead, "", 403, "insufficient_scope"},
+		{"agent key cannot review", "GET", "/api/tracker/approvals/pending", apitest.KeyAAgent, "", 403, "insufficient_scope"},
+		{"read key cannot review", "GET", "/api/tracker/approvals/pending", apitest.KeyARead, "", 403, "insufficient_scope"},
+		{"human publish key may review (not built yet)", "GET", "/api/tracker/approvals/pending", apitest.KeyAPublish, "", 501, "not_implemented"},
+		{"write route after its guard", "POST", "/api/v1/gaps/detect", apitest.KeyAPublish, `{"brandProfileId":1}`, 501, "not_implemented"},
 		{"signed receiver without signature", "POST", "/api/site-content/webhooks/news", "", `{"Title":"x"}`, 401, "invalid_signature"},
-		{"unknown route", "GET", "/api/v1/nothing", keyAPublish, "", 404, "not_found"},
+		{"unknown route", "GET", "/api/v1/nothing", apitest.KeyAPublish, "", 404, "not_found"},
 		{"unknown route without key", "GET", "/nothing", "", "", 404, "not_found"},
-		{"wrong method", "DELETE", "/api/v1/me", keyAPublish, "", 405, "method_not_allowed"},
+		{"wrong method", "DELETE", "/api/v1/me", apitest.KeyAPublish, "", 405, "method_not_allowed"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			r := api.do(t, c.method, c.path, c.key, c.body)
-			if r.status != c.status || r.errorCode(t) != c.code {
-				t.Fatalf("got %d %s, want %d %s", r.status, r.body, c.status, c.code)
+			r := api.Do(t, c.method, c.path, c.key, c.body)
+			if r.Status != c.status || r.ErrorCode(t) != c.code {
+				t.Fatalf("got %d %s, want %d %s", r.Status, r.Body, c.status, c.code)
 			}
-			if c.status == 405 && r.header.Get("Allow") != "GET" {
-				t.Errorf("Allow = %q", r.header.Get("Allow"))
+			if c.status == 405 && r.Header.Get("Allow") != "GET" {
+				t.Errorf("Allow = %q", r.Header.Get("Allow"))
 			}
 		})
 	}
 	t.Run("unknown and revoked keys answer identically", func(t *testing.T) {
-		a := api.do(t, "GET", "/api/v1/me", "local-key-does-not-exist-01", "").body
-		b := api.do(t, "GET", "/api/v1/me", revoked, "").body
+		a := api.Do(t, "GET", "/api/v1/me", "local-key-does-not-exist-01", "").Body
+		b := api.Do(t, "GET", "/api/v1/me", revoked, "").Body
 		if string(a) != string(b) {
 			t.Errorf("bodies differ:\n%s\n%s", a, b)
 		}
@@ -284,7 +121,7 @@ func TestAuthErrors(t *testing.T) {
 }
 
 func TestValidation(t *testing.T) {
-	api := newTestAPI(t, 600)
+	api := apitest.New(t, apitest.Options{})
 	cases := []struct {
 		name, method, path, body, ctype string
 		fields                          []string
@@ -313,28 +150,28 @@ func TestValidation(t *testing.T) {
 			if c.ctype != "" {
 				hdr = []string{"Content-Type", c.ctype}
 			}
-			r := api.do(t, c.method, c.path, keyAPublish, c.body, hdr...)
-			if r.status != 422 || r.errorCode(t) != "validation_error" {
-				t.Fatalf("got %d %s", r.status, r.body)
+			r := api.Do(t, c.method, c.path, apitest.KeyAPublish, c.body, hdr...)
+			if r.Status != 422 || r.ErrorCode(t) != "validation_error" {
+				t.Fatalf("got %d %s", r.Status, r.Body)
 			}
-			if got := r.fields(t); !slices.Equal(got, c.fields) {
+			if got := r.Fields(t); !slices.Equal(got, c.fields) {
 				t.Errorf("fields %v, want %v", got, c.fields)
 			}
 		})
 	}
 	t.Run("accepted JSON media types", func(t *testing.T) {
 		for _, ct := range []string{"application/json", "application/json; charset=utf-8", "text/json", "application/merge-patch+json", "application/vnd.brandlens+json"} {
-			r := api.do(t, "POST", "/api/v1/queries/1/run", keyAPublish, `{"samples":2}`, "Content-Type", ct)
-			if r.status != 202 {
-				t.Errorf("%s: got %d %s", ct, r.status, r.body)
+			r := api.Do(t, "POST", "/api/v1/queries/1/run", apitest.KeyAPublish, `{"samples":2}`, "Content-Type", ct)
+			if r.Status != 202 {
+				t.Errorf("%s: got %d %s", ct, r.Status, r.Body)
 			}
 		}
 	})
 	t.Run("body over the cap", func(t *testing.T) {
 		big := `{"platforms":["` + strings.Repeat("a", httpapi.DefaultMaxBody) + `"]}`
-		r := api.do(t, "POST", "/api/v1/queries/1/run", keyAPublish, big)
-		if r.status != 413 || r.errorCode(t) != "payload_too_large" {
-			t.Fatalf("got %d %s", r.status, r.body)
+		r := api.Do(t, "POST", "/api/v1/queries/1/run", apitest.KeyAPublish, big)
+		if r.Status != 413 || r.ErrorCode(t) != "payload_too_large" {
+			t.Fatalf("got %d %s", r.Status, r.Body)
 		}
 	})
 }
@@ -344,61 +181,61 @@ func keyFor(tenantID int32, plain string) auth.NewKey {
 }
 
 func TestReadEndpoints(t *testing.T) {
-	api := newTestAPI(t, 600)
+	api := apitest.New(t, apitest.Options{})
 	ctx := context.Background()
-	if _, err := seed.SyntheticCitations(ctx, api.svc.Repos, api.a.ID, 250, 7); err != nil {
+	if _, err := seed.SyntheticCitations(ctx, api.Svc.Repos, api.A.ID, 250, 7); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := seed.SyntheticCitations(ctx, api.svc.Repos, api.b.ID, 3, 8); err != nil {
+	if _, err := seed.SyntheticCitations(ctx, api.Svc.Repos, api.B.ID, 3, 8); err != nil {
 		t.Fatal(err)
 	}
 
 	t.Run("queries", func(t *testing.T) {
 		var l httpapi.QueryList
-		mustJSON(t, api.do(t, "GET", "/api/v1/queries", keyARead, ""), 200, &l)
+		api.Do(t, "GET", "/api/v1/queries", apitest.KeyARead, "").Decode(t, 200, &l)
 		if len(l.Items) != 2 || l.Items[0].ID != 1 || l.Items[1].ID != 2 || l.Items[0].Text != "best note taking app" || l.Items[0].BrandProfileID != 1 {
 			t.Fatalf("queries: %+v", l.Items)
 		}
-		r := api.do(t, "GET", "/api/v1/queries/2", keyARead, "")
-		if r.status != 200 || r.json(t)["text"] != "notes for teams" {
-			t.Fatalf("query 2: %d %s", r.status, r.body)
+		r := api.Do(t, "GET", "/api/v1/queries/2", apitest.KeyARead, "")
+		if r.Status != 200 || r.JSON(t)["text"] != "notes for teams" {
+			t.Fatalf("query 2: %d %s", r.Status, r.Body)
 		}
-		if r := api.do(t, "GET", "/api/v1/queries/2", keyBPublish, ""); r.status != 404 || r.errorCode(t) != "not_found" {
-			t.Fatalf("tenant B read A's query 2: %d %s", r.status, r.body)
+		if r := api.Do(t, "GET", "/api/v1/queries/2", apitest.KeyBPublish, ""); r.Status != 404 || r.ErrorCode(t) != "not_found" {
+			t.Fatalf("tenant B read A's query 2: %d %s", r.Status, r.Body)
 		}
 	})
 	t.Run("competitors", func(t *testing.T) {
 		var l httpapi.CompetitorList
-		mustJSON(t, api.do(t, "GET", "/api/v1/competitors", keyARead, ""), 200, &l)
+		api.Do(t, "GET", "/api/v1/competitors", apitest.KeyARead, "").Decode(t, 200, &l)
 		if len(l.Items) != 2 || *l.Items[0].Name != "Notion" || l.Items[1].ID != 2 {
 			t.Fatalf("competitors: %+v", l.Items)
 		}
-		m := api.do(t, "GET", "/api/v1/competitors/1", keyARead, "").json(t)
+		m := api.Do(t, "GET", "/api/v1/competitors/1", apitest.KeyARead, "").JSON(t)
 		for _, f := range []string{"id", "tenantId", "name", "websiteUrl", "description", "keywords", "isActive", "isDismissed", "dismissedAt", "createdAt", "updatedAt", "visibilityRank", "imageUrl", "detailedDescription", "detailedDescriptionUrl", "sameAsUrls", "totalMentions", "lastDetected", "dataSource"} {
 			if _, ok := m[f]; !ok {
 				t.Errorf("CompetitorDto member %s missing", f)
 			}
 		}
-		if r := api.do(t, "GET", "/api/v1/competitors/1", keyBPublish, ""); r.status != 404 {
-			t.Fatalf("tenant B read A's competitor: %d", r.status)
+		if r := api.Do(t, "GET", "/api/v1/competitors/1", apitest.KeyBPublish, ""); r.Status != 404 {
+			t.Fatalf("tenant B read A's competitor: %d", r.Status)
 		}
 	})
 	t.Run("citation of another tenant is 404", func(t *testing.T) {
-		if r := api.do(t, "GET", "/api/v1/citations/200", keyAPublish, ""); r.status != 200 {
-			t.Fatalf("own citation: %d %s", r.status, r.body)
+		if r := api.Do(t, "GET", "/api/v1/citations/200", apitest.KeyAPublish, ""); r.Status != 200 {
+			t.Fatalf("own citation: %d %s", r.Status, r.Body)
 		}
-		r := api.do(t, "GET", "/api/v1/citations/200", keyBPublish, "")
-		if r.status != 404 || r.errorCode(t) != "not_found" {
-			t.Fatalf("got %d %s", r.status, r.body)
+		r := api.Do(t, "GET", "/api/v1/citations/200", apitest.KeyBPublish, "")
+		if r.Status != 404 || r.ErrorCode(t) != "not_found" {
+			t.Fatalf("got %d %s", r.Status, r.Body)
 		}
 		var c citations.Citation
-		mustJSON(t, api.do(t, "GET", "/api/v1/citations/1", keyBPublish, ""), 200, &c)
-		if c.TenantID != api.b.ID {
+		api.Do(t, "GET", "/api/v1/citations/1", apitest.KeyBPublish, "").Decode(t, 200, &c)
+		if c.TenantID != api.B.ID {
 			t.Fatalf("B's citation 1 belongs to tenant %d", c.TenantID)
 		}
 	})
 
-	all := allCitations(t, api, keyARead, "")
+	all := allCitations(t, api, apitest.KeyARead, "")
 	if len(all) != 250 {
 		t.Fatalf("paged through %d citations, want 250", len(all))
 	}
@@ -414,15 +251,15 @@ func TestReadEndpoints(t *testing.T) {
 			}
 		}
 		var p httpapi.CitationPage
-		mustJSON(t, api.do(t, "GET", "/api/v1/citations", keyARead, ""), 200, &p)
-		if p.Page != 1 || p.PageSize != 20 || len(p.Items) != 20 || !p.HasMore {
+		api.Do(t, "GET", "/api/v1/citations", apitest.KeyARead, "").Decode(t, 200, &p)
+		if p.Page == nil || *p.Page != 1 || p.PageSize != 20 || len(p.Items) != 20 || !p.HasMore {
 			t.Fatalf("defaults: page %d size %d items %d more %v", p.Page, p.PageSize, len(p.Items), p.HasMore)
 		}
-		mustJSON(t, api.do(t, "GET", "/api/v1/citations?page=13&pageSize=20", keyARead, ""), 200, &p)
+		api.Do(t, "GET", "/api/v1/citations?page=13&pageSize=20", apitest.KeyARead, "").Decode(t, 200, &p)
 		if len(p.Items) != 10 || p.HasMore {
 			t.Fatalf("last page: %d items, more %v", len(p.Items), p.HasMore)
 		}
-		mustJSON(t, api.do(t, "GET", "/api/v1/citations?page=14", keyARead, ""), 200, &p)
+		api.Do(t, "GET", "/api/v1/citations?page=14", apitest.KeyARead, "").Decode(t, 200, &p)
 		if len(p.Items) != 0 || p.Items == nil || p.HasMore {
 			t.Fatalf("past the end: %+v", p)
 		}
@@ -459,7 +296,7 @@ func TestReadEndpoints(t *testing.T) {
 				t.Fatalf("filter selects %d of %d: a useless test", len(want), len(all))
 			}
 			var got []int32
-			for _, c := range allCitations(t, api, keyARead, f.query) {
+			for _, c := range allCitations(t, api, apitest.KeyARead, f.query) {
 				got = append(got, c.ID)
 			}
 			if !slices.Equal(got, want) {
@@ -469,7 +306,8 @@ func TestReadEndpoints(t *testing.T) {
 	}
 }
 
-func allCitations(t *testing.T, api *testAPI, key, query string) []citations.Citation {
+// allCitations pages through the citations by page number.
+func allCitations(t *testing.T, api *apitest.API, key, query string) []citations.Citation {
 	t.Helper()
 	var out []citations.Citation
 	for page := 1; ; page++ {
@@ -478,7 +316,7 @@ func allCitations(t *testing.T, api *testAPI, key, query string) []citations.Cit
 		if query != "" {
 			path += "&" + query
 		}
-		mustJSON(t, api.do(t, "GET", path, key, ""), 200, &p)
+		api.Do(t, "GET", path, key, "").Decode(t, 200, &p)
 		out = append(out, p.Items...)
 		if !p.HasMore {
 			return out
@@ -489,38 +327,28 @@ func allCitations(t *testing.T, api *testAPI, key, query string) []citations.Cit
 	}
 }
 
-func mustJSON(t *testing.T, r response, status int, v any) {
-	t.Helper()
-	if r.status != status {
-		t.Fatalf("status %d, want %d: %s", r.status, status, r.body)
-	}
-	if err := json.Unmarshal(r.body, v); err != nil {
-		t.Fatalf("decode: %v: %s", err, r.body)
-	}
-}
-
 func TestJobs(t *testing.T) {
-	api := newTestAPI(t, 6000)
+	api := apitest.New(t, apitest.Options{RPM: 6000})
 	ctx := context.Background()
 	base := time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC)
 	statuses := []string{"queued", "running", "succeeded", "partial", "failed"}
 	for i := range 60 {
-		j := jobs.Job{ID: fmt.Sprintf("01jobtest%04d", i), TenantID: api.a.ID, Type: jobs.TypeQueryRun,
+		j := jobs.Job{ID: fmt.Sprintf("01jobtest%04d", i), TenantID: api.A.ID, Type: jobs.TypeQueryRun,
 			Status: statuses[i%5], CreatedAt: base.Add(time.Duration(i) * time.Minute), PerPlatformStatus: map[string]jobs.PlatformStatus{}}
 		it, err := jobs.Item(j)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := api.tbl.Put(ctx, it, store.Cond{}); err != nil {
+		if err := api.Table.Put(ctx, it, store.Cond{}); err != nil {
 			t.Fatal(err)
 		}
 	}
 	var l httpapi.JobList
-	mustJSON(t, api.do(t, "GET", "/api/v1/jobs", keyARead, ""), 200, &l)
+	api.Do(t, "GET", "/api/v1/jobs", apitest.KeyARead, "").Decode(t, 200, &l)
 	if len(l.Items) != 50 || l.Items[0].ID != "01jobtest0059" {
 		t.Fatalf("default limit: %d items, first %s", len(l.Items), l.Items[0].ID)
 	}
-	mustJSON(t, api.do(t, "GET", "/api/v1/jobs?status=partial&limit=5", keyARead, ""), 200, &l)
+	api.Do(t, "GET", "/api/v1/jobs?status=partial&limit=5", apitest.KeyARead, "").Decode(t, 200, &l)
 	if len(l.Items) != 5 {
 		t.Fatalf("status filter: %d items", len(l.Items))
 	}
@@ -529,35 +357,35 @@ func TestJobs(t *testing.T) {
 			t.Fatalf("status filter let %s through", j.Status)
 		}
 	}
-	mustJSON(t, api.do(t, "GET", "/api/v1/jobs?status=failed", keyARead, ""), 200, &l)
+	api.Do(t, "GET", "/api/v1/jobs?status=failed", apitest.KeyARead, "").Decode(t, 200, &l)
 	if len(l.Items) != 12 {
 		t.Fatalf("failed jobs: %d", len(l.Items))
 	}
 	var j jobs.Job
-	mustJSON(t, api.do(t, "GET", "/api/v1/jobs/01jobtest0003", keyARead, ""), 200, &j)
+	api.Do(t, "GET", "/api/v1/jobs/01jobtest0003", apitest.KeyARead, "").Decode(t, 200, &j)
 	if j.Status != "partial" {
 		t.Fatalf("job: %+v", j)
 	}
-	if r := api.do(t, "GET", "/api/v1/jobs/01jobtest0003", keyBPublish, ""); r.status != 404 {
-		t.Fatalf("tenant B read A's job: %d", r.status)
+	if r := api.Do(t, "GET", "/api/v1/jobs/01jobtest0003", apitest.KeyBPublish, ""); r.Status != 404 {
+		t.Fatalf("tenant B read A's job: %d", r.Status)
 	}
-	mustJSON(t, api.do(t, "GET", "/api/v1/jobs", keyBPublish, ""), 200, &l)
+	api.Do(t, "GET", "/api/v1/jobs", apitest.KeyBPublish, "").Decode(t, 200, &l)
 	if len(l.Items) != 0 || l.Items == nil {
 		t.Fatalf("tenant B sees jobs: %+v", l.Items)
 	}
 }
 
 func TestCredits(t *testing.T) {
-	api := newTestAPI(t, 600)
+	api := apitest.New(t, apitest.Options{})
 	var c httpapi.CreditInfo
-	mustJSON(t, api.do(t, "GET", "/api/v1/me/credits", keyARead, ""), 200, &c)
+	api.Do(t, "GET", "/api/v1/me/credits", apitest.KeyARead, "").Decode(t, 200, &c)
 	if c.CreditsBalance != 1000 || c.Granted != 1000 || c.Held != 0 || c.Captured != 0 || c.DailyCreditCeiling != 500 || c.RemainingToday != 500 {
 		t.Fatalf("credits: %+v", c)
 	}
 	if d := time.Until(c.ResetsAt); d <= 0 || d > 24*time.Hour || c.ResetsAt.UTC().Hour() != 0 {
 		t.Fatalf("resets_at %v", c.ResetsAt)
 	}
-	mustJSON(t, api.do(t, "GET", "/api/v1/me/credits", keyBPublish, ""), 200, &c)
+	api.Do(t, "GET", "/api/v1/me/credits", apitest.KeyBPublish, "").Decode(t, 200, &c)
 	if c.CreditsBalance != 50 || c.RemainingToday != 50 {
 		t.Fatalf("tenant B credits: %+v", c)
 	}
@@ -567,32 +395,32 @@ func TestRateLimitPassesExactlyTheLimit(t *testing.T) {
 	const limit = 7
 	// A fixed clock keeps every request in one window.
 	at := time.Date(2026, 11, 22, 12, 0, 45, 0, time.UTC)
-	api := newTestAPIAt(t, limit, func() time.Time { return at })
+	api := apitest.New(t, apitest.Options{RPM: limit, Now: func() time.Time { return at }})
 	var wg sync.WaitGroup
-	statuses := make([]response, limit+5)
+	statuses := make([]apitest.Response, limit+5)
 	for i := range statuses {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			statuses[i] = api.do(t, "GET", "/api/v1/me", keyARead, "")
+			statuses[i] = api.Do(t, "GET", "/api/v1/me", apitest.KeyARead, "")
 		}()
 	}
 	wg.Wait()
 	ok, limited := 0, 0
 	for _, r := range statuses {
-		switch r.status {
+		switch r.Status {
 		case 200:
 			ok++
 		case 429:
 			limited++
-			if r.errorCode(t) != "rate_limit_exceeded" {
-				t.Errorf("429 code: %s", r.body)
+			if r.ErrorCode(t) != "rate_limit_exceeded" {
+				t.Errorf("429 code: %s", r.Body)
 			}
-			if ra := r.header.Get("Retry-After"); ra != "15" {
+			if ra := r.Header.Get("Retry-After"); ra != "15" {
 				t.Errorf("Retry-After %q, want 15 (seconds to the window end)", ra)
 			}
 		default:
-			t.Errorf("status %d", r.status)
+			t.Errorf("status %d", r.Status)
 		}
 	}
 	if ok != limit || limited != 5 {
@@ -602,58 +430,57 @@ func TestRateLimitPassesExactlyTheLimit(t *testing.T) {
 
 func TestPanicBecomesEnvelope(t *testing.T) {
 	routes := []httpapi.Route{{Method: "GET", Path: "/boom", Guard: httpapi.GuardPublic, Status: 200,
-		Handle: func(*httpapi.Server, *httpapi.Request) (any, error) { panic("boom") }}}
-	srv := httptest.NewServer(httpapi.NewFor(httpapi.Deps{}, routes))
-	defer srv.Close()
-	api := &testAPI{url: srv.URL}
-	r := api.do(t, "GET", "/boom", "", "")
-	if r.status != 500 || r.errorCode(t) != "internal_error" {
-		t.Fatalf("got %d %s", r.status, r.body)
+		Handler: httpapi.Handle(func(*httpapi.Server, *httpapi.Request, httpapi.NoInput) (struct{}, error) { panic("boom") })}}
+	rec := httptest.NewRecorder()
+	httpapi.NewFor(httpapi.Deps{}, routes).ServeHTTP(rec, httptest.NewRequest("GET", "/boom", nil))
+	r := apitest.Response{Status: rec.Code, Header: rec.Header(), Body: rec.Body.Bytes()}
+	if r.Status != 500 || r.ErrorCode(t) != "internal_error" {
+		t.Fatalf("got %d %s", r.Status, r.Body)
 	}
 }
 
 func TestRunWritePath(t *testing.T) {
-	api := newTestAPI(t, 6000)
-	run := func(key, idem, body string) response {
+	api := apitest.New(t, apitest.Options{RPM: 6000})
+	run := func(key, idem, body string) apitest.Response {
 		t.Helper()
 		if idem == "" {
-			return api.do(t, "POST", "/api/v1/queries/1/run", key, body)
+			return api.Do(t, "POST", "/api/v1/queries/1/run", key, body)
 		}
-		return api.do(t, "POST", "/api/v1/queries/1/run", key, body, "Idempotency-Key", idem)
+		return api.Do(t, "POST", "/api/v1/queries/1/run", key, body, "Idempotency-Key", idem)
 	}
 	t.Run("a 422 stores nothing and the corrected retry is processed", func(t *testing.T) {
-		r := run(keyAPublish, "idem-a", `{"samples":9}`)
-		if r.status != 422 || !slices.Equal(r.fields(t), []string{"samples"}) {
-			t.Fatalf("got %d %s", r.status, r.body)
+		r := run(apitest.KeyAPublish, "idem-a", `{"samples":9}`)
+		if r.Status != 422 || !slices.Equal(r.Fields(t), []string{"samples"}) {
+			t.Fatalf("got %d %s", r.Status, r.Body)
 		}
-		r = run(keyAPublish, "idem-a", `{"samples":2}`)
-		if r.status != 202 || r.json(t)["status"] != "queued" {
-			t.Fatalf("corrected retry: %d %s", r.status, r.body)
+		r = run(apitest.KeyAPublish, "idem-a", `{"samples":2}`)
+		if r.Status != 202 || r.JSON(t)["status"] != "queued" {
+			t.Fatalf("corrected retry: %d %s", r.Status, r.Body)
 		}
-		first := r.json(t)["jobId"]
-		again := run(keyAPublish, "idem-a", `{"samples":2}`)
-		if again.status != 202 || again.json(t)["jobId"] != first {
-			t.Fatalf("replay: %d %s", again.status, again.body)
+		first := r.JSON(t)["jobId"]
+		again := run(apitest.KeyAPublish, "idem-a", `{"samples":2}`)
+		if again.Status != 202 || again.JSON(t)["jobId"] != first {
+			t.Fatalf("replay: %d %s", again.Status, again.Body)
 		}
-		conflict := run(keyAPublish, "idem-a", `{"samples":3}`)
-		if conflict.status != 409 || conflict.errorCode(t) != "idempotency_conflict" {
-			t.Fatalf("conflict: %d %s", conflict.status, conflict.body)
+		conflict := run(apitest.KeyAPublish, "idem-a", `{"samples":3}`)
+		if conflict.Status != 409 || conflict.ErrorCode(t) != "idempotency_conflict" {
+			t.Fatalf("conflict: %d %s", conflict.Status, conflict.Body)
 		}
 		var c httpapi.CreditInfo
-		mustJSON(t, api.do(t, "GET", "/api/v1/me/credits", keyARead, ""), 200, &c)
+		api.Do(t, "GET", "/api/v1/me/credits", apitest.KeyARead, "").Decode(t, 200, &c)
 		if c.Held != 4 || c.CreditsBalance != 996 || c.SpentToday != 4 {
 			t.Fatalf("one 2-platform × 2-sample run must hold 4 credits once: %+v", c)
 		}
 	})
 	t.Run("bad idempotency keys", func(t *testing.T) {
 		for _, k := range []string{strings.Repeat("k", 256)} {
-			r := run(keyAPublish, k, `{}`)
-			if r.status != 422 || !slices.Equal(r.fields(t), []string{"Idempotency-Key"}) {
-				t.Fatalf("%d %s", r.status, r.body)
+			r := run(apitest.KeyAPublish, k, `{}`)
+			if r.Status != 422 || !slices.Equal(r.Fields(t), []string{"Idempotency-Key"}) {
+				t.Fatalf("%d %s", r.Status, r.Body)
 			}
 		}
-		req, _ := http.NewRequest("POST", api.url+"/api/v1/queries/1/run", nil)
-		req.Header.Set("X-API-Key", keyAPublish)
+		req, _ := http.NewRequest("POST", api.URL+"/api/v1/queries/1/run", nil)
+		req.Header.Set("X-API-Key", apitest.KeyAPublish)
 		req.Header["Idempotency-Key"] = []string{""}
 		res, err := http.DefaultClient.Do(req)
 		if err != nil {
@@ -665,47 +492,150 @@ func TestRunWritePath(t *testing.T) {
 		}
 	})
 	t.Run("platforms", func(t *testing.T) {
-		if r := run(keyAPublish, "", `{"platforms":["gemini"]}`); r.status != 422 || !slices.Equal(r.fields(t), []string{"platforms"}) {
-			t.Fatalf("platform outside the query: %d %s", r.status, r.body)
+		if r := run(apitest.KeyAPublish, "", `{"platforms":["gemini"]}`); r.Status != 422 || !slices.Equal(r.Fields(t), []string{"platforms"}) {
+			t.Fatalf("platform outside the query: %d %s", r.Status, r.Body)
 		}
-		if r := run(keyAPublish, "", `{"platforms":["myspace"]}`); r.status != 422 {
-			t.Fatalf("unknown platform: %d %s", r.status, r.body)
+		if r := run(apitest.KeyAPublish, "", `{"platforms":["myspace"]}`); r.Status != 422 {
+			t.Fatalf("unknown platform: %d %s", r.Status, r.Body)
 		}
-		r := run(keyAPublish, "", `{"platforms":["perplexity"]}`)
+		r := run(apitest.KeyAPublish, "", `{"platforms":["perplexity"]}`)
 		var j jobs.Job
-		mustJSON(t, api.do(t, "GET", "/api/v1/jobs/"+r.json(t)["jobId"].(string), keyARead, ""), 200, &j)
+		api.Do(t, "GET", "/api/v1/jobs/"+r.JSON(t)["jobId"].(string), apitest.KeyARead, "").Decode(t, 200, &j)
 		if !slices.Equal(j.Platforms, []string{"perplexity"}) || j.CreditsReserved != 1 || j.Status != "queued" {
 			t.Fatalf("job %+v", j)
 		}
 	})
 	t.Run("another tenant's query is 404", func(t *testing.T) {
-		if r := api.do(t, "POST", "/api/v1/queries/2/run", keyBPublish, `{}`); r.status != 404 || r.errorCode(t) != "not_found" {
-			t.Fatalf("%d %s", r.status, r.body)
+		if r := api.Do(t, "POST", "/api/v1/queries/2/run", apitest.KeyBPublish, `{}`); r.Status != 404 || r.ErrorCode(t) != "not_found" {
+			t.Fatalf("%d %s", r.Status, r.Body)
 		}
 	})
 	t.Run("credits and ceiling carry Retry-After", func(t *testing.T) {
 		// Tenant B has 50 credits and the default ceiling of 500; its query
 		// runs on all five platforms: ten runs use them up.
 		for range 10 {
-			if r := api.do(t, "POST", "/api/v1/queries/1/run", keyBPublish, `{}`); r.status != 202 {
-				t.Fatalf("%d %s", r.status, r.body)
+			if r := api.Do(t, "POST", "/api/v1/queries/1/run", apitest.KeyBPublish, `{}`); r.Status != 202 {
+				t.Fatalf("%d %s", r.Status, r.Body)
 			}
 		}
-		r := api.do(t, "POST", "/api/v1/queries/1/run", keyBPublish, `{}`)
-		if r.status != 402 || r.errorCode(t) != "insufficient_credits" || r.header.Get("Retry-After") == "" {
-			t.Fatalf("%d %s %v", r.status, r.body, r.header)
+		r := api.Do(t, "POST", "/api/v1/queries/1/run", apitest.KeyBPublish, `{}`)
+		if r.Status != 402 || r.ErrorCode(t) != "insufficient_credits" || r.Header.Get("Retry-After") == "" {
+			t.Fatalf("%d %s %v", r.Status, r.Body, r.Header)
 		}
 		// Tenant A's ceiling is 500: 5 samples × 2 platforms = 10 a run.
 		for i := 0; ; i++ {
-			r := run(keyAPublish, "", `{"samples":5}`)
-			if r.status == 202 {
+			r := run(apitest.KeyAPublish, "", `{"samples":5}`)
+			if r.Status == 202 {
 				continue
 			}
-			ra, err := strconv.Atoi(r.header.Get("Retry-After"))
-			if r.status != 429 || r.errorCode(t) != "credit_ceiling_reached" || err != nil || ra < 1 || ra > 86400 {
-				t.Fatalf("after %d runs: %d %s Retry-After %q", i, r.status, r.body, r.header.Get("Retry-After"))
+			ra, err := strconv.Atoi(r.Header.Get("Retry-After"))
+			if r.Status != 429 || r.ErrorCode(t) != "credit_ceiling_reached" || err != nil || ra < 1 || ra > 86400 {
+				t.Fatalf("after %d runs: %d %s Retry-After %q", i, r.Status, r.Body, r.Header.Get("Retry-After"))
 			}
 			break
 		}
 	})
+}
+
+// Deep reads go by cursor; numbered pages stop at page × pageSize = 10,000.
+func TestCitationCursorsAndDepth(t *testing.T) {
+	api := apitest.New(t, apitest.Options{})
+	ctx := context.Background()
+	if _, err := seed.SyntheticCitations(ctx, api.Svc.Repos, api.A.ID, 250, 7); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := seed.SyntheticCitations(ctx, api.Svc.Repos, api.B.ID, 3, 8); err != nil {
+		t.Fatal(err)
+	}
+	byPage := allCitations(t, api, apitest.KeyARead, "platform=chatgpt")
+
+	type page struct {
+		Items      []json.RawMessage `json:"items"`
+		Page       *int              `json:"page"`
+		HasMore    bool              `json:"hasMore"`
+		NextCursor *string           `json:"nextCursor"`
+	}
+	t.Run("a cursor walk reads what the numbered pages read", func(t *testing.T) {
+		var p page
+		api.Do(t, "GET", "/api/v1/citations?platform=chatgpt&pageSize=17", apitest.KeyARead, "").Decode(t, 200, &p)
+		var ids []int32
+		for i := 0; ; i++ {
+			if i > 0 && p.Page != nil {
+				t.Fatalf("a page read by cursor answers page %d, want null", *p.Page)
+			}
+			if p.HasMore != (p.NextCursor != nil) {
+				t.Fatalf("hasMore %v, nextCursor %v", p.HasMore, p.NextCursor)
+			}
+			for _, raw := range p.Items {
+				var c citations.Citation
+				if err := json.Unmarshal(raw, &c); err != nil {
+					t.Fatal(err)
+				}
+				ids = append(ids, c.ID)
+			}
+			if p.NextCursor == nil {
+				break
+			}
+			api.Do(t, "GET", "/api/v1/citations?platform=chatgpt&pageSize=17&cursor="+*p.NextCursor, apitest.KeyARead, "").Decode(t, 200, &p)
+		}
+		var want []int32
+		for _, c := range byPage {
+			want = append(want, c.ID)
+		}
+		if !slices.Equal(ids, want) {
+			t.Fatalf("cursor walk %v\nnumbered pages %v", ids, want)
+		}
+	})
+	t.Run("the list serves the stored bytes that GET one answers", func(t *testing.T) {
+		var p page
+		api.Do(t, "GET", "/api/v1/citations?pageSize=3", apitest.KeyARead, "").Decode(t, 200, &p)
+		for _, raw := range p.Items {
+			var c citations.Citation
+			if err := json.Unmarshal(raw, &c); err != nil {
+				t.Fatal(err)
+			}
+			one := api.Do(t, "GET", fmt.Sprintf("/api/v1/citations/%d", c.ID), apitest.KeyARead, "")
+			if got := strings.TrimSuffix(string(one.Body), "\n"); got != string(raw) {
+				t.Errorf("list item\n%s\nGET\n%s", raw, got)
+			}
+		}
+	})
+	t.Run("another tenant's cursor reads only the caller's citations", func(t *testing.T) {
+		var p page
+		api.Do(t, "GET", "/api/v1/citations?pageSize=2", apitest.KeyARead, "").Decode(t, 200, &p)
+		api.Do(t, "GET", "/api/v1/citations?pageSize=100&cursor="+*p.NextCursor, apitest.KeyBPublish, "").Decode(t, 200, &p)
+		for _, raw := range p.Items {
+			var c citations.Citation
+			if err := json.Unmarshal(raw, &c); err != nil || c.TenantID != api.B.ID {
+				t.Fatalf("tenant B read %s (%v)", raw, err)
+			}
+		}
+	})
+	cases := []struct {
+		query  string
+		status int
+		fields []string
+	}{
+		{"page=500&pageSize=20", 200, nil},
+		{"page=501&pageSize=20", 422, []string{"page"}},
+		{"page=101&pageSize=100", 422, []string{"page"}},
+		{"page=10000&pageSize=1", 200, nil},
+		{"page=10001", 422, []string{"page"}},
+		{"cursor=bm90LWEtY3Vyc29y", 422, []string{"cursor"}},
+		{"cursor=%25%25", 422, []string{"cursor"}},
+		{"cursor=" + strings.Repeat("A", 201), 422, []string{"cursor"}},
+		{"cursor=MjAyNi0xMS0wMVQwOTowMDowMC4wMDAwMDBaIzAwMDAwMDAwMDI&page=2", 422, []string{"cursor"}},
+		{"cursor=MjAyNi0xMS0wMVQwOTowMDowMC4wMDAwMDBaIzAwMDAwMDAwMDI", 200, nil},
+	}
+	for _, c := range cases {
+		t.Run(c.query, func(t *testing.T) {
+			r := api.Do(t, "GET", "/api/v1/citations?"+c.query, apitest.KeyARead, "")
+			if r.Status != c.status {
+				t.Fatalf("got %d %s", r.Status, r.Body)
+			}
+			if c.status == 422 && !slices.Equal(r.Fields(t), c.fields) {
+				t.Errorf("fields %v, want %v", r.Fields(t), c.fields)
+			}
+		})
+	}
 }

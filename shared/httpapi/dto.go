@@ -1,6 +1,9 @@
 package httpapi
 
 import (
+	"bytes"
+	"encoding/json"
+	"fmt"
 	"time"
 
 	"github.com/brandlens/brandlens/shared/citations"
@@ -51,10 +54,50 @@ type CompetitorList struct {
 
 // CitationPage is the answer of GET /api/v1/citations.
 type CitationPage struct {
-	Items    []citations.Citation `json:"items"`
-	Page     int                  `json:"page"`
-	PageSize int                  `json:"pageSize"`
-	HasMore  bool                 `json:"hasMore"`
+	Items []citations.Citation `json:"items"`
+	// Page is null when the page was addressed by cursor.
+	Page     *int `json:"page"`
+	PageSize int  `json:"pageSize"`
+	HasMore  bool `json:"hasMore"`
+	// NextCursor continues after this page; null after the last one.
+	NextCursor *string `json:"nextCursor"`
+	// stored are the items as the store keeps them (the CitationDto
+	// bytes), written out as they are instead of Items.
+	stored []json.RawMessage
+}
+
+// MarshalJSON writes the stored items without decoding them.
+func (p CitationPage) MarshalJSON() ([]byte, error) {
+	type plain CitationPage // without this method
+	if p.stored == nil {
+		if p.Items == nil {
+			p.Items = []citations.Citation{}
+		}
+		return json.Marshal(plain(p))
+	}
+	p.Items = nil
+	meta, err := json.Marshal(plain(p))
+	if err != nil {
+		return nil, err
+	}
+	const head = `{"items":null`
+	if !bytes.HasPrefix(meta, []byte(head)) {
+		return nil, fmt.Errorf("httpapi: citation page encodes as %.40s…", meta)
+	}
+	n := len(meta) + 2
+	for _, d := range p.stored {
+		n += len(d) + 1
+	}
+	b := make([]byte, 0, n)
+	b = append(b, `{"items":[`...)
+	for i, d := range p.stored {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, d...)
+	}
+	b = append(b, ']')
+	return append(b, meta[len(head):]...), nil
 }
 
 // JobList is the answer of GET /api/v1/jobs.

@@ -1,10 +1,6 @@
 package httpapi
 
-import (
-	"fmt"
-	"net/http"
-	"sort"
-)
+import "net/http"
 
 // Error codes of the spec, and those this service adds (documented in the
 // OpenAPI document): method_not_allowed, payload_too_large,
@@ -93,31 +89,4 @@ func (e *Error) body() ErrorBody {
 
 func notFound(what string) *Error {
 	return &Error{Code: CodeNotFound, Message: what + " not found"}
-}
-
-// FieldError names one invalid field of a request.
-type FieldError struct {
-	Field   string `json:"field"`
-	Message string `json:"message"`
-}
-
-// fieldErrors collects validation problems across a whole request so that
-// one answer names every bad field.
-type fieldErrors []FieldError
-
-func (fe *fieldErrors) add(field, format string, args ...any) {
-	*fe = append(*fe, FieldError{Field: field, Message: fmt.Sprintf(format, args...)})
-}
-
-// err returns the validation error naming every field, or nil.
-func (fe fieldErrors) err() *Error {
-	if len(fe) == 0 {
-		return nil
-	}
-	sort.SliceStable(fe, func(i, j int) bool { return fe[i].Field < fe[j].Field })
-	msg := "invalid field " + fe[0].Field + ": " + fe[0].Message
-	if len(fe) > 1 {
-		msg = fmt.Sprintf("%d invalid fields; first %s: %s", len(fe), fe[0].Field, fe[0].Message)
-	}
-	return &Error{Code: CodeValidation, Message: msg, Details: map[string]any{"fields": []FieldError(fe)}}
 }

@@ -4,8 +4,14 @@ import (
 	"crypto/hmac"
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
+	"net/http"
+	"net/http/httptest"
 	"net/url"
+	"reflect"
 	"testing"
+
+	"github.com/brandlens/brandlens/shared/validation"
 )
 
 // FuzzDecodeStrict: any body yields either a decoded value or a validation
@@ -17,8 +23,9 @@ func FuzzDecodeStrict(f *testing.F) {
 	f.Fuzz(func(t *testing.T, body []byte) {
 		var rr RunRequest
 		if err := decodeStrict(body, &rr); err != nil {
-			if err.Code != CodeValidation || err.Details["fields"] == nil {
-				t.Fatalf("error %+v", err)
+			var ve *validation.Error
+			if !errors.As(err, &ve) || len(ve.Fields) == 0 {
+				t.Fatalf("error %T %v", err, err)
 			}
 		}
 		var pp PublishPayload
@@ -26,35 +33,37 @@ func FuzzDecodeStrict(f *testing.F) {
 	})
 }
 
-// FuzzParseParams: any query string is either accepted with typed values
+// FuzzBindParams: any query string is either accepted with typed values
 // inside the declared bounds, or refused with a validation error.
-func FuzzParseParams(f *testing.F) {
-	var rt *Route
-	for i := range Routes {
-		if Routes[i].Path == "/api/v1/citations" {
-			rt = &Routes[i]
-		}
-	}
-	for _, s := range []string{"page=1&pageSize=20", "pageSize=101", "platform=chatgpt&hasMention=true", "dateFrom=2026-01-01", "x=%zz", "page=99999999999"} {
+func FuzzBindParams(f *testing.F) {
+	b := newBinding(reflect.TypeFor[listCitationsIn]())
+	for _, s := range []string{"page=1&pageSize=20", "pageSize=101", "platform=chatgpt&hasMention=true", "dateFrom=2026-01-01", "x=%zz", "page=99999999999", "cursor=abc&page=2"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, raw string) {
-		q, err := url.ParseQuery(raw)
+		u, err := url.Parse("/api/v1/citations?" + raw)
 		if err != nil {
 			return
 		}
-		out, perr := parseParams(rt, nil, q)
-		if perr != nil {
-			if perr.Code != CodeValidation {
-				t.Fatalf("code %s", perr.Code)
+		rq := &Request{HTTP: httptest.NewRequest(http.MethodGet, "/", nil)}
+		rq.HTTP.URL = u
+		var in listCitationsIn
+		err = b.bind(rq, nil, reflect.ValueOf(&in).Elem())
+		if err == nil {
+			err = in.check(rq)
+		}
+		if err != nil {
+			var ve *validation.Error
+			if !errors.As(err, &ve) {
+				t.Fatalf("error %T %v", err, err)
 			}
 			return
 		}
-		if ps, ok := out["pageSize"].(int32); !ok || ps < 1 || ps > MaxPageSize {
-			t.Fatalf("pageSize %v accepted", out["pageSize"])
+		if in.PageSize < 1 || in.PageSize > MaxPageSize || in.Page < 1 {
+			t.Fatalf("page %d pageSize %d accepted", in.Page, in.PageSize)
 		}
-		if p, ok := out["page"].(int32); !ok || p < 1 {
-			t.Fatalf("page %v accepted", out["page"])
+		if in.Cursor == "" && int(in.Page)*int(in.PageSize) > MaxPageDepth {
+			t.Fatalf("page %d × pageSize %d accepted beyond the depth cap", in.Page, in.PageSize)
 		}
 	})
 }

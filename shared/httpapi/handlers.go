@@ -10,13 +10,8 @@ import (
 	"github.com/brandlens/brandlens/shared/credits"
 	"github.com/brandlens/brandlens/shared/jobs"
 	"github.com/brandlens/brandlens/shared/queries"
+	"github.com/brandlens/brandlens/shared/validation"
 )
-
-// notImplemented answers routes whose feature has not landed yet, after
-// their guard has run.
-func (s *Server) notImplemented(rq *Request) (any, error) {
-	return nil, &Error{Code: CodeNotImplemented, Message: rq.Route.Method + " " + rq.Route.Path + " is not available yet"}
-}
 
 // capabilities lists the capability of every route of the whole table the
 // principal may call (a Lambda's server knows only its own routes).
@@ -38,16 +33,16 @@ func (s *Server) capabilities(rq *Request) []string {
 	return slices.Compact(out)
 }
 
-func (s *Server) getMe(rq *Request) (any, error) {
+func (s *Server) getMe(rq *Request, _ NoInput) (Entitlement, error) {
 	ctx := rq.HTTP.Context()
 	p := rq.Principal
 	t, err := s.tenant(rq)
 	if err != nil {
-		return nil, err
+		return Entitlement{}, err
 	}
 	bal, err := s.Ledger.Balance(ctx, p.TenantID)
 	if err != nil {
-		return nil, err
+		return Entitlement{}, err
 	}
 	scopes := make([]string, len(p.Scopes))
 	for i, sc := range p.Scopes {
@@ -62,15 +57,15 @@ func (s *Server) getMe(rq *Request) (any, error) {
 	}, nil
 }
 
-func (s *Server) getCredits(rq *Request) (any, error) {
+func (s *Server) getCredits(rq *Request, _ NoInput) (CreditInfo, error) {
 	ctx := rq.HTTP.Context()
 	t, err := s.tenant(rq)
 	if err != nil {
-		return nil, err
+		return CreditInfo{}, err
 	}
 	bal, err := s.Ledger.Balance(ctx, rq.Principal.TenantID)
 	if err != nil {
-		return nil, err
+		return CreditInfo{}, err
 	}
 	now := s.Now().UTC()
 	return CreditInfo{
@@ -81,88 +76,112 @@ func (s *Server) getCredits(rq *Request) (any, error) {
 	}, nil
 }
 
-func (s *Server) listQueries(rq *Request) (any, error) {
+func (s *Server) listQueries(rq *Request, _ NoInput) (QueryList, error) {
 	qs, err := s.Queries.List(rq.HTTP.Context(), rq.Principal.TenantID)
-	if err != nil {
-		return nil, err
-	}
-	return QueryList{Items: qs}, nil
+	return QueryList{Items: qs}, err
 }
 
-func (s *Server) getQuery(rq *Request) (any, error) {
-	q, err := s.Queries.Get(rq.HTTP.Context(), rq.Principal.TenantID, rq.Int("id"))
+func (s *Server) getQuery(rq *Request, in IntID) (queries.Query, error) {
+	q, err := s.Queries.Get(rq.HTTP.Context(), rq.Principal.TenantID, in.ID)
 	if errors.Is(err, queries.ErrNotFound) {
-		return nil, notFound("query")
+		return q, notFound("query")
 	}
 	return q, err
 }
 
-func (s *Server) listCompetitors(rq *Request) (any, error) {
+func (s *Server) listCompetitors(rq *Request, _ NoInput) (CompetitorList, error) {
 	cs, err := s.Competitors.List(rq.HTTP.Context(), rq.Principal.TenantID)
-	if err != nil {
-		return nil, err
-	}
-	return CompetitorList{Items: cs}, nil
+	return CompetitorList{Items: cs}, err
 }
 
-func (s *Server) getCompetitor(rq *Request) (any, error) {
-	c, err := s.Competitors.Get(rq.HTTP.Context(), rq.Principal.TenantID, rq.Int("id"))
+func (s *Server) getCompetitor(rq *Request, in IntID) (competitors.Competitor, error) {
+	c, err := s.Competitors.Get(rq.HTTP.Context(), rq.Principal.TenantID, in.ID)
 	if errors.Is(err, competitors.ErrNotFound) {
-		return nil, notFound("competitor")
+		return c, notFound("competitor")
 	}
 	return c, err
 }
 
-func (s *Server) listCitations(rq *Request) (any, error) {
+// listCitationsIn is the input of GET /api/v1/citations.
+type listCitationsIn struct {
+	Platform    string    `query:"platform" enum:"platforms"`
+	Sentiment   string    `query:"sentiment" enum:"sentiments"`
+	SourceType  string    `query:"sourceType" enum:"sourceTypes"`
+	HasMention  *bool     `query:"hasMention" doc:"true: only citations from answers that mention the brand; false: only those that do not"`
+	SearchQuery string    `query:"searchQuery" doc:"case-insensitive substring of the monitoring query text"`
+	DateFrom    time.Time `query:"dateFrom" doc:"inclusive lower bound of the citation date"`
+	DateTo      time.Time `query:"dateTo" doc:"inclusive upper bound of the citation date"`
+	Page        int32     `query:"page" default:"1" min:"1" max:"10000" doc:"page number, from 1; page × pageSize may be at most 10000 (read deeper with cursor)"`
+	PageSize    int32     `query:"pageSize" default:"20" min:"1" max:"100"`
+	Cursor      string    `query:"cursor" maxLength:"200" doc:"the nextCursor of the previous page: continues right after it, at any depth (instead of page); the filters still apply"`
+}
+
+// check holds the rules that join several parameters (the router runs it
+// after the parameters have been read).
+func (in listCitationsIn) check(rq *Request) error {
+	var ve validation.Error
+	if !in.DateFrom.IsZero() && !in.DateTo.IsZero() && in.DateTo.Before(in.DateFrom) {
+		ve.Add("dateTo", "must not be before dateFrom")
+	}
+	if in.Cursor != "" && rq.HTTP.URL.Query().Has("page") {
+		ve.Add("cursor", "give either cursor or page, not both")
+	}
+	if in.Cursor == "" && int64(in.Page)*int64(in.PageSize) > MaxPageDepth {
+		ve.Add("page", "page × pageSize must be at most %d; read deeper pages with cursor (the nextCursor of the page before)", MaxPageDepth)
+	}
+	return ve.Err()
+}
+
+func (s *Server) listCitations(rq *Request, in listCitationsIn) (CitationPage, error) {
 	f := citations.Filter{
-		Platform:    rq.Str("platform"),
-		Sentiment:   rq.Str("sentiment"),
-		SourceType:  rq.Str("sourceType"),
-		HasMention:  rq.Bool("hasMention"),
-		SearchQuery: rq.Str("searchQuery"),
-		DateFrom:    rq.Time("dateFrom"),
-		DateTo:      rq.Time("dateTo"),
+		Platform: in.Platform, Sentiment: in.Sentiment, SourceType: in.SourceType, HasMention: in.HasMention,
+		SearchQuery: in.SearchQuery, DateFrom: in.DateFrom, DateTo: in.DateTo,
 	}
-	if !f.DateFrom.IsZero() && !f.DateTo.IsZero() && f.DateTo.Before(f.DateFrom) {
-		var fe fieldErrors
-		fe.add("dateTo", "must not be before dateFrom")
-		return nil, fe.err()
+	pr := citations.PageRequest{Size: int(in.PageSize), Offset: int(in.Page-1) * int(in.PageSize), After: in.Cursor}
+	res, err := s.Citations.List(rq.HTTP.Context(), rq.Principal.TenantID, f, pr)
+	if errors.Is(err, citations.ErrBadCursor) {
+		return CitationPage{}, validation.Field("cursor", "is not a cursor of this list; pass the nextCursor of a page unchanged")
 	}
-	page, size := int(rq.Int("page")), int(rq.Int("pageSize"))
-	res, err := s.Citations.List(rq.HTTP.Context(), rq.Principal.TenantID, f, page, size)
 	if err != nil {
-		return nil, err
+		return CitationPage{}, err
 	}
-	items := res.Items
-	if items == nil {
-		items = []citations.Citation{}
+	p := CitationPage{PageSize: int(in.PageSize), HasMore: res.HasMore, stored: res.Items}
+	if in.Cursor == "" {
+		page := int(in.Page)
+		p.Page = &page
 	}
-	return CitationPage{Items: items, Page: page, PageSize: size, HasMore: res.HasMore}, nil
+	if res.Next != "" {
+		p.NextCursor = &res.Next
+	}
+	return p, nil
 }
 
-func (s *Server) getCitation(rq *Request) (any, error) {
-	c, err := s.Citations.Get(rq.HTTP.Context(), rq.Principal.TenantID, rq.Int("id"))
+func (s *Server) getCitation(rq *Request, in IntID) (citations.Citation, error) {
+	c, err := s.Citations.Get(rq.HTTP.Context(), rq.Principal.TenantID, in.ID)
 	if errors.Is(err, citations.ErrNotFound) {
-		return nil, notFound("citation")
+		return c, notFound("citation")
 	}
 	return c, err
 }
 
-func (s *Server) listJobs(rq *Request) (any, error) {
-	js, err := s.Jobs.List(rq.HTTP.Context(), rq.Principal.TenantID, rq.Str("status"), int(rq.Int("limit")))
-	if err != nil {
-		return nil, err
-	}
+// listJobsIn is the input of GET /api/v1/jobs.
+type listJobsIn struct {
+	Limit  int32  `query:"limit" default:"50" min:"1" max:"200"`
+	Status string `query:"status" enum:"jobStatuses"`
+}
+
+func (s *Server) listJobs(rq *Request, in listJobsIn) (JobList, error) {
+	js, err := s.Jobs.List(rq.HTTP.Context(), rq.Principal.TenantID, in.Status, int(in.Limit))
 	if js == nil {
 		js = []jobs.Job{}
 	}
-	return JobList{Items: js}, nil
+	return JobList{Items: js}, err
 }
 
-func (s *Server) getJob(rq *Request) (any, error) {
-	j, err := s.Jobs.Get(rq.HTTP.Context(), rq.Principal.TenantID, rq.Str("id"))
+func (s *Server) getJob(rq *Request, in StrID) (jobs.Job, error) {
+	j, err := s.Jobs.Get(rq.HTTP.Context(), rq.Principal.TenantID, in.ID)
 	if errors.Is(err, jobs.ErrNotFound) {
-		return nil, notFound("job")
+		return j, notFound("job")
 	}
 	return j, err
 }

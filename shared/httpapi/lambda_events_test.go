@@ -4,9 +4,8 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"io"
-	"log/slog"
 	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -16,12 +15,8 @@ import (
 
 	"github.com/aws/aws-lambda-go/events"
 
-	"github.com/brandlens/brandlens/shared/app"
-	"github.com/brandlens/brandlens/shared/auth"
 	"github.com/brandlens/brandlens/shared/httpapi"
-	"github.com/brandlens/brandlens/shared/queries"
-	"github.com/brandlens/brandlens/shared/store/embedded"
-	"github.com/brandlens/brandlens/shared/tenants"
+	"github.com/brandlens/brandlens/shared/httpapi/apitest"
 )
 
 // The sample API Gateway v2 events in events/ are replayed through the
@@ -30,7 +25,7 @@ import (
 // event → http.Request → envelope path is exercised per function.
 
 // eventAPIKey is the key the sample events send (X-API-Key).
-const eventAPIKey = "local-key-acme-publish-0001"
+const eventAPIKey = apitest.KeyAPublish
 
 // eventWant is what replaying one sample event must answer.
 type eventWant struct {
@@ -64,8 +59,8 @@ var eventExpectations = map[string]eventWant{
 		}},
 	"api-list-queries.json": {status: http.StatusOK, keys: []string{"items"},
 		check: func(t *testing.T, b map[string]any) {
-			if items, _ := b["items"].([]any); len(items) != 1 {
-				t.Errorf("items = %v, want the one seeded query", b["items"])
+			if items, _ := b["items"].([]any); len(items) != 2 {
+				t.Errorf("items = %v, want the two seeded queries", b["items"])
 			}
 		}},
 	"api-get-query.json": {status: http.StatusOK, keys: []string{"id", "tenantId", "brandProfileId", "text", "platforms", "isActive"},
@@ -105,7 +100,7 @@ var eventExpectations = map[string]eventWant{
 }
 
 const (
-	eventSeedCredits = 250
+	eventSeedCredits = 1000
 	eventSeedQuery   = "best note taking app"
 )
 
@@ -129,47 +124,13 @@ func eventFiles(t *testing.T) []string {
 	return out
 }
 
-// newEventDeps serves a store in t.TempDir() seeded with the tenant the
-// events act as: "Acme Notes", its brand, one query (id 1) and the publish
-// key eventAPIKey.
+// newEventDeps serves the kit's two tenants; the events act as tenant A
+// ("Acme Notes", query 1 "best note taking app") with its publish key.
 func newEventDeps(t *testing.T) httpapi.Deps {
 	t.Helper()
-	ctx := context.Background()
-	tbl, err := embedded.Open(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = tbl.Close() })
-	local, err := app.NewLocal(app.LocalOptions{Table: tbl, KeySecret: bytes.Repeat([]byte{0x5a}, 32),
-		Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
-	if err != nil {
-		t.Fatal(err)
-	}
-	svc := local.Services
-	tn, _, err := svc.Tenants.Create(ctx, tenants.Tenant{Name: "Acme Notes"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	br, _, err := svc.Tenants.CreateBrand(ctx, tenants.Brand{TenantID: tn.ID, Name: "Acme Notes", Domains: []string{"acmenotes.com"}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	q, _, err := svc.Queries.Create(ctx, queries.Query{TenantID: tn.ID, BrandProfileID: br.ID, Text: eventSeedQuery})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if q.ID != 1 {
-		t.Fatalf("seeded query has id %d; the sample events address query 1", q.ID)
-	}
-	if _, _, err := svc.Keys.Create(ctx, auth.NewKey{TenantID: tn.ID, Name: "events", Scopes: []auth.Scope{auth.ScopePublish}, Plaintext: eventAPIKey}); err != nil {
-		t.Fatal(err)
-	}
-	if err := svc.Ledger.Grant(ctx, tn.ID, eventSeedCredits, "sample events"); err != nil {
-		t.Fatal(err)
-	}
 	// A site content secret is configured, so the receiver's 401 below is
 	// about the event's signature, not a missing secret.
-	return svc.HTTPDeps([]byte("site-content-secret-for-event-tests"))
+	return apitest.NewHandler(t, apitest.Options{SiteContentSecret: []byte("site-content-secret-for-event-tests")}).Deps
 }
 
 // loadSampleEvent reads one sample event and checks that it is shaped like what
@@ -245,8 +206,8 @@ func eventPathMatches(pattern, path string) bool {
 	return true
 }
 
-// lambdaInvoke calls the function's Lambda handler with the event and decodes
-// the JSON answer.
+// lambdaInvoke calls the function's Lambda handler with the event, checks
+// the answer against the OpenAPI document and decodes it.
 func lambdaInvoke(t *testing.T, d httpapi.Deps, function string, ev events.APIGatewayV2HTTPRequest) (events.APIGatewayV2HTTPResponse, map[string]any) {
 	t.Helper()
 	h, err := httpapi.NewLambdaHandler(d, function)
@@ -266,6 +227,22 @@ func lambdaInvoke(t *testing.T, d httpapi.Deps, function string, ev events.APIGa
 	var body map[string]any
 	if err := json.Unmarshal([]byte(resp.Body), &body); err != nil {
 		t.Fatalf("body is not a JSON object: %v\n%s", err, resp.Body)
+	}
+	v, err := apitest.DocumentValidator()
+	if err != nil {
+		t.Fatal(err)
+	}
+	target := ev.RawPath
+	if ev.RawQueryString != "" {
+		target += "?" + ev.RawQueryString
+	}
+	req := httptest.NewRequest(ev.RequestContext.HTTP.Method, target, nil)
+	header := http.Header{}
+	for k, val := range resp.Headers {
+		header.Set(k, val)
+	}
+	if err := v.Check(req, resp.StatusCode, header, []byte(resp.Body)); err != nil {
+		t.Errorf("%s %s answered %d outside the OpenAPI document: %v", req.Method, target, resp.StatusCode, err)
 	}
 	return resp, body
 }

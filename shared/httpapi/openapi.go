@@ -1,229 +1,51 @@
 package httpapi
 
 import (
-	"bytes"
-	"encoding"
 	"encoding/json"
 	"fmt"
 	"net/http"
 	"reflect"
-	"regexp"
 	"slices"
 	"sort"
 	"strconv"
 	"strings"
 	"sync"
-	"time"
 	"unicode"
+
+	"github.com/getkin/kin-openapi/openapi3"
 
 	"github.com/brandlens/brandlens/shared/auth"
 	"github.com/brandlens/brandlens/shared/citations"
 	"github.com/brandlens/brandlens/shared/competitors"
+	"github.com/brandlens/brandlens/shared/idempotency"
 	"github.com/brandlens/brandlens/shared/jobs"
+	"github.com/brandlens/brandlens/shared/openapi"
 	"github.com/brandlens/brandlens/shared/platforms"
 	"github.com/brandlens/brandlens/shared/queries"
+	"github.com/brandlens/brandlens/shared/validation"
 )
 
-// The OpenAPI document is generated from the route table, the one
-// definition the router also follows: paths, methods, parameters, guards,
-// bodies and error codes cannot drift from what the service enforces.
-
-// OpenAPIDocument is an OpenAPI 3.0.3 document.
-type OpenAPIDocument struct {
-	OpenAPI    string                             `json:"openapi"`
-	Info       oaInfo                             `json:"info"`
-	Servers    []oaServer                         `json:"servers"`
-	Security   []map[string][]string              `json:"security"`
-	Tags       []oaTag                            `json:"tags"`
-	Paths      map[string]map[string]*oaOperation `json:"paths"`
-	Components oaComponents                       `json:"components"`
-	// Webhooks documents the event deliveries subscribers receive, shaped
-	// like OpenAPI 3.1's top-level webhooks.
-	Webhooks map[string]map[string]*oaOperation `json:"x-webhooks,omitempty"`
-}
-
-type oaInfo struct {
-	Title       string `json:"title"`
-	Version     string `json:"version"`
-	Description string `json:"description"`
-}
-
-type oaServer struct {
-	URL         string `json:"url"`
-	Description string `json:"description,omitempty"`
-}
-
-type oaTag struct {
-	Name string `json:"name"`
-}
-
-type oaOperation struct {
-	OperationID   string                 `json:"operationId"`
-	Summary       string                 `json:"summary,omitempty"`
-	Description   string                 `json:"description,omitempty"`
-	Tags          []string               `json:"tags,omitempty"`
-	Security      []map[string][]string  `json:"security"`
-	Parameters    []*oaParameter         `json:"parameters,omitempty"`
-	RequestBody   *oaRequestBody         `json:"requestBody,omitempty"`
-	Responses     map[string]*oaResponse `json:"responses"`
-	RequiredScope string                 `json:"x-required-scope,omitempty"`
-}
-
-type oaParameter struct {
-	Ref         string    `json:"$ref,omitempty"`
-	Name        string    `json:"name,omitempty"`
-	In          string    `json:"in,omitempty"`
-	Description string    `json:"description,omitempty"`
-	Required    bool      `json:"required,omitempty"`
-	Schema      *oaSchema `json:"schema,omitempty"`
-}
-
-type oaRequestBody struct {
-	Description string                  `json:"description,omitempty"`
-	Required    bool                    `json:"required"`
-	Content     map[string]*oaMediaType `json:"content"`
-}
-
-type oaResponse struct {
-	Ref         string                  `json:"$ref,omitempty"`
-	Description string                  `json:"description,omitempty"`
-	Headers     map[string]*oaHeader    `json:"headers,omitempty"`
-	Content     map[string]*oaMediaType `json:"content,omitempty"`
-	// ErrorCodes lists, machine-readably, the error codes of an error
-	// response.
-	ErrorCodes []string `json:"x-error-codes,omitempty"`
-}
-
-type oaHeader struct {
-	Ref         string    `json:"$ref,omitempty"`
-	Description string    `json:"description,omitempty"`
-	Schema      *oaSchema `json:"schema,omitempty"`
-}
-
-type oaMediaType struct {
-	Schema   *oaSchema             `json:"schema"`
-	Examples map[string]*oaExample `json:"examples,omitempty"`
-}
-
-type oaExample struct {
-	Summary string `json:"summary,omitempty"`
-	Value   any    `json:"value"`
-}
-
-type oaSecurityScheme struct {
-	Type        string `json:"type"`
-	Name        string `json:"name"`
-	In          string `json:"in"`
-	Description string `json:"description,omitempty"`
-}
-
-type oaComponents struct {
-	Schemas         map[string]*oaSchema         `json:"schemas"`
-	Responses       map[string]*oaResponse       `json:"responses"`
-	Parameters      map[string]*oaParameter      `json:"parameters"`
-	Headers         map[string]*oaHeader         `json:"headers"`
-	SecuritySchemes map[string]*oaSecurityScheme `json:"securitySchemes"`
-}
-
-// oaSchema is the subset of the OpenAPI 3.0 schema object the generator
-// emits.
-type oaSchema struct {
-	Ref                  string      `json:"$ref,omitempty"`
-	AllOf                []*oaSchema `json:"allOf,omitempty"`
-	Type                 string      `json:"type,omitempty"`
-	Format               string      `json:"format,omitempty"`
-	Description          string      `json:"description,omitempty"`
-	Nullable             bool        `json:"nullable,omitempty"`
-	Enum                 []any       `json:"enum,omitempty"`
-	Default              any         `json:"default,omitempty"`
-	Minimum              *int64      `json:"minimum,omitempty"`
-	Maximum              *int64      `json:"maximum,omitempty"`
-	MaxLength            *int64      `json:"maxLength,omitempty"`
-	Items                *oaSchema   `json:"items,omitempty"`
-	Properties           *oaProps    `json:"properties,omitempty"`
-	Required             []string    `json:"required,omitempty"`
-	AdditionalProperties any         `json:"additionalProperties,omitempty"`
-}
-
-// oaProps are schema properties kept in Go field order.
-type oaProps struct {
-	keys []string
-	m    map[string]*oaSchema
-}
-
-func (p *oaProps) set(name string, s *oaSchema) {
-	if p.m == nil {
-		p.m = map[string]*oaSchema{}
-	}
-	if _, ok := p.m[name]; !ok {
-		p.keys = append(p.keys, name)
-	}
-	p.m[name] = s
-}
-
-func (p *oaProps) get(name string) *oaSchema { return p.m[name] }
-
-// MarshalJSON writes the properties as an object in declaration order.
-func (p *oaProps) MarshalJSON() ([]byte, error) {
-	var b bytes.Buffer
-	b.WriteByte('{')
-	for i, k := range p.keys {
-		if i > 0 {
-			b.WriteByte(',')
-		}
-		kb, err := json.Marshal(k)
-		if err != nil {
-			return nil, err
-		}
-		vb, err := json.Marshal(p.m[k])
-		if err != nil {
-			return nil, err
-		}
-		b.Write(kb)
-		b.WriteByte(':')
-		b.Write(vb)
-	}
-	b.WriteByte('}')
-	return b.Bytes(), nil
-}
-
-func i64(n int) *int64 { v := int64(n); return &v }
-
-// The document is static: it is built once, on first request.
-var openAPICache struct {
-	once sync.Once
-	doc  *OpenAPIDocument
-}
-
-func (s *Server) getOpenAPI(rq *Request) (any, error) {
-	openAPICache.once.Do(func() { openAPICache.doc = OpenAPI(Routes) })
-	return openAPICache.doc, nil
-}
+// The OpenAPI document is built from the route table, the one definition
+// the router also follows: paths, methods, parameters (from each handler's
+// input type), guards, bodies and error codes cannot drift from what the
+// service enforces. Schemas come from the Go types through package openapi
+// (kin-openapi's model and openapi3gen).
 
 // Component names, security schemes and shared parameters and headers.
 const (
-	oaSchemaRef    = "#/components/schemas/"
-	oaResponseRef  = "#/components/responses/"
-	oaParameterRef = "#/components/parameters/"
-	oaHeaderRef    = "#/components/headers/"
+	responseRef  = "#/components/responses/"
+	parameterRef = "#/components/parameters/"
+	headerRef    = "#/components/headers/"
 
 	secAPIKey           = "ApiKey"
 	secServiceSignature = "ServiceSignature"
 
-	paramIdempotencyKey = "IdempotencyKey"
-	paramRequestID      = "RequestId"
+	paramRequestID = "RequestId"
 
 	headerRequestID  = "X-Request-Id"
 	headerRetryAfter = "Retry-After"
 	headerAllow      = "Allow"
-
-	maxIdempotencyKey = 255
-	maxStringParam    = 500 // what parseParams accepts
-	maxRunSamples     = 5
 )
-
-// jsonMediaTypes are the request body media types the router accepts.
-var jsonMediaTypes = []string{"application/json", "text/json", "application/*+json"}
 
 // componentNames names the components of the spec's DTOs by the spec's
 // names; other types are named by their Go type name.
@@ -239,31 +61,17 @@ var componentNames = map[reflect.Type]string{
 	reflect.TypeFor[PublishPayload]():              "PublishPayload",
 }
 
-// fieldDoc refines the schema of one member, keyed "Component.member":
-// what the Go type cannot say (value sets, bounds, meaning).
-type fieldDoc struct {
-	Enum        []string // of the value, or of the items of an array
-	Min, Max    *int64
-	Default     any
-	Description string
-	// Optional marks a non-pointer member of a request body that clients
-	// may leave out.
-	Optional bool
-}
-
 var (
-	sentimentValues  = []string{citations.SentimentPositive, citations.SentimentNeutral, citations.SentimentNegative, citations.SentimentMixed}
-	sourceTypeValues = []string{citations.SourceAIResponse, citations.SourceOrganicSearch, citations.SourceInfoSite}
-	jobTypeValues    = []string{jobs.TypeQueryRun, jobs.TypeGapDetection, jobs.TypeBriefGeneration, jobs.TypeContentGeneration, jobs.TypePublish}
-	scopeValues      = []string{string(auth.ScopeRead), string(auth.ScopeReadWrite), string(auth.ScopePublish)}
-	autonomyValues   = []string{string(auth.L0), string(auth.L1), string(auth.L2)}
-	publishModes     = []string{"propose", "execute"}
+	jobTypeValues  = []string{jobs.TypeQueryRun, jobs.TypeGapDetection, jobs.TypeBriefGeneration, jobs.TypeContentGeneration, jobs.TypePublish}
+	scopeValues    = []string{string(auth.ScopeRead), string(auth.ScopeReadWrite), string(auth.ScopePublish)}
+	autonomyValues = []string{string(auth.L0), string(auth.L1), string(auth.L2)}
+	publishModes   = []string{"propose", "execute"}
 )
 
-var fieldDocs = map[string]fieldDoc{
+var fieldDocs = map[string]openapi.FieldDoc{
 	"CitationDto.platform":           {Enum: platforms.All},
-	"CitationDto.sentiment":          {Enum: sentimentValues},
-	"CitationDto.citationSourceType": {Enum: sourceTypeValues, Description: "ai_response: cited inside an AI answer; organic_search: a classic search result; info_site: a reference, review or encyclopedia site"},
+	"CitationDto.sentiment":          {Enum: citations.Sentiments},
+	"CitationDto.citationSourceType": {Enum: citations.SourceTypes, Description: "ai_response: cited inside an AI answer; organic_search: a classic search result; info_site: a reference, review or encyclopedia site"},
 	"CitationDto.relevanceScore":     {Description: "relevance of the citation to the brand, 0..1"},
 	"EngagementMetricsDto.position":  {Description: "the brand's rank among the brands the answer names (1 is first); 0 when the brand is not named"},
 	"EngagementMetricsDto.shareOfVoice": {
@@ -288,7 +96,7 @@ var fieldDocs = map[string]fieldDoc{
 	"CreditInfo.resets_at":               {Description: "next UTC midnight, when spent_today starts again from 0"},
 	"CreditInfo.remaining_today":         {Description: "credits still spendable today: the balance, capped by what the daily ceiling leaves"},
 	"PublicRunRequest.platforms":         {Enum: platforms.All, Description: "subset of the query's platforms; empty or absent runs them all"},
-	"PublicRunRequest.samples": {Min: i64(1), Max: i64(maxRunSamples), Default: 1,
+	"PublicRunRequest.samples": {Min: openapi.Float(1), Max: openapi.Float(maxRunSamples), Default: 1,
 		Description: "samples per platform (AI answers vary from run to run; more samples give a mention rate with a tighter interval)"},
 	"PublishRequest.mode": {Enum: publishModes,
 		Description: "propose: create an approval request; execute: publish now (needs autonomy L2 or an approved request)"},
@@ -334,7 +142,7 @@ var errorDocs = map[string]errorDoc{
 		Example: "an approval request for this opportunity is pending"},
 	CodeValidation: {Meaning: "a parameter or body member is invalid, unknown or ill-typed, or the body is not JSON; details.fields names each one",
 		Example: "invalid field pageSize: must be at most 100",
-		Details: map[string]any{"fields": []FieldError{{Field: "pageSize", Message: "must be at most 100"}}}},
+		Details: map[string]any{"fields": []validation.FieldError{{Field: "pageSize", Message: "must be at most 100"}}}},
 	CodeRateLimitExceeded: {Meaning: "the key's requests-per-minute limit (rpm_limit), or the brand check's daily limit, is used up; Retry-After says when to retry",
 		Example: "rate limit of 60 requests per minute exceeded", Details: map[string]any{"rpmLimit": 60}},
 	CodeCreditCeilingReached: {Meaning: "the operation would pass the tenant's daily credit ceiling (daily_credit_ceiling); Retry-After gives the seconds until it resets at UTC midnight",
@@ -363,151 +171,204 @@ var creditNotes = map[string]string{
 	"api-post-opportunity-publish": "Publishing costs 0 credits.",
 }
 
+// The document is static: it is built once, on first request, and served
+// as bytes.
+var openAPICache struct {
+	once sync.Once
+	doc  []byte
+	err  error
+}
+
+// rawJSON is an answer that is already JSON.
+type rawJSON []byte
+
+// MarshalJSON returns the bytes as they are.
+func (r rawJSON) MarshalJSON() ([]byte, error) { return r, nil }
+
+func (s *Server) getOpenAPI(rq *Request, _ NoInput) (rawJSON, error) {
+	openAPICache.once.Do(func() {
+		doc, err := OpenAPI(Routes)
+		if err == nil {
+			openAPICache.doc, err = json.Marshal(doc)
+		}
+		openAPICache.err = err
+	})
+	return openAPICache.doc, openAPICache.err
+}
+
+// maxRunSamples bounds PublicRunRequest.samples in the document.
+const maxRunSamples = 5
+
 // OpenAPI returns the OpenAPI 3.0.3 document of routes.
-func OpenAPI(routes []Route) *OpenAPIDocument {
+func OpenAPI(routes []Route) (*openapi3.T, error) {
 	b := &docBuilder{
-		gen: newSchemaGen(),
-		doc: &OpenAPIDocument{
+		gen:       openapi.NewGenerator(componentNames, fieldDocs),
+		responses: openapi3.ResponseBodies{},
+		doc: &openapi3.T{
 			OpenAPI:  "3.0.3",
-			Info:     oaInfo{Title: "brandlens API", Version: "1.0", Description: apiDescription()},
-			Servers:  []oaServer{{URL: "/", Description: "the host serving this document"}},
-			Security: []map[string][]string{{secAPIKey: {}}},
-			Paths:    map[string]map[string]*oaOperation{},
+			Info:     &openapi3.Info{Title: "brandlens API", Version: "1.0", Description: apiDescription()},
+			Servers:  openapi3.Servers{{URL: "/", Description: "the host serving this document"}},
+			Security: openapi3.SecurityRequirements{{secAPIKey: {}}},
+			Paths:    openapi3.NewPaths(),
 		},
 	}
-	// Response types first: a type reached both ways is documented as
-	// returned (every non-pointer member required).
+	// Answers first: a type reached both ways is documented as returned
+	// (every non-pointer member required).
 	for i := range routes {
-		if routes[i].Response != nil {
-			b.gen.schemaFor(reflect.TypeOf(routes[i].Response))
+		if _, err := b.gen.Response(routes[i].ResponseBody()); err != nil {
+			return nil, err
 		}
 	}
-	// Event payloads are sent, like responses: generated before requests.
-	b.doc.Webhooks = b.webhookEvents()
-	b.errorBody = b.gen.schemaFor(reflect.TypeFor[ErrorBody]())
-	b.gen.documentErrorObject()
-	b.gen.request = true
-	tags := map[string]bool{}
+	// Event payloads are sent, like answers: generated before requests.
+	hooks, err := b.webhookEvents()
+	if err != nil {
+		return nil, err
+	}
+	if b.errorBody, err = b.gen.Response(reflect.TypeFor[ErrorBody]()); err != nil {
+		return nil, err
+	}
+	if err := b.documentErrorObject(); err != nil {
+		return nil, err
+	}
+	seen := map[string]bool{}
 	for i := range routes {
 		r := &routes[i]
-		if b.doc.Paths[r.Path] == nil {
-			b.doc.Paths[r.Path] = map[string]*oaOperation{}
+		op, err := b.operation(r)
+		if err != nil {
+			return nil, fmt.Errorf("%s %s: %w", r.Method, r.Path, err)
 		}
-		b.doc.Paths[r.Path][strings.ToLower(r.Method)] = b.operation(r)
-		if r.Tag != "" && !tags[r.Tag] {
-			tags[r.Tag] = true
-			b.doc.Tags = append(b.doc.Tags, oaTag{Name: r.Tag})
+		item := b.doc.Paths.Value(r.Path)
+		if item == nil {
+			item = &openapi3.PathItem{}
+			b.doc.Paths.Set(r.Path, item)
+		}
+		item.SetOperation(r.Method, op)
+		if r.Tag != "" && !seen[r.Tag] {
+			seen[r.Tag] = true
+			b.doc.Tags = append(b.doc.Tags, &openapi3.Tag{Name: r.Tag})
 		}
 	}
-	b.doc.Components = oaComponents{
-		Schemas:   b.gen.schemas,
+	b.doc.Extensions = map[string]any{openapi.WebhooksExtension: hooks}
+	b.doc.Components = &openapi3.Components{
+		Schemas:   b.gen.Components(),
 		Responses: b.responses,
-		Parameters: map[string]*oaParameter{
-			paramIdempotencyKey: {Name: "Idempotency-Key", In: "header",
-				Description: "Makes a write safe to retry: a retry with the same key returns the original job and nothing runs twice; " +
-					"the same key with a different request is 409 idempotency_conflict.",
-				Schema: &oaSchema{Type: "string", MaxLength: i64(maxIdempotencyKey)}},
-			paramRequestID: {Name: headerRequestID, In: "header",
+		Parameters: openapi3.ParametersMap{
+			paramRequestID: {Value: &openapi3.Parameter{Name: headerRequestID, In: openapi3.ParameterInHeader,
 				Description: "Optional correlation id, echoed in the X-Request-Id response header; a value not matching " +
 					requestIDPattern.String() + " is replaced by a generated id.",
-				Schema: &oaSchema{Type: "string", MaxLength: i64(128)}},
+				Schema: openapi3.NewStringSchema().WithMaxLength(128).NewRef()}},
 		},
-		Headers: map[string]*oaHeader{
-			headerRequestID: {Description: "The request's id (the caller's X-Request-Id when valid, else generated); sent on every response.",
-				Schema: &oaSchema{Type: "string"}},
-			headerRetryAfter: {Description: "Seconds to wait before retrying.", Schema: &oaSchema{Type: "integer", Format: "int32", Minimum: i64(0)}},
-			headerAllow:      {Description: "Methods the path allows.", Schema: &oaSchema{Type: "string"}},
+		Headers: openapi3.Headers{
+			headerRequestID: {Value: &openapi3.Header{Parameter: openapi3.Parameter{
+				Description: "The request's id (the caller's X-Request-Id when valid, else generated); sent on every response.",
+				Schema:      openapi3.NewStringSchema().NewRef()}}},
+			headerRetryAfter: {Value: &openapi3.Header{Parameter: openapi3.Parameter{Description: "Seconds to wait before retrying.",
+				Schema: openapi3.NewInt32Schema().WithMin(0).NewRef()}}},
+			headerAllow: {Value: &openapi3.Header{Parameter: openapi3.Parameter{Description: "Methods the path allows.",
+				Schema: openapi3.NewStringSchema().NewRef()}}},
 		},
-		SecuritySchemes: map[string]*oaSecurityScheme{
-			secAPIKey: {Type: "apiKey", In: "header", Name: "X-API-Key",
-				Description: "API key created in the dashboard (Developer, API Keys); carries the scopes read, read_write or publish (publish implies read_write, which implies read). Never accepted in the query string."},
-			secServiceSignature: {Type: "apiKey", In: "header", Name: "X-Service-Signature",
-				Description: "HMAC-SHA256 signature of the exact raw request body, sent as sha256=<hex> (lowercase hex; the sha256= prefix is matched case-insensitively); the key is the site content secret as UTF-8 bytes."},
+		SecuritySchemes: openapi3.SecuritySchemes{
+			secAPIKey: {Value: &openapi3.SecurityScheme{Type: "apiKey", In: "header", Name: "X-API-Key",
+				Description: "API key created in the dashboard (Developer, API Keys); carries the scopes read, read_write or publish (publish implies read_write, which implies read). Never accepted in the query string."}},
+			secServiceSignature: {Value: &openapi3.SecurityScheme{Type: "apiKey", In: "header", Name: "X-Service-Signature",
+				Description: "HMAC-SHA256 signature of the exact raw request body, sent as sha256=<hex> (lowercase hex; the sha256= prefix is matched case-insensitively); the key is the site content secret as UTF-8 bytes."}},
 		},
 	}
-	return b.doc
+	// openapi.Validate runs in the tests, not on every cold start.
+	return b.doc, nil
 }
 
 type docBuilder struct {
-	doc       *OpenAPIDocument
-	gen       *schemaGen
-	errorBody *oaSchema
-	responses map[string]*oaResponse
+	doc       *openapi3.T
+	gen       *openapi.Generator
+	errorBody *openapi3.SchemaRef
+	responses openapi3.ResponseBodies
 }
 
-func (b *docBuilder) operation(r *Route) *oaOperation {
-	op := &oaOperation{
+// jobWrite: the route creates a job and answers 202 {jobId, status}.
+func jobWrite(r *Route) bool {
+	return r.Method == http.MethodPost && r.ResponseBody() == reflect.TypeFor[JobAccepted]()
+}
+
+func (b *docBuilder) operation(r *Route) (*openapi3.Operation, error) {
+	op := &openapi3.Operation{
 		OperationID: lowerCamel(r.Function),
 		Summary:     r.Summary,
-		Responses:   map[string]*oaResponse{},
+		Responses:   openapi3.NewResponses(),
+		Extensions:  map[string]any{},
 	}
 	if r.Tag != "" {
 		op.Tags = []string{r.Tag}
 	}
-	var notes []string
-	var codes []string
+	var notes, codes []string
+	keyed := openapi3.SecurityRequirements{{secAPIKey: {}}}
 	switch r.Guard {
 	case GuardAPIKey:
-		op.Security = []map[string][]string{{secAPIKey: {}}}
-		op.RequiredScope = string(r.Scope)
+		op.Security = &keyed
+		op.Extensions["x-required-scope"] = string(r.Scope)
 		notes = append(notes, "Needs an API key (X-API-Key) with the "+string(r.Scope)+" scope or a higher one.")
 		codes = append(codes, CodeMissingAPIKey, CodeInvalidAPIKey, CodeInsufficientScope, CodeRateLimitExceeded)
 	case GuardReviewer:
-		op.Security = []map[string][]string{{secAPIKey: {}}}
-		op.RequiredScope = string(auth.ScopePublish)
+		op.Security = &keyed
+		op.Extensions["x-required-scope"] = string(auth.ScopePublish)
 		notes = append(notes, "Needs the X-API-Key of a human (non-agent) key with the publish scope; agent keys can never review approvals.")
 		codes = append(codes, CodeMissingAPIKey, CodeInvalidAPIKey, CodeInsufficientScope, CodeRateLimitExceeded)
 	case GuardSignedBody:
-		op.Security = []map[string][]string{{secServiceSignature: {}}}
+		op.Security = &openapi3.SecurityRequirements{{secServiceSignature: {}}}
 		notes = append(notes, "No API key: the body must be signed with X-Service-Signature: sha256=<hex>, the HMAC-SHA256 of the raw body under the site content secret; the signature is checked before the body is parsed.")
 		codes = append(codes, CodeInvalidSignature)
 	case GuardAnonymous:
-		op.Security = []map[string][]string{}
+		op.Security = &openapi3.SecurityRequirements{}
 		notes = append(notes, "Anonymous: no API key.")
 	default:
-		op.Security = []map[string][]string{}
+		op.Security = &openapi3.SecurityRequirements{}
 		notes = append(notes, "Public: no authentication.")
 	}
 	if n := creditNotes[r.Function]; n != "" {
 		notes = append(notes, n)
 	}
-	jobWrite := r.Method == http.MethodPost && reflect.TypeOf(r.Response) == reflect.TypeFor[JobAccepted]()
-	if jobWrite {
+	if jobWrite(r) {
 		notes = append(notes, "Asynchronous: answers 202 with jobId at once; follow the job with GET /api/v1/jobs/{id} or the execution.completed webhook event. Send Idempotency-Key to make retries safe.")
+	}
+	if !r.Implemented() {
+		notes = append(notes, "Not available yet: after its guard and the checks of its parameters and body, it answers 501 not_implemented.")
 	}
 	op.Description = strings.Join(notes, "\n\n")
 
-	for _, p := range r.Params {
-		op.Parameters = append(op.Parameters, paramDoc(p))
+	for _, p := range r.Params() {
+		op.Parameters = append(op.Parameters, &openapi3.ParameterRef{Value: paramDoc(p)})
 	}
-	if jobWrite {
-		op.Parameters = append(op.Parameters, &oaParameter{Ref: oaParameterRef + paramIdempotencyKey})
-	}
-	op.Parameters = append(op.Parameters, &oaParameter{Ref: oaParameterRef + paramRequestID})
+	op.Parameters = append(op.Parameters, &openapi3.ParameterRef{Ref: parameterRef + paramRequestID})
 
-	if r.Request != nil {
-		s := b.gen.schemaFor(reflect.TypeOf(r.Request))
-		rb := &oaRequestBody{
-			Description: "A JSON object; unknown or ill-typed members are 422 validation_error naming each one.",
-			Required:    len(b.gen.resolve(s).Required) > 0,
-			Content:     map[string]*oaMediaType{},
+	if bt := r.RequestBody(); bt != nil {
+		s, err := b.gen.Request(bt)
+		if err != nil {
+			return nil, err
 		}
-		for _, mt := range jsonMediaTypes {
-			rb.Content[mt] = &oaMediaType{Schema: s}
+		content := openapi3.Content{}
+		for _, mt := range JSONMediaTypes {
+			content[mt] = &openapi3.MediaType{Schema: s}
 		}
-		op.RequestBody = rb
+		op.RequestBody = &openapi3.RequestBodyRef{Value: &openapi3.RequestBody{
+			Description: "A JSON object; unknown or ill-typed members are 422 validation_error naming each one. An empty body counts as {}.",
+			Content:     content,
+		}}
 	}
 
-	op.Responses[strconv.Itoa(r.Status)] = b.success(r)
+	ok, err := b.success(r)
+	if err != nil {
+		return nil, err
+	}
+	op.Responses.Set(strconv.Itoa(r.Status), &openapi3.ResponseRef{Value: ok})
 
 	codes = append(codes, r.Errors...)
 	// Unknown query parameters are refused on every route.
 	codes = append(codes, CodeValidation)
-	if r.Request != nil || r.Method == http.MethodPost || r.Method == http.MethodPut || r.Method == http.MethodPatch {
+	if r.RequestBody() != nil || r.Method == http.MethodPost || r.Method == http.MethodPut || r.Method == http.MethodPatch {
 		codes = append(codes, CodePayloadTooLarge)
 	}
 	codes = append(codes, CodeNotFound, CodeMethodNotAllowed, CodeInternal)
-	if sameFunc(r.Handle, (*Server).notImplemented) {
+	if !r.Implemented() {
 		codes = append(codes, CodeNotImplemented)
 	}
 	byStatus := map[int][]string{}
@@ -518,32 +379,37 @@ func (b *docBuilder) operation(r *Route) *oaOperation {
 		}
 	}
 	for st, cs := range byStatus {
-		op.Responses[strconv.Itoa(st)] = &oaResponse{Ref: oaResponseRef + b.errorResponse(st, cs)}
+		op.Responses.Set(strconv.Itoa(st), &openapi3.ResponseRef{Ref: responseRef + b.errorResponse(st, cs)})
 	}
-	return op
+	return op, nil
 }
 
-func (b *docBuilder) success(r *Route) *oaResponse {
-	resp := &oaResponse{
-		Description: http.StatusText(r.Status),
-		Headers:     map[string]*oaHeader{headerRequestID: {Ref: oaHeaderRef + headerRequestID}},
+func (b *docBuilder) success(r *Route) (*openapi3.Response, error) {
+	desc := http.StatusText(r.Status)
+	resp := &openapi3.Response{
+		Headers: openapi3.Headers{headerRequestID: {Ref: headerRef + headerRequestID}},
 	}
-	var s *oaSchema
-	switch {
-	case r.Response != nil:
-		s = b.gen.schemaFor(reflect.TypeOf(r.Response))
-		if reflect.TypeOf(r.Response) == reflect.TypeFor[JobAccepted]() {
-			resp.Description += ": the job is queued; nothing has run yet"
-		}
-	case sameFunc(r.Handle, (*Server).getOpenAPI):
-		s = &oaSchema{Type: "object", AdditionalProperties: true, Description: "an OpenAPI 3.0.3 document"}
-		resp.Description += ": this document"
+	var s *openapi3.SchemaRef
+	switch t := r.ResponseBody(); t {
+	case reflect.TypeFor[rawJSON]():
+		s = openapi3.NewObjectSchema().WithAnyAdditionalProperties().NewRef()
+		s.Value.Description = "an OpenAPI 3.0.3 document"
+		desc += ": this document"
+	case reflect.TypeFor[OpenObject]():
+		s = openapi3.NewObjectSchema().WithAnyAdditionalProperties().NewRef()
+		desc += ". The body is a JSON object whose shape this version of the document does not fix: it is defined by the issue that implements the endpoint (an open point of the spec)."
 	default:
-		s = &oaSchema{Type: "object", AdditionalProperties: true}
-		resp.Description += ". The body is a JSON object whose shape this version of the document does not fix: it is defined by the issue that implements the endpoint (an open point of the spec)."
+		var err error
+		if s, err = b.gen.Response(t); err != nil {
+			return nil, err
+		}
+		if t == reflect.TypeFor[JobAccepted]() {
+			desc += ": the job is queued; nothing has run yet"
+		}
 	}
-	resp.Content = map[string]*oaMediaType{"application/json": {Schema: s}}
-	return resp
+	resp.Description = &desc
+	resp.Content = openapi3.NewContentWithJSONSchemaRef(s)
+	return resp, nil
 }
 
 // errorResponse registers (once) the component response of an error status
@@ -556,14 +422,11 @@ func (b *docBuilder) errorResponse(status int, codes []string) string {
 		parts[i] = upperCamel(c)
 	}
 	name := strings.Join(parts, "Or")
-	if b.responses == nil {
-		b.responses = map[string]*oaResponse{}
-	}
 	if _, ok := b.responses[name]; ok {
 		return name
 	}
 	lines := []string{strconv.Itoa(status) + " " + http.StatusText(status) + ". Error codes:"}
-	examples := map[string]*oaExample{}
+	examples := openapi3.Examples{}
 	for _, c := range codes {
 		d := errorDocs[c]
 		lines = append(lines, "- "+c+": "+d.Meaning)
@@ -571,21 +434,25 @@ func (b *docBuilder) errorResponse(status int, codes []string) string {
 		if details == nil {
 			details = map[string]any{}
 		}
-		examples[c] = &oaExample{Summary: c, Value: ErrorBody{Error: ErrorObject{Code: c, Message: d.Example, Details: details}}}
+		examples[c] = &openapi3.ExampleRef{Value: &openapi3.Example{Summary: c,
+			Value: ErrorBody{Error: ErrorObject{Code: c, Message: d.Example, Details: details}}}}
 	}
-	resp := &oaResponse{
-		Description: strings.Join(lines, "\n"),
-		Headers:     map[string]*oaHeader{headerRequestID: {Ref: oaHeaderRef + headerRequestID}},
-		Content:     map[string]*oaMediaType{"application/json": {Schema: b.errorBody, Examples: examples}},
-		ErrorCodes:  codes,
+	desc := strings.Join(lines, "\n")
+	mt := &openapi3.MediaType{Schema: b.errorBody, Examples: examples}
+	resp := &openapi3.Response{
+		Description: &desc,
+		Headers:     openapi3.Headers{headerRequestID: {Ref: headerRef + headerRequestID}},
+		Content:     openapi3.Content{"application/json": mt},
+		// x-error-codes lists, machine-readably, the codes of this answer.
+		Extensions: map[string]any{"x-error-codes": codes},
 	}
 	switch status {
 	case http.StatusTooManyRequests, http.StatusPaymentRequired:
-		resp.Headers[headerRetryAfter] = &oaHeader{Ref: oaHeaderRef + headerRetryAfter}
+		resp.Headers[headerRetryAfter] = &openapi3.HeaderRef{Ref: headerRef + headerRetryAfter}
 	case http.StatusMethodNotAllowed:
-		resp.Headers[headerAllow] = &oaHeader{Ref: oaHeaderRef + headerAllow}
+		resp.Headers[headerAllow] = &openapi3.HeaderRef{Ref: headerRef + headerAllow}
 	}
-	b.responses[name] = resp
+	b.responses[name] = &openapi3.ResponseRef{Value: resp}
 	return name
 }
 
@@ -596,44 +463,43 @@ func errorStatus(code string) int {
 	return http.StatusInternalServerError
 }
 
-func sameFunc(a, b func(*Server, *Request) (any, error)) bool {
-	if a == nil || b == nil {
-		return false
-	}
-	return reflect.ValueOf(a).Pointer() == reflect.ValueOf(b).Pointer()
-}
-
-func paramDoc(p Param) *oaParameter {
-	d := &oaParameter{Name: p.Name, In: "query", Required: p.InPath, Description: p.Description}
-	if p.InPath {
-		d.In = "path"
-	}
-	s := &oaSchema{}
+// paramDoc documents one parameter as the router checks it.
+func paramDoc(p Param) *openapi3.Parameter {
+	d := &openapi3.Parameter{Name: p.Name, In: string(p.In), Required: p.Required(), Description: p.Description}
+	var s *openapi3.Schema
 	switch p.Type {
-	case TypeInt32:
-		s.Type, s.Format = "integer", "int32"
-		s.Minimum = i64(p.Min)
-		if p.Max > 0 {
-			s.Maximum = i64(p.Max)
+	case reflect.TypeFor[int32]():
+		s = openapi3.NewInt32Schema()
+		s.Min, s.Max = floatPtr(p.Min), floatPtr(p.Max)
+		if p.Default != "" {
+			n, _ := strconv.Atoi(p.Default)
+			s.Default = n
 		}
-	case TypeBool:
-		s.Type = "boolean"
-	case TypeDateTime:
-		s.Type, s.Format = "string", "date-time"
+	case reflect.TypeFor[bool](), reflect.TypeFor[*bool]():
+		s = openapi3.NewBoolSchema()
+	case timeType:
+		s = openapi3.NewDateTimeSchema()
 		d.Description = joinSentences(d.Description, "An RFC 3339 date-time; a plain date (YYYY-MM-DD) means that day's start, UTC.")
 	default:
-		s.Type = "string"
+		s = openapi3.NewStringSchema()
 		if len(p.Enum) > 0 {
-			s.Enum = stringsToAny(p.Enum)
+			s.Enum = openapi.Strings(p.Enum)
 		} else {
-			s.MaxLength = i64(maxStringParam)
+			s = s.WithMinLength(int64(p.MinLength)).WithMaxLength(int64(p.MaxLength))
+		}
+		if p.Default != "" {
+			s.Default = p.Default
 		}
 	}
-	if p.Default != nil {
-		s.Default = p.Default
-	}
-	d.Schema = s
+	d.Schema = s.NewRef()
 	return d
+}
+
+func floatPtr(n *int64) *float64 {
+	if n == nil {
+		return nil
+	}
+	return openapi.Float(float64(*n))
 }
 
 func joinSentences(a, b string) string {
@@ -643,23 +509,13 @@ func joinSentences(a, b string) string {
 	return strings.TrimSuffix(a, ".") + ". " + b
 }
 
-func stringsToAny(ss []string) []any {
-	out := make([]any, len(ss))
-	for i, s := range ss {
-		out[i] = s
-	}
-	return out
-}
-
 // lowerCamel turns a function name such as api-get-me into apiGetMe.
 func lowerCamel(s string) string {
-	u := upperCamel(s)
-	if u == "" {
-		return ""
+	u := []rune(upperCamel(s))
+	if len(u) > 0 {
+		u[0] = unicode.ToLower(u[0])
 	}
-	r := []rune(u)
-	r[0] = unicode.ToLower(r[0])
-	return string(r)
+	return string(u)
 }
 
 // upperCamel turns kebab or snake case into UpperCamel.
@@ -673,280 +529,33 @@ func upperCamel(s string) string {
 	return b.String()
 }
 
-// schemaGen builds component schemas from Go types the way encoding/json
-// renders them.
-type schemaGen struct {
-	schemas map[string]*oaSchema
-	names   map[reflect.Type]string
-	// request: components created now describe request bodies, whose
-	// slices, maps and documented optional members clients may omit.
-	request bool
-}
-
-func newSchemaGen() *schemaGen {
-	return &schemaGen{schemas: map[string]*oaSchema{}, names: map[reflect.Type]string{}}
-}
-
-var (
-	timeType          = reflect.TypeFor[time.Time]()
-	jsonMarshalerType = reflect.TypeFor[json.Marshaler]()
-	textMarshalerType = reflect.TypeFor[encoding.TextMarshaler]()
-	componentNameBad  = regexp.MustCompile(`[^A-Za-z0-9._-]`)
-)
-
-// schemaFor returns the schema of t: a $ref for named structs (registering
-// their component), inline otherwise.
-func (g *schemaGen) schemaFor(t reflect.Type) *oaSchema {
-	switch {
-	case t == timeType:
-		return &oaSchema{Type: "string", Format: "date-time"}
-	case t.Kind() != reflect.Pointer && t.Kind() != reflect.Interface &&
-		(t.Implements(jsonMarshalerType) || reflect.PointerTo(t).Implements(jsonMarshalerType)):
-		return &oaSchema{Description: "any JSON value"}
-	case t.Kind() != reflect.Pointer && t.Kind() != reflect.Interface &&
-		(t.Implements(textMarshalerType) || reflect.PointerTo(t).Implements(textMarshalerType)):
-		return &oaSchema{Type: "string"}
-	}
-	switch t.Kind() {
-	case reflect.Pointer:
-		return nullable(g.schemaFor(t.Elem()))
-	case reflect.Struct:
-		if t.Name() == "" {
-			return g.object(t, "")
-		}
-		return &oaSchema{Ref: oaSchemaRef + g.component(t)}
-	case reflect.Slice:
-		if t.Elem().Kind() == reflect.Uint8 {
-			return &oaSchema{Type: "string", Format: "byte", Nullable: true}
-		}
-		return &oaSchema{Type: "array", Items: g.schemaFor(t.Elem()), Nullable: true}
-	case reflect.Array:
-		return &oaSchema{Type: "array", Items: g.schemaFor(t.Elem())}
-	case reflect.Map:
-		return &oaSchema{Type: "object", AdditionalProperties: g.schemaFor(t.Elem()), Nullable: true}
-	case reflect.Interface:
-		return &oaSchema{Description: "any JSON value", Nullable: true}
-	case reflect.String:
-		return &oaSchema{Type: "string"}
-	case reflect.Bool:
-		return &oaSchema{Type: "boolean"}
-	case reflect.Int8, reflect.Int16, reflect.Int32:
-		return &oaSchema{Type: "integer", Format: "int32"}
-	case reflect.Int, reflect.Int64:
-		return &oaSchema{Type: "integer", Format: "int64"}
-	case reflect.Uint8, reflect.Uint16:
-		return &oaSchema{Type: "integer", Format: "int32", Minimum: i64(0)}
-	case reflect.Uint, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
-		return &oaSchema{Type: "integer", Format: "int64", Minimum: i64(0)}
-	case reflect.Float32:
-		return &oaSchema{Type: "number", Format: "float"}
-	case reflect.Float64:
-		return &oaSchema{Type: "number", Format: "double"}
-	}
-	return &oaSchema{Description: "any JSON value"}
-}
-
-func nullable(s *oaSchema) *oaSchema {
-	if s.Ref != "" {
-		return &oaSchema{AllOf: []*oaSchema{s}, Nullable: true}
-	}
-	s.Nullable = true
-	return s
-}
-
-// component returns the component name of struct type t, generating its
-// schema on first use.
-func (g *schemaGen) component(t reflect.Type) string {
-	if n, ok := g.names[t]; ok {
-		return n
-	}
-	name := componentNames[t]
-	if name == "" {
-		name = componentNameBad.ReplaceAllString(t.Name(), "_")
-	}
-	if g.taken(name) {
-		pkg := t.PkgPath()
-		pkg = pkg[strings.LastIndex(pkg, "/")+1:]
-		base := upperCamel(pkg) + name
-		name = base
-		for i := 2; g.taken(name); i++ {
-			name = base + strconv.Itoa(i)
-		}
-	}
-	g.names[t] = name
-	g.schemas[name] = nil // reserved while its members are generated
-	g.schemas[name] = g.object(t, name)
-	return name
-}
-
-func (g *schemaGen) taken(name string) bool {
-	_, ok := g.schemas[name]
-	return ok
-}
-
-// resolve follows a $ref (or a nullable allOf wrapper) to its component.
-func (g *schemaGen) resolve(s *oaSchema) *oaSchema {
-	for s != nil {
-		switch {
-		case s.Ref != "":
-			s = g.schemas[strings.TrimPrefix(s.Ref, oaSchemaRef)]
-		case len(s.AllOf) == 1:
-			s = s.AllOf[0]
-		default:
-			return s
-		}
-	}
-	return &oaSchema{}
-}
-
-// jsonField is one member of a struct as encoding/json renders it.
-type jsonField struct {
-	name      string
-	typ       reflect.Type
-	omitEmpty bool
-	asString  bool
-}
-
-// jsonFieldsOf lists the members of struct t in order, promoting the
-// members of untagged embedded structs.
-func jsonFieldsOf(t reflect.Type) []jsonField {
-	var out []jsonField
-	seen := map[string]bool{}
-	for i := 0; i < t.NumField(); i++ {
-		f := t.Field(i)
-		tag := f.Tag.Get("json")
-		if tag == "-" {
-			continue
-		}
-		name, opts, _ := strings.Cut(tag, ",")
-		if f.Anonymous && name == "" {
-			et := f.Type
-			if et.Kind() == reflect.Pointer {
-				et = et.Elem()
-			}
-			if et.Kind() == reflect.Struct {
-				for _, ef := range jsonFieldsOf(et) {
-					if !seen[ef.name] {
-						seen[ef.name] = true
-						out = append(out, ef)
-					}
-				}
-				continue
-			}
-		}
-		if !f.IsExported() {
-			continue
-		}
-		if name == "" {
-			name = f.Name
-		}
-		if seen[name] {
-			continue
-		}
-		seen[name] = true
-		jf := jsonField{name: name, typ: f.Type}
-		for o := range strings.SplitSeq(opts, ",") {
-			switch o {
-			case "omitempty", "omitzero":
-				jf.omitEmpty = true
-			case "string":
-				jf.asString = true
-			}
-		}
-		out = append(out, jf)
-	}
-	return out
-}
-
-// object builds the schema of struct t (component name comp, "" when
-// inline).
-func (g *schemaGen) object(t reflect.Type, comp string) *oaSchema {
-	s := &oaSchema{Type: "object", Properties: &oaProps{}}
-	for _, f := range jsonFieldsOf(t) {
-		fs := g.schemaFor(f.typ)
-		if f.asString {
-			fs = &oaSchema{Type: "string", Nullable: f.typ.Kind() == reflect.Pointer}
-		}
-		doc := fieldDocs[comp+"."+f.name]
-		fs = applyFieldDoc(fs, doc)
-		s.Properties.set(f.name, fs)
-		if g.required(f, doc) {
-			s.Required = append(s.Required, f.name)
-		}
-	}
-	return s
-}
-
-// required: a returned member is always present unless it is a pointer or
-// omitted when empty; a request member must be sent when it is a plain
-// value the spec does not call optional.
-func (g *schemaGen) required(f jsonField, doc fieldDoc) bool {
-	k := f.typ.Kind()
-	if f.omitEmpty || k == reflect.Pointer || doc.Optional {
-		return false
-	}
-	if g.request && (k == reflect.Slice || k == reflect.Map || k == reflect.Interface) {
-		return false
-	}
-	return true
-}
-
-func applyFieldDoc(s *oaSchema, d fieldDoc) *oaSchema {
-	if d.Description != "" {
-		if s.Ref != "" {
-			s = &oaSchema{AllOf: []*oaSchema{s}}
-		}
-		s.Description = d.Description
-	}
-	target := s
-	if s.Type == "array" && s.Items != nil {
-		target = s.Items
-	}
-	if len(d.Enum) > 0 {
-		target.Enum = stringsToAny(d.Enum)
-		if target.Nullable {
-			target.Enum = append(target.Enum, nil)
-		}
-	}
-	if d.Min != nil {
-		target.Minimum = d.Min
-	}
-	if d.Max != nil {
-		target.Maximum = d.Max
-	}
-	if d.Default != nil {
-		target.Default = d.Default
-	}
-	return s
-}
-
 // documentErrorObject completes the envelope: the code is one of the
 // error codes, and details is an object whose fields member lists the
 // FieldErrors of a validation error.
-func (g *schemaGen) documentErrorObject() {
-	obj := g.schemas[g.component(reflect.TypeFor[ErrorObject]())]
-	fieldErr := g.component(reflect.TypeFor[FieldError]())
+func (b *docBuilder) documentErrorObject() error {
+	fieldErr, err := b.gen.Response(reflect.TypeFor[validation.FieldError]())
+	if err != nil {
+		return err
+	}
+	obj := b.gen.Component("ErrorObject")
 	codes := make([]string, 0, len(ErrorStatus))
 	for c := range ErrorStatus {
 		codes = append(codes, c)
 	}
 	sort.Strings(codes)
-	if code := obj.Properties.get("code"); code != nil {
-		code.Enum = stringsToAny(codes)
-		code.Description = "machine-readable error code; the HTTP status follows from it"
-	}
-	if msg := obj.Properties.get("message"); msg != nil {
-		msg.Description = "human-readable explanation"
-	}
-	details := &oaSchema{
-		Type:                 "object",
-		Description:          "always an object (empty when there is nothing to add); validation errors list every offending field under fields",
-		Properties:           &oaProps{},
-		AdditionalProperties: true,
-	}
-	details.Properties.set("fields", &oaSchema{Type: "array", Items: &oaSchema{Ref: oaSchemaRef + fieldErr},
-		Description: "with validation_error: one entry per invalid, unknown or ill-typed parameter, body member or header, sorted by field"})
-	obj.Properties.set("details", details)
+	code := openapi3.NewStringSchema().WithEnum(openapi.Strings(codes)...)
+	code.Description = "machine-readable error code; the HTTP status follows from it"
+	obj.Properties["code"] = code.NewRef()
+	msg := openapi3.NewStringSchema()
+	msg.Description = "human-readable explanation"
+	obj.Properties["message"] = msg.NewRef()
+	fields := openapi3.NewArraySchema()
+	fields.Items = fieldErr
+	fields.Description = "with validation_error: one entry per invalid, unknown or ill-typed parameter, body member or header, sorted by field"
+	details := openapi3.NewObjectSchema().WithAnyAdditionalProperties().WithPropertyRef("fields", fields.NewRef())
+	details.Description = "always an object (empty when there is nothing to add); validation errors list every offending field under fields"
+	obj.Properties["details"] = details.NewRef()
+	return nil
 }
 
 // apiDescription is the document's description: the rules that hold across
@@ -1002,7 +611,7 @@ Added beyond the spec: %s. Answers with status 429 or 402 carry Retry-After (sec
 One credit ledger per tenant. Prices (defaults, configurable): 1 credit per platform per sample of a query run, charged only for the platforms that succeeded; 5 per gap detection; 2 per brief; 10 per article; 0 per publish. Failed executions cost 0. A balance too small is 402 insufficient_credits; passing the daily ceiling (daily_credit_ceiling) is 429 credit_ceiling_reached.
 
 ## Pagination and limits
-- GET /api/v1/citations: page default 1; pageSize default %d, maximum %d; newest first; hasMore tells whether another page follows.
+- GET /api/v1/citations: page default 1; pageSize default %d, maximum %d; newest first; hasMore tells whether another page follows. A numbered page reads every match before it, so page × pageSize may be at most %d (422 validation_error naming page beyond). Deeper reads go by cursor: every page answers nextCursor (null after the last page); pass it as cursor, instead of page, to get the page right after it, at any depth, with the same cost per page. A cursor is opaque (do not build or change one: a malformed cursor is 422 naming cursor), stays valid indefinitely, and only ever reads the caller's own citations; pages addressed by cursor answer page null.
 - GET /api/v1/jobs: limit default %d, maximum %d; newest first.
 - Brand check: 3 per day, plus a reCAPTCHA token.
 
@@ -1013,9 +622,9 @@ One credit ledger per tenant. Prices (defaults, configurable): 1 credit per plat
 - Autonomy levels of agent keys: %s (manual, auto-propose, auto-publish).
 `,
 		strings.Join(scopeValues, " < "), table.String(), strings.Join(ext, ", "), requestIDPattern.String(),
-		q(jsonMediaTypes), DefaultMaxBody,
-		q(jobs.Statuses), maxIdempotencyKey,
-		DefaultPageSize, MaxPageSize, DefaultJobLimit, MaxJobLimit,
-		q(platforms.All), q(sentimentValues), q(sourceTypeValues), q(autonomyValues))
+		q(JSONMediaTypes), DefaultMaxBody,
+		q(jobs.Statuses), idempotency.MaxKeyLen,
+		DefaultPageSize, MaxPageSize, MaxPageDepth, DefaultJobLimit, MaxJobLimit,
+		q(platforms.All), q(citations.Sentiments), q(citations.SourceTypes), q(autonomyValues))
 	return b.String()
 }

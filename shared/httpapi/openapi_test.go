@@ -1,7 +1,9 @@
 package httpapi
 
 import (
+	"context"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"reflect"
@@ -11,6 +13,12 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/getkin/kin-openapi/openapi3"
+
+	"github.com/brandlens/brandlens/shared/idempotency"
+	"github.com/brandlens/brandlens/shared/openapi"
+	"github.com/brandlens/brandlens/shared/openapi/openapitest"
 )
 
 // These tests read the OpenAPI document the way a client does: as JSON.
@@ -23,7 +31,11 @@ type oatNode = map[string]any
 // oatDocument returns the generated document decoded from its JSON form.
 func oatDocument(t *testing.T) oatNode {
 	t.Helper()
-	b, err := json.Marshal(OpenAPI(Routes))
+	d, err := OpenAPI(Routes)
+	if err != nil {
+		t.Fatalf("build the document: %v", err)
+	}
+	b, err := json.Marshal(d)
 	if err != nil {
 		t.Fatalf("marshal the document: %v", err)
 	}
@@ -212,23 +224,20 @@ func TestOpenAPIOperationsFollowTheRouteTable(t *testing.T) {
 			pn := oatDeref(t, doc, p.(oatNode))
 			params[pn["in"].(string)+":"+pn["name"].(string)] = pn
 		}
-		for _, p := range r.Params {
-			in := "query"
-			if p.InPath {
-				in = "path"
-			}
-			pn := params[in+":"+p.Name]
+		for _, p := range r.Params() {
+			pn := params[string(p.In)+":"+p.Name]
 			if pn == nil {
-				t.Errorf("%s: parameter %s in %s missing", name, p.Name, in)
+				t.Errorf("%s: parameter %s in %s missing", name, p.Name, p.In)
 				continue
 			}
-			if p.InPath && pn["required"] != true {
-				t.Errorf("%s: path parameter %s not required", name, p.Name)
+			if (p.In == InPath) != (pn["required"] == true) {
+				t.Errorf("%s: parameter %s in %s required = %v", name, p.Name, p.In, pn["required"])
 			}
 			s := oatObj(pn, "schema")
-			wantType := map[ParamType][2]string{
-				TypeString: {"string", ""}, TypeInt32: {"integer", "int32"},
-				TypeBool: {"boolean", ""}, TypeDateTime: {"string", "date-time"},
+			wantType := map[reflect.Type][2]string{
+				reflect.TypeFor[string](): {"string", ""}, reflect.TypeFor[int32](): {"integer", "int32"},
+				reflect.TypeFor[bool](): {"boolean", ""}, reflect.TypeFor[*bool](): {"boolean", ""},
+				reflect.TypeFor[time.Time](): {"string", "date-time"},
 			}[p.Type]
 			format, _ := s["format"].(string)
 			if s["type"] != wantType[0] || format != wantType[1] {
@@ -237,16 +246,14 @@ func TestOpenAPIOperationsFollowTheRouteTable(t *testing.T) {
 			if len(p.Enum) > 0 && !slices.Equal(oatStrings(s["enum"]), p.Enum) {
 				t.Errorf("%s: parameter %s enum %v, want %v", name, p.Name, s["enum"], p.Enum)
 			}
-			if p.Type == TypeInt32 {
-				if s["minimum"] != float64(p.Min) {
-					t.Errorf("%s: parameter %s minimum %v, want %d", name, p.Name, s["minimum"], p.Min)
-				}
-				if p.Max > 0 && s["maximum"] != float64(p.Max) {
-					t.Errorf("%s: parameter %s maximum %v, want %d", name, p.Name, s["maximum"], p.Max)
-				}
-				if d, ok := p.Default.(int); ok && s["default"] != float64(d) {
-					t.Errorf("%s: parameter %s default %v, want %d", name, p.Name, s["default"], d)
-				}
+			if p.Min != nil && s["minimum"] != float64(*p.Min) {
+				t.Errorf("%s: parameter %s minimum %v, want %d", name, p.Name, s["minimum"], *p.Min)
+			}
+			if p.Max != nil && s["maximum"] != float64(*p.Max) {
+				t.Errorf("%s: parameter %s maximum %v, want %d", name, p.Name, s["maximum"], *p.Max)
+			}
+			if p.Default != "" && fmt.Sprint(s["default"]) != p.Default {
+				t.Errorf("%s: parameter %s default %v, want %s", name, p.Name, s["default"], p.Default)
 			}
 		}
 		for _, seg := range strings.Split(r.Path, "/") {
@@ -254,11 +261,10 @@ func TestOpenAPIOperationsFollowTheRouteTable(t *testing.T) {
 				t.Errorf("%s: path parameter %s undocumented", name, seg)
 			}
 		}
-		_, jobWrite := r.Response.(JobAccepted)
 		idem := params["header:Idempotency-Key"]
-		if jobWrite && r.Method == http.MethodPost {
-			if idem == nil || oatObj(idem, "schema")["maxLength"] != float64(255) {
-				t.Errorf("%s: Idempotency-Key header (maxLength 255) missing: %v", name, idem)
+		if jobWrite(&r) {
+			if idem == nil || oatObj(idem, "schema")["maxLength"] != float64(idempotency.MaxKeyLen) || oatObj(idem, "schema")["minLength"] != float64(1) {
+				t.Errorf("%s: Idempotency-Key header (1 to %d characters) missing: %v", name, idempotency.MaxKeyLen, idem)
 			}
 		} else if idem != nil {
 			t.Errorf("%s: Idempotency-Key on a route that creates no job", name)
@@ -266,8 +272,8 @@ func TestOpenAPIOperationsFollowTheRouteTable(t *testing.T) {
 
 		// Request body in the three JSON media types, one schema.
 		rb := oatObj(op, "requestBody")
-		if (r.Request != nil) != (rb != nil) {
-			t.Errorf("%s: requestBody %v, route body %T", name, rb != nil, r.Request)
+		if (r.RequestBody() != nil) != (rb != nil) {
+			t.Errorf("%s: requestBody %v, route body %v", name, rb != nil, r.RequestBody())
 		}
 		if rb != nil {
 			content := oatObj(rb, "content")
@@ -298,11 +304,14 @@ func TestOpenAPIOperationsFollowTheRouteTable(t *testing.T) {
 			codes = append(codes, CodeInvalidSignature)
 		}
 		codes = append(codes, CodeNotFound, CodeMethodNotAllowed, CodeInternal)
-		if len(r.Params) > 0 || r.Request != nil {
+		if len(r.Params()) > 0 || r.RequestBody() != nil {
 			codes = append(codes, CodeValidation)
 		}
-		if r.Request != nil {
+		if r.RequestBody() != nil {
 			codes = append(codes, CodePayloadTooLarge)
+		}
+		if !r.Implemented() {
+			codes = append(codes, CodeNotImplemented)
 		}
 		for _, c := range codes {
 			st := strconv.Itoa(ErrorStatus[c])
@@ -347,15 +356,18 @@ func TestOpenAPIOperationsFollowTheRouteTable(t *testing.T) {
 }
 
 // oatJSONFields lists the JSON members of struct t the way encoding/json
-// names them (the DTOs embed no structs).
+// names them: untagged embedded structs promote their members.
 func oatJSONFields(t *testing.T, typ reflect.Type) []reflect.StructField {
 	var out []reflect.StructField
-	for i := 0; i < typ.NumField(); i++ {
-		f := typ.Field(i)
-		if f.Anonymous {
-			t.Fatalf("%s embeds %s; teach the test about embedding", typ, f.Type)
+	for _, f := range reflect.VisibleFields(typ) {
+		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+		if f.Anonymous && name == "" {
+			if f.Type.Kind() != reflect.Struct {
+				t.Fatalf("%s embeds %s; teach the test about it", typ, f.Type)
+			}
+			continue
 		}
-		if !f.IsExported() || f.Tag.Get("json") == "-" {
+		if !f.IsExported() || name == "-" {
 			continue
 		}
 		out = append(out, f)
@@ -488,24 +500,25 @@ func TestOpenAPISchemasMatchTheGoTypes(t *testing.T) {
 	// Returned types first, as the generator documents a type reached both
 	// ways as returned.
 	for _, r := range Routes {
-		if r.Response == nil {
+		rt := r.ResponseBody()
+		if rt == reflect.TypeFor[OpenObject]() || rt == reflect.TypeFor[rawJSON]() {
 			continue
 		}
 		op := oatOperation(t, doc, r)
 		s := oatObj(op, "responses", strconv.Itoa(r.Status), "content", "application/json", "schema")
-		w.walk(reflect.TypeOf(r.Response), s, r.Method+" "+r.Path+" response", true)
+		w.walk(rt, s, r.Method+" "+r.Path+" response", true)
 	}
 	for name, resp := range oatObj(doc, "components", "responses") {
 		s := oatObj(resp, "content", "application/json", "schema")
 		w.walk(reflect.TypeFor[ErrorBody](), s, "error response "+name, true)
 	}
 	for _, r := range Routes {
-		if r.Request == nil {
+		if r.RequestBody() == nil {
 			continue
 		}
 		op := oatOperation(t, doc, r)
 		s := oatObj(op, "requestBody", "content", "application/json", "schema")
-		w.walk(reflect.TypeOf(r.Request), s, r.Method+" "+r.Path+" request", false)
+		w.walk(r.RequestBody(), s, r.Method+" "+r.Path+" request", false)
 	}
 	if len(w.seen) < 10 {
 		t.Errorf("walked only %d components", len(w.seen))
@@ -800,4 +813,37 @@ func TestOpenAPIDocTablesAreNotStale(t *testing.T) {
 			t.Logf("componentNames: %s (%s) is not reached by any route", name, typ)
 		}
 	}
+}
+
+// The document, x-webhooks operations included, validates with kin-openapi.
+func TestOpenAPIDocumentValidates(t *testing.T) {
+	doc, err := OpenAPI(Routes)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := openapi.Validate(context.Background(), doc); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// The served document loads and validates with kin-openapi's loader, and
+// passes the Spectral OpenAPI linter pinned in tools/.
+func TestOpenAPIServedDocumentValidatesAndLints(t *testing.T) {
+	rec := httptest.NewRecorder()
+	New(Deps{}).ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/openapi.json", nil))
+	if rec.Code != http.StatusOK {
+		t.Fatalf("GET /openapi.json = %d", rec.Code)
+	}
+	loader := openapi3.NewLoader()
+	doc, err := loader.LoadFromData(rec.Body.Bytes())
+	if err != nil {
+		t.Fatalf("load: %v", err)
+	}
+	if err := doc.Validate(loader.Context, openapi3.EnableExamplesValidation()); err != nil {
+		t.Fatalf("validate: %v", err)
+	}
+	if doc.Info.Version != "1.0" || doc.OpenAPI != "3.0.3" {
+		t.Errorf("openapi %s, version %s", doc.OpenAPI, doc.Info.Version)
+	}
+	openapitest.Lint(t, rec.Body.Bytes())
 }

@@ -5,10 +5,8 @@ import (
 
 	"github.com/brandlens/brandlens/shared/auth"
 	"github.com/brandlens/brandlens/shared/citations"
-	"github.com/brandlens/brandlens/shared/competitors"
 	"github.com/brandlens/brandlens/shared/jobs"
 	"github.com/brandlens/brandlens/shared/platforms"
-	"github.com/brandlens/brandlens/shared/queries"
 	"github.com/brandlens/brandlens/shared/webhooks"
 )
 
@@ -32,31 +30,10 @@ const (
 	GuardPublic
 )
 
-// ParamType is the type of a path or query parameter.
-type ParamType int
-
-// Parameter types.
-const (
-	TypeString ParamType = iota + 1
-	TypeInt32
-	TypeBool
-	TypeDateTime
-)
-
-// Param declares a path or query parameter; the router parses and checks
-// every request against these declarations, and /openapi.json shows them.
-type Param struct {
-	Name        string
-	InPath      bool
-	Type        ParamType
-	Enum        []string
-	Default     any // int, string
-	Min, Max    int // bounds of TypeInt32 (Max 0 means none)
-	Description string
-}
-
 // Route is one row of the route table: the single definition that the
-// router, the Lambda functions, template.yaml and /openapi.json follow.
+// router, the Lambda functions, template.yaml, GET /api/v1/me's
+// capabilities and /openapi.json follow. Its parameters and bodies come from
+// its Handler's input and answer types.
 type Route struct {
 	Method string
 	Path   string
@@ -68,27 +45,56 @@ type Route struct {
 	Capability string
 	Summary    string
 	Tag        string
-	Params     []Param
-	// Request and Response are zero values of the body types (nil: none).
-	Request  any
-	Response any
-	Status   int
+	// Status is the status of a successful answer.
+	Status int
 	// Errors lists the error codes the route may answer besides the ones
-	// its guard implies.
-	Errors []string
-	Handle func(s *Server, rq *Request) (any, error)
+	// its guard and its input imply.
+	Errors  []string
+	Handler Handler
 }
 
-// Limits of list endpoints.
+// Limits of list endpoints (the inputs' tags repeat them; a test checks).
 const (
 	DefaultPageSize = 20
 	MaxPageSize     = 100
+	// MaxPageDepth caps page × pageSize: a numbered page reads every match
+	// before it, so deeper reads go by cursor.
+	MaxPageDepth    = 10_000
 	DefaultJobLimit = 50
 	MaxJobLimit     = 200
 )
 
-func idParam() Param    { return Param{Name: "id", InPath: true, Type: TypeInt32, Min: 1} }
-func strIDParam() Param { return Param{Name: "id", InPath: true, Type: TypeString} }
+// enumSets are the value sets an input field may name with enum:"…".
+var enumSets = map[string][]string{
+	"platforms":        platforms.All,
+	"sentiments":       citations.Sentiments,
+	"sourceTypes":      citations.SourceTypes,
+	"jobStatuses":      jobs.Statuses,
+	"deliveryStatuses": webhooks.Statuses,
+	"siteContentTypes": {"news", "research", "knowledge"},
+}
+
+// Inputs shared by several routes.
+type (
+	// IntID addresses a resource with a per-tenant integer id.
+	IntID struct {
+		ID int32 `path:"id" min:"1"`
+	}
+	// StrID addresses a resource with a string id (ULIDs, wh_…).
+	StrID struct {
+		ID string `path:"id"`
+	}
+	// Idempotent is embedded in the input of writes that create jobs.
+	Idempotent struct {
+		IdempotencyKey string `header:"Idempotency-Key" minLength:"1" maxLength:"255" doc:"Makes the write safe to retry: a retry with the same key returns the original job and nothing runs twice; the same key with a different request is 409 idempotency_conflict. Kept 24 hours, per tenant and API key."`
+	}
+	// StatusFilter is the status query of lists not built yet.
+	StatusFilter struct {
+		Status string `query:"status"`
+	}
+	// OpenObject is an answer whose shape the route does not fix yet.
+	OpenObject map[string]any
+)
 
 // Routes is the route table. It is filled in init because handlers such as
 // the OpenAPI document read the table, which a package-level initializer
@@ -98,145 +104,148 @@ var Routes []Route
 func init() { Routes = routeTable() }
 
 func routeTable() []Route {
-	return []Route{
+	rs := []Route{
 		{Method: http.MethodGet, Path: "/api/v1/me", Function: "api-get-me", Guard: GuardAPIKey, Scope: auth.ScopeRead,
 			Capability: "account:read", Tag: "Account", Summary: "Entitlements of the calling key",
-			Response: Entitlement{}, Status: http.StatusOK, Handle: (*Server).getMe},
+			Status: http.StatusOK, Handler: Handle((*Server).getMe)},
 		{Method: http.MethodGet, Path: "/api/v1/me/credits", Function: "api-get-me-credits", Guard: GuardAPIKey, Scope: auth.ScopeRead,
 			Capability: "credits:read", Tag: "Account", Summary: "Credit ledger of the caller's tenant",
-			Response: CreditInfo{}, Status: http.StatusOK, Handle: (*Server).getCredits},
+			Status: http.StatusOK, Handler: Handle((*Server).getCredits)},
 		{Method: http.MethodGet, Path: "/api/v1/queries", Function: "api-list-queries", Guard: GuardAPIKey, Scope: auth.ScopeRead,
 			Capability: "queries:read", Tag: "Queries", Summary: "Monitoring queries of the tenant",
-			Response: QueryList{}, Status: http.StatusOK, Handle: (*Server).listQueries},
+			Status: http.StatusOK, Handler: Handle((*Server).listQueries)},
 		{Method: http.MethodGet, Path: "/api/v1/queries/{id}", Function: "api-get-query", Guard: GuardAPIKey, Scope: auth.ScopeRead,
-			Capability: "queries:read", Tag: "Queries", Summary: "One monitoring query", Params: []Param{idParam()},
-			Response: queries.Query{}, Status: http.StatusOK, Errors: []string{CodeNotFound}, Handle: (*Server).getQuery},
+			Capability: "queries:read", Tag: "Queries", Summary: "One monitoring query",
+			Status: http.StatusOK, Errors: []string{CodeNotFound}, Handler: Handle((*Server).getQuery)},
 		{Method: http.MethodPost, Path: "/api/v1/queries/{id}/run", Function: "api-post-query-run", Guard: GuardAPIKey, Scope: auth.ScopeReadWrite,
 			Capability: "queries:run", Tag: "Queries", Summary: "Run a query across AI platforms (credit-metered, asynchronous)",
-			Params: []Param{idParam()}, Request: RunRequest{}, Response: JobAccepted{}, Status: http.StatusAccepted,
-			Errors: writeErrors, Handle: (*Server).postQueryRun},
+			Status: http.StatusAccepted, Errors: writeErrors, Handler: Handle((*Server).postQueryRun)},
 		{Method: http.MethodGet, Path: "/api/v1/citations", Function: "api-list-citations", Guard: GuardAPIKey, Scope: auth.ScopeRead,
 			Capability: "citations:read", Tag: "Citations", Summary: "Page of citations, newest first",
-			Params: []Param{
-				{Name: "platform", Type: TypeString, Enum: platforms.All},
-				{Name: "sentiment", Type: TypeString, Enum: []string{citations.SentimentPositive, citations.SentimentNeutral, citations.SentimentNegative, citations.SentimentMixed}},
-				{Name: "sourceType", Type: TypeString, Enum: []string{citations.SourceAIResponse, citations.SourceOrganicSearch, citations.SourceInfoSite}},
-				{Name: "hasMention", Type: TypeBool, Description: "true: only citations from answers that mention the brand; false: only those that do not"},
-				{Name: "searchQuery", Type: TypeString, Description: "case-insensitive substring of the monitoring query text"},
-				{Name: "dateFrom", Type: TypeDateTime, Description: "inclusive lower bound of the citation date"},
-				{Name: "dateTo", Type: TypeDateTime, Description: "inclusive upper bound of the citation date"},
-				{Name: "page", Type: TypeInt32, Default: 1, Min: 1, Max: 100000},
-				{Name: "pageSize", Type: TypeInt32, Default: DefaultPageSize, Min: 1, Max: MaxPageSize},
-			},
-			Response: CitationPage{}, Status: http.StatusOK, Handle: (*Server).listCitations},
+			Status: http.StatusOK, Handler: Handle((*Server).listCitations)},
 		{Method: http.MethodGet, Path: "/api/v1/citations/{id}", Function: "api-get-citation", Guard: GuardAPIKey, Scope: auth.ScopeRead,
-			Capability: "citations:read", Tag: "Citations", Summary: "One citation", Params: []Param{idParam()},
-			Response: citations.Citation{}, Status: http.StatusOK, Errors: []string{CodeNotFound}, Handle: (*Server).getCitation},
+			Capability: "citations:read", Tag: "Citations", Summary: "One citation",
+			Status: http.StatusOK, Errors: []string{CodeNotFound}, Handler: Handle((*Server).getCitation)},
 		{Method: http.MethodGet, Path: "/api/v1/competitors", Function: "api-list-competitors", Guard: GuardAPIKey, Scope: auth.ScopeRead,
 			Capability: "competitors:read", Tag: "Competitors", Summary: "Tracked competitors",
-			Response: CompetitorList{}, Status: http.StatusOK, Handle: (*Server).listCompetitors},
+			Status: http.StatusOK, Handler: Handle((*Server).listCompetitors)},
 		{Method: http.MethodGet, Path: "/api/v1/competitors/{id}", Function: "api-get-competitor", Guard: GuardAPIKey, Scope: auth.ScopeRead,
-			Capability: "competitors:read", Tag: "Competitors", Summary: "One competitor", Params: []Param{idParam()},
-			Response: competitors.Competitor{}, Status: http.StatusOK, Errors: []string{CodeNotFound}, Handle: (*Server).getCompetitor},
+			Capability: "competitors:read", Tag: "Competitors", Summary: "One competitor",
+			Status: http.StatusOK, Errors: []string{CodeNotFound}, Handler: Handle((*Server).getCompetitor)},
 		{Method: http.MethodGet, Path: "/api/v1/gaps", Function: "api-list-gaps", Guard: GuardAPIKey, Scope: auth.ScopeRead,
 			Capability: "gaps:read", Tag: "Gaps", Summary: "Visibility gaps (four tiers) as content opportunities",
-			Params: []Param{{Name: "status", Type: TypeString}}, Status: http.StatusOK, Handle: (*Server).notImplemented},
+			Status: http.StatusOK, Handler: NotImplemented[StatusFilter, OpenObject]()},
 		{Method: http.MethodPost, Path: "/api/v1/gaps/detect", Function: "api-post-gaps-detect", Guard: GuardAPIKey, Scope: auth.ScopeReadWrite,
 			Capability: "gaps:detect", Tag: "Gaps", Summary: "Start four-tier gap detection (credit-metered, asynchronous)",
-			Request: GapDetectRequest{}, Response: JobAccepted{}, Status: http.StatusAccepted, Errors: writeErrors, Handle: (*Server).notImplemented},
+			Status: http.StatusAccepted, Errors: writeErrors, Handler: NotImplemented[struct {
+				Idempotent
+				Body GapDetectRequest `body:"json"`
+			}, JobAccepted]()},
 		{Method: http.MethodGet, Path: "/api/v1/opportunities", Function: "api-list-opportunities", Guard: GuardAPIKey, Scope: auth.ScopeRead,
 			Capability: "opportunities:read", Tag: "Opportunities", Summary: "Content opportunities",
-			Params: []Param{{Name: "status", Type: TypeString}}, Status: http.StatusOK, Handle: (*Server).notImplemented},
+			Status: http.StatusOK, Handler: NotImplemented[StatusFilter, OpenObject]()},
 		{Method: http.MethodGet, Path: "/api/v1/opportunities/{id}", Function: "api-get-opportunity", Guard: GuardAPIKey, Scope: auth.ScopeRead,
 			Capability: "opportunities:read", Tag: "Opportunities", Summary: "One opportunity with brief, content and publish status",
-			Params: []Param{strIDParam()}, Status: http.StatusOK, Errors: []string{CodeNotFound}, Handle: (*Server).notImplemented},
+			Status: http.StatusOK, Errors: []string{CodeNotFound}, Handler: NotImplemented[StrID, OpenObject]()},
 		{Method: http.MethodPost, Path: "/api/v1/opportunities/{id}/generate-brief", Function: "api-post-opportunity-brief", Guard: GuardAPIKey, Scope: auth.ScopeReadWrite,
 			Capability: "content:generate", Tag: "Opportunities", Summary: "Generate a content brief (asynchronous)",
-			Params: []Param{strIDParam()}, Request: BriefRequest{}, Response: JobAccepted{}, Status: http.StatusAccepted,
-			Errors: writeErrors, Handle: (*Server).notImplemented},
+			Status: http.StatusAccepted, Errors: writeErrors, Handler: NotImplemented[struct {
+				StrID
+				Idempotent
+				Body BriefRequest `body:"json"`
+			}, JobAccepted]()},
 		{Method: http.MethodPost, Path: "/api/v1/opportunities/{id}/generate-content", Function: "api-post-opportunity-content", Guard: GuardAPIKey, Scope: auth.ScopeReadWrite,
 			Capability: "content:generate", Tag: "Opportunities", Summary: "Generate the article (asynchronous)",
-			Params: []Param{strIDParam()}, Request: ContentRequest{}, Response: JobAccepted{}, Status: http.StatusAccepted,
-			Errors: writeErrors, Handle: (*Server).notImplemented},
+			Status: http.StatusAccepted, Errors: writeErrors, Handler: NotImplemented[struct {
+				StrID
+				Idempotent
+				Body ContentRequest `body:"json"`
+			}, JobAccepted]()},
 		{Method: http.MethodPost, Path: "/api/v1/opportunities/{id}/publish", Function: "api-post-opportunity-publish", Guard: GuardAPIKey, Scope: auth.ScopePublish,
 			Capability: "content:publish", Tag: "Opportunities", Summary: "Publish (propose or execute) to a destination",
-			Params: []Param{strIDParam()}, Request: PublishRequest{}, Response: JobAccepted{}, Status: http.StatusAccepted,
-			Errors: append([]string{CodeApprovalRequired, CodeApprovalPending}, writeErrors...), Handle: (*Server).notImplemented},
+			Status: http.StatusAccepted, Errors: append([]string{CodeApprovalRequired, CodeApprovalPending}, writeErrors...),
+			Handler: NotImplemented[struct {
+				StrID
+				Idempotent
+				Body PublishRequest `body:"json"`
+			}, JobAccepted]()},
 		{Method: http.MethodGet, Path: "/api/v1/jobs", Function: "api-list-jobs", Guard: GuardAPIKey, Scope: auth.ScopeRead,
 			Capability: "jobs:read", Tag: "Jobs", Summary: "Jobs of the tenant, newest first",
-			Params: []Param{
-				{Name: "limit", Type: TypeInt32, Default: DefaultJobLimit, Min: 1, Max: MaxJobLimit},
-				{Name: "status", Type: TypeString, Enum: jobs.Statuses},
-			},
-			Response: JobList{}, Status: http.StatusOK, Handle: (*Server).listJobs},
+			Status: http.StatusOK, Handler: Handle((*Server).listJobs)},
 		{Method: http.MethodGet, Path: "/api/v1/jobs/{id}", Function: "api-get-job", Guard: GuardAPIKey, Scope: auth.ScopeRead,
-			Capability: "jobs:read", Tag: "Jobs", Summary: "One job", Params: []Param{strIDParam()},
-			Response: jobs.Job{}, Status: http.StatusOK, Errors: []string{CodeNotFound}, Handle: (*Server).getJob},
+			Capability: "jobs:read", Tag: "Jobs", Summary: "One job",
+			Status: http.StatusOK, Errors: []string{CodeNotFound}, Handler: Handle((*Server).getJob)},
 		{Method: http.MethodGet, Path: "/api/v1/webhooks", Function: "api-list-webhooks", Guard: GuardAPIKey, Scope: auth.ScopeRead,
 			Capability: "webhooks:read", Tag: "Webhooks", Summary: "Webhook subscriptions",
-			Response: WebhookSubscriptionList{}, Status: http.StatusOK, Handle: (*Server).listWebhooks},
+			Status: http.StatusOK, Handler: Handle((*Server).listWebhooks)},
 		{Method: http.MethodPost, Path: "/api/v1/webhooks", Function: "api-post-webhook", Guard: GuardAPIKey, Scope: auth.ScopeReadWrite,
 			Capability: "webhooks:manage", Tag: "Webhooks", Summary: "Create a webhook subscription",
-			Request: CreateWebhookSubscriptionRequest{}, Response: WebhookSubscriptionCreated{}, Status: http.StatusCreated,
-			Errors: []string{CodeValidation}, Handle: (*Server).createWebhook},
+			Status: http.StatusCreated, Errors: []string{CodeValidation}, Handler: Handle((*Server).createWebhook)},
 		{Method: http.MethodGet, Path: "/api/v1/webhooks/{id}", Function: "api-get-webhook", Guard: GuardAPIKey, Scope: auth.ScopeRead,
-			Capability: "webhooks:read", Tag: "Webhooks", Summary: "One webhook subscription", Params: []Param{strIDParam()},
-			Response: WebhookSubscription{}, Status: http.StatusOK, Errors: []string{CodeNotFound}, Handle: (*Server).getWebhook},
+			Capability: "webhooks:read", Tag: "Webhooks", Summary: "One webhook subscription",
+			Status: http.StatusOK, Errors: []string{CodeNotFound}, Handler: Handle((*Server).getWebhook)},
 		{Method: http.MethodPut, Path: "/api/v1/webhooks/{id}", Function: "api-put-webhook", Guard: GuardAPIKey, Scope: auth.ScopeReadWrite,
-			Capability: "webhooks:manage", Tag: "Webhooks", Summary: "Update a webhook subscription", Params: []Param{strIDParam()},
-			Request: UpdateWebhookSubscriptionRequest{}, Response: WebhookSubscription{}, Status: http.StatusOK,
-			Errors: []string{CodeNotFound, CodeValidation}, Handle: (*Server).updateWebhook},
+			Capability: "webhooks:manage", Tag: "Webhooks", Summary: "Update a webhook subscription",
+			Status: http.StatusOK, Errors: []string{CodeNotFound, CodeValidation}, Handler: Handle((*Server).updateWebhook)},
 		{Method: http.MethodDelete, Path: "/api/v1/webhooks/{id}", Function: "api-delete-webhook", Guard: GuardAPIKey, Scope: auth.ScopeReadWrite,
-			Capability: "webhooks:manage", Tag: "Webhooks", Summary: "Delete a webhook subscription", Params: []Param{strIDParam()},
-			Response: WebhookDeleted{}, Status: http.StatusOK, Errors: []string{CodeNotFound}, Handle: (*Server).deleteWebhook},
+			Capability: "webhooks:manage", Tag: "Webhooks", Summary: "Delete a webhook subscription",
+			Status: http.StatusOK, Errors: []string{CodeNotFound}, Handler: Handle((*Server).deleteWebhook)},
 		{Method: http.MethodPost, Path: "/api/v1/webhooks/{id}/ping", Function: "api-post-webhook-ping", Guard: GuardAPIKey, Scope: auth.ScopeReadWrite,
-			Capability: "webhooks:manage", Tag: "Webhooks", Summary: "Send a webhook.ping event", Params: []Param{strIDParam()},
-			Response: WebhookPingAccepted{}, Status: http.StatusAccepted, Errors: []string{CodeNotFound}, Handle: (*Server).pingWebhook},
+			Capability: "webhooks:manage", Tag: "Webhooks", Summary: "Send a webhook.ping event",
+			Status: http.StatusAccepted, Errors: []string{CodeNotFound}, Handler: Handle((*Server).pingWebhook)},
 		{Method: http.MethodGet, Path: "/api/v1/webhooks/{id}/deliveries", Function: "api-list-webhook-deliveries", Guard: GuardAPIKey, Scope: auth.ScopeRead,
 			Capability: "webhooks:read", Tag: "Webhooks", Summary: "Deliveries of a subscription, with attempts (extension)",
-			Params: []Param{strIDParam(),
-				{Name: "limit", Type: TypeInt32, Default: DefaultDeliveryLimit, Min: 1, Max: MaxDeliveryLimit},
-				{Name: "status", Type: TypeString, Enum: webhooks.Statuses},
-			},
-			Response: WebhookDeliveryList{}, Status: http.StatusOK, Errors: []string{CodeNotFound}, Handle: (*Server).listWebhookDeliveries},
+			Status: http.StatusOK, Errors: []string{CodeNotFound}, Handler: Handle((*Server).listWebhookDeliveries)},
 		{Method: http.MethodPost, Path: "/api/v1/webhooks/{id}/deliveries/{deliveryId}/redeliver", Function: "api-post-webhook-redeliver", Guard: GuardAPIKey, Scope: auth.ScopeReadWrite,
 			Capability: "webhooks:manage", Tag: "Webhooks", Summary: "Send a delivery again with the same event_id (extension)",
-			Params:   []Param{strIDParam(), {Name: "deliveryId", InPath: true, Type: TypeString}},
-			Response: WebhookRedeliveryAccepted{}, Status: http.StatusAccepted, Errors: []string{CodeNotFound}, Handle: (*Server).redeliverWebhook},
+			Status: http.StatusAccepted, Errors: []string{CodeNotFound}, Handler: Handle((*Server).redeliverWebhook)},
 		{Method: http.MethodGet, Path: "/api/v1/destinations", Function: "api-list-destinations", Guard: GuardAPIKey, Scope: auth.ScopeRead,
-			Capability: "destinations:read", Tag: "Destinations", Summary: "Publish destinations (extension)", Status: http.StatusOK, Handle: (*Server).notImplemented},
+			Capability: "destinations:read", Tag: "Destinations", Summary: "Publish destinations (extension)",
+			Status: http.StatusOK, Handler: NotImplemented[NoInput, OpenObject]()},
 		{Method: http.MethodPost, Path: "/api/v1/destinations", Function: "api-post-destination", Guard: GuardAPIKey, Scope: auth.ScopePublish,
-			Capability: "destinations:manage", Tag: "Destinations", Summary: "Create a publish destination (extension)", Status: http.StatusCreated,
-			Errors: []string{CodeValidation}, Handle: (*Server).notImplemented},
+			Capability: "destinations:manage", Tag: "Destinations", Summary: "Create a publish destination (extension)",
+			Status: http.StatusCreated, Errors: []string{CodeValidation}, Handler: NotImplemented[NoInput, OpenObject]()},
 		{Method: http.MethodGet, Path: "/api/v1/destinations/{id}", Function: "api-get-destination", Guard: GuardAPIKey, Scope: auth.ScopeRead,
-			Capability: "destinations:read", Tag: "Destinations", Summary: "One publish destination (extension)", Params: []Param{strIDParam()},
-			Status: http.StatusOK, Errors: []string{CodeNotFound}, Handle: (*Server).notImplemented},
+			Capability: "destinations:read", Tag: "Destinations", Summary: "One publish destination (extension)",
+			Status: http.StatusOK, Errors: []string{CodeNotFound}, Handler: NotImplemented[StrID, OpenObject]()},
 		{Method: http.MethodPut, Path: "/api/v1/destinations/{id}", Function: "api-put-destination", Guard: GuardAPIKey, Scope: auth.ScopePublish,
-			Capability: "destinations:manage", Tag: "Destinations", Summary: "Update a publish destination (extension)", Params: []Param{strIDParam()},
-			Status: http.StatusOK, Errors: []string{CodeNotFound, CodeValidation}, Handle: (*Server).notImplemented},
+			Capability: "destinations:manage", Tag: "Destinations", Summary: "Update a publish destination (extension)",
+			Status: http.StatusOK, Errors: []string{CodeNotFound, CodeValidation}, Handler: NotImplemented[StrID, OpenObject]()},
 		{Method: http.MethodDelete, Path: "/api/v1/destinations/{id}", Function: "api-delete-destination", Guard: GuardAPIKey, Scope: auth.ScopePublish,
-			Capability: "destinations:manage", Tag: "Destinations", Summary: "Delete a publish destination (extension)", Params: []Param{strIDParam()},
-			Status: http.StatusOK, Errors: []string{CodeNotFound}, Handle: (*Server).notImplemented},
+			Capability: "destinations:manage", Tag: "Destinations", Summary: "Delete a publish destination (extension)",
+			Status: http.StatusOK, Errors: []string{CodeNotFound}, Handler: NotImplemented[StrID, OpenObject]()},
 		{Method: http.MethodGet, Path: "/api/v1/audit", Function: "api-list-audit", Guard: GuardAPIKey, Scope: auth.ScopeRead,
-			Capability: "audit:read", Tag: "Audit", Summary: "Audit log with exact LLM prompts (extension)", Status: http.StatusOK, Handle: (*Server).notImplemented},
+			Capability: "audit:read", Tag: "Audit", Summary: "Audit log with exact LLM prompts (extension)",
+			Status: http.StatusOK, Handler: NotImplemented[NoInput, OpenObject]()},
 		{Method: http.MethodPost, Path: "/api/v1/brand-check", Function: "brand-check", Guard: GuardAnonymous,
 			Tag: "Brand check", Summary: "Anonymous brand check: visibility score and grade (reCAPTCHA, 3 per day)",
-			Request: BrandCheckRequest{}, Status: http.StatusOK, Errors: []string{CodeValidation, CodeRateLimitExceeded}, Handle: (*Server).notImplemented},
+			Status: http.StatusOK, Errors: []string{CodeValidation, CodeRateLimitExceeded}, Handler: NotImplemented[struct {
+				Body BrandCheckRequest `body:"json"`
+			}, OpenObject]()},
 		{Method: http.MethodGet, Path: "/api/tracker/approvals/pending", Function: "api-list-approvals-pending", Guard: GuardReviewer,
-			Capability: "approvals:review", Tag: "Approvals", Summary: "Pending approval requests", Status: http.StatusOK, Handle: (*Server).notImplemented},
+			Capability: "approvals:review", Tag: "Approvals", Summary: "Pending approval requests",
+			Status: http.StatusOK, Handler: NotImplemented[NoInput, OpenObject]()},
 		{Method: http.MethodPost, Path: "/api/tracker/approvals/{id}/approve", Function: "api-post-approval-approve", Guard: GuardReviewer,
-			Capability: "approvals:review", Tag: "Approvals", Summary: "Approve a request", Params: []Param{strIDParam()},
-			Status: http.StatusOK, Errors: []string{CodeNotFound}, Handle: (*Server).notImplemented},
+			Capability: "approvals:review", Tag: "Approvals", Summary: "Approve a request",
+			Status: http.StatusOK, Errors: []string{CodeNotFound}, Handler: NotImplemented[StrID, OpenObject]()},
 		{Method: http.MethodPost, Path: "/api/tracker/approvals/{id}/reject", Function: "api-post-approval-reject", Guard: GuardReviewer,
-			Capability: "approvals:review", Tag: "Approvals", Summary: "Reject a request", Params: []Param{strIDParam()},
-			Status: http.StatusOK, Errors: []string{CodeNotFound}, Handle: (*Server).notImplemented},
+			Capability: "approvals:review", Tag: "Approvals", Summary: "Reject a request",
+			Status: http.StatusOK, Errors: []string{CodeNotFound}, Handler: NotImplemented[StrID, OpenObject]()},
 		{Method: http.MethodPost, Path: "/api/site-content/webhooks/{type}", Function: "api-post-site-content", Guard: GuardSignedBody,
 			Tag: "Site content", Summary: "The service's own publish receiver (PublishPayload, signed)",
-			Params:  []Param{{Name: "type", InPath: true, Type: TypeString, Enum: []string{"news", "research", "knowledge"}}},
-			Request: PublishPayload{}, Status: http.StatusOK, Errors: []string{CodeValidation}, Handle: (*Server).notImplemented},
+			Status: http.StatusOK, Errors: []string{CodeValidation}, Handler: NotImplemented[struct {
+				Type string         `path:"type" enum:"siteContentTypes"`
+				Body PublishPayload `body:"json"`
+			}, OpenObject]()},
 		{Method: http.MethodGet, Path: "/openapi.json", Function: "api-get-openapi", Guard: GuardPublic,
-			Tag: "Meta", Summary: "This API's OpenAPI 3 document", Status: http.StatusOK, Handle: (*Server).getOpenAPI},
+			Tag: "Meta", Summary: "This API's OpenAPI 3 document", Status: http.StatusOK, Handler: Handle((*Server).getOpenAPI)},
 	}
+	for i := range rs {
+		if err := rs[i].check(); err != nil {
+			panic(err) // a malformed table is a programming error that every test run reports
+		}
+	}
+	return rs
 }
 
 // CatchAll is API Gateway's $default route. Requests that match no route of
@@ -244,7 +253,7 @@ func routeTable() []Route {
 // 405 with Allow when the path exists under other methods, else 404.
 var CatchAll = Route{Method: "ANY", Path: "$default", Function: "api-default", Guard: GuardPublic,
 	Tag: "Meta", Summary: "Unknown routes and methods (API Gateway $default route)", Status: http.StatusNotFound,
-	Handle: func(*Server, *Request) (any, error) { return nil, &Error{Code: CodeNotFound, Message: "no such route"} }}
+	Handler: NotImplemented[NoInput, OpenObject]()}
 
 // NeedsKeys reports whether any route of the function authenticates API
 // keys (and so its Lambda must read the key secret).

@@ -3,56 +3,32 @@ package httpapi
 import (
 	"errors"
 	"strconv"
-	"strings"
 
 	"github.com/brandlens/brandlens/shared/credits"
 	"github.com/brandlens/brandlens/shared/idempotency"
-	"github.com/brandlens/brandlens/shared/platforms"
 	"github.com/brandlens/brandlens/shared/runs"
+	"github.com/brandlens/brandlens/shared/validation"
 )
 
-// idempotencyKey reads the Idempotency-Key header; present but empty or
-// over 255 characters is a validation error.
-func idempotencyKey(rq *Request, fe *fieldErrors) string {
-	vals := rq.HTTP.Header.Values("Idempotency-Key")
-	if len(vals) == 0 {
-		return ""
-	}
-	if len(vals) > 1 || idempotency.Validate(vals[0]) != nil {
-		fe.add("Idempotency-Key", "must be given once, 1 to %d characters", idempotency.MaxKeyLen)
-		return ""
-	}
-	return vals[0]
+// runIn is the input of POST /api/v1/queries/{id}/run.
+type runIn struct {
+	IntID
+	Idempotent
+	Body RunRequest `body:"json"`
 }
 
-func (s *Server) postQueryRun(rq *Request) (any, error) {
-	in := rq.Input.(*RunRequest)
-	var fe fieldErrors
+func (s *Server) postQueryRun(rq *Request, in runIn) (JobAccepted, error) {
 	samples := runs.DefaultSamples
-	if in.Samples != nil {
-		if *in.Samples < runs.MinSamples || *in.Samples > runs.MaxSamples {
-			fe.add("samples", "must be between %d and %d", runs.MinSamples, runs.MaxSamples)
-		} else {
-			samples = int(*in.Samples)
-		}
-	}
-	for _, p := range in.Platforms {
-		if !platforms.Valid(p) {
-			fe.add("platforms", "%q is not a platform; platforms are %s", p, strings.Join(platforms.All, ", "))
-			break
-		}
-	}
-	key := idempotencyKey(rq, &fe)
-	if err := fe.err(); err != nil {
-		return nil, err
+	if in.Body.Samples != nil {
+		samples = int(*in.Body.Samples)
 	}
 	acc, err := s.Runs.Start(rq.HTTP.Context(), runs.Request{
-		TenantID: rq.Principal.TenantID, QueryID: rq.Int("id"), Platforms: in.Platforms, Samples: samples,
-		IdempotencyKey: key, APIKeyID: rq.Principal.KeyID,
+		TenantID: rq.Principal.TenantID, QueryID: in.ID, Platforms: in.Body.Platforms, Samples: samples,
+		IdempotencyKey: in.IdempotencyKey, APIKeyID: rq.Principal.KeyID,
 		Fingerprint: idempotency.Fingerprint(rq.HTTP.Method, rq.HTTP.URL.Path, rq.Body),
 	})
 	if err != nil {
-		return nil, runError(err)
+		return JobAccepted{}, runError(err)
 	}
 	return JobAccepted{JobID: acc.Job.ID, Status: acc.Job.Status}, nil
 }
@@ -68,13 +44,9 @@ func runError(err error) error {
 	case errors.Is(err, runs.ErrQueryNotFound):
 		return notFound("query")
 	case errors.Is(err, runs.ErrQueryInactive):
-		var fe fieldErrors
-		fe.add("id", "the query is not active")
-		return fe.err()
+		return validation.Field("id", "the query is not active")
 	case errors.As(err, &pe):
-		var fe fieldErrors
-		fe.add("platforms", "%q is not one of the query's platforms", pe.Platform)
-		return fe.err()
+		return validation.Field("platforms", "%q is not one of the query's platforms", pe.Platform)
 	case errors.Is(err, idempotency.ErrConflict):
 		return &Error{Code: CodeIdempotencyConflict, Message: "this Idempotency-Key was used with a different request",
 			Details: map[string]any{"header": "Idempotency-Key"}}

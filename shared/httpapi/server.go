@@ -13,7 +13,6 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
-	"reflect"
 	"regexp"
 	"strconv"
 	"strings"
@@ -31,6 +30,7 @@ import (
 	"github.com/brandlens/brandlens/shared/runs"
 	"github.com/brandlens/brandlens/shared/signing"
 	"github.com/brandlens/brandlens/shared/tenants"
+	"github.com/brandlens/brandlens/shared/validation"
 	"github.com/brandlens/brandlens/shared/webhooks"
 )
 
@@ -206,21 +206,7 @@ func (s *Server) serve(w http.ResponseWriter, rq *Request) (any, error) {
 	if err := s.guard(r.Context(), rq); err != nil {
 		return nil, err
 	}
-	params, perr := parseParams(rt.Route, pathVals, r.URL.Query())
-	if perr != nil {
-		return nil, perr
-	}
-	rq.params = params
-	if rt.Request != nil {
-		// Bodies are checked before the handler runs, so that even a route
-		// still answering 501 tells a client what is wrong with its body.
-		in := reflect.New(reflect.TypeOf(rt.Request))
-		if err := rq.DecodeJSON(in.Interface()); err != nil {
-			return nil, err
-		}
-		rq.Input = in.Interface()
-	}
-	return rt.Handle(s, rq)
+	return rt.Handler.serve(s, rq, pathVals)
 }
 
 func (s *Server) guard(ctx context.Context, rq *Request) error {
@@ -317,6 +303,11 @@ func (s *Server) apiError(rq *Request, err error) *Error {
 	if errors.As(err, &ae) {
 		return ae
 	}
+	var ve *validation.Error
+	if errors.As(err, &ve) {
+		ve = ve.Sorted()
+		return &Error{Code: CodeValidation, Message: ve.Error(), Details: map[string]any{"fields": ve.Fields}}
+	}
 	if rq.HTTP.Context().Err() != nil && errors.Is(err, rq.HTTP.Context().Err()) {
 		// The client went away; nobody reads this answer and nothing failed.
 		s.Logger.Debug("request canceled", "request_id", rq.RequestID)
@@ -338,7 +329,15 @@ func (s *Server) writeError(w http.ResponseWriter, e *Error) {
 }
 
 func (s *Server) writeJSON(w http.ResponseWriter, status int, body any) {
-	b, err := json.Marshal(body)
+	var b []byte
+	var err error
+	if m, ok := body.(json.Marshaler); ok {
+		// Answers that carry stored JSON write it as it is (encoding/json
+		// would scan and copy it again).
+		b, err = m.MarshalJSON()
+	} else {
+		b, err = json.Marshal(body)
+	}
 	if err != nil {
 		s.Logger.Error("encode response", "error", err.Error())
 		status = http.StatusInternalServerError

@@ -14,19 +14,21 @@ import (
 
 	"github.com/brandlens/brandlens/shared/app"
 	"github.com/brandlens/brandlens/shared/events"
+	"github.com/brandlens/brandlens/shared/httpapi"
+	"github.com/brandlens/brandlens/shared/httpapi/apitest"
 	"github.com/brandlens/brandlens/shared/signing"
 	"github.com/brandlens/brandlens/shared/ssrf"
 )
 
 func TestWebhookSubscriptionsAPI(t *testing.T) {
-	api := newTestAPI(t, 6000)
+	api := apitest.New(t, apitest.Options{RPM: 6000})
 	create := `{"url":"https://hooks.acmenotes.com/in","events":["execution.completed","mention.detected"],"description":"ops"}`
-	r := api.do(t, "POST", "/api/v1/webhooks", keyAPublish, create)
-	if r.status != http.StatusCreated {
-		t.Fatalf("create: %d %s", r.status, r.body)
+	r := api.Do(t, "POST", "/api/v1/webhooks", apitest.KeyAPublish, create)
+	if r.Status != http.StatusCreated {
+		t.Fatalf("create: %d %s", r.Status, r.Body)
 	}
-	var created webhookCreated
-	if err := json.Unmarshal(r.body, &created); err != nil {
+	var created httpapi.WebhookSubscriptionCreated
+	if err := json.Unmarshal(r.Body, &created); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.HasPrefix(created.ID, "wh_") || !strings.HasPrefix(created.Secret, "whsec_") || !created.HasSecret || !created.Active ||
@@ -35,21 +37,21 @@ func TestWebhookSubscriptionsAPI(t *testing.T) {
 	}
 	// Afterwards the secret is never shown, only hasSecret.
 	for _, path := range []string{"/api/v1/webhooks/" + created.ID, "/api/v1/webhooks"} {
-		r := api.do(t, "GET", path, keyARead, "")
-		if r.status != http.StatusOK || strings.Contains(string(r.body), created.Secret) || strings.Contains(string(r.body), `"secret"`) {
-			t.Errorf("GET %s: %d %s", path, r.status, r.body)
+		r := api.Do(t, "GET", path, apitest.KeyARead, "")
+		if r.Status != http.StatusOK || strings.Contains(string(r.Body), created.Secret) || strings.Contains(string(r.Body), `"secret"`) {
+			t.Errorf("GET %s: %d %s", path, r.Status, r.Body)
 		}
-		if !strings.Contains(string(r.body), `"hasSecret":true`) {
-			t.Errorf("GET %s lacks hasSecret: %s", path, r.body)
+		if !strings.Contains(string(r.Body), `"hasSecret":true`) {
+			t.Errorf("GET %s lacks hasSecret: %s", path, r.Body)
 		}
 	}
-	if m := api.do(t, "GET", "/api/v1/webhooks", keyARead, "").json(t); len(m["items"].([]any)) != 1 {
+	if m := api.Do(t, "GET", "/api/v1/webhooks", apitest.KeyARead, "").JSON(t); len(m["items"].([]any)) != 1 {
 		t.Errorf("list: %v", m)
 	}
 
 	// Scopes and tenants.
-	if r := api.do(t, "POST", "/api/v1/webhooks", keyARead, create); r.status != 403 || r.errorCode(t) != "insufficient_scope" {
-		t.Errorf("read key creates: %d %s", r.status, r.body)
+	if r := api.Do(t, "POST", "/api/v1/webhooks", apitest.KeyARead, create); r.Status != 403 || r.ErrorCode(t) != "insufficient_scope" {
+		t.Errorf("read key creates: %d %s", r.Status, r.Body)
 	}
 	for _, c := range []struct{ method, path, body string }{
 		{"GET", "/api/v1/webhooks/" + created.ID, ""},
@@ -59,11 +61,11 @@ func TestWebhookSubscriptionsAPI(t *testing.T) {
 		{"GET", "/api/v1/webhooks/" + created.ID + "/deliveries", ""},
 		{"POST", "/api/v1/webhooks/" + created.ID + "/deliveries/dlv_x_y/redeliver", ""},
 	} {
-		if r := api.do(t, c.method, c.path, keyBPublish, c.body); r.status != 404 || r.errorCode(t) != "not_found" {
-			t.Errorf("tenant B %s %s: %d %s", c.method, c.path, r.status, r.body)
+		if r := api.Do(t, c.method, c.path, apitest.KeyBPublish, c.body); r.Status != 404 || r.ErrorCode(t) != "not_found" {
+			t.Errorf("tenant B %s %s: %d %s", c.method, c.path, r.Status, r.Body)
 		}
 	}
-	if m := api.do(t, "GET", "/api/v1/webhooks", keyBPublish, "").json(t); len(m["items"].([]any)) != 0 {
+	if m := api.Do(t, "GET", "/api/v1/webhooks", apitest.KeyBPublish, "").JSON(t); len(m["items"].([]any)) != 0 {
 		t.Errorf("tenant B sees %v", m)
 	}
 
@@ -84,46 +86,36 @@ func TestWebhookSubscriptionsAPI(t *testing.T) {
 		`{"url":"https://hooks.acmenotes.com/in","hasSecret":true}`:                "hasSecret",
 		`{"url":"https://hooks.acmenotes.com/in","events":"*"}`:                    "events",
 	} {
-		r := api.do(t, "POST", "/api/v1/webhooks", keyAPublish, body)
-		if r.status != 422 || r.errorCode(t) != "validation_error" || !slices.Equal(r.fields(t), []string{field}) {
-			t.Errorf("%s: %d %s, want 422 naming %s", body, r.status, r.body, field)
+		r := api.Do(t, "POST", "/api/v1/webhooks", apitest.KeyAPublish, body)
+		if r.Status != 422 || r.ErrorCode(t) != "validation_error" || !slices.Equal(r.Fields(t), []string{field}) {
+			t.Errorf("%s: %d %s, want 422 naming %s", body, r.Status, r.Body, field)
 		}
 	}
 
 	// Update: members sent change, the rest stay.
-	r = api.do(t, "PUT", "/api/v1/webhooks/"+created.ID, keyAPublish, `{"active":false,"events":["*"]}`)
-	m := r.json(t)
-	if r.status != 200 || m["active"] != false || m["url"] != created.URL || m["description"] != "ops" || m["hasSecret"] != true {
-		t.Errorf("update: %d %s", r.status, r.body)
+	r = api.Do(t, "PUT", "/api/v1/webhooks/"+created.ID, apitest.KeyAPublish, `{"active":false,"events":["*"]}`)
+	m := r.JSON(t)
+	if r.Status != 200 || m["active"] != false || m["url"] != created.URL || m["description"] != "ops" || m["hasSecret"] != true {
+		t.Errorf("update: %d %s", r.Status, r.Body)
 	}
-	if r := api.do(t, "PUT", "/api/v1/webhooks/"+created.ID, keyAPublish, `{"url":"http://169.254.169.254/"}`); r.status != 422 || !slices.Equal(r.fields(t), []string{"url"}) {
-		t.Errorf("update to metadata URL: %d %s", r.status, r.body)
+	if r := api.Do(t, "PUT", "/api/v1/webhooks/"+created.ID, apitest.KeyAPublish, `{"url":"http://169.254.169.254/"}`); r.Status != 422 || !slices.Equal(r.Fields(t), []string{"url"}) {
+		t.Errorf("update to metadata URL: %d %s", r.Status, r.Body)
 	}
-	if r := api.do(t, "PUT", "/api/v1/webhooks/wh_nope", keyAPublish, `{"active":true}`); r.status != 404 {
-		t.Errorf("update unknown: %d", r.status)
+	if r := api.Do(t, "PUT", "/api/v1/webhooks/wh_nope", apitest.KeyAPublish, `{"active":true}`); r.Status != 404 {
+		t.Errorf("update unknown: %d", r.Status)
 	}
 
 	// Delete answers {"id","deleted":true}; then the subscription is gone.
-	r = api.do(t, "DELETE", "/api/v1/webhooks/"+created.ID, keyAPublish, "")
-	if r.status != 200 || string(r.body) != `{"id":"`+created.ID+`","deleted":true}`+"\n" {
-		t.Errorf("delete: %d %s", r.status, r.body)
+	r = api.Do(t, "DELETE", "/api/v1/webhooks/"+created.ID, apitest.KeyAPublish, "")
+	if r.Status != 200 || string(r.Body) != `{"id":"`+created.ID+`","deleted":true}`+"\n" {
+		t.Errorf("delete: %d %s", r.Status, r.Body)
 	}
-	if r := api.do(t, "GET", "/api/v1/webhooks/"+created.ID, keyAPublish, ""); r.status != 404 {
-		t.Errorf("after delete: %d", r.status)
+	if r := api.Do(t, "GET", "/api/v1/webhooks/"+created.ID, apitest.KeyAPublish, ""); r.Status != 404 {
+		t.Errorf("after delete: %d", r.Status)
 	}
-	if r := api.do(t, "DELETE", "/api/v1/webhooks/"+created.ID, keyAPublish, ""); r.status != 404 {
-		t.Errorf("second delete: %d", r.status)
+	if r := api.Do(t, "DELETE", "/api/v1/webhooks/"+created.ID, apitest.KeyAPublish, ""); r.Status != 404 {
+		t.Errorf("second delete: %d", r.Status)
 	}
-}
-
-type webhookCreated struct {
-	ID          string   `json:"id"`
-	URL         string   `json:"url"`
-	Events      []string `json:"events"`
-	Description string   `json:"description"`
-	Active      bool     `json:"active"`
-	HasSecret   bool     `json:"hasSecret"`
-	Secret      string   `json:"secret"`
 }
 
 // End to end through the API and the local runtime of `brandlens serve`:
@@ -131,11 +123,11 @@ type webhookCreated struct {
 // dead-lettered in GET …/deliveries; redelivery sends the same event_id
 // again; ping reaches the endpoint through the same engine.
 func TestWebhookDeliveriesAPI(t *testing.T) {
-	api := newTestAPIWith(t, 6000, app.LocalOptions{Guard: ssrf.Guard{AllowLoopback: true}, RetryScale: 0.01,
-		DispatchInterval: 20 * time.Millisecond})
+	api := apitest.New(t, apitest.Options{RPM: 6000, Local: app.LocalOptions{Guard: ssrf.Guard{AllowLoopback: true},
+		RetryScale: 0.01, DispatchInterval: 20 * time.Millisecond}})
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
-	go func() { done <- api.local.Run(ctx) }()
+	go func() { done <- api.Local.Run(ctx) }()
 	defer func() { cancel(); <-done }()
 
 	const secret = "my-receiver-secret-0123456789"
@@ -171,22 +163,22 @@ func TestWebhookDeliveriesAPI(t *testing.T) {
 		return env.EventID + " " + env.Type
 	}
 
-	r := api.do(t, "POST", "/api/v1/webhooks", keyAPublish, `{"url":"`+recv.URL+`/hook","events":["execution.failed"],"secret":"`+secret+`"}`)
-	if r.status != 201 {
-		t.Fatalf("create: %d %s", r.status, r.body)
+	r := api.Do(t, "POST", "/api/v1/webhooks", apitest.KeyAPublish, `{"url":"`+recv.URL+`/hook","events":["execution.failed"],"secret":"`+secret+`"}`)
+	if r.Status != 201 {
+		t.Fatalf("create: %d %s", r.Status, r.Body)
 	}
-	subID := r.json(t)["id"].(string)
-	ev, _ := events.New(api.a.ID, events.ExecutionFailed, events.ExecutionData{JobID: "job_1", Status: "failed", Error: "every platform failed"}, time.Now())
-	if err := events.Append(context.Background(), api.tbl, ev); err != nil {
+	subID := r.JSON(t)["id"].(string)
+	ev, _ := events.New(api.A.ID, events.ExecutionFailed, events.ExecutionData{JobID: "job_1", Status: "failed", Error: "every platform failed"}, time.Now())
+	if err := events.Append(context.Background(), api.Table, ev); err != nil {
 		t.Fatal(err)
 	}
 	events.Notify()
 
 	var d deliveryView
 	waitFor(t, 10*time.Second, func() bool {
-		r := api.do(t, "GET", "/api/v1/webhooks/"+subID+"/deliveries", keyARead, "")
+		r := api.Do(t, "GET", "/api/v1/webhooks/"+subID+"/deliveries", apitest.KeyARead, "")
 		var list struct{ Items []deliveryView }
-		json.Unmarshal(r.body, &list)
+		json.Unmarshal(r.Body, &list)
 		if len(list.Items) == 1 {
 			d = list.Items[0]
 		}
@@ -203,33 +195,33 @@ func TestWebhookDeliveriesAPI(t *testing.T) {
 	if n := count(); n != 5 {
 		t.Fatalf("%d POSTs, want 5", n)
 	}
-	if r := api.do(t, "GET", "/api/v1/webhooks/"+subID+"/deliveries?status=succeeded", keyARead, ""); !strings.Contains(string(r.body), `"items":[]`) {
-		t.Errorf("status filter: %s", r.body)
+	if r := api.Do(t, "GET", "/api/v1/webhooks/"+subID+"/deliveries?status=succeeded", apitest.KeyARead, ""); !strings.Contains(string(r.Body), `"items":[]`) {
+		t.Errorf("status filter: %s", r.Body)
 	}
 
 	mu.Lock()
 	healthy = true
 	mu.Unlock()
-	r = api.do(t, "POST", "/api/v1/webhooks/"+subID+"/deliveries/"+d.ID+"/redeliver", keyAPublish, "")
-	if r.status != 202 || r.json(t)["deliveryId"] != d.ID || r.json(t)["eventId"] != ev.ID {
-		t.Fatalf("redeliver: %d %s", r.status, r.body)
+	r = api.Do(t, "POST", "/api/v1/webhooks/"+subID+"/deliveries/"+d.ID+"/redeliver", apitest.KeyAPublish, "")
+	if r.Status != 202 || r.JSON(t)["deliveryId"] != d.ID || r.JSON(t)["eventId"] != ev.ID {
+		t.Fatalf("redeliver: %d %s", r.Status, r.Body)
 	}
 	waitFor(t, 5*time.Second, func() bool { return count() == 6 })
 	if got := eventIDOf(5); got != ev.ID+" execution.failed" {
 		t.Errorf("redelivery carried %s", got)
 	}
 
-	r = api.do(t, "POST", "/api/v1/webhooks/"+subID+"/ping", keyAPublish, "")
-	ping := r.json(t)
-	if r.status != 202 || !strings.HasPrefix(ping["deliveryId"].(string), "dlv_") || !strings.HasPrefix(ping["eventId"].(string), "evt_") {
-		t.Fatalf("ping: %d %s", r.status, r.body)
+	r = api.Do(t, "POST", "/api/v1/webhooks/"+subID+"/ping", apitest.KeyAPublish, "")
+	ping := r.JSON(t)
+	if r.Status != 202 || !strings.HasPrefix(ping["deliveryId"].(string), "dlv_") || !strings.HasPrefix(ping["eventId"].(string), "evt_") {
+		t.Fatalf("ping: %d %s", r.Status, r.Body)
 	}
 	waitFor(t, 5*time.Second, func() bool { return count() == 7 })
 	if got := eventIDOf(6); got != ping["eventId"].(string)+" webhook.ping" {
 		t.Errorf("ping delivered %s", got)
 	}
-	if r := api.do(t, "POST", "/api/v1/webhooks/"+subID+"/deliveries/dlv_nope/redeliver", keyAPublish, ""); r.status != 404 {
-		t.Errorf("redeliver unknown: %d", r.status)
+	if r := api.Do(t, "POST", "/api/v1/webhooks/"+subID+"/deliveries/dlv_nope/redeliver", apitest.KeyAPublish, ""); r.Status != 404 {
+		t.Errorf("redeliver unknown: %d", r.Status)
 	}
 }
 

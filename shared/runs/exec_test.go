@@ -193,16 +193,20 @@ func TestRunSucceeds(t *testing.T) {
 		if b.Captured != 4 || b.Held != 0 || b.Available != 36 {
 			t.Fatalf("balance %+v", b)
 		}
-		cs, err := x.svc.Citations.List(context.Background(), 1, citations.Filter{}, 1, 100)
+		page, err := x.svc.Citations.List(context.Background(), 1, citations.Filter{}, citations.PageRequest{Size: 100})
 		if err != nil {
 			t.Fatal(err)
 		}
 		// 4 answers × (1 mention + 2 cited sources).
-		if len(cs.Items) != 12 {
-			t.Fatalf("%d citations", len(cs.Items))
+		if len(page.Items) != 12 {
+			t.Fatalf("%d citations", len(page.Items))
 		}
 		var info, own int
-		for _, c := range cs.Items {
+		for _, raw := range page.Items {
+			var c citations.Citation
+			if err := json.Unmarshal(raw, &c); err != nil {
+				t.Fatal(err)
+			}
 			if *c.CitationSourceType == citations.SourceInfoSite {
 				info++
 			}
@@ -322,7 +326,7 @@ func TestDuplicateDeliveries(t *testing.T) {
 		if b := x.balance(t); b.Captured != 2 || b.Held != 0 {
 			t.Fatalf("balance %+v", b)
 		}
-		cs, _ := x.svc.Citations.List(ctx, 1, citations.Filter{}, 1, 100)
+		cs, _ := x.svc.Citations.List(ctx, 1, citations.Filter{}, citations.PageRequest{Size: 100})
 		if len(cs.Items) != 6 {
 			t.Fatalf("%d citations, want 6", len(cs.Items))
 		}

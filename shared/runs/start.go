@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"log/slog"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/brandlens/brandlens/shared/competitors"
@@ -18,11 +19,13 @@ import (
 	"github.com/brandlens/brandlens/shared/idempotency"
 	"github.com/brandlens/brandlens/shared/ids"
 	"github.com/brandlens/brandlens/shared/jobs"
+	"github.com/brandlens/brandlens/shared/platforms"
 	"github.com/brandlens/brandlens/shared/providers"
 	"github.com/brandlens/brandlens/shared/queries"
 	"github.com/brandlens/brandlens/shared/queue"
 	"github.com/brandlens/brandlens/shared/store"
 	"github.com/brandlens/brandlens/shared/tenants"
+	"github.com/brandlens/brandlens/shared/validation"
 )
 
 // Sample bounds of a run request.
@@ -42,7 +45,7 @@ type Message struct {
 	TenantID int32  `json:"tenantId"`
 }
 
-// Request is a validated run request.
+// Request is a run request; Start checks it.
 type Request struct {
 	TenantID  int32
 	QueryID   int32
@@ -53,6 +56,22 @@ type Request struct {
 	IdempotencyKey string
 	APIKeyID       string
 	Fingerprint    string
+}
+
+// check refuses samples out of range and unknown platform names, naming the
+// request members (samples, platforms) in a *validation.Error.
+func (r Request) check() error {
+	var ve validation.Error
+	if r.Samples < MinSamples || r.Samples > MaxSamples {
+		ve.Add("samples", "must be between %d and %d", MinSamples, MaxSamples)
+	}
+	for _, p := range r.Platforms {
+		if !platforms.Valid(p) {
+			ve.Add("platforms", "%q is not a platform; platforms are %s", p, strings.Join(platforms.All, ", "))
+			break
+		}
+	}
+	return ve.Err()
 }
 
 // Typed errors of Start, for the HTTP layer to map.
@@ -138,6 +157,9 @@ type Accepted struct {
 // then it enqueues the job. A replay of an earlier request returns its job
 // and enqueues it again (starting a workflow is idempotent by job id).
 func (s *Service) Start(ctx context.Context, r Request) (Accepted, error) {
+	if err := r.check(); err != nil {
+		return Accepted{}, err
+	}
 	now := s.Now().UTC()
 	if r.IdempotencyKey != "" {
 		if a, ok, err := s.replay(ctx, r); ok || err != nil {

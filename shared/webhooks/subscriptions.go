@@ -15,6 +15,7 @@ import (
 	"github.com/brandlens/brandlens/shared/ids"
 	"github.com/brandlens/brandlens/shared/store"
 	"github.com/brandlens/brandlens/shared/tenants"
+	"github.com/brandlens/brandlens/shared/validation"
 )
 
 // AllEvents subscribes to every event type.
@@ -53,33 +54,12 @@ func (s Subscription) Matches(typ string) bool {
 // ErrNotFound: no such subscription or delivery in the tenant.
 var ErrNotFound = errors.New("webhooks: not found")
 
-// FieldError names one invalid member of a request.
-type FieldError struct {
-	Field   string
-	Message string
-}
-
-// ValidationError lists every invalid member of a request.
-type ValidationError struct{ Fields []FieldError }
-
-func (e *ValidationError) Error() string {
-	var parts []string
-	for _, f := range e.Fields {
-		parts = append(parts, f.Field+": "+f.Message)
-	}
-	return "webhooks: invalid " + strings.Join(parts, "; ")
-}
-
-func (e *ValidationError) add(field, format string, args ...any) {
-	e.Fields = append(e.Fields, FieldError{Field: field, Message: fmt.Sprintf(format, args...)})
-}
-
-func (e *ValidationError) err() error {
-	if len(e.Fields) == 0 {
-		return nil
-	}
-	return e
-}
+// FieldError and ValidationError are the service's one shape of field
+// errors; the HTTP edge answers them as 422 naming each field.
+type (
+	FieldError      = validation.FieldError
+	ValidationError = validation.Error
+)
 
 // NewSubscription is a create request; nil members take their defaults
 // (events ["*"], active true, a generated secret).
@@ -117,7 +97,7 @@ func GenerateSecret() string {
 // "*" is just ["*"]; duplicates go.
 func normalizeEvents(in []string, ve *ValidationError) []string {
 	if len(in) == 0 {
-		ve.add("events", "must name at least one event type, or %q for all", AllEvents)
+		ve.Add("events", "must name at least one event type, or %q for all", AllEvents)
 		return nil
 	}
 	var out, unknown []string
@@ -134,26 +114,26 @@ func normalizeEvents(in []string, ve *ValidationError) []string {
 		}
 	}
 	if len(unknown) > 0 {
-		ve.add("events", "unknown event type %s; known types: %s, or %q for all", strings.Join(unknown, ", "), strings.Join(events.Types, ", "), AllEvents)
+		ve.Add("events", "unknown event type %s; known types: %s, or %q for all", strings.Join(unknown, ", "), strings.Join(events.Types, ", "), AllEvents)
 	}
 	return out
 }
 
 func checkDescription(d string, ve *ValidationError) {
 	if utf8.RuneCountInString(d) > MaxDescription {
-		ve.add("description", "must be at most %d characters", MaxDescription)
+		ve.Add("description", "must be at most %d characters", MaxDescription)
 	}
 }
 
 func checkSecret(s string, ve *ValidationError) {
 	n := utf8.RuneCountInString(s)
 	if n < MinSecretLength || n > MaxSecretLength {
-		ve.add("secret", "must be %d to %d characters", MinSecretLength, MaxSecretLength)
+		ve.Add("secret", "must be %d to %d characters", MinSecretLength, MaxSecretLength)
 		return
 	}
 	for _, r := range s {
 		if r < 0x20 || r == 0x7f {
-			ve.add("secret", "must not contain control characters")
+			ve.Add("secret", "must not contain control characters")
 			return
 		}
 	}
@@ -162,7 +142,7 @@ func checkSecret(s string, ve *ValidationError) {
 func (s *Service) checkURL(raw string, ve *ValidationError) string {
 	u, err := s.guard.CheckURL(raw)
 	if err != nil {
-		ve.add("url", "%s", err.Error())
+		ve.Add("url", "%s", err.Error())
 		return ""
 	}
 	return u.String()
@@ -192,7 +172,7 @@ func (s *Service) CreateSubscription(ctx context.Context, tenantID int32, ns New
 	} else {
 		sub.Secret = GenerateSecret()
 	}
-	if err := ve.err(); err != nil {
+	if err := ve.Err(); err != nil {
 		return Subscription{}, err
 	}
 	existing, err := s.ListSubscriptions(ctx, tenantID)
@@ -200,8 +180,8 @@ func (s *Service) CreateSubscription(ctx context.Context, tenantID int32, ns New
 		return Subscription{}, err
 	}
 	if len(existing) >= MaxSubscriptions {
-		ve.add("url", "the tenant already has %d subscriptions, the most allowed; delete one first", MaxSubscriptions)
-		return Subscription{}, ve.err()
+		ve.Add("url", "the tenant already has %d subscriptions, the most allowed; delete one first", MaxSubscriptions)
+		return Subscription{}, ve.Err()
 	}
 	now := s.now().UTC()
 	sub.ID = subscriptionIDPre + ids.ULID(now)
@@ -281,7 +261,7 @@ func (s *Service) UpdateSubscription(ctx context.Context, tenantID int32, id str
 			checkSecret(*p.Secret, &ve)
 			sub.Secret = *p.Secret
 		}
-		if err := ve.err(); err != nil {
+		if err := ve.Err(); err != nil {
 			return Subscription{}, err
 		}
 		sub.UpdatedAt = s.now().UTC()

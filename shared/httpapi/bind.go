@@ -1,0 +1,382 @@
+package httpapi
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"mime"
+	"reflect"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/brandlens/brandlens/shared/validation"
+)
+
+// This file is the one decoder of wire rules: it turns path, query and
+// header values and the JSON body into a handler's typed input, and reports
+// every bad, unknown or repeated one as a validation error naming it.
+// Domain rules (ranges of domain values, what exists) stay in the domain.
+//
+// An input is a struct whose fields say where they come from:
+//
+//	type in struct {
+//		ID       int32     `path:"id" min:"1"`
+//		Page     int32     `query:"page" default:"1" min:"1"`
+//		Platform string    `query:"platform" enum:"platforms"`
+//		From     time.Time `query:"dateFrom" doc:"inclusive lower bound"`
+//		Key      string    `header:"Idempotency-Key" minLength:"1" maxLength:"255"`
+//		Body     RunRequest `body:"json"`
+//	}
+//
+// Field types: string, int32, bool, *bool (nil when absent) and time.Time
+// (RFC 3339, or a plain date meaning that day's start, UTC). Embedded
+// structs contribute their fields.
+
+// ParamIn says where a parameter is read.
+type ParamIn string
+
+// Parameter locations.
+const (
+	InPath   ParamIn = "path"
+	InQuery  ParamIn = "query"
+	InHeader ParamIn = "header"
+)
+
+// maxStringParam caps string parameters that declare no maxLength.
+const maxStringParam = 500
+
+// Param is one declared parameter of a route, derived from its input type:
+// the router checks requests against it and the OpenAPI document shows it.
+type Param struct {
+	Name string
+	In   ParamIn
+	// Type is the Go type of the input field (string, int32, bool, *bool,
+	// time.Time).
+	Type                 reflect.Type
+	Enum                 []string
+	Default              string // raw value used when the parameter is absent
+	Min, Max             *int64 // bounds of int32 parameters
+	MinLength, MaxLength int    // of string parameters (MaxLength > 0)
+	Description          string
+	index                []int
+}
+
+// Required: path parameters always are.
+func (p Param) Required() bool { return p.In == InPath }
+
+// binding is how one input type is filled from a request.
+type binding struct {
+	typ    reflect.Type
+	params []Param
+	query  map[string]bool
+	body   []int        // index of the body field (nil: no body)
+	bodyT  reflect.Type // its type
+}
+
+var (
+	timeType    = reflect.TypeFor[time.Time]()
+	boolPtrType = reflect.TypeFor[*bool]()
+)
+
+// newBinding reads the tags of input type t. Malformed tags are programming
+// errors of the route table and panic when it is built.
+func newBinding(t reflect.Type) *binding {
+	if t.Kind() != reflect.Struct {
+		panic(fmt.Sprintf("httpapi: input type %s is not a struct", t))
+	}
+	b := &binding{typ: t, query: map[string]bool{}}
+	for _, f := range reflect.VisibleFields(t) {
+		if f.Anonymous || !f.IsExported() {
+			continue
+		}
+		if _, ok := f.Tag.Lookup("body"); ok {
+			if b.body != nil || f.Type.Kind() != reflect.Struct {
+				panic(fmt.Sprintf("httpapi: %s.%s: one struct field may be the body", t, f.Name))
+			}
+			b.body, b.bodyT = f.Index, f.Type
+			continue
+		}
+		p := Param{Type: f.Type, Description: f.Tag.Get("doc"), index: f.Index}
+		for _, in := range []ParamIn{InPath, InQuery, InHeader} {
+			if name, ok := f.Tag.Lookup(string(in)); ok {
+				if p.Name != "" || name == "" {
+					panic(fmt.Sprintf("httpapi: %s.%s: give exactly one named path, query or header tag", t, f.Name))
+				}
+				p.Name, p.In = name, in
+			}
+		}
+		if p.Name == "" {
+			panic(fmt.Sprintf("httpapi: %s.%s has no path, query, header or body tag", t, f.Name))
+		}
+		switch f.Type {
+		case reflect.TypeFor[string](), reflect.TypeFor[int32](), reflect.TypeFor[bool](), boolPtrType, timeType:
+		default:
+			panic(fmt.Sprintf("httpapi: %s.%s: parameters are string, int32, bool, *bool or time.Time, not %s", t, f.Name, f.Type))
+		}
+		if set, ok := f.Tag.Lookup("enum"); ok {
+			if p.Enum = enumSets[set]; len(p.Enum) == 0 {
+				panic(fmt.Sprintf("httpapi: %s.%s: unknown enum set %q", t, f.Name, set))
+			}
+		}
+		p.Min, p.Max = tagInt(t, f, "min"), tagInt(t, f, "max")
+		if n := tagInt(t, f, "minLength"); n != nil {
+			p.MinLength = int(*n)
+		}
+		p.MaxLength = maxStringParam
+		if n := tagInt(t, f, "maxLength"); n != nil {
+			p.MaxLength = int(*n)
+		}
+		if d, ok := f.Tag.Lookup("default"); ok {
+			if _, msg := p.parse(d); msg != "" {
+				panic(fmt.Sprintf("httpapi: %s.%s: default %q %s", t, f.Name, d, msg))
+			}
+			p.Default = d
+		}
+		if p.In == InQuery {
+			b.query[p.Name] = true
+		}
+		b.params = append(b.params, p)
+	}
+	return b
+}
+
+func tagInt(t reflect.Type, f reflect.StructField, tag string) *int64 {
+	s, ok := f.Tag.Lookup(tag)
+	if !ok {
+		return nil
+	}
+	n, err := strconv.ParseInt(s, 10, 64)
+	if err != nil {
+		panic(fmt.Sprintf("httpapi: %s.%s: %s:%q is not an integer", t, f.Name, tag, s))
+	}
+	return &n
+}
+
+// bind fills dst (a settable value of b.typ) from the request, naming every
+// bad, unknown or repeated parameter; then decodes the body.
+func (b *binding) bind(rq *Request, pathVals map[string]string, dst reflect.Value) error {
+	var ve validation.Error
+	query := rq.HTTP.URL.Query()
+	for i := range b.params {
+		p := &b.params[i]
+		var raw string
+		var present bool
+		switch p.In {
+		case InPath:
+			raw, present = pathVals[p.Name]
+		case InQuery:
+			vs, ok := query[p.Name]
+			if ok && len(vs) > 1 {
+				ve.Add(p.Name, "given %d times; give it once", len(vs))
+				continue
+			}
+			// An empty query value counts as absent (?page=&pageSize=10).
+			present = ok && vs[0] != ""
+			if present {
+				raw = vs[0]
+			}
+		case InHeader:
+			vs := rq.HTTP.Header.Values(p.Name)
+			if len(vs) > 1 {
+				ve.Add(p.Name, "given %d times; give it once", len(vs))
+				continue
+			}
+			present = len(vs) == 1
+			if present {
+				raw = vs[0]
+			}
+		}
+		if !present {
+			if p.Default == "" {
+				continue
+			}
+			raw = p.Default
+		}
+		v, msg := p.parse(raw)
+		if msg != "" {
+			ve.Add(p.Name, "%s", msg)
+			continue
+		}
+		dst.FieldByIndex(p.index).Set(reflect.ValueOf(v))
+	}
+	for name := range query {
+		if !b.query[name] {
+			ve.Add(name, "unknown query parameter")
+		}
+	}
+	if err := ve.Err(); err != nil {
+		return err
+	}
+	if b.body == nil {
+		return nil
+	}
+	// Bodies are checked before the handler runs, so that even a route
+	// still answering 501 tells a client what is wrong with its body.
+	return decodeBody(rq, dst.FieldByIndex(b.body).Addr().Interface())
+}
+
+// parse converts one raw value; a non-empty message says what is wrong.
+func (p *Param) parse(raw string) (any, string) {
+	switch p.Type {
+	case reflect.TypeFor[int32]():
+		n, err := strconv.ParseInt(raw, 10, 32)
+		if err != nil {
+			return nil, "must be a 32-bit integer"
+		}
+		if p.Min != nil && n < *p.Min {
+			return nil, "must be at least " + strconv.FormatInt(*p.Min, 10)
+		}
+		if p.Max != nil && n > *p.Max {
+			return nil, "must be at most " + strconv.FormatInt(*p.Max, 10)
+		}
+		return int32(n), ""
+	case reflect.TypeFor[bool](), boolPtrType:
+		var v bool
+		switch raw {
+		case "true":
+			v = true
+		case "false":
+		default:
+			return nil, "must be true or false"
+		}
+		if p.Type == boolPtrType {
+			return &v, ""
+		}
+		return v, ""
+	case timeType:
+		t, err := time.Parse(time.RFC3339Nano, raw)
+		if err != nil {
+			// A plain date is the day's start, UTC.
+			if d, derr := time.Parse("2006-01-02", raw); derr == nil {
+				return d, ""
+			}
+			return nil, "must be an ISO 8601 date-time such as 2026-11-01T00:00:00Z"
+		}
+		return t, ""
+	}
+	if n := utf8.RuneCountInString(raw); n > p.MaxLength || n < p.MinLength {
+		if p.MinLength > 0 {
+			return nil, fmt.Sprintf("must be %d to %d characters", p.MinLength, p.MaxLength)
+		}
+		return nil, fmt.Sprintf("must be at most %d characters", p.MaxLength)
+	}
+	if len(p.Enum) > 0 && !slices.Contains(p.Enum, raw) {
+		return nil, "must be one of " + strings.Join(p.Enum, ", ")
+	}
+	return raw, ""
+}
+
+// JSONMediaTypes are the request body media types the router accepts, as
+// the spec lists them.
+var JSONMediaTypes = []string{"application/json", "text/json", "application/*+json"}
+
+// jsonContentType reports whether a Content-Type names JSON as the spec
+// accepts it: application/json, text/json or application/*+json.
+func jsonContentType(ct string) bool {
+	mt, _, err := mime.ParseMediaType(ct)
+	if err != nil {
+		return false
+	}
+	return mt == "application/json" || mt == "text/json" ||
+		(strings.HasPrefix(mt, "application/") && strings.HasSuffix(mt, "+json"))
+}
+
+// decodeBody decodes the request body into dst (a pointer to a struct). An
+// empty body leaves dst as it is.
+func decodeBody(rq *Request, dst any) error {
+	if len(bytes.TrimSpace(rq.Body)) == 0 {
+		return nil
+	}
+	if ct := rq.HTTP.Header.Get("Content-Type"); !jsonContentType(ct) {
+		return validation.Field("Content-Type", "unsupported media type %q; send application/json, text/json or application/*+json", ct)
+	}
+	return decodeStrict(rq.Body, dst)
+}
+
+// decodeStrict decodes one JSON object into dst, a pointer to a struct.
+// Unknown members and members of the wrong type are all reported, each by
+// name.
+func decodeStrict(body []byte, dst any) error {
+	var members map[string]json.RawMessage
+	dec := json.NewDecoder(bytes.NewReader(body))
+	if err := dec.Decode(&members); err != nil || members == nil {
+		return validation.Field("body", "must be a JSON object: %s", jsonProblem(err))
+	}
+	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
+		return validation.Field("body", "must hold one JSON object: unexpected data after it")
+	}
+	rv := reflect.ValueOf(dst).Elem()
+	fields := jsonFields(rv.Type())
+	var ve validation.Error
+	for name, raw := range members {
+		idx, ok := fields[name]
+		if !ok {
+			ve.Add(name, "unknown field")
+			continue
+		}
+		f := rv.FieldByIndex(idx)
+		if err := json.Unmarshal(raw, f.Addr().Interface()); err != nil {
+			ve.Add(name, "must be %s", typeName(f.Type()))
+		}
+	}
+	return ve.Err()
+}
+
+func jsonProblem(err error) string {
+	var se *json.SyntaxError
+	if errors.As(err, &se) {
+		return "malformed JSON at byte " + strconv.FormatInt(se.Offset, 10)
+	}
+	return "expected an object"
+}
+
+// jsonFields maps the JSON member names of struct type t to field indexes
+// (embedded structs promote their members, as encoding/json does for
+// untagged ones).
+func jsonFields(t reflect.Type) map[string][]int {
+	out := map[string][]int{}
+	for _, f := range reflect.VisibleFields(t) {
+		if f.Anonymous || !f.IsExported() {
+			continue
+		}
+		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+		if name == "-" {
+			continue
+		}
+		if name == "" {
+			name = f.Name
+		}
+		if _, dup := out[name]; !dup {
+			out[name] = f.Index
+		}
+	}
+	return out
+}
+
+func typeName(t reflect.Type) string {
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	switch t.Kind() {
+	case reflect.String:
+		return "a string"
+	case reflect.Bool:
+		return "a boolean"
+	case reflect.Int32:
+		return "a 32-bit integer"
+	case reflect.Int, reflect.Int64:
+		return "an integer"
+	case reflect.Float64, reflect.Float32:
+		return "a number"
+	case reflect.Slice:
+		return "an array of " + strings.TrimPrefix(strings.TrimPrefix(typeName(t.Elem()), "a "), "an ") + "s"
+	case reflect.Map, reflect.Struct:
+		return "an object"
+	}
+	return "a valid value"
+}

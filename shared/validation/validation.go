@@ -1,0 +1,62 @@
+// Package validation holds the service's one shape of "these fields are
+// invalid": domain packages report their rules with it, the HTTP edge's
+// decoder reports wire rules with it, and the edge answers it as
+// 422 validation_error naming every field.
+package validation
+
+import (
+	"fmt"
+	"slices"
+	"sort"
+)
+
+// FieldError names one invalid parameter, body member or header.
+type FieldError struct {
+	Field   string `json:"field"`
+	Message string `json:"message"`
+}
+
+// Error lists every invalid field of one request, so that one answer names
+// them all. The zero value is empty and ready to use.
+type Error struct {
+	Fields []FieldError
+}
+
+// Add records that field is invalid.
+func (e *Error) Add(field, format string, args ...any) {
+	e.Fields = append(e.Fields, FieldError{Field: field, Message: fmt.Sprintf(format, args...)})
+}
+
+// Err returns e, or nil when no field was added.
+func (e *Error) Err() error {
+	if len(e.Fields) == 0 {
+		return nil
+	}
+	return e
+}
+
+// Sorted returns a copy of e with its fields sorted by name (stable), the
+// order in which answers list them.
+func (e *Error) Sorted() *Error {
+	fs := slices.Clone(e.Fields)
+	sort.SliceStable(fs, func(i, j int) bool { return fs[i].Field < fs[j].Field })
+	return &Error{Fields: fs}
+}
+
+// Error names the first field and counts the others.
+func (e *Error) Error() string {
+	switch len(e.Fields) {
+	case 0:
+		return "invalid request"
+	case 1:
+		return "invalid field " + e.Fields[0].Field + ": " + e.Fields[0].Message
+	}
+	return fmt.Sprintf("%d invalid fields; first %s: %s", len(e.Fields), e.Fields[0].Field, e.Fields[0].Message)
+}
+
+// Field returns an error naming one invalid field.
+func Field(field, format string, args ...any) error {
+	var e Error
+	e.Add(field, format, args...)
+	return e.Err()
+}
