@@ -5,6 +5,7 @@ package jobs
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"time"
@@ -71,6 +72,13 @@ type Job struct {
 	CreatedAt         time.Time                 `json:"createdAt"`
 	StartedAt         *time.Time                `json:"startedAt"`
 	CompletedAt       *time.Time                `json:"completedAt"`
+	// BrandProfileID is the profile a gap detection ran for.
+	BrandProfileID *int32 `json:"brandProfileId,omitempty"`
+	// OpportunityID is the opportunity a brief or article was written for.
+	OpportunityID *string `json:"opportunityId,omitempty"`
+	// Result is what a finished gap detection or generation produced (its
+	// shape depends on Type); absent for query runs.
+	Result json.RawMessage `json:"result,omitempty"`
 }
 
 // ErrNotFound: no such job in the tenant.
