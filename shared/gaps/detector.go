@@ -41,17 +41,6 @@ type Params struct {
 	BrandProfileID int32 `json:"brandProfileId"`
 }
 
-// Request is the metered job request of a gap detection for the HTTP
-// layer to complete with the idempotency key and fingerprint.
-func Request(tenantID, brandProfileID int32, actor audit.Actor) meter.Request {
-	id := brandProfileID
-	return meter.Request{
-		TenantID: tenantID, Type: jobs.TypeGapDetection, Cost: meter.PriceGapDetection,
-		Actor: actor, Action: "gaps.detect", Resource: audit.Resource("brand_profile", brandProfileID),
-		Params: Params{BrandProfileID: brandProfileID}, BrandProfileID: &id,
-	}
-}
-
 // Result is what a gap detection reports on its job.
 type Result struct {
 	BrandProfileID int32          `json:"brandProfileId"`
@@ -113,13 +102,23 @@ func NewDetector(tbl store.Table, tenantRepo *tenants.Repo, queryRepo *queries.R
 // ErrBrandProfileNotFound: the tenant has no such brand profile.
 var ErrBrandProfileNotFound = errors.New("gaps: brand profile not found")
 
-// CheckProfile is the API's check before a detection is accepted.
-func (d *Detector) CheckProfile(ctx context.Context, tenantID, brandProfileID int32) error {
-	_, err := d.tenants.Brand(ctx, tenantID, brandProfileID)
-	if errors.Is(err, tenants.ErrNotFound) {
-		return ErrBrandProfileNotFound
+// Request is the metered job request of a gap detection, for the HTTP
+// layer to complete with the idempotency key and fingerprint. Its precheck
+// answers ErrBrandProfileNotFound before anything is stored.
+func (d *Detector) Request(tenantID, brandProfileID int32, actor audit.Actor) meter.Request {
+	id := brandProfileID
+	return meter.Request{
+		TenantID: tenantID, Type: jobs.TypeGapDetection, Cost: meter.PriceGapDetection,
+		Actor: actor, Action: "gaps.detect", Resource: audit.Resource("brand_profile", brandProfileID),
+		Params: Params{BrandProfileID: brandProfileID}, BrandProfileID: &id,
+		Precheck: func(ctx context.Context) error {
+			_, err := d.tenants.Brand(ctx, tenantID, brandProfileID)
+			if errors.Is(err, tenants.ErrNotFound) {
+				return ErrBrandProfileNotFound
+			}
+			return err
+		},
 	}
-	return err
 }
 
 // Step is the workflow step: it reads the job's parameters and runs it.
@@ -477,7 +476,7 @@ func (d *Detector) commitQuery(ctx context.Context, jobID string, actor audit.Ac
 // newGap builds a new gap and its opportunity.
 func (d *Detector) newGap(brand tenants.Brand, q queries.Query, f finding, jobID string, now time.Time) (Gap, opportunities.Opportunity) {
 	g := Gap{ID: ids.ULID(now), TenantID: q.TenantID, BrandProfileID: brand.ID, Tier: f.tier, Status: StatusOpen,
-		QueryID: q.ID, QueryText: q.Text, Platforms: f.platforms, Metrics: f.metrics, Evidence: f.evidence,
+		QueryID: q.ID, QueryText: q.Text, Platforms: f.platforms, Competitors: f.ahead, Metrics: f.metrics, Evidence: f.evidence,
 		DetectedAt: now, UpdatedAt: now, JobID: jobID}
 	o := opportunities.Opportunity{ID: ids.ULID(now), TenantID: q.TenantID, GapID: g.ID, Tier: string(f.tier),
 		QueryID: q.ID, QueryText: q.Text, BrandProfileID: brand.ID, Title: Title(f.tier, brand.Name, q.Text, f.metrics.TopCompetitor),
@@ -490,7 +489,7 @@ func (d *Detector) newGap(brand tenants.Brand, q queries.Query, f finding, jobID
 // stays dismissed) and its opportunity's priority.
 func (d *Detector) updateOps(ctx context.Context, g Gap, q queries.Query, f finding, jobID string, now time.Time) ([]store.Op, error) {
 	next := g
-	next.QueryText, next.Platforms, next.Metrics, next.Evidence = q.Text, f.platforms, f.metrics, f.evidence
+	next.QueryText, next.Platforms, next.Competitors, next.Metrics, next.Evidence = q.Text, f.platforms, f.ahead, f.metrics, f.evidence
 	next.UpdatedAt, next.JobID = now, jobID
 	op, err := replaceOp(g, next)
 	if err != nil {

@@ -36,7 +36,10 @@ type Gap struct {
 	QueryID        int32  `json:"queryId"`
 	QueryText      string `json:"queryText"`
 	// Platforms are those on which the tier holds.
-	Platforms     []string   `json:"platforms"`
+	Platforms []string `json:"platforms"`
+	// Competitors are named ahead of the brand in the evidence answers,
+	// most often first.
+	Competitors   []string   `json:"competitors"`
 	Metrics       GapMetrics `json:"metrics"`
 	Evidence      Evidence   `json:"evidence"`
 	OpportunityID string     `json:"opportunityId"`

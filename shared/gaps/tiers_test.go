@@ -15,7 +15,6 @@ import (
 	"github.com/brandlens/brandlens/shared/store"
 	"github.com/brandlens/brandlens/shared/store/dynamotest"
 	"github.com/brandlens/brandlens/shared/store/storetest"
-	"github.com/brandlens/brandlens/shared/tenants"
 	"github.com/brandlens/brandlens/statemachines"
 )
 
@@ -89,10 +88,10 @@ func TestFiveQueriesGiveTheFourTiers(t *testing.T) {
 			t.Errorf("%d open gaps, want 4", len(open))
 		}
 		checkGapShapes(t, e, open, ids)
-		if n := countEvents(t, e, events.GapDetected); n != 4 {
+		if n := e.CountEvents(t, events.GapDetected); n != 4 {
 			t.Errorf("%d gap.detected events, want 4", n)
 		}
-		if n := countEvents(t, e, events.OpportunityCreated); n != 4 {
+		if n := e.CountEvents(t, events.OpportunityCreated); n != 4 {
 			t.Errorf("%d opportunity.created events, want 4", n)
 		}
 
@@ -115,7 +114,7 @@ func TestFiveQueriesGiveTheFourTiers(t *testing.T) {
 		if len(opps) != 4 {
 			t.Errorf("%d opportunities, want 4 (one per gap)", len(opps))
 		}
-		if n := countEvents(t, e, events.GapDetected); n != 4 {
+		if n := e.CountEvents(t, events.GapDetected); n != 4 {
 			t.Errorf("%d gap.detected events after re-detection, want still 4", n)
 		}
 
@@ -200,19 +199,4 @@ func checkGapShapes(t *testing.T, e *gapstest.Env, open map[int32]gaps.Gap, ids 
 	if len(pages) == 0 || !slices.ContainsFunc(pages, func(p opportunities.CompetitorPage) bool { return p.Name == "Notion" }) {
 		t.Errorf("no_mention evidence pages: %+v", pages)
 	}
-}
-
-func countEvents(t *testing.T, e *gapstest.Env, typ string) int {
-	t.Helper()
-	items, err := store.All(context.Background(), e.Table, store.Query{PK: tenants.PK(e.TenantID), SK: store.SKBeginsWith("EVENT#")})
-	if err != nil {
-		t.Fatal(err)
-	}
-	n := 0
-	for _, it := range items {
-		if it.String("type") == typ {
-			n++
-		}
-	}
-	return n
 }

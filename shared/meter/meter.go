@@ -67,7 +67,11 @@ type Request struct {
 	// BrandProfileID and OpportunityID are shown on the job record.
 	BrandProfileID *int32
 	OpportunityID  *string
-	Guards         []Guard
+	// Precheck, when set, runs after an idempotent replay was ruled out and
+	// before anything is stored: its error (not found, wrong state) is
+	// returned as it is.
+	Precheck func(ctx context.Context) error
+	Guards   []Guard
 	// IdempotencyKey, when set, makes the request safe to retry; APIKeyID
 	// scopes it and Fingerprint identifies the request (method, path, body).
 	IdempotencyKey string
@@ -144,6 +148,11 @@ func (s *Service) Create(ctx context.Context, r Request) (Accepted, error) {
 	if r.IdempotencyKey != "" {
 		if a, ok, err := s.replay(ctx, r); ok || err != nil {
 			return a, err
+		}
+	}
+	if r.Precheck != nil {
+		if err := r.Precheck(ctx); err != nil {
+			return Accepted{}, err
 		}
 	}
 	t, err := s.tenants.Get(ctx, r.TenantID)

@@ -43,9 +43,18 @@ type Request struct {
 // DefaultMaxOutputTokens fits a long article (about 3,000 words) with room.
 const DefaultMaxOutputTokens = 8192
 
+// Vendors.
+const (
+	VendorOpenAI    = "openai"
+	VendorAnthropic = "anthropic"
+	VendorGemini    = "gemini"
+	VendorOffline   = "offline"
+)
+
 // Response is what the model wrote.
 type Response struct {
 	Text         string
+	Vendor       string
 	Model        string // the model id the vendor reports (or the one asked)
 	InputTokens  int
 	OutputTokens int

@@ -225,7 +225,7 @@ func (e *Env) Execute(t *testing.T, def []byte, subst map[string]string, j jobs.
 // Detect runs a gap detection of the brand profile as a metered job.
 func (e *Env) Detect(t *testing.T, def []byte) (jobs.Job, gaps.Result) {
 	t.Helper()
-	j := e.RunJob(t, def, gaps.Substitutions, gaps.Request(e.TenantID, e.Brand.ID, e.Actor))
+	j := e.RunJob(t, def, gaps.Substitutions, e.Detector.Request(e.TenantID, e.Brand.ID, e.Actor))
 	var res gaps.Result
 	if j.Status == jobs.StatusSucceeded {
 		must(t, json.Unmarshal(j.Result, &res))
@@ -240,4 +240,18 @@ func (e *Env) Balance(t *testing.T) credits.Balance {
 	b, err := e.Ledger.Balance(context.Background(), e.TenantID)
 	must(t, err)
 	return b
+}
+
+// CountEvents counts the tenant's outbox events of type typ.
+func (e *Env) CountEvents(t *testing.T, typ string) int {
+	t.Helper()
+	items, err := store.All(context.Background(), e.Table, store.Query{PK: tenants.PK(e.TenantID), SK: store.SKBeginsWith("EVENT#")})
+	must(t, err)
+	n := 0
+	for _, it := range items {
+		if it.String("type") == typ {
+			n++
+		}
+	}
+	return n
 }
