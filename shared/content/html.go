@@ -27,7 +27,6 @@ var bodyPolicy = func() *bluemonday.Policy {
 	p.RequireParseableURLs(true)
 	p.AllowRelativeURLs(false)
 	p.RequireNoFollowOnFullyQualifiedLinks(false)
-	p.AddSpaceWhenStrippingTag(true)
 	return p
 }()
 
