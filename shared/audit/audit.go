@@ -17,6 +17,7 @@ import (
 	"github.com/brandlens/brandlens/shared/auth"
 	"github.com/brandlens/brandlens/shared/ids"
 	"github.com/brandlens/brandlens/shared/models"
+	"github.com/brandlens/brandlens/shared/providers"
 	"github.com/brandlens/brandlens/shared/store"
 	"github.com/brandlens/brandlens/shared/tenants"
 	"github.com/brandlens/brandlens/shared/timeline"
@@ -214,4 +215,16 @@ func (l *Log) List(ctx context.Context, tenantID int32, f Filter) (Page, error) 
 		Filter: store.And(conds...), Limit: f.Limit, Cursor: f.Cursor,
 	})
 	return Page{Items: items, Cursor: next}, err
+}
+
+// ProviderCall records a query run's call to an AI platform the way a
+// model call is recorded: the prompt is the query exactly as the adapter
+// sends it (one user message; the adapters add no system prompt), the
+// response is the answer text. A run's step can add the entry to the
+// transaction that records the answer (it leaves room under DynamoDB's 100
+// actions), or append it alone when the platform failed (errText set).
+func ProviderCall(platform, query string, ans providers.Answer, errText string) ModelCall {
+	return ModelCall{Vendor: platform, Model: ans.Model, Prompt: []models.Message{{Role: models.RoleUser, Content: query}},
+		Response: ans.Text, InputTokens: ans.InputTokens, OutputTokens: ans.OutputTokens, CostUSD: ans.CostUSD,
+		CostKnown: ans.CostUSD > 0, LatencyMS: ans.Latency.Milliseconds(), Error: errText}
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/brandlens/brandlens/shared/audit"
 	"github.com/brandlens/brandlens/shared/gaps/gapstest"
 	"github.com/brandlens/brandlens/shared/models"
+	"github.com/brandlens/brandlens/shared/providers"
 	"github.com/brandlens/brandlens/shared/store"
 	"github.com/brandlens/brandlens/shared/store/dynamotest"
 	"github.com/brandlens/brandlens/shared/store/storetest"
@@ -144,5 +145,13 @@ func TestAppendOnlyLog(t *testing.T) {
 func TestActorOf(t *testing.T) {
 	if a := audit.System(); a.Kind != audit.KindSystem || a.KeyID != audit.SystemActorID {
 		t.Errorf("system actor %+v", a)
+	}
+}
+
+func TestProviderCall(t *testing.T) {
+	c := audit.ProviderCall("chatgpt", "best team wiki", providers.Answer{Text: "Notion.", Model: "gpt-5.5", InputTokens: 5, OutputTokens: 2, CostUSD: 0.01}, "")
+	if c.Vendor != "chatgpt" || len(c.Prompt) != 1 || c.Prompt[0] != (models.Message{Role: models.RoleUser, Content: "best team wiki"}) ||
+		c.Response != "Notion." || !c.CostKnown || c.Error != "" {
+		t.Errorf("provider call %+v", c)
 	}
 }
