@@ -122,6 +122,7 @@ func (w *world) opportunity(t *testing.T, id string) opportunities.Opportunity {
 // captured (5 for the detection before), the article keeps every shape
 // rule, and the audit log holds the exact prompts of both generations.
 func TestBriefThenArticleOffline(t *testing.T) {
+	t.Parallel() // waits on DynamoDB Local: overlap it with the other such tests
 	gapstest.Backends(t, func(t *testing.T, tbl store.Table, clock *storetest.Clock) {
 		ctx := context.Background()
 		w := newWorld(t, tbl, clock, content.NewOffline())

@@ -118,6 +118,7 @@ func TestDismissedCompetitorDoesNotCount(t *testing.T) {
 // Concurrent detections never open the same (query, tier) twice: the
 // slot's NotExists condition in the creating transaction decides.
 func TestConcurrentDetections(t *testing.T) {
+	t.Parallel() // waits on DynamoDB Local: overlap it with the other such tests
 	gapstest.Backends(t, func(t *testing.T, tbl store.Table, clock *storetest.Clock) {
 		ctx := context.Background()
 		e := gapstest.New(t, tbl, clock, 100)

@@ -47,6 +47,7 @@ var fiveQueries = []struct {
 // no_mention gap. Each detection is a metered job through
 // gap-detection.asl.json: 5 credits captured when it succeeds.
 func TestFiveQueriesGiveTheFourTiers(t *testing.T) {
+	t.Parallel() // waits on DynamoDB Local: overlap it with the other such tests
 	gapstest.Backends(t, func(t *testing.T, tbl store.Table, clock *storetest.Clock) {
 		ctx := context.Background()
 		e := gapstest.New(t, tbl, clock, 100)

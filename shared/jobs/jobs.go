@@ -5,7 +5,6 @@ package jobs
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"time"
@@ -76,9 +75,9 @@ type Job struct {
 	BrandProfileID *int32 `json:"brandProfileId,omitempty"`
 	// OpportunityID is the opportunity a brief or article was written for.
 	OpportunityID *string `json:"opportunityId,omitempty"`
-	// Result is what a finished gap detection or generation produced (its
-	// shape depends on Type); absent for query runs.
-	Result json.RawMessage `json:"result,omitempty"`
+	// Result is what a finished gap detection or generation produced (any
+	// JSON; its shape depends on Type); absent for query runs.
+	Result any `json:"result,omitempty"`
 }
 
 // ErrNotFound: no such job in the tenant.

@@ -95,6 +95,7 @@ func (e *env) count(t *testing.T, prefix string) int {
 // entry; the same key returns the same job, another request under it is a
 // conflict, and concurrent duplicates make one job.
 func TestCreateIsIdempotent(t *testing.T) {
+	t.Parallel() // waits on DynamoDB Local: overlap it with the other such tests
 	gapstest.Backends(t, func(t *testing.T, tbl store.Table, clock *storetest.Clock) {
 		ctx := context.Background()
 		e := newEnv(t, tbl, clock, 100, 500)
@@ -161,6 +162,7 @@ func TestCreateIsIdempotent(t *testing.T) {
 // Refusals store nothing: no credits, a passed ceiling, a precheck or a
 // guard that fails.
 func TestCreateRefusals(t *testing.T) {
+	t.Parallel() // waits on DynamoDB Local: overlap it with the other such tests
 	ctx := context.Background()
 	gapstest.Backends(t, func(t *testing.T, tbl store.Table, clock *storetest.Clock) {
 		e := newEnv(t, tbl, clock, 7, 8)
@@ -207,6 +209,7 @@ func TestCreateRefusals(t *testing.T) {
 // Settle charges a job whose work recorded its outcome and nothing
 // otherwise; Start and Settle delivered twice change nothing twice.
 func TestStartAndSettle(t *testing.T) {
+	t.Parallel() // waits on DynamoDB Local: overlap it with the other such tests
 	gapstest.Backends(t, func(t *testing.T, tbl store.Table, clock *storetest.Clock) {
 		ctx := context.Background()
 		e := newEnv(t, tbl, clock, 100, 500)
@@ -240,7 +243,7 @@ func TestStartAndSettle(t *testing.T) {
 			}
 		}
 		j, _ := e.jobs.Get(ctx, e.tenant, ok.Job.ID)
-		if string(j.Result) != `{"detected":2}` || j.StartedAt == nil || j.CompletedAt == nil {
+		if r, _ := json.Marshal(j.Result); string(r) != `{"detected":2}` || j.StartedAt == nil || j.CompletedAt == nil {
 			t.Errorf("succeeded job %+v", j)
 		}
 		j, _ = e.jobs.Get(ctx, e.tenant, bad.Job.ID)

@@ -228,7 +228,9 @@ func (e *Env) Detect(t *testing.T, def []byte) (jobs.Job, gaps.Result) {
 	j := e.RunJob(t, def, gaps.Substitutions, e.Detector.Request(e.TenantID, e.Brand.ID, e.Actor))
 	var res gaps.Result
 	if j.Status == jobs.StatusSucceeded {
-		must(t, json.Unmarshal(j.Result, &res))
+		raw, err := json.Marshal(j.Result)
+		must(t, err)
+		must(t, json.Unmarshal(raw, &res))
 	}
 	e.Clock.Advance(time.Minute)
 	return j, res
