@@ -196,6 +196,9 @@ func (s *Service) GenerateBrief(ctx context.Context, jobID string, tenantID int3
 		prev, _, derr := done[BriefResult](ctx, s.tbl, tenantID, jobID)
 		return prev, derr
 	}
+	if err != nil {
+		s.auditAlone(ctx, s.modelEntry(jobID, tenantID, oppID, actor, audit.OutcomeFailed, modelCall(msgs, resp), err.Error()))
+	}
 	return res, err
 }
 
@@ -242,6 +245,10 @@ func (s *Service) GenerateArticle(ctx context.Context, jobID string, tenantID in
 	if errors.Is(err, errDuplicate) {
 		prev, _, derr := done[ArticleResult](ctx, s.tbl, tenantID, jobID)
 		return prev, derr
+	}
+	if err != nil {
+		// The call answered but its result could not be kept: it is audited all the same.
+		s.auditAlone(ctx, s.modelEntry(jobID, tenantID, oppID, actor, audit.OutcomeFailed, modelCall(msgs, resp), err.Error()))
 	}
 	return res, err
 }

@@ -526,3 +526,47 @@ func TestDuplicateStepDelivery(t *testing.T) {
 		t.Errorf("%d content.brief_generated events", n)
 	}
 }
+
+// hook runs before passing a call on.
+type hook struct {
+	next   models.Generator
+	before func()
+}
+
+func (h hook) Generate(ctx context.Context, req models.Request) (models.Response, error) {
+	h.before()
+	return h.next.Generate(ctx, req)
+}
+
+// The opportunity is dismissed while the model writes: the job fails at 0
+// credits, nothing is stored on the opportunity, and the call that did
+// answer is in the audit log.
+func TestStateChangesDuringGeneration(t *testing.T) {
+	ctx := context.Background()
+	clock := storetest.NewClock(gapstest.Start)
+	var dismiss func()
+	w := newWorld(t, embedded.NewMemory(embedded.WithClock(clock.Now)), clock, hook{next: content.NewOffline(), before: func() { dismiss() }})
+	opp := w.opps[gaps.TierNoMention]
+	dismiss = func() {
+		if _, err := w.Gaps.Dismiss(ctx, w.TenantID, opp.GapID, w.Actor); err != nil {
+			t.Error(err)
+		}
+	}
+	before := w.Balance(t)
+	j := w.brief(t, opp.ID, "")
+	after := w.Balance(t)
+	if j.Status != jobs.StatusFailed || j.CreditsCharged != 0 || after.Captured != before.Captured {
+		t.Fatalf("job %s, charged %d", j.Status, j.CreditsCharged)
+	}
+	if o := w.opportunity(t, opp.ID); o.Status != opportunities.StatusDismissed || o.Brief != nil {
+		t.Errorf("opportunity %s, brief %v", o.Status, o.Brief != nil)
+	}
+	page, err := w.Audit.List(ctx, w.TenantID, audit.Filter{Action: "model.generate"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(page.Items) != 1 || page.Items[0].Outcome != audit.OutcomeFailed || page.Items[0].Model.Response == "" ||
+		!strings.Contains(page.Items[0].Detail, "dismissed") {
+		t.Errorf("audit %+v", page.Items)
+	}
+}

@@ -19,6 +19,7 @@ import (
 	"github.com/brandlens/brandlens/shared/store/dynamotest"
 	"github.com/brandlens/brandlens/shared/store/storetest"
 	"github.com/brandlens/brandlens/shared/tenants"
+	"github.com/brandlens/brandlens/shared/workflow"
 )
 
 func TestMain(m *testing.M) { dynamotest.Main(m) }
@@ -237,7 +238,7 @@ func TestStartAndSettle(t *testing.T) {
 				t.Errorf("settle ok: %+v %v", out, err)
 			}
 			out, err = e.svc.Settle(ctx, meter.SettleInput{JobID: bad.Job.ID, TenantID: e.tenant,
-				Failure: &meter.StateError{Error: "PermanentError", Cause: `{"errorMessage":"model refused","errorType":"PermanentError"}`}})
+				Failure: &workflow.ExecutionError{Name: "PermanentError", Cause: `{"errorMessage":"model refused","errorType":"PermanentError"}`}})
 			if err != nil || out.Status != jobs.StatusFailed || out.CreditsCharged != 0 {
 				t.Errorf("settle failed: %+v %v", out, err)
 			}

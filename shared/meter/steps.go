@@ -52,19 +52,13 @@ func storeErr(op string, err error) error {
 // StoreErr wraps a store failure of a work step as the retryable step error.
 func StoreErr(op string, err error) error { return storeErr(op, err) }
 
-// StateError is the error object Step Functions puts at a Catch's ResultPath.
-type StateError struct {
-	Error string `json:"Error"`
-	Cause string `json:"Cause"`
-}
-
-// SettleInput is the state when Settle runs: Failure is set when the work
-// step failed for good (SettleAfterFailure).
+// SettleInput is the state when Settle runs: Failure is the {Error, Cause}
+// object a Catch put there when a step failed for good (SettleAfterFailure).
 type SettleInput struct {
-	JobID    string      `json:"jobId"`
-	TenantID int32       `json:"tenantId"`
-	Type     string      `json:"type"`
-	Failure  *StateError `json:"failure"`
+	JobID    string                   `json:"jobId"`
+	TenantID int32                    `json:"tenantId"`
+	Type     string                   `json:"type"`
+	Failure  *workflow.ExecutionError `json:"failure"`
 }
 
 // SettleOutput summarises the settled job.
@@ -234,12 +228,12 @@ func (s *Service) Settle(ctx context.Context, in SettleInput) (SettleOutput, err
 	return SettleOutput{JobID: j.ID, Status: j.Status, CreditsCharged: capture}, nil
 }
 
-func failureText(e *StateError) string {
+func failureText(e *workflow.ExecutionError) string {
 	if e.Cause == "" {
-		return e.Error
+		return e.Name
 	}
 	// A Lambda error's Cause is {"errorMessage","errorType"}; keep the message.
-	return e.Error + ": " + workflow.CauseMessage(e.Cause)
+	return e.Name + ": " + workflow.CauseMessage(e.Cause)
 }
 
 func eventOp(j jobs.Job, typ string) (store.Op, error) {
