@@ -173,40 +173,34 @@ func outline(fragment string) (sections []Section, text string) {
 		return nil, ""
 	}
 	var all strings.Builder
-	var cur *Section
+	under := func(s string) { // text under the current heading, if any
+		all.WriteString(s)
+		if n := len(sections); n > 0 {
+			sections[n-1].Text += s
+		}
+	}
 	var walk func(n *html.Node)
 	walk = func(n *html.Node) {
 		if n.Type == html.ElementNode {
 			if lvl := headingLevel(n.DataAtom); lvl > 0 {
 				h := collapse(textOf(n))
 				sections = append(sections, Section{Level: lvl, Heading: h})
-				cur = &sections[len(sections)-1]
 				all.WriteString(h + "\n")
 				return
 			}
 		}
 		if n.Type == html.TextNode {
-			all.WriteString(n.Data)
-			if cur != nil {
-				cur.Text += n.Data
-			}
+			under(n.Data)
 		}
 		for c := n.FirstChild; c != nil; c = c.NextSibling {
 			walk(c)
 		}
 		if n.Type == html.ElementNode && (n.DataAtom == atom.P || n.DataAtom == atom.Li || n.DataAtom == atom.Td) {
-			all.WriteString(" ")
-			if cur != nil {
-				cur.Text += " "
-			}
+			under(" ") // block ends separate words
 		}
 	}
 	for _, n := range nodes {
 		walk(n)
-		// Re-point cur after appends may have moved the slice.
-		if len(sections) > 0 {
-			cur = &sections[len(sections)-1]
-		}
 	}
 	for i := range sections {
 		sections[i].Text = collapse(sections[i].Text)

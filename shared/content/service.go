@@ -224,7 +224,7 @@ func (s *Service) GenerateArticle(ctx context.Context, jobID string, tenantID in
 	if err != nil {
 		return ArticleResult{}, meter.StoreErr("load gap", err)
 	}
-	in := ArticleInput{Tier: o.Tier, Persona: persona, Brand: brand, Brief: *o.Brief, AnswerSnippets: snippets(g)}
+	in := ArticleInput{Tier: o.Tier, Persona: persona, Brand: promptBrand(brand), Brief: *o.Brief, AnswerSnippets: snippets(g)}
 	msgs, err := ArticleMessages(in)
 	if err != nil {
 		return ArticleResult{}, &meter.PermanentError{Message: err.Error()}
@@ -282,15 +282,20 @@ func (s *Service) load(ctx context.Context, tenantID int32, oppID, action string
 	return o, nil
 }
 
-func (s *Service) brand(ctx context.Context, tenantID, id int32) (Brand, error) {
+func (s *Service) brand(ctx context.Context, tenantID, id int32) (tenants.Brand, error) {
 	b, err := s.tenants.Brand(ctx, tenantID, id)
 	if errors.Is(err, tenants.ErrNotFound) {
-		return Brand{}, &meter.PermanentError{Message: fmt.Sprintf("brand profile %d does not exist", id)}
+		return b, &meter.PermanentError{Message: fmt.Sprintf("brand profile %d does not exist", id)}
 	}
 	if err != nil {
-		return Brand{}, meter.StoreErr("load brand profile", err)
+		return b, meter.StoreErr("load brand profile", err)
 	}
-	return Brand{Name: b.Name, Aliases: nonNil(b.Aliases), Domains: nonNil(b.Domains)}, nil
+	return b, nil
+}
+
+// promptBrand is what the prompts say about a brand profile.
+func promptBrand(b tenants.Brand) Brand {
+	return Brand{Name: b.Name, Aliases: nonNil(b.Aliases), Domains: nonNil(b.Domains)}
 }
 
 // briefInput gathers the brief's evidence: the gap, and the query's window
@@ -312,11 +317,7 @@ func (s *Service) briefInput(ctx context.Context, o opportunities.Opportunity, f
 	if err != nil {
 		return BriefInput{}, meter.StoreErr("read answers", err)
 	}
-	tb, err := s.tenants.Brand(ctx, o.TenantID, o.BrandProfileID)
-	if err != nil {
-		return BriefInput{}, meter.StoreErr("load brand profile", err)
-	}
-	an := gaps.NewAnalyzer(tb, comps)
+	an := gaps.NewAnalyzer(brand, comps)
 	answers := make([]gaps.Answer, 0, len(vrs))
 	var named []string
 	for _, vr := range vrs {
@@ -325,7 +326,7 @@ func (s *Service) briefInput(ctx context.Context, o opportunities.Opportunity, f
 		named = append(named, a.Ahead...)
 		named = append(named, vr.Discovered...)
 	}
-	return NewBriefInput(format, brand, g, answers, named), nil
+	return NewBriefInput(format, promptBrand(brand), g, answers, named), nil
 }
 
 func snippets(g gaps.Gap) []string {

@@ -51,8 +51,11 @@ type Answer struct {
 // maxSnippet caps the snippet kept per answer, in bytes.
 const maxSnippet = 300
 
-// Window reads a query's window of recorded answers: those of the last
+// ReadWindow reads a query's window of recorded answers: those of the last
 // r.Window, from at most its latest r.WindowRuns runs (jobs), newest first.
+// Jobs are told apart in the order their newest answer comes, so a run
+// recording while an older one still does may lose its oldest answers to
+// the cut; answers of one run are recorded within minutes.
 func (r Rules) ReadWindow(ctx context.Context, tbl store.Table, tenantID, queryID int32, now time.Time) ([]runs.VisibilityResult, error) {
 	q := runs.ResultsSince(tenantID, queryID, now.Add(-r.Window))
 	q.Limit = 100

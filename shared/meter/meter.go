@@ -302,3 +302,21 @@ func Params[T any](ctx context.Context, tbl store.Table, tenantID int32, jobID s
 	}
 	return v, p.Actor, nil
 }
+
+// State machines of the metered jobs (statemachines/<name>.asl.json).
+const (
+	MachineGapDetection      = "gap-detection"
+	MachineContentGeneration = "content-generation"
+)
+
+// Machine names the state machine that runs a job of type jobType; ok is
+// false for types this package does not run (query runs have their own).
+func Machine(jobType string) (name string, ok bool) {
+	switch jobType {
+	case jobs.TypeGapDetection:
+		return MachineGapDetection, true
+	case jobs.TypeBriefGeneration, jobs.TypeContentGeneration:
+		return MachineContentGeneration, true
+	}
+	return "", false
+}

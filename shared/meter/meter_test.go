@@ -272,3 +272,14 @@ func TestStartAndSettle(t *testing.T) {
 		}
 	})
 }
+
+func TestMachine(t *testing.T) {
+	for typ, want := range map[string]string{
+		jobs.TypeGapDetection: "gap-detection", jobs.TypeBriefGeneration: "content-generation",
+		jobs.TypeContentGeneration: "content-generation", jobs.TypeQueryRun: "",
+	} {
+		if got, ok := meter.Machine(typ); got != want || ok != (want != "") {
+			t.Errorf("Machine(%s) = %q, %v", typ, got, ok)
+		}
+	}
+}

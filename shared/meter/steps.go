@@ -242,15 +242,15 @@ func eventOp(j jobs.Job, typ string) (store.Op, error) {
 	if j.Error != nil {
 		d.Error = *j.Error
 	}
-	ev, err := events.New(j.TenantID, typ, d, time0(j))
+	ev, err := events.New(j.TenantID, typ, d, lastTransition(j))
 	if err != nil {
 		return store.Op{}, err
 	}
 	return events.Op(ev)
 }
 
-// time0 is the moment of the job's latest transition.
-func time0(j jobs.Job) time.Time {
+// lastTransition is the moment of the job's latest status change.
+func lastTransition(j jobs.Job) time.Time {
 	switch {
 	case j.CompletedAt != nil:
 		return *j.CompletedAt
