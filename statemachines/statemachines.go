@@ -8,3 +8,13 @@ import _ "embed"
 //
 //go:embed query-execution.asl.json
 var QueryExecution []byte
+
+// GapDetection is gap-detection.asl.json.
+//
+//go:embed gap-detection.asl.json
+var GapDetection []byte
+
+// ContentGeneration is content-generation.asl.json (briefs and articles).
+//
+//go:embed content-generation.asl.json
+var ContentGeneration []byte

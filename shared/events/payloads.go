@@ -13,9 +13,12 @@ import "time"
 // execution.failed. Status is running (started), succeeded or partial
 // (completed) or failed (failed); PerPlatformStatus summarises each
 // platform's outcome (platform → status; GET /api/v1/jobs/{jobId} has the
-// details); a failed job charges 0 credits and says why in error.
+// details); a failed job charges 0 credits and says why in error. JobType
+// tells query runs from gap detection and generation jobs, whose queryId,
+// platforms and samples are zero or empty.
 type ExecutionData struct {
 	JobID             string            `json:"jobId"`
+	JobType           string            `json:"jobType"`
 	QueryID           int32             `json:"queryId"`
 	Status            string            `json:"status"`
 	Platforms         []string          `json:"platforms"`
@@ -89,6 +92,7 @@ type OpportunityCreatedData struct {
 	Tier          string  `json:"tier"`
 	GapID         *string `json:"gapId"`
 	QueryID       *int32  `json:"queryId"`
+	Priority      int     `json:"priority"` // 0..100
 }
 
 // ContentBriefGeneratedData is the data of content.brief_generated.

@@ -77,6 +77,13 @@ type Job struct {
 	CreatedAt         time.Time                 `json:"createdAt"`
 	StartedAt         *time.Time                `json:"startedAt"`
 	CompletedAt       *time.Time                `json:"completedAt"`
+	// BrandProfileID is the profile a gap detection ran for.
+	BrandProfileID *int32 `json:"brandProfileId,omitempty"`
+	// OpportunityID is the opportunity a brief or article was written for.
+	OpportunityID *string `json:"opportunityId,omitempty"`
+	// Result is what a finished gap detection or generation produced (any
+	// JSON; its shape depends on Type); absent for query runs.
+	Result any `json:"result,omitempty"`
 }
 
 // ErrNotFound: no such job in the tenant.

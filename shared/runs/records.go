@@ -47,10 +47,37 @@ type VisibilityResult struct {
 	Truncated       bool    `json:"truncated"`
 	AIOverviewState string  `json:"aiOverviewState"`
 	CitationIDs     []int32 `json:"citationIds"`
+	// CitedPages are the sources the answer cites, kept with the answer so
+	// that gap detection and briefs read them without the citation records.
+	CitedPages []CitedPage `json:"citedPages"`
+}
+
+// CitedPage is a source an answer cites.
+type CitedPage struct {
+	URL   string `json:"url"`
+	Title string `json:"title"`
 }
 
 func visibilityKey(tenantID, id int32) store.Key {
 	return store.Key{PK: tenants.PK(tenantID), SK: "VISRESULT#" + ids.Pad(id)}
+}
+
+// byQueryPK is the GSI1 partition of a query's visibility results; their
+// GSI1SK is executedAt (fixed width) and the result id, so a time range
+// reads in order.
+func byQueryPK(tenantID, queryID int32) string {
+	return tenants.PK(tenantID) + "#QUERY#" + ids.Pad(queryID) + "#RESULTS"
+}
+
+func byQuerySK(executedAt time.Time, id int32) string {
+	return executedAt.UTC().Format("2006-01-02T15:04:05.000000Z") + "#" + ids.Pad(id)
+}
+
+// ResultsSince is the query of a query's visibility results executed at
+// or after since, newest first (GSI1).
+func ResultsSince(tenantID, queryID int32, since time.Time) store.Query {
+	return store.Query{Index: store.IndexGSI1, PK: byQueryPK(tenantID, queryID),
+		SK: store.SKBetween(byQuerySK(since, 0), "~"), Desc: true}
 }
 
 // resultKey marks that one (platform, sample) of a job has been recorded;

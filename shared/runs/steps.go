@@ -294,6 +294,10 @@ func (s *Service) RunPlatform(ctx context.Context, it Item) (PlatformOutput, err
 			vr.CompetitorMentions[c.Name] = c.Count
 		}
 	}
+	vr.CitedPages = make([]CitedPage, 0, len(ans.Citations))
+	for _, c := range ans.Citations {
+		vr.CitedPages = append(vr.CitedPages, CitedPage{URL: c.URL, Title: c.Title})
+	}
 	cs := answerCitations(brand.Name, brand.Domains, queryInfo{ID: q.ID, Text: q.Text}, ans, res, vr)
 	if len(cs) > 0 {
 		first, err := ids.Next(ctx, s.Table, tenants.PK(it.TenantID), "citation", len(cs))
@@ -342,7 +346,8 @@ func (s *Service) recordOps(it Item, out PlatformOutput, vr VisibilityResult, cs
 	vk := visibilityKey(it.TenantID, vr.ID)
 	ops := []store.Op{
 		store.PutOp(store.Item{store.AttrPK: rk.PK, store.AttrSK: rk.SK, store.AttrDoc: outDoc}, store.NotExists()),
-		store.PutOp(store.Item{store.AttrPK: vk.PK, store.AttrSK: vk.SK, store.AttrDoc: vrDoc}, store.NotExists()),
+		store.PutOp(store.Item{store.AttrPK: vk.PK, store.AttrSK: vk.SK, store.AttrDoc: vrDoc,
+			store.AttrGSI1PK: byQueryPK(it.TenantID, vr.QueryID), store.AttrGSI1SK: byQuerySK(vr.ExecutedAt, vr.ID)}, store.NotExists()),
 	}
 	for _, c := range cs {
 		op, err := citations.PutOp(c)
@@ -420,7 +425,7 @@ func nonNilStrings(s []string) []string {
 
 // executionData is the payload of execution.* events.
 func executionData(j jobs.Job) events.ExecutionData {
-	d := events.ExecutionData{JobID: j.ID, Status: j.Status, Platforms: j.Platforms, Samples: j.Samples,
+	d := events.ExecutionData{JobID: j.ID, JobType: j.Type, Status: j.Status, Platforms: j.Platforms, Samples: j.Samples,
 		CreditsCharged: j.CreditsCharged, PerPlatformStatus: map[string]string{}}
 	if j.QueryID != nil {
 		d.QueryID = *j.QueryID

@@ -1,0 +1,322 @@
+// Package meter runs credit-metered asynchronous jobs other than query runs
+// (gap detection, brief and article generation) on the machinery query runs
+// use: ONE store transaction writes the idempotency record, reserves the
+// job's price and creates the job (queued) with its parameters and an audit
+// entry; a message on the jobs queue starts the job's workflow; the
+// workflow's work step records its outcome with a marker item in the same
+// transaction as its effects; Settle captures the price when the marker is
+// there and releases it otherwise, so a failed job costs 0.
+//
+// runs.Start predates this package and keeps its own copy of the write
+// path (it also prices per platform and sample); it can move onto Service.
+package meter
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"time"
+
+	"github.com/brandlens/brandlens/shared/audit"
+	"github.com/brandlens/brandlens/shared/credits"
+	"github.com/brandlens/brandlens/shared/idempotency"
+	"github.com/brandlens/brandlens/shared/ids"
+	"github.com/brandlens/brandlens/shared/jobs"
+	"github.com/brandlens/brandlens/shared/queue"
+	"github.com/brandlens/brandlens/shared/store"
+	"github.com/brandlens/brandlens/shared/tenants"
+)
+
+// Prices of the metered jobs, in credits, charged only on success.
+const (
+	PriceGapDetection      = 5
+	PriceBriefGeneration   = 2
+	PriceContentGeneration = 10
+)
+
+// Message is the jobs-queue message that starts a metered job's workflow;
+// Type picks the state machine. It is also the workflow's input.
+type Message struct {
+	JobID    string `json:"jobId"`
+	TenantID int32  `json:"tenantId"`
+	Type     string `json:"type"`
+}
+
+// Guard is a condition checked in the job-creating transaction, such as
+// "the opportunity is still open". When Op's condition fails, Create
+// returns Err and stores nothing.
+type Guard struct {
+	Op  store.Op
+	Err error
+}
+
+// Request is a validated request for a metered job.
+type Request struct {
+	TenantID int32
+	Type     string // jobs.Type…
+	Cost     int64
+	// Actor asked for the job; Action and Resource name the request in the
+	// audit log (e.g. content.generate_brief on opportunity:01…).
+	Actor    audit.Actor
+	Action   string
+	Resource string
+	// Params are kept beside the job for its steps (JSON-encoded).
+	Params any
+	// BrandProfileID and OpportunityID are shown on the job record.
+	BrandProfileID *int32
+	OpportunityID  *string
+	// Precheck, when set, runs after an idempotent replay was ruled out and
+	// before anything is stored: its error (not found, wrong state) is
+	// returned as it is.
+	Precheck func(ctx context.Context) error
+	Guards   []Guard
+	// IdempotencyKey, when set, makes the request safe to retry; APIKeyID
+	// scopes it and Fingerprint identifies the request (method, path, body).
+	IdempotencyKey string
+	APIKeyID       string
+	Fingerprint    string
+}
+
+// InsufficientCreditsError: the tenant's available credits are below cost
+// (402 insufficient_credits).
+type InsufficientCreditsError struct{ Cost, Available int64 }
+
+func (e *InsufficientCreditsError) Error() string {
+	return fmt.Sprintf("meter: the job costs %d credits; %d are available", e.Cost, e.Available)
+}
+
+// CeilingError: the job would pass the daily credit ceiling (429
+// credit_ceiling_reached, Retry-After = RetryAfter seconds).
+type CeilingError struct {
+	Cost, Ceiling, SpentToday int64
+	RetryAfter                int
+}
+
+func (e *CeilingError) Error() string {
+	return fmt.Sprintf("meter: the job costs %d credits; %d of the daily ceiling of %d are spent", e.Cost, e.SpentToday, e.Ceiling)
+}
+
+// Service creates metered jobs and runs their generic steps.
+type Service struct {
+	tbl     store.Table
+	tenants *tenants.Repo
+	ledger  *credits.Ledger
+	jobs    *jobs.Repo
+	sender  queue.Sender
+	now     func() time.Time
+	logger  *slog.Logger
+}
+
+// New returns the service. sender enqueues job messages (the jobs queue);
+// a nil sender leaves jobs queued for the scheduler's sweep.
+func New(tbl store.Table, tenantRepo *tenants.Repo, ledger *credits.Ledger, jobRepo *jobs.Repo, sender queue.Sender, now func() time.Time, logger *slog.Logger) *Service {
+	if now == nil {
+		now = time.Now
+	}
+	if logger == nil {
+		logger = slog.New(slog.DiscardHandler)
+	}
+	return &Service{tbl: tbl, tenants: tenantRepo, ledger: ledger, jobs: jobRepo, sender: sender, now: now, logger: logger}
+}
+
+// Accepted is the outcome of Create.
+type Accepted struct {
+	Job jobs.Job
+	// Replayed: an earlier request with the same idempotency key created it.
+	Replayed bool
+}
+
+// params is the item a job's steps read: who asked and with what.
+type params struct {
+	Actor  audit.Actor     `json:"actor"`
+	Params json.RawMessage `json:"params"`
+}
+
+func paramsKey(tenantID int32, jobID string) store.Key {
+	return store.Key{PK: tenants.PK(tenantID), SK: "JOBPARAMS#" + jobID}
+}
+
+// Create stores the job in one transaction — idempotency record, credit
+// hold, job (queued), parameters, audit entry and the request's guards —
+// then enqueues it. A replay of an earlier request returns its job (and
+// enqueues it again while it is queued: starting a workflow is idempotent
+// by job id). idempotency.ErrConflict reports a key reused for another
+// request.
+func (s *Service) Create(ctx context.Context, r Request) (Accepted, error) {
+	if r.IdempotencyKey != "" {
+		if a, ok, err := s.replay(ctx, r); ok || err != nil {
+			return a, err
+		}
+	}
+	if r.Precheck != nil {
+		if err := r.Precheck(ctx); err != nil {
+			return Accepted{}, err
+		}
+	}
+	t, err := s.tenants.Get(ctx, r.TenantID)
+	if err != nil {
+		return Accepted{}, fmt.Errorf("meter: load tenant: %w", err)
+	}
+	now := s.now().UTC()
+	if r.Cost > t.DailyCreditCeiling {
+		return Accepted{}, s.ceilingError(ctx, r.TenantID, r.Cost, t.DailyCreditCeiling, now)
+	}
+	job := jobs.Job{
+		ID: ids.ULID(now), TenantID: r.TenantID, Type: r.Type, Status: jobs.StatusQueued,
+		Platforms: []string{}, PerPlatformStatus: map[string]jobs.PlatformStatus{},
+		CreditsReserved: r.Cost, CreatedAt: now, BrandProfileID: r.BrandProfileID, OpportunityID: r.OpportunityID,
+	}
+	ops, at, err := s.createOps(r, job, t.DailyCreditCeiling, now)
+	if err != nil {
+		return Accepted{}, err
+	}
+	err = s.tbl.TransactWrite(ctx, ops...)
+	var txe *store.TxConditionError
+	switch {
+	case errors.As(err, &txe) && txe.Index == at.idem:
+		// A concurrent request with the same key won the race.
+		a, ok, rerr := s.replay(ctx, r)
+		if rerr != nil || ok {
+			return a, rerr
+		}
+		return Accepted{}, fmt.Errorf("meter: idempotency record vanished: %w", err)
+	case errors.As(err, &txe) && txe.Index == at.ledger:
+		bal, berr := s.ledger.Balance(ctx, r.TenantID)
+		if berr != nil {
+			return Accepted{}, berr
+		}
+		return Accepted{}, &InsufficientCreditsError{Cost: r.Cost, Available: bal.Available}
+	case errors.As(err, &txe) && txe.Index == at.day:
+		return Accepted{}, s.ceilingError(ctx, r.TenantID, r.Cost, t.DailyCreditCeiling, now)
+	case errors.As(err, &txe) && txe.Index >= at.guards:
+		return Accepted{}, r.Guards[txe.Index-at.guards].Err
+	case err != nil:
+		return Accepted{}, fmt.Errorf("meter: create job: %w", err)
+	}
+	if err := s.ledger.CheckThresholds(ctx, r.TenantID, t.DailyCreditCeiling); err != nil {
+		// The job is accepted; a missed threshold event is not worth failing it.
+		s.logger.Error("credit threshold events", "tenant_id", r.TenantID, "error", err.Error())
+	}
+	s.enqueue(ctx, job)
+	return Accepted{Job: job}, nil
+}
+
+// opIndex locates the ops of the creating transaction whose failure means
+// something to the caller (-1: absent).
+type opIndex struct{ idem, ledger, day, guards int }
+
+func (s *Service) createOps(r Request, job jobs.Job, ceiling int64, now time.Time) ([]store.Op, opIndex, error) {
+	at := opIndex{idem: -1}
+	var ops []store.Op
+	if r.IdempotencyKey != "" {
+		at.idem = len(ops)
+		ops = append(ops, idempotency.Op(r.TenantID, r.APIKeyID, r.IdempotencyKey, r.Fingerprint, job.ID, now))
+	}
+	at.ledger, at.day = len(ops)+credits.ReserveOpLedger, len(ops)+credits.ReserveOpDay
+	ops = append(ops, credits.ReserveOps(r.TenantID, job.ID, r.Cost, ceiling, now)...)
+	jobOp, err := jobs.CreateOp(job)
+	if err != nil {
+		return nil, at, err
+	}
+	raw, err := json.Marshal(r.Params)
+	if err != nil {
+		return nil, at, fmt.Errorf("meter: encode params: %w", err)
+	}
+	doc, err := store.EncodeDoc(params{Actor: r.Actor, Params: raw})
+	if err != nil {
+		return nil, at, err
+	}
+	pk := paramsKey(r.TenantID, job.ID)
+	entry := audit.New(r.TenantID, r.Actor, r.Action, r.Resource, audit.OutcomeAccepted, now)
+	entry.JobID = job.ID
+	auditOp, err := audit.Op(entry)
+	if err != nil {
+		return nil, at, err
+	}
+	ops = append(ops, jobOp,
+		store.PutOp(store.Item{store.AttrPK: pk.PK, store.AttrSK: pk.SK, store.AttrDoc: doc}, store.NotExists()),
+		auditOp)
+	at.guards = len(ops)
+	for _, g := range r.Guards {
+		ops = append(ops, g.Op)
+	}
+	return ops, at, nil
+}
+
+func (s *Service) ceilingError(ctx context.Context, tenantID int32, cost, ceiling int64, now time.Time) error {
+	bal, err := s.ledger.Balance(ctx, tenantID)
+	if err != nil {
+		return err
+	}
+	return &CeilingError{Cost: cost, Ceiling: ceiling, SpentToday: bal.SpentToday, RetryAfter: credits.SecondsToUTCMidnight(now)}
+}
+
+// replay returns the job of an earlier request with the same key.
+func (s *Service) replay(ctx context.Context, r Request) (Accepted, bool, error) {
+	jobID, err := idempotency.Lookup(ctx, s.tbl, r.TenantID, r.APIKeyID, r.IdempotencyKey, r.Fingerprint)
+	if errors.Is(err, store.ErrNotFound) {
+		return Accepted{}, false, nil
+	}
+	if err != nil {
+		return Accepted{}, false, err
+	}
+	job, err := s.jobs.Get(ctx, r.TenantID, jobID)
+	if err != nil {
+		return Accepted{}, false, err
+	}
+	if job.Status == jobs.StatusQueued {
+		s.enqueue(ctx, job)
+	}
+	return Accepted{Job: job, Replayed: true}, true, nil
+}
+
+// enqueue sends the job's start message; a failure is logged, not
+// returned: the job is stored, and the scheduler's sweep re-enqueues jobs
+// left queued.
+func (s *Service) enqueue(ctx context.Context, j jobs.Job) {
+	body, _ := json.Marshal(Message{JobID: j.ID, TenantID: j.TenantID, Type: j.Type})
+	err := errors.New("no jobs queue configured")
+	if s.sender != nil {
+		err = s.sender.Send(ctx, body, 0)
+	}
+	if err != nil {
+		s.logger.Error("enqueue job", "job_id", j.ID, "tenant_id", j.TenantID, "error", err.Error())
+	}
+}
+
+// Params reads the parameters and the actor of a job, for its steps.
+func Params[T any](ctx context.Context, tbl store.Table, tenantID int32, jobID string) (T, audit.Actor, error) {
+	var v T
+	it, err := tbl.Get(ctx, paramsKey(tenantID, jobID))
+	if err != nil {
+		return v, audit.Actor{}, storeErr("read job parameters", err)
+	}
+	p, err := store.Doc[params](it)
+	if err != nil {
+		return v, audit.Actor{}, err
+	}
+	if err := json.Unmarshal(p.Params, &v); err != nil {
+		return v, audit.Actor{}, &PermanentError{Message: fmt.Sprintf("job %s: parameters: %v", jobID, err)}
+	}
+	return v, p.Actor, nil
+}
+
+// State machines of the metered jobs (statemachines/<name>.asl.json).
+const (
+	MachineGapDetection      = "gap-detection"
+	MachineContentGeneration = "content-generation"
+)
+
+// Machine names the state machine that runs a job of type jobType; ok is
+// false for types this package does not run (query runs have their own).
+func Machine(jobType string) (name string, ok bool) {
+	switch jobType {
+	case jobs.TypeGapDetection:
+		return MachineGapDetection, true
+	case jobs.TypeBriefGeneration, jobs.TypeContentGeneration:
+		return MachineContentGeneration, true
+	}
+	return "", false
+}

@@ -1,0 +1,127 @@
+// Package timeline reads newest-first pages of records whose sort keys are
+// a prefix and a ULID (gaps, opportunities, audit entries): by time range,
+// with a filter, and with a cursor that is the id of the last record of the
+// previous page. Paging by key instead of by the store's own cursor keeps a
+// page exactly Limit long however the filter thins the partition.
+package timeline
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/oklog/ulid/v2"
+
+	"github.com/brandlens/brandlens/shared/store"
+)
+
+// Query selects records of one partition.
+type Query struct {
+	PK     string
+	Prefix string // sort-key prefix before the ULID, e.g. "GAP#"
+	// From and To bound the records' ULID times, inclusive at millisecond
+	// precision; zero means unbounded.
+	From, To time.Time
+	Filter   store.Cond
+	Limit    int
+	// Cursor is the id of the last record of the previous page ("" first).
+	Cursor string
+}
+
+// Page size bounds of every timeline listing.
+const (
+	DefaultLimit = 50
+	MaxLimit     = 200
+)
+
+// ErrInvalidCursor: the cursor is not a record id this listing handed out.
+var ErrInvalidCursor = errors.New("invalid cursor")
+
+// ParseCursor checks a client's cursor: a lowercase ULID.
+func ParseCursor(s string) (string, error) {
+	if len(s) != ulid.EncodedSize {
+		return "", ErrInvalidCursor
+	}
+	id, err := ulid.ParseStrict(s)
+	if err != nil || strings.ToLower(id.String()) != s {
+		return "", ErrInvalidCursor
+	}
+	return s, nil
+}
+
+// timePrefix renders the 10-character ULID time prefix of t.
+func timePrefix(t time.Time) string {
+	if t.Before(time.Unix(0, 0)) {
+		return "0000000000"
+	}
+	var id ulid.ULID
+	if err := id.SetTime(ulid.Timestamp(t)); err != nil {
+		return "7zzzzzzzzz" // past the year 10889
+	}
+	return strings.ToLower(id.String()[:10])
+}
+
+// ErrInvalidLimit: a limit outside 1..MaxLimit.
+var ErrInvalidLimit = fmt.Errorf("limit must be 1 to %d", MaxLimit)
+
+// Page returns up to q.Limit records newest first (0 means DefaultLimit),
+// never nil, and the cursor of the next page ("" when there is none).
+// ErrInvalidCursor and ErrInvalidLimit report bad input.
+func Page[T any](ctx context.Context, tbl store.Table, q Query) ([]T, string, error) {
+	if q.Limit == 0 {
+		q.Limit = DefaultLimit
+	}
+	if q.Limit < 1 || q.Limit > MaxLimit {
+		return nil, "", ErrInvalidLimit
+	}
+	lo, hi := q.Prefix, q.Prefix+"~"
+	if !q.From.IsZero() {
+		lo = q.Prefix + timePrefix(q.From)
+	}
+	if !q.To.IsZero() {
+		hi = q.Prefix + timePrefix(q.To) + "~"
+	}
+	after := ""
+	if q.Cursor != "" {
+		c, err := ParseCursor(q.Cursor)
+		if err != nil {
+			return nil, "", err
+		}
+		after = q.Prefix + c
+		hi = min(hi, after)
+	}
+	sq := store.Query{PK: q.PK, SK: store.SKBetween(lo, hi), Desc: true, Limit: max(q.Limit+1, 50), Filter: q.Filter}
+	var items []store.Item
+	for len(items) <= q.Limit {
+		page, err := tbl.Query(ctx, sq)
+		if err != nil {
+			return nil, "", fmt.Errorf("timeline: read %s: %w", q.Prefix, err)
+		}
+		for _, it := range page.Items {
+			if it.String(store.AttrSK) != after { // the bound is inclusive: skip the cursor's own record
+				items = append(items, it)
+			}
+		}
+		if page.Cursor == "" {
+			break
+		}
+		sq.Cursor = page.Cursor
+	}
+	next := ""
+	if len(items) > q.Limit {
+		items = items[:q.Limit]
+		next = strings.TrimPrefix(items[q.Limit-1].String(store.AttrSK), q.Prefix)
+	}
+	out, err := store.Docs[T](items)
+	return out, next, err
+}
+
+// StatusFilter selects records whose attribute attr equals status; "" selects all.
+func StatusFilter(attr, status string) store.Cond {
+	if status == "" {
+		return store.Cond{}
+	}
+	return store.Eq(attr, status)
+}
