@@ -82,7 +82,7 @@ func newExecEnv(t *testing.T, e *env, modes map[string]string) *execEnv {
 	wf := workflow.NewLocal(map[string]*workflow.Machine{runs.QueryExecution: m}, e.svc.Runs, workflow.WithRetryScale(0.001))
 	t.Cleanup(func() { _ = wf.Close() })
 	ctx := context.Background()
-	if _, _, err := e.svc.Competitors.Create(ctx, competitors.New{TenantID: 1, Name: "Notion"}); err != nil {
+	if _, _, err := e.svc.Competitors.Create(ctx, competitors.Spec{TenantID: 1, Name: "Notion"}); err != nil {
 		t.Fatal(err)
 	}
 	return &execEnv{env: e, wf: wf}
