@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -27,8 +28,9 @@ import (
 )
 
 // scripted answers per platform: "ok" names the brand and cites its
-// domain, "plain" names only a competitor, "fail" fails for good,
-// "flaky" fails transiently twice per sample then answers.
+// domain, "plain" names only a competitor, "discover" recommends untracked
+// brands beside the tracked ones, "fail" fails for good, "flaky" fails
+// transiently twice per sample then answers.
 type scripted struct {
 	platform string
 	mode     string
@@ -55,6 +57,8 @@ func (s *scripted) Answer(_ context.Context, r providers.Request) (providers.Ans
 		}
 	case "plain":
 		return providers.Answer{Platform: s.platform, Text: "Teams usually pick Notion for this.", Model: "m-1"}, nil
+	case "discover":
+		return providers.Answer{Platform: s.platform, Text: "Popular choices include Acme Notes, Notion, Obsidian and Logseq.", Model: "m-1"}, nil
 	}
 	text := fmt.Sprintf("For %s, Acme Notes is a strong choice (acmenotes.com). Many teams also use Notion.", r.Query)
 	return providers.Answer{Platform: s.platform, Text: text, Model: "m-1",
@@ -284,6 +288,62 @@ func TestDuplicateDeliveries(t *testing.T) {
 		}
 		if evs := x.events(t); evs[events.ExecutionStarted] != 1 || evs[events.ExecutionCompleted] != 1 || evs[events.MentionDetected] != 2 {
 			t.Fatalf("events %v", evs)
+		}
+	})
+}
+
+// TestConcurrentSettlesEnterCompetitorsOnce: two jobs whose answers name a
+// tracked competitor for the first time and recommend the same two
+// untracked brands settle at once, each delivered three times: the brands
+// become one competitor each, and each competitor enters once.
+func TestConcurrentSettlesEnterCompetitorsOnce(t *testing.T) {
+	backends(t, func(t *testing.T, e *env) {
+		x := newExecEnv(t, e, map[string]string{"chatgpt": "discover", "perplexity": "discover"})
+		ctx := context.Background()
+		settles := map[string]runs.SettleInput{}
+		for range 2 {
+			a, err := x.svc.Runs.Start(ctx, x.req("", ""))
+			if err != nil {
+				t.Fatal(err)
+			}
+			in := runs.SettleInput{JobID: a.Job.ID, TenantID: 1}
+			m, err := x.svc.Runs.MarkRunning(ctx, runs.StepInput{JobID: a.Job.ID, TenantID: 1})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, it := range m.Items {
+				o, err := x.svc.Runs.RunPlatform(ctx, it)
+				if err != nil {
+					t.Fatal(err)
+				}
+				in.Results = append(in.Results, o)
+			}
+			settles[a.Job.ID] = in
+		}
+		var wg sync.WaitGroup
+		for _, in := range settles {
+			for range 3 {
+				wg.Go(func() {
+					if out, err := x.svc.Runs.Settle(ctx, in); err != nil || out.Status != jobs.StatusSucceeded {
+						t.Errorf("settle %s: %+v %v", in.JobID, out, err)
+					}
+				})
+			}
+		}
+		wg.Wait()
+		comps, err := x.svc.Competitors.List(ctx, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var names []string
+		for _, c := range comps {
+			names = append(names, c.NameOrEmpty())
+		}
+		if slices.Sort(names); strings.Join(names, ",") != "Logseq,Notion,Obsidian" {
+			t.Fatalf("competitors %q, want Logseq, Notion and Obsidian once each", names)
+		}
+		if evs := x.events(t); evs[events.CompetitorEntered] != 3 || evs[events.ExecutionCompleted] != 2 {
+			t.Fatalf("events %v, want 3 competitor.entered and 2 execution.completed", evs)
 		}
 	})
 }
