@@ -29,7 +29,10 @@ const (
 	SentimentMixed    = "mixed"
 )
 
-// Citation is the CitationDto of the spec.
+// Citation is the CitationDto of the spec and, byte for byte, the stored
+// citation document: lists serve the stored bytes as they are. Its JSON
+// member names are therefore pinned by a test (citations_test.go); a
+// renamed member changes stored data and the API at once.
 type Citation struct {
 	ID                  int32             `json:"id"`
 	TenantID            int32             `json:"tenantId"`
