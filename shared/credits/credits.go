@@ -105,9 +105,13 @@ func (l *Ledger) Grant(ctx context.Context, tenantID int32, n int64, reason stri
 
 // SecondsToUTCMidnight is the Retry-After of a reached daily ceiling.
 func SecondsToUTCMidnight(now time.Time) int {
+	return int(nextUTCMidnight(now).Sub(now).Seconds() + 0.999)
+}
+
+// nextUTCMidnight is when the daily ceiling of now's UTC day resets.
+func nextUTCMidnight(now time.Time) time.Time {
 	now = now.UTC()
-	next := time.Date(now.Year(), now.Month(), now.Day()+1, 0, 0, 0, 0, time.UTC)
-	return int(next.Sub(now).Seconds() + 0.999)
+	return time.Date(now.Year(), now.Month(), now.Day()+1, 0, 0, 0, 0, time.UTC)
 }
 
 // holdKey is the item recording credits reserved for one job.

@@ -13,20 +13,19 @@ import (
 
 // Threshold rule of the credit events:
 //
-//   - credit.low fires when an operation takes the available balance from
-//     at or above the low threshold to below it. The threshold is
-//     max(10, 10% of the credits granted so far), rounded up to whole
-//     credits. Staying low fires nothing more; only a change that lifts the
-//     balance back to the threshold (a grant, or released holds) re-arms it.
-//   - credit.ceiling_reached fires when an operation takes the credits spent
-//     today (UTC) from below the daily ceiling to at or above it: at most
-//     once per UTC day, as spending only grows within a day.
+//   - credit.low fires when the available balance falls below the low
+//     threshold, max(10, 10% of the credits granted so far) rounded up to
+//     whole credits. Staying low fires nothing more; only a change that
+//     lifts the balance back to the threshold (a grant, or released holds)
+//     re-arms it.
+//   - credit.ceiling_reached fires when the credits spent today (UTC) reach
+//     the daily ceiling: at most once per UTC day, as spending only grows
+//     within a day.
 //
-// The rule compares two states, so it is exact only when before is the
-// ledger as it was when the change committed. Guard the ledger write with
-// a condition on the values read (store.Eq(AttrAvailable, before.Available)
-// …, retrying on conflict) or derive before from the state an atomic update
-// returned, and append the events in the same transaction (events.Op).
+// Both are decided from the ledger as stored, each exactly once however
+// many writers race: the low state is a flag flipped under a condition in
+// the transaction that appends credit.low, and credit.ceiling_reached has
+// one event id per tenant and day.
 
 // MinLowThreshold is the smallest low-balance threshold.
 const MinLowThreshold = 10
@@ -39,35 +38,6 @@ func LowThreshold(granted int64) int64 {
 
 // IsLow reports whether the available balance is below the low threshold.
 func IsLow(b Balance) bool { return b.Available < LowThreshold(b.Granted) }
-
-// ThresholdEvents returns the credit.low and credit.ceiling_reached events
-// that the change from before to after crosses (none, one or both), for
-// tenantID at now. ceiling is the tenant's daily credit ceiling (0 or less:
-// no ceiling).
-func ThresholdEvents(tenantID int32, before, after Balance, ceiling int64, now time.Time) ([]events.Event, error) {
-	var out []events.Event
-	if !IsLow(before) && IsLow(after) {
-		ev, err := events.New(tenantID, events.CreditLow, events.CreditLowData{
-			Balance: after.Available, Threshold: LowThreshold(after.Granted), Granted: after.Granted,
-		}, now)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, ev)
-	}
-	if ceiling > 0 && before.SpentToday < ceiling && after.SpentToday >= ceiling {
-		now = now.UTC()
-		ev, err := events.New(tenantID, events.CreditCeilingReached, events.CreditCeilingReachedData{
-			Ceiling: ceiling, SpentToday: after.SpentToday,
-			ResetsAt: time.Date(now.Year(), now.Month(), now.Day()+1, 0, 0, 0, 0, time.UTC),
-		}, now)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, ev)
-	}
-	return out, nil
-}
 
 // lowStateKey remembers whether the tenant's balance is low, so that
 // credit.low fires once per crossing even under concurrent writes.
@@ -83,55 +53,78 @@ func ceilingEventID(now time.Time) string { return "evt_ceiling_" + now.UTC().Fo
 // the balance is below the low threshold and was not already flagged low
 // (re-armed when the balance is back at or above it), and
 // credit.ceiling_reached once per UTC day when today's spend reached the
-// ceiling. Call it after each committed reservation, grant or release.
+// ceiling (0 or less: no ceiling). Call it after each committed
+// reservation, grant or release.
 func (l *Ledger) CheckThresholds(ctx context.Context, tenantID int32, ceiling int64) error {
 	b, err := l.Balance(ctx, tenantID)
 	if err != nil {
 		return err
 	}
 	now := l.now().UTC()
-	fired := false
-	if IsLow(b) {
-		ev, err := events.New(tenantID, events.CreditLow, events.CreditLowData{
-			Balance: b.Available, Threshold: LowThreshold(b.Granted), Granted: b.Granted}, now)
-		if err != nil {
-			return err
-		}
-		evOp, err := events.Op(ev)
-		if err != nil {
-			return err
-		}
-		err = l.tbl.TransactWrite(ctx,
-			store.UpdateOp(lowStateKey(tenantID), store.Update{Set: map[string]any{"low": true}}, store.Ne("low", true)),
-			evOp)
-		switch {
-		case err == nil:
-			fired = true
-		case !errors.Is(err, store.ErrConditionFailed):
-			return fmt.Errorf("credits: credit.low: %w", err)
-		}
-	} else if _, err := l.tbl.Update(ctx, lowStateKey(tenantID), store.Update{Set: map[string]any{"low": false}}, store.Eq("low", true)); err != nil && !errors.Is(err, store.ErrConditionFailed) {
-		return fmt.Errorf("credits: re-arm credit.low: %w", err)
+	low, err := l.checkLow(ctx, tenantID, b, now)
+	if err != nil {
+		return err
 	}
-	if ceiling > 0 && b.SpentToday >= ceiling {
-		ev, err := events.New(tenantID, events.CreditCeilingReached, events.CreditCeilingReachedData{
-			Ceiling: ceiling, SpentToday: b.SpentToday,
-			ResetsAt: time.Date(now.Year(), now.Month(), now.Day()+1, 0, 0, 0, 0, time.UTC),
-		}, now)
-		if err != nil {
-			return err
-		}
-		ev.ID = ceilingEventID(now)
-		err = events.Append(ctx, l.tbl, ev)
-		switch {
-		case err == nil:
-			fired = true
-		case !errors.Is(err, store.ErrConditionFailed):
-			return err
-		}
+	reached, err := l.checkCeiling(ctx, tenantID, b, ceiling, now)
+	if err != nil {
+		return err
 	}
-	if fired {
+	if low || reached {
 		events.Notify()
 	}
 	return nil
+}
+
+// checkLow flags the balance low and appends credit.low in one transaction
+// when it has just become low, or re-arms the flag when it is not low.
+func (l *Ledger) checkLow(ctx context.Context, tenantID int32, b Balance, now time.Time) (fired bool, err error) {
+	if !IsLow(b) {
+		_, err := l.tbl.Update(ctx, lowStateKey(tenantID), store.Update{Set: map[string]any{"low": false}}, store.Eq("low", true))
+		if err != nil && !errors.Is(err, store.ErrConditionFailed) {
+			return false, fmt.Errorf("credits: re-arm credit.low: %w", err)
+		}
+		return false, nil
+	}
+	ev, err := events.New(tenantID, events.CreditLow, events.CreditLowData{
+		Balance: b.Available, Threshold: LowThreshold(b.Granted), Granted: b.Granted}, now)
+	if err != nil {
+		return false, err
+	}
+	evOp, err := events.Op(ev)
+	if err != nil {
+		return false, err
+	}
+	err = l.tbl.TransactWrite(ctx,
+		store.UpdateOp(lowStateKey(tenantID), store.Update{Set: map[string]any{"low": true}}, store.Ne("low", true)),
+		evOp)
+	switch {
+	case err == nil:
+		return true, nil
+	case errors.Is(err, store.ErrConditionFailed):
+		return false, nil // already low
+	}
+	return false, fmt.Errorf("credits: credit.low: %w", err)
+}
+
+// checkCeiling appends today's credit.ceiling_reached when the spend has
+// reached the ceiling and the event is not there yet.
+func (l *Ledger) checkCeiling(ctx context.Context, tenantID int32, b Balance, ceiling int64, now time.Time) (fired bool, err error) {
+	if ceiling <= 0 || b.SpentToday < ceiling {
+		return false, nil
+	}
+	ev, err := events.New(tenantID, events.CreditCeilingReached, events.CreditCeilingReachedData{
+		Ceiling: ceiling, SpentToday: b.SpentToday, ResetsAt: nextUTCMidnight(now),
+	}, now)
+	if err != nil {
+		return false, err
+	}
+	ev.ID = ceilingEventID(now)
+	err = events.Append(ctx, l.tbl, ev)
+	switch {
+	case err == nil:
+		return true, nil
+	case errors.Is(err, store.ErrConditionFailed):
+		return false, nil // already reached today
+	}
+	return false, err
 }

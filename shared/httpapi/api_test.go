@@ -494,11 +494,11 @@ func TestJobs(t *testing.T) {
 	for i := range 60 {
 		j := jobs.Job{ID: fmt.Sprintf("01jobtest%04d", i), TenantID: api.a.ID, Type: jobs.TypeQueryRun,
 			Status: statuses[i%5], CreatedAt: base.Add(time.Duration(i) * time.Minute), PerPlatformStatus: map[string]jobs.PlatformStatus{}}
-		it, err := jobs.Item(j)
+		op, err := jobs.CreateOp(j)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := api.tbl.Put(ctx, it, store.Cond{}); err != nil {
+		if err := api.tbl.TransactWrite(ctx, op); err != nil {
 			t.Fatal(err)
 		}
 	}

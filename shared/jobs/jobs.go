@@ -92,9 +92,6 @@ func collection(tbl store.Table) store.Collection[Job] {
 	}
 }
 
-// Item renders the job as its table item.
-func Item(j Job) (store.Item, error) { return collection(nil).Item(j) }
-
 // Repo reads jobs.
 type Repo struct {
 	tbl  store.Table
