@@ -53,7 +53,7 @@ func TestWorkerFixtures(t *testing.T) {
 	ctx := context.Background()
 	tbl := embedded.NewMemory()
 	rc := newReceiver(t, secret, nil)
-	putSubscription(t, tbl, webhooks.Subscription{ID: fixtureSubscription, TenantID: 1, URL: rc.srv.URL, Events: []string{"*"},
+	putSubscription(t, tbl, webhooks.Subscription{ID: fixtureSubscription, TenantID: 1, URL: rc.url, Events: []string{"*"},
 		Active: true, Secret: secret, CreatedAt: time.Now(), UpdatedAt: time.Now()})
 	q := queue.NewLocal(queue.LocalOptions{})
 	defer q.Close()
