@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"slices"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -339,7 +338,7 @@ func TestConcurrentSettlesEnterCompetitorsOnce(t *testing.T) {
 		for _, c := range comps {
 			names = append(names, c.NameOrEmpty())
 		}
-		if slices.Sort(names); strings.Join(names, ",") != "Logseq,Notion,Obsidian" {
+		if slices.Sort(names); !slices.Equal(names, []string{"Logseq", "Notion", "Obsidian"}) {
 			t.Fatalf("competitors %q, want Logseq, Notion and Obsidian once each", names)
 		}
 		if evs := x.events(t); evs[events.CompetitorEntered] != 3 || evs[events.ExecutionCompleted] != 2 {
