@@ -156,22 +156,24 @@ func (c Collection[T]) PutOp(v T, cond Cond) (Op, error) {
 	return PutOp(it, cond), nil
 }
 
-// Put writes v when cond holds.
-func (c Collection[T]) Put(ctx context.Context, v T, cond Cond) error {
-	op, err := c.PutOp(v, cond)
-	if err != nil {
-		return err
-	}
-	if err := c.Table.Put(ctx, op.Item, op.Cond); err != nil {
-		return fmt.Errorf("%s: put: %w", c.Name, err)
-	}
-	return nil
-}
-
 // ReplaceOp is the transaction op that replaces the document read as old
 // with updated, on the condition that the stored document is still the one
 // read (optimistic concurrency between writers that read the same
 // version). It fails its condition when the document changed or is gone.
 func (c Collection[T]) ReplaceOp(old Snapshot[T], updated T) (Op, error) {
 	return c.PutOp(updated, Eq(AttrDoc, old.doc))
+}
+
+// Replace writes updated in place of the document read as old, unless it
+// changed or went meanwhile: then the error is ErrConditionFailed, and the
+// caller reads again.
+func (c Collection[T]) Replace(ctx context.Context, old Snapshot[T], updated T) error {
+	op, err := c.ReplaceOp(old, updated)
+	if err != nil {
+		return err
+	}
+	if err := c.Table.Put(ctx, op.Item, op.Cond); err != nil {
+		return fmt.Errorf("%s: replace: %w", c.Name, err)
+	}
+	return nil
 }

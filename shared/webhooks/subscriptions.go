@@ -310,16 +310,12 @@ func (s *Service) UpdateSubscription(ctx context.Context, tenantID int32, id str
 			return Subscription{}, err
 		}
 		sub.UpdatedAt = s.now().UTC()
-		op, err := s.subscriptions().ReplaceOp(snap, sub)
-		if err != nil {
-			return Subscription{}, err
-		}
-		err = s.tbl.Put(ctx, op.Item, op.Cond)
+		err = s.subscriptions().Replace(ctx, snap, sub)
 		if errors.Is(err, store.ErrConditionFailed) {
 			continue // changed (or deleted) meanwhile: read again
 		}
 		if err != nil {
-			return Subscription{}, fmt.Errorf("webhooks: update subscription: %w", err)
+			return Subscription{}, err
 		}
 		return sub, nil
 	}

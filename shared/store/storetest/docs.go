@@ -32,12 +32,17 @@ func names(e env, pk string) store.Unique[doc] {
 
 func testCollection(t *testing.T, e env) {
 	c := docs(e, "COLL")
-	if err := c.Put(e.ctx, doc{ID: 1, Name: "one"}, store.NotExists()); err != nil {
+	create := func(d doc) error {
+		op, err := c.PutOp(d, store.NotExists())
+		if err != nil {
+			t.Fatal(err)
+		}
+		return e.tbl.TransactWrite(e.ctx, op)
+	}
+	if err := create(doc{ID: 1, Name: "one"}); err != nil {
 		t.Fatal(err)
 	}
-	if err := c.Put(e.ctx, doc{ID: 1, Name: "again"}, store.NotExists()); !errors.Is(err, store.ErrConditionFailed) {
-		t.Fatalf("second Put NotExists: %v", err)
-	}
+	wantCondFailed(t, "second create", create(doc{ID: 1, Name: "again"}))
 	if it := get(t, e, key("COLL", "DOC#0001")); it.String("name") != "one" || it.String(store.AttrDoc) != `{"id":1,"name":"one"}` {
 		t.Fatalf("stored item %v", it)
 	}
@@ -51,15 +56,12 @@ func testCollection(t *testing.T, e env) {
 	if err != nil || snap.Value != (doc{ID: 2, Name: "two"}) {
 		t.Fatalf("Read: %+v %v", snap, err)
 	}
-	op, err := c.ReplaceOp(snap, doc{ID: 2, Name: "deux"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := e.tbl.TransactWrite(e.ctx, op); err != nil {
+	if err := c.Replace(e.ctx, snap, doc{ID: 2, Name: "deux"}); err != nil {
 		t.Fatalf("replace of the document as read: %v", err)
 	}
-	op, _ = c.ReplaceOp(snap, doc{ID: 2, Name: "zwei"})
-	wantCondFailed(t, "replace of a stale snapshot", e.tbl.TransactWrite(e.ctx, op))
+	wantCondFailed(t, "replace of a stale snapshot", c.Replace(e.ctx, snap, doc{ID: 2, Name: "zwei"}))
+	op, _ := c.ReplaceOp(snap, doc{ID: 2, Name: "zwei"})
+	wantCondFailed(t, "replace op of a stale snapshot", e.tbl.TransactWrite(e.ctx, op))
 	all, err := c.Query(e.ctx, store.Query{PK: "COLL", SK: store.SKBeginsWith("DOC#")})
 	if err != nil || fmt.Sprint(all) != "[{1 one} {2 deux}]" {
 		t.Fatalf("Query: %v %v", all, err)
