@@ -76,8 +76,8 @@ type Collection[T any] struct {
 	Attrs func(T) Item
 }
 
-// Item renders v as its table item.
-func (c Collection[T]) Item(v T) (Item, error) {
+// item renders v as its table item.
+func (c Collection[T]) item(v T) (Item, error) {
 	doc, err := EncodeDoc(v)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", c.Name, err)
@@ -149,7 +149,7 @@ func (c Collection[T]) ReadAll(ctx context.Context, q Query) ([]Snapshot[T], err
 
 // PutOp is the transaction op that writes v when cond holds.
 func (c Collection[T]) PutOp(v T, cond Cond) (Op, error) {
-	it, err := c.Item(v)
+	it, err := c.item(v)
 	if err != nil {
 		return Op{}, err
 	}

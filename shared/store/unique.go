@@ -19,7 +19,9 @@ import (
 // Each value has a claim item naming the document that holds it, written
 // in the same transaction as the document under the condition that no
 // claim exists, so of concurrent writers of one value exactly one succeeds
-// — a listing checked before writing cannot promise that.
+// — a listing checked before writing cannot promise that. (A rename or a
+// delete of a document must move or delete its claim in its transaction
+// too; no route does either yet.)
 type Unique[T any] struct {
 	Docs Collection[T]
 	// Kind names the value in claim keys ("COMPETITORNAME").
