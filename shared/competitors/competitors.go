@@ -95,6 +95,10 @@ type Spec struct {
 	Aliases    []string
 	Domains    []string
 	DataSource string
+	// Mentions and DetectedAt start the statistics of a competitor found in
+	// answers (totalMentions, lastDetected).
+	Mentions   int32
+	DetectedAt time.Time
 }
 
 func (s Spec) name() (string, error) {
@@ -151,6 +155,10 @@ func (r *Repo) build(ctx context.Context, s Spec, name string) func() (Competito
 		if len(s.Aliases) > 0 {
 			kw := strings.Join(s.Aliases, ", ")
 			c.Keywords = &kw
+		}
+		if !s.DetectedAt.IsZero() {
+			at := s.DetectedAt.UTC()
+			c.TotalMentions, c.LastDetected = s.Mentions, &at
 		}
 		return c, nil
 	}

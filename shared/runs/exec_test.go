@@ -347,6 +347,26 @@ func TestConcurrentSettlesEnterCompetitorsOnce(t *testing.T) {
 	})
 }
 
+// TestDetectedCompetitorEntersOnce: a brand detected in one run and named
+// again in the next (now as a tracked competitor) entered in the first.
+func TestDetectedCompetitorEntersOnce(t *testing.T) {
+	x := newExecEnv(t, newClockEnv(t), map[string]string{"chatgpt": "discover", "perplexity": "discover"})
+	x.run(t, 1)
+	comps, err := x.svc.Competitors.List(context.Background(), 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range comps {
+		if c.NameOrEmpty() == "Obsidian" && (c.TotalMentions != 2 || c.LastDetected == nil) {
+			t.Errorf("detected in both answers: totalMentions %d, lastDetected %v", c.TotalMentions, c.LastDetected)
+		}
+	}
+	x.run(t, 1)
+	if n := x.events(t)[events.CompetitorEntered]; n != 3 {
+		t.Fatalf("%d competitor.entered after two runs, want 3 (Notion, Obsidian, Logseq once each)", n)
+	}
+}
+
 // TestLedgerInvariantUnderRandomRuns: random runs with random provider
 // failures, duplicate step deliveries and refusals; the ledger sums hold
 // after every step and nothing stays held at the end.

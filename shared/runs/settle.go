@@ -330,6 +330,7 @@ func (s *Service) competitorChanges(ctx context.Context, j jobs.Job, results map
 	mentions := map[string]int{}
 	platformsOf := map[string][]string{}
 	discovered := map[string][]string{}
+	answersNaming := map[string]int32{} // of each discovered brand
 	var discoveredOrder []string
 	for _, p := range sortedKeys(results) {
 		for _, vr := range results[p] {
@@ -344,6 +345,7 @@ func (s *Service) competitorChanges(ctx context.Context, j jobs.Job, results map
 					discoveredOrder = append(discoveredOrder, d)
 				}
 				discovered[key] = appendOnce(discovered[key], p)
+				answersNaming[key]++
 			}
 		}
 	}
@@ -403,7 +405,11 @@ func (s *Service) competitorChanges(ctx context.Context, j jobs.Job, results map
 		if byName[key] {
 			continue
 		}
-		c, ops, err := s.Competitors.Prepare(ctx, competitors.Spec{TenantID: j.TenantID, Name: name, DataSource: competitors.SourceDetected})
+		// It starts with the mentions that detected it: it has been named,
+		// so naming it again later is not its first time (no second
+		// competitor.entered).
+		c, ops, err := s.Competitors.Prepare(ctx, competitors.Spec{TenantID: j.TenantID, Name: name,
+			DataSource: competitors.SourceDetected, Mentions: answersNaming[key], DetectedAt: now})
 		if err != nil {
 			return nil, storeErr("create detected competitor", err)
 		}
