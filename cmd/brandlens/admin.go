@@ -147,7 +147,7 @@ func admin(ctx context.Context, args []string, stdout io.Writer) error {
 		if err := needTenant(); err != nil {
 			return err
 		}
-		c, created, err := svc.Competitors.Create(ctx, competitors.New{TenantID: tid, Name: *name, Aliases: aliases, Domains: domains})
+		c, created, err := svc.Competitors.Create(ctx, competitors.Spec{TenantID: tid, Name: *name, Aliases: aliases, Domains: domains})
 		if err != nil {
 			return err
 		}

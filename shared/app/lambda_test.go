@@ -158,6 +158,12 @@ func ours(t reflect.Type) bool {
 	for t.Kind() == reflect.Pointer {
 		t = t.Elem()
 	}
+	// The store's document collections are per-entity settings a repository
+	// builds for itself (their hooks are optional), not injected dependencies;
+	// the table inside them is checked where the repository holds it.
+	if t.PkgPath() == "github.com/brandlens/brandlens/shared/store" && t.Kind() == reflect.Struct {
+		return false
+	}
 	return strings.HasPrefix(t.PkgPath(), "github.com/brandlens/brandlens/")
 }
 

@@ -55,7 +55,10 @@ const (
 	SentimentMixed    = "mixed"
 )
 
-// Citation is the CitationDto of the spec.
+// Citation is the CitationDto of the spec and, byte for byte, the stored
+// citation document: lists serve the stored bytes as they are. Its JSON
+// member names are therefore pinned by a test (citations_test.go); a
+// renamed member changes stored data and the API at once.
 type Citation struct {
 	ID                  int32             `json:"id"`
 	TenantID            int32             `json:"tenantId"`
@@ -152,8 +155,9 @@ const (
 
 // Repo reads and writes citations.
 type Repo struct {
-	tbl store.Table
-	now func() time.Time
+	tbl  store.Table
+	docs store.Collection[Citation]
+	now  func() time.Time
 }
 
 // NewRepo returns the repository.
@@ -161,7 +165,33 @@ func NewRepo(tbl store.Table, now func() time.Time) *Repo {
 	if now == nil {
 		now = time.Now
 	}
-	return &Repo{tbl: tbl, now: now}
+	return &Repo{tbl: tbl, docs: collection(tbl), now: now}
+}
+
+// collection is the citations' documents in tbl (nil: for building items).
+func collection(tbl store.Table) store.Collection[Citation] {
+	return store.Collection[Citation]{
+		Table: tbl, Name: "citations", NotFound: ErrNotFound,
+		Key: func(c Citation) store.Key { return key(c.TenantID, c.ID) },
+		Attrs: func(c Citation) store.Item {
+			it := store.Item{
+				store.AttrGSI1PK: byDatePK(c.TenantID), store.AttrGSI1SK: dateKey(c.Date) + "#" + ids.Pad(c.ID),
+				attrHasMention: c.AICitationMetrics.MentionCount > 0,
+			}
+			set := func(name string, v *string) {
+				if v != nil {
+					it[name] = *v
+				}
+			}
+			set(attrPlatform, c.Platform)
+			set(attrSentiment, c.Sentiment)
+			set(attrSourceType, c.CitationSourceType)
+			if c.SearchQueryText != nil {
+				it[attrQueryText] = strings.ToLower(*c.SearchQueryText)
+			}
+			return it
+		},
+	}
 }
 
 // Insert stores citations of one tenant, giving them the tenant's next ids
@@ -200,11 +230,11 @@ func (r *Repo) Insert(ctx context.Context, tenantID int32, cs []Citation) error 
 		if c.Date.IsZero() {
 			c.Date = c.CreatedAt
 		}
-		it, err := item(*c)
+		op, err := r.docs.PutOp(*c, store.NotExists())
 		if err != nil {
 			return err
 		}
-		ops = append(ops, store.PutOp(it, store.NotExists()))
+		ops = append(ops, op)
 		if len(ops) == store.MaxTxOps {
 			if err := flush(); err != nil {
 				return err
@@ -214,49 +244,12 @@ func (r *Repo) Insert(ctx context.Context, tenantID int32, cs []Citation) error 
 	return flush()
 }
 
-func item(c Citation) (store.Item, error) {
-	doc, err := store.EncodeDoc(c)
-	if err != nil {
-		return nil, err
-	}
-	k := key(c.TenantID, c.ID)
-	it := store.Item{
-		store.AttrPK: k.PK, store.AttrSK: k.SK,
-		store.AttrGSI1PK: byDatePK(c.TenantID), store.AttrGSI1SK: dateKey(c.Date) + "#" + ids.Pad(c.ID),
-		attrHasMention: c.AICitationMetrics.MentionCount > 0,
-		store.AttrDoc:  doc,
-	}
-	set := func(name string, v *string) {
-		if v != nil {
-			it[name] = *v
-		}
-	}
-	set(attrPlatform, c.Platform)
-	set(attrSentiment, c.Sentiment)
-	set(attrSourceType, c.CitationSourceType)
-	if c.SearchQueryText != nil {
-		it[attrQueryText] = strings.ToLower(*c.SearchQueryText)
-	}
-	return it, nil
-}
-
 // Get returns one citation of the tenant.
 func (r *Repo) Get(ctx context.Context, tenantID, id int32) (Citation, error) {
-	it, err := r.tbl.Get(ctx, key(tenantID, id))
-	if errors.Is(err, store.ErrNotFound) {
-		return Citation{}, ErrNotFound
-	}
-	if err != nil {
-		return Citation{}, fmt.Errorf("citations: get: %w", err)
-	}
-	return store.Doc[Citation](it)
+	return r.docs.Get(ctx, key(tenantID, id))
 }
 
 // PutOp is the transaction op that stores one citation whose id is set.
 func PutOp(c Citation) (store.Op, error) {
-	it, err := item(c)
-	if err != nil {
-		return store.Op{}, err
-	}
-	return store.PutOp(it, store.NotExists()), nil
+	return collection(nil).PutOp(c, store.NotExists())
 }

@@ -5,7 +5,6 @@ package competitors
 import (
 	"context"
 	"errors"
-	"fmt"
 	"strings"
 	"time"
 
@@ -58,13 +57,21 @@ func (c Competitor) NameOrEmpty() string {
 var ErrNotFound = errors.New("competitors: not found")
 
 func key(tenantID, id int32) store.Key {
-	return store.Key{PK: tenants.PK(tenantID), SK: "COMPETITOR#" + ids.Pad(id)}
+	return store.Key{PK: tenants.PK(tenantID), SK: prefix + ids.Pad(id)}
+}
+
+const prefix = "COMPETITOR#"
+
+func all(tenantID int32) store.Query {
+	return store.Query{PK: tenants.PK(tenantID), SK: store.SKBeginsWith(prefix)}
 }
 
 // Repo reads and writes competitors.
 type Repo struct {
-	tbl store.Table
-	now func() time.Time
+	tbl   store.Table
+	docs  store.Collection[Competitor]
+	names store.Unique[Competitor]
+	now   func() time.Time
 }
 
 // NewRepo returns the repository.
@@ -72,113 +79,110 @@ func NewRepo(tbl store.Table, now func() time.Time) *Repo {
 	if now == nil {
 		now = time.Now
 	}
-	return &Repo{tbl: tbl, now: now}
+	docs := store.Collection[Competitor]{
+		Table: tbl, Name: "competitors", NotFound: ErrNotFound,
+		Key: func(c Competitor) store.Key { return key(c.TenantID, c.ID) },
+	}
+	return &Repo{tbl: tbl, now: now, docs: docs, names: store.Unique[Competitor]{
+		Docs: docs, Kind: "COMPETITORNAME", Value: Competitor.NameOrEmpty, Prefix: prefix,
+	}}
 }
 
-// New describes a competitor to add.
-type New struct {
+// Spec describes a competitor to add.
+type Spec struct {
 	TenantID   int32
 	Name       string
 	Aliases    []string
 	Domains    []string
 	DataSource string
+	// Mentions and DetectedAt start the statistics of a competitor found in
+	// answers (totalMentions, lastDetected).
+	Mentions   int32
+	DetectedAt time.Time
+}
+
+func (s Spec) name() (string, error) {
+	name := strings.TrimSpace(s.Name)
+	if name == "" {
+		return "", errors.New("competitors: a competitor needs a name")
+	}
+	return name, nil
 }
 
 // Create adds a competitor with the tenant's next competitor id. One of the
-// same name (case-insensitive) is returned as it is.
-func (r *Repo) Create(ctx context.Context, n New) (Competitor, bool, error) {
-	name := strings.TrimSpace(n.Name)
-	if name == "" {
-		return Competitor{}, false, errors.New("competitors: a competitor needs a name")
-	}
-	existing, err := r.List(ctx, n.TenantID)
+// same name (ignoring case and spacing) is returned as it is, with
+// created=false, also when another writer creates it at the same moment.
+func (r *Repo) Create(ctx context.Context, s Spec) (Competitor, bool, error) {
+	name, err := s.name()
 	if err != nil {
 		return Competitor{}, false, err
 	}
-	for _, x := range existing {
-		if strings.EqualFold(x.NameOrEmpty(), name) {
-			return x, false, nil
-		}
-	}
-	id, err := ids.Next(ctx, r.tbl, tenants.PK(n.TenantID), "competitor", 1)
-	if err != nil {
-		return Competitor{}, false, err
-	}
-	src := n.DataSource
-	if src == "" {
-		src = SourceManual
-	}
-	c := Competitor{
-		ID: id, TenantID: n.TenantID, Name: &name, IsActive: true,
-		CreatedAt: r.now().UTC(), SameAsURLs: []string{}, DataSource: &src,
-		Aliases: nonNil(n.Aliases), Domains: nonNil(n.Domains),
-	}
-	if len(n.Domains) > 0 {
-		site := "https://" + n.Domains[0]
-		c.WebsiteURL = &site
-	}
-	if len(n.Aliases) > 0 {
-		kw := strings.Join(n.Aliases, ", ")
-		c.Keywords = &kw
-	}
-	if err := r.put(ctx, c, store.NotExists()); err != nil {
-		return Competitor{}, false, err
-	}
-	return c, true, nil
+	return r.names.Create(ctx, tenants.PK(s.TenantID), name, r.build(ctx, s, name))
 }
 
-func (r *Repo) put(ctx context.Context, c Competitor, cond store.Cond) error {
-	doc, err := store.EncodeDoc(c)
+// Prepare returns the competitor s describes and the ops that create it in
+// a caller's transaction: the name claim (at store.OpClaim, which fails its
+// condition when a concurrent writer took the name first) and the record.
+// When the name is already taken it returns that competitor and no ops.
+func (r *Repo) Prepare(ctx context.Context, s Spec) (Competitor, []store.Op, error) {
+	name, err := s.name()
 	if err != nil {
-		return err
+		return Competitor{}, nil, err
 	}
-	k := key(c.TenantID, c.ID)
-	if err := r.tbl.Put(ctx, store.Item{store.AttrPK: k.PK, store.AttrSK: k.SK, store.AttrDoc: doc}, cond); err != nil {
-		return fmt.Errorf("competitors: put: %w", err)
+	return r.names.Prepare(ctx, tenants.PK(s.TenantID), name, r.build(ctx, s, name))
+}
+
+// build makes the competitor record of s with the tenant's next id.
+func (r *Repo) build(ctx context.Context, s Spec, name string) func() (Competitor, error) {
+	return func() (Competitor, error) {
+		id, err := ids.Next(ctx, r.tbl, tenants.PK(s.TenantID), "competitor", 1)
+		if err != nil {
+			return Competitor{}, err
+		}
+		src := s.DataSource
+		if src == "" {
+			src = SourceManual
+		}
+		c := Competitor{
+			ID: id, TenantID: s.TenantID, Name: &name, IsActive: true,
+			CreatedAt: r.now().UTC(), SameAsURLs: []string{}, DataSource: &src,
+			Aliases: append([]string{}, s.Aliases...), Domains: append([]string{}, s.Domains...),
+		}
+		if len(s.Domains) > 0 {
+			site := "https://" + s.Domains[0]
+			c.WebsiteURL = &site
+		}
+		if len(s.Aliases) > 0 {
+			kw := strings.Join(s.Aliases, ", ")
+			c.Keywords = &kw
+		}
+		if !s.DetectedAt.IsZero() {
+			at := s.DetectedAt.UTC()
+			c.TotalMentions, c.LastDetected = s.Mentions, &at
+		}
+		return c, nil
 	}
-	return nil
 }
 
 // Get returns one competitor of the tenant.
 func (r *Repo) Get(ctx context.Context, tenantID, id int32) (Competitor, error) {
-	it, err := r.tbl.Get(ctx, key(tenantID, id))
-	if errors.Is(err, store.ErrNotFound) {
-		return Competitor{}, ErrNotFound
-	}
-	if err != nil {
-		return Competitor{}, fmt.Errorf("competitors: get: %w", err)
-	}
-	return store.Doc[Competitor](it)
+	return r.docs.Get(ctx, key(tenantID, id))
 }
 
 // List returns the tenant's competitors in id order.
 func (r *Repo) List(ctx context.Context, tenantID int32) ([]Competitor, error) {
-	items, err := store.All(ctx, r.tbl, store.Query{PK: tenants.PK(tenantID), SK: store.SKBeginsWith("COMPETITOR#")})
-	if err != nil {
-		return nil, fmt.Errorf("competitors: list: %w", err)
-	}
-	return store.Docs[Competitor](items)
+	return r.docs.Query(ctx, all(tenantID))
 }
 
-func nonNil(s []string) []string {
-	if s == nil {
-		return []string{}
-	}
-	return s
+// Snapshots returns the tenant's competitors in id order as read, for
+// updates conditional on them being unchanged (ReplaceOp).
+func (r *Repo) Snapshots(ctx context.Context, tenantID int32) ([]store.Snapshot[Competitor], error) {
+	return r.docs.ReadAll(ctx, all(tenantID))
 }
 
-// ReplaceOp is the transaction op that replaces old with updated, on the
-// condition that the stored record is still old (optimistic concurrency
-// between runs settling at once).
-func ReplaceOp(old, updated Competitor) (store.Op, error) {
-	oldDoc, err := store.EncodeDoc(old)
-	if err != nil {
-		return store.Op{}, err
-	}
-	doc, err := store.EncodeDoc(updated)
-	if err != nil {
-		return store.Op{}, err
-	}
-	k := key(updated.TenantID, updated.ID)
-	return store.PutOp(store.Item{store.AttrPK: k.PK, store.AttrSK: k.SK, store.AttrDoc: doc}, store.Eq(store.AttrDoc, oldDoc)), nil
+// ReplaceOp is the transaction op that replaces the competitor read as old
+// with updated, on the condition that it is still as read (optimistic
+// concurrency between runs settling at once).
+func (r *Repo) ReplaceOp(old store.Snapshot[Competitor], updated Competitor) (store.Op, error) {
+	return r.docs.ReplaceOp(old, updated)
 }

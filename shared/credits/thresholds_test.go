@@ -1,12 +1,16 @@
 package credits_test
 
 import (
+	"context"
 	"encoding/json"
+	"slices"
 	"testing"
 	"time"
 
 	"github.com/brandlens/brandlens/shared/credits"
 	"github.com/brandlens/brandlens/shared/events"
+	"github.com/brandlens/brandlens/shared/store"
+	"github.com/brandlens/brandlens/shared/store/embedded"
 )
 
 func TestLowThreshold(t *testing.T) {
@@ -23,58 +27,100 @@ func TestLowThreshold(t *testing.T) {
 	}
 }
 
-func types(evs []events.Event) []string {
-	var out []string
-	for _, e := range evs {
-		out = append(out, e.Type)
-	}
-	return out
+// ledgerAt is a tenant's ledger on a fresh table; set stores a state as
+// the credit operations would leave it, and check runs CheckThresholds and
+// returns the events it appended.
+type ledgerAt struct {
+	tbl    *embedded.Table
+	ledger *credits.Ledger
+	now    time.Time
 }
 
+const tenant = 7
+
+func newLedgerAt(now time.Time) *ledgerAt {
+	tbl := embedded.NewMemory(embedded.WithClock(func() time.Time { return now }))
+	return &ledgerAt{tbl: tbl, ledger: credits.NewLedger(tbl, func() time.Time { return now }), now: now}
+}
+
+func (l *ledgerAt) set(t *testing.T, b credits.Balance) {
+	t.Helper()
+	ledger, day := credits.LedgerKey(tenant), credits.DayKey(tenant, l.now)
+	for _, it := range []store.Item{
+		{store.AttrPK: ledger.PK, store.AttrSK: ledger.SK, credits.AttrAvailable: b.Available, credits.AttrHeld: 0,
+			credits.AttrCaptured: b.Granted - b.Available, credits.AttrGranted: b.Granted},
+		{store.AttrPK: day.PK, store.AttrSK: day.SK, credits.AttrSpent: b.SpentToday},
+	} {
+		if err := l.tbl.Put(context.Background(), it, store.Cond{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+func (l *ledgerAt) check(t *testing.T, ceiling int64) []events.Event {
+	t.Helper()
+	ctx := context.Background()
+	if err := l.ledger.CheckThresholds(ctx, tenant, ceiling); err != nil {
+		t.Fatal(err)
+	}
+	evs, err := events.Pending(ctx, l.tbl, 100)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, ev := range evs {
+		if err := events.MarkDone(ctx, l.tbl, ev); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return evs
+}
+
+// TestThresholdEvents: the events CheckThresholds emits when the ledger
+// moves along a path of states, for the last step (what the earlier states
+// called for was emitted already).
 func TestThresholdEvents(t *testing.T) {
 	now := time.Date(2026, 11, 3, 22, 15, 0, 0, time.UTC)
 	bal := func(avail, granted, spent int64) credits.Balance {
 		return credits.Balance{Available: avail, Granted: granted, SpentToday: spent}
 	}
 	cases := []struct {
-		name          string
-		before, after credits.Balance
-		ceiling       int64
-		want          []string
+		name    string
+		path    []credits.Balance
+		ceiling int64
+		want    []string
 	}{
-		{"no change", bal(500, 1000, 0), bal(500, 1000, 0), 500, nil},
-		{"spend above the threshold", bal(500, 1000, 0), bal(400, 1000, 100), 500, nil},
-		{"cross low (10% of 1000 = 100)", bal(105, 1000, 0), bal(99, 1000, 6), 500, []string{events.CreditLow}},
-		{"land exactly on the threshold is not low", bal(105, 1000, 0), bal(100, 1000, 5), 500, nil},
-		{"already low: once per crossing", bal(90, 1000, 0), bal(80, 1000, 10), 500, nil},
-		{"minimum threshold 10 for small grants", bal(12, 50, 0), bal(9, 50, 3), 500, []string{events.CreditLow}},
-		{"a grant lifts it back: no event", bal(5, 50, 0), bal(1005, 1050, 0), 500, nil},
-		{"reach the ceiling", bal(900, 1000, 490), bal(890, 1000, 500), 500, []string{events.CreditCeilingReached}},
-		{"pass the ceiling", bal(900, 1000, 499), bal(890, 1000, 509), 500, []string{events.CreditCeilingReached}},
-		{"already at the ceiling", bal(900, 1000, 500), bal(899, 1000, 501), 500, nil},
-		{"no ceiling", bal(900, 1000, 490), bal(890, 1000, 5000), 0, nil},
-		{"both at once", bal(101, 1000, 495), bal(95, 1000, 501), 500, []string{events.CreditLow, events.CreditCeilingReached}},
-		{"a release that lowers spend", bal(50, 1000, 500), bal(60, 1000, 490), 500, nil},
+		{"no change", []credits.Balance{bal(500, 1000, 0), bal(500, 1000, 0)}, 500, nil},
+		{"spend above the threshold", []credits.Balance{bal(500, 1000, 0), bal(400, 1000, 100)}, 500, nil},
+		{"cross low (10% of 1000 = 100)", []credits.Balance{bal(105, 1000, 0), bal(99, 1000, 6)}, 500, []string{events.CreditLow}},
+		{"land exactly on the threshold is not low", []credits.Balance{bal(105, 1000, 0), bal(100, 1000, 5)}, 500, nil},
+		{"already low: once per crossing", []credits.Balance{bal(90, 1000, 0), bal(80, 1000, 10)}, 500, nil},
+		{"minimum threshold 10 for small grants", []credits.Balance{bal(12, 50, 0), bal(9, 50, 3)}, 500, []string{events.CreditLow}},
+		{"a grant lifts it back: no event", []credits.Balance{bal(5, 50, 0), bal(1005, 1050, 0)}, 500, nil},
+		{"low again after a lift", []credits.Balance{bal(5, 50, 0), bal(1005, 1050, 0), bal(50, 1050, 0)}, 500, []string{events.CreditLow}},
+		{"reach the ceiling", []credits.Balance{bal(900, 1000, 490), bal(890, 1000, 500)}, 500, []string{events.CreditCeilingReached}},
+		{"pass the ceiling", []credits.Balance{bal(900, 1000, 499), bal(890, 1000, 509)}, 500, []string{events.CreditCeilingReached}},
+		{"already at the ceiling", []credits.Balance{bal(900, 1000, 500), bal(899, 1000, 501)}, 500, nil},
+		{"no ceiling", []credits.Balance{bal(900, 1000, 490), bal(890, 1000, 5000)}, 0, nil},
+		{"both at once", []credits.Balance{bal(101, 1000, 495), bal(95, 1000, 501)}, 500, []string{events.CreditCeilingReached, events.CreditLow}},
+		{"a release that lowers spend", []credits.Balance{bal(50, 1000, 500), bal(60, 1000, 490)}, 500, nil},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			evs, err := credits.ThresholdEvents(7, c.before, c.after, c.ceiling, now)
-			if err != nil {
-				t.Fatal(err)
+			l := newLedgerAt(now)
+			var evs []events.Event
+			for _, b := range c.path {
+				l.set(t, b)
+				evs = l.check(t, c.ceiling)
 			}
-			got := types(evs)
-			if len(got) != len(c.want) {
-				t.Fatalf("events %v, want %v", got, c.want)
-			}
-			for i := range got {
-				if got[i] != c.want[i] {
-					t.Fatalf("events %v, want %v", got, c.want)
-				}
-			}
-			for _, e := range evs {
-				if e.TenantID != 7 || e.ID == "" || !e.CreatedAt.Equal(now) {
+			got := make([]string, len(evs))
+			for i, e := range evs {
+				got[i] = e.Type
+				if e.TenantID != tenant || e.ID == "" || !e.CreatedAt.Equal(now) {
 					t.Errorf("event %+v", e)
 				}
+			}
+			if slices.Sort(got); !slices.Equal(got, c.want) {
+				t.Fatalf("events %v, want %v", got, c.want)
 			}
 		})
 	}
@@ -82,23 +128,34 @@ func TestThresholdEvents(t *testing.T) {
 
 func TestThresholdPayloads(t *testing.T) {
 	now := time.Date(2026, 11, 3, 22, 15, 0, 0, time.UTC)
-	evs, err := credits.ThresholdEvents(3, credits.Balance{Available: 101, Granted: 1000, SpentToday: 495},
-		credits.Balance{Available: 95, Granted: 1000, SpentToday: 501}, 500, now)
-	if err != nil || len(evs) != 2 {
-		t.Fatalf("%v %v", evs, err)
+	l := newLedgerAt(now)
+	l.set(t, credits.Balance{Available: 101, Granted: 1000, SpentToday: 495})
+	l.check(t, 500)
+	l.set(t, credits.Balance{Available: 95, Granted: 1000, SpentToday: 501})
+	evs := l.check(t, 500)
+	if len(evs) != 2 {
+		t.Fatalf("events %+v", evs)
 	}
-	var low events.CreditLowData
-	if err := json.Unmarshal(evs[0].Data, &low); err != nil {
-		t.Fatal(err)
-	}
-	if low != (events.CreditLowData{Balance: 95, Threshold: 100, Granted: 1000}) {
-		t.Errorf("credit.low data %+v", low)
-	}
-	var ceil events.CreditCeilingReachedData
-	if err := json.Unmarshal(evs[1].Data, &ceil); err != nil {
-		t.Fatal(err)
-	}
-	if ceil.Ceiling != 500 || ceil.SpentToday != 501 || !ceil.ResetsAt.Equal(time.Date(2026, 11, 4, 0, 0, 0, 0, time.UTC)) {
-		t.Errorf("credit.ceiling_reached data %+v", ceil)
+	for _, ev := range evs {
+		switch ev.Type {
+		case events.CreditLow:
+			var low events.CreditLowData
+			if err := json.Unmarshal(ev.Data, &low); err != nil {
+				t.Fatal(err)
+			}
+			if low != (events.CreditLowData{Balance: 95, Threshold: 100, Granted: 1000}) {
+				t.Errorf("credit.low data %+v", low)
+			}
+		case events.CreditCeilingReached:
+			var ceil events.CreditCeilingReachedData
+			if err := json.Unmarshal(ev.Data, &ceil); err != nil {
+				t.Fatal(err)
+			}
+			if ceil.Ceiling != 500 || ceil.SpentToday != 501 || !ceil.ResetsAt.Equal(time.Date(2026, 11, 4, 0, 0, 0, 0, time.UTC)) {
+				t.Errorf("credit.ceiling_reached data %+v", ceil)
+			}
+		default:
+			t.Errorf("unexpected %s", ev.Type)
+		}
 	}
 }

@@ -21,7 +21,6 @@ import (
 	"github.com/brandlens/brandlens/shared/httpapi/apitest"
 	"github.com/brandlens/brandlens/shared/jobs"
 	"github.com/brandlens/brandlens/shared/seed"
-	"github.com/brandlens/brandlens/shared/store"
 )
 
 func TestMeReturnsEveryEntitlementMember(t *testing.T) {
@@ -335,11 +334,11 @@ func TestJobs(t *testing.T) {
 	for i := range 60 {
 		j := jobs.Job{ID: fmt.Sprintf("01jobtest%04d", i), TenantID: api.A.ID, Type: jobs.TypeQueryRun,
 			Status: statuses[i%5], CreatedAt: base.Add(time.Duration(i) * time.Minute), PerPlatformStatus: map[string]jobs.PlatformStatus{}}
-		it, err := jobs.Item(j)
+		op, err := jobs.CreateOp(j)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := api.Table.Put(ctx, it, store.Cond{}); err != nil {
+		if err := api.Table.TransactWrite(ctx, op); err != nil {
 			t.Fatal(err)
 		}
 	}

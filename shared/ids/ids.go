@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"strings"
 	"time"
 
 	"github.com/oklog/ulid/v2"
@@ -46,17 +47,7 @@ func Next(ctx context.Context, tbl store.Table, scope, name string, n int) (int3
 // ULID returns a new time-sortable id, lowercase for friendlier URLs.
 func ULID(now time.Time) string {
 	id := ulid.MustNew(ulid.Timestamp(now), rand.Reader)
-	return toLower(id.String())
-}
-
-func toLower(s string) string {
-	b := []byte(s)
-	for i, c := range b {
-		if c >= 'A' && c <= 'Z' {
-			b[i] = c + 'a' - 'A'
-		}
-	}
-	return string(b)
+	return strings.ToLower(id.String())
 }
 
 // Pad renders an int32 id fixed-width so that sort keys order numerically.

@@ -96,32 +96,27 @@ func Key(tenantID int32, id string) store.Key {
 
 const attrStatus = "status"
 
-// Item renders the job as its table item.
-func Item(j Job) (store.Item, error) {
-	doc, err := store.EncodeDoc(j)
-	if err != nil {
-		return nil, err
+// collection is the jobs' documents in tbl (nil: for building items).
+func collection(tbl store.Table) store.Collection[Job] {
+	return store.Collection[Job]{
+		Table: tbl, Name: "jobs", NotFound: ErrNotFound,
+		Key:   func(j Job) store.Key { return Key(j.TenantID, j.ID) },
+		Attrs: func(j Job) store.Item { return store.Item{attrStatus: j.Status} },
 	}
-	k := Key(j.TenantID, j.ID)
-	return store.Item{store.AttrPK: k.PK, store.AttrSK: k.SK, attrStatus: j.Status, store.AttrDoc: doc}, nil
 }
 
 // Repo reads jobs.
-type Repo struct{ tbl store.Table }
+type Repo struct {
+	tbl  store.Table
+	docs store.Collection[Job]
+}
 
 // NewRepo returns the repository.
-func NewRepo(tbl store.Table) *Repo { return &Repo{tbl: tbl} }
+func NewRepo(tbl store.Table) *Repo { return &Repo{tbl: tbl, docs: collection(tbl)} }
 
 // Get returns one job of the tenant.
 func (r *Repo) Get(ctx context.Context, tenantID int32, id string) (Job, error) {
-	it, err := r.tbl.Get(ctx, Key(tenantID, id))
-	if errors.Is(err, store.ErrNotFound) {
-		return Job{}, ErrNotFound
-	}
-	if err != nil {
-		return Job{}, fmt.Errorf("jobs: get: %w", err)
-	}
-	return store.Doc[Job](it)
+	return r.docs.Get(ctx, Key(tenantID, id))
 }
 
 // List returns up to limit jobs of the tenant, newest first, optionally of
@@ -151,24 +146,14 @@ func (r *Repo) List(ctx context.Context, tenantID int32, status string, limit in
 
 // CreateOp is the transaction op that creates j (status queued).
 func CreateOp(j Job) (store.Op, error) {
-	it, err := Item(j)
-	if err != nil {
-		return store.Op{}, err
-	}
-	return store.PutOp(it, store.NotExists()), nil
+	return collection(nil).PutOp(j, store.NotExists())
 }
 
 // UpdateOp replaces the job's document with j when its status is still
 // fromStatus, so that a transition happens once even when a step is
 // delivered twice.
 func UpdateOp(j Job, fromStatus string) (store.Op, error) {
-	doc, err := store.EncodeDoc(j)
-	if err != nil {
-		return store.Op{}, err
-	}
-	return store.UpdateOp(Key(j.TenantID, j.ID),
-		store.Update{Set: map[string]any{attrStatus: j.Status, store.AttrDoc: doc}},
-		store.Eq(attrStatus, fromStatus)), nil
+	return collection(nil).PutOp(j, store.Eq(attrStatus, fromStatus))
 }
 
 // Terminal reports whether status is final.

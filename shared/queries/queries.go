@@ -48,13 +48,17 @@ type Query struct {
 var ErrNotFound = errors.New("queries: not found")
 
 func key(tenantID, id int32) store.Key {
-	return store.Key{PK: tenants.PK(tenantID), SK: "QUERY#" + ids.Pad(id)}
+	return store.Key{PK: tenants.PK(tenantID), SK: prefix + ids.Pad(id)}
 }
+
+const prefix = "QUERY#"
 
 // Repo reads and writes monitoring queries.
 type Repo struct {
-	tbl store.Table
-	now func() time.Time
+	tbl   store.Table
+	docs  store.Collection[Query]
+	texts store.Unique[Query]
+	now   func() time.Time
 }
 
 // NewRepo returns the repository.
@@ -62,11 +66,18 @@ func NewRepo(tbl store.Table, now func() time.Time) *Repo {
 	if now == nil {
 		now = time.Now
 	}
-	return &Repo{tbl: tbl, now: now}
+	docs := store.Collection[Query]{
+		Table: tbl, Name: "queries", NotFound: ErrNotFound,
+		Key: func(q Query) store.Key { return key(q.TenantID, q.ID) },
+	}
+	return &Repo{tbl: tbl, now: now, docs: docs, texts: store.Unique[Query]{
+		Docs: docs, Kind: "QUERYTEXT", Value: func(q Query) string { return q.Text }, Prefix: prefix,
+	}}
 }
 
 // Create adds a query with the tenant's next query id. A query with the
-// same text (case- and space-insensitive) is returned as it is.
+// same text (ignoring case and spacing) is returned as it is, with
+// created=false, also when another writer creates it at the same moment.
 func (r *Repo) Create(ctx context.Context, q Query) (Query, bool, error) {
 	q.Text = strings.Join(strings.Fields(q.Text), " ")
 	if q.Text == "" {
@@ -83,50 +94,20 @@ func (r *Repo) Create(ctx context.Context, q Query) (Query, bool, error) {
 	if q.Schedule != nil && (*q.Schedule == "" || !ValidSchedule(*q.Schedule)) {
 		return Query{}, false, fmt.Errorf("queries: unknown schedule %q", *q.Schedule)
 	}
-	existing, err := r.List(ctx, q.TenantID)
-	if err != nil {
-		return Query{}, false, err
-	}
-	for _, x := range existing {
-		if strings.EqualFold(x.Text, q.Text) {
-			return x, false, nil
-		}
-	}
-	id, err := ids.Next(ctx, r.tbl, tenants.PK(q.TenantID), "query", 1)
-	if err != nil {
-		return Query{}, false, err
-	}
-	q.ID = id
-	q.IsActive = true
-	q.CreatedAt = r.now().UTC()
-	doc, err := store.EncodeDoc(q)
-	if err != nil {
-		return Query{}, false, err
-	}
-	k := key(q.TenantID, id)
-	if err := r.tbl.Put(ctx, store.Item{store.AttrPK: k.PK, store.AttrSK: k.SK, store.AttrDoc: doc}, store.NotExists()); err != nil {
-		return Query{}, false, fmt.Errorf("queries: create: %w", err)
-	}
-	return q, true, nil
+	pk := tenants.PK(q.TenantID)
+	return r.texts.Create(ctx, pk, q.Text, func() (Query, error) {
+		id, err := ids.Next(ctx, r.tbl, pk, "query", 1)
+		q.ID, q.IsActive, q.CreatedAt = id, true, r.now().UTC()
+		return q, err
+	})
 }
 
 // Get returns one query of the tenant.
 func (r *Repo) Get(ctx context.Context, tenantID, id int32) (Query, error) {
-	it, err := r.tbl.Get(ctx, key(tenantID, id))
-	if errors.Is(err, store.ErrNotFound) {
-		return Query{}, ErrNotFound
-	}
-	if err != nil {
-		return Query{}, fmt.Errorf("queries: get: %w", err)
-	}
-	return store.Doc[Query](it)
+	return r.docs.Get(ctx, key(tenantID, id))
 }
 
 // List returns the tenant's queries in id order.
 func (r *Repo) List(ctx context.Context, tenantID int32) ([]Query, error) {
-	items, err := store.All(ctx, r.tbl, store.Query{PK: tenants.PK(tenantID), SK: store.SKBeginsWith("QUERY#")})
-	if err != nil {
-		return nil, fmt.Errorf("queries: list: %w", err)
-	}
-	return store.Docs[Query](items)
+	return r.docs.Query(ctx, store.Query{PK: tenants.PK(tenantID), SK: store.SKBeginsWith(prefix)})
 }

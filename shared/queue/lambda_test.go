@@ -14,6 +14,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/aws/aws-lambda-go/events"
@@ -149,27 +150,22 @@ func TestLambdaHandlerOneFailureInFixtureBatch(t *testing.T) {
 }
 
 func TestLambdaHandlerBoundsConcurrency(t *testing.T) {
-	ev := batch(t, 4*queue.LambdaConcurrency)
-	var active, peak atomic.Int32
-	h := queue.LambdaHandler(func(context.Context, queue.Message) error {
-		n := active.Add(1)
-		defer active.Add(-1)
-		for {
-			p := peak.Load()
-			if n <= p || peak.CompareAndSwap(p, n) {
-				break
-			}
+	synctest.Test(t, func(t *testing.T) {
+		ev := batch(t, 4*queue.LambdaConcurrency)
+		var c concurrency
+		h := queue.LambdaHandler(func(context.Context, queue.Message) error {
+			defer c.enter()()
+			time.Sleep(5 * time.Millisecond) // on the bubble's clock: every started handler overlaps
+			return nil
+		}, quiet)
+		resp, err := h(context.Background(), ev)
+		if err != nil || len(resp.BatchItemFailures) != 0 {
+			t.Fatalf("resp %+v, err %v", resp, err)
 		}
-		time.Sleep(5 * time.Millisecond)
-		return nil
-	}, quiet)
-	resp, err := h(context.Background(), ev)
-	if err != nil || len(resp.BatchItemFailures) != 0 {
-		t.Fatalf("resp %+v, err %v", resp, err)
-	}
-	if p := peak.Load(); p < 2 || p > queue.LambdaConcurrency {
-		t.Errorf("peak concurrency %d, want between 2 and %d", p, queue.LambdaConcurrency)
-	}
+		if p := c.peak.Load(); p < 2 || p > queue.LambdaConcurrency {
+			t.Errorf("peak concurrency %d, want between 2 and %d", p, queue.LambdaConcurrency)
+		}
+	})
 }
 
 // Records not started before the deadline come back rather than vanish.

@@ -32,8 +32,6 @@ type LocalOptions struct {
 	// to the dead letters, like a redrive policy's maxReceiveCount
 	// (0: DefaultMaxReceives; negative: never dead-letter).
 	MaxReceives int
-	// Clock is the time source (nil: RealClock); tests pass a ManualClock.
-	Clock Clock
 	// Logger receives handler failures and panics (nil: slog.Default()).
 	Logger *slog.Logger
 }
@@ -59,7 +57,6 @@ type LocalOptions struct {
 type Local struct {
 	vis         time.Duration
 	maxReceives int
-	clock       Clock
 	log         *slog.Logger
 
 	mu       sync.Mutex
@@ -67,7 +64,7 @@ type Local struct {
 	waiting  entryHeap // delayed, or invisible after a failed delivery; by due time
 	handling int       // in a handler right now
 	dead     []DeadLetter
-	timer    Timer // fires at waiting[0].due
+	timer    *time.Timer // fires at waiting[0].due
 	timerAt  time.Time
 	timerGen uint64
 	sent     uint64        // messages sent so far
@@ -111,7 +108,6 @@ func NewLocal(opts LocalOptions) *Local {
 	l := &Local{
 		vis:         opts.VisibilityTimeout,
 		maxReceives: opts.MaxReceives,
-		clock:       opts.Clock,
 		log:         opts.Logger,
 		signal:      make(chan struct{}),
 		done:        make(chan struct{}),
@@ -121,9 +117,6 @@ func NewLocal(opts LocalOptions) *Local {
 	}
 	if l.maxReceives == 0 {
 		l.maxReceives = DefaultMaxReceives
-	}
-	if l.clock == nil {
-		l.clock = RealClock{}
 	}
 	if l.log == nil {
 		l.log = slog.Default()
@@ -150,7 +143,7 @@ func (l *Local) Send(ctx context.Context, body []byte, delay time.Duration) erro
 	l.sent++
 	e.seq = l.sent
 	if delay > 0 {
-		e.due = l.clock.Now().Add(delay)
+		e.due = time.Now().Add(delay)
 		l.wait(e)
 	} else {
 		l.ready = append(l.ready, e)
@@ -223,7 +216,7 @@ func (l *Local) take(ctx context.Context) *entry {
 			l.ready[0] = nil
 			l.ready = l.ready[1:]
 			e.receives++
-			e.received = l.clock.Now()
+			e.received = time.Now()
 			l.handling++
 			l.mu.Unlock()
 			return e
@@ -240,17 +233,7 @@ func (l *Local) take(ctx context.Context) *entry {
 
 func (l *Local) deliver(ctx context.Context, h Handler, e *entry) {
 	m := Message{ID: e.id, Body: bytes.Clone(e.body), ReceiveCount: e.receives}
-	var hctx context.Context
-	var cancel func()
-	if _, ok := l.clock.(RealClock); ok {
-		hctx, cancel = context.WithTimeoutCause(ctx, l.vis, ErrVisibilityTimeout)
-	} else {
-		// A deadline in another clock's time would mislead the handler, so
-		// the context is only cancelled when that clock says so.
-		c, cancelCause := context.WithCancelCause(ctx)
-		t := l.clock.AfterFunc(l.vis, func() { cancelCause(ErrVisibilityTimeout) })
-		hctx, cancel = c, func() { t.Stop(); cancelCause(context.Canceled) }
-	}
+	hctx, cancel := context.WithTimeoutCause(ctx, l.vis, ErrVisibilityTimeout)
 	err := call(hctx, h, m)
 	cancel()
 	if err != nil {
@@ -264,7 +247,7 @@ func (l *Local) deliver(ctx context.Context, h Handler, e *entry) {
 	if err == nil || l.closed {
 		return
 	}
-	now := l.clock.Now()
+	now := time.Now()
 	if l.maxReceives > 0 && e.receives >= l.maxReceives {
 		m.Body = e.body
 		l.dead = append(l.dead, DeadLetter{Message: m, Err: err, At: now})
@@ -284,7 +267,7 @@ func (l *Local) wait(e *entry) {
 	l.arm()
 }
 
-// arm keeps one clock timer set for the earliest due message; l.mu is held.
+// arm keeps one timer set for the earliest due message; l.mu is held.
 func (l *Local) arm() {
 	if len(l.waiting) == 0 {
 		if l.timer != nil {
@@ -303,7 +286,7 @@ func (l *Local) arm() {
 	l.timerGen++
 	gen := l.timerGen
 	l.timerAt = at
-	l.timer = l.clock.AfterFunc(at.Sub(l.clock.Now()), func() { l.fire(gen) })
+	l.timer = time.AfterFunc(time.Until(at), func() { l.fire(gen) })
 }
 
 // fire makes the due messages visible and re-arms for the next.
@@ -316,7 +299,7 @@ func (l *Local) fire(gen uint64) {
 	if l.closed {
 		return
 	}
-	now := l.clock.Now()
+	now := time.Now()
 	moved := false
 	for len(l.waiting) > 0 && !l.waiting[0].due.After(now) {
 		l.ready = append(l.ready, heap.Pop(&l.waiting).(*entry))
@@ -352,9 +335,10 @@ func (l *Local) waitUntil(ctx context.Context, cond func() bool) error {
 }
 
 // Idle waits until no message is visible or in a handler. Messages that are
-// delayed or waiting out a visibility timeout may remain: with a
-// ManualClock, Advance and then Idle to see them handled. Without a running
-// Run, visible messages stay visible and Idle waits for ctx.
+// delayed or waiting out a visibility timeout may remain: under a fake
+// clock (testing/synctest), sleep past their time and then Idle to see them
+// handled. Without a running Run, visible messages stay visible and Idle
+// waits for ctx.
 func (l *Local) Idle(ctx context.Context) error {
 	return l.waitUntil(ctx, func() bool { return len(l.ready) == 0 && l.handling == 0 })
 }

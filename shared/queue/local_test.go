@@ -10,12 +10,34 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/brandlens/brandlens/shared/queue"
 )
 
-var epoch = time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
+// concurrency tracks how many handlers run at once, and the most ever.
+type concurrency struct{ active, peak atomic.Int32 }
+
+// enter counts a handler in; the returned func counts it out.
+func (c *concurrency) enter() (leave func()) {
+	n := c.active.Add(1)
+	for {
+		p := c.peak.Load()
+		if n <= p || c.peak.CompareAndSwap(p, n) {
+			return func() { c.active.Add(-1) }
+		}
+	}
+}
+
+// advance moves the fake clock of the test's bubble (testing/synctest) on
+// by d and waits until every goroutine the timers due by then woke is
+// blocked again: delays and visibility timeouts pass when the test says,
+// not when the machine gets round to it.
+func advance(d time.Duration) {
+	time.Sleep(d)
+	synctest.Wait()
+}
 
 // testLogger sends the queue's failure logs to the test's output.
 func testLogger(t *testing.T) *slog.Logger {
@@ -89,204 +111,201 @@ func send(t *testing.T, q queue.Sender, body string, delay time.Duration) {
 }
 
 func TestLocalRedeliversAfterError(t *testing.T) {
-	clock := queue.NewManualClock(epoch)
-	q := queue.NewLocal(queue.LocalOptions{Clock: clock, Logger: testLogger(t)})
-	defer q.Close()
-	r := &recorder{fail: func(m queue.Message) error {
-		if m.ReceiveCount < 3 {
-			return errors.New("transient")
-		}
-		return nil
-	}}
-	startRun(t, q, r.handle, 2)
+	synctest.Test(t, func(t *testing.T) {
+		q := queue.NewLocal(queue.LocalOptions{Logger: testLogger(t)})
+		defer q.Close()
+		r := &recorder{fail: func(m queue.Message) error {
+			if m.ReceiveCount < 3 {
+				return errors.New("transient")
+			}
+			return nil
+		}}
+		startRun(t, q, r.handle, 2)
 
-	send(t, q, `{"jobId":"a"}`, 0)
-	idle(t, q)
-	if n := len(r.deliveries()); n != 1 {
-		t.Fatalf("after the first delivery: %d deliveries", n)
-	}
-	if s := q.Stats(); s.NotVisible != 1 || s.Visible != 0 {
-		t.Fatalf("a failed message should wait out its visibility timeout: %+v", s)
-	}
-	clock.Advance(queue.DefaultVisibilityTimeout - time.Second)
-	idle(t, q)
-	if n := len(r.deliveries()); n != 1 {
-		t.Fatalf("redelivered before the visibility timeout: %d deliveries", n)
-	}
-	clock.Advance(time.Second)
-	idle(t, q)
-	clock.Advance(queue.DefaultVisibilityTimeout)
-	idle(t, q)
-
-	got := r.deliveries()
-	if len(got) != 3 {
-		t.Fatalf("got %d deliveries, want 3", len(got))
-	}
-	for i, m := range got {
-		if m.ReceiveCount != i+1 || m.ID != got[0].ID || string(m.Body) != `{"jobId":"a"}` {
-			t.Errorf("delivery %d = %+v", i, m)
+		send(t, q, `{"jobId":"a"}`, 0)
+		idle(t, q)
+		if n := len(r.deliveries()); n != 1 {
+			t.Fatalf("after the first delivery: %d deliveries", n)
 		}
-	}
-	if q.Len() != 0 || len(q.DeadLetters()) != 0 {
-		t.Errorf("after success: len %d, dead %d", q.Len(), len(q.DeadLetters()))
-	}
+		if s := q.Stats(); s.NotVisible != 1 || s.Visible != 0 {
+			t.Fatalf("a failed message should wait out its visibility timeout: %+v", s)
+		}
+		advance(queue.DefaultVisibilityTimeout - time.Second)
+		idle(t, q)
+		if n := len(r.deliveries()); n != 1 {
+			t.Fatalf("redelivered before the visibility timeout: %d deliveries", n)
+		}
+		advance(time.Second)
+		idle(t, q)
+		advance(queue.DefaultVisibilityTimeout)
+		idle(t, q)
+
+		got := r.deliveries()
+		if len(got) != 3 {
+			t.Fatalf("got %d deliveries, want 3", len(got))
+		}
+		for i, m := range got {
+			if m.ReceiveCount != i+1 || m.ID != got[0].ID || string(m.Body) != `{"jobId":"a"}` {
+				t.Errorf("delivery %d = %+v", i, m)
+			}
+		}
+		if q.Len() != 0 || len(q.DeadLetters()) != 0 {
+			t.Errorf("after success: len %d, dead %d", q.Len(), len(q.DeadLetters()))
+		}
+	})
 }
 
 func TestLocalDeadLettersAfterMaxReceives(t *testing.T) {
-	clock := queue.NewManualClock(epoch)
-	q := queue.NewLocal(queue.LocalOptions{Clock: clock, MaxReceives: 3, VisibilityTimeout: 10 * time.Second, Logger: testLogger(t)})
-	defer q.Close()
-	r := &recorder{fail: func(m queue.Message) error { return fmt.Errorf("attempt %d failed", m.ReceiveCount) }}
-	startRun(t, q, r.handle, 1)
+	synctest.Test(t, func(t *testing.T) {
+		q := queue.NewLocal(queue.LocalOptions{MaxReceives: 3, VisibilityTimeout: 10 * time.Second, Logger: testLogger(t)})
+		defer q.Close()
+		r := &recorder{fail: func(m queue.Message) error { return fmt.Errorf("attempt %d failed", m.ReceiveCount) }}
+		startRun(t, q, r.handle, 1)
 
-	send(t, q, "poison", 0)
-	send(t, q, "delayed poison", 5*time.Second)
-	for range 5 {
-		idle(t, q)
-		clock.Advance(10 * time.Second)
-	}
-	idle(t, q)
-
-	var poison int
-	for _, b := range r.bodies() {
-		if b == "poison" {
-			poison++
+		send(t, q, "poison", 0)
+		send(t, q, "delayed poison", 5*time.Second)
+		for range 5 {
+			idle(t, q)
+			advance(10 * time.Second)
 		}
-	}
-	if poison != 3 {
-		t.Errorf("poison delivered %d times, want MaxReceives = 3", poison)
-	}
-	dead := q.DeadLetters()
-	if len(dead) != 2 {
-		t.Fatalf("dead letters: %+v", dead)
-	}
-	d := dead[0]
-	if string(d.Body) != "poison" || d.ReceiveCount != 3 || d.Err == nil || d.Err.Error() != "attempt 3 failed" || d.At.IsZero() {
-		t.Errorf("dead letter = %+v (err %v)", d, d.Err)
-	}
-	if q.Len() != 0 || q.Stats().Dead != 2 {
-		t.Errorf("len %d, stats %+v", q.Len(), q.Stats())
-	}
+		idle(t, q)
+
+		var poison int
+		for _, b := range r.bodies() {
+			if b == "poison" {
+				poison++
+			}
+		}
+		if poison != 3 {
+			t.Errorf("poison delivered %d times, want MaxReceives = 3", poison)
+		}
+		dead := q.DeadLetters()
+		if len(dead) != 2 {
+			t.Fatalf("dead letters: %+v", dead)
+		}
+		d := dead[0]
+		if string(d.Body) != "poison" || d.ReceiveCount != 3 || d.Err == nil || d.Err.Error() != "attempt 3 failed" || d.At.IsZero() {
+			t.Errorf("dead letter = %+v (err %v)", d, d.Err)
+		}
+		if q.Len() != 0 || q.Stats().Dead != 2 {
+			t.Errorf("len %d, stats %+v", q.Len(), q.Stats())
+		}
+	})
 }
 
 func TestLocalDelay(t *testing.T) {
-	clock := queue.NewManualClock(epoch)
-	q := queue.NewLocal(queue.LocalOptions{Clock: clock})
-	defer q.Close()
-	r := &recorder{}
-	startRun(t, q, r.handle, 1)
+	synctest.Test(t, func(t *testing.T) {
+		q := queue.NewLocal(queue.LocalOptions{})
+		defer q.Close()
+		r := &recorder{}
+		startRun(t, q, r.handle, 1)
 
-	send(t, q, "in 10s", 10*time.Second)
-	send(t, q, "in 5s", 5*time.Second)
-	send(t, q, "now", 0)
-	send(t, q, "capped", 24*time.Hour)
-	idle(t, q)
-	if got := strings.Join(r.bodies(), ","); got != "now" {
-		t.Fatalf("handled %q before any delay passed; the delayed ones held back the immediate one?", got)
-	}
-	if s := q.Stats(); s.Delayed != 3 {
-		t.Fatalf("stats %+v, want 3 delayed", s)
-	}
-	clock.Advance(5*time.Second - time.Nanosecond)
-	idle(t, q)
-	if got := strings.Join(r.bodies(), ","); got != "now" {
-		t.Fatalf("a delay was cut short: %q", got)
-	}
-	clock.Advance(time.Nanosecond)
-	idle(t, q)
-	clock.Advance(5 * time.Second)
-	idle(t, q)
-	if got := strings.Join(r.bodies(), ","); got != "now,in 5s,in 10s" {
-		t.Fatalf("handled %q", got)
-	}
-	clock.Advance(queue.MaxDelay - 10*time.Second)
-	idle(t, q)
-	if got := strings.Join(r.bodies(), ","); got != "now,in 5s,in 10s,capped" {
-		t.Fatalf("a delay over MaxDelay should be capped to it: handled %q", got)
-	}
+		send(t, q, "in 10s", 10*time.Second)
+		send(t, q, "in 5s", 5*time.Second)
+		send(t, q, "now", 0)
+		send(t, q, "capped", 24*time.Hour)
+		idle(t, q)
+		if got := strings.Join(r.bodies(), ","); got != "now" {
+			t.Fatalf("handled %q before any delay passed; the delayed ones held back the immediate one?", got)
+		}
+		if s := q.Stats(); s.Delayed != 3 {
+			t.Fatalf("stats %+v, want 3 delayed", s)
+		}
+		advance(5*time.Second - time.Nanosecond)
+		idle(t, q)
+		if got := strings.Join(r.bodies(), ","); got != "now" {
+			t.Fatalf("a delay was cut short: %q", got)
+		}
+		advance(time.Nanosecond)
+		idle(t, q)
+		advance(5 * time.Second)
+		idle(t, q)
+		if got := strings.Join(r.bodies(), ","); got != "now,in 5s,in 10s" {
+			t.Fatalf("handled %q", got)
+		}
+		advance(queue.MaxDelay - 10*time.Second)
+		idle(t, q)
+		if got := strings.Join(r.bodies(), ","); got != "now,in 5s,in 10s,capped" {
+			t.Fatalf("a delay over MaxDelay should be capped to it: handled %q", got)
+		}
+	})
 }
 
-// The wall-clock path: one timer for the earliest message, not a sleeping
-// goroutine per message.
-func TestLocalDelayRealClock(t *testing.T) {
-	q := queue.NewLocal(queue.LocalOptions{})
-	defer q.Close()
-	var mu sync.Mutex
-	at := map[string]time.Duration{}
-	start := time.Now()
-	startRun(t, q, func(_ context.Context, m queue.Message) error {
-		mu.Lock()
-		at[string(m.Body)] = time.Since(start)
-		mu.Unlock()
-		return nil
-	}, 2)
+// Delays are kept in time: each message is handled once its own delay has
+// passed on the clock, however they were sent.
+func TestLocalDelayTiming(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		q := queue.NewLocal(queue.LocalOptions{})
+		defer q.Close()
+		var mu sync.Mutex
+		at := map[string]time.Duration{}
+		start := time.Now()
+		startRun(t, q, func(_ context.Context, m queue.Message) error {
+			mu.Lock()
+			at[string(m.Body)] = time.Since(start)
+			mu.Unlock()
+			return nil
+		}, 2)
 
-	send(t, q, "late", 300*time.Millisecond)
-	send(t, q, "soon", 100*time.Millisecond)
-	send(t, q, "now", 0)
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
-	if err := q.WaitEmpty(ctx); err != nil {
-		t.Fatal(err)
-	}
-	mu.Lock()
-	defer mu.Unlock()
-	if at["now"] >= 100*time.Millisecond {
-		t.Errorf("the immediate message waited %v", at["now"])
-	}
-	if at["soon"] < 100*time.Millisecond || at["soon"] >= at["late"] {
-		t.Errorf("soon at %v, late at %v", at["soon"], at["late"])
-	}
-	if at["late"] < 300*time.Millisecond {
-		t.Errorf("late delivered early, at %v", at["late"])
-	}
+		send(t, q, "late", 300*time.Millisecond)
+		send(t, q, "soon", 100*time.Millisecond)
+		send(t, q, "now", 0)
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		if err := q.WaitEmpty(ctx); err != nil {
+			t.Fatal(err)
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		if at["now"] >= 100*time.Millisecond {
+			t.Errorf("the immediate message waited %v", at["now"])
+		}
+		if at["soon"] < 100*time.Millisecond || at["soon"] >= at["late"] {
+			t.Errorf("soon at %v, late at %v", at["soon"], at["late"])
+		}
+		if at["late"] < 300*time.Millisecond {
+			t.Errorf("late delivered early, at %v", at["late"])
+		}
+	})
 }
 
 func TestLocalConcurrencyBound(t *testing.T) {
-	const workers, messages = 4, 40
-	q := queue.NewLocal(queue.LocalOptions{})
-	defer q.Close()
-	var active, peak, handled atomic.Int32
-	release := make(chan struct{})
-	startRun(t, q, func(context.Context, queue.Message) error {
-		n := active.Add(1)
-		defer active.Add(-1)
-		for {
-			p := peak.Load()
-			if n <= p || peak.CompareAndSwap(p, n) {
-				break
-			}
+	synctest.Test(t, func(t *testing.T) {
+		const workers, messages = 4, 40
+		q := queue.NewLocal(queue.LocalOptions{})
+		defer q.Close()
+		var c concurrency
+		var handled atomic.Int32
+		release := make(chan struct{})
+		startRun(t, q, func(context.Context, queue.Message) error {
+			defer c.enter()()
+			<-release
+			handled.Add(1)
+			return nil
+		}, workers)
+		for i := range messages {
+			send(t, q, fmt.Sprint(i), 0)
 		}
-		<-release
-		handled.Add(1)
-		return nil
-	}, workers)
-	for i := range messages {
-		send(t, q, fmt.Sprint(i), 0)
-	}
-	deadline := time.Now().Add(5 * time.Second)
-	for active.Load() < workers {
-		if time.Now().After(deadline) {
-			t.Fatalf("only %d handlers started", active.Load())
+		synctest.Wait() // every worker that can start has started and waits
+		if n := c.active.Load(); n != workers {
+			t.Fatalf("%d handlers started, want %d", n, workers)
 		}
-		time.Sleep(time.Millisecond)
-	}
-	time.Sleep(50 * time.Millisecond) // give a fifth worker, if any, time to start
-	if s := q.Stats(); s.Handling != workers || s.Visible != messages-workers {
-		t.Errorf("stats %+v", s)
-	}
-	close(release)
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
-	if err := q.WaitEmpty(ctx); err != nil {
-		t.Fatal(err)
-	}
-	if p := peak.Load(); p != workers {
-		t.Errorf("peak concurrency %d, want %d", p, workers)
-	}
-	if h := handled.Load(); h != messages {
-		t.Errorf("handled %d, want %d", h, messages)
-	}
+		if s := q.Stats(); s.Handling != workers || s.Visible != messages-workers {
+			t.Errorf("stats %+v", s)
+		}
+		close(release)
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		if err := q.WaitEmpty(ctx); err != nil {
+			t.Fatal(err)
+		}
+		if p := c.peak.Load(); p != workers {
+			t.Errorf("peak concurrency %d, want %d", p, workers)
+		}
+		if h := handled.Load(); h != messages {
+			t.Errorf("handled %d, want %d", h, messages)
+		}
+	})
 }
 
 func TestLocalThousandMessagesExactlyOnce(t *testing.T) {
@@ -338,61 +357,65 @@ func TestLocalThousandMessagesExactlyOnce(t *testing.T) {
 }
 
 func TestLocalPanicIsRecoveredAndRedelivered(t *testing.T) {
-	clock := queue.NewManualClock(epoch)
-	lw := &syncBuffer{}
-	q := queue.NewLocal(queue.LocalOptions{Clock: clock, Logger: slog.New(slog.NewTextHandler(lw, nil))})
-	defer q.Close()
-	r := &recorder{}
-	startRun(t, q, func(ctx context.Context, m queue.Message) error {
-		r.handle(ctx, m)
-		if m.ReceiveCount == 1 {
-			panic("boom")
+	synctest.Test(t, func(t *testing.T) {
+		// The worker logs a failure before it lets go of the message, so
+		// what it wrote is there once idle returns.
+		var lw bytes.Buffer
+		q := queue.NewLocal(queue.LocalOptions{Logger: slog.New(slog.NewTextHandler(&lw, nil))})
+		defer q.Close()
+		r := &recorder{}
+		startRun(t, q, func(ctx context.Context, m queue.Message) error {
+			r.handle(ctx, m)
+			if m.ReceiveCount == 1 {
+				panic("boom")
+			}
+			return nil
+		}, 1)
+		send(t, q, "x", 0)
+		idle(t, q)
+		advance(queue.DefaultVisibilityTimeout)
+		idle(t, q)
+		got := r.deliveries()
+		if len(got) != 2 || got[1].ReceiveCount != 2 {
+			t.Fatalf("deliveries %+v", got)
 		}
-		return nil
-	}, 1)
-	send(t, q, "x", 0)
-	idle(t, q)
-	clock.Advance(queue.DefaultVisibilityTimeout)
-	idle(t, q)
-	got := r.deliveries()
-	if len(got) != 2 || got[1].ReceiveCount != 2 {
-		t.Fatalf("deliveries %+v", got)
-	}
-	if q.Len() != 0 {
-		t.Errorf("len %d after the retry succeeded", q.Len())
-	}
-	if s := lw.String(); !strings.Contains(s, "handler panicked: boom") || !strings.Contains(s, "stack=") {
-		t.Errorf("the panic was not logged with its stack: %s", s)
-	}
+		if q.Len() != 0 {
+			t.Errorf("len %d after the retry succeeded", q.Len())
+		}
+		if s := lw.String(); !strings.Contains(s, "handler panicked: boom") || !strings.Contains(s, "stack=") {
+			t.Errorf("the panic was not logged with its stack: %s", s)
+		}
+	})
 }
 
 func TestLocalVisibilityTimeoutCancelsHandler(t *testing.T) {
-	clock := queue.NewManualClock(epoch)
-	q := queue.NewLocal(queue.LocalOptions{Clock: clock, VisibilityTimeout: time.Minute, Logger: testLogger(t)})
-	defer q.Close()
-	started := make(chan struct{}, 2)
-	causes := make(chan error, 2)
-	startRun(t, q, func(ctx context.Context, m queue.Message) error {
-		if m.ReceiveCount > 1 {
-			return nil
+	synctest.Test(t, func(t *testing.T) {
+		q := queue.NewLocal(queue.LocalOptions{VisibilityTimeout: time.Minute, Logger: testLogger(t)})
+		defer q.Close()
+		started := make(chan struct{}, 2)
+		causes := make(chan error, 2)
+		startRun(t, q, func(ctx context.Context, m queue.Message) error {
+			if m.ReceiveCount > 1 {
+				return nil
+			}
+			started <- struct{}{}
+			<-ctx.Done()
+			causes <- context.Cause(ctx)
+			return ctx.Err()
+		}, 1)
+		send(t, q, "slow", 0)
+		<-started
+		advance(time.Minute)
+		if err := <-causes; !errors.Is(err, queue.ErrVisibilityTimeout) {
+			t.Fatalf("cause %v, want ErrVisibilityTimeout", err)
 		}
-		started <- struct{}{}
-		<-ctx.Done()
-		causes <- context.Cause(ctx)
-		return ctx.Err()
-	}, 1)
-	send(t, q, "slow", 0)
-	<-started
-	clock.Advance(time.Minute)
-	if err := <-causes; !errors.Is(err, queue.ErrVisibilityTimeout) {
-		t.Fatalf("cause %v, want ErrVisibilityTimeout", err)
-	}
-	// Its timeout has passed, so it is visible again at once.
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
-	if err := q.WaitEmpty(ctx); err != nil {
-		t.Fatalf("not redelivered: %v (stats %+v)", err, q.Stats())
-	}
+		// Its timeout has passed, so it is visible again at once.
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		if err := q.WaitEmpty(ctx); err != nil {
+			t.Fatalf("not redelivered: %v (stats %+v)", err, q.Stats())
+		}
+	})
 }
 
 func TestLocalStopAndClose(t *testing.T) {
@@ -483,46 +506,4 @@ func TestLocalSendRejectsWhatSQSRejects(t *testing.T) {
 	if err := q.Run(ctx, func(context.Context, queue.Message) error { return nil }, 0); err == nil {
 		t.Error("Run with concurrency 0")
 	}
-}
-
-func TestManualClock(t *testing.T) {
-	c := queue.NewManualClock(epoch)
-	var order []string
-	c.AfterFunc(2*time.Second, func() { order = append(order, "2s") })
-	stopped := c.AfterFunc(time.Second, func() { order = append(order, "stopped") })
-	c.AfterFunc(time.Second, func() {
-		order = append(order, "1s")
-		if got := c.Now(); !got.Equal(epoch.Add(time.Second)) {
-			t.Errorf("Now inside a timer = %v", got)
-		}
-		c.AfterFunc(500*time.Millisecond, func() { order = append(order, "1.5s") })
-	})
-	if !stopped.Stop() || stopped.Stop() {
-		t.Error("Stop should succeed once")
-	}
-	c.Advance(3 * time.Second)
-	if got := strings.Join(order, ","); got != "1s,1.5s,2s" {
-		t.Errorf("order %s", got)
-	}
-	if !c.Now().Equal(epoch.Add(3 * time.Second)) {
-		t.Errorf("Now = %v", c.Now())
-	}
-}
-
-// syncBuffer collects log output written from worker goroutines.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
 }

@@ -4,9 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/http"
 	"strconv"
 	"sync"
-	"sync/atomic"
 	"testing"
 	"time"
 
@@ -200,13 +200,35 @@ func TestSQSRedeliversAfterVisibilityTimeout(t *testing.T) {
 	}
 }
 
+// receiveSignal is the HTTP client of an SQS client that reports each
+// ReceiveMessage call as it goes out.
+type receiveSignal struct {
+	next aws.HTTPClient
+	sent chan struct{}
+}
+
+func (r receiveSignal) Do(req *http.Request) (*http.Response, error) {
+	if req.Header.Get("X-Amz-Target") == "AmazonSQS.ReceiveMessage" {
+		select {
+		case r.sent <- struct{}{}:
+		default:
+		}
+	}
+	return r.next.Do(req)
+}
+
+// fauxqs is another process, so the test waits (with a deadline) for the
+// long poll to have gone out rather than for a fixed time.
 func TestSQSRunStopsOnCancel(t *testing.T) {
 	c := sqstest.Start(t)
-	q := queue.NewSQS(c, sqstest.NewQueue(t, c, sqstest.QueueOptions{}).URL, nil)
+	url := sqstest.NewQueue(t, c, sqstest.QueueOptions{}).URL
+	polls := make(chan struct{}, 1)
+	c = sqs.New(c.Options(), func(o *sqs.Options) { o.HTTPClient = receiveSignal{next: o.HTTPClient, sent: polls} })
+	q := queue.NewSQS(c, url, nil)
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() { done <- q.Run(ctx, func(context.Context, queue.Message) error { return nil }, 4) }()
-	time.Sleep(200 * time.Millisecond) // inside the 20 s long poll by now
+	waitFor(t, polls, 5*time.Second, "long poll") // inside the 20 s long poll now
 	start := time.Now()
 	cancel()
 	if err := waitFor(t, done, 5*time.Second, "return from Run"); err != nil {
@@ -250,18 +272,11 @@ func TestSQSConcurrencyAndExactlyOnce(t *testing.T) {
 	}
 	var mu sync.Mutex
 	seen := map[string]int{}
-	var active, peak atomic.Int32
+	var running concurrency
 	all := make(chan struct{})
 	runSQS(t, q, func(_ context.Context, m queue.Message) error {
-		a := active.Add(1)
-		defer active.Add(-1)
-		for {
-			p := peak.Load()
-			if a <= p || peak.CompareAndSwap(p, a) {
-				break
-			}
-		}
-		time.Sleep(20 * time.Millisecond)
+		defer running.enter()()
+		time.Sleep(20 * time.Millisecond) // work, so that handlers overlap
 		mu.Lock()
 		defer mu.Unlock()
 		seen[string(m.Body)]++
@@ -278,7 +293,7 @@ func TestSQSConcurrencyAndExactlyOnce(t *testing.T) {
 			t.Errorf("%s handled %d times", b, k)
 		}
 	}
-	if p := peak.Load(); p > workers || p < 2 {
+	if p := running.peak.Load(); p > workers || p < 2 {
 		t.Errorf("peak concurrency %d, want 2..%d", p, workers)
 	}
 }

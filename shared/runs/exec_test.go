@@ -27,8 +27,9 @@ import (
 )
 
 // scripted answers per platform: "ok" names the brand and cites its
-// domain, "plain" names only a competitor, "fail" fails for good,
-// "flaky" fails transiently twice per sample then answers.
+// domain, "plain" names only a competitor, "discover" recommends untracked
+// brands beside the tracked ones, "fail" fails for good, "flaky" fails
+// transiently twice per sample then answers.
 type scripted struct {
 	platform string
 	mode     string
@@ -62,6 +63,8 @@ func (s *scripted) Answer(_ context.Context, r providers.Request) (providers.Ans
 			return providers.Answer{Platform: s.platform, Text: "Acme Notes is a strong choice because", Model: "m-2",
 				Truncated: true, CostUnknown: true}, nil
 		}
+	case "discover":
+		return providers.Answer{Platform: s.platform, Text: "Popular choices include Acme Notes, Notion, Obsidian and Logseq.", Model: "m-1"}, nil
 	}
 	text := fmt.Sprintf("For %s, Acme Notes is a strong choice (acmenotes.com). Many teams also use Notion.", r.Query)
 	return providers.Answer{Platform: s.platform, Text: text, Model: "m-1",
@@ -87,7 +90,7 @@ func newExecEnv(t *testing.T, e *env, modes map[string]string) *execEnv {
 	wf := workflow.NewLocal(map[string]*workflow.Machine{runs.QueryExecution: m}, e.svc.Runs, workflow.WithRetryScale(0.001))
 	t.Cleanup(func() { _ = wf.Close() })
 	ctx := context.Background()
-	if _, _, err := e.svc.Competitors.Create(ctx, competitors.New{TenantID: 1, Name: "Notion"}); err != nil {
+	if _, _, err := e.svc.Competitors.Create(ctx, competitors.Spec{TenantID: 1, Name: "Notion"}); err != nil {
 		t.Fatal(err)
 	}
 	return &execEnv{env: e, wf: wf}
@@ -334,6 +337,82 @@ func TestDuplicateDeliveries(t *testing.T) {
 			t.Fatalf("events %v", evs)
 		}
 	})
+}
+
+// TestConcurrentSettlesEnterCompetitorsOnce: two jobs whose answers name a
+// tracked competitor for the first time and recommend the same two
+// untracked brands settle at once, each delivered three times: the brands
+// become one competitor each, and each competitor enters once.
+func TestConcurrentSettlesEnterCompetitorsOnce(t *testing.T) {
+	backends(t, func(t *testing.T, e *env) {
+		x := newExecEnv(t, e, map[string]string{"chatgpt": "discover", "perplexity": "discover"})
+		ctx := context.Background()
+		settles := map[string]runs.SettleInput{}
+		for range 2 {
+			a, err := x.svc.Runs.Start(ctx, x.req("", ""))
+			if err != nil {
+				t.Fatal(err)
+			}
+			in := runs.SettleInput{JobID: a.Job.ID, TenantID: 1}
+			m, err := x.svc.Runs.MarkRunning(ctx, runs.StepInput{JobID: a.Job.ID, TenantID: 1})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, it := range m.Items {
+				o, err := x.svc.Runs.RunPlatform(ctx, it)
+				if err != nil {
+					t.Fatal(err)
+				}
+				in.Results = append(in.Results, o)
+			}
+			settles[a.Job.ID] = in
+		}
+		var wg sync.WaitGroup
+		for _, in := range settles {
+			for range 3 {
+				wg.Go(func() {
+					if out, err := x.svc.Runs.Settle(ctx, in); err != nil || out.Status != jobs.StatusSucceeded {
+						t.Errorf("settle %s: %+v %v", in.JobID, out, err)
+					}
+				})
+			}
+		}
+		wg.Wait()
+		comps, err := x.svc.Competitors.List(ctx, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var names []string
+		for _, c := range comps {
+			names = append(names, c.NameOrEmpty())
+		}
+		if slices.Sort(names); !slices.Equal(names, []string{"Logseq", "Notion", "Obsidian"}) {
+			t.Fatalf("competitors %q, want Logseq, Notion and Obsidian once each", names)
+		}
+		if evs := x.events(t); evs[events.CompetitorEntered] != 3 || evs[events.ExecutionCompleted] != 2 {
+			t.Fatalf("events %v, want 3 competitor.entered and 2 execution.completed", evs)
+		}
+	})
+}
+
+// TestDetectedCompetitorEntersOnce: a brand detected in one run and named
+// again in the next (now as a tracked competitor) entered in the first.
+func TestDetectedCompetitorEntersOnce(t *testing.T) {
+	x := newExecEnv(t, newClockEnv(t), map[string]string{"chatgpt": "discover", "perplexity": "discover"})
+	x.run(t, 1)
+	comps, err := x.svc.Competitors.List(context.Background(), 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range comps {
+		if c.NameOrEmpty() == "Obsidian" && (c.TotalMentions != 2 || c.LastDetected == nil) {
+			t.Errorf("detected in both answers: totalMentions %d, lastDetected %v", c.TotalMentions, c.LastDetected)
+		}
+	}
+	x.run(t, 1)
+	if n := x.events(t)[events.CompetitorEntered]; n != 3 {
+		t.Fatalf("%d competitor.entered after two runs, want 3 (Notion, Obsidian, Logseq once each)", n)
+	}
 }
 
 // TestLedgerInvariantUnderRandomRuns: random runs with random provider

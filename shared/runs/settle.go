@@ -186,26 +186,31 @@ func (s *Service) settleOnce(ctx context.Context, in SettleInput) (SettleOutput,
 		return SettleOutput{}, false, err
 	}
 	evs = append(evs, scoreEvents...)
-	compOps, compEvents, err := s.competitorChanges(ctx, j, results, now)
+	changes, err := s.competitorChanges(ctx, j, results, now)
 	if err != nil {
 		return SettleOutput{}, false, err
 	}
-	evs = append(evs, compEvents...)
-	for _, e := range evs {
-		op, err := events.Op(e)
-		if err != nil {
+	if ops, err = appendEvents(ops, evs); err != nil {
+		return SettleOutput{}, false, err
+	}
+	ops = append(ops, scoreOps...)
+	// The job, the credits and the events must commit together; competitor
+	// changes, each whole with its events, fill what room DynamoDB's 100
+	// actions leave (a brand left out is detected again by a later run).
+	left := 0
+	for _, c := range changes {
+		if len(ops)+len(c.ops)+len(c.events) > store.MaxTxOps {
+			left++
+			continue
+		}
+		ops = append(ops, c.ops...)
+		if ops, err = appendEvents(ops, c.events); err != nil {
 			return SettleOutput{}, false, err
 		}
-		ops = append(ops, op)
 	}
-	// The job, the credits and the events must commit together; score and
-	// competitor statistics fill what room DynamoDB's 100 actions leave.
-	ops = append(ops, scoreOps...)
-	if room := store.MaxTxOps - len(ops); len(compOps) > room {
-		s.Logger.Warn("settle: competitor statistics truncated", "job_id", j.ID, "updates", len(compOps), "room", room)
-		compOps = compOps[:max(room, 0)]
+	if left > 0 {
+		s.Logger.Warn("settle: competitor changes truncated", "job_id", j.ID, "changes", len(changes), "left_out", left)
 	}
-	ops = append(ops, compOps...)
 	err = s.Table.TransactWrite(ctx, ops...)
 	var txe *store.TxConditionError
 	switch {
@@ -294,18 +299,41 @@ func (s *Service) scoreChanges(ctx context.Context, j jobs.Job, results map[stri
 	return ops, evs, nil
 }
 
+// competitorChange is the ops of one competitor and the events that must
+// commit with them.
+type competitorChange struct {
+	ops    []store.Op
+	events []events.Event
+}
+
+func appendEvents(ops []store.Op, evs []events.Event) ([]store.Op, error) {
+	for _, e := range evs {
+		op, err := events.Op(e)
+		if err != nil {
+			return nil, err
+		}
+		ops = append(ops, op)
+	}
+	return ops, nil
+}
+
 // competitorChanges adds this run's mentions to the tracked competitors
 // (totalMentions, lastDetected, visibilityRank), creates competitors for
 // brands detected beside the tracked ones, and emits competitor.entered
-// for every competitor named in answers for the first time.
-func (s *Service) competitorChanges(ctx context.Context, j jobs.Job, results map[string][]VisibilityResult, now time.Time) ([]store.Op, []events.Event, error) {
-	comps, err := s.Competitors.List(ctx, j.TenantID)
+// for every competitor named in answers for the first time. Changes with
+// events come first. Each change is conditional on what it read — the
+// competitor unchanged, a detected name still unclaimed — so of settles
+// racing over one competitor only one commits it (and its event); the
+// others read again.
+func (s *Service) competitorChanges(ctx context.Context, j jobs.Job, results map[string][]VisibilityResult, now time.Time) ([]competitorChange, error) {
+	comps, err := s.Competitors.Snapshots(ctx, j.TenantID)
 	if err != nil {
-		return nil, nil, storeErr("load competitors", err)
+		return nil, storeErr("load competitors", err)
 	}
 	mentions := map[string]int{}
 	platformsOf := map[string][]string{}
 	discovered := map[string][]string{}
+	answersNaming := map[string]int32{} // of each discovered brand
 	var discoveredOrder []string
 	for _, p := range sortedKeys(results) {
 		for _, vr := range results[p] {
@@ -320,15 +348,17 @@ func (s *Service) competitorChanges(ctx context.Context, j jobs.Job, results map
 					discoveredOrder = append(discoveredOrder, d)
 				}
 				discovered[key] = appendOnce(discovered[key], p)
+				answersNaming[key]++
 			}
 		}
 	}
-	var ops []store.Op
-	var evs []events.Event
+	var entered, stats []competitorChange
 	byName := map[string]bool{}
 	updated := make([]competitors.Competitor, len(comps))
-	copy(updated, comps)
-	for i, c := range updated {
+	enteredAt := map[int]events.Event{}
+	for i, snap := range comps {
+		c := snap.Value
+		updated[i] = c
 		key := strings.ToLower(c.NameOrEmpty())
 		byName[key] = true
 		n := mentions[key]
@@ -341,9 +371,9 @@ func (s *Service) competitorChanges(ctx context.Context, j jobs.Job, results map
 				QueryID: *j.QueryID, Platforms: platformsOf[key], DetectedAt: now,
 			}, now)
 			if err != nil {
-				return nil, nil, err
+				return nil, err
 			}
-			evs = append(evs, ev)
+			enteredAt[i] = ev
 		}
 		updated[i].TotalMentions += int32(n)
 		t := now
@@ -352,16 +382,24 @@ func (s *Service) competitorChanges(ctx context.Context, j jobs.Job, results map
 	}
 	rankCompetitors(updated)
 	for i, c := range updated {
-		if competitorChanged(comps[i], c) {
-			op, err := competitors.ReplaceOp(comps[i], c)
-			if err != nil {
-				return nil, nil, err
-			}
-			ops = append(ops, op)
+		ev, isEntered := enteredAt[i]
+		if !isEntered && !competitorChanged(comps[i].Value, c) {
+			continue
+		}
+		op, err := s.Competitors.ReplaceOp(comps[i], c)
+		if err != nil {
+			return nil, err
+		}
+		if isEntered {
+			entered = append(entered, competitorChange{ops: []store.Op{op}, events: []events.Event{ev}})
+		} else {
+			stats = append(stats, competitorChange{ops: []store.Op{op}})
 		}
 	}
 	// Newly detected brands become competitors (dataSource "detected"), at
 	// most maxDetectedPerRun a run so that one settle stays one transaction.
+	// The name claim in the creating ops makes a brand detected by two
+	// settles at once one competitor with one competitor.entered.
 	if len(discoveredOrder) > maxDetectedPerRun {
 		discoveredOrder = discoveredOrder[:maxDetectedPerRun]
 	}
@@ -370,23 +408,27 @@ func (s *Service) competitorChanges(ctx context.Context, j jobs.Job, results map
 		if byName[key] {
 			continue
 		}
-		c, created, err := s.Competitors.Create(ctx, competitors.New{TenantID: j.TenantID, Name: name, DataSource: competitors.SourceDetected})
+		// It starts with the mentions that detected it: it has been named,
+		// so naming it again later is not its first time (no second
+		// competitor.entered).
+		c, ops, err := s.Competitors.Prepare(ctx, competitors.Spec{TenantID: j.TenantID, Name: name,
+			DataSource: competitors.SourceDetected, Mentions: answersNaming[key], DetectedAt: now})
 		if err != nil {
-			return nil, nil, storeErr("create detected competitor", err)
+			return nil, storeErr("create detected competitor", err)
 		}
-		if !created {
-			continue
+		if ops == nil {
+			continue // the name is taken
 		}
 		ev, err := events.New(j.TenantID, events.CompetitorEntered, events.CompetitorEnteredData{
 			CompetitorID: c.ID, Name: name, DataSource: competitors.SourceDetected, JobID: j.ID,
 			QueryID: *j.QueryID, Platforms: discovered[key], DetectedAt: now,
 		}, now)
 		if err != nil {
-			return nil, nil, err
+			return nil, err
 		}
-		evs = append(evs, ev)
+		entered = append(entered, competitorChange{ops: ops, events: []events.Event{ev}})
 	}
-	return ops, evs, nil
+	return append(entered, stats...), nil
 }
 
 // rankCompetitors sets visibilityRank: 1 for the most mentioned; competitors

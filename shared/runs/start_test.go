@@ -19,9 +19,7 @@ import (
 	"github.com/brandlens/brandlens/shared/runs"
 	"github.com/brandlens/brandlens/shared/seed"
 	"github.com/brandlens/brandlens/shared/store"
-	"github.com/brandlens/brandlens/shared/store/dynamo"
 	"github.com/brandlens/brandlens/shared/store/dynamotest"
-	"github.com/brandlens/brandlens/shared/store/embedded"
 	"github.com/brandlens/brandlens/shared/store/storetest"
 )
 
@@ -51,19 +49,9 @@ type env struct {
 
 // backends runs f against the embedded store and DynamoDB Local.
 func backends(t *testing.T, f func(t *testing.T, e *env)) {
-	for _, name := range []string{"embedded", "dynamodb"} {
-		t.Run(name, func(t *testing.T) {
-			clock := storetest.NewClock(time.Date(2026, 11, 22, 10, 0, 0, 0, time.UTC))
-			var tbl store.Table
-			if name == "embedded" {
-				tbl = embedded.NewMemory(embedded.WithClock(clock.Now))
-			} else {
-				c := dynamotest.Start(t)
-				tbl = dynamo.New(c, dynamotest.NewTable(t, c), dynamo.WithClock(clock.Now))
-			}
-			f(t, newEnv(t, tbl, clock))
-		})
-	}
+	dynamotest.Backends(t, time.Date(2026, 11, 22, 10, 0, 0, 0, time.UTC), func(t *testing.T, tbl store.Table, clock *storetest.Clock) {
+		f(t, newEnv(t, tbl, clock))
+	})
 }
 
 func newEnv(t *testing.T, tbl store.Table, clock *storetest.Clock) *env {

@@ -140,7 +140,7 @@ func applyTenant(ctx context.Context, svc *app.Repos, st Tenant) (TenantResult, 
 		brandID = b.ID
 	}
 	for _, c := range st.Competitors {
-		if _, _, err := svc.Competitors.Create(ctx, competitors.New{TenantID: t.ID, Name: c.Name, Aliases: c.Aliases, Domains: c.Domains}); err != nil {
+		if _, _, err := svc.Competitors.Create(ctx, competitors.Spec{TenantID: t.ID, Name: c.Name, Aliases: c.Aliases, Domains: c.Domains}); err != nil {
 			return tr, err
 		}
 	}

@@ -3,12 +3,19 @@ package seed_test
 import (
 	"context"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/brandlens/brandlens/shared/app"
 	"github.com/brandlens/brandlens/shared/seed"
+	"github.com/brandlens/brandlens/shared/store"
+	"github.com/brandlens/brandlens/shared/store/dynamotest"
 	"github.com/brandlens/brandlens/shared/store/embedded"
+	"github.com/brandlens/brandlens/shared/store/storetest"
 )
+
+func TestMain(m *testing.M) { dynamotest.Main(m) }
 
 const issueSeed = `{"tenants":[{"name":"Acme Notes","credits":1000,"dailyCreditCeiling":500,"rpmLimit":600,
   "brand":{"name":"Acme Notes","aliases":["AcmeNotes"],"domains":["acmenotes.com"]},
@@ -60,6 +67,64 @@ func TestSeedIsIdempotentAndNumbersInFileOrder(t *testing.T) {
 	if err != nil || p.TenantID != 1 {
 		t.Fatalf("seeded key: %+v %v", p, err)
 	}
+}
+
+// TestConcurrentSeedsCreateOnce: seed loads racing each other (two
+// processes starting on one table) create every tenant, brand, competitor
+// and query once, and grant the credits once: names and texts are unique
+// by a claim in the creating transaction, not by a listing before it.
+func TestConcurrentSeedsCreateOnce(t *testing.T) {
+	f, err := seed.Parse(strings.NewReader(issueSeed))
+	if err != nil {
+		t.Fatal(err)
+	}
+	start := time.Date(2026, 11, 22, 10, 0, 0, 0, time.UTC)
+	dynamotest.Backends(t, start, func(t *testing.T, tbl store.Table, clock *storetest.Clock) {
+		ctx := context.Background()
+		svc, err := app.NewRepos(tbl, []byte("0123456789abcdef0123456789abcdef"), clock.Now)
+		if err != nil {
+			t.Fatal(err)
+		}
+		const loads = 8
+		results := make([]seed.TenantResult, loads)
+		var wg sync.WaitGroup
+		for i := range loads {
+			wg.Go(func() {
+				res, err := seed.Apply(ctx, svc, f)
+				if err != nil {
+					t.Errorf("load %d: %v", i, err)
+					return
+				}
+				results[i] = res.Tenants[0]
+			})
+		}
+		wg.Wait()
+		ts, _ := svc.Tenants.List(ctx)
+		if len(ts) != 1 {
+			t.Fatalf("%d tenants after %d concurrent loads", len(ts), loads)
+		}
+		id := ts[0].ID
+		bs, _ := svc.Tenants.Brands(ctx, id)
+		cs, _ := svc.Competitors.List(ctx, id)
+		qs, _ := svc.Queries.List(ctx, id)
+		bal, _ := svc.Ledger.Balance(ctx, id)
+		if len(bs) != 1 || len(cs) != 2 || len(qs) != 2 || bal.Granted != 1000 {
+			t.Fatalf("after %d concurrent loads: %d brands, %d competitors, %d queries, %d credits granted; want 1, 2, 2, 1000",
+				loads, len(bs), len(cs), len(qs), bal.Granted)
+		}
+		n := 0
+		for i, r := range results {
+			if r.Created {
+				n++
+			}
+			if r.ID != id {
+				t.Errorf("load %d got tenant %d, stored is %d", i, r.ID, id)
+			}
+		}
+		if n != 1 {
+			t.Fatalf("%d loads report creating the tenant, want 1", n)
+		}
+	})
 }
 
 func TestSeedRejects(t *testing.T) {

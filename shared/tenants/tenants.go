@@ -49,7 +49,7 @@ func PK(tenantID int32) string { return "TENANT#" + strconv.Itoa(int(tenantID)) 
 func tenantKey(id int32) store.Key { return store.Key{PK: PK(id), SK: "TENANT"} }
 
 func brandKey(tenantID, id int32) store.Key {
-	return store.Key{PK: PK(tenantID), SK: "BRAND#" + ids.Pad(id)}
+	return store.Key{PK: PK(tenantID), SK: brandPrefix + ids.Pad(id)}
 }
 
 // tenantNameKey makes tenant names unique, which is what lets seeds be
@@ -60,17 +60,41 @@ func tenantNameKey(name string) store.Key {
 
 // Repo reads and writes tenants and brands.
 type Repo struct {
-	tbl store.Table
-	now func() time.Time
+	tbl        store.Table
+	tenants    store.Collection[Tenant]
+	brands     store.Collection[Brand]
+	brandNames store.Unique[Brand]
+	now        func() time.Time
 }
+
+const brandPrefix = "BRAND#"
 
 // NewRepo returns the repository.
 func NewRepo(tbl store.Table, now func() time.Time) *Repo {
 	if now == nil {
 		now = time.Now
 	}
-	return &Repo{tbl: tbl, now: now}
+	brands := store.Collection[Brand]{
+		Table: tbl, Name: "tenants: brand", NotFound: ErrNotFound,
+		Key: func(b Brand) store.Key { return brandKey(b.TenantID, b.ID) },
+	}
+	return &Repo{
+		tbl: tbl, now: now, brands: brands,
+		tenants: store.Collection[Tenant]{
+			Table: tbl, Name: "tenants", NotFound: ErrNotFound,
+			Key: func(t Tenant) store.Key { return tenantKey(t.ID) },
+			Attrs: func(t Tenant) store.Item {
+				return store.Item{store.AttrGSI1PK: allTenantsPK, store.AttrGSI1SK: ids.Pad(t.ID)}
+			},
+		},
+		brandNames: store.Unique[Brand]{
+			Docs: brands, Kind: "BRANDNAME", Value: func(b Brand) string { return b.Name }, Prefix: brandPrefix,
+		},
+	}
 }
+
+// allTenantsPK is the GSI1 partition listing every tenant.
+const allTenantsPK = "TENANTS"
 
 // Create makes a tenant; a tenant of the same name (case-insensitive) is
 // returned as it is with created=false.
@@ -96,14 +120,14 @@ func (r *Repo) Create(ctx context.Context, t Tenant) (Tenant, bool, error) {
 	}
 	t.ID = id
 	t.CreatedAt = r.now().UTC()
-	doc, err := store.EncodeDoc(t)
+	put, err := r.tenants.PutOp(t, store.NotExists())
 	if err != nil {
 		return Tenant{}, false, err
 	}
-	tk, nk := tenantKey(id), tenantNameKey(t.Name)
+	nk := tenantNameKey(t.Name)
 	err = r.tbl.TransactWrite(ctx,
 		store.PutOp(store.Item{store.AttrPK: nk.PK, store.AttrSK: nk.SK, "tenantId": int64(id)}, store.NotExists()),
-		store.PutOp(store.Item{store.AttrPK: tk.PK, store.AttrSK: tk.SK, store.AttrGSI1PK: "TENANTS", store.AttrGSI1SK: ids.Pad(id), store.AttrDoc: doc}, store.NotExists()),
+		put,
 	)
 	if errors.Is(err, store.ErrConditionFailed) {
 		// Lost a race with a concurrent create of the same name.
@@ -118,14 +142,7 @@ func (r *Repo) Create(ctx context.Context, t Tenant) (Tenant, bool, error) {
 
 // Get returns the tenant.
 func (r *Repo) Get(ctx context.Context, id int32) (Tenant, error) {
-	it, err := r.tbl.Get(ctx, tenantKey(id))
-	if errors.Is(err, store.ErrNotFound) {
-		return Tenant{}, ErrNotFound
-	}
-	if err != nil {
-		return Tenant{}, fmt.Errorf("tenants: get %d: %w", id, err)
-	}
-	return store.Doc[Tenant](it)
+	return r.tenants.Get(ctx, tenantKey(id))
 }
 
 // ByName returns the tenant of that name.
@@ -142,72 +159,32 @@ func (r *Repo) ByName(ctx context.Context, name string) (Tenant, error) {
 
 // List returns every tenant in id order.
 func (r *Repo) List(ctx context.Context) ([]Tenant, error) {
-	items, err := store.All(ctx, r.tbl, store.Query{Index: store.IndexGSI1, PK: "TENANTS"})
-	if err != nil {
-		return nil, fmt.Errorf("tenants: list: %w", err)
-	}
-	return store.Docs[Tenant](items)
+	return r.tenants.Query(ctx, store.Query{Index: store.IndexGSI1, PK: allTenantsPK})
 }
 
-// CreateBrand adds a brand profile with the tenant's next brand id. A
-// brand of the same name (case-insensitive) is returned as it is.
+// CreateBrand adds a brand profile with the tenant's next brand id. A brand
+// of the same name (ignoring case and spacing) is returned as it is, with
+// created=false, also when another writer creates it at the same moment.
 func (r *Repo) CreateBrand(ctx context.Context, b Brand) (Brand, bool, error) {
 	b.Name = strings.TrimSpace(b.Name)
 	if b.Name == "" {
 		return Brand{}, false, errors.New("tenants: a brand needs a name")
 	}
-	brands, err := r.Brands(ctx, b.TenantID)
-	if err != nil {
-		return Brand{}, false, err
-	}
-	for _, x := range brands {
-		if strings.EqualFold(x.Name, b.Name) {
-			return x, false, nil
-		}
-	}
-	id, err := ids.Next(ctx, r.tbl, PK(b.TenantID), "brand", 1)
-	if err != nil {
-		return Brand{}, false, err
-	}
-	b.ID = id
-	b.CreatedAt = r.now().UTC()
-	b.Aliases = nonNil(b.Aliases)
-	b.Domains = nonNil(b.Domains)
-	doc, err := store.EncodeDoc(b)
-	if err != nil {
-		return Brand{}, false, err
-	}
-	k := brandKey(b.TenantID, id)
-	if err := r.tbl.Put(ctx, store.Item{store.AttrPK: k.PK, store.AttrSK: k.SK, store.AttrDoc: doc}, store.NotExists()); err != nil {
-		return Brand{}, false, fmt.Errorf("tenants: create brand: %w", err)
-	}
-	return b, true, nil
+	pk := PK(b.TenantID)
+	return r.brandNames.Create(ctx, pk, b.Name, func() (Brand, error) {
+		id, err := ids.Next(ctx, r.tbl, pk, "brand", 1)
+		b.ID, b.CreatedAt = id, r.now().UTC()
+		b.Aliases, b.Domains = append([]string{}, b.Aliases...), append([]string{}, b.Domains...)
+		return b, err
+	})
 }
 
 // Brand returns one brand profile of the tenant.
 func (r *Repo) Brand(ctx context.Context, tenantID, id int32) (Brand, error) {
-	it, err := r.tbl.Get(ctx, brandKey(tenantID, id))
-	if errors.Is(err, store.ErrNotFound) {
-		return Brand{}, ErrNotFound
-	}
-	if err != nil {
-		return Brand{}, fmt.Errorf("tenants: get brand: %w", err)
-	}
-	return store.Doc[Brand](it)
+	return r.brands.Get(ctx, brandKey(tenantID, id))
 }
 
 // Brands returns the tenant's brand profiles in id order.
 func (r *Repo) Brands(ctx context.Context, tenantID int32) ([]Brand, error) {
-	items, err := store.All(ctx, r.tbl, store.Query{PK: PK(tenantID), SK: store.SKBeginsWith("BRAND#")})
-	if err != nil {
-		return nil, fmt.Errorf("tenants: list brands: %w", err)
-	}
-	return store.Docs[Brand](items)
-}
-
-func nonNil(s []string) []string {
-	if s == nil {
-		return []string{}
-	}
-	return s
+	return r.brands.Query(ctx, store.Query{PK: PK(tenantID), SK: store.SKBeginsWith(brandPrefix)})
 }

@@ -16,7 +16,7 @@ import (
 func BenchmarkDeliveryThroughput(b *testing.B) {
 	h := newHarness(b, nil, webhooks.Options{Guard: loopback})
 	rc := newReceiver(b, secret, nil)
-	h.subscribe(b, 1, rc.srv.URL, secret, webhooks.AllEvents)
+	h.subscribe(b, 1, rc.url, secret, webhooks.AllEvents)
 	b.ResetTimer()
 	start := time.Now()
 	for range b.N {
@@ -41,9 +41,9 @@ func BenchmarkHealthyDelay(b *testing.B) {
 			fast := newReceiver(b, secret, nil)
 			if withHang {
 				slow := newReceiver(b, secret, hang)
-				h.subscribe(b, 1, slow.srv.URL, secret, webhooks.AllEvents)
+				h.subscribe(b, 1, slow.url, secret, webhooks.AllEvents)
 			}
-			h.subscribe(b, 1, fast.srv.URL, secret, webhooks.AllEvents)
+			h.subscribe(b, 1, fast.url, secret, webhooks.AllEvents)
 			delays := make([]time.Duration, 0, b.N)
 			b.ResetTimer()
 			for i := range b.N {

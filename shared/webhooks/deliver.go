@@ -70,7 +70,7 @@ func (s *Service) deliver(ctx context.Context, msg Message) error {
 		default:
 			return nil // succeeded or dead-lettered
 		}
-		sub, _, err := s.getSubscription(ctx, d.TenantID, d.SubscriptionID)
+		sub, err := s.GetSubscription(ctx, d.TenantID, d.SubscriptionID)
 		if errors.Is(err, ErrNotFound) {
 			// Nobody to send to: the cycle ends here, without a POST.
 			err := s.finish(ctx, l, "", outcome{at: now, err: "subscription deleted; nothing was sent"}, true)

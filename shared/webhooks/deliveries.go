@@ -215,7 +215,7 @@ func (s *Service) enqueue(ctx context.Context, d Delivery, delay time.Duration) 
 // ListDeliveries returns the deliveries of a subscription, newest first,
 // optionally of one status.
 func (s *Service) ListDeliveries(ctx context.Context, tenantID int32, subscriptionID, status string, limit int) ([]Delivery, error) {
-	if _, _, err := s.getSubscription(ctx, tenantID, subscriptionID); err != nil {
+	if _, err := s.GetSubscription(ctx, tenantID, subscriptionID); err != nil {
 		return nil, err
 	}
 	q := store.Query{PK: tenants.PK(tenantID), SK: store.SKBeginsWith("WHDELIVERY#" + subscriptionID + "#"), Desc: true, Limit: limit}
@@ -246,7 +246,7 @@ func (s *Service) ListDeliveries(ctx context.Context, tenantID int32, subscripti
 
 // GetDelivery returns one delivery of a subscription.
 func (s *Service) GetDelivery(ctx context.Context, tenantID int32, subscriptionID, deliveryID string) (Delivery, error) {
-	if _, _, err := s.getSubscription(ctx, tenantID, subscriptionID); err != nil {
+	if _, err := s.GetSubscription(ctx, tenantID, subscriptionID); err != nil {
 		return Delivery{}, err
 	}
 	l, err := s.loadDelivery(ctx, tenantID, subscriptionID, deliveryID)
@@ -258,7 +258,7 @@ func (s *Service) GetDelivery(ctx context.Context, tenantID int32, subscriptionI
 // on the same schedule. An attempt in flight is overtaken; its result is
 // kept in the history only.
 func (s *Service) Redeliver(ctx context.Context, tenantID int32, subscriptionID, deliveryID string) (Delivery, error) {
-	if _, _, err := s.getSubscription(ctx, tenantID, subscriptionID); err != nil {
+	if _, err := s.GetSubscription(ctx, tenantID, subscriptionID); err != nil {
 		return Delivery{}, err
 	}
 	if !strings.HasPrefix(deliveryID, "dlv_") || len(deliveryID) > 128 {

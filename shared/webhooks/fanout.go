@@ -106,7 +106,7 @@ func (s *Service) FanOutPending(ctx context.Context, createdBefore time.Time) (i
 // event outside the pending index, so that it reaches this subscription
 // only, whatever its event list), then the delivery is enqueued.
 func (s *Service) Ping(ctx context.Context, tenantID int32, subscriptionID string) (Delivery, error) {
-	sub, _, err := s.getSubscription(ctx, tenantID, subscriptionID)
+	sub, err := s.GetSubscription(ctx, tenantID, subscriptionID)
 	if err != nil {
 		return Delivery{}, err
 	}

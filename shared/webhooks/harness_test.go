@@ -3,6 +3,8 @@ package webhooks_test
 import (
 	"context"
 	"encoding/json"
+	"errors"
+	"fmt"
 	"io"
 	"log/slog"
 	"net"
@@ -42,7 +44,8 @@ type received struct {
 // subscribers to write one: it verifies X-Service-Signature over the raw
 // body with the subscription secret before anything else.
 type receiver struct {
-	srv    *httptest.Server
+	srv    *httptest.Server // nil on a memNet
+	url    string
 	secret []byte
 	// respond decides the answer to the nth POST (1-based); it may block
 	// until ctx (the request's) or release ends.
@@ -55,21 +58,26 @@ type receiver struct {
 	notify  chan struct{}
 }
 
+// newReceiver serves on a loopback port: for the tests of the guarded
+// client's connect-time checks and the benchmarks, which need the network.
 func newReceiver(t testing.TB, secret string, respond func(ctx context.Context, n int) int) *receiver {
 	t.Helper()
 	rc := &receiver{secret: []byte(secret), respond: respond, release: make(chan struct{}), notify: make(chan struct{}, 1000)}
 	rc.srv = httptest.NewUnstartedServer(http.HandlerFunc(rc.serve))
-	rc.srv.Config.ConnState = func(_ net.Conn, s http.ConnState) {
-		if s == http.StateNew {
-			rc.conns.Add(1)
-		}
-	}
+	rc.srv.Config.ConnState = rc.countConns
 	rc.srv.Start()
+	rc.url = rc.srv.URL
 	t.Cleanup(func() {
 		close(rc.release)
 		rc.srv.Close()
 	})
 	return rc
+}
+
+func (rc *receiver) countConns(_ net.Conn, s http.ConnState) {
+	if s == http.StateNew {
+		rc.conns.Add(1)
+	}
 }
 
 func (rc *receiver) serve(w http.ResponseWriter, r *http.Request) {
@@ -128,6 +136,97 @@ func (rc *receiver) waitPosts(t testing.TB, n int, within time.Duration) []recei
 func hang(ctx context.Context, _ int) int {
 	<-ctx.Done()
 	return http.StatusServiceUnavailable
+}
+
+// memNet is an in-memory network for tests in a synctest bubble: receivers
+// listen on names, and connections are net.Pipe pairs, so every wait on the
+// network is one the bubble sees and time moves only when all is waiting.
+// Delivery schedules, timeouts and stalls then take no real time and
+// happen the same way on every run.
+type memNet struct {
+	t         *testing.T
+	mu        sync.Mutex
+	listeners map[string]*memListener // host:port → its receiver's listener
+}
+
+func newMemNet(t *testing.T) *memNet { return &memNet{t: t, listeners: map[string]*memListener{}} }
+
+type memListener struct {
+	addr  string
+	conns chan net.Conn
+	done  chan struct{}
+	once  sync.Once
+}
+
+func (l *memListener) Accept() (net.Conn, error) {
+	select {
+	case c := <-l.conns:
+		return c, nil
+	case <-l.done:
+		return nil, net.ErrClosed
+	}
+}
+
+func (l *memListener) Close() error { l.once.Do(func() { close(l.done) }); return nil }
+
+func (l *memListener) Addr() net.Addr { return memAddr(l.addr) }
+
+type memAddr string
+
+func (memAddr) Network() string  { return "mem" }
+func (a memAddr) String() string { return string(a) }
+
+func (n *memNet) dial(ctx context.Context, _, addr string) (net.Conn, error) {
+	n.mu.Lock()
+	l := n.listeners[addr]
+	n.mu.Unlock()
+	if l == nil {
+		return nil, &net.OpError{Op: "dial", Net: "mem", Err: errors.New("connection refused")}
+	}
+	server, client := net.Pipe()
+	select {
+	case l.conns <- server:
+		return client, nil
+	case <-l.done:
+		return nil, &net.OpError{Op: "dial", Net: "mem", Err: errors.New("connection refused")}
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+}
+
+// client is the engine's delivery client (its redirect policy) dialing on
+// the memNet instead of through the connect-time guard.
+func (n *memNet) client() *http.Client {
+	tr := &http.Transport{DialContext: n.dial}
+	n.t.Cleanup(tr.CloseIdleConnections)
+	c := loopback.NewClient(ssrf.ClientOptions{})
+	c.Transport = tr
+	return c
+}
+
+// receiver serves a receiver on the memNet.
+func (n *memNet) receiver(secret string, respond func(ctx context.Context, n int) int) *receiver {
+	rc := &receiver{secret: []byte(secret), respond: respond, release: make(chan struct{}), notify: make(chan struct{}, 1000)}
+	n.mu.Lock()
+	host := fmt.Sprintf("r%d.hooks.test", len(n.listeners)+1)
+	l := &memListener{addr: host + ":80", conns: make(chan net.Conn), done: make(chan struct{})}
+	n.listeners[l.addr] = l
+	n.mu.Unlock()
+	srv := &http.Server{Handler: http.HandlerFunc(rc.serve), ConnState: rc.countConns}
+	go srv.Serve(l)
+	rc.url = "http://" + host
+	n.t.Cleanup(func() {
+		close(rc.release)
+		srv.Close()
+	})
+	return rc
+}
+
+// harness runs the engine on the memNet, over tbl (nil: a new memory
+// table) with o's other options.
+func (n *memNet) harness(tbl store.Table, o webhooks.Options, workers int) *harness {
+	o.Client = n.client()
+	return newHarnessN(n.t, tbl, o, workers)
 }
 
 // harness runs the engine as `brandlens serve` does: a Local deliveries

@@ -81,7 +81,49 @@ type Patch struct {
 }
 
 func subscriptionKey(tenantID int32, id string) store.Key {
-	return store.Key{PK: tenants.PK(tenantID), SK: "WEBHOOK#" + id}
+	return store.Key{PK: tenants.PK(tenantID), SK: subscriptionPrefix + id}
+}
+
+const subscriptionPrefix = "WEBHOOK#"
+
+// subscriptions is the subscriptions' documents.
+func (s *Service) subscriptions() store.Collection[Subscription] {
+	return store.Collection[Subscription]{
+		Table: s.tbl, Name: "webhooks: subscription", NotFound: ErrNotFound,
+		Key:   func(sub Subscription) store.Key { return subscriptionKey(sub.TenantID, sub.ID) },
+		Attrs: func(sub Subscription) store.Item { return store.Item{"kind": "webhook", "active": sub.Active} },
+	}
+}
+
+// countKey counts a tenant's subscriptions. Every create adds one under
+// the condition that the count is below MaxSubscriptions, and every delete
+// takes one off, each in the transaction that writes the subscription, so
+// concurrent creates can never pass the cap.
+func countKey(tenantID int32) store.Key {
+	return store.Key{PK: tenants.PK(tenantID), SK: "WEBHOOKCOUNT"}
+}
+
+const attrCount = "n"
+
+// ensureCount creates the tenant's count from its subscriptions when it is
+// missing (tenants whose subscriptions predate it). Until a count exists no
+// subscription is written, so the listing cannot go stale before the count
+// is put; of concurrent first puts one wins.
+func (s *Service) ensureCount(ctx context.Context, tenantID int32) error {
+	_, err := s.tbl.Get(ctx, countKey(tenantID))
+	if !errors.Is(err, store.ErrNotFound) {
+		return err
+	}
+	subs, err := s.ListSubscriptions(ctx, tenantID)
+	if err != nil {
+		return err
+	}
+	k := countKey(tenantID)
+	err = s.tbl.Put(ctx, store.Item{store.AttrPK: k.PK, store.AttrSK: k.SK, attrCount: int64(len(subs))}, store.NotExists())
+	if err != nil && !errors.Is(err, store.ErrConditionFailed) {
+		return fmt.Errorf("webhooks: count subscriptions: %w", err)
+	}
+	return nil
 }
 
 // GenerateSecret returns "whsec_" and 32 random bytes, base64url-encoded.
@@ -175,74 +217,57 @@ func (s *Service) CreateSubscription(ctx context.Context, tenantID int32, ns New
 	if err := ve.Err(); err != nil {
 		return Subscription{}, err
 	}
-	existing, err := s.ListSubscriptions(ctx, tenantID)
-	if err != nil {
+	if err := s.ensureCount(ctx, tenantID); err != nil {
 		return Subscription{}, err
-	}
-	if len(existing) >= MaxSubscriptions {
-		ve.Add("url", "the tenant already has %d subscriptions, the most allowed; delete one first", MaxSubscriptions)
-		return Subscription{}, ve.Err()
 	}
 	now := s.now().UTC()
 	sub.ID = subscriptionIDPre + ids.ULID(now)
 	sub.CreatedAt, sub.UpdatedAt = now, now
-	it, err := subscriptionItem(sub)
+	put, err := s.subscriptions().PutOp(sub, store.NotExists())
 	if err != nil {
 		return Subscription{}, err
 	}
-	if err := s.tbl.Put(ctx, it, store.NotExists()); err != nil {
+	err = s.tbl.TransactWrite(ctx,
+		store.UpdateOp(countKey(tenantID), store.Update{Add: map[string]int64{attrCount: 1}}, store.Lt(attrCount, MaxSubscriptions)),
+		put)
+	var txe *store.TxConditionError
+	switch {
+	case errors.As(err, &txe) && txe.Index == 0:
+		ve.Add("url", "the tenant already has %d subscriptions, the most allowed; delete one first", MaxSubscriptions)
+		return Subscription{}, ve.Err()
+	case err != nil:
 		return Subscription{}, fmt.Errorf("webhooks: create subscription: %w", err)
 	}
 	return sub, nil
 }
 
-func subscriptionItem(sub Subscription) (store.Item, error) {
-	doc, err := store.EncodeDoc(sub)
-	if err != nil {
-		return nil, err
-	}
-	k := subscriptionKey(sub.TenantID, sub.ID)
-	return store.Item{store.AttrPK: k.PK, store.AttrSK: k.SK, store.AttrDoc: doc, "kind": "webhook", "active": sub.Active}, nil
-}
-
 // ListSubscriptions returns the tenant's subscriptions, oldest first.
 func (s *Service) ListSubscriptions(ctx context.Context, tenantID int32) ([]Subscription, error) {
-	items, err := store.All(ctx, s.tbl, store.Query{PK: tenants.PK(tenantID), SK: store.SKBeginsWith("WEBHOOK#")})
-	if err != nil {
-		return nil, fmt.Errorf("webhooks: list subscriptions: %w", err)
-	}
-	return store.Docs[Subscription](items)
+	return s.subscriptions().Query(ctx, store.Query{PK: tenants.PK(tenantID), SK: store.SKBeginsWith(subscriptionPrefix)})
 }
 
 // GetSubscription returns one subscription of the tenant, or ErrNotFound.
 func (s *Service) GetSubscription(ctx context.Context, tenantID int32, id string) (Subscription, error) {
-	sub, _, err := s.getSubscription(ctx, tenantID, id)
-	return sub, err
+	snap, err := s.readSubscription(ctx, tenantID, id)
+	return snap.Value, err
 }
 
-func (s *Service) getSubscription(ctx context.Context, tenantID int32, id string) (Subscription, store.Item, error) {
+func (s *Service) readSubscription(ctx context.Context, tenantID int32, id string) (store.Snapshot[Subscription], error) {
 	if !strings.HasPrefix(id, subscriptionIDPre) || len(id) > 64 {
-		return Subscription{}, nil, ErrNotFound
+		return store.Snapshot[Subscription]{}, ErrNotFound
 	}
-	it, err := s.tbl.Get(ctx, subscriptionKey(tenantID, id))
-	if errors.Is(err, store.ErrNotFound) {
-		return Subscription{}, nil, ErrNotFound
-	}
-	if err != nil {
-		return Subscription{}, nil, fmt.Errorf("webhooks: get subscription: %w", err)
-	}
-	sub, err := store.Doc[Subscription](it)
-	return sub, it, err
+	return s.subscriptions().Read(ctx, subscriptionKey(tenantID, id))
 }
 
 // UpdateSubscription applies p. Concurrent updates do not lose each other's
 // changes: the write is conditional on the document read.
 func (s *Service) UpdateSubscription(ctx context.Context, tenantID int32, id string, p Patch) (Subscription, error) {
 	for {
-		sub, it, err := s.getSubscription(ctx, tenantID, id)
+		snap, err := s.readSubscription(ctx, tenantID, id)
 		if err != nil {
 			return Subscription{}, err
 		}
+		sub := snap.Value
 		var ve ValidationError
 		if p.URL != nil {
 			sub.URL = s.checkURL(*p.URL, &ve)
@@ -265,17 +290,12 @@ func (s *Service) UpdateSubscription(ctx context.Context, tenantID int32, id str
 			return Subscription{}, err
 		}
 		sub.UpdatedAt = s.now().UTC()
-		next, err := subscriptionItem(sub)
-		if err != nil {
-			return Subscription{}, err
-		}
-		_, err = s.tbl.Update(ctx, it.Key(), store.Update{Set: map[string]any{store.AttrDoc: next[store.AttrDoc], "active": sub.Active}},
-			store.Eq(store.AttrDoc, it.String(store.AttrDoc)))
+		err = s.subscriptions().Replace(ctx, snap, sub)
 		if errors.Is(err, store.ErrConditionFailed) {
 			continue // changed (or deleted) meanwhile: read again
 		}
 		if err != nil {
-			return Subscription{}, fmt.Errorf("webhooks: update subscription: %w", err)
+			return Subscription{}, err
 		}
 		return sub, nil
 	}
@@ -285,14 +305,20 @@ func (s *Service) UpdateSubscription(ctx context.Context, tenantID int32, id str
 // afterwards: attempts still due find it gone and dead-letter without a
 // POST, and its delivery records expire with their TTL.
 func (s *Service) DeleteSubscription(ctx context.Context, tenantID int32, id string) error {
-	if _, _, err := s.getSubscription(ctx, tenantID, id); err != nil {
+	if _, err := s.readSubscription(ctx, tenantID, id); err != nil {
 		return err
 	}
-	err := s.tbl.Delete(ctx, subscriptionKey(tenantID, id), store.Exists())
-	if errors.Is(err, store.ErrConditionFailed) {
-		return ErrNotFound
+	if err := s.ensureCount(ctx, tenantID); err != nil {
+		return err
 	}
-	if err != nil {
+	err := s.tbl.TransactWrite(ctx,
+		store.DeleteOp(subscriptionKey(tenantID, id), store.Exists()),
+		store.UpdateOp(countKey(tenantID), store.Update{Add: map[string]int64{attrCount: -1}}, store.Ge(attrCount, 1)))
+	var txe *store.TxConditionError
+	switch {
+	case errors.As(err, &txe) && txe.Index == 0:
+		return ErrNotFound // deleted meanwhile
+	case err != nil:
 		return fmt.Errorf("webhooks: delete subscription: %w", err)
 	}
 	return nil

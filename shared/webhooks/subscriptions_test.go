@@ -8,12 +8,16 @@ import (
 	"net/netip"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
 	"github.com/brandlens/brandlens/shared/events"
 	"github.com/brandlens/brandlens/shared/ssrf"
+	"github.com/brandlens/brandlens/shared/store"
+	"github.com/brandlens/brandlens/shared/store/dynamotest"
 	"github.com/brandlens/brandlens/shared/store/embedded"
+	"github.com/brandlens/brandlens/shared/store/storetest"
 	"github.com/brandlens/brandlens/shared/webhooks"
 )
 
@@ -181,4 +185,63 @@ func TestRetrySchedule(t *testing.T) {
 	if strconv.Itoa(webhooks.MaxAttempts) != "5" || len(webhooks.RetryWaits) != 5 || webhooks.RetryWaits[0] != 5*time.Second || webhooks.RetryWaits[4] != 120*time.Second {
 		t.Error("the schedule is not the spec's")
 	}
+}
+
+// TestSubscriptionCapUnderConcurrency: creates racing for the last places
+// never pass MaxSubscriptions, also for a tenant whose subscriptions
+// predate the count; a delete frees a place.
+func TestSubscriptionCapUnderConcurrency(t *testing.T) {
+	dynamotest.Backends(t, time.Date(2026, 11, 22, 10, 0, 0, 0, time.UTC), func(t *testing.T, tbl store.Table, clock *storetest.Clock) {
+		ctx := context.Background()
+		svc := webhooks.New(tbl, webhooks.Options{Now: clock.Now})
+		create := func() (webhooks.Subscription, error) {
+			return svc.CreateSubscription(ctx, 1, webhooks.NewSubscription{URL: "https://hooks.example.com/in"})
+		}
+		race := func(n int) (ok int) {
+			var mu sync.Mutex
+			var wg sync.WaitGroup
+			for range n {
+				wg.Go(func() {
+					_, err := create()
+					if f := fields(err); err != nil && (len(f) != 1 || f[0] != "url") {
+						t.Errorf("create: %v", err)
+					}
+					mu.Lock()
+					defer mu.Unlock()
+					if err == nil {
+						ok++
+					}
+				})
+			}
+			wg.Wait()
+			return ok
+		}
+		count := func() int {
+			t.Helper()
+			subs, err := svc.ListSubscriptions(ctx, 1)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return len(subs)
+		}
+		for range webhooks.MaxSubscriptions - 3 {
+			if _, err := create(); err != nil {
+				t.Fatal(err)
+			}
+		}
+		// As a tenant of the release before the count: no count item.
+		if err := tbl.Delete(ctx, store.Key{PK: "TENANT#1", SK: "WEBHOOKCOUNT"}, store.Cond{}); err != nil {
+			t.Fatal(err)
+		}
+		if ok := race(12); ok != 3 || count() != webhooks.MaxSubscriptions {
+			t.Fatalf("%d of 12 racing creates succeeded, %d subscriptions; want 3 and %d", ok, count(), webhooks.MaxSubscriptions)
+		}
+		subs, _ := svc.ListSubscriptions(ctx, 1)
+		if err := svc.DeleteSubscription(ctx, 1, subs[0].ID); err != nil {
+			t.Fatal(err)
+		}
+		if ok := race(12); ok != 1 || count() != webhooks.MaxSubscriptions {
+			t.Fatalf("after a delete %d of 12 racing creates succeeded, %d subscriptions; want 1 and %d", ok, count(), webhooks.MaxSubscriptions)
+		}
+	})
 }

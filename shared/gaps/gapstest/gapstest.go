@@ -88,7 +88,7 @@ func New(t *testing.T, tbl store.Table, clock *storetest.Clock, credits int64) *
 	e.Brand, _, err = e.Tenants.CreateBrand(ctx, tenants.Brand{TenantID: ten.ID, Name: "Acme Notes", Aliases: []string{"AcmeNotes"}, Domains: []string{"acmenotes.com"}})
 	must(t, err)
 	for _, c := range []struct{ name, domain string }{{"Notion", "notion.so"}, {"Evernote", "evernote.com"}, {"Obsidian", "obsidian.md"}} {
-		_, _, err := e.Competitors.Create(ctx, competitors.New{TenantID: ten.ID, Name: c.name, Domains: []string{c.domain}})
+		_, _, err := e.Competitors.Create(ctx, competitors.Spec{TenantID: ten.ID, Name: c.name, Domains: []string{c.domain}})
 		must(t, err)
 	}
 	e.SetDismissed(t, "Obsidian", true)
@@ -123,20 +123,20 @@ func must(t *testing.T, err error) {
 func (e *Env) SetDismissed(t *testing.T, name string, dismissed bool) {
 	t.Helper()
 	ctx := context.Background()
-	cs, err := e.Competitors.List(ctx, e.TenantID)
+	snaps, err := e.Competitors.Snapshots(ctx, e.TenantID)
 	must(t, err)
-	for _, c := range cs {
-		if c.NameOrEmpty() != name {
+	for _, snap := range snaps {
+		if snap.Value.NameOrEmpty() != name {
 			continue
 		}
-		next := c
+		next := snap.Value
 		next.IsDismissed = dismissed
 		next.DismissedAt = nil
 		if dismissed {
 			at := e.Clock.Now()
 			next.DismissedAt = &at
 		}
-		op, err := competitors.ReplaceOp(c, next)
+		op, err := e.Competitors.ReplaceOp(snap, next)
 		must(t, err)
 		must(t, e.Table.TransactWrite(ctx, op))
 		return

@@ -6,8 +6,6 @@ package dynamo
 
 import (
 	"context"
-	"encoding/base64"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
@@ -123,7 +121,7 @@ func isCondFailed(err error) (*types.ConditionalCheckFailedException, bool) {
 
 // Get implements store.Table.
 func (t *Table) Get(ctx context.Context, key store.Key) (store.Item, error) {
-	if err := checkKey(key); err != nil {
+	if err := key.Validate(); err != nil {
 		return nil, err
 	}
 	it, err := t.getRaw(ctx, key)
@@ -157,7 +155,7 @@ func condExpr(b *builder, n node) *string {
 
 // Put implements store.Table.
 func (t *Table) Put(ctx context.Context, item store.Item, cond store.Cond) error {
-	it, err := normalizeItem(item)
+	it, err := store.NormalizeItem(item)
 	if err != nil {
 		return err
 	}
@@ -192,7 +190,7 @@ func (t *Table) putInput(it store.Item, cond store.Cond, now time.Time) (*dynamo
 
 // Delete implements store.Table.
 func (t *Table) Delete(ctx context.Context, key store.Key, cond store.Cond) error {
-	if err := checkKey(key); err != nil {
+	if err := key.Validate(); err != nil {
 		return err
 	}
 	n, err := writeCond(cond, t.now())
@@ -274,18 +272,12 @@ func (t *Table) updateInput(key store.Key, u store.Update, cond store.Cond, now 
 	}, nil
 }
 
-// freshItem is the item an update makes of an absent one.
-func freshItem(key store.Key, u store.Update) (store.Item, error) {
-	it := u.Apply(key, nil)
-	return it, checkItem(it)
-}
-
 // Update implements store.Table.
 func (t *Table) Update(ctx context.Context, key store.Key, upd store.Update, cond store.Cond) (store.Item, error) {
-	if err := checkKey(key); err != nil {
+	if err := key.Validate(); err != nil {
 		return nil, err
 	}
-	u, err := normalizeUpdate(upd)
+	u, err := upd.Normalize()
 	if err != nil {
 		return nil, err
 	}
@@ -320,7 +312,7 @@ func (t *Table) Update(ctx context.Context, key store.Key, upd store.Update, con
 		case vFailed:
 			return nil, store.ErrConditionFailed
 		case vFresh:
-			it, err := freshItem(key, u)
+			it, err := u.ApplyChecked(key, nil)
 			if err != nil {
 				return nil, err
 			}
@@ -340,46 +332,11 @@ func (t *Table) Update(ctx context.Context, key store.Key, upd store.Update, con
 	return nil, fmt.Errorf("store: update %s/%s: the item kept changing during %d attempts", key.PK, key.SK, maxAttempts)
 }
 
-// prepareOps validates a transaction before it is sent and returns its ops
-// with normalized values.
-func prepareOps(ops []store.Op) ([]store.Op, error) {
-	if len(ops) > store.MaxTxOps {
-		return nil, fmt.Errorf("store: transaction has %d ops, more than %d", len(ops), store.MaxTxOps)
-	}
-	out := make([]store.Op, len(ops))
-	seen := make(map[store.Key]int, len(ops))
-	for i, op := range ops {
-		var err error
-		switch op.Kind {
-		case store.OpPut:
-			op.Item, err = normalizeItem(op.Item)
-		case store.OpUpdate:
-			if err = checkKey(op.Key); err == nil {
-				op.Update, err = normalizeUpdate(op.Update)
-			}
-		case store.OpDelete, store.OpCheck:
-			err = checkKey(op.Key)
-		default:
-			err = fmt.Errorf("store: unknown op kind %d", op.Kind)
-		}
-		if err != nil {
-			return nil, fmt.Errorf("store: transaction op %d: %w", i, err)
-		}
-		k := op.OpKey()
-		if j, dup := seen[k]; dup {
-			return nil, fmt.Errorf("store: transaction ops %d and %d both touch %s/%s", j, i, k.PK, k.SK)
-		}
-		seen[k] = i
-		out[i] = op
-	}
-	return out, nil
-}
-
 // txItem renders one op; a fresh update becomes a put of the new item.
 func (t *Table) txItem(op store.Op, fresh bool, now time.Time) (types.TransactWriteItem, error) {
 	switch {
 	case op.Kind == store.OpUpdate && fresh:
-		it, err := freshItem(op.Key, op.Update)
+		it, err := op.Update.ApplyChecked(op.Key, nil)
 		if err != nil {
 			return types.TransactWriteItem{}, err
 		}
@@ -415,7 +372,7 @@ func (t *Table) txItem(op store.Op, fresh bool, now time.Time) (types.TransactWr
 
 // TransactWrite implements store.Table.
 func (t *Table) TransactWrite(ctx context.Context, ops ...store.Op) error {
-	ops, err := prepareOps(ops)
+	ops, err := store.PrepareTransaction(ops)
 	if err != nil || len(ops) == 0 {
 		return err
 	}
@@ -487,20 +444,7 @@ func (t *Table) TransactWrite(ctx context.Context, ops ...store.Op) error {
 	return fmt.Errorf("store: transaction kept conflicting during %d attempts", maxAttempts)
 }
 
-// maxCursorLen bounds the work spent on a cursor that came from a client.
-const maxCursorLen = 16 * 1024
-
-var errBadCursor = errors.New("store: invalid cursor")
-
-func cursorNames(index string) []string {
-	if index == store.IndexGSI1 {
-		return []string{store.AttrPK, store.AttrSK, store.AttrGSI1PK, store.AttrGSI1SK}
-	}
-	return []string{store.AttrPK, store.AttrSK}
-}
-
-// A cursor is DynamoDB's LastEvaluatedKey (all string keys) as base64url
-// JSON, the same shape the embedded backend uses.
+// encodeCursor renders DynamoDB's LastEvaluatedKey (all string keys).
 func encodeCursor(lek map[string]types.AttributeValue) (string, error) {
 	m := make(map[string]string, len(lek))
 	for k, av := range lek {
@@ -510,65 +454,29 @@ func encodeCursor(lek map[string]types.AttributeValue) (string, error) {
 		}
 		m[k] = s.Value
 	}
-	b, err := json.Marshal(m)
-	if err != nil {
-		return "", err
-	}
-	return base64.RawURLEncoding.EncodeToString(b), nil
+	return store.EncodeCursor(m), nil
 }
 
 func decodeCursor(s, index, hash string) (map[string]types.AttributeValue, error) {
-	if len(s) > maxCursorLen {
-		return nil, errBadCursor
-	}
-	b, err := base64.RawURLEncoding.DecodeString(s)
+	m, err := store.DecodeCursor(s, index, hash)
 	if err != nil {
-		return nil, fmt.Errorf("%w: %v", errBadCursor, err)
-	}
-	var m map[string]string
-	if err := json.Unmarshal(b, &m); err != nil {
-		return nil, fmt.Errorf("%w: %v", errBadCursor, err)
-	}
-	names := cursorNames(index)
-	if len(m) != len(names) {
-		return nil, errBadCursor
+		return nil, err
 	}
 	out := make(map[string]types.AttributeValue, len(m))
-	for _, n := range names {
-		v, ok := m[n]
-		if !ok || v == "" {
-			return nil, errBadCursor
-		}
-		out[n] = &types.AttributeValueMemberS{Value: v}
-	}
-	hashAttr := store.AttrPK
-	if index == store.IndexGSI1 {
-		hashAttr = store.AttrGSI1PK
-	}
-	if m[hashAttr] != hash {
-		return nil, fmt.Errorf("%w: it belongs to another partition", errBadCursor)
+	for k, v := range m {
+		out[k] = &types.AttributeValueMemberS{Value: v}
 	}
 	return out, nil
 }
 
 // Query implements store.Table.
 func (t *Table) Query(ctx context.Context, q store.Query) (store.Page, error) {
-	hashAttr, rangeAttr := store.AttrPK, store.AttrSK
-	switch {
-	case q.Index == store.IndexGSI1:
-		hashAttr, rangeAttr = store.AttrGSI1PK, store.AttrGSI1SK
-	case q.Index != "":
-		return store.Page{}, fmt.Errorf("store: unknown index %q", q.Index)
+	if err := q.Validate(); err != nil {
+		return store.Page{}, err
 	}
-	switch {
-	case q.PK == "":
-		return store.Page{}, errors.New("store: query needs a partition key")
-	case q.Limit < 0:
-		return store.Page{}, fmt.Errorf("store: negative query limit %d", q.Limit)
-	case q.SK.Op < store.KeyAny || q.SK.Op > store.KeyGe:
-		return store.Page{}, fmt.Errorf("store: unknown sort-key operator %d", q.SK.Op)
-	case q.SK.Op == store.KeyBetween && q.SK.Value > q.SK.Value2:
-		return store.Page{}, fmt.Errorf("store: BETWEEN needs its lower bound %q <= its upper bound %q", q.SK.Value, q.SK.Value2)
+	hashAttr, rangeAttr := store.AttrPK, store.AttrSK
+	if q.Index == store.IndexGSI1 {
+		hashAttr, rangeAttr = store.AttrGSI1PK, store.AttrGSI1SK
 	}
 	filter, err := translate(q.Filter)
 	if err != nil {

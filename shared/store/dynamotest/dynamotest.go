@@ -29,7 +29,10 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 
 	"github.com/brandlens/brandlens/shared/emulator"
+	"github.com/brandlens/brandlens/shared/store"
 	"github.com/brandlens/brandlens/shared/store/dynamo"
+	"github.com/brandlens/brandlens/shared/store/embedded"
+	"github.com/brandlens/brandlens/shared/store/storetest"
 )
 
 // Environment variables the harness reads.
@@ -84,6 +87,21 @@ func NewTable(tb testing.TB, c *dynamodb.Client) string {
 		c.DeleteTable(ctx, &dynamodb.DeleteTableInput{TableName: &name})
 	})
 	return name
+}
+
+// Backends runs f as two subtests, "embedded" and "dynamodb": on an empty
+// embedded table and on a new table of the test endpoint, both deciding
+// expiry by a clock set at start.
+func Backends(t *testing.T, start time.Time, f func(t *testing.T, tbl store.Table, clock *storetest.Clock)) {
+	t.Run("embedded", func(t *testing.T) {
+		clock := storetest.NewClock(start)
+		f(t, embedded.NewMemory(embedded.WithClock(clock.Now)), clock)
+	})
+	t.Run("dynamodb", func(t *testing.T) {
+		client := Start(t)
+		clock := storetest.NewClock(start)
+		f(t, dynamo.New(client, NewTable(t, client), dynamo.WithClock(clock.Now)), clock)
+	})
 }
 
 // NewClient returns a client of endpoint with the static credentials and

@@ -195,7 +195,7 @@ func (t *Table) Get(ctx context.Context, key store.Key) (store.Item, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	if err := checkKey(key); err != nil {
+	if err := key.Validate(); err != nil {
 		return nil, err
 	}
 	t.mu.RLock()
@@ -212,46 +212,57 @@ func (t *Table) Get(ctx context.Context, key store.Key) (store.Item, error) {
 
 // Put implements store.Table.
 func (t *Table) Put(ctx context.Context, item store.Item, cond store.Cond) error {
-	if err := ctx.Err(); err != nil {
-		return err
-	}
-	it, err := normalizeItem(item)
-	if err != nil {
-		return err
-	}
-	if err := checkCond(cond); err != nil {
-		return err
-	}
-	t.mu.Lock()
-	if t.closed {
-		t.mu.Unlock()
-		return ErrClosed
-	}
-	if !cond.Eval(t.lookup(it.Key()), t.now()) {
-		t.mu.Unlock()
-		return store.ErrConditionFailed
-	}
-	seq, err := t.commit([]store.Item{it}, nil)
-	t.mu.Unlock()
-	if err != nil {
-		return err
-	}
-	return t.durable(seq)
+	_, err := t.writeOne(ctx, store.PutOp(item, cond))
+	return err
 }
 
 // Update implements store.Table.
 func (t *Table) Update(ctx context.Context, key store.Key, upd store.Update, cond store.Cond) (store.Item, error) {
-	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
-	if err := checkKey(key); err != nil {
-		return nil, err
-	}
-	u, err := normalizeUpdate(upd)
+	it, err := t.writeOne(ctx, store.UpdateOp(key, upd, cond))
 	if err != nil {
 		return nil, err
 	}
-	if err := checkCond(cond); err != nil {
+	return it.Clone(), nil
+}
+
+// Delete implements store.Table.
+func (t *Table) Delete(ctx context.Context, key store.Key, cond store.Cond) error {
+	_, err := t.writeOne(ctx, store.DeleteOp(key, cond))
+	return err
+}
+
+// writeOne applies a single-item write, whose failed condition is
+// ErrConditionFailed rather than a transaction's error.
+func (t *Table) writeOne(ctx context.Context, op store.Op) (store.Item, error) {
+	op, err := op.Prepare()
+	if err != nil {
+		return nil, err
+	}
+	items, err := t.write(ctx, []store.Op{op})
+	if _, ok := err.(*store.TxConditionError); ok {
+		return nil, store.ErrConditionFailed
+	}
+	if err != nil {
+		return nil, err
+	}
+	return items[0], nil
+}
+
+// TransactWrite implements store.Table.
+func (t *Table) TransactWrite(ctx context.Context, ops ...store.Op) error {
+	ops, err := store.PrepareTransaction(ops)
+	if err != nil || len(ops) == 0 {
+		return err
+	}
+	_, err = t.write(ctx, ops)
+	return err
+}
+
+// write applies prepared ops atomically when every condition holds, and
+// returns the item each put or update leaves (nil for deletes and checks).
+// An update of an expired item starts afresh: for store.Table it is gone.
+func (t *Table) write(ctx context.Context, ops []store.Op) ([]store.Item, error) {
+	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
 	t.mu.Lock()
@@ -260,151 +271,45 @@ func (t *Table) Update(ctx context.Context, key store.Key, upd store.Update, con
 		return nil, ErrClosed
 	}
 	now := t.now()
-	cur := t.lookup(key)
-	if !cond.Eval(cur, now) {
-		t.mu.Unlock()
-		return nil, store.ErrConditionFailed
-	}
-	if cur != nil && cur.Expired(now) {
-		cur = nil // an expired item is gone: the update starts afresh
-	}
-	next, err := applyUpdate(key, cur, u)
-	if err != nil {
-		t.mu.Unlock()
-		return nil, err
-	}
-	seq, err := t.commit([]store.Item{next}, nil)
-	t.mu.Unlock()
-	if err != nil {
-		return nil, err
-	}
-	if err := t.durable(seq); err != nil {
-		return nil, err
-	}
-	return next.Clone(), nil
-}
-
-// Delete implements store.Table.
-func (t *Table) Delete(ctx context.Context, key store.Key, cond store.Cond) error {
-	if err := ctx.Err(); err != nil {
-		return err
-	}
-	if err := checkKey(key); err != nil {
-		return err
-	}
-	if err := checkCond(cond); err != nil {
-		return err
-	}
-	t.mu.Lock()
-	if t.closed {
-		t.mu.Unlock()
-		return ErrClosed
-	}
-	cur := t.lookup(key)
-	if !cond.Eval(cur, t.now()) {
-		t.mu.Unlock()
-		return store.ErrConditionFailed
-	}
-	var seq uint64
-	var err error
-	if cur != nil {
-		seq, err = t.commit(nil, []store.Key{key})
-	}
-	t.mu.Unlock()
-	if err != nil {
-		return err
-	}
-	return t.durable(seq)
-}
-
-// TransactWrite implements store.Table.
-func (t *Table) TransactWrite(ctx context.Context, ops ...store.Op) error {
-	if err := ctx.Err(); err != nil {
-		return err
-	}
-	ops, err := prepareOps(ops)
-	if err != nil || len(ops) == 0 {
-		return err
-	}
-	t.mu.Lock()
-	if t.closed {
-		t.mu.Unlock()
-		return ErrClosed
-	}
-	now := t.now()
 	for i, op := range ops {
 		if !op.Cond.Eval(t.lookup(op.OpKey()), now) {
 			t.mu.Unlock()
-			return &store.TxConditionError{Index: i}
+			return nil, &store.TxConditionError{Index: i}
 		}
 	}
+	out := make([]store.Item, len(ops))
 	var puts []store.Item
 	var dels []store.Key
-	for _, op := range ops {
+	for i, op := range ops {
 		switch op.Kind {
 		case store.OpPut:
-			puts = append(puts, op.Item)
+			out[i] = op.Item
 		case store.OpUpdate:
 			cur := t.lookup(op.Key)
 			if cur != nil && cur.Expired(now) {
 				cur = nil
 			}
-			next, err := applyUpdate(op.Key, cur, op.Update)
+			next, err := op.Update.ApplyChecked(op.Key, cur)
 			if err != nil {
 				t.mu.Unlock()
-				return err
+				return nil, err
 			}
-			puts = append(puts, next)
+			out[i] = next
 		case store.OpDelete:
 			if t.lookup(op.Key) != nil {
 				dels = append(dels, op.Key)
 			}
 		}
+		if out[i] != nil {
+			puts = append(puts, out[i])
+		}
 	}
 	seq, err := t.commit(puts, dels)
 	t.mu.Unlock()
 	if err != nil {
-		return err
+		return nil, err
 	}
-	return t.durable(seq)
-}
-
-// prepareOps validates a transaction as DynamoDB would and returns its ops
-// with normalized values.
-func prepareOps(ops []store.Op) ([]store.Op, error) {
-	if len(ops) > store.MaxTxOps {
-		return nil, fmt.Errorf("store: transaction has %d ops, more than %d", len(ops), store.MaxTxOps)
-	}
-	out := make([]store.Op, len(ops))
-	seen := make(map[store.Key]int, len(ops))
-	for i, op := range ops {
-		var err error
-		switch op.Kind {
-		case store.OpPut:
-			op.Item, err = normalizeItem(op.Item)
-		case store.OpUpdate:
-			if err = checkKey(op.Key); err == nil {
-				op.Update, err = normalizeUpdate(op.Update)
-			}
-		case store.OpDelete, store.OpCheck:
-			err = checkKey(op.Key)
-		default:
-			err = fmt.Errorf("store: unknown op kind %d", op.Kind)
-		}
-		if err == nil {
-			err = checkCond(op.Cond)
-		}
-		if err != nil {
-			return nil, fmt.Errorf("store: transaction op %d: %w", i, err)
-		}
-		k := op.OpKey()
-		if j, dup := seen[k]; dup {
-			return nil, fmt.Errorf("store: transaction ops %d and %d both touch %s/%s", j, i, k.PK, k.SK)
-		}
-		seen[k] = i
-		out[i] = op
-	}
-	return out, nil
+	return out, t.durable(seq)
 }
 
 // Query implements store.Table.
@@ -412,7 +317,7 @@ func (t *Table) Query(ctx context.Context, q store.Query) (store.Page, error) {
 	if err := ctx.Err(); err != nil {
 		return store.Page{}, err
 	}
-	if err := checkQuery(q); err != nil {
+	if err := q.Validate(); err != nil {
 		return store.Page{}, err
 	}
 	limit := q.Limit
@@ -477,20 +382,4 @@ func (t *Table) Query(ctx context.Context, q store.Query) (store.Page, error) {
 		page.Cursor = encodeCursor(last, q.Index)
 	}
 	return page, nil
-}
-
-func checkQuery(q store.Query) error {
-	switch {
-	case q.Index != "" && q.Index != store.IndexGSI1:
-		return fmt.Errorf("store: unknown index %q", q.Index)
-	case q.PK == "":
-		return errors.New("store: query needs a partition key")
-	case q.Limit < 0:
-		return fmt.Errorf("store: negative query limit %d", q.Limit)
-	case q.SK.Op < store.KeyAny || q.SK.Op > store.KeyGe:
-		return fmt.Errorf("store: unknown sort-key operator %d", q.SK.Op)
-	case q.SK.Op == store.KeyBetween && q.SK.Value > q.SK.Value2:
-		return fmt.Errorf("store: BETWEEN needs its lower bound %q <= its upper bound %q", q.SK.Value, q.SK.Value2)
-	}
-	return checkCond(q.Filter)
 }

@@ -393,8 +393,8 @@ func FuzzCursor(f *testing.F) {
 				t.Fatalf("Query error %v but decode error %v", qerr, derr)
 			}
 			if derr != nil {
-				if !errors.Is(derr, errBadCursor) {
-					t.Fatalf("decode error %v is not errBadCursor", derr)
+				if !errors.Is(derr, store.ErrInvalidCursor) {
+					t.Fatalf("decode error %v is not store.ErrInvalidCursor", derr)
 				}
 				continue
 			}

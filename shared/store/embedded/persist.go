@@ -218,7 +218,7 @@ func decodeItem(m map[string]any) (store.Item, error) {
 			return nil, fmt.Errorf("attribute %s has unsupported type %T", k, v)
 		}
 	}
-	return it, checkItem(it)
+	return it, it.Validate()
 }
 
 func decodeJSON(line []byte, v any) error {
@@ -252,7 +252,7 @@ func decodeRecord(line []byte) (puts []store.Item, dels []store.Key, err error) 
 		puts = append(puts, it)
 	}
 	for _, k := range raw.D {
-		if err := checkKey(k); err != nil {
+		if err := k.Validate(); err != nil {
 			return nil, nil, err
 		}
 	}

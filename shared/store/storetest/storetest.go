@@ -1,5 +1,7 @@
 // Package storetest is the conformance suite of store.Table: every backend
-// runs the same cases, so the embedded backend and DynamoDB agree.
+// runs the same cases, so the embedded backend and DynamoDB agree. It
+// covers the document collections and unique-value claims built on the
+// table too.
 package storetest
 
 import (
@@ -77,6 +79,10 @@ func Run(t *testing.T, newTable func(t *testing.T, now func() time.Time) store.T
 		{"InvalidCursor", testInvalidCursor},
 		{"ConcurrentGuardedAdd", testConcurrentGuardedAdd},
 		{"ConcurrentTransactions", testConcurrentTransactions},
+		{"Collection", testCollection},
+		{"UniqueConcurrent", testUniqueConcurrent},
+		{"UniquePrepare", testUniquePrepare},
+		{"UniqueReady", testUniqueReady},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
