@@ -1,6 +1,7 @@
 package detect
 
 import (
+	"context"
 	"math"
 	"slices"
 	"strings"
@@ -24,13 +25,37 @@ type Citation struct {
 // Verdict is the brand's outcome for one answer.
 type Verdict string
 
-// Verdicts; see the package documentation for when each applies.
+// Verdicts; see the package documentation for when each applies. Every
+// verdict but VerdictMentioned says why the brand is absent from the
+// answer's prose.
 const (
 	VerdictMentioned      Verdict = "mentioned"
-	VerdictNotMentioned   Verdict = "not_mentioned"
-	VerdictUnknownToModel Verdict = "unknown_to_model"
-	VerdictCitedOnly      Verdict = "cited_only"
+	VerdictNotMentioned   Verdict = "not_mentioned"    // the name does not occur
+	VerdictUnknownToModel Verdict = "unknown_to_model" // only statements that the model does not know the brand
+	VerdictOrdinaryWord   Verdict = "ordinary_word"    // the name occurs only as an ordinary word ("zoom in")
+	VerdictCitedOnly      Verdict = "cited_only"       // the brand's domain is cited or linked, its name absent
 )
+
+// Verdicts lists every verdict, in the order they are decided: the API
+// enum and the detectionVerdict filter are built from it.
+func Verdicts() []Verdict {
+	return []Verdict{VerdictMentioned, VerdictUnknownToModel, VerdictCitedOnly, VerdictOrdinaryWord, VerdictNotMentioned}
+}
+
+// Version identifies the detection rules; every Result carries it, so a
+// stored result says which detector produced it. Bump it whenever a rule,
+// lexicon or threshold changes what Detect returns.
+const Version = "detect/2026.11-2"
+
+// Input is everything detection reads: re-running it over a stored answer
+// with the same brand profile and competitors gives the same Result.
+type Input struct {
+	Text      string
+	Citations []Citation
+	// Query is the monitoring query the answer responds to; it is evidence
+	// for ordinary-word names ("best note-taking app" makes "Bear" a product).
+	Query string
+}
 
 // Sentiment of a mention or an entity.
 type Sentiment string
@@ -141,7 +166,8 @@ type patOwner struct {
 type pattern struct {
 	folded   string
 	owners   []patOwner
-	common   bool // guarded: a common word, or a short Latin form
+	common   bool  // guarded: an ordinary word, or a short Latin form
+	level    uint8 // how common the word is (wordlist.go); 0 when not guarded
 	calendar bool // a weekday or month name
 	domain   bool // matched with domain boundaries
 }
@@ -161,12 +187,26 @@ type Detector struct {
 	// blank is the initial EntityResult of every entity, copied per call
 	blank   []EntityResult
 	scratch sync.Pool
+	adj     Adjudicator // nil: rules only
+}
+
+// Option configures a Detector.
+type Option func(*Detector)
+
+// WithAdjudicator consults a for ordinary-word mentions whose evidence
+// score falls in the ambiguous band (evidence.go); nil leaves the rules
+// alone. Only Analyze consults it; Detect never does.
+func WithAdjudicator(a Adjudicator) Option {
+	return func(d *Detector) { d.adj = a }
 }
 
 // New compiles the detector for the brand and its competitors.
-func New(brand Entity, competitors []Entity) *Detector {
+func New(brand Entity, competitors []Entity, opts ...Option) *Detector {
 	initFold()
 	d := &Detector{folded: make(map[string]bool)}
+	for _, o := range opts {
+		o(d)
+	}
 	index := make(map[string]int)
 	add := func(ent int, form string, kind MatchKind) {
 		var f string
@@ -187,13 +227,14 @@ func New(brand Entity, competitors []Entity) *Detector {
 		if !ok {
 			i = len(d.pats)
 			index[f] = i
-			d.pats = append(d.pats, pattern{folded: f, common: isCommonForm(f), calendar: calendarWords[f]})
+			lv := ordinaryLevel(f)
+			d.pats = append(d.pats, pattern{folded: f, common: lv > 0, level: lv, calendar: calendarWords[f]})
 			d.folded[f] = true
 		}
 		p := &d.pats[i]
 		if kind == KindDomain {
 			p.domain = true
-			p.common = false
+			p.common, p.level = false, 0
 		}
 		for _, o := range p.owners {
 			if o.ent == int32(ent) {
@@ -237,23 +278,6 @@ const (
 	maxPatternBytes = 512
 	ringSize        = 1024 // a power of two > maxPatternBytes
 )
-
-// isCommonForm decides whether a folded form needs the common-word guard:
-// listed common words, and forms of at most two Latin letters or digits
-// ("X", "HP"), which collide with ordinary text.
-func isCommonForm(f string) bool {
-	if commonWords[f] {
-		return true
-	}
-	n := 0
-	for _, r := range f {
-		if r >= utf8.RuneSelf {
-			return false
-		}
-		n++
-	}
-	return n <= 2
-}
 
 // normalizeDomain turns "https://www.Acme.com/path" into "acme.com".
 func normalizeDomain(s string) string {
@@ -594,8 +618,23 @@ func sortNearlySorted(h []rawHit, cmp func(a, b rawHit) int) {
 	}
 }
 
-// Detect analyses one answer. It is safe for concurrent use.
+// Detect analyses one answer with the rules alone (no query, no
+// adjudicator). It is safe for concurrent use.
 func (d *Detector) Detect(text string, citations []Citation) Result {
+	r, _ := d.run(context.Background(), Input{Text: text, Citations: citations}, nil)
+	return r
+}
+
+// Analyze analyses one answer with its query and, when the Detector has
+// one, consults the Adjudicator for ambiguous ordinary-word mentions. An
+// adjudicator error leaves the rule-based decision in place and is
+// returned beside the (complete) result. It is safe for concurrent use.
+func (d *Detector) Analyze(ctx context.Context, in Input) (Result, error) {
+	return d.run(ctx, in, d.adj)
+}
+
+func (d *Detector) run(ctx context.Context, in Input, adj Adjudicator) (Result, error) {
+	text := in.Text
 	if len(text) > math.MaxInt32 {
 		// Offsets are kept in 32 bits; 2 GiB is far beyond any answer.
 		text = text[:math.MaxInt32]
@@ -638,11 +677,12 @@ func (d *Detector) Detect(text string, citations []Citation) Result {
 	}
 	sc.hits = sel
 
-	sc.an = analysis{d: d, text: text, sc: sc}
+	sc.an = analysis{d: d, text: text, sc: sc, query: in.Query}
 	an := &sc.an
-	an.checkCitations(citations)
+	an.checkCitations(in.Citations)
 	an.buildCands()
 	an.guardAll()
+	err := an.adjudicate(ctx, adj)
 	an.classify()
-	return an.result()
+	return an.result(), err
 }

@@ -11,27 +11,6 @@ func set(words string) map[string]bool {
 	return m
 }
 
-// commonWords are ordinary English words (folded) that are also product
-// names. A tracked name or alias equal to one of them is "common-word
-// guarded": it counts only with evidence (see guard in guard.go). The list
-// is deliberately small and biased to words that real brands use.
-var commonWords = set(`
-a air all ally amplitude an anthropic any apple arc asana atlas attentive bard base be
-bear bench best bloom bolt bounty box brave buffer bumble calendar canvas cash
-character chase chat chime chrome clay clear close cloud cohere compass copilot copper
-copy craft crisp culture current day discord do docs dove drift drip drive echo edge
-era excel fellow fire flow forms found frame free front fusion gain gap ghost glean
-glow go guru gusto harvest he heap height hey hinge hive honey hub i intercom it jasper
-joy keeper keynote kindle kit later lattice linear loom mail maps match max me medium
-meet mercury mint mistral monday motion music my nest next nimble note notes notion
-nova numbers office one open opera oracle our outlook pages perplexity photos pi ping
-pipe pitch plus postscript prime pro pulse qualified ramp reclaim relay ring rippling
-runway safari scribe segment share she sheets shell shop signal slack snap spark spike
-sprout square stable stream stripe subway superhuman sync tango target teams the they
-things tide todo top track tv ultra us visa wave we wise word writer you your zoom
-january february march april may june july august september october november december sunday monday tuesday wednesday thursday friday saturday
-`)
-
 // calendarWords are capitalised in ordinary English, so capitalisation is
 // no evidence for them and a temporal context ("on Monday", "Monday
 // morning", "May 5") rejects them outright.

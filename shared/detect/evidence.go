@@ -1,0 +1,559 @@
+package detect
+
+import (
+	"math"
+	"strings"
+	"unicode"
+)
+
+// Ordinary-word evidence. A name or alias that is an ordinary English word
+// (wordlist.go) counts only when the evidence that it names the product
+// adds up to evidenceThreshold. The weights (package documentation) were
+// set on the tuning half of the corpus in testdata/corpus.
+const (
+	evidenceThreshold = 1.0
+	// ambiguousBand: scores within this distance of the threshold are
+	// decided by the rules but reported as ambiguous, and are the ones an
+	// Adjudicator is asked about.
+	ambiguousBand = 0.4
+
+	wCue          = 1.2 // "Slack app", "Notion's API", "Apple Inc"
+	wTLD          = 2.0 // "Monday.com"
+	wDefinition   = 1.5 // "Box is a cloud storage platform"
+	wLinkAnchor   = 1.5 // "[Notion](…)"
+	wDomainSeen   = 1.2 // capitalised, and the entity's domain is cited or in the text
+	wCapital      = 1.1 // capitalised mid-sentence
+	wPossessive   = 1.0 // capitalised possessive: "Apple's"
+	wEnumeration  = 1.2 // enumerated beside an accepted tracked entity
+	wListContext  = 1.2 // heads a list item beside items headed by other tracked entities
+	wNameHeading  = 0.6 // a heading or list head that is only the name
+	wPredicate    = 0.5 // "X offers", "X is known for", "X was criticised"
+	wAttribute    = 0.3 // per product attribute in the sentence (pricing, users, …), at most two
+	wQueryTopic   = 0.3 // the query asks about products, or names a tracked entity
+	wQueryNames   = 0.5 // the query names this entity (instead of wQueryTopic)
+	wOtherSame    = 0.5 // another tracked entity accepted in the same sentence
+	wOtherNear    = 0.4 // another tracked entity accepted in the previous or next sentence
+	wSameEntity   = 0.5 // the entity is accepted elsewhere in the answer
+	wVerbParticle = -1.5 // "Zoom in on", "Bear in mind": a verb, not a name
+	wVerbObject   = -1.0 // sentence-initial verb with an object: "Craft a message"
+	wOf           = -0.8 // "Notion of progress"
+	wUICommand    = -1.0 // "click Zoom", "select Square"
+	wTitleCase    = -0.5 // every word of the line capitalised: capitals say nothing
+	wSuffix       = -0.7 // "Mercury-free"
+)
+
+// guardAll applies the ordinary-word rule: every guarded candidate gets a
+// local score from its own sentence and the query; then passes add the
+// context of other accepted mentions (same sentence, neighbouring
+// sentences, enumerations, list blocks, the entity elsewhere) until nothing
+// changes. Sentence and list-block summaries keep each pass linear.
+func (an *analysis) guardAll() {
+	sc := an.sc
+	cands := sc.cands
+	an.assignBlocks()
+	an.prepareQuery()
+	n := len(an.d.ents)
+	an.entAcc = make([]bool, n)
+	for i := range cands {
+		if c := &cands[i]; c.state == candAccepted {
+			an.accept(c, c.strength)
+		}
+	}
+	for i := range cands {
+		if c := &cands[i]; c.guarded && c.state == candPending {
+			an.localEvidence(c)
+			if c.state == candPending && c.local >= evidenceThreshold {
+				c.score = c.local
+				an.accept(c, guardConfidence(c.score))
+			}
+		}
+	}
+	for pass, changed := 0, true; changed && pass < maxGuardPasses; pass++ {
+		changed = false
+		for i := range cands {
+			c := &cands[i]
+			if c.state != candPending {
+				continue
+			}
+			c.score = c.local + an.contextEvidence(c)
+			if c.score >= evidenceThreshold {
+				an.accept(c, guardConfidence(c.score))
+				changed = true
+			}
+		}
+	}
+	for i := range cands {
+		if cands[i].state == candPending {
+			cands[i].state = candRejected
+		}
+	}
+}
+
+// maxGuardPasses bounds the context passes: each pass can accept names
+// whose evidence is a name accepted in the previous pass.
+const maxGuardPasses = 8
+
+// guardConfidence maps an accepted evidence score to a mention confidence:
+// 0.65 at the threshold, rising 0.1 per point of evidence to 0.85.
+func guardConfidence(score float64) float64 {
+	return math.Max(0.55, math.Min(0.85, 0.65+0.1*(score-evidenceThreshold)))
+}
+
+// ambiguous: the score lies in the band around the threshold.
+func ambiguous(score float64) bool {
+	return math.Abs(score-evidenceThreshold) < ambiguousBand
+}
+
+// prepareQuery reads the query once: whether it asks about products or
+// names tracked entities.
+func (an *analysis) prepareQuery() {
+	n := len(an.d.ents)
+	an.queryNames = make([]bool, n)
+	q := an.query
+	if strings.TrimSpace(q) == "" {
+		return
+	}
+	fq := foldString(q)
+	for pi := range an.d.pats {
+		p := &an.d.pats[pi]
+		if containsWord(fq, p.folded) {
+			for _, o := range p.owners {
+				an.queryNames[o.ent] = true
+				an.queryTopic = true
+			}
+		}
+	}
+	pos := 0
+	for !an.queryTopic {
+		w, next := wordAtAny(q, pos)
+		if w == "" {
+			break
+		}
+		an.queryTopic = inSet(queryProductWords, w)
+		pos = next
+	}
+}
+
+// containsWord: w occurs in s between word boundaries.
+func containsWord(s, w string) bool {
+	for off := 0; ; {
+		i := strings.Index(s[off:], w)
+		if i < 0 {
+			return false
+		}
+		st, en := off+i, off+i+len(w)
+		if (st == 0 || !isWordRune(lastRune(s[:st]))) && (en == len(s) || !isWordRune(firstRune(s[en:]))) {
+			return true
+		}
+		off = st + 1
+	}
+}
+
+// localEvidence scores a guarded candidate from its own surroundings and
+// the query, or rejects it outright (a temporal weekday, a lower-case word
+// without a product cue, a compound part).
+func (an *analysis) localEvidence(c *cand) {
+	text := an.text
+	p := &an.d.pats[c.pat]
+	rec := &an.sc.sents[c.srec]
+	c.scored = true
+	surface := text[c.start:c.end]
+	capital := unicode.IsUpper(firstRune(surface))
+	prev := prevToken(text, rec.rawStart, c.start)
+	next := nextToken(text, c.end, rec.end)
+	tld := tldFollows(text, c.end)
+	cue := inSet(productCues, prev.word) || inSet(productCues, next.word)
+	def := an.definitional(c)
+	anchor := isLinkAnchor(text, c.start, c.end)
+	reject := func() { c.state, c.local, c.verbUse = candRejected, -2, true }
+
+	// A compound's second part ("high-mercury fish") is a word.
+	if c.start > 1 && text[c.start-1] == '-' && isWordRune(lastRune(text[:c.start-1])) {
+		reject()
+		return
+	}
+	if p.calendar {
+		switch {
+		case inSet(productCues, next.word) || tld:
+			c.local = wTLD // "the Monday app"
+		case inSet(temporalBefore, prev.word) || inSet(temporalAfter, next.word) ||
+			startsWithDigit(next.word) || startsWithDigit(prev.word) ||
+			(next.sep == ',' && (startsWithDigit(next.after) || inSet(calendarWords, next.after))):
+			reject()
+		case cue || def || an.domainSeen[c.ent]:
+			c.local = wCue
+		}
+		// Capitals are grammar for weekdays and months: only context helps.
+		return
+	}
+	score := 0.0
+	switch {
+	case tld:
+		score += wTLD
+	case cue:
+		score += wCue
+	}
+	if def {
+		score += wDefinition
+	}
+	if anchor {
+		score += wLinkAnchor
+	}
+	score += rarityPrior(p.level)
+	if !capital {
+		// A lower-case ordinary word is the word, unless it is rare, or a
+		// product cue, a domain suffix, a definition or a link anchor says
+		// otherwise.
+		if score < evidenceThreshold || an.verbUse(c, rec, prev, next, true) {
+			reject()
+			return
+		}
+		c.local = score
+		return
+	}
+	start := atSentenceStart(text, rec.rawStart, c.start)
+	title := titleCaseLine(text, c.start)
+	menu := uiPath(prev, next)
+	if an.verbUse(c, rec, prev, next, start || title) {
+		c.verbUse = true
+		score += wVerbParticle
+	}
+	switch {
+	case menu:
+		c.verbUse = true
+		score += 2 * wVerbParticle
+	case inSet(uiCommands, prev.word):
+		score += wUICommand
+	}
+	if title {
+		score += wTitleCase
+	}
+	if next.word != "" && strings.EqualFold(next.word, "of") {
+		score += wOf
+	}
+	if next.sep == '-' {
+		if w, _ := wordAt(text, c.end+1, rec.end); !inSet(brandSuffixes, w) {
+			score += wSuffix
+			title = true // "Mercury-free": its capital is the sentence's
+		}
+	}
+	capEvidence := !start && !title && !menu
+	switch {
+	case an.domainSeen[c.ent] && !title && !menu:
+		score += wDomainSeen
+	case capEvidence:
+		score += wCapital
+	case next.possessive && !title:
+		score += wPossessive
+	}
+	if start && !title && nameOnlyHead(text, c) {
+		score += wNameHeading
+	}
+	if an.predicateFollows(c, rec) {
+		score += wPredicate
+	}
+	score += wAttribute * float64(an.attributes(rec))
+	switch {
+	case an.queryNames[c.ent]:
+		score += wQueryNames
+	case an.queryTopic:
+		score += wQueryTopic
+	}
+	c.local = score
+}
+
+// contextEvidence is the evidence other accepted mentions give a pending
+// capitalised candidate.
+func (an *analysis) contextEvidence(c *cand) float64 {
+	text := an.text
+	if c.verbUse && c.local < -1 || an.d.pats[c.pat].calendar && c.local < 0 {
+		return 0
+	}
+	capital := unicode.IsUpper(firstRune(text[c.start:c.end]))
+	sc := an.sc
+	rec := &sc.sents[c.srec]
+	var s float64
+	if c.block >= 0 && sc.blocks[c.block].hasOther(c.ent) {
+		s += wListContext
+	}
+	if !capital {
+		return s
+	}
+	if rec.acc.hasOther(c.ent) {
+		prev := prevToken(text, rec.rawStart, c.start)
+		next := nextToken(text, c.end, rec.end)
+		if isEnumSep(prev.sep) || isEnumSep(next.sep) || inSet(enumerators, prev.word) || inSet(enumerators, next.word) {
+			s += wEnumeration
+		} else {
+			s += wOtherSame
+		}
+	}
+	if an.d.pats[c.pat].calendar {
+		return s // weekdays need an enumeration, a list or a cue
+	}
+	// Neighbouring sentences vouch for the brand with any tracked entity,
+	// for a competitor only with other competitors: the brand's own
+	// mentions never add competitor mentions, so naming the brand once more
+	// cannot lower its share of voice.
+	for _, k := range [2]int{c.srec - 1, c.srec + 1} {
+		if k < 0 || k >= len(sc.sents) || abs(sc.sents[k].idx-rec.idx) != 1 {
+			continue
+		}
+		if c.ent == 0 && sc.sents[k].acc.hasOther(0) || c.ent != 0 && sc.sents[k].accComp.hasOther(c.ent) {
+			s += wOtherNear
+			break
+		}
+	}
+	if an.entAcc[c.ent] {
+		s += wSameEntity
+	}
+	return s
+}
+
+func abs(x int) int {
+	if x < 0 {
+		return -x
+	}
+	return x
+}
+
+// verbUse: the word is used as a verb — followed by a particle ("Zoom in
+// on", "Bear in mind") or, sentence-initially, by an object ("Craft a
+// reply") — or preceded by "to" or a modal in lower case. initial says
+// whether imperative readings apply (a sentence start or a title).
+func (an *analysis) verbUse(c *cand, rec *sentRec, prev, next tok, initial bool) bool {
+	text := an.text
+	if inSet(verbParticles, next.word) {
+		after := ""
+		if k := strings.Index(text[c.end:min(rec.end, c.end+4*maxTokenBytes)], next.word); k >= 0 {
+			after, _ = wordAt(text, c.end+k+len(next.word), rec.end)
+		}
+		// "Zoom in 2020", "Slack in Europe": a time or a place follows.
+		if !(startsWithDigit(after) || nameLike(after) && !inSet(articles, after)) && (initial || inSet(verbBefore, prev.word)) {
+			return true
+		}
+	}
+	if initial && inSet(verbObjects, next.word) {
+		return true
+	}
+	return !unicode.IsUpper(firstRune(text[c.start:c.end])) && inSet(verbBefore, prev.word) && an.d.pats[c.pat].level < 50
+}
+
+// uiPath: the word is a step of a menu path ("Settings > Display > Zoom").
+func uiPath(prev, next tok) bool {
+	isPath := func(r rune) bool { return r == '>' || r == '→' || r == '›' || r == '»' || r == '|' || r == '➜' }
+	return isPath(prev.sep) || isPath(next.sep)
+}
+
+// maxTitleBytes bounds the lines read as titles or heads.
+const maxTitleBytes = 200
+
+// titleCaseLine: the line holding pos is a title whose every word is
+// capitalised, function words included ("## The Notion Of Progress"), or is
+// written in capitals: capitalisation there says nothing about names.
+func titleCaseLine(text string, pos int) bool {
+	lo := max(0, pos-maxTitleBytes)
+	ls := strings.LastIndexByte(text[lo:pos], '\n') + 1 + lo
+	hi := min(len(text), pos+maxTitleBytes)
+	le := strings.IndexByte(text[pos:hi], '\n')
+	if le < 0 {
+		le = hi
+	} else {
+		le += pos
+	}
+	if le-ls >= maxTitleBytes || ls == lo && lo > 0 && text[lo-1] != '\n' {
+		return false
+	}
+	words, upper, lowerFn, upperFn := 0, 0, 0, 0
+	allCaps := true
+	for p := ls; p < le; {
+		w, np := wordAtAny(text[:le], p)
+		if w == "" {
+			break
+		}
+		p = np
+		r := firstRune(w)
+		if !unicode.IsLetter(r) {
+			continue
+		}
+		words++
+		if unicode.IsUpper(r) {
+			upper++
+			if words > 1 && inSet(functionWords, w) {
+				upperFn++
+			}
+		} else if inSet(functionWords, w) {
+			lowerFn++
+		}
+		if strings.ToUpper(w) != w {
+			allCaps = false
+		}
+	}
+	if words < 3 {
+		return false
+	}
+	return allCaps || upper == words && upperFn > 0 && lowerFn == 0
+}
+
+// nameOnlyHead: the candidate is all of a heading, a list item's head or
+// a line's bold lead, up to a colon, a dash, a parenthesis or the line end
+// ("## Notion", "1. **Bear** – …", "**Craft:** …").
+func nameOnlyHead(text string, c *cand) bool {
+	lo := max(0, c.start-maxTitleBytes)
+	ls := strings.LastIndexByte(text[lo:c.start], '\n') + 1 + lo
+	pre := trimLeftSpace(text[ls:c.start])
+	marked := false
+	if h := strings.TrimLeft(pre, "#"); len(h) < len(pre) {
+		pre, marked = h, true
+	} else if m := listMarkerLen(pre); m > 0 {
+		pre, marked = pre[m:], true
+	}
+	for _, r := range pre {
+		if r == '*' || r == '_' {
+			marked = true
+		} else if r != ' ' && r != '\t' && !isOpener(r) {
+			return false
+		}
+	}
+	if !marked {
+		return false
+	}
+	rest := strings.TrimLeft(text[c.end:min(len(text), c.end+16)], "*_`")
+	rest = strings.TrimLeft(rest, " \t")
+	if rest == "" || rest[0] == '\n' || rest[0] == '\r' {
+		return true
+	}
+	r := firstRune(rest)
+	return r == ':' || r == '-' || r == '–' || r == '—' || r == '(' || r == ','
+}
+
+// predicateFollows: a product predicate follows the name, after at most two
+// adverbs: "X offers", "X is known for", "X was criticised", "X's free
+// plan".
+func (an *analysis) predicateFollows(c *cand, rec *sentRec) bool {
+	text := an.text
+	pos := c.end
+	if hasPrefixFold(text[pos:rec.end], "'s") {
+		pos += 2
+	} else if strings.HasPrefix(text[pos:rec.end], "’s") {
+		pos += len("’s")
+	}
+	for k := 0; k < 4; k++ {
+		w, np := wordAt(text, pos, rec.end)
+		switch {
+		case w == "":
+			return false
+		case inSet(predicateAdverbs, w):
+		case inSet(brandVerbs, w):
+			return true
+		case inSet(copulas, w) || strings.EqualFold(w, "has") || strings.EqualFold(w, "have") || strings.EqualFold(w, "been"):
+			w2, np2 := wordAt(text, np, rec.end)
+			for inSet(predicateAdverbs, w2) {
+				w2, np2 = wordAt(text, np2, rec.end)
+			}
+			return inSet(brandStates, w2)
+		default:
+			return false
+		}
+		pos = np
+	}
+	return false
+}
+
+// attributes counts distinct product attributes ("pricing", "users",
+// "integrations", "encryption", …) in the sentence, at most two; cached
+// per sentence.
+func (an *analysis) attributes(rec *sentRec) int {
+	if rec.attrs > 0 {
+		return int(rec.attrs - 1)
+	}
+	text := an.text
+	n := 0
+	seen := ""
+	for pos := rec.start; pos < rec.end && n < 2; {
+		w, np := wordAtAny(text[:rec.end], pos)
+		if w == "" {
+			break
+		}
+		if inSet(productAttributes, w) && !strings.EqualFold(w, seen) {
+			seen = w
+			n++
+		}
+		pos = np
+	}
+	rec.attrs = int8(n + 1)
+	return n
+}
+
+// rarityPrior is the evidence a word's rarity gives: SCOWL levels 50 and
+// above ("acme", "obsidian", "coda") are seldom meant as words in an answer,
+// level 35–40 words ("slack", "loom") sometimes, the commonest ("apple",
+// "notion", "zoom") often.
+func rarityPrior(level uint8) float64 {
+	switch {
+	case level >= 50:
+		return 1.0
+	case level >= 35:
+		return 0.3
+	}
+	return 0
+}
+
+var (
+	// queryProductWords mark a query about products or services.
+	queryProductWords = set(`app apps application applications tool tools software platform platforms service services
+crm saas vs versus alternative alternatives best top compare comparison review reviews pricing price cheapest
+recommend recommendation recommended options provider providers vendor vendors subscription plan plans
+brand brands company companies product products manager editor browser bank card payment payments messenger
+messaging camera doorbell laptop phone account startup startups solution solutions`)
+
+	// verbParticles after a word make it a phrasal verb: "zoom in",
+	// "slack off", "bear with".
+	verbParticles = set(`in out up down off into onto through over around back away with`)
+
+	// verbObjects after a sentence-initial word make it an imperative verb
+	// with an object: "Craft a reply", "Signal your intent".
+	verbObjects = set(`a an the your my our their his her them it this that these those yourself some any every each`)
+
+	// verbBefore: words before a lower-case verb ("to zoom", "can zoom").
+	verbBefore = set(`to can could will would should might must please cannot don't doesn't didn't won't let's lets`)
+
+	// uiCommands before a word make it a button or menu item.
+	uiCommands = set(`click tap select choose press toggle hit`)
+
+	// brandSuffixes: "Notion-like", "Slack-style" refer to the product.
+	brandSuffixes = set(`like style based powered compatible native integrated friendly first only certified approved`)
+
+	functionWords = set(`of the and a an in on for to with at by or from as into`)
+
+	predicateAdverbs = set(`also now still generally widely often usually typically recently currently mostly
+largely really particularly especially notably quickly clearly arguably broadly frequently even already
+primarily mainly best most more`)
+
+	// brandVerbs: what products and companies do.
+	brandVerbs = set(`offers offer offered provides provide provided lets let allows allow supports supported
+integrates integrated charges charged costs cost includes included ships shipped launched released added
+introduced announced acquired raised encrypts encrypted syncs synced stores stored features featured focuses
+focused excels excel shines stands dominates leads targets uses requires works runs handles delivers gives
+bundles lacks lacked comes came starts started remains tends sells sold hosts hosted publishes updated
+integrates competes rolled pioneered markets caters appeals limits restricts promises boasts emphasizes
+emphasises prioritizes prioritises`)
+
+	// brandStates after "X is/was/has been": "known for", "preferred by".
+	brandStates = set(`known preferred favored favoured used considered regarded praised criticised criticized
+recommended popular designed built owned headquartered based available priced aimed geared focused loved
+trusted widely free cheaper pricier faster slower better worse best ideal great good solid strong weaker
+stronger simpler easier harder beloved famous notable owned used adopted backed funded acquired criticized
+blamed sued fined praised rated reviewed often one`)
+
+	// productAttributes in a sentence mark talk about a product.
+	productAttributes = set(`pricing price prices priced plan plans tier tiers subscription subscriptions free
+users user customers teams team integrations integration encryption encrypted features feature templates
+template interface ui ux mobile desktop ios android web browser sync syncing offline api apis workspace
+workspaces collaboration collaborative databases database storage privacy security support onboarding
+dashboard reports reporting notifications version versions release update updates app apps software
+platform premium enterprise startups startup seats seat license licensing month monthly annual annually
+per plugins plugin extensions markdown editor notes calls meetings video messaging messages payments
+payment card cards account accounts fees fee transactions checking savings devices device camera cameras
+browser tabs`)
+)
