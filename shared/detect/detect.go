@@ -168,8 +168,8 @@ type pattern struct {
 	owners   []patOwner
 	common   bool  // guarded: an ordinary word, or a short Latin form
 	level    uint8 // how common the word is (wordlist.go); 0 when not guarded
-	calendar bool // a weekday or month name
-	domain   bool // matched with domain boundaries
+	calendar bool  // a weekday or month name
+	domain   bool  // matched with domain boundaries
 }
 
 type entInfo struct {

@@ -16,9 +16,9 @@ const (
 
 // Per-mention confidence by how the mention was found.
 const (
-	confName         = 0.95 // the entity's name, not a common word
-	confAlias        = 0.85 // an alias, not a common word
-	confDomain       = 0.75 // a domain in the text
+	confName   = 0.95 // the entity's name, not a common word
+	confAlias  = 0.85 // an alias, not a common word
+	confDomain = 0.75 // a domain in the text
 )
 
 // cand is one entity's claim on a selected match.
@@ -58,7 +58,7 @@ type sentRec struct {
 	unkFrom    int
 	unkTo      int // -1 until checked
 	words      int
-	attrs      int8 // product attributes + 1; 0 until counted
+	attrs      int8   // product attributes + 1; 0 until counted
 	anchor     bool   // a negation anchor occurs (set by tokenize)
 	acc        entSet // entities with accepted mentions here
 	accComp    entSet // competitors with accepted mentions here
