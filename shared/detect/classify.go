@@ -70,12 +70,13 @@ func (an *analysis) classify() {
 		if c.state != candAccepted {
 			continue
 		}
-		if c.kind == KindDomain && inLinkTarget(an.text, an.sc.sents[c.srec].rawStart, c.start) {
+		if c.kind == KindDomain && (inLinkTarget(an.text, an.sc.sents[c.srec].rawStart, c.start) || citationForm(an.text, c.start, c.end)) {
 			c.link = true
 			continue
 		}
 		c.unknown = an.isUnknown(c)
 	}
+	an.resolveUnknown()
 	an.nearestOthers()
 	for i := range sc.cands {
 		c := &sc.cands[i]
@@ -139,6 +140,49 @@ func inLinkTarget(text string, lo, pos int) bool {
 }
 
 const maxURLBytes = 2048
+
+// citationForm: a domain written as a URL ("https://acme.com/x",
+// "www.acme.com"), as the text of a link whose anchor is the address
+// itself ("[acme.com/docs](https://acme.com/docs)"), or on a sources line
+// ("Sources: acme.com, g2.com", "[1]: …") cites the brand without naming
+// it in prose.
+func citationForm(text string, start, end int) bool {
+	ts := start
+	for ts > 0 && start-ts < maxURLBytes {
+		b := text[ts-1]
+		if isSpaceByte(b) || b == '(' || b == '[' || b == '<' || b == '"' || b == '\'' || b == '|' {
+			break
+		}
+		ts--
+	}
+	tok := text[ts:start]
+	if strings.Contains(tok, "://") || hasPrefixFold(tok, "www.") {
+		return true
+	}
+	if ts > 0 && text[ts-1] == '[' {
+		te := end
+		for te < len(text) && te-end < maxURLBytes && !isSpaceByte(text[te]) && text[te] != ']' {
+			te++
+		}
+		if te+1 < len(text) && text[te] == ']' && text[te+1] == '(' {
+			return true
+		}
+	}
+	lo := max(0, start-maxURLBytes)
+	ls := strings.LastIndexByte(text[lo:start], '\n') + 1 + lo
+	line := strings.TrimLeft(text[ls:start], " \t>*_-")
+	if strings.HasPrefix(line, "[") && len(line) > 2 && (line[1] == '^' || line[1] >= '0' && line[1] <= '9') {
+		return true // a footnote: "[1]: …", "[^2] …"
+	}
+	w, _ := wordAtAny(line, 0)
+	if inSet(sourceLabels, w) {
+		rest := strings.TrimLeft(line[strings.Index(line, w)+len(w):], " *_")
+		return strings.HasPrefix(rest, ":") || strings.HasPrefix(rest, "(")
+	}
+	return false
+}
+
+var sourceLabels = set(`sources source references reference citations citation links further reading`)
 
 // unknownReach bounds the gap (bytes) between an unknown-statement and the
 // mention it refers to; it also keeps the check local in long sentences.
@@ -209,8 +253,9 @@ func (an *analysis) findUnknown(rec *sentRec) {
 					}
 				}
 			}
-			slices.SortFunc(sc.unk[rec.unkFrom:], func(a, b [2]int) int { return a[0] - b[0] })
 		}
+		sc.unk = an.ignoranceSpans(rec.start, rec.end, sc.unk)
+		slices.SortFunc(sc.unk[rec.unkFrom:], func(a, b [2]int) int { return a[0] - b[0] })
 	}
 	rec.unkTo = len(sc.unk)
 }
@@ -452,7 +497,7 @@ func lexLookup(w string) uint8 {
 
 const (
 	lexMaxLen = 24
-	lexMask   = 1<<11 - 1
+	lexMask   = 1<<12 - 1
 )
 
 type lexEntry struct {
@@ -506,6 +551,26 @@ func lexLetter(c byte) uint {
 // counts give its polarity, so the cost per mention is logarithmic.
 func (an *analysis) sentiment(i int) Sentiment {
 	sc := an.sc
+	rec := &sc.sents[sc.cands[i].srec]
+	lo, hi, ok := an.scope(i)
+	if !ok {
+		return Neutral
+	}
+	clauses := sc.clauses[rec.clauseFrom:rec.clauseTo]
+	pos, neg := clauses[hi].cumPos, clauses[hi].cumNeg
+	if lo > 0 {
+		pos -= clauses[lo-1].cumPos
+		neg -= clauses[lo-1].cumNeg
+	}
+	return polarity(int(pos), int(neg))
+}
+
+// scope returns the clauses (indices into the sentence's clauses) that
+// govern candidate i: its own and its neighbours up to the clauses of the
+// nearest other-entity mentions; ok=false when another entity shares its
+// clause on both sides.
+func (an *analysis) scope(i int) (lo, hi int, ok bool) {
+	sc := an.sc
 	c := &sc.cands[i]
 	rec := &sc.sents[c.srec]
 	if !rec.analysed {
@@ -520,7 +585,7 @@ func (an *analysis) sentiment(i int) Sentiment {
 		return max(k, 0)
 	}
 	own := clauseOf(c.start)
-	lo, hi := 0, len(clauses)-1
+	lo, hi = 0, len(clauses)-1
 	if p := sc.prevOther[i]; p >= 0 {
 		if k := clauseOf(sc.cands[p].start); k == own {
 			lo, hi = own, own
@@ -535,15 +600,7 @@ func (an *analysis) sentiment(i int) Sentiment {
 			hi = k - 1
 		}
 	}
-	if hi < lo {
-		return Neutral
-	}
-	pos, neg := clauses[hi].cumPos, clauses[hi].cumNeg
-	if lo > 0 {
-		pos -= clauses[lo-1].cumPos
-		neg -= clauses[lo-1].cumNeg
-	}
-	return polarity(int(pos), int(neg))
+	return lo, hi, hi >= lo
 }
 
 func polarity(pos, neg int) Sentiment {

@@ -98,6 +98,9 @@ type Mention struct {
 	// rather than a mention. Not counted; it marks the domain as cited.
 	Link       bool
 	Confidence float64
+	// EvidenceScore is the ordinary-word evidence of a Guarded mention
+	// (threshold 1.0; package documentation), 0 for other forms.
+	EvidenceScore float64
 }
 
 // EntityResult is what one answer says about one tracked entity.
@@ -129,6 +132,11 @@ type EntityResult struct {
 	// UnknownToModel: the answer says the model knows nothing about the
 	// entity, and never mentions it otherwise.
 	UnknownToModel bool
+	// PositiveEvidence and NegativeEvidence are the sentences that carry the
+	// strongest praise and criticism of the brand (brand only; empty when
+	// there is none).
+	PositiveEvidence string
+	NegativeEvidence string
 }
 
 // ScoreParts explains VisibilityScore; each part is in 0..1.
@@ -155,6 +163,14 @@ type Result struct {
 	// Discovered are untracked product names recommended next to tracked
 	// ones, in order of first appearance.
 	Discovered []string
+	// Ambiguous: the verdict rests on ordinary-word evidence within the
+	// ambiguous band; Confidence is low accordingly.
+	Ambiguous bool
+	// NegativeEvidence is the sentence carrying the answer's strongest
+	// criticism of the brand (Brand.NegativeEvidence).
+	NegativeEvidence string
+	// Version is the detector that produced the result (Version).
+	Version string
 }
 
 // patOwner is one entity's claim on a folded pattern.
@@ -330,9 +346,11 @@ type scratch struct {
 	cands []cand
 	sents []sentRec
 	unk   [][2]int
-	found []found
-	parts []part
-	ends  [][2]int // sentence start → end, for sentences with hits
+	// igToks: the words of the sentence the ignorance classifier reads
+	igToks []igTok
+	found  []found
+	parts  []part
+	ends   [][2]int // sentence start → end, for sentences with hits
 	// citedBy pairs an entity with a citation on one of its domains
 	citedBy [][2]int32
 	// wide lists, per multi-byte rune, the byte offset after it and the

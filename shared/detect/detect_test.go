@@ -162,12 +162,12 @@ var detectCases = []detectCase{
 	{
 		name: "monday morning", brand: monday, comps: nil,
 		text:    "Let's meet on Monday morning to review the plan.",
-		verdict: VerdictNotMentioned, count: 0, spans: []span{},
+		verdict: VerdictOrdinaryWord, count: 0, spans: []span{},
 	},
 	{
 		name: "monday every", brand: monday, comps: nil,
 		text:    "Every Monday we publish a report.",
-		verdict: VerdictNotMentioned, count: 0, spans: []span{},
+		verdict: VerdictOrdinaryWord, count: 0, spans: []span{},
 	},
 	{
 		name: "monday.com name", brand: monday, comps: nil,
@@ -201,12 +201,12 @@ var detectCases = []detectCase{
 	{
 		name: "slack in the rope", brand: slack, comps: nil,
 		text:    "There is some slack in the rope.",
-		verdict: VerdictNotMentioned, count: 0, spans: []span{},
+		verdict: VerdictOrdinaryWord, count: 0, spans: []span{},
 	},
 	{
 		name: "slack sentence start without cue", brand: slack, comps: nil,
 		text:    "Slack is what we left in the schedule.",
-		verdict: VerdictNotMentioned, count: 0, spans: []span{},
+		verdict: VerdictOrdinaryWord, count: 0, spans: []span{},
 	},
 	{
 		name: "slack sentence start with cue", brand: slack, comps: nil,
@@ -216,12 +216,12 @@ var detectCases = []detectCase{
 	{
 		name: "apple pie", brand: apple, comps: nil,
 		text:    "Apple pie is a classic dessert.",
-		verdict: VerdictNotMentioned, count: 0, spans: []span{},
+		verdict: VerdictOrdinaryWord, count: 0, spans: []span{},
 	},
 	{
 		name: "apple lower", brand: apple, comps: nil,
 		text:    "I baked an apple pie on Sunday.",
-		verdict: VerdictNotMentioned, count: 0, spans: []span{},
+		verdict: VerdictOrdinaryWord, count: 0, spans: []span{},
 	},
 	{
 		name: "apple company", brand: apple, comps: nil,
@@ -231,7 +231,7 @@ var detectCases = []detectCase{
 	{
 		name: "you as pronoun", brand: youcom, comps: nil,
 		text:    "Thank you for asking! You can try several search engines.",
-		verdict: VerdictNotMentioned, count: 0, spans: []span{},
+		verdict: VerdictOrdinaryWord, count: 0, spans: []span{},
 	},
 	{
 		name: "you.com domain", brand: youcom, comps: nil,
@@ -241,7 +241,7 @@ var detectCases = []detectCase{
 	{
 		name: "notion lowercase noun", brand: notion, comps: nil,
 		text:    "She had a notion of how to fix it.",
-		verdict: VerdictNotMentioned, count: 0, spans: []span{},
+		verdict: VerdictOrdinaryWord, count: 0, spans: []span{},
 	},
 	{
 		name: "notion capitalised", brand: notion, comps: nil,
@@ -528,12 +528,12 @@ var detectCases = []detectCase{
 	{
 		name: "zoom in", brand: zoom, comps: nil,
 		text:    "Zoom in on the chart to see details.",
-		verdict: VerdictNotMentioned, count: 0, spans: []span{},
+		verdict: VerdictOrdinaryWord, count: 0, spans: []span{},
 	},
 	{
 		name: "linear adjective", brand: linear, comps: nil,
 		text:    "The relationship is linear in x.",
-		verdict: VerdictNotMentioned, count: 0, spans: []span{},
+		verdict: VerdictOrdinaryWord, count: 0, spans: []span{},
 	},
 	{
 		name: "linear defined as product", brand: linear, comps: nil,
@@ -548,12 +548,12 @@ var detectCases = []detectCase{
 	{
 		name: "box noun", brand: box, comps: nil,
 		text:    "Put the old books in a box.",
-		verdict: VerdictNotMentioned, count: 0, spans: []span{},
+		verdict: VerdictOrdinaryWord, count: 0, spans: []span{},
 	},
 	{
 		name: "short name as letter", brand: x, comps: nil,
 		text:    "Multiply 2 x 3 to get 6.",
-		verdict: VerdictNotMentioned, count: 0, spans: []span{},
+		verdict: VerdictOrdinaryWord, count: 0, spans: []span{},
 	},
 	{
 		name: "short name capitalised", brand: x, comps: nil,

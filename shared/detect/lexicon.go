@@ -61,26 +61,52 @@ great excellent best good better recommended recommend recommends top leading po
 powerful robust reliable intuitive easy easier easiest user-friendly easy-to-use
 affordable flexible fast faster fastest efficient seamless seamlessly solid strong
 stronger strongest outstanding impressive versatile ideal standout favorite favourite
-love loved loves praised praise trusted innovative comprehensive polished
-well-designed excels excel excellent superior top-rated highly-rated well-known
+love loved loves praised praise praises trusted innovative comprehensive polished
+well-designed excels excel superior top-rated highly-rated well-known
 well-regarded beloved streamlined generous secure scalable accurate helpful valuable
 worthwhile effective convenient clean simple elegant smooth responsive stable mature
 feature-rich cost-effective premier perfect amazing awesome fantastic wonderful superb
-exceptional remarkable preferred winner wins shines thrive thrives benefit benefits
-advantage advantages pros intuitive capable nice handy useful dependable affordable
+exceptional remarkable preferred winner wins shines shine thrive thrives benefit benefits
+advantage advantages pros capable nice handy useful dependable trust trustworthy
+go-to best-in-class delightful snappy speedy lightweight beautiful gorgeous slick refined
+thoughtful rock-solid unmatched unbeatable stellar brilliant enjoy enjoys enjoyable happy
+satisfied impressed strength strengths reliability stability flexibility leader
+market-leading industry-leading transparent privacy-focused well-documented
+well-supported favoured favored praiseworthy excelled standouts painless effortless
 `)
+
+// strongWords weigh sentStrong.
+var strongWords = set(`
+excellent outstanding exceptional superb fantastic amazing love loved perfect best-in-class
+unmatched unbeatable stellar brilliant terrible awful horrible unusable avoid worst scam fraud
+unreliable disaster nightmare broken corrupts corrupted untrustworthy data-loss
+`)
+
+// boosters intensify the next polar word; softeners weaken it.
+var (
+	boosters  = set(`very extremely really highly incredibly exceptionally particularly remarkably truly super consistently genuinely seriously deeply significantly especially so`)
+	softeners = set(`slightly somewhat bit occasionally sometimes minor mildly marginally relatively fairly little`)
+)
 
 var negativeWords = set(`
 bad poor poorly worse worst expensive pricey overpriced costly slow slower sluggish
 buggy bug bugs glitchy clunky complicated confusing difficult hard frustrating
 limited limitation limitations lacking lacks lack outdated dated unreliable unstable
-crash crashes crashing issues issue problems problem complaints complaint drawback
-drawbacks downside downsides weak weaker weakness weaknesses criticized criticised
-disappointing disappointed avoid steep cumbersome inferior mediocre lackluster
+crash crashes crashing crashed issues issue problems problem complaints complaint drawback
+drawbacks downside downsides weak weaker weakness weaknesses criticized criticised criticism
+criticisms disappointing disappointed avoid steep cumbersome inferior mediocre lackluster
 lacklustre annoying terrible awful horrible insecure vulnerable breach breaches outage
 outages downtime scam fraud risky concern concerns overwhelming bloated laggy
 inconsistent inaccurate cons hate hated fails fail failed failure struggles struggle
-unresponsive unintuitive deprecated discontinued cluttered
+unresponsive unintuitive deprecated discontinued cluttered lose loses losing loss corrupt
+corrupts corrupted freezes freeze freezing hangs lag lags lagging glitch glitches broken breaks
+unusable painful headache headaches annoyance annoyances gripe gripes complain complains
+complained complaining controversy controversial lawsuit lawsuits fined scandal leak leaked
+leaks backlash stagnant abandoned neglected overkill restrictive paywall paywalled intrusive
+invasive delays delay delayed errors flaky disappoints frustrated frustration regret caution
+risk risks worry worries worrisome unpredictable drains untrustworthy distrust mistrust
+shady predatory hidden-fees underwhelming subpar sluggishness unhelpful clumsy awkward
+nightmare disaster data-loss falls lags
 `)
 
 // negators flip the polarity of the next sentiment word within negationWindow
@@ -143,7 +169,10 @@ const (
 	lexNegative
 	lexNegator
 	lexContrast
-	lexAnchor // an unknown-statement anchor that is not a negator
+	lexAnchor   // an unknown-statement anchor that is not a negator
+	lexStrong   // a strong polar word: weighs sentStrong
+	lexBooster  // an intensifier: the next polar word weighs more
+	lexSoftener // a softener: the next polar word weighs less
 )
 
 var lexicon = func() map[string]uint8 {
@@ -160,7 +189,17 @@ var lexicon = func() map[string]uint8 {
 	for w := range contrastWords {
 		m[w] |= lexContrast
 	}
-	for _, w := range strings.Fields(`unable limited unfamiliar unaware unknown beyond outside`) {
+	for w := range strongWords {
+		m[w] |= lexStrong
+	}
+	for w := range boosters {
+		m[w] |= lexBooster
+	}
+	for w := range softeners {
+		m[w] |= lexSoftener
+	}
+	for _, w := range strings.Fields(`unable limited unfamiliar unaware unknown beyond outside lack lacks lacking
+		little insufficient scarce sparse unclear uncertain unsure unverified hard difficult few`) {
 		m[w] |= lexAnchor
 	}
 	return m
