@@ -182,6 +182,11 @@ func citationForm(text string, start, end int) bool {
 	return false
 }
 
+// genericAspects after a possessive stand for the entity itself.
+var genericAspects = set(`features feature pricing prices price product products services service offering
+offerings plans capabilities platform app apps tool software reputation reviews details background
+history company business`)
+
 var sourceLabels = set(`sources source references reference citations citation links further reading`)
 
 // unknownReach bounds the gap (bytes) between an unknown-statement and the
@@ -205,8 +210,19 @@ func (an *analysis) isUnknown(c *cand) bool {
 		var region string
 		switch {
 		case m[1] <= c.start:
-			if c.start-m[1] > unknownReach || nextToken(text, c.end, rec.end).possessive {
+			if c.start-m[1] > unknownReach {
 				continue
+			}
+			// "no information about Acme's roadmap" is about the roadmap;
+			// "… about Acme's features" is about Acme.
+			if nt := nextToken(text, c.end, rec.end); nt.possessive {
+				skip := len("’s")
+				if text[c.end] == '\'' {
+					skip = len("'s")
+				}
+				if w, _ := wordAt(text, min(c.end+skip, rec.end), rec.end); !inSet(genericAspects, w) {
+					continue
+				}
 			}
 			region = text[m[1]:c.start]
 		case m[0] >= c.end:

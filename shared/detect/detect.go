@@ -348,9 +348,11 @@ type scratch struct {
 	unk   [][2]int
 	// igToks: the words of the sentence the ignorance classifier reads
 	igToks []igTok
-	found  []found
-	parts  []part
-	ends   [][2]int // sentence start → end, for sentences with hits
+	// spans: the byte ranges that govern the brand's sentiment
+	spans [][2]int
+	found []found
+	parts []part
+	ends  [][2]int // sentence start → end, for sentences with hits
 	// citedBy pairs an entity with a citation on one of its domains
 	citedBy [][2]int32
 	// wide lists, per multi-byte rune, the byte offset after it and the

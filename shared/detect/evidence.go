@@ -22,7 +22,7 @@ const (
 	wDefinition   = 1.5  // "Box is a cloud storage platform"
 	wLinkAnchor   = 1.5  // "[Notion](…)"
 	wDomainSeen   = 1.2  // capitalised, and the entity's domain is cited or in the text
-	wCapital      = 1.1  // capitalised mid-sentence
+	wCapital      = 0.8  // capitalised mid-sentence: a proper noun; the product only with some context
 	wPossessive   = 1.0  // capitalised possessive: "Apple's"
 	wEnumeration  = 1.2  // enumerated beside an accepted tracked entity
 	wListContext  = 1.2  // heads a list item beside items headed by other tracked entities
@@ -172,18 +172,10 @@ func (an *analysis) localEvidence(c *cand) {
 		reject()
 		return
 	}
-	if p.calendar {
-		switch {
-		case inSet(productCues, next.word) || tld:
-			c.local = wTLD // "the Monday app"
-		case inSet(temporalBefore, prev.word) || inSet(temporalAfter, next.word) ||
-			startsWithDigit(next.word) || startsWithDigit(prev.word) ||
-			(next.sep == ',' && (startsWithDigit(next.after) || inSet(calendarWords, next.after))):
-			reject()
-		case cue || def || an.domainSeen[c.ent]:
-			c.local = wCue
-		}
-		// Capitals are grammar for weekdays and months: only context helps.
+	if p.calendar && !inSet(productCues, next.word) && !tld && (inSet(temporalBefore, prev.word) || inSet(temporalAfter, next.word) ||
+		startsWithDigit(next.word) || startsWithDigit(prev.word) ||
+		(next.sep == ',' && (startsWithDigit(next.after) || inSet(calendarWords, next.after)))) {
+		reject() // "on Monday morning", "May 5"
 		return
 	}
 	score := 0.0
@@ -237,13 +229,15 @@ func (an *analysis) localEvidence(c *cand) {
 			title = true // "Mercury-free": its capital is the sentence's
 		}
 	}
-	capEvidence := !start && !title && !menu
+	// Weekdays and months are capitalised in ordinary English: their
+	// capitals say nothing.
+	capEvidence := !start && !title && !menu && !p.calendar
 	switch {
 	case an.domainSeen[c.ent] && !title && !menu:
 		score += wDomainSeen
 	case capEvidence:
 		score += wCapital
-	case next.possessive && !title:
+	case next.possessive && !title && !p.calendar:
 		score += wPossessive
 	}
 	if start && !title && nameOnlyHead(text, c) {
@@ -448,7 +442,7 @@ func (an *analysis) predicateFollows(c *cand, rec *sentRec) bool {
 			return true
 		case inSet(copulas, w) || strings.EqualFold(w, "has") || strings.EqualFold(w, "have") || strings.EqualFold(w, "been"):
 			w2, np2 := wordAt(text, np, rec.end)
-			for inSet(predicateAdverbs, w2) {
+			for inSet(predicateAdverbs, w2) || inSet(articles, w2) {
 				w2, np2 = wordAt(text, np2, rec.end)
 			}
 			return inSet(brandStates, w2)
@@ -505,7 +499,10 @@ var (
 crm saas vs versus alternative alternatives best top compare comparison review reviews pricing price cheapest
 recommend recommendation recommended options provider providers vendor vendors subscription plan plans
 brand brands company companies product products manager editor browser bank card payment payments messenger
-messaging camera doorbell laptop phone account startup startups solution solutions`)
+messaging camera doorbell laptop phone account startup startups solution solutions pos system systems store
+stores shop shops retailer retailers supermarket bank banks banking browser browsers email client clients
+messenger chat video call calls conferencing tracker trackers suv car cars smartphone fintech card cards
+reviews review worth good legit safe features feature integration integrations`)
 
 	// verbParticles after a word make it a phrasal verb: "zoom in",
 	// "slack off", "bear with".
@@ -544,7 +541,8 @@ emphasises prioritizes prioritises`)
 recommended popular designed built owned headquartered based available priced aimed geared focused loved
 trusted widely free cheaper pricier faster slower better worse best ideal great good solid strong weaker
 stronger simpler easier harder beloved famous notable owned used adopted backed funded acquired criticized
-blamed sued fined praised rated reviewed often one`)
+blamed sued fined praised rated reviewed often one choice pick option alternative winner fit tool app
+platform service favourite favorite standout leader default`)
 
 	// productAttributes in a sentence mark talk about a product.
 	productAttributes = set(`pricing price prices priced plan plans tier tiers subscription subscriptions free
@@ -555,5 +553,6 @@ dashboard reports reporting notifications version versions release update update
 platform premium enterprise startups startup seats seat license licensing month monthly annual annually
 per plugins plugin extensions markdown editor notes calls meetings video messaging messages payments
 payment card cards account accounts fees fee transactions checking savings devices device camera cameras
-browser tabs`)
+browser tabs pos store shop retail inventory checkout stock orders automations automation boards
+customer customers company's founders subscribers downloads`)
 )

@@ -573,8 +573,15 @@ func atSentenceStart(text string, sentStart, pos int) bool {
 	if p == "" {
 		return true
 	}
-	q := trimLeftSpace(p)
-	if m := listMarkerLen(q); m > 0 && trimLeftSpace(q[m:]) == "" {
+	// A list marker, possibly after the blank lines that close the
+	// previous sentence, and openers: "\n\n- **Acme".
+	q := strings.TrimLeft(text[sentStart:pos], " \t\r\n")
+	if m := listMarkerLen(q); m > 0 {
+		for _, r := range q[m:] {
+			if r != ' ' && r != '\t' && !isOpener(r) {
+				return false
+			}
+		}
 		return true
 	}
 	return false

@@ -30,7 +30,8 @@ const (
 	igExist                      // existential frame
 	igQualify                    // qualifiers of speech: "reliably", "what", "much"
 	igNegCog                     // "unfamiliar", "unaware": negation and cognition in one
-	igBlock                      // "better", "than", "enough": comparisons and praise ("can't say enough")
+	igBlock                      // "better", "than": comparisons ("don't know a better tool")
+	igEnough                     // "enough": praise ("can't say enough")
 	igPrep                       // "about", "on", "regarding": information about something
 )
 
@@ -57,7 +58,8 @@ var ignoranceWords = func() map[string]uint16 {
 	add(igQualify, `reliably accurately confidently much anything what whether how specifics details definitively
 		certainty sure precisely exactly authoritatively meaningfully`)
 	add(igNegCog, `unfamiliar unaware unknown unverified`)
-	add(igBlock, `better best than enough more worse`)
+	add(igBlock, `better best than more worse`)
+	add(igEnough, `enough`)
 	add(igPrep, `about on regarding for of concerning around`)
 	return m
 }()
@@ -144,12 +146,13 @@ func (an *analysis) ignoranceSpans(s, e int, out [][2]int) [][2]int {
 // the classes require.
 func knowledgeNear(toks []igTok, i int) (int, bool) {
 	cl := toks[i].clause
-	var self, exist, block bool
+	var self, exist, block, enough bool
 	for k := range toks {
 		if toks[k].clause == cl {
 			self = self || toks[k].cls&igSelf != 0
 			exist = exist || toks[k].cls&igExist != 0
 			block = block || toks[k].cls&igBlock != 0 && k > i
+			enough = enough || toks[k].cls&igEnough != 0 && k > i
 		}
 	}
 	if toks[i].cls&igNegCog != 0 && (self || followedBy(toks, i, "to", "me")) {
@@ -173,7 +176,7 @@ func knowledgeNear(toks []igTok, i int) (int, bool) {
 			return j, true
 		case t.cls&igCog != 0 && self && !block && !followedByAny(toks, j, "to be", "that", "how to"):
 			return j, true
-		case t.cls&igSpeech != 0 && self && !block:
+		case t.cls&igSpeech != 0 && self && !block && !enough:
 			for k := j + 1; k < min(len(toks), j+6); k++ {
 				if toks[k].cls&igQualify != 0 {
 					return j, true

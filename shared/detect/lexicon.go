@@ -38,7 +38,7 @@ app apps software tool tools platform platforms crm inc inc. incorporated ltd ll
 corp corp. corporation gmbh hq api apis sdk plugin plugins extension extensions
 integration integrations saas suite workspace workspaces website site browser
 editor dashboard subscription subscriptions pricing plan plans login account
-accounts desktop mobile ios android chrome-extension solution solutions product
+accounts desktop mobile ios android chrome-extension solution solutions product automations automation
 products service services company startup vendor provider marketplace cli
 `)
 
@@ -72,14 +72,16 @@ go-to best-in-class delightful snappy speedy lightweight beautiful gorgeous slic
 thoughtful rock-solid unmatched unbeatable stellar brilliant enjoy enjoys enjoyable happy
 satisfied impressed strength strengths reliability stability flexibility leader
 market-leading industry-leading transparent privacy-focused well-documented
-well-supported favoured favored praiseworthy excelled standouts painless effortless
+well-supported favoured favored praiseworthy excelled standouts painless effortless recommendation
+cheapest inexpensive low-cost hassle-free rave raves
 `)
 
 // strongWords weigh sentStrong.
 var strongWords = set(`
 excellent outstanding exceptional superb fantastic amazing love loved perfect best-in-class
 unmatched unbeatable stellar brilliant terrible awful horrible unusable avoid worst scam fraud
-unreliable disaster nightmare broken corrupts corrupted untrustworthy data-loss
+unreliable disaster nightmare broken corrupts corrupted untrustworthy data-loss drawback drawbacks
+downside downsides weakness weaknesses limitation limitations criticism criticisms complaint complaints
 `)
 
 // boosters intensify the next polar word; softeners weaken it.
@@ -98,7 +100,7 @@ criticisms disappointing disappointed avoid steep cumbersome inferior mediocre l
 lacklustre annoying terrible awful horrible insecure vulnerable breach breaches outage
 outages downtime scam fraud risky concern concerns overwhelming bloated laggy
 inconsistent inaccurate cons hate hated fails fail failed failure struggles struggle
-unresponsive unintuitive deprecated discontinued cluttered lose loses losing loss corrupt
+unresponsive unintuitive deprecated discontinued cluttered lose loses losing lost loss corrupt
 corrupts corrupted freezes freeze freezing hangs lag lags lagging glitch glitches broken breaks
 unusable painful headache headaches annoyance annoyances gripe gripes complain complains
 complained complaining controversy controversial lawsuit lawsuits fined scandal leak leaked
@@ -106,7 +108,7 @@ leaks backlash stagnant abandoned neglected overkill restrictive paywall paywall
 invasive delays delay delayed errors flaky disappoints frustrated frustration regret caution
 risk risks worry worries worrisome unpredictable drains untrustworthy distrust mistrust
 shady predatory hidden-fees underwhelming subpar sluggishness unhelpful clumsy awkward
-nightmare disaster data-loss falls lags
+nightmare disaster data-loss falls lags distracting fatigue noisy
 `)
 
 // negators flip the polarity of the next sentiment word within negationWindow

@@ -27,12 +27,13 @@ import (
 const (
 	sentNeutral        = 0.5
 	sentClear          = 0.8
-	sentMixedRatio     = 0.25
+	sentMixedRatio     = 0.34
 	sentClearCriticism = 1.5
 	sentStrong         = 1.5
 	sentBoost          = 1.5
 	sentSoften         = 0.5
 	sentFlipToPositive = 0.8
+	sentRecommended    = 1.0 // the brand answers a request for a recommendation
 	maxSectionBytes    = 2400
 	maxFollowSentences = 3
 )
@@ -44,14 +45,56 @@ func (an *analysis) brandSentiment(er *EntityResult) {
 		return
 	}
 	sc, text := an.sc, an.text
-	var P, N, bestP, bestN float64
+	spans := sc.spans[:0]
 	lastRec := -1
-	covered := -1 // text before this offset is already scored
-	add := func(s, e int) {
-		if e <= covered {
-			return
+	for i := range sc.cands {
+		c := &sc.cands[i]
+		if c.ent != 0 || !counted(c) || c.srec == lastRec {
+			continue
 		}
-		s = max(s, covered)
+		lastRec = c.srec
+		rec := &sc.sents[c.srec]
+		if s, e, ok := an.scopeBytes(i); ok && !question(text[rec.start:rec.end]) {
+			spans = append(spans, [2]int{s, e})
+		}
+		// The text that continues about the brand: its section when it
+		// heads one, else the rest of its paragraph up to another entity.
+		if nameOnlyHead(text, c) {
+			end := an.sectionEnd(c, rec)
+			for s, e, ok := sentenceAfter(text, rec.end); ok && e <= end; s, e, ok = sentenceAfter(text, e) {
+				if an.hasCandIn(s, e) {
+					break
+				}
+				spans = append(spans, [2]int{s, e})
+			}
+			continue
+		}
+		end := rec.end
+		for k := 0; k < maxFollowSentences; k++ {
+			s, e, ok := sentenceAfter(text, end)
+			if !ok || strings.IndexByte(text[end:s], '\n') >= 0 || an.hasCandIn(s, e) {
+				break
+			}
+			spans = append(spans, [2]int{s, e})
+			end = e
+		}
+	}
+	if an.brandIsTopic() {
+		spans = an.topicSpans(spans)
+	}
+	slices.SortFunc(spans, func(a, b [2]int) int { return a[0] - b[0] })
+	sc.spans = spans
+	var P, N, bestP, bestN float64
+	covered := 0
+	for _, sp := range spans {
+		s, e := max(sp[0], covered), sp[1]
+		if e <= s {
+			continue
+		}
+		covered = e
+		if question(text[s:e]) {
+			continue
+		}
 		p, n := an.valence(s, e)
 		P += p
 		N += n
@@ -61,37 +104,13 @@ func (an *analysis) brandSentiment(er *EntityResult) {
 		if n > bestN {
 			bestN, er.NegativeEvidence = n, an.sentenceText(s, e)
 		}
-		covered = e
 	}
-	for i := range sc.cands {
-		c := &sc.cands[i]
-		if c.ent != 0 || !counted(c) || c.srec == lastRec {
-			continue
-		}
-		lastRec = c.srec
-		rec := &sc.sents[c.srec]
-		if s, e, ok := an.scopeBytes(i); ok && !question(text[rec.start:rec.end]) {
-			add(s, e)
-		}
-		// The text that continues about the brand.
-		if nameOnlyHead(text, c) {
-			end := an.sectionEnd(c, rec)
-			for s, e, ok := sentenceAfter(text, rec.end); ok && e <= end; s, e, ok = sentenceAfter(text, e) {
-				if an.hasCandIn(s, e) {
-					break
-				}
-				add(s, e)
-			}
-			continue
-		}
-		end := rec.end
-		for k := 0; k < maxFollowSentences; k++ {
-			s, e, ok := sentenceAfter(text, end)
-			if !ok || strings.IndexByte(text[end:s], '\n') >= 0 || an.hasCandIn(s, e) || !continuesAbout(text[s:e]) {
-				break
-			}
-			add(s, e)
-			end = e
+	if N < sentClear && (an.recommendedFirst(er) || an.urgedToTry()) {
+		// The answer to "best …?" leads with the brand, or tells the reader
+		// to try it: a recommendation, unless the answer criticises it.
+		P += sentRecommended
+		if bestP < sentRecommended {
+			er.PositiveEvidence = er.Evidence
 		}
 	}
 	er.Sentiment = decideSentiment(P, N)
@@ -103,12 +122,139 @@ func (an *analysis) brandSentiment(er *EntityResult) {
 	}
 }
 
+// recommendedFirst: the query asks for a recommendation ("best", "which",
+// "alternative to") and the brand is named first, within the answer's
+// first three sentences.
+func (an *analysis) recommendedFirst(er *EntityResult) bool {
+	if er.Rank != 1 || an.query == "" {
+		return false
+	}
+	first := -1
+	for i := range an.sc.cands {
+		if c := &an.sc.cands[i]; c.ent == 0 && counted(c) {
+			first = an.sc.sents[c.srec].idx
+			break
+		}
+	}
+	if first < 0 || first > 2 {
+		return false
+	}
+	for pos := 0; ; {
+		w, next := wordAtAny(an.query, pos)
+		if w == "" {
+			return false
+		}
+		if inSet(recommendIntent, w) {
+			return true
+		}
+		pos = next
+	}
+}
+
+var recommendIntent = set(`best top recommend recommended recommendation alternative alternatives which
+good should ideal`)
+
+// urgedToTry: a counted brand mention follows "try", "consider", "go with"
+// or "start with".
+func (an *analysis) urgedToTry() bool {
+	for i := range an.sc.cands {
+		c := &an.sc.cands[i]
+		if c.ent != 0 || !counted(c) {
+			continue
+		}
+		rec := &an.sc.sents[c.srec]
+		p := prevToken(an.text, rec.rawStart, c.start)
+		if inSet(urgeVerbs, p.word) {
+			return true
+		}
+		if inSet(urgePreps, p.word) {
+			if w := prevToken(an.text, rec.rawStart, c.start-len(p.word)-1); inSet(urgeGo, w.word) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+var (
+	urgeVerbs = set(`try consider choose recommend`)
+	urgePreps = set(`with at`)
+	urgeGo    = set(`go start look`)
+)
+
+// brandIsTopic: the query names the brand and no competitor is named more
+// often than the brand — the answer is about the brand, so sentences that
+// name nothing speak of it.
+func (an *analysis) brandIsTopic() bool {
+	if len(an.queryNames) == 0 || !an.queryNames[0] {
+		return false
+	}
+	sc := an.sc
+	n := len(an.d.ents)
+	counts := make([]int, n)
+	for i := range sc.cands {
+		if c := &sc.cands[i]; counted(c) {
+			counts[c.ent]++
+		}
+	}
+	return slices.Max(counts) == counts[0]
+}
+
+// topicSpans adds the sentences of an answer about the brand that name no
+// tracked entity and do not follow a sentence or section about another
+// entity (a blank line ends what a sentence governs; a heading or a list
+// head naming an entity opens its section).
+func (an *analysis) topicSpans(spans [][2]int) [][2]int {
+	text := an.text
+	owner, lastOther := true, false // owner: the section belongs to the brand
+	for s, e, ok := sentenceAfter(text, 0); ok; s, e, ok = sentenceAfter(text, e) {
+		if strings.Contains(text[max(0, s-2):s], "\n\n") || s >= 2 && text[s-1] == '\n' && text[s-2] == '\n' {
+			lastOther = false
+		}
+		brand, other := an.entitiesIn(s, e)
+		head := strings.HasPrefix(text[s:e], "#") || lineHead(text, s)
+		switch {
+		case brand || other:
+			if head {
+				owner = brand && !other
+			}
+			lastOther = other && !brand
+		case owner && !lastOther:
+			spans = append(spans, [2]int{s, e})
+		}
+	}
+	return spans
+}
+
+// lineHead: the sentence at s starts a list item or a bold lead.
+func lineHead(text string, s int) bool {
+	q := text[s:min(len(text), s+8)]
+	return listMarkerLen(q) > 0 || strings.HasPrefix(q, "**")
+}
+
+// entitiesIn reports whether counted mentions of the brand and of other
+// entities lie in [s,e).
+func (an *analysis) entitiesIn(s, e int) (brand, other bool) {
+	cands := an.sc.cands
+	i, _ := slices.BinarySearchFunc(cands, s, func(c cand, t int) int { return c.start - t })
+	for ; i < len(cands) && cands[i].start < e; i++ {
+		if c := &cands[i]; counted(c) {
+			if c.ent == 0 {
+				brand = true
+			} else {
+				other = true
+			}
+		}
+	}
+	return brand, other
+}
+
 func decideSentiment(p, n float64) Sentiment {
 	switch {
 	case p < sentNeutral && n < sentNeutral:
 		return Neutral
 	case p >= sentClear && n >= sentClear && min(p, n) >= sentMixedRatio*max(p, n),
-		n >= sentClearCriticism && p >= sentClear:
+		n >= sentClearCriticism && p > n:
 		return Mixed
 	case p > n:
 		return Positive
@@ -212,28 +358,6 @@ func (an *analysis) hasCandIn(s, e int) bool {
 	return false
 }
 
-// continuesAbout: a sentence without tracked names that is about the
-// entity of the sentence before: a pronoun or a reporting subject.
-func continuesAbout(s string) bool {
-	if question(s) {
-		return false
-	}
-	for pos, k := 0, 0; k < 8; k++ {
-		w, np := wordAtAny(s, pos)
-		if w == "" {
-			return false
-		}
-		if inSet(anaphors, w) || inSet(anaphors, strings.TrimSuffix(strings.TrimSuffix(w, "'s"), "’s")) {
-			return true
-		}
-		pos = np
-	}
-	return false
-}
-
-var anaphors = set(`it its it's itself they their them this that these the app tool platform product service
-company software users user reviewers reviews customers critics people many some fans teams`)
-
 // valence scores the polar words of text[s:e] outside accepted mentions:
 // praise p and criticism n, both ≥ 0.
 func (an *analysis) valence(s, e int) (p, n float64) {
@@ -242,11 +366,18 @@ func (an *analysis) valence(s, e int) (p, n float64) {
 	neg, mult := 0, 1.0
 	multLeft := 0
 	pendingNeg := false
+	deferred := 0.0 // "hard to …": negative unless it negates praise ("hard to recommend")
+	prev := ""
+	flush := func() {
+		n += deferred
+		deferred = 0
+	}
 	for pos := s; pos < e; {
 		c := text[pos]
 		if c < utf8.RuneSelf && !asciiWord[c] {
 			if c == ',' || c == ';' || c == '.' || c == ':' {
 				neg, pendingNeg = 0, false
+				flush()
 			}
 			pos++
 			continue
@@ -262,10 +393,16 @@ func (an *analysis) valence(s, e int) (p, n float64) {
 			j++
 		}
 		if j < len(cands) && cands[j].start < pos && cands[j].state == candAccepted {
+			prev = ""
 			continue // part of a mention ("Best Buy")
 		}
 		w := text[st:pos]
+		before := prev
+		prev = w
 		f := lexLookup(w)
+		if f&(lexPositive|lexNegative) != 0 && f&lexStrong == 0 && boldLabel(text, st, pos) {
+			f = 0 // "**Reliability.** Users report outages": a topic label
+		}
 		if pendingNeg {
 			pendingNeg = false
 			neg = negationWindow
@@ -273,9 +410,11 @@ func (an *analysis) valence(s, e int) (p, n float64) {
 				neg = 0
 			}
 		}
+		next := func() string { return peekWord(text, pos, e) }
 		switch {
 		case f&lexContrast != 0:
 			neg, mult, multLeft = 0, 1, 0
+			flush()
 			continue
 		case f&lexNegator != 0:
 			pendingNeg = true
@@ -286,10 +425,26 @@ func (an *analysis) valence(s, e int) (p, n float64) {
 		case f&lexSoftener != 0:
 			mult, multLeft = sentSoften, 3
 			continue
+		case inSet(hardWords, w) && strings.EqualFold(next(), "to"):
+			if inSet(hardToPraise, peekWord(text, pos+len(" to"), e)) {
+				p++ // "hard to beat"
+				continue
+			}
+			flush()
+			deferred, neg = mult, negationWindow+1
+			continue
+		case inSet(contextIssues, w) && !inSet(issueQualifiers, before) && !strings.EqualFold(next(), "with"):
+			f = 0 // "closes issues", "GitHub issues": the tracker's noun
+		case strings.EqualFold(w, "limited") && strings.EqualFold(next(), "to"):
+			f = 0 // "limited to the web app": scope, not criticism
+		case inSet(choiceNouns, w) && inSet(choiceAdjectives, before):
+			f = lexPositive // "the obvious choice", "first recommendation"
 		}
 		if f&(lexPositive|lexNegative) == 0 {
 			if neg > 0 {
-				neg--
+				if neg--; neg == 0 {
+					flush()
+				}
 			}
 			if multLeft > 0 {
 				if multLeft--; multLeft == 0 {
@@ -306,6 +461,7 @@ func (an *analysis) valence(s, e int) (p, n float64) {
 		if neg > 0 {
 			if positive {
 				positive = false
+				deferred = 0 // "hard to recommend": one criticism
 			} else {
 				positive, wt = true, wt*sentFlipToPositive
 			}
@@ -316,7 +472,54 @@ func (an *analysis) valence(s, e int) (p, n float64) {
 		} else {
 			n += wt
 		}
+		flush()
 		mult, multLeft = 1, 0
+		if inSet(lossWords, w) {
+			neg = negationWindow // "lost trust", "lacks polish"
+		}
 	}
+	flush()
 	return p, n
 }
+
+// boldLabel: the word is a bold label at a line start ("**Reliability.**",
+// "- **Performance:**").
+func boldLabel(text string, st, en int) bool {
+	if en+3 > len(text) || (text[en] != '.' && text[en] != ':') || text[en+1:en+3] != "**" {
+		return false
+	}
+	ls := strings.LastIndexByte(text[max(0, st-16):st], '\n') + 1 + max(0, st-16)
+	pre := strings.TrimLeft(text[ls:st], " \t")
+	if m := listMarkerLen(pre); m > 0 {
+		pre = pre[m:]
+	}
+	return pre == "**"
+}
+
+// peekWord returns the ASCII word after pos (skipping spaces), at most
+// maxTokenBytes long, without reading further.
+func peekWord(text string, pos, e int) string {
+	e = min(e, pos+maxTokenBytes)
+	for pos < e && (text[pos] == ' ' || text[pos] == '\t') {
+		pos++
+	}
+	st := pos
+	for pos < e && asciiWord[text[pos]] {
+		pos++
+	}
+	return text[st:pos]
+}
+
+var (
+	hardWords    = set(`hard difficult tough`)
+	hardToPraise = set(`beat top match fault`)
+	// contextIssues are criticism only with a qualifier ("sync issues",
+	// "reported problems") or "with" ("issues with exports").
+	contextIssues   = set(`issue issues`)
+	issueQualifiers = set(`sync syncing performance stability reliability security privacy billing login known
+reported some many frequent occasional major minor serious technical connection connectivity
+compatibility battery display screen quality support data`)
+	choiceNouns      = set(`choice pick recommendation bet option`)
+	choiceAdjectives = set(`obvious natural first default usual clear safe safest top best standard`)
+	lossWords        = set(`lost lose loses losing lack lacks lacking`)
+)
