@@ -335,7 +335,7 @@ func (an *analysis) verbUse(c *cand, rec *sentRec, prev, next tok, initial bool)
 
 // uiPath: the word is a step of a menu path ("Settings > Display > Zoom").
 func uiPath(prev, next tok) bool {
-	isPath := func(r rune) bool { return r == '>' || r == '→' || r == '›' || r == '»' || r == '|' || r == '➜' }
+	isPath := func(r rune) bool { return r == '>' || r == '→' || r == '›' || r == '»' || r == '➜' }
 	return isPath(prev.sep) || isPath(next.sep)
 }
 
@@ -396,11 +396,19 @@ func nameOnlyHead(text string, c *cand) bool {
 	lo := max(0, c.start-maxTitleBytes)
 	ls := strings.LastIndexByte(text[lo:c.start], '\n') + 1 + lo
 	pre := trimLeftSpace(text[ls:c.start])
-	marked := false
-	if h := strings.TrimLeft(pre, "#"); len(h) < len(pre) {
-		pre, marked = h, true
-	} else if m := listMarkerLen(pre); m > 0 {
-		pre, marked = pre[m:], true
+	marked, cell := false, false
+	switch {
+	case strings.HasPrefix(pre, "#"):
+		pre, marked = trimLeftSpace(strings.TrimLeft(pre, "#")), true
+		if m := numberMarkerLen(pre); m > 0 {
+			pre = pre[m:] // "### 2. Notion"
+		}
+	case strings.HasPrefix(pre, "|"):
+		pre, marked, cell = pre[1:], true, true // a table row's first cell
+	default:
+		if m := listMarkerLen(pre); m > 0 {
+			pre, marked = pre[m:], true
+		}
 	}
 	for _, r := range pre {
 		if r == '*' || r == '_' {
@@ -415,10 +423,21 @@ func nameOnlyHead(text string, c *cand) bool {
 	rest := strings.TrimLeft(text[c.end:min(len(text), c.end+16)], "*_`")
 	rest = strings.TrimLeft(rest, " \t")
 	if rest == "" || rest[0] == '\n' || rest[0] == '\r' {
-		return true
+		return !cell
 	}
 	r := firstRune(rest)
+	if cell {
+		return r == '|'
+	}
 	return r == ':' || r == '-' || r == '–' || r == '—' || r == '(' || r == ','
+}
+
+// numberMarkerLen: the length of "2. " or "2) " at the start of s.
+func numberMarkerLen(s string) int {
+	if m := listMarkerLen(s); m > 0 && s[0] >= '0' && s[0] <= '9' {
+		return m
+	}
+	return 0
 }
 
 // predicateFollows: a product predicate follows the name, after at most two
@@ -440,7 +459,11 @@ func (an *analysis) predicateFollows(c *cand, rec *sentRec) bool {
 		case inSet(predicateAdverbs, w):
 		case inSet(brandVerbs, w):
 			return true
-		case inSet(copulas, w) || strings.EqualFold(w, "has") || strings.EqualFold(w, "have") || strings.EqualFold(w, "been"):
+		case inSet(possessVerbs, w):
+			// "X has a free plan", "X had no API": a product owns things
+			w2, _ := wordAt(text, np, rec.end)
+			return inSet(articles, w2) || inSet(quantifiers, w2) || startsWithDigit(w2) || inSet(productAttributes, w2)
+		case inSet(copulas, w) || strings.EqualFold(w, "been"):
 			w2, np2 := wordAt(text, np, rec.end)
 			for inSet(predicateAdverbs, w2) || inSet(articles, w2) {
 				w2, np2 = wordAt(text, np2, rec.end)
@@ -527,6 +550,10 @@ reviews review worth good legit safe features feature integration integrations`)
 largely really particularly especially notably quickly clearly arguably broadly frequently even already
 primarily mainly best most more`)
 
+	possessVerbs = set(`has had have`)
+	quantifiers  = set(`no some many more fewer its built-in native two three several plenty dozens hundreds
+thousands millions`)
+
 	// brandVerbs: what products and companies do.
 	brandVerbs = set(`offers offer offered provides provide provided lets let allows allow supports supported
 integrates integrated charges charged costs cost includes included ships shipped launched released added
@@ -534,7 +561,11 @@ introduced announced acquired raised encrypts encrypted syncs synced stores stor
 focused excels excel shines stands dominates leads targets uses requires works runs handles delivers gives
 bundles lacks lacked comes came starts started remains tends sells sold hosts hosted publishes updated
 integrates competes rolled pioneered markets caters appeals limits restricts promises boasts emphasizes
-emphasises prioritizes prioritises`)
+emphasises prioritizes prioritises feels looks gets got makes made keeps kept helps helped saves automates
+organizes organises connects scales shows displays tracks sends needs beats trails lags falls struggles fails
+crashes hides locks stays became becomes introduced expanded dropped removed raised cut changed moved
+partnered rebranded reported says said claims announced grew serves powers enables imports exports
+syncs backs wins won ranks rated scores scored topped outperforms undercuts matches`)
 
 	// brandStates after "X is/was/has been": "known for", "preferred by".
 	brandStates = set(`known preferred favored favoured used considered regarded praised criticised criticized

@@ -50,9 +50,9 @@ var ignoranceWords = func() map[string]uint16 {
 	add(igCog, `know knew familiar aware heard recognize recognise recognized recognised find found locate located
 		verify verified confirm confirmed identify identified encountered come came`)
 	add(igSpeech, `say tell describe comment speak assess evaluate judge vouch characterize characterise summarize
-		summarise explain`)
+		summarise explain provide give share offer`)
 	add(igNotable, `known well-known widely-known established exist exists existed existence notable mainstream
-		prominent recognized recognised`)
+		prominent recognized recognised covered documented discussed`)
 	add(igSelf, `i me my we our us myself`)
 	add(igExist, `there available publicly public online accessible`)
 	add(igQualify, `reliably accurately confidently much anything what whether how specifics details definitively

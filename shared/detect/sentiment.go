@@ -437,6 +437,8 @@ func (an *analysis) valence(s, e int) (p, n float64) {
 			f = 0 // "closes issues", "GitHub issues": the tracker's noun
 		case strings.EqualFold(w, "limited") && strings.EqualFold(next(), "to"):
 			f = 0 // "limited to the web app": scope, not criticism
+		case strings.EqualFold(w, "worth") && !inSet(worthObjects, next()):
+			f = 0 // "worth taking seriously", "worth noting"
 		case inSet(choiceNouns, w) && inSet(choiceAdjectives, before):
 			f = lexPositive // "the obvious choice", "first recommendation"
 		}
@@ -522,4 +524,5 @@ compatibility battery display screen quality support data`)
 	choiceNouns      = set(`choice pick recommendation bet option`)
 	choiceAdjectives = set(`obvious natural first default usual clear safe safest top best standard`)
 	lossWords        = set(`lost lose loses losing lack lacks lacking`)
+	worthObjects     = set(`it the every paying its a considering trying every-penny`)
 )
