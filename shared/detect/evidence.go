@@ -26,13 +26,13 @@ const (
 	wPossessive   = 1.0  // capitalised possessive: "Apple's"
 	wEnumeration  = 1.2  // enumerated beside an accepted tracked entity
 	wListContext  = 1.2  // heads a list item beside items headed by other tracked entities
-	wNameHeading  = 0.6  // a heading or list head that is only the name
+	wNameHeading  = 0.7  // a heading or list head that is only the name
 	wPredicate    = 0.5  // "X offers", "X is known for", "X was criticised"
 	wAttribute    = 0.3  // per product attribute in the sentence (pricing, users, …), at most two
 	wQueryTopic   = 0.3  // the query asks about products, or names a tracked entity
 	wQueryNames   = 0.5  // the query names this entity (instead of wQueryTopic)
 	wOtherSame    = 0.5  // another tracked entity accepted in the same sentence
-	wOtherNear    = 0.4  // another tracked entity accepted in the previous or next sentence
+	wOtherNear    = 0.5  // another tracked entity accepted in the previous or next sentence
 	wSameEntity   = 0.5  // the entity is accepted elsewhere in the answer
 	wVerbParticle = -1.5 // "Zoom in on", "Bear in mind": a verb, not a name
 	wVerbObject   = -1.0 // sentence-initial verb with an object: "Craft a message"

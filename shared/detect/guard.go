@@ -138,6 +138,9 @@ func (an *analysis) buildCands() {
 		return b - int(sc.wide[*k-1][1])
 	}
 	for _, h := range sc.hits {
+		if h.sentStart > h.start {
+			continue // "Cafe\nZoe": a name broken by a sentence end is no mention
+		}
 		rs, re := runeAt(h.start, &ws), runeAt(h.end, &we)
 		if len(sc.sents) == 0 || sc.sents[len(sc.sents)-1].rawStart != h.sentStart {
 			st := h.sentStart
