@@ -52,8 +52,6 @@ func (an *analysis) guardAll() {
 	cands := sc.cands
 	an.assignBlocks()
 	an.prepareQuery()
-	n := len(an.d.ents)
-	an.entAcc = make([]bool, n)
 	for i := range cands {
 		if c := &cands[i]; c.state == candAccepted {
 			an.accept(c, c.strength)
@@ -107,8 +105,6 @@ func ambiguous(score float64) bool {
 // prepareQuery reads the query once: whether it asks about products or
 // names tracked entities.
 func (an *analysis) prepareQuery() {
-	n := len(an.d.ents)
-	an.queryNames = make([]bool, n)
 	q := an.query
 	if strings.TrimSpace(q) == "" {
 		return

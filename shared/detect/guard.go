@@ -84,9 +84,10 @@ type analysis struct {
 func (an *analysis) checkCitations(cs []Citation) {
 	n := len(an.d.ents)
 	sc := an.sc
-	sc.bools = slices.Grow(sc.bools[:0], 2*n)[:2*n]
+	sc.bools = slices.Grow(sc.bools[:0], 4*n)[:4*n]
 	clear(sc.bools)
-	an.cited, an.domainSeen = sc.bools[:n], sc.bools[n:]
+	an.cited, an.domainSeen = sc.bools[:n], sc.bools[n:2*n]
+	an.queryNames, an.entAcc = sc.bools[2*n:3*n], sc.bools[3*n:]
 	an.citations = cs
 	sc.citedBy = sc.citedBy[:0]
 	for ci, c := range cs {

@@ -69,17 +69,31 @@ type igTok struct {
 	start, end int
 	cls        uint16
 	clause     int
-	low        string // lower-case for the few exact checks (ASCII only)
+	word       string // as written
 }
 
 // maxIgnoranceWords bounds the words classified per sentence: ignorance
 // statements are short, and a pathological sentence costs constant time.
 const maxIgnoranceWords = 400
 
+// knowledgeStems prefilter the classifier: a sentence without one of them
+// (as a substring, any case) holds no knowledge term and is not read.
+var knowledgeFilter = buildAutomaton([]string{
+	"info", "detail", "data", "knowledge", "specific", "document", "source", "record", "evidence", "coverage",
+	"fact", "review", "reference", "mention", "material", "context", "familiar", "aware", "know", "heard",
+	"recogni", "find", "found", "locat", "verif", "confirm", "identif", "encounter", "come", "came", "describ",
+	"say", "tell", "comment", "speak", "assess", "evaluat", "judg", "vouch", "character", "summar", "explain",
+	"provid", "give", "share", "offer", "establish", "notable", "mainstream", "prominent", "cover", "discuss",
+	"exist", "unfamiliar", "unaware", "unknown", "unverified",
+})
+
 // ignoranceSpans appends the byte spans of ignorance statements in
 // text[s:e] to out.
 func (an *analysis) ignoranceSpans(s, e int, out [][2]int) [][2]int {
 	text := an.text
+	if knowledgeFilter.mask(text[s:e]) == 0 {
+		return out
+	}
 	toks := an.sc.igToks[:0]
 	clause := 0
 	hasNeg := false
@@ -108,22 +122,21 @@ func (an *analysis) ignoranceSpans(s, e int, out [][2]int) [][2]int {
 			continue
 		}
 		var cls uint16
-		low := asciiLower(w)
-		base := low
-		if i := strings.IndexAny(base, "'’"); i > 0 {
-			if strings.HasSuffix(base, "n't") || strings.HasSuffix(base, "n’t") {
-				cls |= igNeg
-			}
-			base = base[:i]
+		if n := len(w); n > 3 && (w[n-3:] == "n't" || strings.HasSuffix(w, "n’t")) {
+			cls |= igNeg
 		}
-		cls |= ignoranceWords[low] | ignoranceWords[base]
+		base := w
+		if k := strings.IndexAny(base, "'’"); k > 0 {
+			base = base[:k] // "I'm" → "i", "don't" → "don"
+		}
+		cls |= lookupIgnorance(w) | lookupIgnorance(base)
 		if f&lexNegator != 0 {
 			cls |= igNeg
 		}
 		if cls&igNeg != 0 {
 			hasNeg = true
 		}
-		toks = append(toks, igTok{start: st, end: pos, cls: cls, clause: clause, low: low})
+		toks = append(toks, igTok{start: st, end: pos, cls: cls, clause: clause, word: w})
 	}
 	an.sc.igToks = toks
 	if !hasNeg {
@@ -165,14 +178,14 @@ func knowledgeNear(toks []igTok, i int) (int, bool) {
 		}
 		switch {
 		case t.cls&igNotable != 0 && !followedByAny(toks, j, "for", "as", "to be", "in", "among", "by"):
-			if t.low == "known" || t.low == "recognized" || t.low == "recognised" {
+			if strings.EqualFold(t.word, "known") || strings.EqualFold(t.word, "recognized") || strings.EqualFold(t.word, "recognised") {
 				// "not (widely) known", "not much is known": not "known issues"
-				if j+1 < len(toks) && toks[j+1].clause == cl && toks[j+1].cls&(igInfo|igPrep) == 0 && !strings.HasPrefix(toks[j+1].low, "to") && j > 0 && toks[j-1].cls&igNeg == 0 && !adverbBefore(toks, j) {
+				if j+1 < len(toks) && toks[j+1].clause == cl && toks[j+1].cls&(igInfo|igPrep) == 0 && !strings.EqualFold(toks[j+1].word, "to") && j > 0 && toks[j-1].cls&igNeg == 0 && !adverbBefore(toks, j) {
 					continue
 				}
 			}
 			return j, true
-		case t.cls&igInfo != 0 && (self || exist || j+1 < len(toks) && toks[j+1].cls&igPrep != 0 && toks[i].cls&igNeg != 0 && toks[i].low == "no"):
+		case t.cls&igInfo != 0 && (self || exist || j+1 < len(toks) && toks[j+1].cls&igPrep != 0 && toks[i].cls&igNeg != 0 && strings.EqualFold(toks[i].word, "no")):
 			return j, true
 		case t.cls&igCog != 0 && self && !block && !followedByAny(toks, j, "to be", "that", "how to"):
 			return j, true
@@ -191,17 +204,13 @@ func adverbBefore(toks []igTok, j int) bool {
 	if j == 0 {
 		return false
 	}
-	switch toks[j-1].low {
-	case "widely", "well", "much", "publicly", "generally", "commonly", "very", "broadly", "particularly", "is":
-		return true
-	}
-	return false
+	return inSet(knownAdverbs, toks[j-1].word)
 }
 
 // followedBy: the words after j are ws.
 func followedBy(toks []igTok, j int, ws ...string) bool {
 	for k, w := range ws {
-		if j+1+k >= len(toks) || toks[j+1+k].low != w {
+		if j+1+k >= len(toks) || !strings.EqualFold(toks[j+1+k].word, w) {
 			return false
 		}
 	}
@@ -217,26 +226,23 @@ func followedByAny(toks []igTok, j int, phrases ...string) bool {
 	return false
 }
 
-// asciiLower lower-cases the ASCII letters of w (w itself when it has
-// none, which is the common case).
-func asciiLower(w string) string {
-	upper := false
-	for i := 0; i < len(w); i++ {
-		if 'A' <= w[i] && w[i] <= 'Z' {
-			upper = true
-			break
-		}
+var knownAdverbs = set(`widely well much publicly generally commonly very broadly particularly is`)
+
+// lookupIgnorance returns the classifier classes of a word, case-
+// insensitively, without allocating.
+func lookupIgnorance(w string) uint16 {
+	var buf [24]byte
+	if len(w) > len(buf) {
+		return 0
 	}
-	if !upper {
-		return w
-	}
-	b := []byte(w)
-	for i, c := range b {
+	for k := 0; k < len(w); k++ {
+		c := w[k]
 		if 'A' <= c && c <= 'Z' {
-			b[i] = c + 'a' - 'A'
+			c += 'a' - 'A'
 		}
+		buf[k] = c
 	}
-	return string(b)
+	return ignoranceWords[string(buf[:len(w)])]
 }
 
 // sentenceAfter returns the bounds of the sentence starting after byte
