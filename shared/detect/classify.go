@@ -40,6 +40,12 @@ var unknownRules = func() []unknownRule {
 		{`\b(?:doesn['’]t|does\s+not)\s+(?:appear|seem)\s+to\s+(?:exist|be\s+(?:a\s+|an\s+)?(?:well[-\s]known|widely[-\s]known|known|recogni[sz]ed|widely\s+recogni[sz]ed|established|real|notable))`, []string{"appear", "seem"}, []string{"doesn", "does not"}},
 		// "unknown to me"
 		{`\b(?:unfamiliar|unknown)\s+to\s+me\b`, []string{"familiar", "unknown"}, []string{"unfamiliar", "unknown"}},
+		// "doesn't ring any bells", "I'm drawing a blank on X", "not on my radar"
+		{`\b(?:ring\s+(?:a|any)\s+bells?|draw(?:ing|n)?\s+a\s+blank|drew\s+a\s+blank|(?:not\s+on|off)\s+my\s+radar)\b`, []string{"bell", "blank", "radar"}, []string{"bell", "blank", "radar"}},
+		// "I'm not certain what X refers to", "unsure whether X exists"
+		{`\b(?:(?:not|n['’]t)\s+(?:\w+\s+)?(?:sure|certain)|unsure|uncertain)\s+(?:what|who|which|whether|if)\b`, []string{"sure", "certain"}, []string{"sure", "certain"}},
+		// "not in a position to evaluate"
+		{`\bnot\s+in\s+a\s+position\s+to\b`, []string{"position"}, []string{"not"}},
 	}
 	rules := make([]unknownRule, len(specs))
 	for i, s := range specs {

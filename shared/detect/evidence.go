@@ -29,6 +29,7 @@ const (
 	wNameHeading  = 0.7  // a heading or list head that is only the name
 	wPredicate    = 0.5  // "X offers", "X is known for", "X was criticised"
 	wAttribute    = 0.3  // per product attribute in the sentence (pricing, users, …), at most two
+	wProductLine  = 0.5  // a product line or product noun follows: "Mercury Treasury", "Zoom calls"
 	wQueryTopic   = 0.3  // the query asks about products, or names a tracked entity
 	wQueryNames   = 0.5  // the query names this entity (instead of wQueryTopic)
 	wOtherSame    = 0.5  // another tracked entity accepted in the same sentence
@@ -239,6 +240,11 @@ func (an *analysis) localEvidence(c *cand) {
 	if start && !title && nameOnlyHead(text, c) {
 		score += wNameHeading
 	}
+	if !title && !p.calendar && next.sep == 0 && nameLike(next.word) && !inSet(functionWords, next.word) ||
+		!p.calendar && !cue && an.productNounFollows(c, rec) {
+		score += wProductLine // "Square Register", "Zoom Webinars", "Discord voice channels"
+	}
+
 	if an.predicateFollows(c, rec) {
 		score += wPredicate
 	}
@@ -250,6 +256,23 @@ func (an *analysis) localEvidence(c *cand) {
 		score += wQueryTopic
 	}
 	c.local = score
+}
+
+// productNounFollows: one of the next two words is a product noun ("Zoom
+// calls", "Discord voice channels").
+func (an *analysis) productNounFollows(c *cand, rec *sentRec) bool {
+	pos := c.end
+	for k := 0; k < 2; k++ {
+		w, np := wordAt(an.text, pos, rec.end)
+		if w == "" {
+			return false
+		}
+		if inSet(productNouns, w) {
+			return true
+		}
+		pos = np
+	}
+	return false
 }
 
 // contextEvidence is the evidence other accepted mentions give a pending
@@ -452,6 +475,8 @@ func (an *analysis) predicateFollows(c *cand, rec *sentRec) bool {
 		switch {
 		case w == "":
 			return false
+		case k < 2 && pos == c.end+1 && nameLike(w) && !inSet(functionWords, w):
+			// "Mercury Treasury lets …": a product line's name
 		case inSet(predicateAdverbs, w):
 		case inSet(brandVerbs, w):
 			return true
@@ -521,7 +546,14 @@ brand brands company companies product products manager editor browser bank card
 messaging camera doorbell laptop phone account startup startups solution solutions pos system systems store
 stores shop shops retailer retailers supermarket bank banks banking browser browsers email client clients
 messenger chat video call calls conferencing tracker trackers suv car cars smartphone fintech card cards
-reviews review worth good legit safe features feature integration integrations`)
+reviews review worth good legit safe features feature integration integrations buy deals deal cheap tv`)
+
+	// productNouns after a name make it a product: "Zoom calls", "Slack
+	// channels", "Discord servers".
+	productNouns = set(`channels channel servers server calls call meetings huddles pages chats boards
+workspaces subscribers reader readers terminal webinars rooms recordings bots templates databases notebooks
+vaults sidebar tabs doorbell doorbells cameras camera alarm users customers plan plans subscription
+membership account accounts card cards`)
 
 	// verbParticles after a word make it a phrasal verb: "zoom in",
 	// "slack off", "bear with".

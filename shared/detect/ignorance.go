@@ -46,17 +46,19 @@ var ignoranceWords = func() map[string]uint16 {
 		unclear uncertain unsure unfamiliar unaware unknown unverified beyond outside hard difficult few
 		nothing none nor without`)
 	add(igInfo, `information info details detail data knowledge specifics documentation sources source records
-		record evidence coverage facts reviews references mentions material context`)
+		record evidence coverage facts reviews references mentions material context insight insights idea
+		picture training`)
 	add(igCog, `know knew familiar aware heard recognize recognise recognized recognised find found locate located
-		verify verified confirm confirmed identify identified encountered come came`)
+		verify verified confirm confirmed identify identified encountered come came match place knowledgeable`)
 	add(igSpeech, `say tell describe comment speak assess evaluate judge vouch characterize characterise summarize
 		summarise explain provide give share offer`)
 	add(igNotable, `known well-known widely-known established exist exists existed existence notable mainstream
-		prominent recognized recognised covered documented discussed`)
+		prominent recognized recognised covered covers cover documented discussed`)
 	add(igSelf, `i me my we our us myself`)
 	add(igExist, `there available publicly public online accessible`)
 	add(igQualify, `reliably accurately confidently much anything what whether how specifics details definitively
-		certainty sure precisely exactly authoritatively meaningfully`)
+		certainty sure precisely exactly authoritatively meaningfully about assessment opinion evaluation
+		overview comparison informed`)
 	add(igNegCog, `unfamiliar unaware unknown unverified`)
 	add(igBlock, `better best than more worse`)
 	add(igEnough, `enough`)
@@ -84,7 +86,8 @@ var knowledgeFilter = buildAutomaton([]string{
 	"recogni", "find", "found", "locat", "verif", "confirm", "identif", "encounter", "come", "came", "describ",
 	"say", "tell", "comment", "speak", "assess", "evaluat", "judg", "vouch", "character", "summar", "explain",
 	"provid", "give", "share", "offer", "establish", "notable", "mainstream", "prominent", "cover", "discuss",
-	"exist", "unfamiliar", "unaware", "unknown", "unverified",
+	"exist", "unfamiliar", "unaware", "unknown", "unverified", "match", "place", "insight", "idea",
+	"picture", "training",
 })
 
 // ignoranceSpans appends the byte spans of ignorance statements in
@@ -171,7 +174,7 @@ func knowledgeNear(toks []igTok, i int) (int, bool) {
 	if toks[i].cls&igNegCog != 0 && (self || followedBy(toks, i, "to", "me")) {
 		return i, true
 	}
-	for j := max(0, i-3); j < min(len(toks), i+8); j++ {
+	for j := max(0, i-5); j < min(len(toks), i+10); j++ {
 		t := &toks[j]
 		if t.clause != cl || j == i {
 			continue
@@ -187,7 +190,7 @@ func knowledgeNear(toks []igTok, i int) (int, bool) {
 			return j, true
 		case t.cls&igInfo != 0 && (self || exist || j+1 < len(toks) && toks[j+1].cls&igPrep != 0 && toks[i].cls&igNeg != 0 && strings.EqualFold(toks[i].word, "no")):
 			return j, true
-		case t.cls&igCog != 0 && self && !block && !followedByAny(toks, j, "to be", "that", "how to"):
+		case t.cls&igCog != 0 && self && !block && !followedByAny(toks, j, "that", "how to") && !toBeWithin(toks, j):
 			return j, true
 		case t.cls&igSpeech != 0 && self && !block && !enough:
 			for k := j + 1; k < min(len(toks), j+6); k++ {
@@ -198,6 +201,17 @@ func knowledgeNear(toks []igTok, i int) (int, bool) {
 		}
 	}
 	return 0, false
+}
+
+// toBeWithin: "to be" follows j within three words ("found X to be slow":
+// an opinion, not ignorance).
+func toBeWithin(toks []igTok, j int) bool {
+	for k := j + 1; k < min(len(toks)-1, j+4); k++ {
+		if strings.EqualFold(toks[k].word, "to") && strings.EqualFold(toks[k+1].word, "be") {
+			return true
+		}
+	}
+	return false
 }
 
 func adverbBefore(toks []igTok, j int) bool {
@@ -303,7 +317,7 @@ func (an *analysis) hedged(rec *sentRec, c *cand) bool {
 	}
 }
 
-var hedgeWords = set(`if whether may might could possibly perhaps maybe unless assuming suppose supposing likely
+var hedgeWords = set(`if whether may might could possible possibly perhaps maybe unless assuming suppose supposing likely
 appears appear seems seem unclear uncertain called named asked asking mentioned mentioning referring meant
 regarding clarify verify check visit share context`)
 
@@ -324,7 +338,12 @@ func (an *analysis) resolveUnknown() {
 			continue
 		}
 		if c.srec != lastRec { // one look per sentence
-			lastRec, lastHedge = c.srec, an.hedged(&sc.sents[c.srec], c)
+			rec := &sc.sents[c.srec]
+			lastRec, lastHedge = c.srec, an.hedged(rec, c)
+			if rec.unkTo > rec.unkFrom {
+				// "It's possible X is a startup, but I can't verify that."
+				disclaimed = true
+			}
 		}
 		if c.hedge = lastHedge; !c.hedge {
 			return // a statement about the brand wins

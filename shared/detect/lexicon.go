@@ -154,14 +154,14 @@ recommendation recommendations bottom line tldr tl;dr faq source sources
 // case-insensitively as substrings by one small automaton (unknownFilter).
 var unknownAnchors = []string{
 	"not", "n't", "n’t", "no ", "never", "unable", "limited", "unfamiliar", "unaware",
-	"unknown", "beyond", "outside",
+	"unknown", "beyond", "outside", "blank", "radar",
 }
 
 var unknownKeywords = []string{
 	"info", "detail", "data", "knowledge", "record", "familiar", "aware", "evidence",
 	"mention", "reference", "find", "locate", "identify", "verify", "know", "recogni",
 	"heard", "come across", "encounter", "training", "bell", "sure", "appear", "seem",
-	"exist", "unknown",
+	"exist", "unknown", "certain", "position",
 	// second keywords of the rules
 	"have", "possess", "hold", "see", "confirm", "couldn", "could not", "can't", "can’t",
 	"cannot", "wasn", "don't", "don’t", "do not", "didn't", "didn’t", "did not", "isn't",
@@ -203,7 +203,7 @@ var lexicon = func() map[string]uint8 {
 	for w := range softeners {
 		m[w] |= lexSoftener
 	}
-	for _, w := range strings.Fields(`unable limited unfamiliar unaware unknown beyond outside lack lacks lacking
+	for _, w := range strings.Fields(`unable limited unfamiliar unaware unknown beyond outside blank radar lack lacks lacking
 		little insufficient scarce sparse unclear uncertain unsure unverified hard difficult few`) {
 		m[w] |= lexAnchor
 	}

@@ -6,24 +6,11 @@ import (
 	"unicode/utf8"
 )
 
-// Sentiment toward the brand, not of the answer: the brand's sentiment is
-// read from the text that governs its mentions — each mention's clause
-// scope (the clauses around it up to another entity's clause), the
-// sentences that continue about it (in the same paragraph, with "it",
-// "its", "users", "reviewers" … and no other entity), and, when the
-// mention heads a heading or a list item, that section (so "Cons:" lines
-// under "## Acme" count for Acme). Each polar word weighs 1 (1.5 for
-// strong words: "excellent", "unusable", "avoid"), ×1.5 after an
-// intensifier ("very"), ×0.5 after a softener ("slightly", "occasionally");
-// a negation flips the next polar word within three words ("not great" −1,
-// "would not trust" −1, "no issues" +0.8). Reported complaints are
-// negative words ("complain", "complaint", "criticised", "gripe").
-//
-// The totals P (praise) and N (criticism) give: neutral when both are
-// below sentNeutral; mixed when both reach sentClear and the smaller is at
-// least sentMixedRatio of the larger, or when criticism is clear
-// (N ≥ sentClearCriticism) and praise is present — a criticised brand is
-// never read as positive; otherwise the larger side.
+// Sentiment toward the brand, not of the answer (package documentation,
+// "Sentiment"): the brand's text is its mentions' clause scopes, the rest
+// of their paragraphs, the sections they head and, when the answer is
+// about the brand, its sentences about nothing else; praise P and
+// criticism N over that text decide the class.
 const (
 	sentNeutral        = 0.5
 	sentClear          = 0.8
