@@ -27,10 +27,10 @@ const (
 	wEnumeration  = 1.2  // enumerated beside an accepted tracked entity
 	wListContext  = 1.2  // heads a list item beside items headed by other tracked entities
 	wNameHeading  = 0.7  // a heading or list head that is only the name
-	wPredicate    = 0.5  // "X offers", "X is known for", "X was criticised"
+	wPredicate    = 0.6  // "X offers", "X is known for", "X was criticised"
 	wAttribute    = 0.3  // per product attribute in the sentence (pricing, users, …), at most two
 	wProductLine  = 0.5  // a product line or product noun follows: "Mercury Treasury", "Zoom calls"
-	wQueryTopic   = 0.3  // the query asks about products, or names a tracked entity
+	wQueryTopic   = 0.4  // the query asks about products, or names a tracked entity
 	wQueryNames   = 0.5  // the query names this entity (instead of wQueryTopic)
 	wOtherSame    = 0.5  // another tracked entity accepted in the same sentence
 	wOtherNear    = 0.5  // another tracked entity accepted in the previous or next sentence
@@ -240,7 +240,9 @@ func (an *analysis) localEvidence(c *cand) {
 	if start && !title && nameOnlyHead(text, c) {
 		score += wNameHeading
 	}
-	if !title && !p.calendar && next.sep == 0 && nameLike(next.word) && !inSet(functionWords, next.word) ||
+	if !title && !p.calendar && next.sep == 0 && (nameLike(next.word) && !inSet(functionWords, next.word) && !inSet(verbParticles, next.word) ||
+		startsWithDigit(next.word) && len(next.word) <= 4) || // "Bear 2", "Things 3"
+
 		!p.calendar && !cue && an.productNounFollows(c, rec) {
 		score += wProductLine // "Square Register", "Zoom Webinars", "Discord voice channels"
 	}
@@ -345,6 +347,9 @@ func (an *analysis) verbUse(c *cand, rec *sentRec, prev, next tok, initial bool)
 		if !(startsWithDigit(after) || nameLike(after) && !inSet(articles, after)) && (initial || inSet(verbBefore, prev.word)) {
 			return true
 		}
+	}
+	if inSet(verbParticles, next.word) && unicode.IsUpper(firstRune(next.word)) {
+		return true // "Zoom In", "Zoom Out": a control's label
 	}
 	if initial && inSet(verbObjects, next.word) {
 		return true
@@ -475,8 +480,8 @@ func (an *analysis) predicateFollows(c *cand, rec *sentRec) bool {
 		switch {
 		case w == "":
 			return false
-		case k < 2 && pos == c.end+1 && nameLike(w) && !inSet(functionWords, w):
-			// "Mercury Treasury lets …": a product line's name
+		case k < 2 && (nameLike(w) && !inSet(functionWords, w) || startsWithDigit(w) && len(w) <= 4):
+			// "Mercury Treasury lets …", "Bear 2 added …": a product line or version
 		case inSet(predicateAdverbs, w):
 		case inSet(brandVerbs, w):
 			return true
@@ -484,7 +489,7 @@ func (an *analysis) predicateFollows(c *cand, rec *sentRec) bool {
 			// "X has a free plan", "X had no API": a product owns things
 			w2, _ := wordAt(text, np, rec.end)
 			return inSet(articles, w2) || inSet(quantifiers, w2) || startsWithDigit(w2) || inSet(productAttributes, w2)
-		case inSet(copulas, w) || strings.EqualFold(w, "been"):
+		case inSet(copulas, w) || inSet(linkingVerbs, w) || strings.EqualFold(w, "been"):
 			w2, np2 := wordAt(text, np, rec.end)
 			for inSet(predicateAdverbs, w2) || inSet(articles, w2) {
 				w2, np2 = wordAt(text, np2, rec.end)
@@ -546,7 +551,12 @@ brand brands company companies product products manager editor browser bank card
 messaging camera doorbell laptop phone account startup startups solution solutions pos system systems store
 stores shop shops retailer retailers supermarket bank banks banking browser browsers email client clients
 messenger chat video call calls conferencing tracker trackers suv car cars smartphone fintech card cards
-reviews review worth good legit safe features feature integration integrations buy deals deal cheap tv`)
+reviews review worth good legit safe features feature integration integrations buy deals deal cheap tv
+note notes note-taking notebook messenger doorbell doorbells smartwatch watch laptop laptops money transfer
+transfers send payment terminal reader wiki wikis docs documents tasks task todo to-do calendar scheduling
+meetings meeting webinar webinars streaming music photos storage cloud backup password vpn antivirus
+hosting domain analytics marketing seo ads invoicing accounting payroll hr hiring ecommerce e-commerce
+marketplace delivery grocery groceries retailers shopping subscription subscriptions`)
 
 	// productNouns after a name make it a product: "Zoom calls", "Slack
 	// channels", "Discord servers".
@@ -579,6 +589,7 @@ largely really particularly especially notably quickly clearly arguably broadly 
 primarily mainly best most more`)
 
 	possessVerbs = set(`has had have`)
+	linkingVerbs = set(`remains remained stays stayed became becomes feels seems looks`)
 	quantifiers  = set(`no some many more fewer its built-in native two three several plenty dozens hundreds
 thousands millions`)
 
@@ -601,7 +612,8 @@ recommended popular designed built owned headquartered based available priced ai
 trusted widely free cheaper pricier faster slower better worse best ideal great good solid strong weaker
 stronger simpler easier harder beloved famous notable owned used adopted backed funded acquired criticized
 blamed sued fined praised rated reviewed often one choice pick option alternative winner fit tool app
-platform service favourite favorite standout leader default`)
+platform service favourite favorite standout leader default easy easier cheaper simpler fast faster
+free open-source affordable expensive pricey reliable secure private`)
 
 	// productAttributes in a sentence mark talk about a product.
 	productAttributes = set(`pricing price prices priced plan plans tier tiers subscription subscriptions free
@@ -612,6 +624,6 @@ dashboard reports reporting notifications version versions release update update
 platform premium enterprise startups startup seats seat license licensing month monthly annual annually
 per plugins plugin extensions markdown editor notes calls meetings video messaging messages payments
 payment card cards account accounts fees fee transactions checking savings devices device camera cameras
-browser tabs pos store shop retail inventory checkout stock orders automations automation boards
+browser tabs pos retail inventory checkout orders automations automation boards
 customer customers company's founders subscribers downloads`)
 )

@@ -73,7 +73,7 @@ thoughtful rock-solid unmatched unbeatable stellar brilliant enjoy enjoys enjoya
 satisfied impressed strength strengths reliability stability flexibility leader
 market-leading industry-leading transparent privacy-focused well-documented
 well-supported favoured favored praiseworthy excelled standouts painless effortless recommendation
-cheapest inexpensive low-cost hassle-free rave raves worth sleek modern quick fun top-notch
+cheapest inexpensive low-cost hassle-free rave raves uptime worth sleek modern quick fun top-notch
 first-class world-class won
 `)
 
@@ -111,7 +111,7 @@ risk risks worry worries worrisome unpredictable drains untrustworthy distrust m
 shady predatory hidden-fees underwhelming subpar sluggishness unhelpful clumsy awkward
 nightmare disaster data-loss falls lags distracting fatigue noisy missing tedious irritating downgrade
 spam hacked breached vulnerability vulnerabilities sued penalized penalised boycott boycotts layoffs shutdown
-declined decline struggling
+declined decline struggling cramped outdated-looking bite bites
 `)
 
 // negators flip the polarity of the next sentiment word within negationWindow

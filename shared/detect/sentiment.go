@@ -92,7 +92,10 @@ func (an *analysis) brandSentiment(er *EntityResult) {
 			bestN, er.NegativeEvidence = n, an.sentenceText(s, e)
 		}
 	}
-	if N < sentClear && (an.recommendedFirst(er) || an.urgedToTry()) {
+	if an.urgedTo(warnVerbs) {
+		N += sentRecommended // "I'd skip X if …"
+	}
+	if N < sentClear && (an.recommendedFirst(er) || an.urgedTo(urgeVerbs)) {
 		// The answer to "best …?" leads with the brand, or tells the reader
 		// to try it: a recommendation, unless the answer criticises it.
 		P += sentRecommended
@@ -141,9 +144,9 @@ func (an *analysis) recommendedFirst(er *EntityResult) bool {
 var recommendIntent = set(`best top recommend recommended recommendation alternative alternatives which
 good should ideal`)
 
-// urgedToTry: a counted brand mention follows "try", "consider", "go with"
-// or "start with".
-func (an *analysis) urgedToTry() bool {
+// urgedTo: a counted brand mention follows one of verbs ("try", "skip"),
+// or, for urgeVerbs, "go with", "start with", "look at".
+func (an *analysis) urgedTo(verbs map[string]bool) bool {
 	for i := range an.sc.cands {
 		c := &an.sc.cands[i]
 		if c.ent != 0 || !counted(c) {
@@ -151,10 +154,10 @@ func (an *analysis) urgedToTry() bool {
 		}
 		rec := &an.sc.sents[c.srec]
 		p := prevToken(an.text, rec.rawStart, c.start)
-		if inSet(urgeVerbs, p.word) {
+		if inSet(verbs, p.word) {
 			return true
 		}
-		if inSet(urgePreps, p.word) {
+		if inSet(urgePreps, p.word) && inSet(verbs, "try") {
 			if w := prevToken(an.text, rec.rawStart, c.start-len(p.word)-1); inSet(urgeGo, w.word) {
 				return true
 			}
@@ -165,6 +168,8 @@ func (an *analysis) urgedToTry() bool {
 
 var (
 	urgeVerbs = set(`try consider choose recommend`)
+	// warnVerbs before the brand tell the reader to stay away.
+	warnVerbs = set(`skip avoid ditch drop abandon`)
 	urgePreps = set(`with at`)
 	urgeGo    = set(`go start look`)
 )
@@ -424,6 +429,14 @@ func (an *analysis) valence(s, e int) (p, n float64) {
 			f = 0 // "closes issues", "GitHub issues": the tracker's noun
 		case strings.EqualFold(w, "limited") && strings.EqualFold(next(), "to"):
 			f = 0 // "limited to the web app": scope, not criticism
+		case strings.EqualFold(w, "top") && strings.EqualFold(before, "on"):
+			f = 0 // "on top of"
+		case strings.EqualFold(w, "catch") && inSet(catchBefore, before):
+			f = lexNegative | lexStrong // "the catch is price"
+		case strings.EqualFold(w, "too") && inSet(tooAdjectives, next()) || strings.EqualFold(before, "too") && f&lexPositive != 0:
+			f = lexNegative // "too basic", "too simple": a fault
+		case inSet(worksVerbs, before) && inSet(worksWell, w):
+			f = lexPositive // "works well", "works great"
 		case strings.EqualFold(w, "worth") && !inSet(worthObjects, next()):
 			f = 0 // "worth taking seriously", "worth noting"
 		case inSet(choiceNouns, w) && inSet(choiceAdjectives, before):
@@ -512,4 +525,10 @@ compatibility battery display screen quality support data`)
 	choiceAdjectives = set(`obvious natural first default usual clear safe safest top best standard`)
 	lossWords        = set(`lost lose loses losing lack lacks lacking`)
 	worthObjects     = set(`it the every paying its a considering trying every-penny`)
+	worksVerbs       = set(`works work worked working runs performs`)
+	catchBefore      = set(`the one only main biggest big`)
+	worksWell        = set(`well smoothly flawlessly beautifully reliably`)
+	// tooAdjectives after "too" name a fault even when neutral alone.
+	tooAdjectives = set(`basic small big large heavy light complex simple limited expensive slow busy noisy
+cramped rigid opinionated generic shallow young new immature early`)
 )
