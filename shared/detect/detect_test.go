@@ -179,7 +179,7 @@ var detectCases = []detectCase{
 	{
 		name: "monday.com name", brand: monday, comps: nil,
 		text:    "Monday.com is a work management platform.",
-		verdict: VerdictMentioned, count: 1, spans: []span{{0, "Monday.com"}},
+		verdict: VerdictMentioned, count: 1, spans: []span{{0, "Monday.com"}}, ambiguous: no,
 		kind: KindName,
 	},
 	{
@@ -687,7 +687,7 @@ var detectCases = []detectCase{
 	{
 		name: "word: menu path", brand: zoom, comps: nil, query: "make the screen bigger",
 		text:    "Open Settings > Display > Zoom and pick 150%.",
-		verdict: VerdictOrdinaryWord, count: 0, spans: []span{},
+		verdict: VerdictOrdinaryWord, count: 0, spans: []span{}, ambiguous: no,
 	},
 	{
 		name: "word: compound", brand: Entity{Name: "Mercury", Domains: []string{"mercury.com"}}, comps: nil,
@@ -715,7 +715,7 @@ var detectCases = []detectCase{
 	{
 		name: "brand at start: competitor in the next sentence", brand: notion, comps: []Entity{{Name: "Obsidian", Domains: []string{"obsidian.md"}}},
 		text:    "Notion is known for its flexibility. Obsidian offers deeper customisation.",
-		verdict: VerdictMentioned, count: 1, spans: []span{{0, "Notion"}},
+		verdict: VerdictMentioned, count: 1, spans: []span{{0, "Notion"}}, ambiguous: yes,
 		comp: map[int]compWant{0: {count: 1, rank: 2}},
 	},
 	{

@@ -42,12 +42,14 @@
 //     some other evidence), its domain cited or in the text when
 //     capitalised (+1.2), a capitalised possessive (+1.0), being all of a
 //     heading, a list item's head or a table row's first cell (+0.7);
-//   - a product predicate after it ("X offers", "X has a free plan", "X is
-//     known for", "X was criticised": +0.5), product attributes in its
-//     sentence (pricing, plans, users, integrations, encryption, features,
-//     …: +0.3 each, at most two);
+//   - a product predicate after it, past a product line or a version
+//     ("X offers", "X has a free plan", "X is known for", "X remains the
+//     default", "Bear 2 added": +0.6), a product line, version or product
+//     noun after it ("Mercury Treasury", "Things 3", "Zoom calls": +0.5),
+//     product attributes in its sentence (pricing, plans, users,
+//     integrations, encryption, features, …: +0.3 each, at most two);
 //   - the query: naming the entity (+0.5) or asking about products
-//     ("best", "app", "pricing", "vs", …: +0.3);
+//     ("best", "app", "pricing", "vs", "note-taking", "bank", …: +0.4);
 //   - the rest of the answer (iterated, at most eight passes): enumerated
 //     beside an accepted tracked entity (+1.2), heading a list item in a
 //     list of items headed by other tracked entities (+1.2), another

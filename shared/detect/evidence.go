@@ -4,6 +4,7 @@ import (
 	"math"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 )
 
 // Ordinary-word evidence. A name or alias that is an ordinary English word
@@ -35,8 +36,7 @@ const (
 	wOtherSame    = 0.5  // another tracked entity accepted in the same sentence
 	wOtherNear    = 0.5  // another tracked entity accepted in the previous or next sentence
 	wSameEntity   = 0.5  // the entity is accepted elsewhere in the answer
-	wVerbParticle = -1.5 // "Zoom in on", "Bear in mind": a verb, not a name
-	wVerbObject   = -1.0 // sentence-initial verb with an object: "Craft a message"
+	wVerbParticle = -1.5 // "Zoom in on", "Bear in mind", "Craft a message": a verb, not a name
 	wOf           = -0.8 // "Notion of progress"
 	wUICommand    = -1.0 // "click Zoom", "select Square"
 	wTitleCase    = -0.5 // every word of the line capitalised: capitals say nothing
@@ -202,7 +202,7 @@ func (an *analysis) localEvidence(c *cand) {
 	}
 	start := atSentenceStart(text, rec.rawStart, c.start)
 	title := titleCaseLine(text, c.start)
-	menu := uiPath(prev, next)
+	menu := uiPath(text, c.start, c.end)
 	if an.verbUse(c, rec, prev, next, start || title) {
 		c.verbUse = true
 		score += wVerbParticle
@@ -357,10 +357,31 @@ func (an *analysis) verbUse(c *cand, rec *sentRec, prev, next tok, initial bool)
 	return !unicode.IsUpper(firstRune(text[c.start:c.end])) && inSet(verbBefore, prev.word) && an.d.pats[c.pat].level < 50
 }
 
-// uiPath: the word is a step of a menu path ("Settings > Display > Zoom").
-func uiPath(prev, next tok) bool {
+// uiPath: the word is a step of a menu path ("Settings > Display > Zoom",
+// "View → Zoom"): the nearest non-space character on either side, past
+// markdown emphasis, is a path separator.
+func uiPath(text string, start, end int) bool {
 	isPath := func(r rune) bool { return r == '>' || r == '→' || r == '›' || r == '»' || r == '➜' }
-	return isPath(prev.sep) || isPath(next.sep)
+	p := start
+	for k := 0; p > 0 && k < 8; k++ {
+		r, size := utf8.DecodeLastRuneInString(text[:p])
+		if r != ' ' && r != '*' && r != '_' && r != '`' {
+			if isPath(r) {
+				return true
+			}
+			break
+		}
+		p -= size
+	}
+	n := end
+	for k := 0; n < len(text) && k < 8; k++ {
+		r, size := utf8.DecodeRuneInString(text[n:])
+		if r != ' ' && r != '*' && r != '_' && r != '`' {
+			return isPath(r)
+		}
+		n += size
+	}
+	return false
 }
 
 // maxTitleBytes bounds the lines read as titles or heads.
