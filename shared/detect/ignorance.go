@@ -45,15 +45,14 @@ var ignoranceWords = func() map[string]uint16 {
 	add(igNeg, `not no never cannot cant unable lack lacks lacking limited little insufficient scarce sparse
 		unclear uncertain unsure unfamiliar unaware unknown unverified beyond outside hard difficult few
 		nothing none nor without`)
-	add(igInfo, `information info details detail data knowledge specifics documentation sources source records
-		record evidence coverage facts reviews references mentions material context insight insights idea
-		picture training`)
+	add(igInfo, `information info details detail data knowledge specifics documentation sources records
+		record evidence coverage facts references mentions material context insight insights idea
+		picture training opinion assessment reviews overview`)
 	add(igCog, `know knew familiar aware heard recognize recognise recognized recognised find found locate located
-		verify verified confirm confirmed identify identified encountered come came match place knowledgeable`)
-	add(igSpeech, `say tell describe comment speak assess evaluate judge vouch characterize characterise summarize
-		summarise explain provide give share offer`)
+		verify verified confirm confirmed identify identified encountered knowledgeable match across`)
+	add(igSpeech, `say tell describe comment speak assess evaluate judge vouch characterize characterise explain`)
 	add(igNotable, `known well-known widely-known established exist exists existed existence notable mainstream
-		prominent recognized recognised covered covers cover documented discussed`)
+		prominent recognized recognised covered covers documented discussed`)
 	add(igSelf, `i me my we our us myself`)
 	add(igExist, `there available publicly public online accessible`)
 	add(igQualify, `reliably accurately confidently much anything what whether how specifics details definitively
@@ -81,13 +80,12 @@ const maxIgnoranceWords = 400
 // knowledgeStems prefilter the classifier: a sentence without one of them
 // (as a substring, any case) holds no knowledge term and is not read.
 var knowledgeFilter = buildAutomaton([]string{
-	"info", "detail", "data", "knowledge", "specific", "document", "source", "record", "evidence", "coverage",
-	"fact", "review", "reference", "mention", "material", "context", "familiar", "aware", "know", "heard",
-	"recogni", "find", "found", "locat", "verif", "confirm", "identif", "encounter", "come", "came", "describ",
-	"say", "tell", "comment", "speak", "assess", "evaluat", "judg", "vouch", "character", "summar", "explain",
-	"provid", "give", "share", "offer", "establish", "notable", "mainstream", "prominent", "cover", "discuss",
-	"exist", "unfamiliar", "unaware", "unknown", "unverified", "match", "place", "insight", "idea",
-	"picture", "training",
+	"info", "detail", "data", "knowledge", "specifics", "documentation", "documented", "sources", "record",
+	"evidence", "coverage", "covered", "covers", "fact", "reference", "mention", "material", "context",
+	"familiar", "aware", "know", "heard", "recogni", "find", "found", "locat", "verif", "confirm", "identif",
+	"encounter", "describ", "say", "tell", "comment", "speak", "assess", "evaluat", "judg", "vouch", "character",
+	"explain", "establish", "notable", "mainstream", "prominent", "discuss", "exist", "unfamiliar", "unaware",
+	"unknown", "unverified", "insight", "no idea", "picture", "training", "opinion", "match", "reviews", "come across", "came across", "overview",
 })
 
 // ignoranceSpans appends the byte spans of ignorance statements in
@@ -190,6 +188,8 @@ func knowledgeNear(toks []igTok, i int) (int, bool) {
 			return j, true
 		case t.cls&igInfo != 0 && (self || exist || j+1 < len(toks) && toks[j+1].cls&igPrep != 0 && toks[i].cls&igNeg != 0 && strings.EqualFold(toks[i].word, "no")):
 			return j, true
+		case t.cls&igCog != 0 && strings.EqualFold(t.word, "across") && (j == 0 || !inSet(comeWords, toks[j-1].word)):
+			// "across" is cognition only in "come across"
 		case t.cls&igCog != 0 && self && !block && !followedByAny(toks, j, "that", "how to") && !toBeWithin(toks, j):
 			return j, true
 		case t.cls&igSpeech != 0 && self && !block && !enough:
@@ -239,6 +239,8 @@ func followedByAny(toks []igTok, j int, phrases ...string) bool {
 	}
 	return false
 }
+
+var comeWords = set(`come came coming comes`)
 
 var knownAdverbs = set(`widely well much publicly generally commonly very broadly particularly is`)
 
