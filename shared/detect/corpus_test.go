@@ -208,6 +208,17 @@ func (ev *evaluation) add(c corpusCase, p prediction) {
 	}
 }
 
+// detectCorpusCaseNoQuery runs Detect: the rules without the query, as a
+// caller that has none would.
+func detectCorpusCaseNoQuery(c corpusCase) prediction {
+	r := New(c.Brand, c.Competitors).Detect(c.Text, c.Citations)
+	p := prediction{verdict: r.Verdict, sentiment: r.Sentiment, competitors: map[string]bool{}, evidence: r.NegativeEvidence}
+	for _, e := range r.Competitors {
+		p.competitors[e.Name] = e.Mentioned
+	}
+	return p
+}
+
 // detectCase runs the detector (rules only, with the query).
 func detectCorpusCase(c corpusCase) prediction {
 	d := New(c.Brand, c.Competitors)
@@ -262,9 +273,9 @@ func evaluate(cases []corpusCase, run func(corpusCase) prediction) *evaluation {
 
 // Floors: the figures the rules reach on the corpus (make eval), rounded
 // down. A change that drops below one fails the suite.
-var corpusFloors = map[string]struct{ mentionF1, verdict, sentiment, competitorF1 float64 }{
-	"tune.jsonl":    {mentionF1: 1.00, verdict: 1.00, sentiment: 0.93, competitorF1: 1.00},
-	"holdout.jsonl": {mentionF1: 0.94, verdict: 0.91, sentiment: 0.81, competitorF1: 0.94},
+var corpusFloors = map[string]struct{ mentionF1, verdict, sentiment, competitorF1, noQueryF1 float64 }{
+	"tune.jsonl":    {mentionF1: 1.00, verdict: 1.00, sentiment: 0.93, competitorF1: 1.00, noQueryF1: 0.98},
+	"holdout.jsonl": {mentionF1: 0.94, verdict: 0.91, sentiment: 0.81, competitorF1: 0.94, noQueryF1: 0.92},
 }
 
 func TestCorpus(t *testing.T) {
@@ -275,8 +286,14 @@ func TestCorpus(t *testing.T) {
 		ev := evaluate(cases, detectCorpusCase)
 		naive := evaluate(cases, naiveCase)
 		t.Logf("\n%s", report(half, len(cases), ev, naive))
-		t.Logf("%s exact: mention F1 %.4f, verdict %.4f, sentiment %.4f, competitor F1 %.4f", half,
-			ev.mention.f1(), ev.verdict.rate(), ev.sentiment.rate(), ev.competitors.f1())
+		noq := evaluate(cases, detectCorpusCaseNoQuery)
+		t.Logf("%s exact: mention F1 %.4f, verdict %.4f, sentiment %.4f, competitor F1 %.4f; "+
+			"without the query (Detect): mention F1 %.4f, verdict %.4f, sentiment %.4f", half,
+			ev.mention.f1(), ev.verdict.rate(), ev.sentiment.rate(), ev.competitors.f1(),
+			noq.mention.f1(), noq.verdict.rate(), noq.sentiment.rate())
+		if got := noq.mention.f1(); got < corpusFloors[half].noQueryF1 {
+			t.Errorf("%s: mention F1 without the query %.3f below the floor %.3f", half, got, corpusFloors[half].noQueryF1)
+		}
 		if show := os.Getenv("DETECT_EVAL_FAILURES"); show != "" && strings.HasPrefix(half, show) {
 			for _, f := range ev.failures {
 				t.Logf("  FAIL %s", f)

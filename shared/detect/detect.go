@@ -244,6 +244,9 @@ func New(brand Entity, competitors []Entity, opts ...Option) *Detector {
 			i = len(d.pats)
 			index[f] = i
 			lv := ordinaryLevel(f)
+			if !isASCII(form) {
+				lv = 0 // "Nestlé", "Škoda": the diacritics make it a name, not "nestle"
+			}
 			d.pats = append(d.pats, pattern{folded: f, common: lv > 0, level: lv, calendar: calendarWords[f]})
 			d.folded[f] = true
 		}
@@ -286,6 +289,15 @@ func New(brand Entity, competitors []Entity, opts ...Option) *Detector {
 	}
 	d.scratch.New = func() any { return new(scratch) }
 	return d
+}
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
 }
 
 // maxPatternBytes bounds a folded pattern; longer forms are not names. The
@@ -697,7 +709,7 @@ func (d *Detector) run(ctx context.Context, in Input, adj Adjudicator) (Result, 
 	}
 	sc.hits = sel
 
-	sc.an = analysis{d: d, text: text, sc: sc, query: in.Query}
+	sc.an = analysis{d: d, text: text, sc: sc, query: in.Query, textAttributes: -1}
 	an := &sc.an
 	an.checkCitations(in.Citations)
 	an.buildCands()

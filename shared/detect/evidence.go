@@ -2,6 +2,7 @@ package detect
 
 import (
 	"math"
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -131,6 +132,62 @@ func (an *analysis) prepareQuery() {
 	}
 }
 
+// answerAboutProducts stands in for the query's topic when there is no
+// query: a tracked entity other than ent is named by a form that is no
+// ordinary word, or cited (for a competitor, the brand's mentions do not
+// count: naming the brand never adds competitor mentions), or the answer
+// holds at least minAnswerAttributes distinct product attributes.
+func (an *analysis) answerAboutProducts(ent int32) bool {
+	if !an.namedReady {
+		an.namedReady = true
+		an.named, an.namedComp = entSet{first: -1}, entSet{first: -1}
+		add := func(e int32) {
+			an.named.add(e)
+			if e != 0 {
+				an.namedComp.add(e)
+			}
+		}
+		for i := range an.sc.cands {
+			if c := &an.sc.cands[i]; !c.guarded && c.state == candAccepted {
+				add(c.ent)
+			}
+		}
+		for ei, cited := range an.cited {
+			if cited {
+				add(int32(ei))
+			}
+		}
+	}
+	if ent == 0 && an.named.hasOther(0) || ent != 0 && an.namedComp.hasOther(ent) {
+		return true
+	}
+	if an.textAttributes < 0 {
+		an.textAttributes = an.countAttributes(0, len(an.text), minAnswerAttributes)
+	}
+	return an.textAttributes >= minAnswerAttributes
+}
+
+// minAnswerAttributes: distinct product attributes that make an answer
+// about products.
+const minAnswerAttributes = 4
+
+// countAttributes counts distinct product attributes in text[s:e], up to
+// limit.
+func (an *analysis) countAttributes(s, e, limit int) int {
+	var seen []string
+	for pos := s; pos < e && len(seen) < limit; {
+		w, np := wordAtAny(an.text[:e], pos)
+		if w == "" {
+			break
+		}
+		if inSet(productAttributes, w) && !slices.ContainsFunc(seen, func(x string) bool { return strings.EqualFold(x, w) }) {
+			seen = append(seen, w)
+		}
+		pos = np
+	}
+	return len(seen)
+}
+
 // containsWord: w occurs in s between word boundaries.
 func containsWord(s, w string) bool {
 	for off := 0; ; {
@@ -254,7 +311,7 @@ func (an *analysis) localEvidence(c *cand) {
 	switch {
 	case an.queryNames[c.ent]:
 		score += wQueryNames
-	case an.queryTopic:
+	case an.queryTopic || an.query == "" && an.answerAboutProducts(c.ent):
 		score += wQueryTopic
 	}
 	c.local = score

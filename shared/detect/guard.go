@@ -79,6 +79,13 @@ type analysis struct {
 	queryTopic bool   // the query asks about products or names a tracked entity
 	queryNames []bool // per entity: the query names it
 	entAcc     []bool // per entity: a mention is accepted
+	// textAttributes: distinct product attributes in the answer (capped),
+	// -1 until counted
+	textAttributes int
+	// named / namedComp: the entities (competitors) named by a form that
+	// is no ordinary word, or cited; computed once when needed
+	named, namedComp entSet
+	namedReady       bool
 }
 
 func (an *analysis) checkCitations(cs []Citation) {
