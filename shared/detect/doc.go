@@ -32,8 +32,9 @@
 // A name or alias that is an ordinary English word — any lower-case word
 // of SCOWL up to size level 70 (wordlist/, about 115,000 words, embedded),
 // a weekday or month name, or a form of at most two Latin letters or
-// digits ("X") — counts only when the evidence that it names the product
-// reaches the threshold 1.0. The evidence score adds:
+// digits ("X"); not a form written with diacritics ("Nestlé") — counts
+// only when the evidence that it names the product reaches the threshold
+// 1.0. The evidence score adds:
 //
 //   - a product cue next to it ("Slack app", "Notion's API", "Apple Inc":
 //     +1.2), a domain suffix ("Monday.com": +2.0), a definition ("Box is a
@@ -50,6 +51,9 @@
 //     integrations, encryption, features, …: +0.3 each, at most two);
 //   - the query: naming the entity (+0.5) or asking about products
 //     ("best", "app", "pricing", "vs", "note-taking", "bank", …: +0.4);
+//     without a query (Detect) the answer stands in for it (+0.4): another
+//     tracked entity named by a form that is no word, or cited (for a
+//     competitor, not the brand), or four distinct product attributes;
 //   - the rest of the answer (iterated, at most eight passes): enumerated
 //     beside an accepted tracked entity (+1.2), heading a list item in a
 //     list of items headed by other tracked entities (+1.2), another
