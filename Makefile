@@ -8,7 +8,7 @@ GO ?= go
 ARTIFACTS := $(notdir $(wildcard functions/*))
 BUILD_DIR := build
 
-.PHONY: run test build generate lint deploy clean tools bench
+.PHONY: run test build generate lint deploy clean tools bench eval
 
 run:
 	$(GO) run ./cmd/brandlens serve $(ARGS)
@@ -25,6 +25,13 @@ test: tools
 
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./...
+
+# Detection quality on the labelled corpus (shared/detect/testdata/corpus):
+# precision, recall and F1 per class, verdicts and sentiment agreement, both
+# halves, beside the naive baseline. DETECT_EVAL_FAILURES=tune lists the
+# tuning half's misses.
+eval:
+	$(GO) test -count=1 -run '^TestCorpus$$' -v ./shared/detect
 
 lint:
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi

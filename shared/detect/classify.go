@@ -40,6 +40,12 @@ var unknownRules = func() []unknownRule {
 		{`\b(?:doesn['’]t|does\s+not)\s+(?:appear|seem)\s+to\s+(?:exist|be\s+(?:a\s+|an\s+)?(?:well[-\s]known|widely[-\s]known|known|recogni[sz]ed|widely\s+recogni[sz]ed|established|real|notable))`, []string{"appear", "seem"}, []string{"doesn", "does not"}},
 		// "unknown to me"
 		{`\b(?:unfamiliar|unknown)\s+to\s+me\b`, []string{"familiar", "unknown"}, []string{"unfamiliar", "unknown"}},
+		// "doesn't ring any bells", "I'm drawing a blank on X", "not on my radar"
+		{`\b(?:ring\s+(?:a|any)\s+bells?|draw(?:ing|n)?\s+a\s+blank|drew\s+a\s+blank|(?:not\s+on|off)\s+my\s+radar)\b`, []string{"bell", "blank", "radar"}, []string{"bell", "blank", "radar"}},
+		// "I'm not certain what X refers to", "unsure whether X exists"
+		{`\b(?:(?:not|n['’]t)\s+(?:\w+\s+)?(?:sure|certain)|unsure|uncertain)\s+(?:what|who|which|whether|if)\b`, []string{"sure", "certain"}, []string{"sure", "certain"}},
+		// "not in a position to evaluate"
+		{`\bnot\s+in\s+a\s+position\s+to\b`, []string{"position"}, []string{"not"}},
 	}
 	rules := make([]unknownRule, len(specs))
 	for i, s := range specs {
@@ -70,12 +76,13 @@ func (an *analysis) classify() {
 		if c.state != candAccepted {
 			continue
 		}
-		if c.kind == KindDomain && inLinkTarget(an.text, an.sc.sents[c.srec].rawStart, c.start) {
+		if c.kind == KindDomain && (inLinkTarget(an.text, an.sc.sents[c.srec].rawStart, c.start) || citationForm(an.text, c.start, c.end)) {
 			c.link = true
 			continue
 		}
 		c.unknown = an.isUnknown(c)
 	}
+	an.resolveUnknown()
 	an.nearestOthers()
 	for i := range sc.cands {
 		c := &sc.cands[i]
@@ -140,6 +147,54 @@ func inLinkTarget(text string, lo, pos int) bool {
 
 const maxURLBytes = 2048
 
+// citationForm: a domain written as a URL ("https://acme.com/x",
+// "www.acme.com"), as the text of a link whose anchor is the address
+// itself ("[acme.com/docs](https://acme.com/docs)"), or on a sources line
+// ("Sources: acme.com, g2.com", "[1]: …") cites the brand without naming
+// it in prose.
+func citationForm(text string, start, end int) bool {
+	ts := start
+	for ts > 0 && start-ts < maxURLBytes {
+		b := text[ts-1]
+		if isSpaceByte(b) || b == '(' || b == '[' || b == '<' || b == '"' || b == '\'' || b == '|' {
+			break
+		}
+		ts--
+	}
+	tok := text[ts:start]
+	if strings.Contains(tok, "://") || hasPrefixFold(tok, "www.") {
+		return true
+	}
+	if ts > 0 && text[ts-1] == '[' {
+		te := end
+		for te < len(text) && te-end < maxURLBytes && !isSpaceByte(text[te]) && text[te] != ']' {
+			te++
+		}
+		if te+1 < len(text) && text[te] == ']' && text[te+1] == '(' {
+			return true
+		}
+	}
+	lo := max(0, start-maxURLBytes)
+	ls := strings.LastIndexByte(text[lo:start], '\n') + 1 + lo
+	line := strings.TrimLeft(text[ls:start], " \t>*_-")
+	if strings.HasPrefix(line, "[") && len(line) > 2 && (line[1] == '^' || line[1] >= '0' && line[1] <= '9') {
+		return true // a footnote: "[1]: …", "[^2] …"
+	}
+	w, _ := wordAtAny(line, 0)
+	if inSet(sourceLabels, w) {
+		rest := strings.TrimLeft(line[strings.Index(line, w)+len(w):], " *_")
+		return strings.HasPrefix(rest, ":") || strings.HasPrefix(rest, "(")
+	}
+	return false
+}
+
+// genericAspects after a possessive stand for the entity itself.
+var genericAspects = set(`features feature pricing prices price product products services service offering
+offerings plans capabilities platform app apps tool software reputation reviews details background
+history company business`)
+
+var sourceLabels = set(`sources source references reference citations citation links further reading`)
+
 // unknownReach bounds the gap (bytes) between an unknown-statement and the
 // mention it refers to; it also keeps the check local in long sentences.
 const unknownReach = 200
@@ -161,8 +216,19 @@ func (an *analysis) isUnknown(c *cand) bool {
 		var region string
 		switch {
 		case m[1] <= c.start:
-			if c.start-m[1] > unknownReach || nextToken(text, c.end, rec.end).possessive {
+			if c.start-m[1] > unknownReach {
 				continue
+			}
+			// "no information about Acme's roadmap" is about the roadmap;
+			// "… about Acme's features" is about Acme.
+			if nt := nextToken(text, c.end, rec.end); nt.possessive {
+				skip := len("’s")
+				if text[c.end] == '\'' {
+					skip = len("'s")
+				}
+				if w, _ := wordAt(text, min(c.end+skip, rec.end), rec.end); !inSet(genericAspects, w) {
+					continue
+				}
 			}
 			region = text[m[1]:c.start]
 		case m[0] >= c.end:
@@ -209,8 +275,9 @@ func (an *analysis) findUnknown(rec *sentRec) {
 					}
 				}
 			}
-			slices.SortFunc(sc.unk[rec.unkFrom:], func(a, b [2]int) int { return a[0] - b[0] })
 		}
+		sc.unk = an.ignoranceSpans(rec.start, rec.end, sc.unk)
+		slices.SortFunc(sc.unk[rec.unkFrom:], func(a, b [2]int) int { return a[0] - b[0] })
 	}
 	rec.unkTo = len(sc.unk)
 }
@@ -452,7 +519,7 @@ func lexLookup(w string) uint8 {
 
 const (
 	lexMaxLen = 24
-	lexMask   = 1<<11 - 1
+	lexMask   = 1<<12 - 1
 )
 
 type lexEntry struct {
@@ -506,6 +573,26 @@ func lexLetter(c byte) uint {
 // counts give its polarity, so the cost per mention is logarithmic.
 func (an *analysis) sentiment(i int) Sentiment {
 	sc := an.sc
+	rec := &sc.sents[sc.cands[i].srec]
+	lo, hi, ok := an.scope(i)
+	if !ok {
+		return Neutral
+	}
+	clauses := sc.clauses[rec.clauseFrom:rec.clauseTo]
+	pos, neg := clauses[hi].cumPos, clauses[hi].cumNeg
+	if lo > 0 {
+		pos -= clauses[lo-1].cumPos
+		neg -= clauses[lo-1].cumNeg
+	}
+	return polarity(int(pos), int(neg))
+}
+
+// scope returns the clauses (indices into the sentence's clauses) that
+// govern candidate i: its own and its neighbours up to the clauses of the
+// nearest other-entity mentions; ok=false when another entity shares its
+// clause on both sides.
+func (an *analysis) scope(i int) (lo, hi int, ok bool) {
+	sc := an.sc
 	c := &sc.cands[i]
 	rec := &sc.sents[c.srec]
 	if !rec.analysed {
@@ -520,7 +607,7 @@ func (an *analysis) sentiment(i int) Sentiment {
 		return max(k, 0)
 	}
 	own := clauseOf(c.start)
-	lo, hi := 0, len(clauses)-1
+	lo, hi = 0, len(clauses)-1
 	if p := sc.prevOther[i]; p >= 0 {
 		if k := clauseOf(sc.cands[p].start); k == own {
 			lo, hi = own, own
@@ -535,15 +622,7 @@ func (an *analysis) sentiment(i int) Sentiment {
 			hi = k - 1
 		}
 	}
-	if hi < lo {
-		return Neutral
-	}
-	pos, neg := clauses[hi].cumPos, clauses[hi].cumNeg
-	if lo > 0 {
-		pos -= clauses[lo-1].cumPos
-		neg -= clauses[lo-1].cumNeg
-	}
-	return polarity(int(pos), int(neg))
+	return lo, hi, hi >= lo
 }
 
 func polarity(pos, neg int) Sentiment {

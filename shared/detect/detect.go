@@ -1,6 +1,7 @@
 package detect
 
 import (
+	"context"
 	"math"
 	"slices"
 	"strings"
@@ -24,13 +25,37 @@ type Citation struct {
 // Verdict is the brand's outcome for one answer.
 type Verdict string
 
-// Verdicts; see the package documentation for when each applies.
+// Verdicts; see the package documentation for when each applies. Every
+// verdict but VerdictMentioned says why the brand is absent from the
+// answer's prose.
 const (
 	VerdictMentioned      Verdict = "mentioned"
-	VerdictNotMentioned   Verdict = "not_mentioned"
-	VerdictUnknownToModel Verdict = "unknown_to_model"
-	VerdictCitedOnly      Verdict = "cited_only"
+	VerdictNotMentioned   Verdict = "not_mentioned"    // the name does not occur
+	VerdictUnknownToModel Verdict = "unknown_to_model" // only statements that the model does not know the brand
+	VerdictOrdinaryWord   Verdict = "ordinary_word"    // the name occurs only as an ordinary word ("zoom in")
+	VerdictCitedOnly      Verdict = "cited_only"       // the brand's domain is cited or linked, its name absent
 )
+
+// Verdicts lists every verdict, in the order they are decided: the API
+// enum and the detectionVerdict filter are built from it.
+func Verdicts() []Verdict {
+	return []Verdict{VerdictMentioned, VerdictUnknownToModel, VerdictCitedOnly, VerdictOrdinaryWord, VerdictNotMentioned}
+}
+
+// Version identifies the detection rules; every Result carries it, so a
+// stored result says which detector produced it. Bump it whenever a rule,
+// lexicon or threshold changes what Detect returns.
+const Version = "detect/2026.11-2"
+
+// Input is everything detection reads: re-running it over a stored answer
+// with the same brand profile and competitors gives the same Result.
+type Input struct {
+	Text      string
+	Citations []Citation
+	// Query is the monitoring query the answer responds to; it is evidence
+	// for ordinary-word names ("best note-taking app" makes "Bear" a product).
+	Query string
+}
 
 // Sentiment of a mention or an entity.
 type Sentiment string
@@ -73,6 +98,9 @@ type Mention struct {
 	// rather than a mention. Not counted; it marks the domain as cited.
 	Link       bool
 	Confidence float64
+	// EvidenceScore is the ordinary-word evidence of a Guarded mention
+	// (threshold 1.0; package documentation), 0 for other forms.
+	EvidenceScore float64
 }
 
 // EntityResult is what one answer says about one tracked entity.
@@ -104,6 +132,11 @@ type EntityResult struct {
 	// UnknownToModel: the answer says the model knows nothing about the
 	// entity, and never mentions it otherwise.
 	UnknownToModel bool
+	// PositiveEvidence and NegativeEvidence are the sentences that carry the
+	// strongest praise and criticism of the brand (brand only; empty when
+	// there is none).
+	PositiveEvidence string
+	NegativeEvidence string
 }
 
 // ScoreParts explains VisibilityScore; each part is in 0..1.
@@ -130,6 +163,14 @@ type Result struct {
 	// Discovered are untracked product names recommended next to tracked
 	// ones, in order of first appearance.
 	Discovered []string
+	// Ambiguous: the verdict rests on ordinary-word evidence within the
+	// ambiguous band; Confidence is low accordingly.
+	Ambiguous bool
+	// NegativeEvidence is the sentence carrying the answer's strongest
+	// criticism of the brand (Brand.NegativeEvidence).
+	NegativeEvidence string
+	// Version is the detector that produced the result (Version).
+	Version string
 }
 
 // patOwner is one entity's claim on a folded pattern.
@@ -141,9 +182,10 @@ type patOwner struct {
 type pattern struct {
 	folded   string
 	owners   []patOwner
-	common   bool // guarded: a common word, or a short Latin form
-	calendar bool // a weekday or month name
-	domain   bool // matched with domain boundaries
+	common   bool  // guarded: an ordinary word, or a short Latin form
+	level    uint8 // how common the word is (wordlist.go); 0 when not guarded
+	calendar bool  // a weekday or month name
+	domain   bool  // matched with domain boundaries
 }
 
 type entInfo struct {
@@ -161,12 +203,26 @@ type Detector struct {
 	// blank is the initial EntityResult of every entity, copied per call
 	blank   []EntityResult
 	scratch sync.Pool
+	adj     Adjudicator // nil: rules only
+}
+
+// Option configures a Detector.
+type Option func(*Detector)
+
+// WithAdjudicator consults a for ordinary-word mentions whose evidence
+// score falls in the ambiguous band (evidence.go); nil leaves the rules
+// alone. Only Analyze consults it; Detect never does.
+func WithAdjudicator(a Adjudicator) Option {
+	return func(d *Detector) { d.adj = a }
 }
 
 // New compiles the detector for the brand and its competitors.
-func New(brand Entity, competitors []Entity) *Detector {
+func New(brand Entity, competitors []Entity, opts ...Option) *Detector {
 	initFold()
 	d := &Detector{folded: make(map[string]bool)}
+	for _, o := range opts {
+		o(d)
+	}
 	index := make(map[string]int)
 	add := func(ent int, form string, kind MatchKind) {
 		var f string
@@ -187,13 +243,17 @@ func New(brand Entity, competitors []Entity) *Detector {
 		if !ok {
 			i = len(d.pats)
 			index[f] = i
-			d.pats = append(d.pats, pattern{folded: f, common: isCommonForm(f), calendar: calendarWords[f]})
+			lv := ordinaryLevel(f)
+			if !isASCII(form) {
+				lv = 0 // "Nestlé", "Škoda": the diacritics make it a name, not "nestle"
+			}
+			d.pats = append(d.pats, pattern{folded: f, common: lv > 0, level: lv, calendar: calendarWords[f]})
 			d.folded[f] = true
 		}
 		p := &d.pats[i]
 		if kind == KindDomain {
 			p.domain = true
-			p.common = false
+			p.common, p.level = false, 0
 		}
 		for _, o := range p.owners {
 			if o.ent == int32(ent) {
@@ -231,29 +291,21 @@ func New(brand Entity, competitors []Entity) *Detector {
 	return d
 }
 
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
+}
+
 // maxPatternBytes bounds a folded pattern; longer forms are not names. The
 // scanner's ring of offsets must be longer than any pattern.
 const (
 	maxPatternBytes = 512
 	ringSize        = 1024 // a power of two > maxPatternBytes
 )
-
-// isCommonForm decides whether a folded form needs the common-word guard:
-// listed common words, and forms of at most two Latin letters or digits
-// ("X", "HP"), which collide with ordinary text.
-func isCommonForm(f string) bool {
-	if commonWords[f] {
-		return true
-	}
-	n := 0
-	for _, r := range f {
-		if r >= utf8.RuneSelf {
-			return false
-		}
-		n++
-	}
-	return n <= 2
-}
 
 // normalizeDomain turns "https://www.Acme.com/path" into "acme.com".
 func normalizeDomain(s string) string {
@@ -306,6 +358,10 @@ type scratch struct {
 	cands []cand
 	sents []sentRec
 	unk   [][2]int
+	// igToks: the words of the sentence the ignorance classifier reads
+	igToks []igTok
+	// spans: the byte ranges that govern the brand's sentiment
+	spans [][2]int
 	found []found
 	parts []part
 	ends  [][2]int // sentence start → end, for sentences with hits
@@ -594,8 +650,23 @@ func sortNearlySorted(h []rawHit, cmp func(a, b rawHit) int) {
 	}
 }
 
-// Detect analyses one answer. It is safe for concurrent use.
+// Detect analyses one answer with the rules alone (no query, no
+// adjudicator). It is safe for concurrent use.
 func (d *Detector) Detect(text string, citations []Citation) Result {
+	r, _ := d.run(context.Background(), Input{Text: text, Citations: citations}, nil)
+	return r
+}
+
+// Analyze analyses one answer with its query and, when the Detector has
+// one, consults the Adjudicator for ambiguous ordinary-word mentions. An
+// adjudicator error leaves the rule-based decision in place and is
+// returned beside the (complete) result. It is safe for concurrent use.
+func (d *Detector) Analyze(ctx context.Context, in Input) (Result, error) {
+	return d.run(ctx, in, d.adj)
+}
+
+func (d *Detector) run(ctx context.Context, in Input, adj Adjudicator) (Result, error) {
+	text := in.Text
 	if len(text) > math.MaxInt32 {
 		// Offsets are kept in 32 bits; 2 GiB is far beyond any answer.
 		text = text[:math.MaxInt32]
@@ -638,11 +709,12 @@ func (d *Detector) Detect(text string, citations []Citation) Result {
 	}
 	sc.hits = sel
 
-	sc.an = analysis{d: d, text: text, sc: sc}
+	sc.an = analysis{d: d, text: text, sc: sc, query: in.Query, textAttributes: -1}
 	an := &sc.an
-	an.checkCitations(citations)
+	an.checkCitations(in.Citations)
 	an.buildCands()
 	an.guardAll()
+	err := an.adjudicate(ctx, adj)
 	an.classify()
-	return an.result()
+	return an.result(), err
 }

@@ -1,6 +1,7 @@
 package detect
 
 import (
+	"context"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -65,6 +66,12 @@ type detectCase struct {
 	unknownMention bool
 	disc           []string // checked when non-nil
 	comp           map[int]compWant
+	// query, when set, runs the case through Analyze with it.
+	query string
+	// negEvidence, when set, must occur in Result.NegativeEvidence.
+	negEvidence string
+	// ambiguous, when set, is the expected Result.Ambiguous.
+	ambiguous tri
 }
 
 var detectCases = []detectCase{
@@ -162,17 +169,17 @@ var detectCases = []detectCase{
 	{
 		name: "monday morning", brand: monday, comps: nil,
 		text:    "Let's meet on Monday morning to review the plan.",
-		verdict: VerdictNotMentioned, count: 0, spans: []span{},
+		verdict: VerdictOrdinaryWord, count: 0, spans: []span{},
 	},
 	{
 		name: "monday every", brand: monday, comps: nil,
 		text:    "Every Monday we publish a report.",
-		verdict: VerdictNotMentioned, count: 0, spans: []span{},
+		verdict: VerdictOrdinaryWord, count: 0, spans: []span{},
 	},
 	{
 		name: "monday.com name", brand: monday, comps: nil,
 		text:    "Monday.com is a work management platform.",
-		verdict: VerdictMentioned, count: 1, spans: []span{{0, "Monday.com"}},
+		verdict: VerdictMentioned, count: 1, spans: []span{{0, "Monday.com"}}, ambiguous: no,
 		kind: KindName,
 	},
 	{
@@ -201,12 +208,12 @@ var detectCases = []detectCase{
 	{
 		name: "slack in the rope", brand: slack, comps: nil,
 		text:    "There is some slack in the rope.",
-		verdict: VerdictNotMentioned, count: 0, spans: []span{},
+		verdict: VerdictOrdinaryWord, count: 0, spans: []span{},
 	},
 	{
 		name: "slack sentence start without cue", brand: slack, comps: nil,
 		text:    "Slack is what we left in the schedule.",
-		verdict: VerdictNotMentioned, count: 0, spans: []span{},
+		verdict: VerdictOrdinaryWord, count: 0, spans: []span{},
 	},
 	{
 		name: "slack sentence start with cue", brand: slack, comps: nil,
@@ -216,12 +223,12 @@ var detectCases = []detectCase{
 	{
 		name: "apple pie", brand: apple, comps: nil,
 		text:    "Apple pie is a classic dessert.",
-		verdict: VerdictNotMentioned, count: 0, spans: []span{},
+		verdict: VerdictOrdinaryWord, count: 0, spans: []span{},
 	},
 	{
 		name: "apple lower", brand: apple, comps: nil,
 		text:    "I baked an apple pie on Sunday.",
-		verdict: VerdictNotMentioned, count: 0, spans: []span{},
+		verdict: VerdictOrdinaryWord, count: 0, spans: []span{},
 	},
 	{
 		name: "apple company", brand: apple, comps: nil,
@@ -231,7 +238,7 @@ var detectCases = []detectCase{
 	{
 		name: "you as pronoun", brand: youcom, comps: nil,
 		text:    "Thank you for asking! You can try several search engines.",
-		verdict: VerdictNotMentioned, count: 0, spans: []span{},
+		verdict: VerdictOrdinaryWord, count: 0, spans: []span{},
 	},
 	{
 		name: "you.com domain", brand: youcom, comps: nil,
@@ -241,7 +248,7 @@ var detectCases = []detectCase{
 	{
 		name: "notion lowercase noun", brand: notion, comps: nil,
 		text:    "She had a notion of how to fix it.",
-		verdict: VerdictNotMentioned, count: 0, spans: []span{},
+		verdict: VerdictOrdinaryWord, count: 0, spans: []span{},
 	},
 	{
 		name: "notion capitalised", brand: notion, comps: nil,
@@ -528,12 +535,12 @@ var detectCases = []detectCase{
 	{
 		name: "zoom in", brand: zoom, comps: nil,
 		text:    "Zoom in on the chart to see details.",
-		verdict: VerdictNotMentioned, count: 0, spans: []span{},
+		verdict: VerdictOrdinaryWord, count: 0, spans: []span{},
 	},
 	{
 		name: "linear adjective", brand: linear, comps: nil,
 		text:    "The relationship is linear in x.",
-		verdict: VerdictNotMentioned, count: 0, spans: []span{},
+		verdict: VerdictOrdinaryWord, count: 0, spans: []span{},
 	},
 	{
 		name: "linear defined as product", brand: linear, comps: nil,
@@ -548,12 +555,12 @@ var detectCases = []detectCase{
 	{
 		name: "box noun", brand: box, comps: nil,
 		text:    "Put the old books in a box.",
-		verdict: VerdictNotMentioned, count: 0, spans: []span{},
+		verdict: VerdictOrdinaryWord, count: 0, spans: []span{},
 	},
 	{
 		name: "short name as letter", brand: x, comps: nil,
 		text:    "Multiply 2 x 3 to get 6.",
-		verdict: VerdictNotMentioned, count: 0, spans: []span{},
+		verdict: VerdictOrdinaryWord, count: 0, spans: []span{},
 	},
 	{
 		name: "short name capitalised", brand: x, comps: nil,
@@ -602,6 +609,197 @@ var detectCases = []detectCase{
 		verdict: VerdictMentioned, count: 1, spans: []span{{41, "Acme"}},
 		disc: []string{"HubSpot"},
 	},
+
+	// Class 1: statements of ignorance in other words.
+	{
+		name: "ignorance: not able to find reliable details", brand: acme, comps: nil,
+		text:    "I'm not able to find reliable details on Acme, so I can't say what it offers.",
+		verdict: VerdictUnknownToModel, count: 0, spans: []span{}, unknownMention: true,
+	},
+	{
+		name: "ignorance: no specific current information about a product called", brand: acme, comps: nil,
+		text:    "I don't have specific, current information about a product called Acme.",
+		verdict: VerdictUnknownToModel, count: 0, spans: []span{}, unknownMention: true,
+	},
+	{
+		name: "ignorance: not enough reliable information available to me", brand: acme, comps: nil,
+		text:    "There isn't enough reliable information available to me about Acme to recommend it.",
+		verdict: VerdictUnknownToModel, count: 0, spans: []span{}, unknownMention: true,
+	},
+	{
+		name: "ignorance: not a widely known tool", brand: acme, comps: nil,
+		text:    "Acme doesn't appear to be a widely known tool.",
+		verdict: VerdictUnknownToModel, count: 0, spans: []span{}, unknownMention: true,
+	},
+	{
+		name: "ignorance: cannot describe reliably", brand: acme, comps: nil,
+		text:    "I can't describe Acme reliably.",
+		verdict: VerdictUnknownToModel, count: 0, spans: []span{}, unknownMention: true,
+	},
+	{
+		name: "ignorance: governed by the next sentence", brand: acme, comps: []Entity{beta},
+		text:    "You asked about Acme. Unfortunately I wasn't able to find anything trustworthy on it.\n\nBetaflow is a well-known alternative.",
+		verdict: VerdictUnknownToModel, count: 0, spans: []span{}, unknownMention: true,
+		comp: map[int]compWant{0: {count: 1, rank: 1}},
+	},
+	{
+		name: "ignorance: echo and hedge only", brand: acme, comps: nil,
+		text:    "Details about Acme are scarce in my sources. It may be a new startup; if Acme is a CRM, compare it with HubSpot.",
+		verdict: VerdictUnknownToModel, count: 0, spans: []span{}, unknownMention: true,
+	},
+	{
+		name: "ignorance: generic possessive is about the brand", brand: acme, comps: nil,
+		text:    "I don't have trustworthy details about Acme's features.",
+		verdict: VerdictUnknownToModel, count: 0, spans: []span{}, unknownMention: true,
+	},
+	{
+		name: "ignorance: a positive statement elsewhere wins", brand: acme, comps: nil,
+		text:    "I couldn't find much documentation on Acme. What is known is that Acme is a CRM for agencies that reviewers praise.",
+		verdict: VerdictMentioned, count: 1, spans: []span{{66, "Acme"}}, unknownMention: true, senti: Positive,
+	},
+	{
+		name: "ignorance: knowledge of the user is no ignorance", brand: acme, comps: nil,
+		text:    "Acme doesn't require any knowledge of SQL, and you don't need to know how to code.",
+		verdict: VerdictMentioned, count: 1, spans: []span{{0, "Acme"}},
+	},
+	{
+		name: "ignorance: not known for is a product statement", brand: acme, comps: nil,
+		text:    "Acme is not known for its speed.",
+		verdict: VerdictMentioned, count: 1, spans: []span{{0, "Acme"}},
+	},
+
+	// Class 2: ordinary-word brands used as words.
+	{
+		name: "word: to zoom in", brand: zoom, comps: nil, query: "how to read small print on a laptop",
+		text:    "Hold Ctrl and scroll to zoom in on the page.",
+		verdict: VerdictOrdinaryWord, count: 0, spans: []span{},
+	},
+	{
+		name: "word: pinch to zoom", brand: zoom, comps: nil,
+		text:    "On a phone, pinch to zoom.",
+		verdict: VerdictOrdinaryWord, count: 0, spans: []span{},
+	},
+	{
+		name: "word: title-case heading", brand: notion, comps: nil,
+		text:    "## The Notion Of Progress\nThe notion that history improves is old.",
+		verdict: VerdictOrdinaryWord, count: 0, spans: []span{},
+	},
+	{
+		name: "word: menu path", brand: zoom, comps: nil, query: "make the screen bigger",
+		text:    "Open Settings > Display > Zoom and pick 150%.",
+		verdict: VerdictOrdinaryWord, count: 0, spans: []span{}, ambiguous: no,
+	},
+	{
+		name: "word: compound", brand: Entity{Name: "Mercury", Domains: []string{"mercury.com"}}, comps: nil,
+		text:    "Pregnant women should avoid high-mercury fish such as swordfish.",
+		verdict: VerdictOrdinaryWord, count: 0, spans: []span{},
+	},
+	{
+		name: "word: idiom at a sentence start", brand: Entity{Name: "Bear", Domains: []string{"bear.app"}}, comps: nil,
+		query:   "should i buy stocks now",
+		text:    "Bear in mind that nobody can time the market.",
+		verdict: VerdictOrdinaryWord, count: 0, spans: []span{},
+	},
+	{
+		name: "word: imperative with an object", brand: Entity{Name: "Craft", Domains: []string{"craft.do"}}, comps: nil,
+		text:    "Craft a subject line that is short and specific.",
+		verdict: VerdictOrdinaryWord, count: 0, spans: []span{},
+	},
+	{
+		name: "word: a proper noun without product context", brand: Entity{Name: "Mercury", Domains: []string{"mercury.com"}}, comps: nil,
+		text:    "The planets are Mercury, Venus and Mars.",
+		verdict: VerdictOrdinaryWord, count: 0, spans: []span{},
+	},
+
+	// Class 3: ordinary-word brands used as brands at a sentence start.
+	{
+		name: "brand at start: competitor in the next sentence", brand: notion, comps: []Entity{{Name: "Obsidian", Domains: []string{"obsidian.md"}}},
+		text:    "Notion is known for its flexibility. Obsidian offers deeper customisation.",
+		verdict: VerdictMentioned, count: 1, spans: []span{{0, "Notion"}}, ambiguous: yes,
+		comp: map[int]compWant{0: {count: 1, rank: 2}},
+	},
+	{
+		name: "brand at start: while a competitor", brand: slack, comps: []Entity{{Name: "Microsoft Teams"}},
+		text:    "Slack is generally preferred by larger teams, while Microsoft Teams suits companies on Microsoft 365.",
+		verdict: VerdictMentioned, count: 1, spans: []span{{0, "Slack"}},
+	},
+	{
+		name: "brand at start: criticised, in an answer about its category", brand: zoom, comps: nil,
+		query:   "video conferencing security",
+		text:    "Zoom was criticised in 2020 for its encryption claims.",
+		verdict: VerdictMentioned, count: 1, spans: []span{{0, "Zoom"}}, senti: Negative,
+	},
+	{
+		name: "brand at start: product attributes", brand: Entity{Name: "Square", Domains: []string{"squareup.com"}}, comps: nil,
+		text:    "Square charges 2.6% per tap and includes free POS software for every plan.",
+		verdict: VerdictMentioned, count: 1, spans: []span{{0, "Square"}},
+	},
+	{
+		name: "brand at start: bold list head", brand: Entity{Name: "Bear", Domains: []string{"bear.app"}}, comps: nil,
+		query:   "best markdown note app for mac",
+		text:    "Options:\n\n- **Bear** – beautiful and fast.\n- **Simplenote** – free.",
+		verdict: VerdictMentioned, count: 1, spans: []span{{14, "Bear"}}, senti: Positive,
+	},
+	{
+		name: "brand at start: table row", brand: linear, comps: []Entity{{Name: "Jira"}},
+		text:    "| Tool | Price |\n|---|---|\n| Linear | $8 per user |\n| Jira | $7.75 per user |",
+		verdict: VerdictMentioned, count: 1, spans: []span{{29, "Linear"}},
+	},
+
+	// Class 4: a domain that appears only as a link is a citation.
+	{
+		name: "link: anchor is the address", brand: acme, comps: nil,
+		text:    "Guides: [acme.com/docs](https://acme.com/docs) and the vendor blog.",
+		verdict: VerdictCitedOnly, count: 0, spans: []span{}, cited: yes,
+	},
+	{
+		name: "link: bare URL", brand: acme, comps: nil,
+		text:    "Further reading: https://www.acme.com/blog/crm-guide",
+		verdict: VerdictCitedOnly, count: 0, spans: []span{}, cited: yes,
+	},
+	{
+		name: "link: www host", brand: acme, comps: nil,
+		text:    "See www.acme.com/pricing for the numbers.",
+		verdict: VerdictCitedOnly, count: 0, spans: []span{}, cited: yes,
+	},
+	{
+		name: "link: footnote", brand: acme, comps: nil,
+		text:    "CAC is spend divided by new customers.\n\n[1]: acme.com/blog/cac",
+		verdict: VerdictCitedOnly, count: 0, spans: []span{}, cited: yes,
+	},
+	{
+		name: "link: sources line", brand: acme, comps: nil,
+		text:    "Keep the pipeline clean.\nSources: acme.com, g2.com",
+		verdict: VerdictCitedOnly, count: 0, spans: []span{}, cited: yes,
+	},
+
+	// Sentiment toward the brand.
+	{
+		name: "sentiment: reported complaints and distrust", brand: acme, comps: nil,
+		text:    "Acme syncs notes across devices. Users report it loses edits made offline, and support is slow. I would not trust it with anything important.",
+		verdict: VerdictMentioned, count: 1, spans: []span{{0, "Acme"}}, senti: Negative, negEvidence: "loses edits",
+	},
+	{
+		name: "sentiment: praise and criticism", brand: acme, comps: nil,
+		text:    "Acme is excellent for pipelines and teams love it. The main drawback is the price, which many find steep.",
+		verdict: VerdictMentioned, count: 1, spans: []span{{0, "Acme"}}, senti: Mixed, negEvidence: "drawback",
+	},
+	{
+		name: "sentiment: hard to recommend", brand: acme, comps: nil,
+		text:    "After the price rise, Acme is hard to recommend.",
+		verdict: VerdictMentioned, count: 1, spans: []span{{22, "Acme"}}, senti: Negative,
+	},
+	{
+		name: "sentiment: of the brand, not of the answer", brand: acme, comps: []Entity{beta},
+		text:    "Acme is a reliable, well-designed CRM.\n\nBetaflow is buggy and slow, and its support is terrible.",
+		verdict: VerdictMentioned, count: 1, spans: []span{{0, "Acme"}}, senti: Positive,
+		comp: map[int]compWant{0: {count: 1, rank: 2, senti: Negative}},
+	},
+	{
+		name: "sentiment: cons under the brand's heading", brand: acme, comps: []Entity{beta},
+		text:    "## Acme\n- Fast setup\n- Cons: clunky reports and frequent outages\n## Betaflow\n- Excellent reports",
+		verdict: VerdictMentioned, count: 1, spans: []span{{3, "Acme"}}, senti: Negative,
+	},
 }
 
 // longCase: ~200 KB of filler with the brand once at the very end.
@@ -623,7 +821,22 @@ func TestDetectCases(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			d := New(tc.brand, tc.comps)
 			r := d.Detect(tc.text, tc.cits)
+			if tc.query != "" {
+				var err error
+				if r, err = d.Analyze(context.Background(), Input{Text: tc.text, Citations: tc.cits, Query: tc.query}); err != nil {
+					t.Fatal(err)
+				}
+			}
 			checkSpans(t, tc.text, r)
+			if r.Version != Version {
+				t.Errorf("version %q", r.Version)
+			}
+			if tc.negEvidence != "" && !strings.Contains(r.NegativeEvidence, tc.negEvidence) {
+				t.Errorf("negative evidence %q, want it to hold %q", r.NegativeEvidence, tc.negEvidence)
+			}
+			if tc.ambiguous != dontCare && r.Ambiguous != (tc.ambiguous == yes) {
+				t.Errorf("ambiguous = %v", r.Ambiguous)
+			}
 			b := r.Brand
 			if r.Verdict != tc.verdict {
 				t.Errorf("verdict = %s, want %s (evidence %q)", r.Verdict, tc.verdict, r.Evidence)

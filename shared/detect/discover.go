@@ -516,7 +516,7 @@ func (an *analysis) acceptName(s string, sentenceInitial bool) (string, bool) {
 	}
 	key := an.foldKey(s)
 	if !strings.ContainsAny(s, " \t") {
-		if commonWords[string(key)] || discoveryStop[string(key)] {
+		if lv := ordinaryLevel(string(key)); lv > 0 && lv <= discoveryMaxLevel || discoveryStop[string(key)] {
 			return "", false
 		}
 		if sentenceInitial && len(key) > 2 && string(key[len(key)-2:]) == "ly" {
@@ -528,6 +528,11 @@ func (an *analysis) acceptName(s string, sentenceInitial bool) (string, bool) {
 	}
 	return s, true
 }
+
+// discoveryMaxLevel: single words at most this common (SCOWL level) are
+// not discovered as products ("Bear", "Things"); rarer ones ("Obsidian")
+// are.
+const discoveryMaxLevel = 35
 
 // foldKey folds s into the scratch key buffer (valid until the next call).
 func (an *analysis) foldKey(s string) []byte {

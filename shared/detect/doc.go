@@ -1,8 +1,10 @@
 // Package detect finds a brand and its competitors in one AI answer and
 // says how the answer treats them. It knows nothing of HTTP, storage or
-// providers: New compiles a Detector for a (brand, competitors) set once,
-// and Detect analyses an answer text plus its citations; a Detector is safe
-// for concurrent use.
+// providers: New compiles a Detector for a (brand, competitors) set once;
+// Analyze analyses an answer with its citations and query (Detect without
+// the query), a pure function of (answer, citations, brand profile,
+// competitors, query), so stored answers can be re-scored; a Detector is
+// safe for concurrent use.
 //
 // # Matching
 //
@@ -25,94 +27,157 @@
 // form shared by two entities counts for both. Spans are code-point
 // offsets; the text at a span is the surface form as written.
 //
-// # Common-word rule
+// # Ordinary-word names
 //
-// A name or alias that is an ordinary English word (a small built-in list:
-// weekdays, months, "Notion", "Apple", "Square", "Monday", "Slack", "Zoom",
-// "Linear", "Box", "Ring", "You", …) or at most two Latin letters ("X")
-// counts only with evidence:
+// A name or alias that is an ordinary English word — any lower-case word
+// of SCOWL up to size level 70 (wordlist/, about 115,000 words, embedded),
+// a weekday or month name, or a form of at most two Latin letters or
+// digits ("X"); not a form written with diacritics ("Nestlé") — counts
+// only when the evidence that it names the product reaches the threshold
+// 1.0. The evidence score adds:
 //
-//   - a product cue next to it: "app", "software", "tool", "platform",
-//     "CRM", "Inc", "API", "pricing", … before or after it, a domain
-//     suffix ("Monday.com"), or a definition "X is a … tool/platform/…";
-//   - the entity's domain cited or appearing in the text, when the match is
-//     capitalised;
-//   - capitalisation mid-sentence ("teams use Slack"), or a capitalised
-//     possessive ("Apple's") — not at a sentence start, after a colon or
-//     at a list marker, where capitals are grammar;
-//   - being the anchor of a markdown link ("[Notion](…)");
-//   - being capitalised in an enumeration ("Asana, Slack and Trello") in a
-//     sentence that has an accepted mention of another tracked entity, or
-//     heading an item of a list whose other items are headed by accepted
-//     mentions of other tracked entities (iterated: one accepted name can
-//     vouch for the next, at most eight rounds).
+//   - a product cue next to it ("Slack app", "Notion's API", "Apple Inc":
+//     +1.2), a domain suffix ("Monday.com": +2.0), a definition ("Box is a
+//     cloud storage platform": +1.5), a link anchor ("[Notion](…)": +1.5);
+//   - capitals mid-sentence (+0.8, a proper noun: the product only with
+//     some other evidence), its domain cited or in the text when
+//     capitalised (+1.2), a capitalised possessive (+1.0), being all of a
+//     heading, a list item's head or a table row's first cell (+0.7);
+//   - a product predicate after it, past a product line or a version
+//     ("X offers", "X has a free plan", "X is known for", "X remains the
+//     default", "Bear 2 added": +0.6), a product line, version or product
+//     noun after it ("Mercury Treasury", "Things 3", "Zoom calls": +0.5),
+//     product attributes in its sentence (pricing, plans, users,
+//     integrations, encryption, features, …: +0.3 each, at most two);
+//   - the query: naming the entity (+0.5) or asking about products
+//     ("best", "app", "pricing", "vs", "note-taking", "bank", …: +0.4);
+//     without a query (Detect) the answer stands in for it (+0.4): another
+//     tracked entity named by a form that is no word, or cited (for a
+//     competitor, not the brand), or four distinct product attributes;
+//   - the rest of the answer (iterated, at most eight passes): enumerated
+//     beside an accepted tracked entity (+1.2), heading a list item in a
+//     list of items headed by other tracked entities (+1.2), another
+//     tracked entity accepted in the same sentence (+0.5) or the previous
+//     or next one (+0.5; for a competitor only other competitors count, so
+//     naming the brand never adds competitor mentions), the entity
+//     accepted elsewhere (+0.5);
+//   - its rarity: SCOWL level 50 and above ("acme", "obsidian", "coda")
+//     +1.0, levels 35–40 ("slack", "loom") +0.3, the commonest words 0;
 //
-// Weekday and month names are capitalised in ordinary English, so for them
-// capitalisation, possessives and link anchors are no evidence: a temporal
-// context rejects them outright — "on/next/every/by … Monday", "Monday
-// morning/evening/meeting", a number next to them ("May 5", "5 May",
-// "Monday, March 3") — and otherwise only a product cue, a domain suffix, a
-// definition, the entity's domain (cited or in the text) or the
-// enumeration and list context counts. So "on Monday morning" never
-// mentions Monday.com,
-// "slack in the rope" is not Slack, "Apple pie is …" is not Apple (a
-// sentence start with no cue) and "thank you" is not You.com.
+// and subtracts what marks the word: a phrasal verb ("Zoom in on",
+// "Bear in mind": −1.5, unless a year or a name follows: "Zoom in 2020"),
+// a sentence-initial verb with an object ("Craft a reply": −1.0), "of"
+// after it ("Notion of progress": −0.8), a UI command before it ("click
+// Zoom": −1.0), a menu path ("Settings > Display > Zoom": −3.0), a title
+// whose every word is capitalised or a line in capitals (−0.5, and its
+// capitals say nothing), a hyphenated suffix other than "-like", "-style",
+// "-based", … ("Mercury-free": −0.7). A lower-case ordinary word needs a
+// cue, a domain suffix, a definition, a link anchor or rarity; the second
+// part of a compound ("high-mercury fish") and a weekday or month in a
+// temporal context ("on Monday morning", "May 5", "every Monday") are
+// rejected outright, and capitals never count for weekdays and months.
+//
+// Each mention records its EvidenceScore. An accepted ordinary word has
+// confidence 0.65 at the threshold, +0.1 per point above it (at most
+// 0.85). Scores within 0.4 of the threshold are ambiguous: Result.Ambiguous
+// says the verdict rests on one, and an optional Adjudicator (a model
+// asked the fixed AdjudicationPrompt) decides those through Analyze, at
+// most four per answer; Detect, and Analyze without one, are rule-based
+// and deterministic.
 //
 // # Unknown to the model
 //
-// A mention inside a statement that the model knows nothing about the
-// entity is flagged Unknown and not counted: "I don't have (any|specific|
-// reliable) information about X", "I'm not familiar with X", "X is not a
-// product I know", "there is no reliable information on X", "I couldn't
-// find any information about X", "X doesn't appear to be a well-known
-// product", "I've never heard of X", "I'm not sure what X is", "limited
-// information about X" (typographic apostrophes too). The statement must lie
-// within 200 bytes of the mention in the same sentence with no contrast
-// between them ("I don't know Beta, but Acme is great" leaves Acme counted),
-// and a possessive after it is about the thing, not the entity ("no
-// information about Acme's 2025 roadmap"). When the brand has only such
-// mentions the verdict is unknown_to_model; a later ordinary mention makes
-// it mentioned.
+// A mention in a statement that the model does not know the entity is
+// flagged Unknown and not counted. Fixed phrasings are regular
+// expressions ("I don't have (any|specific|reliable) information about X",
+// "I'm not familiar with X", "X is not a product I know", "I've never
+// heard of X", "I'm not sure what X is", …); the ignorance classifier
+// (ignorance.go) catches the rest: a negation or inability ("not", "n't",
+// "unable", "little", "limited", "scarce", "isn't enough", …) within three
+// words before or seven after a knowledge term, in one clause — an
+// information noun ("information", "details", "data", "sources",
+// "documentation", …) or a cognition verb ("know", "familiar", "find",
+// "verify", "heard", …) with the speaker ("I", "me", "we") or an
+// existential frame ("there is", "available") in the clause; a speech verb
+// with a qualifier ("can't describe X reliably", "can't say what it
+// offers"); or a notability term ("doesn't appear to be a widely known
+// tool", "may not exist"), but not "known for/as". So "I'm not able to find
+// reliable details on X", "There isn't enough reliable information
+// available to me about X" and "I can't describe X reliably" are
+// ignorance, while "X doesn't require any knowledge of SQL" and "X is not
+// known for speed" are not. The statement must lie within 200 bytes of the
+// mention in its sentence with no contrast between them ("I don't know
+// Beta, but Acme is great" leaves Acme counted); a possessive after it is
+// about the thing ("no information about Acme's 2025 roadmap"), unless the
+// thing is generic ("Acme's features", "pricing", "reviews").
+//
+// Then the answer-level rule: when the brand is disclaimed — an Unknown
+// mention, or an ignorance sentence right after a sentence naming it
+// ("You asked about X. I couldn't find anything on it.") that names no
+// other entity — and no sentence asserts anything about it (its other
+// sentences are questions, conditions, guesses, echoes of the user —
+// "if", "may", "called", "asked", "check", … — or bare headings), every
+// mention of the brand is Unknown. A positive statement about the brand
+// anywhere wins.
 //
 // # Sentiment
 //
-// Each counted mention gets the polarity of a compact English lexicon
-// (about 100 positive and 100 negative words: "great", "reliable",
-// "recommended", "expensive", "buggy", "steep", …) over its scope: the
-// clauses of its sentence around it, where clauses are split at contrast
-// words ("but", "however", "although", "while", "unlike", …) and
-// semicolons, and the scope stops at a clause that mentions another tracked
-// entity ("Acme is great but Beta is slow" is positive for Acme and
-// negative for Beta; "Acme is powerful, but expensive" is mixed). Words
-// inside mentions do not count ("Best Buy"). Negation: "not", "no",
-// "never", "without", "hardly" and any "…n't" flip the next sentiment word
-// within three words unless a comma or clause boundary comes first, so "not
-// recommended" and "isn't great" are negative, "no issues" and "never
-// crashes" positive; "not only" is no negation. Positive and negative words
-// together give mixed, none neutral. An entity's sentiment is mixed if any
-// mention is mixed or both polarities occur, otherwise that of its polar
-// mentions, otherwise neutral.
+// Each counted mention gets the polarity of its clause scope: the clauses
+// of its sentence around it, split at contrast words ("but", "however",
+// "although", "while", "unlike", …) and semicolons, stopping at a clause
+// that mentions another tracked entity ("Acme is great but Beta is slow"
+// is positive for Acme and negative for Beta). Competitors take the
+// polarity of their mentions (mixed if any is mixed or both occur).
+//
+// The brand's sentiment is toward the brand, not of the answer
+// (sentiment.go): it scores the text that governs its mentions — their
+// clause scopes; the rest of their paragraph up to a sentence naming
+// another entity (so "Users report it loses edits" after "Acme syncs
+// notes" counts); the section a mention heads (a heading or a list item
+// naming it: its "Cons:" lines count); and, when the query names the brand
+// and no competitor is named more often, every sentence of the answer
+// that is not about another entity. Polar words weigh 1, strong ones
+// ("excellent", "unusable", "avoid", "drawback") 1.5, ×1.5 after an
+// intensifier, ×0.5 after a softener ("occasionally", "slightly");
+// negation flips the next polar word within three words ("not great",
+// "would not trust", "hard to recommend", "lost trust"; a flipped
+// criticism weighs 0.8: "no issues"); reported complaints are negative
+// ("complain", "gripe", "criticised"); "issues" needs a qualifier ("sync
+// issues") and bold topic labels ("**Reliability.**") do not count. When
+// the query asks for a recommendation and the brand is named first, or
+// the answer tells the reader to try it, +1 praise (unless it is
+// criticised). Praise P and criticism N give neutral when both are below
+// 0.5; mixed when both reach 0.8 and the smaller is at least a third of
+// the larger, or when praise wins but criticism reaches 1.5; otherwise the
+// larger side. The sentences with the strongest criticism and praise are
+// kept (Brand.NegativeEvidence, Result.NegativeEvidence,
+// Brand.PositiveEvidence).
 //
 // # Verdict, confidence and evidence
 //
-// The verdict is "mentioned" when the brand has a counted mention;
-// otherwise "unknown_to_model" when its only mentions are Unknown ones (this
-// wins over a citation: the text disclaims the brand); otherwise
-// "cited_only" when a citation URL's host equals or is a subdomain of one
-// of its domains, or its domain is only the target of a markdown link;
-// otherwise "not_mentioned". Evidence is the sentence of the first counted
-// mention (of the first Unknown mention; of the linking sentence or the
-// first cited URL for cited_only; empty for not_mentioned), cut to 600 bytes
-// around the mention in very long sentences.
+// Verdicts, decided in this order (Verdicts lists them): "mentioned" when
+// the brand has a counted mention; "unknown_to_model" when its mentions
+// are all Unknown (this wins over a citation: the text disclaims the
+// brand); "cited_only" when a citation URL's host equals or is a subdomain
+// of one of its domains, or its domain appears only as a link — a markdown
+// link target, a link whose anchor is the address itself
+// ("[acme.com/docs](https://acme.com/docs)"), a URL ("https://…",
+// "www.…"), a footnote or a sources line ("Sources: acme.com"); a bare
+// domain in prose ("see acme.com") is a mention; "ordinary_word" when
+// every occurrence of its name is an ordinary word; otherwise
+// "not_mentioned". Evidence is the sentence of the first counted mention
+// (of the first Unknown mention; of the linking sentence or the first
+// cited URL for cited_only; empty otherwise), cut to 600 bytes around the
+// mention in very long sentences. Every Result carries Version.
 //
 // Per mention, confidence is 0.95 for the name, 0.85 for an alias, 0.75 for
-// a domain in the text, 0.70 for a common word with product evidence (cue,
-// domain, link) and 0.60 for a common word accepted by capitalisation or
-// context. An entity's confidence is its best mention's plus 0.02 for each
-// further mention (at most two) plus 0.03 when its domain is cited, capped
-// at 0.99. The result's confidence is the brand's for "mentioned", 0.85 for
-// "unknown_to_model", 0.80 for "cited_only", and for "not_mentioned" 0.90,
-// or 0.70 when common-word candidates of the brand were rejected.
+// a domain in the text, and 0.65–0.85 for an ordinary word (above). An
+// entity's confidence is its best mention's plus 0.02 for each further
+// mention (at most two) plus 0.03 when its domain is cited, capped at
+// 0.99. The result's confidence is the brand's for "mentioned", 0.85 for
+// "unknown_to_model", 0.80 for "cited_only", 0.90 for "not_mentioned", and
+// for "ordinary_word" 0.6 + 0.25 × (threshold − the best rejected score),
+// between 0.5 and 0.95.
 //
 // # Visibility score
 //
@@ -158,7 +223,8 @@
 //
 // # Performance
 //
-// Detect reads the text in one pass regardless of the number of entities:
+// Detect reads the text in one pass regardless of the number of entities
+// (BenchmarkDetect against BenchmarkNaiveRegexp):
 // ASCII bytes step a byte-level Aho–Corasick automaton over the folded
 // UTF-8 of every pattern directly (its byte classes fold ASCII case), other
 // runes step through their precomputed folded bytes, and a ring of original
@@ -170,12 +236,14 @@
 //
 // # Limits
 //
-// The lexicons are English; other languages get neutral sentiment, no
-// unknown-statement detection and no common-word guard. Sentences end at
+// The lexicons are English; other languages get neutral sentiment and no
+// unknown-statement detection (the ordinary-word rule reads capitals and
+// markup, so it works in part). The evidence weights were tuned on the
+// corpus in testdata/corpus (make eval). Sentences end at
 // ". ", "! ", "? ", CJK full stops and line breaks (not after list numbers
 // or a few abbreviations), so other abbreviations split sentences. Inflected
-// forms (Russian cases, plurals) match only when configured as aliases.
-// Capitalised common words mid-sentence count ("I love Apple pie"), and a
-// common-word brand at a sentence start needs a cue. Texts beyond 2 GiB are
-// truncated.
+// forms (Russian cases, plurals) match only when configured as aliases. A
+// proper noun that is also an ordinary word is the product when the answer
+// is about products ("the Amazon rainforest" in an answer about shopping).
+// Texts beyond 2 GiB are truncated.
 package detect

@@ -1,6 +1,9 @@
 package detect
 
-import "testing"
+import (
+	"context"
+	"testing"
+)
 
 func FuzzDetect(f *testing.F) {
 	for _, s := range []string{
@@ -8,12 +11,20 @@ func FuzzDetect(f *testing.F) {
 		"I don't have information about Acme.", "1. **Acme** – x\n2. **HubSpot** – y\n",
 		"Cafe\u0301 Zoe\u0308", "日本ではメルカリが人気です。", "🚀Acme🚀", "\xff\xfeAcme\xc3", "acme.com.evil.net",
 		"[Acme](https://acme.com)", "Straße ﬁ ß ẞ İ", "Acme\u0301\u0301\u0301",
+		"## The Slack Of Progress\nSettings > Slack", "You asked about Acme. I can't find anything on it.",
+		"| Slack | $8 |\n| Acme | free |", "[acme.com/docs](https://acme.com/docs)", "Sources: acme.com",
+		"Users report it loses edits. Acme is hard to recommend.",
 	} {
-		f.Add(s)
+		f.Add(s, "best crm for acme users")
 	}
 	d := New(propEntities[0], propEntities[1:])
-	f.Fuzz(func(t *testing.T, text string) {
+	f.Fuzz(func(t *testing.T, text, query string) {
 		r := d.Detect(text, []Citation{{URL: text}})
 		checkInvariants(t, text, r)
+		a, err := d.Analyze(context.Background(), Input{Text: text, Citations: []Citation{{URL: text}}, Query: query})
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkInvariants(t, text, a)
 	})
 }

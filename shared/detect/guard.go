@@ -16,11 +16,9 @@ const (
 
 // Per-mention confidence by how the mention was found.
 const (
-	confName         = 0.95 // the entity's name, not a common word
-	confAlias        = 0.85 // an alias, not a common word
-	confDomain       = 0.75 // a domain in the text
-	confGuardStrong  = 0.70 // a common word with product evidence
-	confGuardContext = 0.60 // a common word accepted by capitalisation or list context
+	confName   = 0.95 // the entity's name, not a common word
+	confAlias  = 0.85 // an alias, not a common word
+	confDomain = 0.75 // a domain in the text
 )
 
 // cand is one entity's claim on a selected match.
@@ -40,6 +38,13 @@ type cand struct {
 	block        int32 // list block of a head, -1 otherwise
 	strength     float64
 	senti        Sentiment
+	// Ordinary-word evidence (evidence.go): local is the score from the
+	// candidate's own sentence and the query, score the last total.
+	local, score float64
+	scored       bool // local is computed
+	verbUse      bool // used as a verb, a compound part or a menu item: context cannot rescue it
+	hedge        bool // the sentence does not assert anything about the entity (ignorance.go)
+	adjudicated  bool // the decision came from the Adjudicator
 }
 
 // sentRec is a sentence that holds at least one candidate.
@@ -53,8 +58,10 @@ type sentRec struct {
 	unkFrom    int
 	unkTo      int // -1 until checked
 	words      int
+	attrs      int8   // product attributes + 1; 0 until counted
 	anchor     bool   // a negation anchor occurs (set by tokenize)
 	acc        entSet // entities with accepted mentions here
+	accComp    entSet // competitors with accepted mentions here
 	clauseFrom int    // clauses: scratch.clauses[clauseFrom:clauseTo]
 	clauseTo   int
 }
@@ -67,14 +74,27 @@ type analysis struct {
 	cited      []bool // per entity: a citation URL is on one of its domains
 	domainSeen []bool // per entity: cited, or a domain appears in the text
 	citations  []Citation
+
+	query      string
+	queryTopic bool   // the query asks about products or names a tracked entity
+	queryNames []bool // per entity: the query names it
+	entAcc     []bool // per entity: a mention is accepted
+	// textAttributes: distinct product attributes in the answer (capped),
+	// -1 until counted
+	textAttributes int
+	// named / namedComp: the entities (competitors) named by a form that
+	// is no ordinary word, or cited; computed once when needed
+	named, namedComp entSet
+	namedReady       bool
 }
 
 func (an *analysis) checkCitations(cs []Citation) {
 	n := len(an.d.ents)
 	sc := an.sc
-	sc.bools = slices.Grow(sc.bools[:0], 2*n)[:2*n]
+	sc.bools = slices.Grow(sc.bools[:0], 4*n)[:4*n]
 	clear(sc.bools)
-	an.cited, an.domainSeen = sc.bools[:n], sc.bools[n:]
+	an.cited, an.domainSeen = sc.bools[:n], sc.bools[n:2*n]
+	an.queryNames, an.entAcc = sc.bools[2*n:3*n], sc.bools[3*n:]
 	an.citations = cs
 	sc.citedBy = sc.citedBy[:0]
 	for ci, c := range cs {
@@ -126,6 +146,9 @@ func (an *analysis) buildCands() {
 		return b - int(sc.wide[*k-1][1])
 	}
 	for _, h := range sc.hits {
+		if h.sentStart > h.start {
+			continue // "Cafe\nZoe": a name broken by a sentence end is no mention
+		}
 		rs, re := runeAt(h.start, &ws), runeAt(h.end, &we)
 		if len(sc.sents) == 0 || sc.sents[len(sc.sents)-1].rawStart != h.sentStart {
 			st := h.sentStart
@@ -143,7 +166,7 @@ func (an *analysis) buildCands() {
 				en--
 			}
 			sc.sents = append(sc.sents, sentRec{rawStart: h.sentStart, start: st, end: en, idx: h.sent, unkTo: -1,
-				candFrom: len(sc.cands), candTo: len(sc.cands), acc: entSet{first: -1}})
+				candFrom: len(sc.cands), candTo: len(sc.cands), acc: entSet{first: -1}, accComp: entSet{first: -1}})
 		}
 		p := &an.d.pats[h.pat]
 		rec := &sc.sents[len(sc.sents)-1]
@@ -255,47 +278,12 @@ func (s *entSet) hasOther(ent int32) bool {
 func (an *analysis) accept(c *cand, strength float64) {
 	c.state, c.strength = candAccepted, strength
 	an.sc.sents[c.srec].acc.add(c.ent)
+	if c.ent != 0 {
+		an.sc.sents[c.srec].accComp.add(c.ent)
+	}
+	an.entAcc[c.ent] = true
 	if c.block >= 0 {
 		an.sc.blocks[c.block].add(c.ent)
-	}
-}
-
-// maxGuardPasses bounds the context passes: each pass can accept names
-// whose evidence is a name accepted in the previous pass.
-const maxGuardPasses = 8
-
-// guardAll applies the common-word rule (see the package documentation):
-// a first pass accepts on local evidence, later passes accept enumerated or
-// listed names next to accepted ones, until nothing changes. Sentence and
-// list-block summaries keep every pass linear in the number of candidates.
-func (an *analysis) guardAll() {
-	sc := an.sc
-	cands := sc.cands
-	an.assignBlocks()
-	for i := range cands {
-		if c := &cands[i]; c.state == candAccepted {
-			an.accept(c, c.strength)
-		}
-	}
-	for i := range cands {
-		if cands[i].guarded {
-			an.guardLocal(&cands[i])
-		}
-	}
-	for pass, changed := 0, true; changed && pass < maxGuardPasses; pass++ {
-		changed = false
-		for i := range cands {
-			c := &cands[i]
-			if c.state == candPending && an.guardContext(c) {
-				an.accept(c, confGuardContext)
-				changed = true
-			}
-		}
-	}
-	for i := range cands {
-		if cands[i].state == candPending {
-			cands[i].state = candRejected
-		}
 	}
 }
 
@@ -320,61 +308,6 @@ func (an *analysis) assignBlocks() {
 		}
 		prev = i
 	}
-}
-
-// guardLocal decides a common-word candidate from its own surroundings.
-func (an *analysis) guardLocal(c *cand) {
-	text := an.text
-	p := &an.d.pats[c.pat]
-	rec := &an.sc.sents[c.srec]
-	capital := unicode.IsUpper(firstRune(text[c.start:c.end]))
-	prev := prevToken(text, rec.rawStart, c.start)
-	next := nextToken(text, c.end, rec.end)
-	cue := inSet(productCues, prev.word) || inSet(productCues, next.word) ||
-		tldFollows(text, c.end) || an.definitional(c)
-	if p.calendar {
-		if inSet(productCues, next.word) || tldFollows(text, c.end) {
-			an.accept(c, confGuardStrong) // "the Monday app"
-			return
-		}
-		if inSet(temporalBefore, prev.word) || inSet(temporalAfter, next.word) ||
-			startsWithDigit(next.word) || startsWithDigit(prev.word) ||
-			(next.sep == ',' && (startsWithDigit(next.after) || inSet(calendarWords, next.after))) {
-			c.state = candRejected
-			return
-		}
-		if cue || an.domainSeen[c.ent] {
-			an.accept(c, confGuardStrong)
-		}
-		return
-	}
-	switch {
-	case cue || isLinkAnchor(text, c.start, c.end):
-		an.accept(c, confGuardStrong)
-	case capital && an.domainSeen[c.ent]:
-		an.accept(c, confGuardStrong)
-	case capital && !atSentenceStart(text, rec.rawStart, c.start):
-		an.accept(c, confGuardContext)
-	case capital && next.possessive:
-		an.accept(c, confGuardContext)
-	}
-}
-
-// guardContext accepts a pending capitalised candidate that is enumerated
-// ("Asana, Slack and Trello") in a sentence with an accepted mention of
-// another entity, or that heads a list item in a list whose other items
-// are headed by accepted mentions of other entities.
-func (an *analysis) guardContext(c *cand) bool {
-	text := an.text
-	rec := &an.sc.sents[c.srec]
-	if rec.acc.hasOther(c.ent) && unicode.IsUpper(firstRune(text[c.start:c.end])) {
-		prev := prevToken(text, rec.rawStart, c.start)
-		next := nextToken(text, c.end, rec.end)
-		if isEnumSep(prev.sep) || isEnumSep(next.sep) || inSet(enumerators, prev.word) || inSet(enumerators, next.word) {
-			return true
-		}
-	}
-	return c.block >= 0 && an.sc.blocks[c.block].hasOther(c.ent)
 }
 
 // listWindow bounds the distance (bytes) between list heads compared.
@@ -651,8 +584,15 @@ func atSentenceStart(text string, sentStart, pos int) bool {
 	if p == "" {
 		return true
 	}
-	q := trimLeftSpace(p)
-	if m := listMarkerLen(q); m > 0 && trimLeftSpace(q[m:]) == "" {
+	// A list marker, possibly after the blank lines that close the
+	// previous sentence, and openers: "\n\n- **Acme".
+	q := strings.TrimLeft(text[sentStart:pos], " \t\r\n")
+	if m := listMarkerLen(q); m > 0 {
+		for _, r := range q[m:] {
+			if r != ' ' && r != '\t' && !isOpener(r) {
+				return false
+			}
+		}
 		return true
 	}
 	return false

@@ -11,27 +11,6 @@ func set(words string) map[string]bool {
 	return m
 }
 
-// commonWords are ordinary English words (folded) that are also product
-// names. A tracked name or alias equal to one of them is "common-word
-// guarded": it counts only with evidence (see guard in guard.go). The list
-// is deliberately small and biased to words that real brands use.
-var commonWords = set(`
-a air all ally amplitude an anthropic any apple arc asana atlas attentive bard base be
-bear bench best bloom bolt bounty box brave buffer bumble calendar canvas cash
-character chase chat chime chrome clay clear close cloud cohere compass copilot copper
-copy craft crisp culture current day discord do docs dove drift drip drive echo edge
-era excel fellow fire flow forms found frame free front fusion gain gap ghost glean
-glow go guru gusto harvest he heap height hey hinge hive honey hub i intercom it jasper
-joy keeper keynote kindle kit later lattice linear loom mail maps match max me medium
-meet mercury mint mistral monday motion music my nest next nimble note notes notion
-nova numbers office one open opera oracle our outlook pages perplexity photos pi ping
-pipe pitch plus postscript prime pro pulse qualified ramp reclaim relay ring rippling
-runway safari scribe segment share she sheets shell shop signal slack snap spark spike
-sprout square stable stream stripe subway superhuman sync tango target teams the they
-things tide todo top track tv ultra us visa wave we wise word writer you your zoom
-january february march april may june july august september october november december sunday monday tuesday wednesday thursday friday saturday
-`)
-
 // calendarWords are capitalised in ordinary English, so capitalisation is
 // no evidence for them and a temporal context ("on Monday", "Monday
 // morning", "May 5") rejects them outright.
@@ -59,7 +38,7 @@ app apps software tool tools platform platforms crm inc inc. incorporated ltd ll
 corp corp. corporation gmbh hq api apis sdk plugin plugins extension extensions
 integration integrations saas suite workspace workspaces website site browser
 editor dashboard subscription subscriptions pricing plan plans login account
-accounts desktop mobile ios android chrome-extension solution solutions product
+accounts desktop mobile ios android chrome-extension solution solutions product automations automation
 products service services company startup vendor provider marketplace cli
 `)
 
@@ -82,26 +61,57 @@ great excellent best good better recommended recommend recommends top leading po
 powerful robust reliable intuitive easy easier easiest user-friendly easy-to-use
 affordable flexible fast faster fastest efficient seamless seamlessly solid strong
 stronger strongest outstanding impressive versatile ideal standout favorite favourite
-love loved loves praised praise trusted innovative comprehensive polished
-well-designed excels excel excellent superior top-rated highly-rated well-known
+love loved loves praised praise praises trusted innovative comprehensive polished
+well-designed excels excel superior top-rated highly-rated well-known
 well-regarded beloved streamlined generous secure scalable accurate helpful valuable
 worthwhile effective convenient clean simple elegant smooth responsive stable mature
 feature-rich cost-effective premier perfect amazing awesome fantastic wonderful superb
-exceptional remarkable preferred winner wins shines thrive thrives benefit benefits
-advantage advantages pros intuitive capable nice handy useful dependable affordable
+exceptional remarkable preferred winner wins shines shine thrive thrives benefit benefits
+advantage advantages pros capable nice handy useful dependable trust trustworthy
+go-to best-in-class delightful snappy speedy lightweight beautiful gorgeous slick refined
+thoughtful rock-solid unmatched unbeatable stellar brilliant enjoy enjoys enjoyable happy
+satisfied impressed strength strengths reliability stability flexibility leader
+market-leading industry-leading transparent privacy-focused well-documented
+well-supported favoured favored praiseworthy excelled standouts painless effortless recommendation
+cheapest inexpensive low-cost hassle-free rave raves uptime worth sleek modern quick fun top-notch
+first-class world-class won
 `)
+
+// strongWords weigh sentStrong.
+var strongWords = set(`
+excellent outstanding exceptional superb fantastic amazing love loved perfect best-in-class
+unmatched unbeatable stellar brilliant terrible awful horrible unusable avoid worst scam fraud
+unreliable disaster nightmare broken corrupts corrupted untrustworthy data-loss drawback drawbacks
+downside downsides weakness weaknesses limitation limitations criticism criticisms complaint complaints
+`)
+
+// boosters intensify the next polar word; softeners weaken it.
+var (
+	boosters  = set(`very extremely really highly incredibly exceptionally particularly remarkably truly super consistently genuinely seriously deeply significantly especially so`)
+	softeners = set(`slightly somewhat bit occasionally sometimes minor mildly marginally relatively fairly little`)
+)
 
 var negativeWords = set(`
 bad poor poorly worse worst expensive pricey overpriced costly slow slower sluggish
 buggy bug bugs glitchy clunky complicated confusing difficult hard frustrating
 limited limitation limitations lacking lacks lack outdated dated unreliable unstable
-crash crashes crashing issues issue problems problem complaints complaint drawback
-drawbacks downside downsides weak weaker weakness weaknesses criticized criticised
-disappointing disappointed avoid steep cumbersome inferior mediocre lackluster
+crash crashes crashing crashed issues issue problems problem complaints complaint drawback
+drawbacks downside downsides weak weaker weakness weaknesses criticized criticised criticism
+criticisms disappointing disappointed avoid steep cumbersome inferior mediocre lackluster
 lacklustre annoying terrible awful horrible insecure vulnerable breach breaches outage
 outages downtime scam fraud risky concern concerns overwhelming bloated laggy
 inconsistent inaccurate cons hate hated fails fail failed failure struggles struggle
-unresponsive unintuitive deprecated discontinued cluttered
+unresponsive unintuitive deprecated discontinued cluttered lose loses losing lost loss corrupt
+corrupts corrupted freezes freeze freezing hangs lag lags lagging glitch glitches broken breaks
+unusable painful headache headaches annoyance annoyances gripe gripes complain complains
+complained complaining controversy controversial lawsuit lawsuits fined scandal leak leaked
+leaks backlash stagnant abandoned neglected overkill restrictive paywall paywalled intrusive
+invasive delays delay delayed errors flaky disappoints frustrated frustration regret caution
+risk risks worry worries worrisome unpredictable drains untrustworthy distrust mistrust
+shady predatory hidden-fees underwhelming subpar sluggishness unhelpful clumsy awkward
+nightmare disaster data-loss falls lags distracting fatigue noisy missing tedious irritating downgrade
+spam hacked breached vulnerability vulnerabilities sued penalized penalised boycott boycotts layoffs shutdown
+declined decline struggling cramped outdated-looking bite bites
 `)
 
 // negators flip the polarity of the next sentiment word within negationWindow
@@ -144,14 +154,14 @@ recommendation recommendations bottom line tldr tl;dr faq source sources
 // case-insensitively as substrings by one small automaton (unknownFilter).
 var unknownAnchors = []string{
 	"not", "n't", "n’t", "no ", "never", "unable", "limited", "unfamiliar", "unaware",
-	"unknown", "beyond", "outside",
+	"unknown", "beyond", "outside", "blank", "radar",
 }
 
 var unknownKeywords = []string{
 	"info", "detail", "data", "knowledge", "record", "familiar", "aware", "evidence",
 	"mention", "reference", "find", "locate", "identify", "verify", "know", "recogni",
 	"heard", "come across", "encounter", "training", "bell", "sure", "appear", "seem",
-	"exist", "unknown",
+	"exist", "unknown", "certain", "position",
 	// second keywords of the rules
 	"have", "possess", "hold", "see", "confirm", "couldn", "could not", "can't", "can’t",
 	"cannot", "wasn", "don't", "don’t", "do not", "didn't", "didn’t", "did not", "isn't",
@@ -164,7 +174,10 @@ const (
 	lexNegative
 	lexNegator
 	lexContrast
-	lexAnchor // an unknown-statement anchor that is not a negator
+	lexAnchor   // an unknown-statement anchor that is not a negator
+	lexStrong   // a strong polar word: weighs sentStrong
+	lexBooster  // an intensifier: the next polar word weighs more
+	lexSoftener // a softener: the next polar word weighs less
 )
 
 var lexicon = func() map[string]uint8 {
@@ -181,7 +194,17 @@ var lexicon = func() map[string]uint8 {
 	for w := range contrastWords {
 		m[w] |= lexContrast
 	}
-	for _, w := range strings.Fields(`unable limited unfamiliar unaware unknown beyond outside`) {
+	for w := range strongWords {
+		m[w] |= lexStrong
+	}
+	for w := range boosters {
+		m[w] |= lexBooster
+	}
+	for w := range softeners {
+		m[w] |= lexSoftener
+	}
+	for _, w := range strings.Fields(`unable limited unfamiliar unaware unknown beyond outside blank radar lack lacks lacking
+		little insufficient scarce sparse unclear uncertain unsure unverified hard difficult few`) {
 		m[w] |= lexAnchor
 	}
 	return m

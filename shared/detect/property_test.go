@@ -103,7 +103,7 @@ func checkInvariants(t *testing.T, text string, r Result) {
 		if !r.Brand.Mentioned {
 			t.Fatal("mentioned without mention")
 		}
-	case VerdictNotMentioned, VerdictUnknownToModel, VerdictCitedOnly:
+	case VerdictNotMentioned, VerdictUnknownToModel, VerdictCitedOnly, VerdictOrdinaryWord:
 		if r.Brand.Mentioned {
 			t.Fatalf("verdict %s with %d mentions", r.Verdict, r.Brand.Count)
 		}

@@ -14,7 +14,6 @@ const (
 	confUnknown      = 0.85
 	confCitedOnly    = 0.80
 	confAbsent       = 0.90 // no candidate of the brand at all
-	confAbsentGuard  = 0.70 // only common-word candidates, all rejected
 	confMaxEntity    = 0.99
 	confPerExtra     = 0.02 // per further counted mention, at most two
 	confCitedBonus   = 0.03 // the entity's own domain is cited
@@ -32,6 +31,8 @@ func (an *analysis) result() Result {
 	pos, neg, mix := sc.ints[:n], sc.ints[n:2*n], sc.ints[2*n:3*n]
 	firstSent, firstUnknown, nm := sc.ints[3*n:4*n], sc.ints[4*n:5*n], sc.ints[5*n:]
 	rejectedBrand := false
+	bestRejected := math.Inf(-1) // the brand's best rejected evidence score
+	ambiguousBrand := false
 	total := 0
 	for i := range sc.cands {
 		if c := &sc.cands[i]; c.state == candAccepted {
@@ -55,9 +56,13 @@ func (an *analysis) result() Result {
 	}
 	for i := range sc.cands {
 		c := &sc.cands[i]
+		if c.ent == 0 && c.scored && ambiguous(c.score) {
+			ambiguousBrand = true
+		}
 		if c.state != candAccepted {
 			if c.ent == 0 {
 				rejectedBrand = true
+				bestRejected = math.Max(bestRejected, c.score)
 			}
 			continue
 		}
@@ -66,6 +71,9 @@ func (an *analysis) result() Result {
 		m := Mention{Start: c.rstart, End: c.rend, Text: text[c.start:c.end], Kind: c.kind,
 			Sentence: rec.idx, Sentiment: Neutral, Guarded: c.guarded, Unknown: c.unknown,
 			Link: c.link, Confidence: c.strength}
+		if c.scored {
+			m.EvidenceScore = c.score
+		}
 		if c.senti != "" {
 			m.Sentiment = c.senti
 		}
@@ -142,8 +150,10 @@ func (an *analysis) result() Result {
 
 	an.prominence(ers)
 
-	res := Result{Brand: ers[0], Competitors: ers[1:], Sentiment: ers[0].Sentiment}
+	an.brandSentiment(&ers[0])
+	res := Result{Brand: ers[0], Competitors: ers[1:], Sentiment: ers[0].Sentiment, Version: Version}
 	b := &res.Brand
+	res.NegativeEvidence = b.NegativeEvidence
 	if total > 0 {
 		res.ShareOfVoice = float64(b.Count) / float64(total)
 	}
@@ -155,15 +165,29 @@ func (an *analysis) result() Result {
 	case b.DomainCited:
 		res.Verdict, res.Confidence = VerdictCitedOnly, confCitedOnly
 		res.Evidence = an.citedEvidence(b)
+	case rejectedBrand:
+		// The name occurs only as a word: the further its best evidence
+		// from the threshold, the surer the verdict.
+		res.Verdict = VerdictOrdinaryWord
+		res.Confidence = math.Max(0.5, math.Min(0.95, 0.6+0.25*(evidenceThreshold-bestRejected)))
 	default:
 		res.Verdict, res.Confidence = VerdictNotMentioned, confAbsent
-		if rejectedBrand {
-			res.Confidence = confAbsentGuard
-		}
 	}
+	res.Ambiguous = ambiguousBrand && (res.Verdict == VerdictOrdinaryWord || res.Verdict == VerdictMentioned && allGuarded(b.Mentions))
 	res.Score, res.VisibilityScore = score(ers, firstSent[0])
 	res.Discovered = an.discover()
 	return res
+}
+
+// allGuarded: every counted mention is an ordinary word accepted on
+// evidence.
+func allGuarded(ms []Mention) bool {
+	for _, m := range ms {
+		if !m.Unknown && !m.Link && !m.Guarded {
+			return false
+		}
+	}
+	return true
 }
 
 // citedEvidence: the sentence holding the brand's link, else the first

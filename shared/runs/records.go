@@ -35,6 +35,10 @@ type VisibilityResult struct {
 	Mentioned       bool      `json:"mentioned"`
 	MentionCount    int       `json:"mentionCount"`
 	Sentiment       string    `json:"sentiment"`
+	// DetectorVersion is the detect.Version that produced the verdict,
+	// sentiment and score, so results can be told apart after the rules
+	// change.
+	DetectorVersion string `json:"detectorVersion,omitempty"`
 	// CompetitorMentions counts mentions per tracked competitor name.
 	CompetitorMentions map[string]int `json:"competitorMentions"`
 	Discovered         []string       `json:"discovered"`

@@ -273,7 +273,13 @@ func (s *Service) RunPlatform(ctx context.Context, it Item) (PlatformOutput, err
 	for _, c := range ans.Citations {
 		cites = append(cites, detect.Citation{URL: c.URL, Title: c.Title})
 	}
-	res := det.Detect(ans.Text, cites)
+	// The query is evidence for names that are ordinary words; no
+	// adjudicator is configured, so Analyze is the rule-based, offline
+	// detection and cannot fail.
+	res, err := det.Analyze(ctx, detect.Input{Text: ans.Text, Citations: cites, Query: q.Text})
+	if err != nil {
+		return PlatformOutput{}, fmt.Errorf("detect: %w", err)
+	}
 
 	now := s.Now().UTC()
 	vrID, err := ids.Next(ctx, s.Table, tenants.PK(it.TenantID), "visibility", 1)
@@ -285,6 +291,7 @@ func (s *Service) RunPlatform(ctx context.Context, it Item) (PlatformOutput, err
 		Platform: it.Platform, Sample: it.Sample, AnswerText: ans.Text, ExecutedAt: now,
 		VisibilityScore: res.VisibilityScore, Verdict: string(res.Verdict), Confidence: res.Confidence, Evidence: res.Evidence,
 		Mentioned: res.Brand.Mentioned, MentionCount: res.Brand.Count, Sentiment: string(res.Sentiment),
+		DetectorVersion:    res.Version,
 		CompetitorMentions: map[string]int{}, Discovered: nonNilStrings(res.Discovered),
 		Model: ans.Model, LatencyMS: ans.Latency.Milliseconds(), CostUSD: ans.CostUSD, AIOverviewState: ans.AIOverviewState,
 		Truncated: ans.Truncated, CostUnknown: ans.CostUnknown,

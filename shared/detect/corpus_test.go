@@ -1,0 +1,362 @@
+package detect
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"sort"
+	"strings"
+	"testing"
+)
+
+// The labelled corpus (testdata/corpus): realistic AI answers, each with
+// the brand profile, competitors, query, citations and the expected
+// verdict, brand sentiment and mentioned competitors. tune.jsonl is the
+// half the rules were tuned on; holdout.jsonl was not looked at while
+// tuning (the split is by a hash of the case id). `make eval` prints the
+// report; TestCorpus fails when a figure drops below its floor.
+
+type corpusCase struct {
+	ID                   string     `json:"id"`
+	Brand                Entity     `json:"brand"`
+	Competitors          []Entity   `json:"competitors"`
+	Query                string     `json:"query"`
+	Citations            []Citation `json:"citations"`
+	Text                 string     `json:"text"`
+	Verdict              Verdict    `json:"verdict"`
+	Sentiment            Sentiment  `json:"sentiment"`
+	MentionedCompetitors []string   `json:"mentionedCompetitors"`
+	Tags                 []string   `json:"tags"`
+}
+
+// UnmarshalJSON reads entities as {"name","aliases","domains"} and
+// citations as {"url","title"}.
+func (e *Entity) UnmarshalJSON(b []byte) error {
+	var v struct {
+		Name    string   `json:"name"`
+		Aliases []string `json:"aliases"`
+		Domains []string `json:"domains"`
+	}
+	if err := json.Unmarshal(b, &v); err != nil {
+		return err
+	}
+	*e = Entity{Name: v.Name, Aliases: v.Aliases, Domains: v.Domains}
+	return nil
+}
+
+func (c *Citation) UnmarshalJSON(b []byte) error {
+	var v struct {
+		URL   string `json:"url"`
+		Title string `json:"title"`
+	}
+	if err := json.Unmarshal(b, &v); err != nil {
+		return err
+	}
+	*c = Citation{URL: v.URL, Title: v.Title}
+	return nil
+}
+
+func loadCorpus(t testing.TB, name string) []corpusCase {
+	t.Helper()
+	f, err := os.Open(filepath.Join("testdata", "corpus", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var out []corpusCase
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 1<<20), 1<<20)
+	for sc.Scan() {
+		var c corpusCase
+		dec := json.NewDecoder(strings.NewReader(sc.Text()))
+		dec.DisallowUnknownFields()
+		if err := dec.Decode(&c); err != nil {
+			t.Fatalf("%s line %d: %v", name, len(out)+1, err)
+		}
+		out = append(out, c)
+	}
+	if err := sc.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// prf accumulates a binary confusion matrix.
+type prf struct{ tp, fp, fn, tn int }
+
+func (p *prf) add(want, got bool) {
+	switch {
+	case want && got:
+		p.tp++
+	case !want && got:
+		p.fp++
+	case want && !got:
+		p.fn++
+	default:
+		p.tn++
+	}
+}
+
+func (p prf) precision() float64 { return ratio(p.tp, p.tp+p.fp) }
+func (p prf) recall() float64    { return ratio(p.tp, p.tp+p.fn) }
+func (p prf) f1() float64 {
+	pr, rc := p.precision(), p.recall()
+	if pr+rc == 0 {
+		return 0
+	}
+	return 2 * pr * rc / (pr + rc)
+}
+
+func ratio(a, b int) float64 {
+	if b == 0 {
+		return 1
+	}
+	return float64(a) / float64(b)
+}
+
+// agree counts agreements.
+type agree struct{ ok, n int }
+
+func (a *agree) add(ok bool) {
+	a.n++
+	if ok {
+		a.ok++
+	}
+}
+func (a agree) rate() float64 { return ratio(a.ok, a.n) }
+
+// evaluation is the scorecard of one detector over one half.
+type evaluation struct {
+	mention     prf               // brand mentioned, over all cases
+	byTag       map[string]*prf   // brand mentioned, per class tag
+	verdictTag  map[string]*agree // exact verdict, per class tag
+	verdict     agree             // exact verdict
+	verdictBy   map[Verdict]*prf  // per expected verdict: predicted that verdict
+	sentiment   agree             // where a sentiment is labelled and the brand was found
+	sentimentBy map[Sentiment]*agree
+	negatives   agree // negative answers read negative or mixed
+	competitors prf   // per (case, competitor)
+	failures    []string
+}
+
+func newEvaluation() *evaluation {
+	return &evaluation{byTag: map[string]*prf{}, verdictTag: map[string]*agree{}, verdictBy: map[Verdict]*prf{},
+		sentimentBy: map[Sentiment]*agree{}}
+}
+
+// prediction is what a detector says about one case.
+type prediction struct {
+	verdict     Verdict
+	sentiment   Sentiment
+	competitors map[string]bool
+	evidence    string
+}
+
+func (ev *evaluation) add(c corpusCase, p prediction) {
+	wantM, gotM := c.Verdict == VerdictMentioned, p.verdict == VerdictMentioned
+	ev.mention.add(wantM, gotM)
+	for _, tag := range c.Tags {
+		if ev.byTag[tag] == nil {
+			ev.byTag[tag] = &prf{}
+		}
+		ev.byTag[tag].add(wantM, gotM)
+		if ev.verdictTag[tag] == nil {
+			ev.verdictTag[tag] = &agree{}
+		}
+		ev.verdictTag[tag].add(c.Verdict == p.verdict)
+	}
+	ev.verdict.add(c.Verdict == p.verdict)
+	for _, v := range Verdicts() {
+		if ev.verdictBy[v] == nil {
+			ev.verdictBy[v] = &prf{}
+		}
+		ev.verdictBy[v].add(c.Verdict == v, p.verdict == v)
+	}
+	var why []string
+	if c.Verdict != p.verdict {
+		why = append(why, fmt.Sprintf("verdict %s, want %s", p.verdict, c.Verdict))
+	}
+	if c.Sentiment != "" && gotM {
+		ok := c.Sentiment == p.sentiment
+		ev.sentiment.add(ok)
+		if ev.sentimentBy[c.Sentiment] == nil {
+			ev.sentimentBy[c.Sentiment] = &agree{}
+		}
+		ev.sentimentBy[c.Sentiment].add(ok)
+		if c.Sentiment == Negative {
+			ev.negatives.add(p.sentiment == Negative || p.sentiment == Mixed)
+		}
+		if !ok {
+			why = append(why, fmt.Sprintf("sentiment %s, want %s (neg evidence %q)", p.sentiment, c.Sentiment, p.evidence))
+		}
+	}
+	for _, comp := range c.Competitors {
+		want := slices.Contains(c.MentionedCompetitors, comp.Name)
+		got := p.competitors[comp.Name]
+		ev.competitors.add(want, got)
+		if want != got {
+			why = append(why, fmt.Sprintf("competitor %s mentioned=%v, want %v", comp.Name, got, want))
+		}
+	}
+	if len(why) > 0 {
+		ev.failures = append(ev.failures, c.ID+": "+strings.Join(why, "; "))
+	}
+}
+
+// detectCorpusCaseNoQuery runs Detect: the rules without the query, as a
+// caller that has none would.
+func detectCorpusCaseNoQuery(c corpusCase) prediction {
+	r := New(c.Brand, c.Competitors).Detect(c.Text, c.Citations)
+	p := prediction{verdict: r.Verdict, sentiment: r.Sentiment, competitors: map[string]bool{}, evidence: r.NegativeEvidence}
+	for _, e := range r.Competitors {
+		p.competitors[e.Name] = e.Mentioned
+	}
+	return p
+}
+
+// detectCase runs the detector (rules only, with the query).
+func detectCorpusCase(c corpusCase) prediction {
+	d := New(c.Brand, c.Competitors)
+	r, _ := d.Analyze(context.Background(), Input{Text: c.Text, Citations: c.Citations, Query: c.Query})
+	p := prediction{verdict: r.Verdict, sentiment: r.Sentiment, competitors: map[string]bool{}, evidence: r.NegativeEvidence}
+	for _, e := range r.Competitors {
+		p.competitors[e.Name] = e.Mentioned
+	}
+	return p
+}
+
+// naiveCase is the baseline: a case-insensitive word match of the name or
+// an alias means mentioned (else not_mentioned), and the sentiment of the
+// whole answer from the polar words of the lexicon.
+func naiveCase(c corpusCase) prediction {
+	found := func(e Entity) bool {
+		for _, f := range append([]string{e.Name}, e.Aliases...) {
+			if regexp.MustCompile(`(?i)\b` + regexp.QuoteMeta(f) + `\b`).MatchString(c.Text) {
+				return true
+			}
+		}
+		return false
+	}
+	p := prediction{verdict: VerdictNotMentioned, sentiment: Neutral, competitors: map[string]bool{}}
+	if found(c.Brand) {
+		p.verdict = VerdictMentioned
+	}
+	for _, e := range c.Competitors {
+		p.competitors[e.Name] = found(e)
+	}
+	pos, neg := 0, 0
+	for _, w := range regexp.MustCompile(`[A-Za-z'-]+`).FindAllString(c.Text, -1) {
+		f := lexLookup(w)
+		if f&lexPositive != 0 {
+			pos++
+		}
+		if f&lexNegative != 0 {
+			neg++
+		}
+	}
+	p.sentiment = polarity(pos, neg)
+	return p
+}
+
+func evaluate(cases []corpusCase, run func(corpusCase) prediction) *evaluation {
+	ev := newEvaluation()
+	for _, c := range cases {
+		ev.add(c, run(c))
+	}
+	return ev
+}
+
+// Floors: the figures the rules reach on the corpus (make eval), rounded
+// down. A change that drops below one fails the suite.
+var corpusFloors = map[string]struct{ mentionF1, verdict, sentiment, competitorF1, noQueryF1 float64 }{
+	"tune.jsonl":    {mentionF1: 1.00, verdict: 1.00, sentiment: 0.93, competitorF1: 1.00, noQueryF1: 0.98},
+	"holdout.jsonl": {mentionF1: 0.94, verdict: 0.91, sentiment: 0.81, competitorF1: 0.94, noQueryF1: 0.92},
+}
+
+func TestCorpus(t *testing.T) {
+	total := 0
+	for _, half := range []string{"tune.jsonl", "holdout.jsonl"} {
+		cases := loadCorpus(t, half)
+		total += len(cases)
+		ev := evaluate(cases, detectCorpusCase)
+		naive := evaluate(cases, naiveCase)
+		t.Logf("\n%s", report(half, len(cases), ev, naive))
+		noq := evaluate(cases, detectCorpusCaseNoQuery)
+		t.Logf("%s exact: mention F1 %.4f, verdict %.4f, sentiment %.4f, competitor F1 %.4f; "+
+			"without the query (Detect): mention F1 %.4f, verdict %.4f, sentiment %.4f", half,
+			ev.mention.f1(), ev.verdict.rate(), ev.sentiment.rate(), ev.competitors.f1(),
+			noq.mention.f1(), noq.verdict.rate(), noq.sentiment.rate())
+		if got := noq.mention.f1(); got < corpusFloors[half].noQueryF1 {
+			t.Errorf("%s: mention F1 without the query %.3f below the floor %.3f", half, got, corpusFloors[half].noQueryF1)
+		}
+		if show := os.Getenv("DETECT_EVAL_FAILURES"); show != "" && strings.HasPrefix(half, show) {
+			for _, f := range ev.failures {
+				t.Logf("  FAIL %s", f)
+			}
+		}
+		fl := corpusFloors[half]
+		if got := ev.mention.f1(); got < fl.mentionF1 {
+			t.Errorf("%s: mention F1 %.3f below the floor %.3f", half, got, fl.mentionF1)
+		}
+		if got := ev.verdict.rate(); got < fl.verdict {
+			t.Errorf("%s: verdict accuracy %.3f below the floor %.3f", half, got, fl.verdict)
+		}
+		if got := ev.sentiment.rate(); got < fl.sentiment {
+			t.Errorf("%s: sentiment agreement %.3f below the floor %.3f", half, got, fl.sentiment)
+		}
+		if got := ev.competitors.f1(); got < fl.competitorF1 {
+			t.Errorf("%s: competitor F1 %.3f below the floor %.3f", half, got, fl.competitorF1)
+		}
+	}
+	if total < 250 {
+		t.Errorf("corpus has %d answers, want at least 250", total)
+	}
+}
+
+// report formats one half's scorecard beside the naive baseline.
+func report(half string, n int, ev, naive *evaluation) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "== %s: %d answers ==\n", half, n)
+	fmt.Fprintf(&b, "%-28s %-27s %-22s\n", "", "detect P / R / F1 (n)  verdict", "naive P / R / F1  verdict")
+	line := func(name string, a, z prf, va, vz float64) {
+		fmt.Fprintf(&b, "%-28s %4.2f %4.2f %4.2f (%3d)  %4.2f   %4.2f %4.2f %4.2f  %4.2f\n", name,
+			a.precision(), a.recall(), a.f1(), a.tp+a.fp+a.fn+a.tn, va, z.precision(), z.recall(), z.f1(), vz)
+	}
+	row := func(name string, a, z prf) {
+		fmt.Fprintf(&b, "%-28s %4.2f %4.2f %4.2f (%3d)          %4.2f %4.2f %4.2f\n", name,
+			a.precision(), a.recall(), a.f1(), a.tp+a.fp+a.fn+a.tn, z.precision(), z.recall(), z.f1())
+	}
+	line("mention (overall)", ev.mention, naive.mention, ev.verdict.rate(), naive.verdict.rate())
+	tags := make([]string, 0, len(ev.byTag))
+	for tag := range ev.byTag {
+		tags = append(tags, tag)
+	}
+	sort.Strings(tags)
+	for _, tag := range tags {
+		line("  class "+tag, *ev.byTag[tag], *naive.byTag[tag], ev.verdictTag[tag].rate(), naive.verdictTag[tag].rate())
+	}
+	row("competitor mentions", ev.competitors, naive.competitors)
+	for _, v := range Verdicts() {
+		row("verdict "+string(v), *ev.verdictBy[v], *naive.verdictBy[v])
+	}
+	fmt.Fprintf(&b, "%-28s %4.2f (%d/%d)          %4.2f\n", "verdict accuracy", ev.verdict.rate(), ev.verdict.ok, ev.verdict.n, naive.verdict.rate())
+	fmt.Fprintf(&b, "%-28s %4.2f (%d/%d)          %4.2f\n", "sentiment agreement", ev.sentiment.rate(), ev.sentiment.ok, ev.sentiment.n, naive.sentiment.rate())
+	for _, s := range []Sentiment{Positive, Neutral, Negative, Mixed} {
+		a, z := ev.sentimentBy[s], naive.sentimentBy[s]
+		if a == nil {
+			continue
+		}
+		zr := 0.0
+		if z != nil {
+			zr = z.rate()
+		}
+		fmt.Fprintf(&b, "%-28s %4.2f (%d/%d)          %4.2f\n", "  sentiment "+string(s), a.rate(), a.ok, a.n, zr)
+	}
+	fmt.Fprintf(&b, "%-28s %4.2f (%d/%d)          %4.2f\n", "negatives read neg/mixed", ev.negatives.rate(), ev.negatives.ok, ev.negatives.n, naive.negatives.rate())
+	return b.String()
+}

@@ -1,0 +1,707 @@
+package detect
+
+import (
+	"math"
+	"slices"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// Ordinary-word evidence. A name or alias that is an ordinary English word
+// (wordlist.go) counts only when the evidence that it names the product
+// adds up to evidenceThreshold. The weights (package documentation) were
+// set on the tuning half of the corpus in testdata/corpus.
+const (
+	evidenceThreshold = 1.0
+	// ambiguousBand: scores within this distance of the threshold are
+	// decided by the rules but reported as ambiguous, and are the ones an
+	// Adjudicator is asked about.
+	ambiguousBand = 0.4
+
+	wCue          = 1.2  // "Slack app", "Notion's API", "Apple Inc"
+	wTLD          = 2.0  // "Monday.com"
+	wDefinition   = 1.5  // "Box is a cloud storage platform"
+	wLinkAnchor   = 1.5  // "[Notion](…)"
+	wDomainSeen   = 1.2  // capitalised, and the entity's domain is cited or in the text
+	wCapital      = 0.8  // capitalised mid-sentence: a proper noun; the product only with some context
+	wPossessive   = 1.0  // capitalised possessive: "Apple's"
+	wEnumeration  = 1.2  // enumerated beside an accepted tracked entity
+	wListContext  = 1.2  // heads a list item beside items headed by other tracked entities
+	wNameHeading  = 0.7  // a heading or list head that is only the name
+	wPredicate    = 0.6  // "X offers", "X is known for", "X was criticised"
+	wAttribute    = 0.3  // per product attribute in the sentence (pricing, users, …), at most two
+	wProductLine  = 0.5  // a product line or product noun follows: "Mercury Treasury", "Zoom calls"
+	wQueryTopic   = 0.4  // the query asks about products, or names a tracked entity
+	wQueryNames   = 0.5  // the query names this entity (instead of wQueryTopic)
+	wOtherSame    = 0.5  // another tracked entity accepted in the same sentence
+	wOtherNear    = 0.5  // another tracked entity accepted in the previous or next sentence
+	wSameEntity   = 0.5  // the entity is accepted elsewhere in the answer
+	wVerbParticle = -1.5 // "Zoom in on", "Bear in mind", "Craft a message": a verb, not a name
+	wOf           = -0.8 // "Notion of progress"
+	wUICommand    = -1.0 // "click Zoom", "select Square"
+	wTitleCase    = -0.5 // every word of the line capitalised: capitals say nothing
+	wSuffix       = -0.7 // "Mercury-free"
+)
+
+// guardAll applies the ordinary-word rule: every guarded candidate gets a
+// local score from its own sentence and the query; then passes add the
+// context of other accepted mentions (same sentence, neighbouring
+// sentences, enumerations, list blocks, the entity elsewhere) until nothing
+// changes. Sentence and list-block summaries keep each pass linear.
+func (an *analysis) guardAll() {
+	sc := an.sc
+	cands := sc.cands
+	an.assignBlocks()
+	an.prepareQuery()
+	for i := range cands {
+		if c := &cands[i]; c.state == candAccepted {
+			an.accept(c, c.strength)
+		}
+	}
+	for i := range cands {
+		if c := &cands[i]; c.guarded && c.state == candPending {
+			an.localEvidence(c)
+			if c.state == candPending && c.local >= evidenceThreshold {
+				c.score = c.local
+				an.accept(c, guardConfidence(c.score))
+			}
+		}
+	}
+	for pass, changed := 0, true; changed && pass < maxGuardPasses; pass++ {
+		changed = false
+		for i := range cands {
+			c := &cands[i]
+			if c.state != candPending {
+				continue
+			}
+			c.score = c.local + an.contextEvidence(c)
+			if c.score >= evidenceThreshold {
+				an.accept(c, guardConfidence(c.score))
+				changed = true
+			}
+		}
+	}
+	for i := range cands {
+		if cands[i].state == candPending {
+			cands[i].state = candRejected
+		}
+	}
+}
+
+// maxGuardPasses bounds the context passes: each pass can accept names
+// whose evidence is a name accepted in the previous pass.
+const maxGuardPasses = 8
+
+// guardConfidence maps an accepted evidence score to a mention confidence:
+// 0.65 at the threshold, rising 0.1 per point of evidence to 0.85.
+func guardConfidence(score float64) float64 {
+	return math.Max(0.55, math.Min(0.85, 0.65+0.1*(score-evidenceThreshold)))
+}
+
+// ambiguous: the score lies in the band around the threshold.
+func ambiguous(score float64) bool {
+	return math.Abs(score-evidenceThreshold) < ambiguousBand
+}
+
+// prepareQuery reads the query once: whether it asks about products or
+// names tracked entities.
+func (an *analysis) prepareQuery() {
+	q := an.query
+	if strings.TrimSpace(q) == "" {
+		return
+	}
+	fq := foldString(q)
+	for pi := range an.d.pats {
+		p := &an.d.pats[pi]
+		if containsWord(fq, p.folded) {
+			for _, o := range p.owners {
+				an.queryNames[o.ent] = true
+				an.queryTopic = true
+			}
+		}
+	}
+	pos := 0
+	for !an.queryTopic {
+		w, next := wordAtAny(q, pos)
+		if w == "" {
+			break
+		}
+		an.queryTopic = inSet(queryProductWords, w)
+		pos = next
+	}
+}
+
+// answerAboutProducts stands in for the query's topic when there is no
+// query: a tracked entity other than ent is named by a form that is no
+// ordinary word, or cited (for a competitor, the brand's mentions do not
+// count: naming the brand never adds competitor mentions), or the answer
+// holds at least minAnswerAttributes distinct product attributes.
+func (an *analysis) answerAboutProducts(ent int32) bool {
+	if !an.namedReady {
+		an.namedReady = true
+		an.named, an.namedComp = entSet{first: -1}, entSet{first: -1}
+		add := func(e int32) {
+			an.named.add(e)
+			if e != 0 {
+				an.namedComp.add(e)
+			}
+		}
+		for i := range an.sc.cands {
+			if c := &an.sc.cands[i]; !c.guarded && c.state == candAccepted {
+				add(c.ent)
+			}
+		}
+		for ei, cited := range an.cited {
+			if cited {
+				add(int32(ei))
+			}
+		}
+	}
+	if ent == 0 && an.named.hasOther(0) || ent != 0 && an.namedComp.hasOther(ent) {
+		return true
+	}
+	if an.textAttributes < 0 {
+		an.textAttributes = an.countAttributes(0, len(an.text), minAnswerAttributes)
+	}
+	return an.textAttributes >= minAnswerAttributes
+}
+
+// minAnswerAttributes: distinct product attributes that make an answer
+// about products.
+const minAnswerAttributes = 4
+
+// countAttributes counts distinct product attributes in text[s:e], up to
+// limit.
+func (an *analysis) countAttributes(s, e, limit int) int {
+	var seen []string
+	for pos := s; pos < e && len(seen) < limit; {
+		w, np := wordAtAny(an.text[:e], pos)
+		if w == "" {
+			break
+		}
+		if inSet(productAttributes, w) && !slices.ContainsFunc(seen, func(x string) bool { return strings.EqualFold(x, w) }) {
+			seen = append(seen, w)
+		}
+		pos = np
+	}
+	return len(seen)
+}
+
+// containsWord: w occurs in s between word boundaries.
+func containsWord(s, w string) bool {
+	for off := 0; ; {
+		i := strings.Index(s[off:], w)
+		if i < 0 {
+			return false
+		}
+		st, en := off+i, off+i+len(w)
+		if (st == 0 || !isWordRune(lastRune(s[:st]))) && (en == len(s) || !isWordRune(firstRune(s[en:]))) {
+			return true
+		}
+		off = st + 1
+	}
+}
+
+// localEvidence scores a guarded candidate from its own surroundings and
+// the query, or rejects it outright (a temporal weekday, a lower-case word
+// without a product cue, a compound part).
+func (an *analysis) localEvidence(c *cand) {
+	text := an.text
+	p := &an.d.pats[c.pat]
+	rec := &an.sc.sents[c.srec]
+	c.scored = true
+	surface := text[c.start:c.end]
+	capital := unicode.IsUpper(firstRune(surface))
+	prev := prevToken(text, rec.rawStart, c.start)
+	next := nextToken(text, c.end, rec.end)
+	tld := tldFollows(text, c.end)
+	cue := inSet(productCues, prev.word) || inSet(productCues, next.word)
+	def := an.definitional(c)
+	anchor := isLinkAnchor(text, c.start, c.end)
+	reject := func() { c.state, c.local, c.verbUse = candRejected, -2, true }
+
+	// A compound's second part ("high-mercury fish") is a word.
+	if c.start > 1 && text[c.start-1] == '-' && isWordRune(lastRune(text[:c.start-1])) {
+		reject()
+		return
+	}
+	if p.calendar && !inSet(productCues, next.word) && !tld && (inSet(temporalBefore, prev.word) || inSet(temporalAfter, next.word) ||
+		startsWithDigit(next.word) || startsWithDigit(prev.word) ||
+		(next.sep == ',' && (startsWithDigit(next.after) || inSet(calendarWords, next.after)))) {
+		reject() // "on Monday morning", "May 5"
+		return
+	}
+	score := 0.0
+	switch {
+	case tld:
+		score += wTLD
+	case cue:
+		score += wCue
+	}
+	if def {
+		score += wDefinition
+	}
+	if anchor {
+		score += wLinkAnchor
+	}
+	score += rarityPrior(p.level)
+	if !capital {
+		// A lower-case ordinary word is the word, unless it is rare, or a
+		// product cue, a domain suffix, a definition or a link anchor says
+		// otherwise.
+		if score < evidenceThreshold || an.verbUse(c, rec, prev, next, true) {
+			reject()
+			return
+		}
+		c.local = score
+		return
+	}
+	start := atSentenceStart(text, rec.rawStart, c.start)
+	title := titleCaseLine(text, c.start)
+	menu := uiPath(text, c.start, c.end)
+	if an.verbUse(c, rec, prev, next, start || title) {
+		c.verbUse = true
+		score += wVerbParticle
+	}
+	switch {
+	case menu:
+		c.verbUse = true
+		score += 2 * wVerbParticle
+	case inSet(uiCommands, prev.word):
+		score += wUICommand
+	}
+	if title {
+		score += wTitleCase
+	}
+	if next.word != "" && strings.EqualFold(next.word, "of") {
+		score += wOf
+	}
+	if next.sep == '-' {
+		if w, _ := wordAt(text, c.end+1, rec.end); !inSet(brandSuffixes, w) {
+			score += wSuffix
+			title = true // "Mercury-free": its capital is the sentence's
+		}
+	}
+	// Weekdays and months are capitalised in ordinary English: their
+	// capitals say nothing.
+	capEvidence := !start && !title && !menu && !p.calendar
+	switch {
+	case an.domainSeen[c.ent] && !title && !menu:
+		score += wDomainSeen
+	case capEvidence:
+		score += wCapital
+	case next.possessive && !title && !p.calendar:
+		score += wPossessive
+	}
+	if start && !title && nameOnlyHead(text, c) {
+		score += wNameHeading
+	}
+	if !title && !p.calendar && next.sep == 0 && (nameLike(next.word) && !inSet(functionWords, next.word) && !inSet(verbParticles, next.word) ||
+		startsWithDigit(next.word) && len(next.word) <= 4) || // "Bear 2", "Things 3"
+
+		!p.calendar && !cue && an.productNounFollows(c, rec) {
+		score += wProductLine // "Square Register", "Zoom Webinars", "Discord voice channels"
+	}
+
+	if an.predicateFollows(c, rec) {
+		score += wPredicate
+	}
+	score += wAttribute * float64(an.attributes(rec))
+	switch {
+	case an.queryNames[c.ent]:
+		score += wQueryNames
+	case an.queryTopic || an.query == "" && an.answerAboutProducts(c.ent):
+		score += wQueryTopic
+	}
+	c.local = score
+}
+
+// productNounFollows: one of the next two words is a product noun ("Zoom
+// calls", "Discord voice channels").
+func (an *analysis) productNounFollows(c *cand, rec *sentRec) bool {
+	pos := c.end
+	for k := 0; k < 2; k++ {
+		w, np := wordAt(an.text, pos, rec.end)
+		if w == "" {
+			return false
+		}
+		if inSet(productNouns, w) {
+			return true
+		}
+		pos = np
+	}
+	return false
+}
+
+// contextEvidence is the evidence other accepted mentions give a pending
+// capitalised candidate.
+func (an *analysis) contextEvidence(c *cand) float64 {
+	text := an.text
+	if c.verbUse && c.local < -1 || an.d.pats[c.pat].calendar && c.local < 0 {
+		return 0
+	}
+	capital := unicode.IsUpper(firstRune(text[c.start:c.end]))
+	sc := an.sc
+	rec := &sc.sents[c.srec]
+	var s float64
+	if c.block >= 0 && sc.blocks[c.block].hasOther(c.ent) {
+		s += wListContext
+	}
+	if !capital {
+		return s
+	}
+	if rec.acc.hasOther(c.ent) {
+		prev := prevToken(text, rec.rawStart, c.start)
+		next := nextToken(text, c.end, rec.end)
+		if isEnumSep(prev.sep) || isEnumSep(next.sep) || inSet(enumerators, prev.word) || inSet(enumerators, next.word) {
+			s += wEnumeration
+		} else {
+			s += wOtherSame
+		}
+	}
+	if an.d.pats[c.pat].calendar {
+		return s // weekdays need an enumeration, a list or a cue
+	}
+	// Neighbouring sentences vouch for the brand with any tracked entity,
+	// for a competitor only with other competitors: the brand's own
+	// mentions never add competitor mentions, so naming the brand once more
+	// cannot lower its share of voice.
+	for _, k := range [2]int{c.srec - 1, c.srec + 1} {
+		if k < 0 || k >= len(sc.sents) || abs(sc.sents[k].idx-rec.idx) != 1 {
+			continue
+		}
+		if c.ent == 0 && sc.sents[k].acc.hasOther(0) || c.ent != 0 && sc.sents[k].accComp.hasOther(c.ent) {
+			s += wOtherNear
+			break
+		}
+	}
+	if an.entAcc[c.ent] {
+		s += wSameEntity
+	}
+	return s
+}
+
+func abs(x int) int {
+	if x < 0 {
+		return -x
+	}
+	return x
+}
+
+// verbUse: the word is used as a verb — followed by a particle ("Zoom in
+// on", "Bear in mind") or, sentence-initially, by an object ("Craft a
+// reply") — or preceded by "to" or a modal in lower case. initial says
+// whether imperative readings apply (a sentence start or a title).
+func (an *analysis) verbUse(c *cand, rec *sentRec, prev, next tok, initial bool) bool {
+	text := an.text
+	if inSet(verbParticles, next.word) {
+		after := ""
+		if k := strings.Index(text[c.end:min(rec.end, c.end+4*maxTokenBytes)], next.word); k >= 0 {
+			after, _ = wordAt(text, c.end+k+len(next.word), rec.end)
+		}
+		// "Zoom in 2020", "Slack in Europe": a time or a place follows.
+		if !(startsWithDigit(after) || nameLike(after) && !inSet(articles, after)) && (initial || inSet(verbBefore, prev.word)) {
+			return true
+		}
+	}
+	if inSet(verbParticles, next.word) && unicode.IsUpper(firstRune(next.word)) {
+		return true // "Zoom In", "Zoom Out": a control's label
+	}
+	if initial && inSet(verbObjects, next.word) {
+		return true
+	}
+	return !unicode.IsUpper(firstRune(text[c.start:c.end])) && inSet(verbBefore, prev.word) && an.d.pats[c.pat].level < 50
+}
+
+// uiPath: the word is a step of a menu path ("Settings > Display > Zoom",
+// "View → Zoom"): the nearest non-space character on either side, past
+// markdown emphasis, is a path separator.
+func uiPath(text string, start, end int) bool {
+	isPath := func(r rune) bool { return r == '>' || r == '→' || r == '›' || r == '»' || r == '➜' }
+	p := start
+	for k := 0; p > 0 && k < 8; k++ {
+		r, size := utf8.DecodeLastRuneInString(text[:p])
+		if r != ' ' && r != '*' && r != '_' && r != '`' {
+			if isPath(r) {
+				return true
+			}
+			break
+		}
+		p -= size
+	}
+	n := end
+	for k := 0; n < len(text) && k < 8; k++ {
+		r, size := utf8.DecodeRuneInString(text[n:])
+		if r != ' ' && r != '*' && r != '_' && r != '`' {
+			return isPath(r)
+		}
+		n += size
+	}
+	return false
+}
+
+// maxTitleBytes bounds the lines read as titles or heads.
+const maxTitleBytes = 200
+
+// titleCaseLine: the line holding pos is a title whose every word is
+// capitalised, function words included ("## The Notion Of Progress"), or is
+// written in capitals: capitalisation there says nothing about names.
+func titleCaseLine(text string, pos int) bool {
+	lo := max(0, pos-maxTitleBytes)
+	ls := strings.LastIndexByte(text[lo:pos], '\n') + 1 + lo
+	hi := min(len(text), pos+maxTitleBytes)
+	le := strings.IndexByte(text[pos:hi], '\n')
+	if le < 0 {
+		le = hi
+	} else {
+		le += pos
+	}
+	if le-ls >= maxTitleBytes || ls == lo && lo > 0 && text[lo-1] != '\n' {
+		return false
+	}
+	words, upper, lowerFn, upperFn := 0, 0, 0, 0
+	allCaps := true
+	for p := ls; p < le; {
+		w, np := wordAtAny(text[:le], p)
+		if w == "" {
+			break
+		}
+		p = np
+		r := firstRune(w)
+		if !unicode.IsLetter(r) {
+			continue
+		}
+		words++
+		if unicode.IsUpper(r) {
+			upper++
+			if words > 1 && inSet(functionWords, w) {
+				upperFn++
+			}
+		} else if inSet(functionWords, w) {
+			lowerFn++
+		}
+		if strings.ToUpper(w) != w {
+			allCaps = false
+		}
+	}
+	if words < 3 {
+		return false
+	}
+	return allCaps || upper == words && upperFn > 0 && lowerFn == 0
+}
+
+// nameOnlyHead: the candidate is all of a heading, a list item's head or
+// a line's bold lead, up to a colon, a dash, a parenthesis or the line end
+// ("## Notion", "1. **Bear** – …", "**Craft:** …").
+func nameOnlyHead(text string, c *cand) bool {
+	lo := max(0, c.start-maxTitleBytes)
+	ls := strings.LastIndexByte(text[lo:c.start], '\n') + 1 + lo
+	pre := trimLeftSpace(text[ls:c.start])
+	marked, cell := false, false
+	switch {
+	case strings.HasPrefix(pre, "#"):
+		pre, marked = trimLeftSpace(strings.TrimLeft(pre, "#")), true
+		if m := numberMarkerLen(pre); m > 0 {
+			pre = pre[m:] // "### 2. Notion"
+		}
+	case strings.HasPrefix(pre, "|"):
+		pre, marked, cell = pre[1:], true, true // a table row's first cell
+	default:
+		if m := listMarkerLen(pre); m > 0 {
+			pre, marked = pre[m:], true
+		}
+	}
+	for _, r := range pre {
+		if r == '*' || r == '_' {
+			marked = true
+		} else if r != ' ' && r != '\t' && !isOpener(r) {
+			return false
+		}
+	}
+	if !marked {
+		return false
+	}
+	rest := strings.TrimLeft(text[c.end:min(len(text), c.end+16)], "*_`")
+	rest = strings.TrimLeft(rest, " \t")
+	if rest == "" || rest[0] == '\n' || rest[0] == '\r' {
+		return !cell
+	}
+	r := firstRune(rest)
+	if cell {
+		return r == '|'
+	}
+	return r == ':' || r == '-' || r == '–' || r == '—' || r == '(' || r == ','
+}
+
+// numberMarkerLen: the length of "2. " or "2) " at the start of s.
+func numberMarkerLen(s string) int {
+	if m := listMarkerLen(s); m > 0 && s[0] >= '0' && s[0] <= '9' {
+		return m
+	}
+	return 0
+}
+
+// predicateFollows: a product predicate follows the name, after at most two
+// adverbs: "X offers", "X is known for", "X was criticised", "X's free
+// plan".
+func (an *analysis) predicateFollows(c *cand, rec *sentRec) bool {
+	text := an.text
+	pos := c.end
+	if hasPrefixFold(text[pos:rec.end], "'s") {
+		pos += 2
+	} else if strings.HasPrefix(text[pos:rec.end], "’s") {
+		pos += len("’s")
+	}
+	for k := 0; k < 4; k++ {
+		w, np := wordAt(text, pos, rec.end)
+		switch {
+		case w == "":
+			return false
+		case k < 2 && (nameLike(w) && !inSet(functionWords, w) || startsWithDigit(w) && len(w) <= 4):
+			// "Mercury Treasury lets …", "Bear 2 added …": a product line or version
+		case inSet(predicateAdverbs, w):
+		case inSet(brandVerbs, w):
+			return true
+		case inSet(possessVerbs, w):
+			// "X has a free plan", "X had no API": a product owns things
+			w2, _ := wordAt(text, np, rec.end)
+			return inSet(articles, w2) || inSet(quantifiers, w2) || startsWithDigit(w2) || inSet(productAttributes, w2)
+		case inSet(copulas, w) || inSet(linkingVerbs, w) || strings.EqualFold(w, "been"):
+			w2, np2 := wordAt(text, np, rec.end)
+			for inSet(predicateAdverbs, w2) || inSet(articles, w2) {
+				w2, np2 = wordAt(text, np2, rec.end)
+			}
+			return inSet(brandStates, w2)
+		default:
+			return false
+		}
+		pos = np
+	}
+	return false
+}
+
+// attributes counts distinct product attributes ("pricing", "users",
+// "integrations", "encryption", …) in the sentence, at most two; cached
+// per sentence.
+func (an *analysis) attributes(rec *sentRec) int {
+	if rec.attrs > 0 {
+		return int(rec.attrs - 1)
+	}
+	text := an.text
+	n := 0
+	seen := ""
+	for pos := rec.start; pos < rec.end && n < 2; {
+		w, np := wordAtAny(text[:rec.end], pos)
+		if w == "" {
+			break
+		}
+		if inSet(productAttributes, w) && !strings.EqualFold(w, seen) {
+			seen = w
+			n++
+		}
+		pos = np
+	}
+	rec.attrs = int8(n + 1)
+	return n
+}
+
+// rarityPrior is the evidence a word's rarity gives: SCOWL levels 50 and
+// above ("acme", "obsidian", "coda") are seldom meant as words in an answer,
+// level 35–40 words ("slack", "loom") sometimes, the commonest ("apple",
+// "notion", "zoom") often.
+func rarityPrior(level uint8) float64 {
+	switch {
+	case level >= 50:
+		return 1.0
+	case level >= 35:
+		return 0.3
+	}
+	return 0
+}
+
+var (
+	// queryProductWords mark a query about products or services.
+	queryProductWords = set(`app apps application applications tool tools software platform platforms service services
+crm saas vs versus alternative alternatives best top compare comparison review reviews pricing price cheapest
+recommend recommendation recommended options provider providers vendor vendors subscription plan plans
+brand brands company companies product products manager editor browser bank card payment payments messenger
+messaging camera doorbell laptop phone account startup startups solution solutions pos system systems store
+stores shop shops retailer retailers supermarket bank banks banking browser browsers email client clients
+messenger chat video call calls conferencing tracker trackers suv car cars smartphone fintech card cards
+reviews review worth good legit safe features feature integration integrations buy deals deal cheap tv
+note notes note-taking notebook messenger doorbell doorbells smartwatch watch laptop laptops money transfer
+transfers send payment terminal reader wiki wikis docs documents tasks task todo to-do calendar scheduling
+meetings meeting webinar webinars streaming music photos storage cloud backup password vpn antivirus
+hosting domain analytics marketing seo ads invoicing accounting payroll hr hiring ecommerce e-commerce
+marketplace delivery grocery groceries retailers shopping subscription subscriptions`)
+
+	// productNouns after a name make it a product: "Zoom calls", "Slack
+	// channels", "Discord servers".
+	productNouns = set(`channels channel servers server calls call meetings huddles pages chats boards
+workspaces subscribers reader readers terminal webinars rooms recordings bots templates databases notebooks
+vaults sidebar tabs doorbell doorbells cameras camera alarm users customers plan plans subscription
+membership account accounts card cards`)
+
+	// verbParticles after a word make it a phrasal verb: "zoom in",
+	// "slack off", "bear with".
+	verbParticles = set(`in out up down off into onto through over around back away with`)
+
+	// verbObjects after a sentence-initial word make it an imperative verb
+	// with an object: "Craft a reply", "Signal your intent".
+	verbObjects = set(`a an the your my our their his her them it this that these those yourself some any every each`)
+
+	// verbBefore: words before a lower-case verb ("to zoom", "can zoom").
+	verbBefore = set(`to can could will would should might must please cannot don't doesn't didn't won't let's lets`)
+
+	// uiCommands before a word make it a button or menu item.
+	uiCommands = set(`click tap select choose press toggle hit`)
+
+	// brandSuffixes: "Notion-like", "Slack-style" refer to the product.
+	brandSuffixes = set(`like style based powered compatible native integrated friendly first only certified approved`)
+
+	functionWords = set(`of the and a an in on for to with at by or from as into`)
+
+	predicateAdverbs = set(`also now still generally widely often usually typically recently currently mostly
+largely really particularly especially notably quickly clearly arguably broadly frequently even already
+primarily mainly best most more`)
+
+	possessVerbs = set(`has had have`)
+	linkingVerbs = set(`remains remained stays stayed became becomes feels seems looks`)
+	quantifiers  = set(`no some many more fewer its built-in native two three several plenty dozens hundreds
+thousands millions`)
+
+	// brandVerbs: what products and companies do.
+	brandVerbs = set(`offers offer offered provides provide provided lets let allows allow supports supported
+integrates integrated charges charged costs cost includes included ships shipped launched released added
+introduced announced acquired raised encrypts encrypted syncs synced stores stored features featured focuses
+focused excels excel shines stands dominates leads targets uses requires works runs handles delivers gives
+bundles lacks lacked comes came starts started remains tends sells sold hosts hosted publishes updated
+integrates competes rolled pioneered markets caters appeals limits restricts promises boasts emphasizes
+emphasises prioritizes prioritises feels looks gets got makes made keeps kept helps helped saves automates
+organizes organises connects scales shows displays tracks sends needs beats trails lags falls struggles fails
+crashes hides locks stays became becomes introduced expanded dropped removed raised cut changed moved
+partnered rebranded reported says said claims announced grew serves powers enables imports exports
+syncs backs wins won ranks rated scores scored topped outperforms undercuts matches`)
+
+	// brandStates after "X is/was/has been": "known for", "preferred by".
+	brandStates = set(`known preferred favored favoured used considered regarded praised criticised criticized
+recommended popular designed built owned headquartered based available priced aimed geared focused loved
+trusted widely free cheaper pricier faster slower better worse best ideal great good solid strong weaker
+stronger simpler easier harder beloved famous notable owned used adopted backed funded acquired criticized
+blamed sued fined praised rated reviewed often one choice pick option alternative winner fit tool app
+platform service favourite favorite standout leader default easy easier cheaper simpler fast faster
+free open-source affordable expensive pricey reliable secure private`)
+
+	// productAttributes in a sentence mark talk about a product.
+	productAttributes = set(`pricing price prices priced plan plans tier tiers subscription subscriptions free
+users user customers teams team integrations integration encryption encrypted features feature templates
+template interface ui ux mobile desktop ios android web browser sync syncing offline api apis workspace
+workspaces collaboration collaborative databases database storage privacy security support onboarding
+dashboard reports reporting notifications version versions release update updates app apps software
+platform premium enterprise startups startup seats seat license licensing month monthly annual annually
+per plugins plugin extensions markdown editor notes calls meetings video messaging messages payments
+payment card cards account accounts fees fee transactions checking savings devices device camera cameras
+browser tabs pos retail inventory checkout orders automations automation boards
+customer customers company's founders subscribers downloads`)
+)

@@ -1,0 +1,411 @@
+package detect
+
+import (
+	"strings"
+	"unicode/utf8"
+)
+
+// The ignorance classifier finds statements that the model does not know
+// something, in any wording: a negation or inability ("not", "can't",
+// "unable", "little", "limited", "isn't enough") near a knowledge term —
+// information and its kin ("details", "data", "sources"), cognition
+// ("know", "familiar", "find", "verify", "heard"), speech qualified as
+// unreliable ("can't describe … reliably", "can't say what it offers") or
+// notability ("widely known", "exist", "established") — inside one clause.
+// Information and cognition terms need the speaker ("I", "me", "we") or an
+// existential frame ("there is", "available") in the clause, so "Acme
+// doesn't require any knowledge of SQL" is no ignorance; notability terms
+// speak for themselves ("Acme doesn't appear to be widely known") unless
+// they are "known for/as". The regular-expression rules in classify.go
+// catch the fixed phrasings; this catches the rest.
+
+// Word classes of the classifier.
+const (
+	igNeg     uint16 = 1 << iota // negation or inability
+	igInfo                       // information nouns
+	igCog                        // cognition verbs and adjectives
+	igSpeech                     // speech verbs: need a qualifier
+	igNotable                    // notability: stands alone
+	igSelf                       // first person
+	igExist                      // existential frame
+	igQualify                    // qualifiers of speech: "reliably", "what", "much"
+	igNegCog                     // "unfamiliar", "unaware": negation and cognition in one
+	igBlock                      // "better", "than": comparisons ("don't know a better tool")
+	igEnough                     // "enough": praise ("can't say enough")
+	igPrep                       // "about", "on", "regarding": information about something
+)
+
+var ignoranceWords = func() map[string]uint16 {
+	m := make(map[string]uint16)
+	add := func(c uint16, words string) {
+		for _, w := range strings.Fields(words) {
+			m[w] |= c
+		}
+	}
+	add(igNeg, `not no never cannot cant unable lack lacks lacking limited little insufficient scarce sparse
+		unclear uncertain unsure unfamiliar unaware unknown unverified beyond outside hard difficult few
+		nothing none nor without`)
+	add(igInfo, `information info details detail data knowledge specifics documentation sources records
+		record evidence coverage facts references mentions material context insight insights idea
+		picture training opinion assessment reviews overview`)
+	add(igCog, `know knew familiar aware heard recognize recognise recognized recognised find found locate located
+		verify verified confirm confirmed identify identified encountered knowledgeable match across`)
+	add(igSpeech, `say tell describe comment speak assess evaluate judge vouch characterize characterise explain`)
+	add(igNotable, `known well-known widely-known established exist exists existed existence notable mainstream
+		prominent recognized recognised covered covers documented discussed`)
+	add(igSelf, `i me my we our us myself`)
+	add(igExist, `there available publicly public online accessible`)
+	add(igQualify, `reliably accurately confidently much anything what whether how specifics details definitively
+		certainty sure precisely exactly authoritatively meaningfully about assessment opinion evaluation
+		overview comparison informed`)
+	add(igNegCog, `unfamiliar unaware unknown unverified`)
+	add(igBlock, `better best than more worse`)
+	add(igEnough, `enough`)
+	add(igPrep, `about on regarding for of concerning around`)
+	return m
+}()
+
+// igTok is one word of a sentence with its classes.
+type igTok struct {
+	start, end int
+	cls        uint16
+	clause     int
+	word       string // as written
+}
+
+// maxIgnoranceWords bounds the words classified per sentence: ignorance
+// statements are short, and a pathological sentence costs constant time.
+const maxIgnoranceWords = 400
+
+// knowledgeStems prefilter the classifier: a sentence without one of them
+// (as a substring, any case) holds no knowledge term and is not read.
+var knowledgeFilter = buildAutomaton([]string{
+	"info", "detail", "data", "knowledge", "specifics", "documentation", "documented", "sources", "record",
+	"evidence", "coverage", "covered", "covers", "fact", "reference", "mention", "material", "context",
+	"familiar", "aware", "know", "heard", "recogni", "find", "found", "locat", "verif", "confirm", "identif",
+	"encounter", "describ", "say", "tell", "comment", "speak", "assess", "evaluat", "judg", "vouch", "character",
+	"explain", "establish", "notable", "mainstream", "prominent", "discuss", "exist", "unfamiliar", "unaware",
+	"unknown", "unverified", "insight", "no idea", "picture", "training", "opinion", "match", "reviews", "come across", "came across", "overview",
+})
+
+// ignoranceSpans appends the byte spans of ignorance statements in
+// text[s:e] to out.
+func (an *analysis) ignoranceSpans(s, e int, out [][2]int) [][2]int {
+	text := an.text
+	if knowledgeFilter.mask(text[s:e]) == 0 {
+		return out
+	}
+	toks := an.sc.igToks[:0]
+	clause := 0
+	hasNeg := false
+	for pos := s; pos < e && len(toks) < maxIgnoranceWords; {
+		c := text[pos]
+		if c == ';' {
+			clause++
+			pos++
+			continue
+		}
+		if c < utf8.RuneSelf && !asciiWord[c] {
+			pos++
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(text[pos:e])
+		if !isWordRune(r) {
+			pos += size
+			continue
+		}
+		st := pos
+		pos = wordEnd(text, pos+size, e)
+		w := text[st:pos]
+		f := lexLookup(w)
+		if f&lexContrast != 0 {
+			clause++
+			continue
+		}
+		var cls uint16
+		if n := len(w); n > 3 && (w[n-3:] == "n't" || strings.HasSuffix(w, "n’t")) {
+			cls |= igNeg
+		}
+		base := w
+		if k := strings.IndexAny(base, "'’"); k > 0 {
+			base = base[:k] // "I'm" → "i", "don't" → "don"
+		}
+		cls |= lookupIgnorance(w) | lookupIgnorance(base)
+		if f&lexNegator != 0 {
+			cls |= igNeg
+		}
+		if cls&igNeg != 0 {
+			hasNeg = true
+		}
+		toks = append(toks, igTok{start: st, end: pos, cls: cls, clause: clause, word: w})
+	}
+	an.sc.igToks = toks
+	if !hasNeg {
+		return out
+	}
+	for i := range toks {
+		if toks[i].cls&igNeg == 0 {
+			continue
+		}
+		if j, ok := knowledgeNear(toks, i); ok {
+			a, b := min(i, j), max(i, j)
+			out = append(out, [2]int{toks[a].start, toks[b].end})
+		}
+	}
+	return out
+}
+
+// knowledgeNear finds a knowledge term that the negation at i governs:
+// within three words before or seven after, in the same clause, framed as
+// the classes require.
+func knowledgeNear(toks []igTok, i int) (int, bool) {
+	cl := toks[i].clause
+	var self, exist, block, enough bool
+	for k := range toks {
+		if toks[k].clause == cl {
+			self = self || toks[k].cls&igSelf != 0
+			exist = exist || toks[k].cls&igExist != 0
+			block = block || toks[k].cls&igBlock != 0 && k > i
+			enough = enough || toks[k].cls&igEnough != 0 && k > i
+		}
+	}
+	if toks[i].cls&igNegCog != 0 && (self || followedBy(toks, i, "to", "me")) {
+		return i, true
+	}
+	for j := max(0, i-5); j < min(len(toks), i+10); j++ {
+		t := &toks[j]
+		if t.clause != cl || j == i {
+			continue
+		}
+		switch {
+		case t.cls&igNotable != 0 && !followedByAny(toks, j, "for", "as", "to be", "in", "among", "by"):
+			if strings.EqualFold(t.word, "known") || strings.EqualFold(t.word, "recognized") || strings.EqualFold(t.word, "recognised") {
+				// "not (widely) known", "not much is known": not "known issues"
+				if j+1 < len(toks) && toks[j+1].clause == cl && toks[j+1].cls&(igInfo|igPrep) == 0 && !strings.EqualFold(toks[j+1].word, "to") && j > 0 && toks[j-1].cls&igNeg == 0 && !adverbBefore(toks, j) {
+					continue
+				}
+			}
+			return j, true
+		case t.cls&igInfo != 0 && (self || exist || j+1 < len(toks) && toks[j+1].cls&igPrep != 0 && toks[i].cls&igNeg != 0 && strings.EqualFold(toks[i].word, "no")):
+			return j, true
+		case t.cls&igCog != 0 && strings.EqualFold(t.word, "across") && (j == 0 || !inSet(comeWords, toks[j-1].word)):
+			// "across" is cognition only in "come across"
+		case t.cls&igCog != 0 && self && !block && !followedByAny(toks, j, "that", "how to") && !toBeWithin(toks, j):
+			return j, true
+		case t.cls&igSpeech != 0 && self && !block && !enough:
+			for k := j + 1; k < min(len(toks), j+6); k++ {
+				if toks[k].cls&igQualify != 0 {
+					return j, true
+				}
+			}
+		}
+	}
+	return 0, false
+}
+
+// toBeWithin: "to be" follows j within three words ("found X to be slow":
+// an opinion, not ignorance).
+func toBeWithin(toks []igTok, j int) bool {
+	for k := j + 1; k < min(len(toks)-1, j+4); k++ {
+		if strings.EqualFold(toks[k].word, "to") && strings.EqualFold(toks[k+1].word, "be") {
+			return true
+		}
+	}
+	return false
+}
+
+func adverbBefore(toks []igTok, j int) bool {
+	if j == 0 {
+		return false
+	}
+	return inSet(knownAdverbs, toks[j-1].word)
+}
+
+// followedBy: the words after j are ws.
+func followedBy(toks []igTok, j int, ws ...string) bool {
+	for k, w := range ws {
+		if j+1+k >= len(toks) || !strings.EqualFold(toks[j+1+k].word, w) {
+			return false
+		}
+	}
+	return true
+}
+
+func followedByAny(toks []igTok, j int, phrases ...string) bool {
+	for _, p := range phrases {
+		if followedBy(toks, j, strings.Fields(p)...) {
+			return true
+		}
+	}
+	return false
+}
+
+var comeWords = set(`come came coming comes`)
+
+var knownAdverbs = set(`widely well much publicly generally commonly very broadly particularly is`)
+
+// lookupIgnorance returns the classifier classes of a word, case-
+// insensitively, without allocating.
+func lookupIgnorance(w string) uint16 {
+	var buf [24]byte
+	if len(w) > len(buf) {
+		return 0
+	}
+	for k := 0; k < len(w); k++ {
+		c := w[k]
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		buf[k] = c
+	}
+	return ignoranceWords[string(buf[:len(w)])]
+}
+
+// sentenceAfter returns the bounds of the sentence starting after byte
+// from (skipping white space, at most one blank line), or ok=false at the
+// end of the text or past a heading.
+func sentenceAfter(text string, from int) (s, e int, ok bool) {
+	s = from
+	lines := 0
+	for s < len(text) && isSpaceByte(text[s]) {
+		if text[s] == '\n' {
+			lines++
+		}
+		s++
+	}
+	if s >= len(text) || lines > 2 {
+		return 0, 0, false
+	}
+	e = s
+	for e < len(text) && e-s < maxGovernedBytes {
+		c := text[e]
+		if c == '\n' {
+			break
+		}
+		if (c == '.' || c == '!' || c == '?') && (e+1 == len(text) || isSpaceByte(text[e+1])) && (c != '.' || isBreakDot(text, e)) {
+			e++
+			break
+		}
+		e++
+	}
+	return s, e, true
+}
+
+// maxGovernedBytes bounds a following sentence read for ignorance or
+// sentiment.
+const maxGovernedBytes = 1000
+
+// hedged: the sentence asserts nothing about the entity — a question, a
+// condition, a guess, an echo of the user's words, a pointer to check
+// elsewhere, or a bare heading.
+func (an *analysis) hedged(rec *sentRec, c *cand) bool {
+	text := an.text
+	s := text[rec.start:rec.end]
+	if strings.HasSuffix(strings.TrimRight(s, " *_)\"”"), "?") {
+		return true
+	}
+	if nameOnlyHead(text, c) && strings.TrimSpace(strings.Trim(text[c.end:rec.end], "*_:#-–— ")) == "" {
+		return true
+	}
+	for pos := 0; ; {
+		w, np := wordAtAny(s, pos)
+		if w == "" {
+			return false
+		}
+		if inSet(hedgeWords, w) {
+			return true
+		}
+		pos = np
+	}
+}
+
+var hedgeWords = set(`if whether may might could possible possibly perhaps maybe unless assuming suppose supposing likely
+appears appear seems seem unclear uncertain called named asked asking mentioned mentioning referring meant
+regarding clarify verify check visit share context`)
+
+// resolveUnknown applies the answer-level rule: when the brand is disclaimed
+// (an ignorance statement names it, or follows a sentence naming it) and no
+// sentence asserts anything about it, every mention of it is an Unknown one.
+func (an *analysis) resolveUnknown() {
+	sc := an.sc
+	disclaimed := false
+	lastRec, lastHedge := -1, false
+	for i := range sc.cands {
+		c := &sc.cands[i]
+		if c.ent != 0 || c.state != candAccepted || c.link {
+			continue
+		}
+		if c.unknown {
+			disclaimed = true
+			continue
+		}
+		if c.srec != lastRec { // one look per sentence
+			rec := &sc.sents[c.srec]
+			lastRec, lastHedge = c.srec, an.hedged(rec, c)
+			if rec.unkTo > rec.unkFrom {
+				// "It's possible X is a startup, but I can't verify that."
+				disclaimed = true
+			}
+		}
+		if c.hedge = lastHedge; !c.hedge {
+			return // a statement about the brand wins
+		}
+	}
+	if !disclaimed && !an.governedIgnorance() {
+		return
+	}
+	for i := range sc.cands {
+		if c := &sc.cands[i]; c.ent == 0 && c.state == candAccepted && !c.link {
+			c.unknown = true
+		}
+	}
+}
+
+// governedIgnorance: a sentence right after one naming the brand (up to
+// two sentences on) disclaims knowledge and names no other tracked entity.
+func (an *analysis) governedIgnorance() bool {
+	sc := an.sc
+	seen := -1
+	for i := range sc.cands {
+		c := &sc.cands[i]
+		if c.ent != 0 || c.state != candAccepted || c.link || c.srec == seen {
+			continue
+		}
+		seen = c.srec
+		end := sc.sents[c.srec].end
+		for k := 0; k < 2; k++ {
+			s, e, ok := sentenceAfter(an.text, end)
+			if !ok || an.namesOther(s, e) {
+				break
+			}
+			if spans := an.ignoranceSpans(s, e, nil); len(spans) > 0 || an.unknownByRules(s, e) {
+				return true
+			}
+			end = e
+		}
+	}
+	return false
+}
+
+// namesOther: an accepted mention of an entity other than the brand lies
+// in [s,e).
+func (an *analysis) namesOther(s, e int) bool {
+	for i := range an.sc.cands {
+		c := &an.sc.cands[i]
+		if c.start >= s && c.end <= e && c.ent != 0 && c.state == candAccepted {
+			return true
+		}
+	}
+	return false
+}
+
+// unknownByRules runs the fixed-phrase rules over text[s:e].
+func (an *analysis) unknownByRules(s, e int) bool {
+	low := []byte(strings.ToLower(an.text[s:e]))
+	for i := range unknownRules {
+		if unknownRules[i].re.Match(low) {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,534 @@
+package detect
+
+import (
+	"slices"
+	"strings"
+	"unicode/utf8"
+)
+
+// Sentiment toward the brand, not of the answer (package documentation,
+// "Sentiment"): the brand's text is its mentions' clause scopes, the rest
+// of their paragraphs, the sections they head and, when the answer is
+// about the brand, its sentences about nothing else; praise P and
+// criticism N over that text decide the class.
+const (
+	sentNeutral        = 0.5
+	sentClear          = 0.8
+	sentMixedRatio     = 0.34
+	sentClearCriticism = 1.5
+	sentStrong         = 1.5
+	sentBoost          = 1.5
+	sentSoften         = 0.5
+	sentFlipToPositive = 0.8
+	sentRecommended    = 1.0 // the brand answers a request for a recommendation
+	maxSectionBytes    = 2400
+	maxFollowSentences = 3
+)
+
+// brandSentiment sets the brand's Sentiment, PositiveEvidence and
+// NegativeEvidence from the text governing its counted mentions.
+func (an *analysis) brandSentiment(er *EntityResult) {
+	if !er.Mentioned {
+		return
+	}
+	sc, text := an.sc, an.text
+	spans := sc.spans[:0]
+	lastRec := -1
+	for i := range sc.cands {
+		c := &sc.cands[i]
+		if c.ent != 0 || !counted(c) || c.srec == lastRec {
+			continue
+		}
+		lastRec = c.srec
+		rec := &sc.sents[c.srec]
+		if s, e, ok := an.scopeBytes(i); ok && !question(text[rec.start:rec.end]) {
+			spans = append(spans, [2]int{s, e})
+		}
+		// The text that continues about the brand: its section when it
+		// heads one, else the rest of its paragraph up to another entity.
+		if nameOnlyHead(text, c) {
+			end := an.sectionEnd(c, rec)
+			for s, e, ok := sentenceAfter(text, rec.end); ok && e <= end; s, e, ok = sentenceAfter(text, e) {
+				if an.hasCandIn(s, e) {
+					break
+				}
+				spans = append(spans, [2]int{s, e})
+			}
+			continue
+		}
+		end := rec.end
+		for k := 0; k < maxFollowSentences; k++ {
+			s, e, ok := sentenceAfter(text, end)
+			if !ok || strings.IndexByte(text[end:s], '\n') >= 0 || an.hasCandIn(s, e) {
+				break
+			}
+			spans = append(spans, [2]int{s, e})
+			end = e
+		}
+	}
+	if an.brandIsTopic() {
+		spans = an.topicSpans(spans)
+	}
+	slices.SortFunc(spans, func(a, b [2]int) int { return a[0] - b[0] })
+	sc.spans = spans
+	var P, N, bestP, bestN float64
+	covered := 0
+	for _, sp := range spans {
+		s, e := max(sp[0], covered), sp[1]
+		if e <= s {
+			continue
+		}
+		covered = e
+		if question(text[s:e]) {
+			continue
+		}
+		p, n := an.valence(s, e)
+		P += p
+		N += n
+		if p > bestP {
+			bestP, er.PositiveEvidence = p, an.sentenceText(s, e)
+		}
+		if n > bestN {
+			bestN, er.NegativeEvidence = n, an.sentenceText(s, e)
+		}
+	}
+	if an.urgedTo(warnVerbs) {
+		N += sentRecommended // "I'd skip X if …"
+	}
+	if N < sentClear && (an.recommendedFirst(er) || an.urgedTo(urgeVerbs)) {
+		// The answer to "best …?" leads with the brand, or tells the reader
+		// to try it: a recommendation, unless the answer criticises it.
+		P += sentRecommended
+		if bestP < sentRecommended {
+			er.PositiveEvidence = er.Evidence
+		}
+	}
+	er.Sentiment = decideSentiment(P, N)
+	if N < sentNeutral {
+		er.NegativeEvidence = ""
+	}
+	if P < sentNeutral {
+		er.PositiveEvidence = ""
+	}
+}
+
+// recommendedFirst: the query asks for a recommendation ("best", "which",
+// "alternative to") and the brand is named first, within the answer's
+// first three sentences.
+func (an *analysis) recommendedFirst(er *EntityResult) bool {
+	if er.Rank != 1 || an.query == "" {
+		return false
+	}
+	first := -1
+	for i := range an.sc.cands {
+		if c := &an.sc.cands[i]; c.ent == 0 && counted(c) {
+			first = an.sc.sents[c.srec].idx
+			break
+		}
+	}
+	if first < 0 || first > 2 {
+		return false
+	}
+	for pos := 0; ; {
+		w, next := wordAtAny(an.query, pos)
+		if w == "" {
+			return false
+		}
+		if inSet(recommendIntent, w) {
+			return true
+		}
+		pos = next
+	}
+}
+
+var recommendIntent = set(`best top recommend recommended recommendation alternative alternatives which
+good should ideal`)
+
+// urgedTo: a counted brand mention follows one of verbs ("try", "skip"),
+// or, for urgeVerbs, "go with", "start with", "look at".
+func (an *analysis) urgedTo(verbs map[string]bool) bool {
+	for i := range an.sc.cands {
+		c := &an.sc.cands[i]
+		if c.ent != 0 || !counted(c) {
+			continue
+		}
+		rec := &an.sc.sents[c.srec]
+		p := prevToken(an.text, rec.rawStart, c.start)
+		if inSet(verbs, p.word) {
+			return true
+		}
+		if inSet(urgePreps, p.word) && inSet(verbs, "try") {
+			if w := prevToken(an.text, rec.rawStart, c.start-len(p.word)-1); inSet(urgeGo, w.word) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+var (
+	urgeVerbs = set(`try consider choose recommend`)
+	// warnVerbs before the brand tell the reader to stay away.
+	warnVerbs = set(`skip avoid ditch drop abandon`)
+	urgePreps = set(`with at`)
+	urgeGo    = set(`go start look`)
+)
+
+// brandIsTopic: the query names the brand and no competitor is named more
+// often than the brand — the answer is about the brand, so sentences that
+// name nothing speak of it.
+func (an *analysis) brandIsTopic() bool {
+	if len(an.queryNames) == 0 || !an.queryNames[0] {
+		return false
+	}
+	sc := an.sc
+	n := len(an.d.ents)
+	counts := make([]int, n)
+	for i := range sc.cands {
+		if c := &sc.cands[i]; counted(c) {
+			counts[c.ent]++
+		}
+	}
+	return slices.Max(counts) == counts[0]
+}
+
+// topicSpans adds the sentences of an answer about the brand that name no
+// tracked entity and do not follow a sentence or section about another
+// entity (a blank line ends what a sentence governs; a heading or a list
+// head naming an entity opens its section).
+func (an *analysis) topicSpans(spans [][2]int) [][2]int {
+	text := an.text
+	owner, lastOther := true, false // owner: the section belongs to the brand
+	for s, e, ok := sentenceAfter(text, 0); ok; s, e, ok = sentenceAfter(text, e) {
+		if strings.Contains(text[max(0, s-2):s], "\n\n") || s >= 2 && text[s-1] == '\n' && text[s-2] == '\n' {
+			lastOther = false
+		}
+		brand, other := an.entitiesIn(s, e)
+		head := strings.HasPrefix(text[s:e], "#") || lineHead(text, s)
+		switch {
+		case brand || other:
+			if head {
+				owner = brand && !other
+			}
+			lastOther = other && !brand
+		case owner && !lastOther:
+			spans = append(spans, [2]int{s, e})
+		}
+	}
+	return spans
+}
+
+// lineHead: the sentence at s starts a list item or a bold lead.
+func lineHead(text string, s int) bool {
+	q := text[s:min(len(text), s+8)]
+	return listMarkerLen(q) > 0 || strings.HasPrefix(q, "**")
+}
+
+// entitiesIn reports whether counted mentions of the brand and of other
+// entities lie in [s,e).
+func (an *analysis) entitiesIn(s, e int) (brand, other bool) {
+	cands := an.sc.cands
+	i, _ := slices.BinarySearchFunc(cands, s, func(c cand, t int) int { return c.start - t })
+	for ; i < len(cands) && cands[i].start < e; i++ {
+		if c := &cands[i]; counted(c) {
+			if c.ent == 0 {
+				brand = true
+			} else {
+				other = true
+			}
+		}
+	}
+	return brand, other
+}
+
+func decideSentiment(p, n float64) Sentiment {
+	switch {
+	case p < sentNeutral && n < sentNeutral:
+		return Neutral
+	case p >= sentClear && n >= sentClear && min(p, n) >= sentMixedRatio*max(p, n),
+		n >= sentClearCriticism && p > n:
+		return Mixed
+	case p > n:
+		return Positive
+	case n > p:
+		return Negative
+	}
+	return Mixed
+}
+
+func question(s string) bool {
+	return strings.HasSuffix(strings.TrimRight(s, " *_)\"”"), "?")
+}
+
+// sentenceText returns the trimmed text of the sentence around [s,e),
+// cut to maxEvidenceBytes.
+func (an *analysis) sentenceText(s, e int) string {
+	text := an.text
+	for s > 0 && text[s-1] != '\n' && !(s >= 2 && isSpaceByte(text[s-1]) && strings.ContainsRune(".!?", rune(text[s-2]))) && e-s < maxEvidenceBytes {
+		s--
+	}
+	for s < e && !utf8RuneStart(text[s]) {
+		s++
+	}
+	return strings.TrimSpace(strings.Trim(strings.TrimSpace(text[s:e]), "*_#>-"))
+}
+
+// scopeBytes is the byte range of the clauses that govern candidate i (the
+// scope the per-mention sentiment reads).
+func (an *analysis) scopeBytes(i int) (int, int, bool) {
+	sc := an.sc
+	c := &sc.cands[i]
+	rec := &sc.sents[c.srec]
+	if !rec.analysed {
+		an.tokenize(rec)
+	}
+	clauses := sc.clauses[rec.clauseFrom:rec.clauseTo]
+	lo, hi, ok := an.scope(i)
+	if !ok {
+		return 0, 0, false
+	}
+	end := rec.end
+	if hi+1 < len(clauses) {
+		end = int(clauses[hi+1].start)
+	}
+	return int(clauses[lo].start), end, true
+}
+
+// sectionEnd: where the section headed by c ends — the next heading, the
+// next list item at the head's indent or shallower, a line headed by
+// another tracked mention, or maxSectionBytes.
+func (an *analysis) sectionEnd(c *cand, rec *sentRec) int {
+	text := an.text
+	ls := strings.LastIndexByte(text[:c.start], '\n') + 1
+	indent := len(text[ls:c.start]) - len(trimLeftSpace(text[ls:c.start]))
+	heading := strings.HasPrefix(trimLeftSpace(text[ls:c.start]), "#")
+	limit := min(len(text), rec.end+maxSectionBytes)
+	pos := strings.IndexByte(text[rec.end:limit], '\n')
+	if pos < 0 {
+		return limit
+	}
+	pos += rec.end + 1
+	for pos < limit {
+		le := strings.IndexByte(text[pos:limit], '\n')
+		if le < 0 {
+			le = limit
+		} else {
+			le += pos
+		}
+		line := text[pos:le]
+		q := trimLeftSpace(line)
+		switch {
+		case strings.HasPrefix(q, "#"):
+			return pos
+		case !heading && listMarkerLen(q) > 0 && len(line)-len(q) <= indent:
+			return pos
+		case !heading && q != "" && len(line)-len(q) <= indent && listMarkerLen(q) == 0 && !startsWithLabel(q):
+			return pos // back to prose
+		}
+		pos = le + 1
+	}
+	return limit
+}
+
+// startsWithLabel: "**Cons:** …", "Pros: …" — a labelled line inside an
+// item.
+func startsWithLabel(q string) bool {
+	q = strings.TrimLeft(q, "*_")
+	i := strings.IndexByte(q, ':')
+	return i > 0 && i < 30 && !strings.ContainsAny(q[:i], ".!?")
+}
+
+// hasCandIn: an accepted candidate lies in [s,e).
+func (an *analysis) hasCandIn(s, e int) bool {
+	cands := an.sc.cands
+	i, _ := slices.BinarySearchFunc(cands, s, func(c cand, t int) int { return c.start - t })
+	for ; i < len(cands) && cands[i].start < e; i++ {
+		if cands[i].state == candAccepted {
+			return true
+		}
+	}
+	return false
+}
+
+// valence scores the polar words of text[s:e] outside accepted mentions:
+// praise p and criticism n, both ≥ 0.
+func (an *analysis) valence(s, e int) (p, n float64) {
+	text, cands := an.text, an.sc.cands
+	j, _ := slices.BinarySearchFunc(cands, s, func(c cand, t int) int { return c.end - t })
+	neg, mult := 0, 1.0
+	multLeft := 0
+	pendingNeg := false
+	deferred := 0.0 // "hard to …": negative unless it negates praise ("hard to recommend")
+	prev := ""
+	flush := func() {
+		n += deferred
+		deferred = 0
+	}
+	for pos := s; pos < e; {
+		c := text[pos]
+		if c < utf8.RuneSelf && !asciiWord[c] {
+			if c == ',' || c == ';' || c == '.' || c == ':' {
+				neg, pendingNeg = 0, false
+				flush()
+			}
+			pos++
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(text[pos:e])
+		if !isWordRune(r) {
+			pos += size
+			continue
+		}
+		st := pos
+		pos = wordEnd(text, pos+size, e)
+		for j < len(cands) && cands[j].end <= st {
+			j++
+		}
+		if j < len(cands) && cands[j].start < pos && cands[j].state == candAccepted {
+			prev = ""
+			continue // part of a mention ("Best Buy")
+		}
+		w := text[st:pos]
+		before := prev
+		prev = w
+		f := lexLookup(w)
+		if f&(lexPositive|lexNegative) != 0 && f&lexStrong == 0 && boldLabel(text, st, pos) {
+			f = 0 // "**Reliability.** Users report outages": a topic label
+		}
+		if pendingNeg {
+			pendingNeg = false
+			neg = negationWindow
+			if f == 0 && strings.EqualFold(w, "only") {
+				neg = 0
+			}
+		}
+		next := func() string { return peekWord(text, pos, e) }
+		switch {
+		case f&lexContrast != 0:
+			neg, mult, multLeft = 0, 1, 0
+			flush()
+			continue
+		case f&lexNegator != 0:
+			pendingNeg = true
+			continue
+		case f&lexBooster != 0:
+			mult, multLeft = sentBoost, 2
+			continue
+		case f&lexSoftener != 0:
+			mult, multLeft = sentSoften, 3
+			continue
+		case inSet(hardWords, w) && strings.EqualFold(next(), "to"):
+			if inSet(hardToPraise, peekWord(text, pos+len(" to"), e)) {
+				p++ // "hard to beat"
+				continue
+			}
+			flush()
+			deferred, neg = mult, negationWindow+1
+			continue
+		case inSet(contextIssues, w) && !inSet(issueQualifiers, before) && !strings.EqualFold(next(), "with"):
+			f = 0 // "closes issues", "GitHub issues": the tracker's noun
+		case strings.EqualFold(w, "limited") && strings.EqualFold(next(), "to"):
+			f = 0 // "limited to the web app": scope, not criticism
+		case strings.EqualFold(w, "top") && strings.EqualFold(before, "on"):
+			f = 0 // "on top of"
+		case strings.EqualFold(w, "catch") && inSet(catchBefore, before):
+			f = lexNegative | lexStrong // "the catch is price"
+		case strings.EqualFold(w, "too") && inSet(tooAdjectives, next()) || strings.EqualFold(before, "too") && f&lexPositive != 0:
+			f = lexNegative // "too basic", "too simple": a fault
+		case inSet(worksVerbs, before) && inSet(worksWell, w):
+			f = lexPositive // "works well", "works great"
+		case strings.EqualFold(w, "worth") && !inSet(worthObjects, next()):
+			f = 0 // "worth taking seriously", "worth noting"
+		case inSet(choiceNouns, w) && inSet(choiceAdjectives, before):
+			f = lexPositive // "the obvious choice", "first recommendation"
+		}
+		if f&(lexPositive|lexNegative) == 0 {
+			if neg > 0 {
+				if neg--; neg == 0 {
+					flush()
+				}
+			}
+			if multLeft > 0 {
+				if multLeft--; multLeft == 0 {
+					mult = 1
+				}
+			}
+			continue
+		}
+		wt := mult
+		if f&lexStrong != 0 {
+			wt *= sentStrong
+		}
+		positive := f&lexPositive != 0
+		if neg > 0 {
+			if positive {
+				positive = false
+				deferred = 0 // "hard to recommend": one criticism
+			} else {
+				positive, wt = true, wt*sentFlipToPositive
+			}
+			neg = 0
+		}
+		if positive {
+			p += wt
+		} else {
+			n += wt
+		}
+		flush()
+		mult, multLeft = 1, 0
+		if inSet(lossWords, w) {
+			neg = negationWindow // "lost trust", "lacks polish"
+		}
+	}
+	flush()
+	return p, n
+}
+
+// boldLabel: the word is a bold label at a line start ("**Reliability.**",
+// "- **Performance:**").
+func boldLabel(text string, st, en int) bool {
+	if en+3 > len(text) || (text[en] != '.' && text[en] != ':') || text[en+1:en+3] != "**" {
+		return false
+	}
+	ls := strings.LastIndexByte(text[max(0, st-16):st], '\n') + 1 + max(0, st-16)
+	pre := strings.TrimLeft(text[ls:st], " \t")
+	if m := listMarkerLen(pre); m > 0 {
+		pre = pre[m:]
+	}
+	return pre == "**"
+}
+
+// peekWord returns the ASCII word after pos (skipping spaces), at most
+// maxTokenBytes long, without reading further.
+func peekWord(text string, pos, e int) string {
+	e = min(e, pos+maxTokenBytes)
+	for pos < e && (text[pos] == ' ' || text[pos] == '\t') {
+		pos++
+	}
+	st := pos
+	for pos < e && asciiWord[text[pos]] {
+		pos++
+	}
+	return text[st:pos]
+}
+
+var (
+	hardWords    = set(`hard difficult tough`)
+	hardToPraise = set(`beat top match fault`)
+	// contextIssues are criticism only with a qualifier ("sync issues",
+	// "reported problems") or "with" ("issues with exports").
+	contextIssues   = set(`issue issues`)
+	issueQualifiers = set(`sync syncing performance stability reliability security privacy billing login known
+reported some many frequent occasional major minor serious technical connection connectivity
+compatibility battery display screen quality support data`)
+	choiceNouns      = set(`choice pick recommendation bet option`)
+	choiceAdjectives = set(`obvious natural first default usual clear safe safest top best standard`)
+	lossWords        = set(`lost lose loses losing lack lacks lacking`)
+	worthObjects     = set(`it the every paying its a considering trying every-penny`)
+	worksVerbs       = set(`works work worked working runs performs`)
+	catchBefore      = set(`the one only main biggest big`)
+	worksWell        = set(`well smoothly flawlessly beautifully reliably`)
+	// tooAdjectives after "too" name a fault even when neutral alone.
+	tooAdjectives = set(`basic small big large heavy light complex simple limited expensive slow busy noisy
+cramped rigid opinionated generic shallow young new immature early`)
+)

@@ -1,0 +1,50 @@
+package detect
+
+import (
+	"context"
+	"testing"
+)
+
+// Sentiment toward the brand on whole answers: each case is an answer a
+// person reads as the given class.
+func TestBrandSentiment(t *testing.T) {
+	todoist, airtable := Entity{Name: "Todoist"}, Entity{Name: "Airtable"}
+	cases := []struct {
+		name  string
+		brand Entity
+		query string
+		text  string
+		want  Sentiment
+	}{
+		{"praise with a caveat", todoist, "is todoist good", "Todoist is a solid task manager. It's fast and works everywhere, though the free plan lacks reminders.", Mixed},
+		{"descriptive praise", todoist, "todoist review", "Todoist is one of the most popular to-do apps. It supports natural-language dates, labels and filters, and has apps for every platform.", Positive},
+		{"reported complaints", todoist, "todoist problems", "Users report that Todoist's sync occasionally duplicates tasks, and several complain that support is slow. I wouldn't rely on it for critical deadlines.", Negative},
+		{"facts only", todoist, "todoist pricing", "Todoist Pro costs $4 per month billed yearly. The Business plan is $6 per user per month.", Neutral},
+		{"comparison of facts", todoist, "todoist vs things", "Todoist is cross-platform, while Things is only on Apple devices. Todoist has collaboration; Things doesn't.", Neutral},
+		{"advice to skip it", todoist, "should i use todoist", "I'd skip Todoist if you need a calendar view. It feels cramped, the reminders cost extra, and the interface hasn't changed in years.", Negative},
+		{"works well but too basic", todoist, "todoist for teams", "Todoist works well for small teams, with shared projects and comments. Larger teams may find it too basic, as there are no dependencies or Gantt charts.", Mixed},
+		{"top pick", todoist, "best to do app", "Todoist is my top pick: quick capture, great integrations and a clean design.", Positive},
+		{"security facts", todoist, "todoist security", "Todoist encrypts data in transit and at rest, and it supports two-factor authentication. It is SOC 2 Type II certified.", Neutral},
+		{"data loss", todoist, "todoist data loss", "There have been reports of Todoist losing tasks after failed syncs in 2023. The company fixed the bug, but some users lost weeks of data and moved to other apps.", Negative},
+		{"the catch is price", airtable, "airtable review", "Airtable combines the ease of a spreadsheet with the power of a database. Teams love its views and automations. The catch is price: the Team plan costs $20 per seat, and record limits bite quickly.", Mixed},
+		{"however it lacks", airtable, "airtable for crm", "Airtable can work as a lightweight CRM thanks to linked records and forms. However, it lacks email sync and pipeline reporting, so sales teams usually outgrow it.", Mixed},
+		{"on top of is no praise", airtable, "airtable", "Airtable is a low-code platform for building apps on top of a relational database. It is used by companies like Netflix and Shopify.", Neutral},
+		{"recommended first", airtable, "best database for non developers", "Airtable is the most approachable option for non-developers. You can set up a base in minutes, and the interface feels familiar to anyone who has used a spreadsheet.", Positive},
+		{"outages but uptime", airtable, "is airtable reliable", "Airtable has had a handful of outages, including a multi-hour incident in 2024, but overall uptime is above 99.9%.", Mixed},
+		{"restrictive limits", airtable, "airtable limits", "Airtable's free plan caps bases at 1,000 records and 100 automation runs a month, which is restrictive for anything beyond a personal project.", Negative},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			r, err := New(tc.brand, nil).Analyze(context.Background(), Input{Text: tc.text, Query: tc.query})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if r.Sentiment != tc.want {
+				t.Errorf("sentiment %s, want %s (praise %q, criticism %q)", r.Sentiment, tc.want, r.Brand.PositiveEvidence, r.NegativeEvidence)
+			}
+			if (tc.want == Negative || tc.want == Mixed) && r.NegativeEvidence == "" {
+				t.Errorf("no negative evidence")
+			}
+		})
+	}
+}

@@ -1,0 +1,108 @@
+package detect
+
+import (
+	"bufio"
+	"bytes"
+	"compress/gzip"
+	_ "embed"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+)
+
+// scowlWords is the ordinary-word lexicon: SCOWL size levels 10–70
+// (wordlist/README.md). A level ranks how common a word is: 10 holds the
+// most common English words.
+//
+//go:embed wordlist/scowl-words.txt.gz
+var scowlWords []byte
+
+// wordLexicon is the decompressed lexicon, sorted for binary search. It is
+// read once, on the first New: only compiling a Detector looks words up.
+type wordLexicon struct {
+	words  []string
+	levels []uint8
+}
+
+var loadWordLexicon = sync.OnceValue(func() *wordLexicon {
+	zr, err := gzip.NewReader(bytes.NewReader(scowlWords))
+	if err != nil {
+		panic("detect: embedded word list: " + err.Error())
+	}
+	lx := &wordLexicon{}
+	sc := bufio.NewScanner(zr)
+	level := uint8(0)
+	for sc.Scan() {
+		line := sc.Text()
+		if strings.HasPrefix(line, "#") {
+			n, err := strconv.Atoi(line[1:])
+			if err != nil {
+				panic("detect: embedded word list: bad level " + line)
+			}
+			level = uint8(n)
+			continue
+		}
+		if line != "" {
+			lx.words = append(lx.words, line)
+			lx.levels = append(lx.levels, level)
+		}
+	}
+	if err := sc.Err(); err != nil {
+		panic("detect: embedded word list: " + err.Error())
+	}
+	idx := make([]int, len(lx.words))
+	for i := range idx {
+		idx[i] = i
+	}
+	slices.SortFunc(idx, func(a, b int) int { return strings.Compare(lx.words[a], lx.words[b]) })
+	words, levels := make([]string, len(idx)), make([]uint8, len(idx))
+	for i, j := range idx {
+		words[i], levels[i] = lx.words[j], lx.levels[j]
+	}
+	lx.words, lx.levels = words, levels
+	return lx
+})
+
+// level returns the SCOWL level of a lower-case word, 0 when it is not an
+// ordinary word.
+func (lx *wordLexicon) level(w string) uint8 {
+	i, ok := slices.BinarySearch(lx.words, w)
+	if !ok {
+		return 0
+	}
+	return lx.levels[i]
+}
+
+// ordinaryLevel returns how common a folded name or alias is as an English
+// word: its SCOWL level (10 = most common), levelCalendar for weekday and
+// month names, levelShort for forms of at most two Latin letters or digits
+// ("X", "HP"), and 0 for forms that are no ordinary word (including
+// multi-word forms and forms with non-letters: "Monday.com", "Acme CRM").
+func ordinaryLevel(f string) uint8 {
+	if calendarWords[f] {
+		return levelCalendar
+	}
+	n := 0
+	for _, r := range f {
+		if r >= 0x80 {
+			return 0
+		}
+		n++
+	}
+	if n <= 2 {
+		return levelShort
+	}
+	for i := 0; i < len(f); i++ {
+		if f[i] < 'a' || f[i] > 'z' {
+			return 0
+		}
+	}
+	return loadWordLexicon().level(f)
+}
+
+// Pseudo-levels of forms guarded without being lexicon words.
+const (
+	levelShort    uint8 = 5 // at most two Latin letters or digits: as common as the commonest words
+	levelCalendar uint8 = 10
+)
