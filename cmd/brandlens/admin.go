@@ -14,7 +14,7 @@ import (
 	"github.com/brandlens/brandlens/shared/auth"
 	"github.com/brandlens/brandlens/shared/competitors"
 	"github.com/brandlens/brandlens/shared/config"
-	"github.com/brandlens/brandlens/shared/events"
+	"github.com/brandlens/brandlens/shared/outbox"
 	"github.com/brandlens/brandlens/shared/queries"
 	"github.com/brandlens/brandlens/shared/seed"
 	"github.com/brandlens/brandlens/shared/store"
@@ -202,15 +202,15 @@ func admin(ctx context.Context, args []string, stdout io.Writer) error {
 			return err
 		}
 		// The revocation and its api_key.revoked event commit together.
-		var ev events.Event
+		var ev outbox.Event
 		revoked, err := svc.Keys.RevokeWith(ctx, tid, *keyID, func(k auth.Key) ([]store.Op, error) {
 			var err error
-			ev, err = events.New(tid, events.APIKeyRevoked, events.APIKeyRevokedData{
+			ev, err = outbox.New(tid, outbox.APIKeyRevoked, outbox.APIKeyRevokedData{
 				KeyID: k.ID, Hint: k.Hint, Name: k.Name, RevokedAt: *k.RevokedAt}, *k.RevokedAt)
 			if err != nil {
 				return nil, err
 			}
-			op, err := events.Op(ev)
+			op, err := outbox.Op(ev)
 			return []store.Op{op}, err
 		})
 		if err != nil {
@@ -219,7 +219,7 @@ func admin(ctx context.Context, args []string, stdout io.Writer) error {
 		out := map[string]any{"keyId": *keyID, "revoked": revoked}
 		if revoked {
 			out["eventId"] = ev.ID
-			events.Notify()
+			outbox.Notify()
 		}
 		return printJSON(stdout, out)
 	case "grant-credits":

@@ -6,7 +6,7 @@ import (
 	"encoding/json"
 	"testing"
 
-	"github.com/brandlens/brandlens/shared/events"
+	"github.com/brandlens/brandlens/shared/outbox"
 	"github.com/brandlens/brandlens/shared/store/embedded"
 )
 
@@ -51,16 +51,16 @@ func TestAdminRevokeKeyEmitsEvent(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer tbl.Close()
-	pending, err := events.Pending(context.Background(), tbl, 10)
+	pending, err := outbox.Pending(context.Background(), tbl, 10)
 	if err != nil || len(pending) != 1 {
 		t.Fatalf("pending events %v %v, want the one api_key.revoked", pending, err)
 	}
 	ev := pending[0]
-	var data events.APIKeyRevokedData
+	var data outbox.APIKeyRevokedData
 	if err := json.Unmarshal(ev.Data, &data); err != nil {
 		t.Fatal(err)
 	}
-	if ev.ID != evID || ev.Type != events.APIKeyRevoked || data.KeyID != keyID || data.Hint != rec["hint"] || data.Name != "ci" || data.RevokedAt.IsZero() {
+	if ev.ID != evID || ev.Type != outbox.APIKeyRevoked || data.KeyID != keyID || data.Hint != rec["hint"] || data.Name != "ci" || data.RevokedAt.IsZero() {
 		t.Errorf("event %+v data %+v", ev, data)
 	}
 }

@@ -20,7 +20,7 @@ import (
 
 	"github.com/brandlens/brandlens/shared/app"
 	"github.com/brandlens/brandlens/shared/config"
-	"github.com/brandlens/brandlens/shared/events"
+	"github.com/brandlens/brandlens/shared/outbox"
 	"github.com/brandlens/brandlens/shared/queue"
 	"github.com/brandlens/brandlens/shared/queue/sqstest"
 	"github.com/brandlens/brandlens/shared/runs"
@@ -294,11 +294,11 @@ func TestWebhookWorkersColdStart(t *testing.T) {
 	if err := json.Unmarshal(raw, &batch); err != nil {
 		t.Fatal(err)
 	}
-	var ev events.Event
+	var ev outbox.Event
 	if err := json.Unmarshal([]byte(batch.Records[0].Change.NewImage["doc"].String()), &ev); err != nil {
 		t.Fatal(err)
 	}
-	if err := events.Append(ctx, tbl, ev); err != nil { // the item the stream record reports
+	if err := outbox.Append(ctx, tbl, ev); err != nil { // the item the stream record reports
 		t.Fatal(err)
 	}
 
@@ -309,7 +309,7 @@ func TestWebhookWorkersColdStart(t *testing.T) {
 		}
 		// The second record (a ping event, not pending) is not fanned out.
 		sameJSON(t, string(invoke(t, asm, raw)), `{"batchItemFailures":[]}`)
-		if p, _ := events.Pending(ctx, tbl, 10); len(p) != 0 {
+		if p, _ := outbox.Pending(ctx, tbl, 10); len(p) != 0 {
 			t.Errorf("still pending: %v", p)
 		}
 		msgs := receive(t, c.deliveriesURL)
@@ -336,10 +336,10 @@ func TestWebhookWorkersColdStart(t *testing.T) {
 		}
 	})
 	t.Run("worker-fanout sweep", func(t *testing.T) {
-		old, _ := events.New(1, events.CreditLow, events.CreditLowData{Balance: 9, Threshold: 10}, time.Now().Add(-app.SweepGrace-time.Minute))
-		fresh, _ := events.New(1, events.CreditLow, events.CreditLowData{Balance: 8, Threshold: 10}, time.Now())
-		for _, e := range []events.Event{old, fresh} {
-			if err := events.Append(ctx, tbl, e); err != nil {
+		old, _ := outbox.New(1, outbox.CreditLow, outbox.CreditLowData{Balance: 9, Threshold: 10}, time.Now().Add(-app.SweepGrace-time.Minute))
+		fresh, _ := outbox.New(1, outbox.CreditLow, outbox.CreditLowData{Balance: 8, Threshold: 10}, time.Now())
+		for _, e := range []outbox.Event{old, fresh} {
+			if err := outbox.Append(ctx, tbl, e); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -348,7 +348,7 @@ func TestWebhookWorkersColdStart(t *testing.T) {
 			t.Fatal(err)
 		}
 		sameJSON(t, string(invoke(t, asm, readEvent(t, "schedule-fanout-sweep.json"))), `{"fannedOut":1,"resent":0}`)
-		if p, _ := events.Pending(ctx, tbl, 10); len(p) != 1 || p[0].ID != fresh.ID {
+		if p, _ := outbox.Pending(ctx, tbl, 10); len(p) != 1 || p[0].ID != fresh.ID {
 			t.Errorf("pending after the sweep: %v", p)
 		}
 	})

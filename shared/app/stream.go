@@ -10,7 +10,7 @@ import (
 
 	awsevents "github.com/aws/aws-lambda-go/events"
 
-	"github.com/brandlens/brandlens/shared/events"
+	"github.com/brandlens/brandlens/shared/outbox"
 	"github.com/brandlens/brandlens/shared/store"
 	"github.com/brandlens/brandlens/shared/webhooks"
 )
@@ -73,7 +73,7 @@ func handleStream(ctx context.Context, wh *webhooks.Service, log *slog.Logger, b
 }
 
 // pendingEventOf reads the event of an INSERT of a pending outbox item.
-func pendingEventOf(r awsevents.DynamoDBEventRecord) (events.Event, bool, error) {
+func pendingEventOf(r awsevents.DynamoDBEventRecord) (outbox.Event, bool, error) {
 	img := r.Change.NewImage
 	str := func(name string) string {
 		v, ok := img[name]
@@ -82,15 +82,15 @@ func pendingEventOf(r awsevents.DynamoDBEventRecord) (events.Event, bool, error)
 		}
 		return v.String()
 	}
-	if r.EventName != "INSERT" || str("kind") != "event" || str(store.AttrGSI1PK) != events.PendingPK {
-		return events.Event{}, false, nil
+	if r.EventName != "INSERT" || str("kind") != "event" || str(store.AttrGSI1PK) != outbox.PendingPK {
+		return outbox.Event{}, false, nil
 	}
-	var ev events.Event
+	var ev outbox.Event
 	if err := json.Unmarshal([]byte(str(store.AttrDoc)), &ev); err != nil {
-		return events.Event{}, false, err
+		return outbox.Event{}, false, err
 	}
 	if ev.ID == "" || ev.TenantID == 0 {
-		return events.Event{}, false, errors.New("event without id or tenant")
+		return outbox.Event{}, false, errors.New("event without id or tenant")
 	}
 	return ev, true, nil
 }

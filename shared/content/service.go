@@ -9,7 +9,7 @@ import (
 
 	"github.com/brandlens/brandlens/shared/audit"
 	"github.com/brandlens/brandlens/shared/competitors"
-	"github.com/brandlens/brandlens/shared/events"
+	"github.com/brandlens/brandlens/shared/outbox"
 	"github.com/brandlens/brandlens/shared/gaps"
 	"github.com/brandlens/brandlens/shared/ids"
 	"github.com/brandlens/brandlens/shared/jobs"
@@ -189,9 +189,9 @@ func (s *Service) GenerateBrief(ctx context.Context, jobID string, tenantID int3
 		return BriefResult{}, s.unusable(ctx, jobID, tenantID, oppID, actor, msgs, resp, err)
 	}
 	res := BriefResult{OpportunityID: oppID, ContentFormat: brief.ContentFormat, Title: brief.Title}
-	ev := events.ContentBriefGeneratedData{OpportunityID: oppID, JobID: jobID, ContentFormat: brief.ContentFormat, Title: brief.Title}
+	ev := outbox.ContentBriefGeneratedData{OpportunityID: oppID, JobID: jobID, ContentFormat: brief.ContentFormat, Title: brief.Title}
 	err = s.commit(ctx, jobID, tenantID, oppID, opportunities.ActionGenerateBrief, actor, msgs, resp, res,
-		events.ContentBriefGenerated, ev, func(o *opportunities.Opportunity) { o.Brief = &brief })
+		outbox.ContentBriefGenerated, ev, func(o *opportunities.Opportunity) { o.Brief = &brief })
 	if errors.Is(err, errDuplicate) {
 		prev, _, derr := done[BriefResult](ctx, s.tbl, tenantID, jobID)
 		return prev, derr
@@ -239,9 +239,9 @@ func (s *Service) GenerateArticle(ctx context.Context, jobID string, tenantID in
 		return ArticleResult{}, s.unusable(ctx, jobID, tenantID, oppID, actor, msgs, resp, err)
 	}
 	res := ArticleResult{OpportunityID: oppID, ContentVersion: c.ContentVersion, Title: c.Title, WordCount: c.WordCount}
-	ev := events.ContentGeneratedData{OpportunityID: oppID, JobID: jobID, ContentVersion: c.ContentVersion, Title: c.Title, WordCount: c.WordCount}
+	ev := outbox.ContentGeneratedData{OpportunityID: oppID, JobID: jobID, ContentVersion: c.ContentVersion, Title: c.Title, WordCount: c.WordCount}
 	err = s.commit(ctx, jobID, tenantID, oppID, opportunities.ActionGenerateContent, actor, msgs, resp, res,
-		events.ContentGenerated, ev, func(o *opportunities.Opportunity) { o.Content = &c })
+		outbox.ContentGenerated, ev, func(o *opportunities.Opportunity) { o.Content = &c })
 	if errors.Is(err, errDuplicate) {
 		prev, _, derr := done[ArticleResult](ctx, s.tbl, tenantID, jobID)
 		return prev, derr
@@ -414,11 +414,11 @@ func (s *Service) commit(ctx context.Context, jobID string, tenantID int32, oppI
 		if err != nil {
 			return err
 		}
-		ev, err := events.New(tenantID, evType, evData, now)
+		ev, err := outbox.New(tenantID, evType, evData, now)
 		if err != nil {
 			return err
 		}
-		evOp, err := events.Op(ev)
+		evOp, err := outbox.Op(ev)
 		if err != nil {
 			return err
 		}
@@ -426,7 +426,7 @@ func (s *Service) commit(ctx context.Context, jobID string, tenantID int32, oppI
 		var txe *store.TxConditionError
 		switch {
 		case err == nil:
-			events.Notify()
+			outbox.Notify()
 			return nil
 		case errors.As(err, &txe) && txe.Index == 0:
 			return errDuplicate

@@ -18,7 +18,7 @@ import (
 	"github.com/brandlens/brandlens/shared/audit"
 	"github.com/brandlens/brandlens/shared/content"
 	"github.com/brandlens/brandlens/shared/credits"
-	"github.com/brandlens/brandlens/shared/events"
+	"github.com/brandlens/brandlens/shared/outbox"
 	"github.com/brandlens/brandlens/shared/gaps"
 	"github.com/brandlens/brandlens/shared/gaps/gapstest"
 	"github.com/brandlens/brandlens/shared/jobs"
@@ -183,10 +183,10 @@ func TestBriefThenArticleOffline(t *testing.T) {
 				t.Errorf("entry %d: roles %s, %s", i, e.Model.Prompt[0].Role, e.Model.Prompt[1].Role)
 			}
 		}
-		if n := w.CountEvents(t, events.ContentBriefGenerated); n != 1 {
+		if n := w.CountEvents(t, outbox.ContentBriefGenerated); n != 1 {
 			t.Errorf("%d content.brief_generated events", n)
 		}
-		if n := w.CountEvents(t, events.ContentGenerated); n != 1 {
+		if n := w.CountEvents(t, outbox.ContentGenerated); n != 1 {
 			t.Errorf("%d content.generated events", n)
 		}
 
@@ -522,7 +522,7 @@ func TestDuplicateStepDelivery(t *testing.T) {
 	if err != nil || r1 != r2 || len(w.rec.sent) != calls {
 		t.Errorf("second delivery: %+v vs %+v, %v; model calls %d → %d", r1, r2, err, calls, len(w.rec.sent))
 	}
-	if n := w.CountEvents(t, events.ContentBriefGenerated); n != 1 {
+	if n := w.CountEvents(t, outbox.ContentBriefGenerated); n != 1 {
 		t.Errorf("%d content.brief_generated events", n)
 	}
 }

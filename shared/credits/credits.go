@@ -13,7 +13,7 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/brandlens/brandlens/shared/events"
+	"github.com/brandlens/brandlens/shared/outbox"
 	"github.com/brandlens/brandlens/shared/ids"
 	"github.com/brandlens/brandlens/shared/store"
 	"github.com/brandlens/brandlens/shared/tenants"
@@ -258,7 +258,7 @@ func (l *Ledger) CheckThresholds(ctx context.Context, tenantID int32, ceiling in
 		return err
 	}
 	if low || reached {
-		events.Notify()
+		outbox.Notify()
 	}
 	return nil
 }
@@ -273,12 +273,12 @@ func (l *Ledger) checkLow(ctx context.Context, tenantID int32, b Balance, now ti
 		}
 		return false, nil
 	}
-	ev, err := events.New(tenantID, events.CreditLow, events.CreditLowData{
+	ev, err := outbox.New(tenantID, outbox.CreditLow, outbox.CreditLowData{
 		Balance: b.Available, Threshold: LowThreshold(b.Granted), Granted: b.Granted}, now)
 	if err != nil {
 		return false, err
 	}
-	evOp, err := events.Op(ev)
+	evOp, err := outbox.Op(ev)
 	if err != nil {
 		return false, err
 	}
@@ -300,14 +300,14 @@ func (l *Ledger) checkCeiling(ctx context.Context, tenantID int32, b Balance, ce
 	if ceiling <= 0 || b.SpentToday < ceiling {
 		return false, nil
 	}
-	ev, err := events.New(tenantID, events.CreditCeilingReached, events.CreditCeilingReachedData{
+	ev, err := outbox.New(tenantID, outbox.CreditCeilingReached, outbox.CreditCeilingReachedData{
 		Ceiling: ceiling, SpentToday: b.SpentToday, ResetsAt: nextUTCMidnight(now),
 	}, now)
 	if err != nil {
 		return false, err
 	}
 	ev.ID = ceilingEventID(now)
-	err = events.Append(ctx, l.tbl, ev)
+	err = outbox.Append(ctx, l.tbl, ev)
 	switch {
 	case err == nil:
 		return true, nil

@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/brandlens/brandlens/shared/credits"
-	"github.com/brandlens/brandlens/shared/events"
+	"github.com/brandlens/brandlens/shared/outbox"
 	"github.com/brandlens/brandlens/shared/store"
 	"github.com/brandlens/brandlens/shared/store/embedded"
 )
@@ -57,18 +57,18 @@ func (l *ledgerAt) set(t *testing.T, b credits.Balance) {
 	}
 }
 
-func (l *ledgerAt) check(t *testing.T, ceiling int64) []events.Event {
+func (l *ledgerAt) check(t *testing.T, ceiling int64) []outbox.Event {
 	t.Helper()
 	ctx := context.Background()
 	if err := l.ledger.CheckThresholds(ctx, tenant, ceiling); err != nil {
 		t.Fatal(err)
 	}
-	evs, err := events.Pending(ctx, l.tbl, 100)
+	evs, err := outbox.Pending(ctx, l.tbl, 100)
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, ev := range evs {
-		if err := events.MarkDone(ctx, l.tbl, ev); err != nil {
+		if err := outbox.MarkDone(ctx, l.tbl, ev); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -91,23 +91,23 @@ func TestThresholdEvents(t *testing.T) {
 	}{
 		{"no change", []credits.Balance{bal(500, 1000, 0), bal(500, 1000, 0)}, 500, nil},
 		{"spend above the threshold", []credits.Balance{bal(500, 1000, 0), bal(400, 1000, 100)}, 500, nil},
-		{"cross low (10% of 1000 = 100)", []credits.Balance{bal(105, 1000, 0), bal(99, 1000, 6)}, 500, []string{events.CreditLow}},
+		{"cross low (10% of 1000 = 100)", []credits.Balance{bal(105, 1000, 0), bal(99, 1000, 6)}, 500, []string{outbox.CreditLow}},
 		{"land exactly on the threshold is not low", []credits.Balance{bal(105, 1000, 0), bal(100, 1000, 5)}, 500, nil},
 		{"already low: once per crossing", []credits.Balance{bal(90, 1000, 0), bal(80, 1000, 10)}, 500, nil},
-		{"minimum threshold 10 for small grants", []credits.Balance{bal(12, 50, 0), bal(9, 50, 3)}, 500, []string{events.CreditLow}},
+		{"minimum threshold 10 for small grants", []credits.Balance{bal(12, 50, 0), bal(9, 50, 3)}, 500, []string{outbox.CreditLow}},
 		{"a grant lifts it back: no event", []credits.Balance{bal(5, 50, 0), bal(1005, 1050, 0)}, 500, nil},
-		{"low again after a lift", []credits.Balance{bal(5, 50, 0), bal(1005, 1050, 0), bal(50, 1050, 0)}, 500, []string{events.CreditLow}},
-		{"reach the ceiling", []credits.Balance{bal(900, 1000, 490), bal(890, 1000, 500)}, 500, []string{events.CreditCeilingReached}},
-		{"pass the ceiling", []credits.Balance{bal(900, 1000, 499), bal(890, 1000, 509)}, 500, []string{events.CreditCeilingReached}},
+		{"low again after a lift", []credits.Balance{bal(5, 50, 0), bal(1005, 1050, 0), bal(50, 1050, 0)}, 500, []string{outbox.CreditLow}},
+		{"reach the ceiling", []credits.Balance{bal(900, 1000, 490), bal(890, 1000, 500)}, 500, []string{outbox.CreditCeilingReached}},
+		{"pass the ceiling", []credits.Balance{bal(900, 1000, 499), bal(890, 1000, 509)}, 500, []string{outbox.CreditCeilingReached}},
 		{"already at the ceiling", []credits.Balance{bal(900, 1000, 500), bal(899, 1000, 501)}, 500, nil},
 		{"no ceiling", []credits.Balance{bal(900, 1000, 490), bal(890, 1000, 5000)}, 0, nil},
-		{"both at once", []credits.Balance{bal(101, 1000, 495), bal(95, 1000, 501)}, 500, []string{events.CreditCeilingReached, events.CreditLow}},
+		{"both at once", []credits.Balance{bal(101, 1000, 495), bal(95, 1000, 501)}, 500, []string{outbox.CreditCeilingReached, outbox.CreditLow}},
 		{"a release that lowers spend", []credits.Balance{bal(50, 1000, 500), bal(60, 1000, 490)}, 500, nil},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			l := newLedgerAt(now)
-			var evs []events.Event
+			var evs []outbox.Event
 			for _, b := range c.path {
 				l.set(t, b)
 				evs = l.check(t, c.ceiling)
@@ -138,16 +138,16 @@ func TestThresholdPayloads(t *testing.T) {
 	}
 	for _, ev := range evs {
 		switch ev.Type {
-		case events.CreditLow:
-			var low events.CreditLowData
+		case outbox.CreditLow:
+			var low outbox.CreditLowData
 			if err := json.Unmarshal(ev.Data, &low); err != nil {
 				t.Fatal(err)
 			}
-			if low != (events.CreditLowData{Balance: 95, Threshold: 100, Granted: 1000}) {
+			if low != (outbox.CreditLowData{Balance: 95, Threshold: 100, Granted: 1000}) {
 				t.Errorf("credit.low data %+v", low)
 			}
-		case events.CreditCeilingReached:
-			var ceil events.CreditCeilingReachedData
+		case outbox.CreditCeilingReached:
+			var ceil outbox.CreditCeilingReachedData
 			if err := json.Unmarshal(ev.Data, &ceil); err != nil {
 				t.Fatal(err)
 			}

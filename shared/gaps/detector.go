@@ -10,7 +10,7 @@ import (
 
 	"github.com/brandlens/brandlens/shared/audit"
 	"github.com/brandlens/brandlens/shared/competitors"
-	"github.com/brandlens/brandlens/shared/events"
+	"github.com/brandlens/brandlens/shared/outbox"
 	"github.com/brandlens/brandlens/shared/ids"
 	"github.com/brandlens/brandlens/shared/jobs"
 	"github.com/brandlens/brandlens/shared/meter"
@@ -196,7 +196,7 @@ func (d *Detector) Run(ctx context.Context, jobID string, tenantID, brandProfile
 	if err != nil {
 		return Result{}, meter.StoreErr("record detection", err)
 	}
-	events.Notify()
+	outbox.Notify()
 	return res, nil
 }
 
@@ -382,7 +382,7 @@ func (d *Detector) commitQuery(ctx context.Context, jobID string, actor audit.Ac
 	}
 	out := QueryOutcome{QueryID: q.ID, QueryText: q.Text, Answers: f.answers, Change: ChangeNone, Resolved: []string{}}
 	var ops []store.Op
-	var evs []events.Event
+	var evs []outbox.Event
 	var entries []audit.Entry
 	if f.holds {
 		t := f.tier
@@ -402,13 +402,13 @@ func (d *Detector) commitQuery(ctx context.Context, jobID string, actor audit.Ac
 			}
 			ops = append(ops, gapOps...)
 			qid, gid, oid := q.ID, g.ID, o.ID
-			evGap, err := events.New(q.TenantID, events.GapDetected, events.GapDetectedData{
+			evGap, err := outbox.New(q.TenantID, outbox.GapDetected, outbox.GapDetectedData{
 				GapID: g.ID, JobID: jobID, Tier: string(g.Tier), Topic: q.Text, QueryID: &qid,
 				Platforms: g.Platforms, Competitors: f.ahead, OpportunityID: &oid}, now)
 			if err != nil {
 				return QueryOutcome{}, false, err
 			}
-			evOpp, err := events.New(q.TenantID, events.OpportunityCreated, events.OpportunityCreatedData{
+			evOpp, err := outbox.New(q.TenantID, outbox.OpportunityCreated, outbox.OpportunityCreatedData{
 				OpportunityID: o.ID, Title: o.Title, Status: o.Status, Tier: o.Tier, GapID: &gid, QueryID: &qid, Priority: o.Priority}, now)
 			if err != nil {
 				return QueryOutcome{}, false, err
@@ -436,7 +436,7 @@ func (d *Detector) commitQuery(ctx context.Context, jobID string, actor audit.Ac
 		out.Resolved = append(out.Resolved, g.ID)
 	}
 	for _, ev := range evs {
-		op, err := events.Op(ev)
+		op, err := outbox.Op(ev)
 		if err != nil {
 			return QueryOutcome{}, false, err
 		}

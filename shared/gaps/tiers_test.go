@@ -6,7 +6,7 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/brandlens/brandlens/shared/events"
+	"github.com/brandlens/brandlens/shared/outbox"
 	"github.com/brandlens/brandlens/shared/gaps"
 	"github.com/brandlens/brandlens/shared/gaps/gapstest"
 	"github.com/brandlens/brandlens/shared/jobs"
@@ -89,10 +89,10 @@ func TestFiveQueriesGiveTheFourTiers(t *testing.T) {
 			t.Errorf("%d open gaps, want 4", len(open))
 		}
 		checkGapShapes(t, e, open, ids)
-		if n := e.CountEvents(t, events.GapDetected); n != 4 {
+		if n := e.CountEvents(t, outbox.GapDetected); n != 4 {
 			t.Errorf("%d gap.detected events, want 4", n)
 		}
-		if n := e.CountEvents(t, events.OpportunityCreated); n != 4 {
+		if n := e.CountEvents(t, outbox.OpportunityCreated); n != 4 {
 			t.Errorf("%d opportunity.created events, want 4", n)
 		}
 
@@ -115,7 +115,7 @@ func TestFiveQueriesGiveTheFourTiers(t *testing.T) {
 		if len(opps) != 4 {
 			t.Errorf("%d opportunities, want 4 (one per gap)", len(opps))
 		}
-		if n := e.CountEvents(t, events.GapDetected); n != 4 {
+		if n := e.CountEvents(t, outbox.GapDetected); n != 4 {
 			t.Errorf("%d gap.detected events after re-detection, want still 4", n)
 		}
 

@@ -13,7 +13,7 @@ import (
 	"time"
 
 	"github.com/brandlens/brandlens/shared/app"
-	"github.com/brandlens/brandlens/shared/events"
+	"github.com/brandlens/brandlens/shared/outbox"
 	"github.com/brandlens/brandlens/shared/httpapi"
 	"github.com/brandlens/brandlens/shared/httpapi/apitest"
 	"github.com/brandlens/brandlens/shared/signing"
@@ -168,11 +168,11 @@ func TestWebhookDeliveriesAPI(t *testing.T) {
 		t.Fatalf("create: %d %s", r.Status, r.Body)
 	}
 	subID := r.JSON(t)["id"].(string)
-	ev, _ := events.New(api.A.ID, events.ExecutionFailed, events.ExecutionData{JobID: "job_1", Status: "failed", Error: "every platform failed"}, time.Now())
-	if err := events.Append(context.Background(), api.Table, ev); err != nil {
+	ev, _ := outbox.New(api.A.ID, outbox.ExecutionFailed, outbox.ExecutionData{JobID: "job_1", Status: "failed", Error: "every platform failed"}, time.Now())
+	if err := outbox.Append(context.Background(), api.Table, ev); err != nil {
 		t.Fatal(err)
 	}
-	events.Notify()
+	outbox.Notify()
 
 	var d deliveryView
 	waitFor(t, 10*time.Second, func() bool {

@@ -7,7 +7,7 @@ import (
 
 	"github.com/getkin/kin-openapi/openapi3"
 
-	"github.com/brandlens/brandlens/shared/events"
+	"github.com/brandlens/brandlens/shared/outbox"
 	"github.com/brandlens/brandlens/shared/openapi"
 	"github.com/brandlens/brandlens/shared/webhooks"
 )
@@ -30,8 +30,8 @@ func (b *docBuilder) webhookEvents() (map[string]*openapi3.PathItem, error) {
 	}
 	described := func(s *openapi3.Schema, d string) *openapi3.SchemaRef { s.Description = d; return s.NewRef() }
 	out := map[string]*openapi3.PathItem{}
-	for _, typ := range events.Types {
-		data, err := b.gen.Response(reflect.TypeOf(events.Payloads[typ]))
+	for _, typ := range outbox.Types {
+		data, err := b.gen.Response(reflect.TypeOf(outbox.Payloads[typ]))
 		if err != nil {
 			return nil, err
 		}
@@ -44,7 +44,7 @@ func (b *docBuilder) webhookEvents() (map[string]*openapi3.PathItem, error) {
 			WithRequired([]string{"event_id", "type", "created_at", "tenant_id", "data"})
 		env.Description = "The delivery body, serialised once: every retry and redelivery sends the same bytes. Verify the signature on these raw bytes before parsing."
 		to := "to every active subscription whose events list names " + typ + " or \"*\""
-		if typ == events.WebhookPing {
+		if typ == outbox.WebhookPing {
 			to = "to the pinged subscription only, whatever its events list"
 		}
 		received, failed := "Received: any 2xx ends the delivery; the answer's body is ignored.", retry
@@ -54,7 +54,7 @@ func (b *docBuilder) webhookEvents() (map[string]*openapi3.PathItem, error) {
 		op := &openapi3.Operation{
 			OperationID: "webhookEvent" + upperCamel(strings.NewReplacer(".", " ", "_", " ").Replace(typ)),
 			Summary:     typ,
-			Description: "Sent when " + events.Fires[typ] + "; " + to + ".",
+			Description: "Sent when " + outbox.Fires[typ] + "; " + to + ".",
 			Tags:        []string{"Webhook events"},
 			Security:    &openapi3.SecurityRequirements{},
 			Parameters: openapi3.Parameters{
@@ -77,7 +77,7 @@ func (b *docBuilder) webhookEvents() (map[string]*openapi3.PathItem, error) {
 
 // Member documentation of the webhook components.
 func init() {
-	eventValues := append(append([]string{}, events.Types...), webhooks.AllEvents)
+	eventValues := append(append([]string{}, outbox.Types...), webhooks.AllEvents)
 	urlDoc := "absolute http or https URL on a public host; user information, loopback, private, link-local, CGNAT and other special-purpose addresses are refused here (literal IPs in any notation) and again at connect time (names that resolve to them)"
 	eventsDoc := "event types to receive, or [\"*\"] for every type; absent: [\"*\"]; an unknown type is 422 naming events"
 	secretDoc := "signing secret of X-Service-Signature, 16 to 256 characters; write-only (never shown back, only hasSecret)"
@@ -98,7 +98,7 @@ func init() {
 		"WebhookSubscriptionCreated.secret":            {Description: "the signing secret; shown in this answer only: store it now"},
 		"WebhookDelivery.id":                           {Description: "derived from (eventId, subscriptionId): one delivery per event and subscription"},
 		"WebhookDelivery.status":                       {Enum: webhooks.Statuses, Description: "pending: waiting for its first attempt; delivering: an attempt is in flight; failed_retrying: the last attempt failed and another is scheduled at nextAttemptAt; succeeded: a 2xx answer; dead_lettered: 5 attempts failed (or the subscription is gone)"},
-		"WebhookDelivery.eventType":                    {Enum: events.Types},
+		"WebhookDelivery.eventType":                    {Enum: outbox.Types},
 		"WebhookDelivery.cycle":                        {Description: "1, then one more per redelivery; each cycle makes up to 5 attempts"},
 		"WebhookDelivery.attempts":                     {Description: "every attempt so far, oldest first (the latest 50)"},
 		"WebhookDelivery.nextAttemptAt":                {Description: "when the next attempt is due; null while one is in flight and once the delivery is final"},

@@ -10,7 +10,7 @@ import (
 
 	"github.com/brandlens/brandlens/shared/audit"
 	"github.com/brandlens/brandlens/shared/credits"
-	"github.com/brandlens/brandlens/shared/events"
+	"github.com/brandlens/brandlens/shared/outbox"
 	"github.com/brandlens/brandlens/shared/gaps/gapstest"
 	"github.com/brandlens/brandlens/shared/idempotency"
 	"github.com/brandlens/brandlens/shared/jobs"
@@ -257,14 +257,14 @@ func TestStartAndSettle(t *testing.T) {
 		types := map[string]int{}
 		items, _ := store.All(ctx, tbl, store.Query{PK: tenants.PK(e.tenant), SK: store.SKBeginsWith("EVENT#")})
 		for _, it := range items {
-			ev, _ := store.Doc[events.Event](it)
-			var d events.ExecutionData
+			ev, _ := store.Doc[outbox.Event](it)
+			var d outbox.ExecutionData
 			if err := json.Unmarshal(ev.Data, &d); err != nil || d.JobType != jobs.TypeGapDetection {
 				t.Errorf("%s data %s", ev.Type, ev.Data)
 			}
 			types[ev.Type]++
 		}
-		if types[events.ExecutionStarted] != 2 || types[events.ExecutionCompleted] != 1 || types[events.ExecutionFailed] != 1 {
+		if types[outbox.ExecutionStarted] != 2 || types[outbox.ExecutionCompleted] != 1 || types[outbox.ExecutionFailed] != 1 {
 			t.Errorf("events %v", types)
 		}
 		if page, _ := audit.NewLog(tbl).List(ctx, e.tenant, audit.Filter{Action: "job.settle"}); len(page.Items) != 2 {

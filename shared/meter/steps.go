@@ -9,7 +9,7 @@ import (
 
 	"github.com/brandlens/brandlens/shared/audit"
 	"github.com/brandlens/brandlens/shared/credits"
-	"github.com/brandlens/brandlens/shared/events"
+	"github.com/brandlens/brandlens/shared/outbox"
 	"github.com/brandlens/brandlens/shared/jobs"
 	"github.com/brandlens/brandlens/shared/store"
 	"github.com/brandlens/brandlens/shared/tenants"
@@ -119,7 +119,7 @@ func (s *Service) Start(ctx context.Context, in Message) (Message, error) {
 	if err != nil {
 		return Message{}, err
 	}
-	evOp, err := eventOp(j, events.ExecutionStarted)
+	evOp, err := eventOp(j, outbox.ExecutionStarted)
 	if err != nil {
 		return Message{}, err
 	}
@@ -127,7 +127,7 @@ func (s *Service) Start(ctx context.Context, in Message) (Message, error) {
 	if err != nil && !errors.Is(err, store.ErrConditionFailed) {
 		return Message{}, storeErr("mark running", err)
 	}
-	events.Notify()
+	outbox.Notify()
 	return in, nil
 }
 
@@ -161,12 +161,12 @@ func (s *Service) Settle(ctx context.Context, in SettleInput) (SettleOutput, err
 	if err != nil {
 		return SettleOutput{}, storeErr("read hold", err)
 	}
-	typ, outcome := events.ExecutionCompleted, audit.OutcomeSucceeded
+	typ, outcome := outbox.ExecutionCompleted, audit.OutcomeSucceeded
 	var capture int64
 	if done {
 		j.Status, j.Result, capture = jobs.StatusSucceeded, result, hold.Amount
 	} else {
-		typ, outcome = events.ExecutionFailed, audit.OutcomeFailed
+		typ, outcome = outbox.ExecutionFailed, audit.OutcomeFailed
 		msg := "the job did not complete"
 		if in.Failure != nil {
 			msg = failureText(in.Failure)
@@ -218,7 +218,7 @@ func (s *Service) Settle(ctx context.Context, in SettleInput) (SettleOutput, err
 	case err != nil:
 		return SettleOutput{}, storeErr("settle", err)
 	}
-	events.Notify()
+	outbox.Notify()
 	if t, err := s.tenants.Get(ctx, j.TenantID); err == nil {
 		// Released credits may lift the balance back over the low threshold.
 		if err := s.ledger.CheckThresholds(ctx, j.TenantID, t.DailyCreditCeiling); err != nil {
@@ -237,16 +237,16 @@ func failureText(e *workflow.ExecutionError) string {
 }
 
 func eventOp(j jobs.Job, typ string) (store.Op, error) {
-	d := events.ExecutionData{JobID: j.ID, JobType: j.Type, Status: j.Status, Platforms: []string{},
+	d := outbox.ExecutionData{JobID: j.ID, JobType: j.Type, Status: j.Status, Platforms: []string{},
 		PerPlatformStatus: map[string]string{}, CreditsCharged: j.CreditsCharged}
 	if j.Error != nil {
 		d.Error = *j.Error
 	}
-	ev, err := events.New(j.TenantID, typ, d, lastTransition(j))
+	ev, err := outbox.New(j.TenantID, typ, d, lastTransition(j))
 	if err != nil {
 		return store.Op{}, err
 	}
-	return events.Op(ev)
+	return outbox.Op(ev)
 }
 
 // lastTransition is the moment of the job's latest status change.

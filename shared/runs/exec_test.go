@@ -13,7 +13,7 @@ import (
 
 	"github.com/brandlens/brandlens/shared/citations"
 	"github.com/brandlens/brandlens/shared/competitors"
-	"github.com/brandlens/brandlens/shared/events"
+	"github.com/brandlens/brandlens/shared/outbox"
 	"github.com/brandlens/brandlens/shared/jobs"
 	"github.com/brandlens/brandlens/shared/providers"
 	"github.com/brandlens/brandlens/shared/runs"
@@ -128,7 +128,7 @@ func (x *execEnv) events(t *testing.T) map[string]int {
 	}
 	out := map[string]int{}
 	for _, it := range items {
-		ev, err := store.Doc[events.Event](it)
+		ev, err := store.Doc[outbox.Event](it)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -224,7 +224,7 @@ func TestRunSucceeds(t *testing.T) {
 			t.Fatalf("%d info_site, %d own-domain citations", info, own)
 		}
 		evs := x.events(t)
-		if evs[events.ExecutionStarted] != 1 || evs[events.ExecutionCompleted] != 1 || evs[events.MentionDetected] != 4 || evs[events.CompetitorEntered] != 1 {
+		if evs[outbox.ExecutionStarted] != 1 || evs[outbox.ExecutionCompleted] != 1 || evs[outbox.MentionDetected] != 4 || evs[outbox.CompetitorEntered] != 1 {
 			t.Fatalf("events %v", evs)
 		}
 		comp, err := x.svc.Competitors.List(context.Background(), 1)
@@ -263,7 +263,7 @@ func TestRunPartialAndFailed(t *testing.T) {
 		if b := x.balance(t); b.Captured != 1 || b.Held != 0 || b.Available != 39 {
 			t.Fatalf("a failed run must cost 0: %+v", b)
 		}
-		if evs := x.events(t); evs[events.ExecutionFailed] != 1 || evs[events.ExecutionCompleted] != 1 {
+		if evs := x.events(t); evs[outbox.ExecutionFailed] != 1 || evs[outbox.ExecutionCompleted] != 1 {
 			t.Fatalf("events %v", evs)
 		}
 	})
@@ -275,7 +275,7 @@ func TestVisibilityDropped(t *testing.T) {
 		x.run(t, 1)
 		x.provs["chatgpt"] = &scripted{platform: "chatgpt", mode: "plain"}
 		x.run(t, 1)
-		if evs := x.events(t); evs[events.VisibilityDropped] != 1 {
+		if evs := x.events(t); evs[outbox.VisibilityDropped] != 1 {
 			t.Fatalf("events %v", evs)
 		}
 	})
@@ -333,7 +333,7 @@ func TestDuplicateDeliveries(t *testing.T) {
 		if len(cs.Items) != 6 {
 			t.Fatalf("%d citations, want 6", len(cs.Items))
 		}
-		if evs := x.events(t); evs[events.ExecutionStarted] != 1 || evs[events.ExecutionCompleted] != 1 || evs[events.MentionDetected] != 2 {
+		if evs := x.events(t); evs[outbox.ExecutionStarted] != 1 || evs[outbox.ExecutionCompleted] != 1 || evs[outbox.MentionDetected] != 2 {
 			t.Fatalf("events %v", evs)
 		}
 	})
@@ -389,7 +389,7 @@ func TestConcurrentSettlesEnterCompetitorsOnce(t *testing.T) {
 		if slices.Sort(names); !slices.Equal(names, []string{"Logseq", "Notion", "Obsidian"}) {
 			t.Fatalf("competitors %q, want Logseq, Notion and Obsidian once each", names)
 		}
-		if evs := x.events(t); evs[events.CompetitorEntered] != 3 || evs[events.ExecutionCompleted] != 2 {
+		if evs := x.events(t); evs[outbox.CompetitorEntered] != 3 || evs[outbox.ExecutionCompleted] != 2 {
 			t.Fatalf("events %v, want 3 competitor.entered and 2 execution.completed", evs)
 		}
 	})
@@ -410,7 +410,7 @@ func TestDetectedCompetitorEntersOnce(t *testing.T) {
 		}
 	}
 	x.run(t, 1)
-	if n := x.events(t)[events.CompetitorEntered]; n != 3 {
+	if n := x.events(t)[outbox.CompetitorEntered]; n != 3 {
 		t.Fatalf("%d competitor.entered after two runs, want 3 (Notion, Obsidian, Logseq once each)", n)
 	}
 }

@@ -11,7 +11,7 @@ import (
 	"github.com/brandlens/brandlens/shared/competitors"
 	"github.com/brandlens/brandlens/shared/credits"
 	"github.com/brandlens/brandlens/shared/detect"
-	"github.com/brandlens/brandlens/shared/events"
+	"github.com/brandlens/brandlens/shared/outbox"
 	"github.com/brandlens/brandlens/shared/jobs"
 	"github.com/brandlens/brandlens/shared/store"
 	"github.com/brandlens/brandlens/shared/tenants"
@@ -170,12 +170,12 @@ func (s *Service) settleOnce(ctx context.Context, in SettleInput) (SettleOutput,
 		}
 		ops = append(ops, settleOps...)
 	}
-	var evs []events.Event
-	typ := events.ExecutionCompleted
+	var evs []outbox.Event
+	typ := outbox.ExecutionCompleted
 	if j.Status == jobs.StatusFailed {
-		typ = events.ExecutionFailed
+		typ = outbox.ExecutionFailed
 	}
-	ev, err := events.New(j.TenantID, typ, executionData(j), now)
+	ev, err := outbox.New(j.TenantID, typ, executionData(j), now)
 	if err != nil {
 		return SettleOutput{}, false, err
 	}
@@ -260,9 +260,9 @@ func scoreKey(tenantID, queryID int32, platform string) store.Key {
 
 // scoreChanges records each platform's average visibility score of this
 // run and emits visibility.dropped where it is below the previous run's.
-func (s *Service) scoreChanges(ctx context.Context, j jobs.Job, results map[string][]VisibilityResult, now time.Time) ([]store.Op, []events.Event, error) {
+func (s *Service) scoreChanges(ctx context.Context, j jobs.Job, results map[string][]VisibilityResult, now time.Time) ([]store.Op, []outbox.Event, error) {
 	var ops []store.Op
-	var evs []events.Event
+	var evs []outbox.Event
 	for _, p := range sortedKeys(results) {
 		vrs := results[p]
 		if len(vrs) == 0 {
@@ -280,7 +280,7 @@ func (s *Service) scoreChanges(ctx context.Context, j jobs.Job, results map[stri
 		case err == nil:
 			prevScore := float64(prev.Int("scoreX100")) / 100
 			if avg < prevScore {
-				ev, err := events.New(j.TenantID, events.VisibilityDropped, events.VisibilityDroppedData{
+				ev, err := outbox.New(j.TenantID, outbox.VisibilityDropped, outbox.VisibilityDroppedData{
 					JobID: j.ID, QueryID: *j.QueryID, Platform: p, PreviousScore: prevScore, CurrentScore: avg,
 					PreviousJobID: prev.String("jobId"),
 				}, now)
@@ -303,12 +303,12 @@ func (s *Service) scoreChanges(ctx context.Context, j jobs.Job, results map[stri
 // commit with them.
 type competitorChange struct {
 	ops    []store.Op
-	events []events.Event
+	events []outbox.Event
 }
 
-func appendEvents(ops []store.Op, evs []events.Event) ([]store.Op, error) {
+func appendEvents(ops []store.Op, evs []outbox.Event) ([]store.Op, error) {
 	for _, e := range evs {
-		op, err := events.Op(e)
+		op, err := outbox.Op(e)
 		if err != nil {
 			return nil, err
 		}
@@ -355,7 +355,7 @@ func (s *Service) competitorChanges(ctx context.Context, j jobs.Job, results map
 	var entered, stats []competitorChange
 	byName := map[string]bool{}
 	updated := make([]competitors.Competitor, len(comps))
-	enteredAt := map[int]events.Event{}
+	enteredAt := map[int]outbox.Event{}
 	for i, snap := range comps {
 		c := snap.Value
 		updated[i] = c
@@ -366,7 +366,7 @@ func (s *Service) competitorChanges(ctx context.Context, j jobs.Job, results map
 			continue
 		}
 		if c.TotalMentions == 0 {
-			ev, err := events.New(j.TenantID, events.CompetitorEntered, events.CompetitorEnteredData{
+			ev, err := outbox.New(j.TenantID, outbox.CompetitorEntered, outbox.CompetitorEnteredData{
 				CompetitorID: c.ID, Name: c.NameOrEmpty(), DataSource: deref(c.DataSource), JobID: j.ID,
 				QueryID: *j.QueryID, Platforms: platformsOf[key], DetectedAt: now,
 			}, now)
@@ -391,7 +391,7 @@ func (s *Service) competitorChanges(ctx context.Context, j jobs.Job, results map
 			return nil, err
 		}
 		if isEntered {
-			entered = append(entered, competitorChange{ops: []store.Op{op}, events: []events.Event{ev}})
+			entered = append(entered, competitorChange{ops: []store.Op{op}, events: []outbox.Event{ev}})
 		} else {
 			stats = append(stats, competitorChange{ops: []store.Op{op}})
 		}
@@ -419,14 +419,14 @@ func (s *Service) competitorChanges(ctx context.Context, j jobs.Job, results map
 		if ops == nil {
 			continue // the name is taken
 		}
-		ev, err := events.New(j.TenantID, events.CompetitorEntered, events.CompetitorEnteredData{
+		ev, err := outbox.New(j.TenantID, outbox.CompetitorEntered, outbox.CompetitorEnteredData{
 			CompetitorID: c.ID, Name: name, DataSource: competitors.SourceDetected, JobID: j.ID,
 			QueryID: *j.QueryID, Platforms: discovered[key], DetectedAt: now,
 		}, now)
 		if err != nil {
 			return nil, err
 		}
-		entered = append(entered, competitorChange{ops: ops, events: []events.Event{ev}})
+		entered = append(entered, competitorChange{ops: ops, events: []outbox.Event{ev}})
 	}
 	return append(entered, stats...), nil
 }

@@ -12,7 +12,7 @@ import (
 	"github.com/brandlens/brandlens/shared/app"
 	"github.com/brandlens/brandlens/shared/auth"
 	"github.com/brandlens/brandlens/shared/credits"
-	"github.com/brandlens/brandlens/shared/events"
+	"github.com/brandlens/brandlens/shared/outbox"
 	"github.com/brandlens/brandlens/shared/idempotency"
 	"github.com/brandlens/brandlens/shared/jobs"
 	"github.com/brandlens/brandlens/shared/providers"
@@ -304,10 +304,10 @@ func TestCreditThresholdEventsOnce(t *testing.T) {
 		if b := e.balance(t); b.SpentToday != 30 {
 			t.Fatalf("spent %d, want the ceiling of 30", b.SpentToday)
 		}
-		if n := countEvents(t, e, events.CreditCeilingReached); n != 1 {
+		if n := countEvents(t, e, outbox.CreditCeilingReached); n != 1 {
 			t.Fatalf("%d credit.ceiling_reached events", n)
 		}
-		if n := countEvents(t, e, events.CreditLow); n != 0 {
+		if n := countEvents(t, e, outbox.CreditLow); n != 0 {
 			t.Fatalf("%d credit.low events at 10 available", n)
 		}
 		e.clock.Advance(24 * time.Hour)
@@ -316,7 +316,7 @@ func TestCreditThresholdEventsOnce(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		if n := countEvents(t, e, events.CreditLow); n != 1 {
+		if n := countEvents(t, e, outbox.CreditLow); n != 1 {
 			t.Fatalf("%d credit.low events", n)
 		}
 	})

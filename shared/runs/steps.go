@@ -10,7 +10,7 @@ import (
 	"github.com/brandlens/brandlens/shared/citations"
 	"github.com/brandlens/brandlens/shared/competitors"
 	"github.com/brandlens/brandlens/shared/detect"
-	"github.com/brandlens/brandlens/shared/events"
+	"github.com/brandlens/brandlens/shared/outbox"
 	"github.com/brandlens/brandlens/shared/ids"
 	"github.com/brandlens/brandlens/shared/jobs"
 	"github.com/brandlens/brandlens/shared/providers"
@@ -181,11 +181,11 @@ func (s *Service) MarkRunning(ctx context.Context, in StepInput) (MarkRunningOut
 		if err != nil {
 			return MarkRunningOutput{}, err
 		}
-		ev, err := events.New(j.TenantID, events.ExecutionStarted, executionData(j), now)
+		ev, err := outbox.New(j.TenantID, outbox.ExecutionStarted, executionData(j), now)
 		if err != nil {
 			return MarkRunningOutput{}, err
 		}
-		evOp, err := events.Op(ev)
+		evOp, err := outbox.Op(ev)
 		if err != nil {
 			return MarkRunningOutput{}, err
 		}
@@ -368,7 +368,7 @@ func (s *Service) recordOps(it Item, out PlatformOutput, vr VisibilityResult, cs
 		if len(cs) > 0 {
 			citationID = cs[0].ID
 		}
-		ev, err := events.New(it.TenantID, events.MentionDetected, events.MentionDetectedData{
+		ev, err := outbox.New(it.TenantID, outbox.MentionDetected, outbox.MentionDetectedData{
 			JobID: it.JobID, QueryID: vr.QueryID, Platform: it.Platform, Sample: it.Sample,
 			VisibilityResultID: vr.ID, CitationID: citationID, Brand: res.Brand.Name, Verdict: string(res.Verdict),
 			Sentiment: string(res.Sentiment), Confidence: res.Confidence, Evidence: res.Evidence, VisibilityScore: res.VisibilityScore,
@@ -376,7 +376,7 @@ func (s *Service) recordOps(it Item, out PlatformOutput, vr VisibilityResult, cs
 		if err != nil {
 			return nil, err
 		}
-		op, err := events.Op(ev)
+		op, err := outbox.Op(ev)
 		if err != nil {
 			return nil, err
 		}
@@ -399,7 +399,7 @@ func (s *Service) recorded(ctx context.Context, it Item) (PlatformOutput, bool, 
 }
 
 // notify wakes the local fan-out after events were committed.
-func (s *Service) notify() { events.Notify() }
+func (s *Service) notify() { outbox.Notify() }
 
 func entity(name string, aliases, domains []string) detect.Entity {
 	return detect.Entity{Name: name, Aliases: aliases, Domains: domains}
@@ -431,8 +431,8 @@ func nonNilStrings(s []string) []string {
 }
 
 // executionData is the payload of execution.* events.
-func executionData(j jobs.Job) events.ExecutionData {
-	d := events.ExecutionData{JobID: j.ID, JobType: j.Type, Status: j.Status, Platforms: j.Platforms, Samples: j.Samples,
+func executionData(j jobs.Job) outbox.ExecutionData {
+	d := outbox.ExecutionData{JobID: j.ID, JobType: j.Type, Status: j.Status, Platforms: j.Platforms, Samples: j.Samples,
 		CreditsCharged: j.CreditsCharged, PerPlatformStatus: map[string]string{}}
 	if j.QueryID != nil {
 		d.QueryID = *j.QueryID

@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/brandlens/brandlens/shared/events"
+	"github.com/brandlens/brandlens/shared/outbox"
 	"github.com/brandlens/brandlens/shared/webhooks"
 )
 
@@ -20,7 +20,7 @@ func BenchmarkDeliveryThroughput(b *testing.B) {
 	b.ResetTimer()
 	start := time.Now()
 	for range b.N {
-		emit(b, h.tbl, 1, events.OpportunityCreated, events.OpportunityCreatedData{OpportunityID: "o"})
+		emit(b, h.tbl, 1, outbox.OpportunityCreated, outbox.OpportunityCreatedData{OpportunityID: "o"})
 	}
 	rc.waitPosts(b, b.N, time.Minute)
 	b.ReportMetric(float64(b.N)/time.Since(start).Seconds(), "deliveries/s")
@@ -48,7 +48,7 @@ func BenchmarkHealthyDelay(b *testing.B) {
 			b.ResetTimer()
 			for i := range b.N {
 				start := time.Now()
-				emit(b, h.tbl, 1, events.GapDetected, events.GapDetectedData{GapID: "g"})
+				emit(b, h.tbl, 1, outbox.GapDetected, outbox.GapDetectedData{GapID: "g"})
 				got := fast.waitPosts(b, i+1, time.Minute)
 				delays = append(delays, got[i].at.Sub(start))
 			}

@@ -10,7 +10,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/brandlens/brandlens/shared/events"
+	"github.com/brandlens/brandlens/shared/outbox"
 	"github.com/brandlens/brandlens/shared/store"
 	"github.com/brandlens/brandlens/shared/tenants"
 )
@@ -104,7 +104,7 @@ func (d Delivery) message() Message {
 
 // newDelivery is the first state of the delivery of ev to sub; body is the
 // envelope's bytes.
-func newDelivery(ev events.Event, subscriptionID string, body []byte, now time.Time) Delivery {
+func newDelivery(ev outbox.Event, subscriptionID string, body []byte, now time.Time) Delivery {
 	return Delivery{
 		ID: DeliveryID(ev.ID, subscriptionID), TenantID: ev.TenantID, SubscriptionID: subscriptionID,
 		EventID: ev.ID, EventType: ev.Type, Body: string(body),
@@ -114,7 +114,7 @@ func newDelivery(ev events.Event, subscriptionID string, body []byte, now time.T
 }
 
 // Envelope is the exact body of every delivery of ev.
-func Envelope(ev events.Event) ([]byte, error) {
+func Envelope(ev outbox.Event) ([]byte, error) {
 	b, err := json.Marshal(ev)
 	if err != nil {
 		return nil, fmt.Errorf("webhooks: encode event %s: %w", ev.ID, err)

@@ -4,12 +4,12 @@ import (
 	"context"
 	"time"
 
-	"github.com/brandlens/brandlens/shared/events"
+	"github.com/brandlens/brandlens/shared/outbox"
 )
 
 // Dispatcher is the local (brandlens serve) replacement of the DynamoDB
 // stream and the sweep schedule: it fans out pending events every interval
-// and at once when events.Notify is called, and re-sends overdue deliveries
+// and at once when outbox.Notify is called, and re-sends overdue deliveries
 // every sweep period. The deliveries queue (queue.Local) runs Handle.
 type Dispatcher struct {
 	svc *Service
@@ -58,7 +58,7 @@ func (d *Dispatcher) Notify() {
 // not final, each after its remaining delay: an in-process queue loses its
 // messages with its process, the store does not.
 func (d *Dispatcher) Run(ctx context.Context) error {
-	stop := events.Listen(d.Notify)
+	stop := outbox.Listen(d.Notify)
 	defer stop()
 	log := d.svc.log
 	if n, err := d.svc.Resend(ctx, d.svc.now().Add(100*365*24*time.Hour)); err != nil {

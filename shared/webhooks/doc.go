@@ -5,7 +5,7 @@
 //
 // # Flow
 //
-//	outbox (events.Op, pending index) ──fan-out──▶ one delivery record per matching
+//	outbox (outbox.Op, pending index) ──fan-out──▶ one delivery record per matching
 //	active subscription ──deliveries queue──▶ Handle: claim, POST, record, retry
 //
 // Fan-out (FanOut) is idempotent: the delivery id is derived from (event id,

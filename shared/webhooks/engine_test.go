@@ -11,7 +11,7 @@ import (
 	"testing/synctest"
 	"time"
 
-	"github.com/brandlens/brandlens/shared/events"
+	"github.com/brandlens/brandlens/shared/outbox"
 	"github.com/brandlens/brandlens/shared/store"
 	"github.com/brandlens/brandlens/shared/store/embedded"
 	"github.com/brandlens/brandlens/shared/webhooks"
@@ -26,8 +26,8 @@ func TestDeliveryIsSignedEnvelope(t *testing.T) {
 		mem := newMemNet(t)
 		h := mem.harness(nil, webhooks.Options{Guard: loopback}, 512)
 		rc := mem.receiver(secret, nil)
-		sub := h.subscribe(t, 7, rc.url+"/hooks", secret, events.ContentPublished)
-		ev := emit(t, h.tbl, 7, events.ContentPublished, events.ContentPublishedData{
+		sub := h.subscribe(t, 7, rc.url+"/hooks", secret, outbox.ContentPublished)
+		ev := emit(t, h.tbl, 7, outbox.ContentPublished, outbox.ContentPublishedData{
 			OpportunityID: "opp_1", LiveURL: "https://acmenotes.com/blog/x", IndexNowPinged: true})
 		got := rc.waitPosts(t, 1, 5*time.Second)[0]
 
@@ -58,17 +58,17 @@ func TestDeliveryIsSignedEnvelope(t *testing.T) {
 			EventID  string                      `json:"event_id"`
 			Type     string                      `json:"type"`
 			TenantID int32                       `json:"tenant_id"`
-			Data     events.ContentPublishedData `json:"data"`
+			Data     outbox.ContentPublishedData `json:"data"`
 		}
 		if err := json.Unmarshal(got.body, &env); err != nil {
 			t.Fatal(err)
 		}
-		if env.EventID != ev.ID || env.Type != events.ContentPublished || env.TenantID != 7 ||
+		if env.EventID != ev.ID || env.Type != outbox.ContentPublished || env.TenantID != 7 ||
 			env.Data.OpportunityID != "opp_1" || env.Data.LiveURL != "https://acmenotes.com/blog/x" || !env.Data.IndexNowPinged {
 			t.Errorf("envelope %+v", env)
 		}
 		for hdr, v := range map[string]string{
-			"Content-Type": "application/json", "X-Service-Event": events.ContentPublished, "X-Service-Event-Id": ev.ID,
+			"Content-Type": "application/json", "X-Service-Event": outbox.ContentPublished, "X-Service-Event-Id": ev.ID,
 			"User-Agent": webhooks.UserAgent, "X-Service-Delivery-Id": webhooks.DeliveryID(ev.ID, sub.ID), "X-Service-Delivery-Attempt": "1",
 		} {
 			if got.header.Get(hdr) != v {
@@ -98,7 +98,7 @@ func TestRetriesFollowTheSchedule(t *testing.T) {
 			return http.StatusOK
 		})
 		sub := h.subscribe(t, 1, rc.url, secret, webhooks.AllEvents)
-		ev := emit(t, h.tbl, 1, events.ExecutionCompleted, events.ExecutionData{JobID: "job_1", QueryID: 1, Status: "succeeded"})
+		ev := emit(t, h.tbl, 1, outbox.ExecutionCompleted, outbox.ExecutionData{JobID: "job_1", QueryID: 1, Status: "succeeded"})
 		d := h.waitStatus(t, 1, sub.ID, ev.ID, webhooks.StatusSucceeded, 10*time.Second)
 		time.Sleep(2 * time.Duration(float64(webhooks.RetryWaits[3])*testScale)) // nothing more may come
 		posts := rc.posts()
@@ -148,8 +148,8 @@ func TestDeadLetterThenRedeliver(t *testing.T) {
 			}
 			return http.StatusBadGateway
 		})
-		sub := h.subscribe(t, 1, rc.url, secret, events.MentionDetected)
-		ev := emit(t, h.tbl, 1, events.MentionDetected, events.MentionDetectedData{JobID: "job_1", Brand: "Acme Notes"})
+		sub := h.subscribe(t, 1, rc.url, secret, outbox.MentionDetected)
+		ev := emit(t, h.tbl, 1, outbox.MentionDetected, outbox.MentionDetectedData{JobID: "job_1", Brand: "Acme Notes"})
 		d := h.waitStatus(t, 1, sub.ID, ev.ID, webhooks.StatusDeadLettered, 10*time.Second)
 		time.Sleep(2 * time.Duration(float64(webhooks.RetryWaits[3])*testScale))
 		if n := len(rc.posts()); n != webhooks.MaxAttempts {
@@ -191,7 +191,7 @@ func TestHangingEndpointDoesNotDelayOthers(t *testing.T) {
 		h.subscribe(t, 1, slow.url, secret, webhooks.AllEvents)
 		h.subscribe(t, 1, fast.url, secret, webhooks.AllEvents)
 		// First the hanging endpoint is made to hang.
-		emit(t, h.tbl, 1, events.GapDetected, events.GapDetectedData{GapID: "gap"})
+		emit(t, h.tbl, 1, outbox.GapDetected, outbox.GapDetectedData{GapID: "gap"})
 		slow.waitPosts(t, 1, 5*time.Second)
 		fast.waitPosts(t, 1, 5*time.Second)
 		// More events than the queue has workers: the hanging endpoint may
@@ -201,7 +201,7 @@ func TestHangingEndpointDoesNotDelayOthers(t *testing.T) {
 		const bound = 1500 * time.Millisecond
 		for i := 2; i <= n+1; i++ {
 			start := time.Now()
-			emit(t, h.tbl, 1, events.GapDetected, events.GapDetectedData{GapID: "gap"})
+			emit(t, h.tbl, 1, outbox.GapDetected, outbox.GapDetectedData{GapID: "gap"})
 			got := fast.waitPosts(t, i, 5*time.Second)
 			if d := got[i-1].at.Sub(start); d > bound {
 				t.Errorf("event %d reached the healthy endpoint after %s (bound %s)", i, d, bound)
@@ -222,10 +222,10 @@ func TestHangingEndpointHoldsFewWorkers(t *testing.T) {
 		h := mem.harness(nil, webhooks.Options{Guard: loopback, Timeout: 5 * time.Second, MaxInFlight: 2}, 6)
 		slow := mem.receiver(secret, hang)
 		fast := mem.receiver(secret, nil)
-		h.subscribe(t, 1, slow.url, secret, events.GapDetected)
-		h.subscribe(t, 1, fast.url, secret, events.ContentCited)
+		h.subscribe(t, 1, slow.url, secret, outbox.GapDetected)
+		h.subscribe(t, 1, fast.url, secret, outbox.ContentCited)
 		for range 30 {
-			emit(t, h.tbl, 1, events.GapDetected, events.GapDetectedData{GapID: "gap"})
+			emit(t, h.tbl, 1, outbox.GapDetected, outbox.GapDetectedData{GapID: "gap"})
 		}
 		slow.waitPosts(t, 2, 5*time.Second)
 		time.Sleep(700 * time.Millisecond) // the slow endpoint now counts as stalled
@@ -234,7 +234,7 @@ func TestHangingEndpointHoldsFewWorkers(t *testing.T) {
 		}
 		for i := 1; i <= 10; i++ {
 			start := time.Now()
-			emit(t, h.tbl, 1, events.ContentCited, events.ContentCitedData{OpportunityID: "o"})
+			emit(t, h.tbl, 1, outbox.ContentCited, outbox.ContentCitedData{OpportunityID: "o"})
 			got := fast.waitPosts(t, i, 5*time.Second)
 			if d := got[i-1].at.Sub(start); d > 1500*time.Millisecond {
 				t.Errorf("healthy delivery %d took %s with 6 workers and a hanging endpoint", i, d)
@@ -277,11 +277,11 @@ func testClaimProtocol(t *testing.T, tbl store.Table) {
 		t.Fatal(err)
 	}
 	fanOut := func() webhooks.Delivery {
-		ev, err := events.New(3, events.OpportunityCreated, events.OpportunityCreatedData{OpportunityID: "opp"}, clk.Now())
+		ev, err := outbox.New(3, outbox.OpportunityCreated, outbox.OpportunityCreatedData{OpportunityID: "opp"}, clk.Now())
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := events.Append(ctx, tbl, ev); err != nil {
+		if err := outbox.Append(ctx, tbl, ev); err != nil {
 			t.Fatal(err)
 		}
 		if n, err := svc.FanOut(ctx, ev, nil); err != nil || n != 1 {
@@ -425,12 +425,12 @@ func TestFanOutIsIdempotentAndSelective(t *testing.T) {
 		return sub
 	}
 	all := mk(1, true, webhooks.AllEvents)
-	named := mk(1, true, events.ContentGenerated, events.ContentPublished)
-	mk(1, true, events.CreditLow)    // other type
+	named := mk(1, true, outbox.ContentGenerated, outbox.ContentPublished)
+	mk(1, true, outbox.CreditLow)    // other type
 	mk(1, false, webhooks.AllEvents) // inactive
 	mk(2, true, webhooks.AllEvents)  // other tenant
-	ev, _ := events.New(1, events.ContentGenerated, events.ContentGeneratedData{OpportunityID: "o"}, time.Now())
-	if err := events.Append(ctx, tbl, ev); err != nil {
+	ev, _ := outbox.New(1, outbox.ContentGenerated, outbox.ContentGeneratedData{OpportunityID: "o"}, time.Now())
+	if err := outbox.Append(ctx, tbl, ev); err != nil {
 		t.Fatal(err)
 	}
 	for range 3 {
@@ -445,7 +445,7 @@ func TestFanOutIsIdempotentAndSelective(t *testing.T) {
 			t.Errorf("%s: deliveries %+v %v", sub.ID, ds, err)
 		}
 	}
-	if pending, _ := events.Pending(ctx, tbl, 10); len(pending) != 0 {
+	if pending, _ := outbox.Pending(ctx, tbl, 10); len(pending) != 0 {
 		t.Errorf("the event is still pending: %v", pending)
 	}
 	// Another tenant cannot see the deliveries.
@@ -462,7 +462,7 @@ func TestPingReachesOnlyThatSubscription(t *testing.T) {
 		h := mem.harness(nil, webhooks.Options{Guard: loopback}, 512)
 		a := mem.receiver(secret, nil)
 		b := mem.receiver(secret, nil)
-		subA := h.subscribe(t, 1, a.url, secret, events.CreditLow)
+		subA := h.subscribe(t, 1, a.url, secret, outbox.CreditLow)
 		h.subscribe(t, 1, b.url, secret, webhooks.AllEvents)
 		d, err := h.svc.Ping(context.Background(), 1, subA.ID)
 		if err != nil {
@@ -472,12 +472,12 @@ func TestPingReachesOnlyThatSubscription(t *testing.T) {
 		var env struct {
 			EventID string                 `json:"event_id"`
 			Type    string                 `json:"type"`
-			Data    events.WebhookPingData `json:"data"`
+			Data    outbox.WebhookPingData `json:"data"`
 		}
 		if err := json.Unmarshal(got.body, &env); err != nil {
 			t.Fatal(err)
 		}
-		if env.Type != events.WebhookPing || env.EventID != d.EventID || env.Data.SubscriptionID != subA.ID || !got.sigOK {
+		if env.Type != outbox.WebhookPing || env.EventID != d.EventID || env.Data.SubscriptionID != subA.ID || !got.sigOK {
 			t.Errorf("ping %+v", env)
 		}
 		h.waitStatus(t, 1, subA.ID, d.EventID, webhooks.StatusSucceeded, 5*time.Second)
@@ -500,7 +500,7 @@ func TestRedirectIsAFailure(t *testing.T) {
 		target := mem.receiver(secret, nil)
 		rc := mem.receiver(secret, func(context.Context, int) int { return http.StatusFound })
 		sub := h.subscribe(t, 1, rc.url, secret, webhooks.AllEvents)
-		ev := emit(t, h.tbl, 1, events.ContentCited, events.ContentCitedData{OpportunityID: "o"})
+		ev := emit(t, h.tbl, 1, outbox.ContentCited, outbox.ContentCitedData{OpportunityID: "o"})
 		d := h.waitStatus(t, 1, sub.ID, ev.ID, webhooks.StatusDeadLettered, 10*time.Second)
 		if *d.Attempts[0].HTTPStatus != http.StatusFound || !strings.Contains(*d.Attempts[0].Error, "redirects are not followed") {
 			t.Errorf("attempt %+v", d.Attempts[0])
@@ -519,8 +519,8 @@ func TestDeletedSubscriptionGetsNothing(t *testing.T) {
 	rc := newReceiver(t, secret, nil)
 	svc := webhooks.New(tbl, webhooks.Options{Guard: loopback})
 	sub, _ := svc.CreateSubscription(ctx, 1, webhooks.NewSubscription{URL: rc.url, Secret: ptr(secret)})
-	ev, _ := events.New(1, events.GapDetected, events.GapDetectedData{}, time.Now())
-	events.Append(ctx, tbl, ev)
+	ev, _ := outbox.New(1, outbox.GapDetected, outbox.GapDetectedData{}, time.Now())
+	outbox.Append(ctx, tbl, ev)
 	if _, err := svc.FanOut(ctx, ev, nil); err != nil {
 		t.Fatal(err)
 	}
@@ -556,10 +556,10 @@ func TestRestartResendsUnfinishedDeliveries(t *testing.T) {
 		rc := mem.receiver(secret, nil)
 		cold := webhooks.New(tbl, webhooks.Options{Guard: loopback})
 		sub, _ := cold.CreateSubscription(ctx, 1, webhooks.NewSubscription{URL: rc.url, Secret: ptr(secret)})
-		var evs []events.Event
+		var evs []outbox.Event
 		for range 3 {
-			ev, _ := events.New(1, events.OpportunityCreated, events.OpportunityCreatedData{}, time.Now())
-			events.Append(ctx, tbl, ev)
+			ev, _ := outbox.New(1, outbox.OpportunityCreated, outbox.OpportunityCreatedData{}, time.Now())
+			outbox.Append(ctx, tbl, ev)
 			if _, err := cold.FanOut(ctx, ev, nil); err != nil {
 				t.Fatal(err)
 			}

@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/brandlens/brandlens/shared/events"
+	"github.com/brandlens/brandlens/shared/outbox"
 	"github.com/brandlens/brandlens/shared/store"
 )
 
@@ -16,7 +16,7 @@ import (
 // retry, the sweep racing the stream) it creates nothing twice, and the
 // messages it sends again are dropped by Handle as duplicates. subs, when
 // not nil, caches the tenants' subscriptions across a batch.
-func (s *Service) FanOut(ctx context.Context, ev events.Event, subs map[int32][]Subscription) (deliveries int, err error) {
+func (s *Service) FanOut(ctx context.Context, ev outbox.Event, subs map[int32][]Subscription) (deliveries int, err error) {
 	list, ok := subs[ev.TenantID]
 	if !ok {
 		if list, err = s.ListSubscriptions(ctx, ev.TenantID); err != nil {
@@ -52,7 +52,7 @@ func (s *Service) FanOut(ctx context.Context, ev events.Event, subs map[int32][]
 		}
 		deliveries++
 	}
-	if err := events.MarkDone(ctx, s.tbl, ev); err != nil {
+	if err := outbox.MarkDone(ctx, s.tbl, ev); err != nil {
 		return deliveries, err
 	}
 	return deliveries, nil
@@ -69,7 +69,7 @@ func (s *Service) FanOutPending(ctx context.Context, createdBefore time.Time) (i
 	failed := map[string]bool{} // stay pending; skipped in this run
 	for ctx.Err() == nil {
 		limit := batch + len(failed)
-		evs, err := events.Pending(ctx, s.tbl, limit)
+		evs, err := outbox.Pending(ctx, s.tbl, limit)
 		if err != nil {
 			return handled, err
 		}
@@ -111,13 +111,13 @@ func (s *Service) Ping(ctx context.Context, tenantID int32, subscriptionID strin
 		return Delivery{}, err
 	}
 	now := s.now().UTC()
-	ev, err := events.New(tenantID, events.WebhookPing, events.WebhookPingData{
+	ev, err := outbox.New(tenantID, outbox.WebhookPing, outbox.WebhookPingData{
 		SubscriptionID: sub.ID, Message: "ping from brandlens: this endpoint receives the subscription's events",
 	}, now)
 	if err != nil {
 		return Delivery{}, err
 	}
-	evOp, err := events.Op(ev)
+	evOp, err := outbox.Op(ev)
 	if err != nil {
 		return Delivery{}, err
 	}

@@ -15,7 +15,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/brandlens/brandlens/shared/events"
+	"github.com/brandlens/brandlens/shared/outbox"
 	"github.com/brandlens/brandlens/shared/queue"
 	"github.com/brandlens/brandlens/shared/signing"
 	"github.com/brandlens/brandlens/shared/ssrf"
@@ -290,16 +290,16 @@ func (h *harness) subscribe(t testing.TB, tenant int32, url, secret string, evs 
 
 // emit appends an event to the outbox and wakes the dispatcher, as a
 // producer does.
-func emit(t testing.TB, tbl store.Table, tenant int32, typ string, data any) events.Event {
+func emit(t testing.TB, tbl store.Table, tenant int32, typ string, data any) outbox.Event {
 	t.Helper()
-	ev, err := events.New(tenant, typ, data, time.Now())
+	ev, err := outbox.New(tenant, typ, data, time.Now())
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := events.Append(context.Background(), tbl, ev); err != nil {
+	if err := outbox.Append(context.Background(), tbl, ev); err != nil {
 		t.Fatal(err)
 	}
-	events.Notify()
+	outbox.Notify()
 	return ev
 }
 

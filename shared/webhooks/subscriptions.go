@@ -11,7 +11,7 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/brandlens/brandlens/shared/events"
+	"github.com/brandlens/brandlens/shared/outbox"
 	"github.com/brandlens/brandlens/shared/ids"
 	"github.com/brandlens/brandlens/shared/store"
 	"github.com/brandlens/brandlens/shared/tenants"
@@ -147,7 +147,7 @@ func normalizeEvents(in []string, ve *ValidationError) []string {
 		switch {
 		case t == AllEvents:
 			return []string{AllEvents}
-		case events.ValidType(t):
+		case outbox.ValidType(t):
 			if !slices.Contains(out, t) {
 				out = append(out, t)
 			}
@@ -156,7 +156,7 @@ func normalizeEvents(in []string, ve *ValidationError) []string {
 		}
 	}
 	if len(unknown) > 0 {
-		ve.Add("events", "unknown event type %s; known types: %s, or %q for all", strings.Join(unknown, ", "), strings.Join(events.Types, ", "), AllEvents)
+		ve.Add("events", "unknown event type %s; known types: %s, or %q for all", strings.Join(unknown, ", "), strings.Join(outbox.Types, ", "), AllEvents)
 	}
 	return out
 }

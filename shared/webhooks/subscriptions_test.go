@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/brandlens/brandlens/shared/events"
+	"github.com/brandlens/brandlens/shared/outbox"
 	"github.com/brandlens/brandlens/shared/ssrf"
 	"github.com/brandlens/brandlens/shared/store"
 	"github.com/brandlens/brandlens/shared/store/dynamotest"
@@ -52,11 +52,11 @@ func TestCreateSubscriptionDefaultsAndSecret(t *testing.T) {
 	}
 	// Normalisation: duplicates go, "*" absorbs the rest.
 	s2, err := svc.CreateSubscription(ctx, 1, webhooks.NewSubscription{URL: "https://hooks.example.com/in",
-		Events: []string{events.CreditLow, events.CreditLow, events.APIKeyRevoked}})
+		Events: []string{outbox.CreditLow, outbox.CreditLow, outbox.APIKeyRevoked}})
 	if err != nil || strings.Join(s2.Events, ",") != "credit.low,api_key.revoked" {
 		t.Errorf("events %v %v", s2.Events, err)
 	}
-	s3, _ := svc.CreateSubscription(ctx, 1, webhooks.NewSubscription{URL: "https://hooks.example.com/in", Events: []string{events.CreditLow, "*"}})
+	s3, _ := svc.CreateSubscription(ctx, 1, webhooks.NewSubscription{URL: "https://hooks.example.com/in", Events: []string{outbox.CreditLow, "*"}})
 	if strings.Join(s3.Events, ",") != "*" {
 		t.Errorf("events %v, want [*]", s3.Events)
 	}
@@ -73,8 +73,8 @@ func TestCreateSubscriptionDefaultsAndSecret(t *testing.T) {
 	}
 
 	// Update changes what is given and keeps the secret unless rotated.
-	up, err := svc.UpdateSubscription(ctx, 1, sub.ID, webhooks.Patch{Active: ptr(false), Events: []string{events.ContentPublished}, Description: ptr("ops")})
-	if err != nil || up.Active || up.Events[0] != events.ContentPublished || up.Description != "ops" || up.Secret != sub.Secret || up.URL != sub.URL {
+	up, err := svc.UpdateSubscription(ctx, 1, sub.ID, webhooks.Patch{Active: ptr(false), Events: []string{outbox.ContentPublished}, Description: ptr("ops")})
+	if err != nil || up.Active || up.Events[0] != outbox.ContentPublished || up.Description != "ops" || up.Secret != sub.Secret || up.URL != sub.URL {
 		t.Errorf("update: %+v %v", up, err)
 	}
 	rot, err := svc.UpdateSubscription(ctx, 1, sub.ID, webhooks.Patch{Secret: ptr("a-brand-new-secret-of-enough-length")})
@@ -158,7 +158,7 @@ func TestConnectTimeGuardStopsDeliveries(t *testing.T) {
 	}
 	h := newHarness(t, nil, webhooks.Options{Guard: ssrf.Guard{}, Lookup: lookup})
 	sub := h.subscribe(t, 1, "http://hooks.public-looking.com:"+port+"/hook", secret, webhooks.AllEvents)
-	ev := emit(t, h.tbl, 1, events.APIKeyRevoked, events.APIKeyRevokedData{KeyID: "key_1", RevokedAt: time.Now()})
+	ev := emit(t, h.tbl, 1, outbox.APIKeyRevoked, outbox.APIKeyRevokedData{KeyID: "key_1", RevokedAt: time.Now()})
 	d := h.waitStatus(t, 1, sub.ID, ev.ID, webhooks.StatusDeadLettered, 10*time.Second)
 	if len(d.Attempts) != webhooks.MaxAttempts {
 		t.Errorf("%d attempts", len(d.Attempts))
@@ -174,7 +174,7 @@ func TestConnectTimeGuardStopsDeliveries(t *testing.T) {
 	// The same engine with the local allowance reaches it.
 	h2 := newHarness(t, nil, webhooks.Options{Guard: ssrf.Guard{AllowLoopback: true}, Lookup: lookup})
 	sub2 := h2.subscribe(t, 1, "http://hooks.public-looking.com:"+port+"/hook", secret, webhooks.AllEvents)
-	ev2 := emit(t, h2.tbl, 1, events.APIKeyRevoked, events.APIKeyRevokedData{KeyID: "key_2"})
+	ev2 := emit(t, h2.tbl, 1, outbox.APIKeyRevoked, outbox.APIKeyRevokedData{KeyID: "key_2"})
 	h2.waitStatus(t, 1, sub2.ID, ev2.ID, webhooks.StatusSucceeded, 5*time.Second)
 	if rc.conns.Load() == 0 {
 		t.Error("with the allowance, no connection reached the server")

@@ -1,4 +1,4 @@
-package events_test
+package outbox_test
 
 import (
 	"os"
@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/brandlens/brandlens/shared/events"
+	"github.com/brandlens/brandlens/shared/outbox"
 )
 
 // Every event type has a payload type and a firing rule, and the README's
@@ -20,18 +20,18 @@ func TestEveryEventTypeIsDocumented(t *testing.T) {
 	}
 	rows := map[string]string{}
 	for _, line := range strings.Split(string(readme), "\n") {
-		for _, typ := range events.Types {
+		for _, typ := range outbox.Types {
 			if strings.HasPrefix(line, "| `"+typ+"` |") {
 				rows[typ] = line
 			}
 		}
 	}
-	if len(events.Payloads) != len(events.Types) || len(events.Fires) != len(events.Types) {
-		t.Errorf("%d payloads and %d firing rules for %d types", len(events.Payloads), len(events.Fires), len(events.Types))
+	if len(outbox.Payloads) != len(outbox.Types) || len(outbox.Fires) != len(outbox.Types) {
+		t.Errorf("%d payloads and %d firing rules for %d types", len(outbox.Payloads), len(outbox.Fires), len(outbox.Types))
 	}
-	for _, typ := range events.Types {
-		p, ok := events.Payloads[typ]
-		if !ok || events.Fires[typ] == "" {
+	for _, typ := range outbox.Types {
+		p, ok := outbox.Payloads[typ]
+		if !ok || outbox.Fires[typ] == "" {
 			t.Errorf("%s: no payload type or firing rule", typ)
 			continue
 		}
@@ -52,10 +52,10 @@ func TestEveryEventTypeIsDocumented(t *testing.T) {
 
 func TestNotifyCallsListeners(t *testing.T) {
 	calls := 0
-	stop := events.Listen(func() { calls++ })
-	events.Notify()
+	stop := outbox.Listen(func() { calls++ })
+	outbox.Notify()
 	stop()
-	events.Notify()
+	outbox.Notify()
 	if calls != 1 {
 		t.Errorf("%d calls, want 1", calls)
 	}

@@ -1,9 +1,9 @@
-// Package events is the outbox of domain events. A state change that
+// Package outbox is the outbox of domain events. A state change that
 // webhook subscribers may watch appends its event in the same store
 // transaction as the change itself (Op), so an event exists exactly when
 // its change does. Events wait in a sparse "pending" index until the
 // fan-out turns each into one delivery per matching subscription.
-package events
+package outbox
 
 import (
 	"context"
