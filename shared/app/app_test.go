@@ -63,6 +63,16 @@ type awsJSON struct {
 	mu         sync.Mutex
 	reads      map[string]int // secret id → GetSecretValue calls
 	executions []startExecution
+	described  []string // DescribeExecution's execution ARNs
+	// executionStatus is what DescribeExecution answers ("": RUNNING).
+	executionStatus string
+}
+
+func (a *awsJSON) status() string {
+	if a.executionStatus == "" {
+		return "RUNNING"
+	}
+	return a.executionStatus
 }
 
 type startExecution struct {
@@ -112,6 +122,18 @@ func (a *awsJSON) serve(w http.ResponseWriter, r *http.Request) {
 		a.executions = append(a.executions, in)
 		w.Header().Set("Content-Type", "application/x-amz-json-1.0")
 		json.NewEncoder(w).Encode(map[string]any{"executionArn": in.StateMachineArn + ":" + in.Name, "startDate": float64(time.Now().Unix())})
+	case "AWSStepFunctions.DescribeExecution":
+		var in struct{ ExecutionArn string }
+		json.Unmarshal(body, &in)
+		a.described = append(a.described, in.ExecutionArn)
+		for _, e := range a.executions {
+			if strings.Replace(e.StateMachineArn, ":stateMachine:", ":execution:", 1)+":"+e.Name == in.ExecutionArn {
+				w.Header().Set("Content-Type", "application/x-amz-json-1.0")
+				json.NewEncoder(w).Encode(map[string]any{"executionArn": in.ExecutionArn, "status": a.status(), "startDate": float64(time.Now().Unix())})
+				return
+			}
+		}
+		fail(400, "ExecutionDoesNotExist", "Execution Does Not Exist: '"+in.ExecutionArn+"'")
 	default:
 		fail(400, "UnknownOperationException", "unknown operation "+target)
 	}

@@ -141,7 +141,9 @@ func TestAPIFunctionsColdStart(t *testing.T) {
 }
 
 // worker-dispatch starts the job's workflow in Step Functions under the
-// job id; the redelivered message starts nothing and does not fail.
+// job id; the redelivered message starts nothing and does not fail while
+// that execution runs, but comes back (and ends in the DLQ) once it has
+// failed: the job's name cannot run again and the job may be unsettled.
 func TestDispatchStartsTheJobsWorkflow(t *testing.T) {
 	clearEnv(t)
 	c := offlineCloud(t)
@@ -153,11 +155,20 @@ func TestDispatchStartsTheJobsWorkflow(t *testing.T) {
 		sameJSON(t, string(invoke(t, asm, readEvent(t, "sqs-jobs.json"))), `{"batchItemFailures":[]}`)
 	}
 	c.aws.mu.Lock()
-	defer c.aws.mu.Unlock()
 	if len(c.aws.executions) != 1 || c.aws.executions[0].StateMachineArn != stateMachineARN || c.aws.executions[0].Name != "01jexample" {
 		t.Fatalf("executions %+v", c.aws.executions)
 	}
 	sameJSON(t, c.aws.executions[0].Input, `{"jobId":"01jexample","tenantId":1}`)
+	if want := []string{"arn:aws:states:us-east-1:123456789012:execution:query-execution:01jexample"}; !reflect.DeepEqual(c.aws.described, want) {
+		t.Errorf("described %q, want %q", c.aws.described, want)
+	}
+	c.aws.executionStatus = "FAILED"
+	c.aws.mu.Unlock()
+	var resp awsevents.SQSEventResponse
+	json.Unmarshal(invoke(t, asm, readEvent(t, "sqs-jobs.json")), &resp)
+	if len(resp.BatchItemFailures) != 1 {
+		t.Errorf("a message whose execution FAILED was acknowledged: %+v", resp)
+	}
 }
 
 // The query-execution steps, in workflow order, each through its own
