@@ -7,6 +7,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"sync"
 	"testing"
@@ -240,16 +241,39 @@ func (tpl template) setFunctionEnv(t *testing.T, c *cloud, id string) {
 		"Table": c.table, "KeySecret": keySecretARN, "SiteContentSecret": siteSecretARN, "ProviderKeysSecret": providerKeysARN,
 		"JobsQueue": c.jobsURL, "DeliveriesQueue": c.deliveriesURL, "QueryExecutionStateMachine": stateMachineARN, "LogLevel": "INFO",
 	}
+	// What !Sub texts name besides those: pseudo parameters and the
+	// parameters' defaults.
+	subs := map[string]string{"AWS::StackName": "brandlens-test", "AWS::Region": "us-east-1"}
+	params := get(tpl.root, "Parameters")
+	for i := 0; params != nil && i+1 < len(params.Content); i += 2 {
+		if d := get(params.Content[i+1], "Default"); d != nil {
+			subs[params.Content[i].Value] = d.Value
+		}
+	}
+	placeholder := regexp.MustCompile(`\$\{([^}]+)\}`)
 	for _, vars := range []*yaml.Node{get(tpl.root, "Globals", "Function", "Environment", "Variables"), get(fn, "Properties", "Environment", "Variables")} {
 		for i := 0; vars != nil && i+1 < len(vars.Content); i += 2 {
 			k, v := vars.Content[i].Value, vars.Content[i+1]
 			val := v.Value
-			if v.Tag == "!Ref" {
+			switch {
+			case v.Tag == "!Ref":
 				var ok bool
 				if val, ok = refs[v.Value]; !ok {
 					t.Fatalf("%s: %s is !Ref %s, which the tests give no value", id, k, v.Value)
 				}
-			} else if strings.HasPrefix(v.Tag, "!") && v.Tag != "!!str" {
+			case v.Tag == "!Sub":
+				val = placeholder.ReplaceAllStringFunc(v.Value, func(m string) string {
+					name := m[2 : len(m)-1]
+					if r, ok := subs[name]; ok {
+						return r
+					}
+					if r, ok := refs[name]; ok {
+						return r
+					}
+					t.Fatalf("%s: %s is !Sub %s, whose ${%s} the tests give no value", id, k, v.Value, name)
+					return ""
+				})
+			case strings.HasPrefix(v.Tag, "!") && v.Tag != "!!str":
 				t.Fatalf("%s: %s is %s %s, which the tests cannot resolve", id, k, v.Tag, v.Value)
 			}
 			t.Setenv(k, val)

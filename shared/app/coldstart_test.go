@@ -229,9 +229,31 @@ func TestStepFunctionsColdStart(t *testing.T) {
 		}
 	})
 	t.Run("step-settle", func(t *testing.T) {
-		out, err := step(t, runs.StepSettle, withJob("step-settle.json"))
+		// The settled job's figures go out as embedded-metric-format lines
+		// of the namespace template.yaml gives (brandlens/<stack>).
+		var emf bytes.Buffer
+		asm, err := coldStartWith(t, c, tpl, runs.StepSettle, quiet(), []app.ResourcesOption{app.WithMetricsOutput(&emf)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		raw, err := asm.Handler.Invoke(context.Background(), withJob("step-settle.json"))
+		var out map[string]any
+		if err == nil {
+			err = json.Unmarshal(raw, &out)
+		}
 		if err != nil || out["status"] != "partial" || out["creditsCharged"] != float64(1) {
 			t.Fatalf("%v %v", out, err)
+		}
+		lines := strings.Split(strings.TrimSpace(emf.String()), "\n")
+		if len(lines) != 2 || !strings.Contains(lines[0], `"Namespace":"brandlens/brandlens-test"`) ||
+			!strings.Contains(lines[0], `"JobsSettled":1`) || !strings.Contains(lines[0], `"Status":"partial"`) || !strings.Contains(lines[0], `"CreditsCaptured":1`) ||
+			!strings.Contains(lines[1], `"ProviderFailures":1`) || !strings.Contains(lines[1], `"Platform":"perplexity"`) {
+			t.Errorf("metric lines:\n%s", emf.String())
+		}
+		// A second delivery of the same Settle counts nothing twice.
+		emf.Reset()
+		if _, err := asm.Handler.Invoke(context.Background(), withJob("step-settle.json")); err != nil || emf.Len() != 0 {
+			t.Errorf("duplicate settle: %v, metric lines %q", err, emf.String())
 		}
 		j, err := repos.Jobs.Get(context.Background(), 1, a.Job.ID)
 		if err != nil || j.PerPlatformStatus["perplexity"].Error == nil || !strings.Contains(*j.PerPlatformStatus["perplexity"].Error, "no recorded answer") {

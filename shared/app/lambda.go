@@ -184,8 +184,12 @@ func lambdaServices(ctx context.Context, res *Resources, keySecret []byte, provs
 	if err != nil {
 		return nil, err
 	}
+	m, err := res.Metrics(log)
+	if err != nil {
+		return nil, err
+	}
 	return NewServices(repos, Deps{Logger: log, Jobs: jobsQ, Deliveries: deliveriesQ, Providers: provs,
-		Guard: res.Guard(), RetryScale: cfg.RetryScale})
+		Guard: res.Guard(), RetryScale: cfg.RetryScale, Metrics: m})
 }
 
 // stateMachines is worker-dispatch's starter: Step Functions, with the

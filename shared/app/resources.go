@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"net/http"
 	"os"
@@ -21,8 +22,10 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/sqs"
 
 	"github.com/brandlens/brandlens/shared/config"
+	"github.com/brandlens/brandlens/shared/metrics"
 	"github.com/brandlens/brandlens/shared/providers"
 	"github.com/brandlens/brandlens/shared/queue"
+	"github.com/brandlens/brandlens/shared/runs"
 	"github.com/brandlens/brandlens/shared/ssrf"
 	"github.com/brandlens/brandlens/shared/store"
 	"github.com/brandlens/brandlens/shared/store/dynamo"
@@ -35,13 +38,23 @@ type Resources struct {
 	cfg    config.Config
 	getenv func(string) string
 	aws    func() (aws.Config, error)
+	// metricsOut receives the embedded-metric-format lines (stdout, which
+	// Lambda sends to the function's log group with its logs).
+	metricsOut io.Writer
 }
+
+// ResourcesOption changes what NewResources opens.
+type ResourcesOption func(*Resources)
+
+// WithMetricsOutput sends the business figures' embedded-metric-format
+// lines to w instead of stdout.
+func WithMetricsOutput(w io.Writer) ResourcesOption { return func(r *Resources) { r.metricsOut = w } }
 
 // NewResources returns the resources of cfg. getenv (os.Getenv in
 // production) serves the variables the providers read themselves (the
 // platforms' keys and endpoints).
-func NewResources(cfg config.Config, getenv func(string) string) *Resources {
-	return &Resources{cfg: cfg, getenv: getenv, aws: sync.OnceValues(func() (aws.Config, error) {
+func NewResources(cfg config.Config, getenv func(string) string, opts ...ResourcesOption) *Resources {
+	r := &Resources{cfg: cfg, getenv: getenv, metricsOut: os.Stdout, aws: sync.OnceValues(func() (aws.Config, error) {
 		// A Lambda cold start builds several clients from one configuration.
 		// AWS_ENDPOINT_URL_<SERVICE> (DynamoDB Local, LocalStack, fauxqs) is
 		// honoured by each client built from it.
@@ -51,6 +64,23 @@ func NewResources(cfg config.Config, getenv func(string) string) *Resources {
 		}
 		return c, nil
 	})}
+	for _, o := range opts {
+		o(r)
+	}
+	return r
+}
+
+// Metrics is where the settled jobs' figures go: embedded-metric-format
+// lines of the configured namespace, or nil (none) without one.
+func (r *Resources) Metrics(log *slog.Logger) (runs.Metrics, error) {
+	if r.cfg.MetricsNamespace == "" {
+		return nil, nil
+	}
+	emf, err := metrics.NewEMF(r.metricsOut, r.cfg.MetricsNamespace, nil)
+	if err != nil {
+		return nil, fmt.Errorf("app: %s: %w", config.EnvMetricsNamespace, err)
+	}
+	return metrics.Jobs{EMF: emf, OnError: func(err error) { log.Error("metrics: write the figures", "error", err.Error()) }}, nil
 }
 
 // Config is the settings the resources were opened with.

@@ -115,6 +115,8 @@ type Deps struct {
 	Guard ssrf.Guard
 	// RetryScale multiplies the webhook retry waits (0: 1).
 	RetryScale float64
+	// Metrics receives the settled jobs' figures (nil: none).
+	Metrics runs.Metrics
 }
 
 // NewServices builds every service over r with d.
@@ -129,7 +131,7 @@ func NewServices(r *Repos, d Deps) (*Services, error) {
 		d.Logger = slog.Default()
 	}
 	rs, err := runs.New(runs.Deps{Table: r.Table, Tenants: r.Tenants, Queries: r.Queries, Ledger: r.Ledger, Jobs: r.Jobs,
-		Competitors: r.Competitors, Providers: d.Providers, Sender: d.Jobs, Now: r.Now, Logger: d.Logger})
+		Competitors: r.Competitors, Providers: d.Providers, Sender: d.Jobs, Now: r.Now, Logger: d.Logger, Metrics: d.Metrics})
 	if err != nil {
 		return nil, fmt.Errorf("app: %w", err)
 	}

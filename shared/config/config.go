@@ -40,6 +40,12 @@ const (
 	// EnvAllowLoopback lets webhook URLs point to loopback addresses (local
 	// development only; template.yaml never sets it).
 	EnvAllowLoopback = "BRANDLENS_ALLOW_LOOPBACK_TARGETS"
+	// EnvMetricsNamespace is the CloudWatch namespace of the business
+	// figures, written as embedded-metric-format lines (empty: none).
+	EnvMetricsNamespace = "BRANDLENS_METRICS_NAMESPACE"
+	// EnvSecretsTTL is how long the provider keys read from Secrets
+	// Manager are kept before they are read again (a Go duration).
+	EnvSecretsTTL = "BRANDLENS_SECRETS_TTL"
 )
 
 // Store backends.
@@ -53,6 +59,7 @@ const (
 	// DefaultDataDir is where the embedded store keeps its files locally.
 	DefaultDataDir           = ".brandlens"
 	DefaultSchedulerInterval = time.Minute
+	DefaultSecretsTTL        = 5 * time.Minute
 )
 
 // Config is the settings read from the environment.
@@ -85,6 +92,11 @@ type Config struct {
 	RetryScale float64
 	// AllowLoopbackTargets admits loopback webhook URLs.
 	AllowLoopbackTargets bool
+	// MetricsNamespace is where the business figures go ("": nowhere).
+	MetricsNamespace string
+	// SecretsTTL is how long a secret that may be rotated while the
+	// process runs (the provider keys) is kept before it is read again.
+	SecretsTTL time.Duration
 }
 
 // FromEnv reads the settings from the process environment.
@@ -111,6 +123,8 @@ func Parse(getenv func(string) string) (Config, error) {
 		ProviderKeysSecretARN: get(EnvProviderKeysSecretARN),
 		SchedulerInterval:     DefaultSchedulerInterval,
 		RetryScale:            1,
+		MetricsNamespace:      get(EnvMetricsNamespace),
+		SecretsTTL:            DefaultSecretsTTL,
 	}
 	if c.Store == "" {
 		c.Store = StoreEmbedded
@@ -148,6 +162,13 @@ func Parse(getenv func(string) string) (Config, error) {
 			return Config{}, fmt.Errorf("config: %s must be a positive number, not %q", EnvRetryScale, v)
 		}
 		c.RetryScale = f
+	}
+	if v := get(EnvSecretsTTL); v != "" {
+		d, err := time.ParseDuration(v)
+		if err != nil || d < time.Second {
+			return Config{}, fmt.Errorf("config: %s must be a duration of at least 1s such as 5m, not %q", EnvSecretsTTL, v)
+		}
+		c.SecretsTTL = d
 	}
 	switch v := get(EnvAllowLoopback); {
 	case v == "" || v == "0" || strings.EqualFold(v, "false"):

@@ -59,6 +59,16 @@ func TestParse(t *testing.T) {
 				t.Errorf("%+v", c)
 			}
 		}},
+		{"metrics and the secrets' TTL by default", nil, func(t *testing.T, c config.Config) {
+			if c.MetricsNamespace != "" || c.SecretsTTL != config.DefaultSecretsTTL {
+				t.Errorf("namespace %q TTL %v", c.MetricsNamespace, c.SecretsTTL)
+			}
+		}},
+		{"metrics namespace and secrets TTL", map[string]string{config.EnvMetricsNamespace: " brandlens/brandlens-prod ", config.EnvSecretsTTL: "300s"}, func(t *testing.T, c config.Config) {
+			if c.MetricsNamespace != "brandlens/brandlens-prod" || c.SecretsTTL != 5*time.Minute {
+				t.Errorf("namespace %q TTL %v", c.MetricsNamespace, c.SecretsTTL)
+			}
+		}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -87,6 +97,8 @@ func TestParseRefusesBadValues(t *testing.T) {
 		{config.EnvRetryScale, "+Inf", nil},
 		{config.EnvRetryScale, "fast", nil},
 		{config.EnvAllowLoopback, "yes please", nil},
+		{config.EnvSecretsTTL, "300", nil},
+		{config.EnvSecretsTTL, "10ms", nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.variable+"="+tt.value, func(t *testing.T) {
