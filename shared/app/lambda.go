@@ -53,7 +53,7 @@ func Platform(factory ProviderFactory) Artifact {
 		if f.Kind != KindRunsStep {
 			return nil, fmt.Errorf("app: %s is not a workflow step", f.Name)
 		}
-		provs, err := res.Providers(ctx, factory)
+		provs, err := res.Providers(ctx, factory, log)
 		if err != nil {
 			return nil, err
 		}

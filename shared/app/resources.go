@@ -4,7 +4,6 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -14,6 +13,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	awsconfig "github.com/aws/aws-sdk-go-v2/config"
@@ -150,27 +150,29 @@ func (r *Resources) SiteContentSecret(ctx context.Context) ([]byte, error) {
 
 // Providers builds the AI platform providers with factory. In AWS the
 // platforms' keys come from one Secrets Manager JSON object
-// (BRANDLENS_PROVIDER_KEYS_SECRET_ARN); its members win over the
-// environment.
-func (r *Resources) Providers(ctx context.Context, factory ProviderFactory) (providers.Set, error) {
-	getenv := r.getenv
-	if arn := r.cfg.ProviderKeysSecretARN; arn != "" {
-		raw, err := r.secretValue(ctx, "provider keys", arn)
-		if err != nil {
-			return nil, err
-		}
-		keys := map[string]string{}
-		if err := json.Unmarshal(raw, &keys); err != nil {
-			return nil, fmt.Errorf("app: the provider keys secret must be a JSON object of strings: %w", err)
-		}
-		getenv = func(name string) string {
-			if v, ok := keys[name]; ok {
-				return v
-			}
-			return r.getenv(name)
-		}
+// (BRANDLENS_PROVIDER_KEYS_SECRET_ARN), whose members win over the
+// environment; it is read at cold start, again after the settings'
+// SecretsTTL, and at once when a platform refuses a key (see
+// rotatingKeys), so that a rotation reaches warm functions.
+func (r *Resources) Providers(ctx context.Context, factory ProviderFactory, log *slog.Logger) (providers.Set, error) {
+	arn := r.cfg.ProviderKeysSecretARN
+	if arn == "" {
+		return factory(r.getenv, http.DefaultClient)
 	}
-	return factory(getenv, http.DefaultClient)
+	return newRotatingKeys(ctx, &rotatingKeys{
+		read: func(ctx context.Context) ([]byte, error) { return r.secretValue(ctx, "provider keys", arn) },
+		build: func(keys map[string]string) (providers.Set, error) {
+			return factory(func(name string) string {
+				if v, ok := keys[name]; ok {
+					return v
+				}
+				return r.getenv(name)
+			}, http.DefaultClient)
+		},
+		ttl: r.cfg.SecretsTTL,
+		now: time.Now,
+		log: log,
+	})
 }
 
 // secretValue reads a string secret from Secrets Manager.
