@@ -34,11 +34,11 @@ func artifact(t *testing.T, name string) app.Artifact {
 }
 
 // clearEnv unsets every setting, so that only what a test sets applies.
-func clearEnv(t *testing.T) {
+func clearEnv(t testing.TB) {
 	for _, k := range []string{config.EnvStore, config.EnvDataDir, config.EnvSeedFile, config.EnvTableName, config.EnvKeySecret,
 		config.EnvKeySecretARN, config.EnvSiteContentSecret, config.EnvSiteContentSecretARN, config.EnvLogLevel, config.EnvFunction,
 		config.EnvJobsQueueURL, config.EnvDeliveriesQueueURL, config.EnvStateMachineARN, config.EnvProviderKeysSecretARN,
-		config.EnvSchedulerInterval, config.EnvRetryScale, config.EnvAllowLoopback, "BRANDLENS_PROVIDERS", "BRANDLENS_REPLAY_FILE", config.EnvMetricsNamespace, config.EnvSecretsTTL} {
+		config.EnvSchedulerInterval, config.EnvRetryScale, config.EnvAllowLoopback, "BRANDLENS_PROVIDERS", "BRANDLENS_REPLAY_FILE", config.EnvMetricsNamespace, config.EnvSecretsTTL, config.EnvTracing, config.EnvOTLPEndpoint} {
 		t.Setenv(k, "")
 	}
 }

@@ -30,6 +30,7 @@ import (
 	"github.com/brandlens/brandlens/shared/store"
 	"github.com/brandlens/brandlens/shared/store/dynamo"
 	"github.com/brandlens/brandlens/shared/store/embedded"
+	"github.com/brandlens/brandlens/shared/tracing"
 )
 
 // Resources opens what the settings name: the store, the AWS clients (from
@@ -41,6 +42,8 @@ type Resources struct {
 	// metricsOut receives the embedded-metric-format lines (stdout, which
 	// Lambda sends to the function's log group with its logs).
 	metricsOut io.Writer
+	// tracing is built on first use: nil when the settings turn it off.
+	tracing func() (*tracing.Tracing, error)
 }
 
 // ResourcesOption changes what NewResources opens.
@@ -64,11 +67,21 @@ func NewResources(cfg config.Config, getenv func(string) string, opts ...Resourc
 		}
 		return c, nil
 	})}
+	r.tracing = sync.OnceValues(func() (*tracing.Tracing, error) {
+		if !cfg.Tracing {
+			return nil, nil
+		}
+		return tracing.New(context.Background(), cfg.TracingEndpoint, cfg.Function)
+	})
 	for _, o := range opts {
 		o(r)
 	}
 	return r
 }
+
+// Tracing is the function's spans (nil when tracing is off: then its
+// methods wrap nothing).
+func (r *Resources) Tracing() (*tracing.Tracing, error) { return r.tracing() }
 
 // Metrics is where the settled jobs' figures go: embedded-metric-format
 // lines of the configured namespace, or nil (none) without one.

@@ -117,6 +117,9 @@ type Deps struct {
 	RetryScale float64
 	// Metrics receives the settled jobs' figures (nil: none).
 	Metrics runs.Metrics
+	// DeliveryClient, when set, replaces the webhook deliveries' guarded
+	// client (the Lambda assembly passes the guarded client, traced).
+	DeliveryClient *http.Client
 }
 
 // NewServices builds every service over r with d.
@@ -135,7 +138,8 @@ func NewServices(r *Repos, d Deps) (*Services, error) {
 	if err != nil {
 		return nil, fmt.Errorf("app: %w", err)
 	}
-	wh := webhooks.New(r.Table, webhooks.Options{Sender: d.Deliveries, Guard: d.Guard, RetryScale: d.RetryScale, Now: r.Now, Logger: d.Logger})
+	wh := webhooks.New(r.Table, webhooks.Options{Sender: d.Deliveries, Guard: d.Guard, Client: d.DeliveryClient,
+		RetryScale: d.RetryScale, Now: r.Now, Logger: d.Logger})
 	return &Services{Repos: r, Runs: rs, Webhooks: wh, Logger: d.Logger}, nil
 }
 

@@ -46,6 +46,13 @@ const (
 	// EnvSecretsTTL is how long the provider keys read from Secrets
 	// Manager are kept before they are read again (a Go duration).
 	EnvSecretsTTL = "BRANDLENS_SECRETS_TTL"
+	// EnvTracing turns spans on: "otlp" exports them to the collector
+	// extension (OTEL_EXPORTER_OTLP_ENDPOINT, default localhost:4318);
+	// "off" or empty: no spans.
+	EnvTracing = "BRANDLENS_TRACING"
+	// EnvOTLPEndpoint is OpenTelemetry's standard variable of the
+	// collector's base URL.
+	EnvOTLPEndpoint = "OTEL_EXPORTER_OTLP_ENDPOINT"
 )
 
 // Store backends.
@@ -97,6 +104,10 @@ type Config struct {
 	// SecretsTTL is how long a secret that may be rotated while the
 	// process runs (the provider keys) is kept before it is read again.
 	SecretsTTL time.Duration
+	// Tracing exports spans over OTLP/HTTP to TracingEndpoint ("": the
+	// collector extension's default).
+	Tracing         bool
+	TracingEndpoint string
 }
 
 // FromEnv reads the settings from the process environment.
@@ -169,6 +180,13 @@ func Parse(getenv func(string) string) (Config, error) {
 			return Config{}, fmt.Errorf("config: %s must be a duration of at least 1s such as 5m, not %q", EnvSecretsTTL, v)
 		}
 		c.SecretsTTL = d
+	}
+	switch v := get(EnvTracing); v {
+	case "", "off":
+	case "otlp":
+		c.Tracing, c.TracingEndpoint = true, get(EnvOTLPEndpoint)
+	default:
+		return Config{}, fmt.Errorf("config: %s must be otlp or off, not %q", EnvTracing, v)
 	}
 	switch v := get(EnvAllowLoopback); {
 	case v == "" || v == "0" || strings.EqualFold(v, "false"):

@@ -64,6 +64,16 @@ func TestParse(t *testing.T) {
 				t.Errorf("namespace %q TTL %v", c.MetricsNamespace, c.SecretsTTL)
 			}
 		}},
+		{"tracing to the collector extension", map[string]string{config.EnvTracing: "otlp", config.EnvOTLPEndpoint: "http://localhost:4318"}, func(t *testing.T, c config.Config) {
+			if !c.Tracing || c.TracingEndpoint != "http://localhost:4318" {
+				t.Errorf("tracing %v endpoint %q", c.Tracing, c.TracingEndpoint)
+			}
+		}},
+		{"tracing off", map[string]string{config.EnvTracing: "off", config.EnvOTLPEndpoint: "http://localhost:4318"}, func(t *testing.T, c config.Config) {
+			if c.Tracing {
+				t.Error("tracing on")
+			}
+		}},
 		{"metrics namespace and secrets TTL", map[string]string{config.EnvMetricsNamespace: " brandlens/brandlens-prod ", config.EnvSecretsTTL: "300s"}, func(t *testing.T, c config.Config) {
 			if c.MetricsNamespace != "brandlens/brandlens-prod" || c.SecretsTTL != 5*time.Minute {
 				t.Errorf("namespace %q TTL %v", c.MetricsNamespace, c.SecretsTTL)
@@ -98,6 +108,7 @@ func TestParseRefusesBadValues(t *testing.T) {
 		{config.EnvRetryScale, "fast", nil},
 		{config.EnvAllowLoopback, "yes please", nil},
 		{config.EnvSecretsTTL, "300", nil},
+		{config.EnvTracing, "xray", nil},
 		{config.EnvSecretsTTL, "10ms", nil},
 	}
 	for _, tt := range tests {

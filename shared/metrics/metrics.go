@@ -16,8 +16,8 @@ import (
 	"fmt"
 	"io"
 	"maps"
-	"regexp"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -33,8 +33,20 @@ const (
 	DimPlatform      = "Platform"
 )
 
-// namespaceRE is what CloudWatch accepts as a namespace.
-var namespaceRE = regexp.MustCompile(`^[0-9A-Za-z.\-_/#:]{1,255}$`)
+// validNamespace: what CloudWatch accepts as a namespace (1–255 of
+// 0-9A-Za-z.-_/#: not starting with a colon). A loop, not a regexp: a
+// {1,255} repetition compiles into 255 copies at every cold start.
+func validNamespace(ns string) bool {
+	if len(ns) == 0 || len(ns) > 255 || ns[0] == ':' {
+		return false
+	}
+	for _, c := range ns {
+		if !(c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || strings.ContainsRune(".-_/#:", c)) {
+			return false
+		}
+	}
+	return true
+}
 
 // EMF writes embedded-metric-format lines to w, one Write per line.
 type EMF struct {
@@ -50,7 +62,7 @@ func NewEMF(w io.Writer, namespace string, now func() time.Time) (*EMF, error) {
 	if w == nil {
 		return nil, errors.New("metrics: NewEMF needs a writer")
 	}
-	if !namespaceRE.MatchString(namespace) || namespace[0] == ':' {
+	if !validNamespace(namespace) {
 		return nil, fmt.Errorf("metrics: %q is no CloudWatch namespace", namespace)
 	}
 	if now == nil {

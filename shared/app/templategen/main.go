@@ -273,6 +273,8 @@ func function(f app.Function) *yaml.Node {
 	if f.MemorySize > 0 {
 		add(props, "MemorySize", integer(f.MemorySize))
 	}
+	// The collector extension, when tracing is on (an empty list when off).
+	add(props, "Layers", block(ifThen("HasTracingLayer", ref("OtelCollectorLayerArn"), ref("AWS::NoValue"))))
 	if f.ReservedConcurrency != "" {
 		add(props, "ReservedConcurrentExecutions", ref(f.ReservedConcurrency))
 	}

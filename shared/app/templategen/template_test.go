@@ -293,6 +293,11 @@ func TestFunctions(t *testing.T) {
 				(rc.ok() && (!rc.isRef(f.ReservedConcurrency) || !tp.root.get("Parameters", f.ReservedConcurrency, "MinValue").ok())) {
 				t.Errorf("ReservedConcurrentExecutions %v, want !Ref of the bounded parameter %q", rc.Node, f.ReservedConcurrency)
 			}
+			// Spans leave through the collector extension, when its layer is given.
+			if l := res.get("Properties", "Layers").items(); len(l) != 1 || l[0].Tag != "!If" || l[0].Content[0].Value != "HasTracingLayer" ||
+				l[0].Content[1].Tag != "!Ref" || l[0].Content[1].Value != "OtelCollectorLayerArn" {
+				t.Error("Layers must be [!If [HasTracingLayer, !Ref OtelCollectorLayerArn, !Ref AWS::NoValue]]")
+			}
 			checkGradual(t, tp, id, res, f)
 			if got := res.get("Properties", "Environment", "Variables", "BRANDLENS_FUNCTION").str(); got != f.Name {
 				t.Errorf("BRANDLENS_FUNCTION = %q: the shared bootstrap would serve another function", got)
@@ -629,6 +634,9 @@ func TestReferencesResolve(t *testing.T) {
 	for _, e := range tp.root.get("Parameters").entries() {
 		known[e[0].Value] = true
 	}
+	for _, p := range []string{"AWS::NoValue", "AWS::Region", "AWS::StackName", "AWS::AccountId", "AWS::Partition", "AWS::URLSuffix"} {
+		known[p] = true
+	}
 	conditions := map[string]bool{}
 	for _, e := range tp.root.get("Conditions").entries() {
 		conditions[e[0].Value] = true
@@ -689,6 +697,8 @@ func TestTableAndSettings(t *testing.T) {
 		"Globals: no store override or secret":   !env.get("BRANDLENS_STORE").ok() && !env.get("BRANDLENS_SITE_CONTENT_SECRET").ok(),
 		"Outputs: ApiUrl and TableName":          tp.root.get("Outputs", "ApiUrl").ok() && tp.root.get("Outputs", "TableName").ok(),
 		"Globals: the metrics namespace":         env.get("BRANDLENS_METRICS_NAMESPACE").str() == businessNamespace,
+		"Globals: tracing on with the layer":     env.get("BRANDLENS_TRACING").Tag == "!If" && env.get("BRANDLENS_TRACING").Content[0].Value == "HasTracingLayer" && env.get("OTEL_EXPORTER_OTLP_ENDPOINT").str() == "http://localhost:4318",
+		"Globals: X-Ray active":                  tp.root.get("Globals", "Function", "Tracing").str() == "Active",
 		"loopback webhook targets are never on":  !bytes.Contains(tp.raw, []byte("BRANDLENS_ALLOW_LOOPBACK_TARGETS")),
 	}
 	for name, ok := range checks {
