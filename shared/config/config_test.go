@@ -128,13 +128,15 @@ func TestParseRefusesBadValues(t *testing.T) {
 // FuzzParse: whatever the environment holds, Parse answers a Config or an
 // error, and never panics.
 func FuzzParse(f *testing.F) {
-	f.Add("embedded", "", "1m", "1", "0", "info")
-	f.Add("dynamodb", "t", "0s", "0.01", "1", "DEBUG")
-	f.Add("x", "", "?", "-", "maybe", "")
-	f.Fuzz(func(t *testing.T, store, table, interval, scale, loopback, level string) {
+	f.Add("embedded", "", "1m", "1", "0", "info", "5m", "off")
+	f.Add("dynamodb", "t", "0s", "0.01", "1", "DEBUG", "300s", "otlp")
+	f.Add("x", "", "?", "-", "maybe", "", "1ms", "xray")
+	f.Fuzz(func(t *testing.T, store, table, interval, scale, loopback, level, ttl, tracing string) {
 		c, err := config.Parse(env(map[string]string{config.EnvStore: store, config.EnvTableName: table,
-			config.EnvSchedulerInterval: interval, config.EnvRetryScale: scale, config.EnvAllowLoopback: loopback, config.EnvLogLevel: level}))
-		if err == nil && (c.RetryScale <= 0 || c.SchedulerInterval < 0 || (c.Store != config.StoreEmbedded && c.Store != config.StoreDynamoDB)) {
+			config.EnvSchedulerInterval: interval, config.EnvRetryScale: scale, config.EnvAllowLoopback: loopback, config.EnvLogLevel: level,
+			config.EnvSecretsTTL: ttl, config.EnvTracing: tracing}))
+		if err == nil && (c.RetryScale <= 0 || c.SchedulerInterval < 0 || (c.Store != config.StoreEmbedded && c.Store != config.StoreDynamoDB) ||
+			c.SecretsTTL < time.Second || (c.Tracing && strings.TrimSpace(tracing) != "otlp")) {
 			t.Fatalf("accepted %+v", c)
 		}
 	})
