@@ -115,6 +115,11 @@ type Deps struct {
 	Guard ssrf.Guard
 	// RetryScale multiplies the webhook retry waits (0: 1).
 	RetryScale float64
+	// Metrics receives the settled jobs' figures (nil: none).
+	Metrics runs.Metrics
+	// DeliveryClient, when set, replaces the webhook deliveries' guarded
+	// client (the Lambda assembly passes the guarded client, traced).
+	DeliveryClient *http.Client
 }
 
 // NewServices builds every service over r with d.
@@ -129,11 +134,12 @@ func NewServices(r *Repos, d Deps) (*Services, error) {
 		d.Logger = slog.Default()
 	}
 	rs, err := runs.New(runs.Deps{Table: r.Table, Tenants: r.Tenants, Queries: r.Queries, Ledger: r.Ledger, Jobs: r.Jobs,
-		Competitors: r.Competitors, Providers: d.Providers, Sender: d.Jobs, Now: r.Now, Logger: d.Logger})
+		Competitors: r.Competitors, Providers: d.Providers, Sender: d.Jobs, Now: r.Now, Logger: d.Logger, Metrics: d.Metrics})
 	if err != nil {
 		return nil, fmt.Errorf("app: %w", err)
 	}
-	wh := webhooks.New(r.Table, webhooks.Options{Sender: d.Deliveries, Guard: d.Guard, RetryScale: d.RetryScale, Now: r.Now, Logger: d.Logger})
+	wh := webhooks.New(r.Table, webhooks.Options{Sender: d.Deliveries, Guard: d.Guard, Client: d.DeliveryClient,
+		RetryScale: d.RetryScale, Now: r.Now, Logger: d.Logger})
 	return &Services{Repos: r, Runs: rs, Webhooks: wh, Logger: d.Logger}, nil
 }
 

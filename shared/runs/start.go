@@ -122,6 +122,8 @@ type Deps struct {
 	// Logger records what is not worth failing a request for (nil:
 	// slog.Default()).
 	Logger *slog.Logger
+	// Metrics receives the figures of settled jobs (nil: none).
+	Metrics Metrics
 }
 
 // Service runs queries. Build it with New: every dependency is given at
@@ -141,6 +143,9 @@ func New(d Deps) (*Service, error) {
 	}
 	if d.Logger == nil {
 		d.Logger = slog.Default()
+	}
+	if d.Metrics == nil {
+		d.Metrics = noMetrics{}
 	}
 	return &Service{Deps: d}, nil
 }
