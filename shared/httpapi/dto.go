@@ -105,10 +105,13 @@ type JobList struct {
 	Items []jobs.Job `json:"items"`
 }
 
-// JobAccepted is the 202 answer of every write.
+// JobAccepted is the 202 answer of every write that creates a job.
 type JobAccepted struct {
 	JobID  string `json:"jobId"`
 	Status string `json:"status"`
+	// CreditsBalance is the tenant's available credits after the job's
+	// hold (the spec: "responses carry credits_balance").
+	CreditsBalance int64 `json:"credits_balance"`
 }
 
 // RunRequest is the PublicRunRequest body of POST /api/v1/queries/{id}/run.
