@@ -309,7 +309,7 @@ func TestOpenAPIOperationsFollowTheRouteTable(t *testing.T) {
 		case GuardSignedBody:
 			codes = append(codes, CodeInvalidSignature)
 		}
-		codes = append(codes, CodeNotFound, CodeMethodNotAllowed, CodeInternal)
+		codes = append(codes, CodeNotFound, CodeMethodNotAllowed, CodeInternal, CodeBadRequest, CodeHeadersTooLarge)
 		if len(r.Params()) > 0 || r.RequestBody() != nil {
 			codes = append(codes, CodeValidation)
 		}

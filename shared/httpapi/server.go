@@ -136,6 +136,8 @@ func (r *compiledRoute) matchPath(segs []string) (map[string]string, bool) {
 	return vals, true
 }
 
+// requestIDPattern is the bounded, safe shape of an X-Request-Id a client
+// may send for correlation.
 var requestIDPattern = regexp.MustCompile(`^[A-Za-z0-9._-]{1,128}$`)
 
 func newRequestID() string {
@@ -147,13 +149,18 @@ func newRequestID() string {
 // ServeHTTP implements http.Handler.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	start := s.Now()
-	rid := r.Header.Get("X-Request-Id")
-	if !requestIDPattern.MatchString(rid) {
-		rid = newRequestID()
-		// Behind API Gateway its request id joins our logs to its access log.
-		if gw, ok := core.GetAPIGatewayV2ContextFromContext(r.Context()); ok && requestIDPattern.MatchString(gw.RequestID) {
-			rid = gw.RequestID
-		}
+	// The request id is always the service's own, so that it names one
+	// request (errors send it to support; brand checks are stored under
+	// it): generated here, or API Gateway's, which joins our logs to its
+	// access log. A client's X-Request-Id of the safe shape is logged
+	// beside it for correlation; any other value is dropped unread.
+	rid := newRequestID()
+	if gw, ok := core.GetAPIGatewayV2ContextFromContext(r.Context()); ok && requestIDPattern.MatchString(gw.RequestID) {
+		rid = gw.RequestID
+	}
+	var clientRID string
+	if vs := r.Header.Values("X-Request-Id"); len(vs) == 1 && requestIDPattern.MatchString(vs[0]) {
+		clientRID = vs[0]
 	}
 	w.Header().Set("X-Request-Id", rid)
 	sw := &statusWriter{ResponseWriter: w}
@@ -167,6 +174,9 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 		attrs := []any{"request_id", rid, "method", r.Method, "path", r.URL.Path, "status", sw.status,
 			"duration_ms", float64(s.Now().Sub(start).Microseconds()) / 1000}
+		if clientRID != "" {
+			attrs = append(attrs, "client_request_id", clientRID)
+		}
 		if rq.Principal.KeyID != "" {
 			attrs = append(attrs, "tenant_id", rq.Principal.TenantID, "key_id", rq.Principal.KeyID)
 		}
