@@ -270,6 +270,9 @@ func (p *Param) parse(raw string) (any, string) {
 		}
 		return t, ""
 	}
+	if !utf8.ValidString(raw) {
+		return nil, "must be valid UTF-8"
+	}
 	if n := utf8.RuneCountInString(raw); n > p.MaxLength || n < p.MinLength {
 		if p.MinLength > 0 {
 			return nil, fmt.Sprintf("must be %d to %d characters", p.MinLength, p.MaxLength)
