@@ -116,7 +116,8 @@ type JobAccepted struct {
 
 // RunRequest is the PublicRunRequest body of POST /api/v1/queries/{id}/run.
 type RunRequest struct {
-	// Platforms is a subset of the query's platforms; empty runs them all.
+	// Platforms is a subset of the query's platforms; absent (nil) runs them
+	// all, and an empty list is refused.
 	Platforms []string `json:"platforms"`
 	// Samples per platform, 1..5 (default 1).
 	Samples *int32 `json:"samples"`

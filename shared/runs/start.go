@@ -49,7 +49,7 @@ type Message struct {
 type Request struct {
 	TenantID  int32
 	QueryID   int32
-	Platforms []string // empty: all of the query's platforms
+	Platforms []string // nil: all of the query's platforms; empty: refused
 	Samples   int
 	// Idempotency, when set, makes the request safe to retry: its record
 	// joins the job's transaction (idempotency.JobOp), so one key makes at
