@@ -4,14 +4,19 @@ import (
 	"context"
 	"encoding/json"
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"sync"
 	"testing"
+	"testing/synctest"
+	"time"
 
 	"github.com/brandlens/brandlens/shared/httpapi"
 	"github.com/brandlens/brandlens/shared/httpapi/apitest"
+	"github.com/brandlens/brandlens/shared/idempotency"
 	"github.com/brandlens/brandlens/shared/store"
 	"github.com/brandlens/brandlens/shared/tenants"
+	"github.com/brandlens/brandlens/shared/webhooks"
 )
 
 const hookBody = `{"url":"https://hooks.acmenotes.com/in","events":["execution.completed"],"description":"ops"}`
@@ -215,4 +220,65 @@ func TestIdempotentRunsAndCreditsBalance(t *testing.T) {
 	if len(jobs.Items) != 3 {
 		t.Fatalf("%d jobs, want 3", len(jobs.Items))
 	}
+}
+
+// A retry while the first request with its key still runs waits for its
+// answer and replays it; when none comes within about 10 s it is 409 with
+// reason in_progress and Retry-After (fake clock: no real wait).
+func TestRetryWhileTheFirstRequestRuns(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		api := apitest.NewHandler(t, apitest.Options{})
+		ctx := context.Background()
+		p, err := api.Svc.Keys.Authenticate(ctx, apitest.KeyAPublish)
+		if err != nil {
+			t.Fatal(err)
+		}
+		held := func(key string) idempotency.Key {
+			k, rec, err := api.Svc.Idempotency.Begin(ctx, idempotency.Key{TenantID: api.A.ID, APIKeyID: p.KeyID, Key: key,
+				Fingerprint: idempotency.Fingerprint("POST", "/api/v1/webhooks", []byte(hookBody))})
+			if err != nil || rec != nil {
+				t.Fatalf("claim: %v %v", rec, err)
+			}
+			return k
+		}
+		send := func(key string) *httptest.ResponseRecorder {
+			req := httptest.NewRequest("POST", "/api/v1/webhooks", strings.NewReader(hookBody))
+			req.Header.Set("X-API-Key", apitest.KeyAPublish)
+			req.Header.Set("Content-Type", "application/json")
+			req.Header.Set(httpapi.HeaderIdempotencyKey, key)
+			rec := httptest.NewRecorder()
+			api.Handler.ServeHTTP(rec, req)
+			return rec
+		}
+
+		held("stuck")
+		start := time.Now()
+		rec := send("stuck")
+		var e errorBody
+		_ = json.Unmarshal(rec.Body.Bytes(), &e)
+		if rec.Code != 409 || e.Error.Code != "idempotency_conflict" || rec.Header().Get("Retry-After") != "1" || !strings.Contains(rec.Body.String(), `"reason":"in_progress"`) {
+			t.Fatalf("got %d %v %s", rec.Code, rec.Header(), rec.Body)
+		}
+		if waited := time.Since(start); waited < 9*time.Second || waited > 11*time.Second {
+			t.Fatalf("waited %v", waited)
+		}
+
+		sub, err := api.Svc.Webhooks.CreateSubscription(ctx, api.A.ID, webhooks.NewSubscription{URL: "https://hooks.acmenotes.com/in"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		k := held("slow")
+		done := make(chan *httptest.ResponseRecorder)
+		go func() { done <- send("slow") }()
+		time.Sleep(time.Second)
+		if err := api.Svc.Idempotency.Complete(ctx, k, 201, []byte(`{"id":"`+sub.ID+`","secret":""}`)); err != nil {
+			t.Fatal(err)
+		}
+		rec = <-done
+		var got httpapi.WebhookSubscriptionCreated
+		_ = json.Unmarshal(rec.Body.Bytes(), &got)
+		if rec.Code != 201 || got.ID != sub.ID || got.Secret != sub.Secret || rec.Header().Get(httpapi.HeaderIdempotentReplayed) != "true" {
+			t.Fatalf("the waiting retry got %d %s", rec.Code, rec.Body)
+		}
+	})
 }
