@@ -24,6 +24,7 @@ import (
 	"github.com/brandlens/brandlens/shared/competitors"
 	"github.com/brandlens/brandlens/shared/credits"
 	"github.com/brandlens/brandlens/shared/httpapi"
+	"github.com/brandlens/brandlens/shared/idempotency"
 	"github.com/brandlens/brandlens/shared/jobs"
 	"github.com/brandlens/brandlens/shared/providers"
 	"github.com/brandlens/brandlens/shared/queries"
@@ -60,6 +61,7 @@ type Repos struct {
 	Jobs        *jobs.Repo
 	Ledger      *credits.Ledger
 	Limiter     *ratelimit.Limiter
+	Idempotency *idempotency.Records
 	Now         func() time.Time
 }
 
@@ -90,6 +92,7 @@ func NewRepos(tbl store.Table, keySecret []byte, now func() time.Time) (*Repos, 
 		Jobs:        jobs.NewRepo(tbl),
 		Ledger:      credits.NewLedger(tbl, now),
 		Limiter:     ratelimit.New(tbl, now),
+		Idempotency: idempotency.NewRecords(tbl, now),
 		Now:         now,
 	}, nil
 }
@@ -149,6 +152,6 @@ func (s *Services) HTTPDeps(siteContentSecret []byte) httpapi.Deps {
 	return httpapi.Deps{
 		Keys: s.Keys, Tenants: s.Tenants, Queries: s.Queries, Competitors: s.Competitors,
 		Citations: s.Citations, Jobs: s.Jobs, Ledger: s.Ledger, Limiter: s.Limiter, Runs: s.Runs,
-		Webhooks: s.Webhooks, Logger: s.Logger, Now: s.Now, SiteContentSecret: siteContentSecret,
+		Webhooks: s.Webhooks, Idempotency: s.Idempotency, Logger: s.Logger, Now: s.Now, SiteContentSecret: siteContentSecret,
 	}
 }
