@@ -12,6 +12,7 @@ import (
 	"github.com/brandlens/brandlens/shared/httpapi"
 	"github.com/brandlens/brandlens/shared/providers"
 	"github.com/brandlens/brandlens/shared/queue"
+	"github.com/brandlens/brandlens/shared/ratelimit"
 	"github.com/brandlens/brandlens/shared/runs"
 	"github.com/brandlens/brandlens/shared/ssrf"
 	"github.com/brandlens/brandlens/shared/store"
@@ -74,6 +75,9 @@ func NewLocal(o LocalOptions) (*Local, error) {
 	if err != nil {
 		return nil, err
 	}
+	// One process sees every request, so an exact in-memory window replaces
+	// a durable store write per request.
+	repos.Limiter = ratelimit.NewMemory(repos.Now)
 	jobsQ := queue.NewLocal(queue.LocalOptions{Logger: o.Logger})
 	deliveriesQ := queue.NewLocal(queue.LocalOptions{Logger: o.Logger})
 	svc, err := NewServices(repos, Deps{Logger: o.Logger, Jobs: jobsQ, Deliveries: deliveriesQ, Providers: o.Providers,

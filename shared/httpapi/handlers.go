@@ -53,7 +53,7 @@ func (s *Server) getMe(rq *Request, _ NoInput) (Entitlement, error) {
 		CreditsBalance: bal.Available, SpentToday: bal.SpentToday,
 		DailyCreditCeiling: t.DailyCreditCeiling, RPMLimit: t.RPMLimit,
 		AutonomyLevel: string(p.Autonomy), PendingApprovals: 0,
-		Capabilities: s.capabilities(rq),
+		Capabilities: s.capabilitiesOf(p),
 	}, nil
 }
 

@@ -92,7 +92,20 @@ func checkKeyAttr(it Item, name string, max int, required bool) error {
 
 // Validate rejects a key DynamoDB would refuse.
 func (k Key) Validate() error {
-	return Item{AttrPK: k.PK, AttrSK: k.SK}.Validate()
+	// The key rules of Item.Validate, without building an item (every read
+	// validates its key).
+	for _, a := range []struct {
+		name, v string
+		max     int
+	}{{AttrPK, k.PK, MaxHashKeyBytes}, {AttrSK, k.SK, MaxRangeKeyBytes}} {
+		switch {
+		case a.v == "":
+			return fmt.Errorf("store: key attribute %s is empty", a.name)
+		case len(a.v) > a.max:
+			return fmt.Errorf("store: key attribute %s is longer than %d bytes", a.name, a.max)
+		}
+	}
+	return nil
 }
 
 // numberSize approximates DynamoDB's size of a number: one byte per two
