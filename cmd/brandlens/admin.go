@@ -7,6 +7,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"log/slog"
 	"os"
 	"strings"
 
@@ -39,6 +40,7 @@ BRANDLENS_TABLE to work on DynamoDB instead):
   seed            FILE            (the seed format of README.md; idempotent)
   synthetic-citations --tenant ID --count N [--seed N]
   create-table                    (DynamoDB: create BRANDLENS_TABLE as template.yaml declares it)
+  migrate                         (bring data stored by an older release up to this one; idempotent)
 `
 
 type multi []string
@@ -243,6 +245,8 @@ func admin(ctx context.Context, args []string, stdout io.Writer) error {
 			return err
 		}
 		return printJSON(stdout, res)
+	case "migrate":
+		return app.Migrate(ctx, svc, app.NewLogger(stdout, slog.LevelInfo))
 	case "synthetic-citations":
 		if err := needTenant(); err != nil {
 			return err

@@ -518,6 +518,9 @@ func (s *Server) writeError(w http.ResponseWriter, e *Error) {
 	s.writeJSON(w, e.Status(), e.body())
 }
 
+// jsonWriter is an answer that writes its JSON into a buffer itself.
+type jsonWriter interface{ WriteJSON(*bytes.Buffer) error }
+
 // maxPooledAnswer bounds the answer buffers kept for reuse.
 const maxPooledAnswer = 64 << 10
 
@@ -533,7 +536,12 @@ func (s *Server) writeJSON(w http.ResponseWriter, status int, body any) {
 		}
 	}()
 	var err error
-	if m, ok := body.(json.Marshaler); ok {
+	if w, ok := body.(jsonWriter); ok {
+		// Large answers of stored JSON write themselves in place.
+		if err = w.WriteJSON(buf); err == nil {
+			buf.WriteByte('\n')
+		}
+	} else if m, ok := body.(json.Marshaler); ok {
 		// Answers that carry stored JSON write it as it is (encoding/json
 		// would scan and copy it again).
 		var b []byte

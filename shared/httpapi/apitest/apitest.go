@@ -144,6 +144,10 @@ func NewHandler(tb testing.TB, o Options) *API {
 	if err != nil {
 		tb.Fatal(err)
 	}
+	// What `brandlens serve` does at start.
+	if err := app.Migrate(context.Background(), svc.Repos, nil); err != nil {
+		tb.Fatal(err)
+	}
 	deps := svc.HTTPDeps(o.SiteContentSecret)
 	return &API{Handler: httpapi.New(deps), Deps: deps, Svc: svc, Local: local, Table: tbl, A: res.Tenants[0], B: res.Tenants[1]}
 }
