@@ -53,12 +53,7 @@ for rev in "$@"; do
   name="r$i"
   names+=("$name")
   src="$work/src-$name"
-  mkdir -p "$src"
-  if [ "$rev" = . ]; then
-    (cd "$repo" && git ls-files -co --exclude-standard -z | xargs -0 cp --parents -t "$src" 2>/dev/null || true)
-  else
-    git -C "$repo" archive "$rev" | tar -x -C "$src"
-  fi
+  "$repo/tools/checkout-rev.sh" "$rev" "$src"
   [ "${PROFILE:-}" = 1 ] && cp "$work/zz_benchpprof.go" "$src/cmd/brandlens/"
   (cd "$src" && go build -o "$work/bl-$name" ./cmd/brandlens)
   rm -rf "$src"
