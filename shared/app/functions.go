@@ -213,8 +213,12 @@ var workers = []Function{
 	{Name: "step-run-platform", Artifact: ArtifactPlatform, Kind: KindRunsStep,
 		Description: "Workflow step: ask one platform one sample, detect, record",
 		Timeout:     300, TimeoutComment: "Provider calls time out after providers.DefaultTimeout (at most 240 s,\nClaude), a rate-limited step waits up to 20 s more, then the answer is\nrecorded: 270 s, under the RunPlatform task's 290 s, under these 300 s.",
-		MemorySize: 512,
-		Env: []EnvVar{{"BRANDLENS_PROVIDERS", "live"},
+		// I/O-bound: the step waits ~20 s for each answer, billed at its
+		// memory (make cost: $0.133 per 1,000 platform runs at 512 MB,
+		// $0.033 at 128). An answer body is capped at 8 MiB, so the heap
+		// stays well under the soft limit GOMEMLIMIT sets below 128 MB.
+		MemorySize: 128,
+		Env: []EnvVar{{"GOMEMLIMIT", "100MiB"}, {"BRANDLENS_PROVIDERS", "live"},
 			{"BRANDLENS_PROVIDER_KEYS_SECRET_ARN", "!Ref ProviderKeysSecret"},
 			{"BRANDLENS_SECRETS_TTL", "!Sub ${SecretsTTLSeconds}s"}},
 		Table:  tableSteps,
@@ -283,8 +287,10 @@ var Workflows = []Workflow{
 		Comment: "Standard, not Express: the execution name is the job id, and only\n" +
 			"Standard workflows refuse a second execution of the same name, which is\n" +
 			"what makes a duplicate jobs-queue message harmless. A run of five\n" +
-			"platforms costs about a dozen state transitions (~$0.0003), far below\n" +
-			"the AI platforms' own cost per answer."},
+			"platforms makes 8 state transitions: $0.040 per 1,000 platform runs by\n" +
+			"the cost model (make cost), against $0.005 as Express, which would cap\n" +
+			"an execution at 5 minutes and pay the AI platforms again for a\n" +
+			"duplicate message ($0.006-$0.05 per answer)."},
 }
 
 // Substitutions are the workflow's DefinitionSubstitutions for the local

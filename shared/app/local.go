@@ -48,6 +48,20 @@ type LocalOptions struct {
 	// DispatchInterval is how often the outbox is polled (0: the
 	// dispatcher's default).
 	DispatchInterval time.Duration
+	// Observer, when set, sees the runtime's work as AWS would bill it
+	// (`brandlens cost`).
+	Observer Observer
+}
+
+// Observer wraps what stands for billed AWS work in the local runtime:
+// the queues' senders, their consumers and the workflow steps as Lambda
+// functions, and the workflows' state transitions (costmodel.Meter is
+// one).
+type Observer interface {
+	Sender(queue string, s queue.Sender) queue.Sender
+	Consumer(function string, h queue.Handler) queue.Handler
+	Step(function string, h workflow.Handler) workflow.Handler
+	Transition(machine, state string)
 }
 
 // Local is `brandlens serve` in one process: every service over one table,
@@ -64,6 +78,7 @@ type Local struct {
 	workflow         *workflow.Local
 	dispatcher       *webhooks.Dispatcher
 	schedulerEvery   time.Duration
+	observer         Observer
 }
 
 // NewLocal assembles the local runtime; Run starts it.
@@ -80,7 +95,13 @@ func NewLocal(o LocalOptions) (*Local, error) {
 	repos.Limiter = ratelimit.NewMemory(repos.Now)
 	jobsQ := queue.NewLocal(queue.LocalOptions{Logger: o.Logger})
 	deliveriesQ := queue.NewLocal(queue.LocalOptions{Logger: o.Logger})
-	svc, err := NewServices(repos, Deps{Logger: o.Logger, Jobs: jobsQ, Deliveries: deliveriesQ, Providers: o.Providers,
+	var jobsS, deliveriesS queue.Sender = jobsQ, deliveriesQ
+	wfOpts := []workflow.Option{workflow.WithLogger(o.Logger)}
+	if o.Observer != nil {
+		jobsS, deliveriesS = o.Observer.Sender("jobs", jobsQ), o.Observer.Sender("deliveries", deliveriesQ)
+		wfOpts = append(wfOpts, workflow.WithTransitions(o.Observer.Transition))
+	}
+	svc, err := NewServices(repos, Deps{Logger: o.Logger, Jobs: jobsS, Deliveries: deliveriesS, Providers: o.Providers,
 		Guard: o.Guard, RetryScale: o.RetryScale})
 	if err != nil {
 		return nil, err
@@ -97,6 +118,9 @@ func NewLocal(o LocalOptions) (*Local, error) {
 	for _, f := range Functions() {
 		if f.Kind == KindRunsStep {
 			steps[f.Name] = stepHandler(svc.Runs, f.Name)
+			if o.Observer != nil {
+				steps[f.Name] = o.Observer.Step(f.Name, steps[f.Name])
+			}
 		}
 	}
 	return &Local{
@@ -104,7 +128,8 @@ func NewLocal(o LocalOptions) (*Local, error) {
 		API:            httpapi.New(svc.HTTPDeps(o.SiteContentSecret)),
 		jobs:           jobsQ,
 		deliveries:     deliveriesQ,
-		workflow:       workflow.NewLocal(machines, steps, workflow.WithLogger(o.Logger)),
+		workflow:       workflow.NewLocal(machines, steps, wfOpts...),
+		observer:       o.Observer,
 		dispatcher:     svc.Webhooks.NewDispatcher(webhooks.DispatcherOptions{Interval: o.DispatchInterval}),
 		schedulerEvery: o.SchedulerEvery,
 	}, nil
@@ -114,9 +139,13 @@ func NewLocal(o LocalOptions) (*Local, error) {
 // ctx ends.
 func (l *Local) Run(ctx context.Context) error {
 	jobsDone := make(chan error, 1)
-	go func() { jobsDone <- l.jobs.Run(ctx, runs.Dispatch(l.workflow), localJobWorkers) }()
+	dispatch, deliver := runs.Dispatch(l.workflow), queue.Handler(l.Services.Webhooks.Handle)
+	if l.observer != nil {
+		dispatch, deliver = l.observer.Consumer("worker-dispatch", dispatch), l.observer.Consumer("worker-deliver", deliver)
+	}
+	go func() { jobsDone <- l.jobs.Run(ctx, dispatch, localJobWorkers) }()
 	deliveriesDone := make(chan error, 1)
-	go func() { deliveriesDone <- l.deliveries.Run(ctx, l.Services.Webhooks.Handle, LocalDeliveryWorkers) }()
+	go func() { deliveriesDone <- l.deliveries.Run(ctx, deliver, LocalDeliveryWorkers) }()
 	if l.schedulerEvery > 0 {
 		go l.schedule(ctx)
 	}
