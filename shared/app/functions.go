@@ -138,9 +138,12 @@ var (
 	tableWrite = []string{"dynamodb:GetItem", "dynamodb:Query", "dynamodb:UpdateItem", "dynamodb:PutItem",
 		"dynamodb:DeleteItem", "dynamodb:TransactWriteItems", "dynamodb:ConditionCheckItem"}
 	// tableSteps is what the workflow steps and the scheduler need (they
-	// delete nothing).
-	tableSteps = []string{"dynamodb:GetItem", "dynamodb:Query", "dynamodb:UpdateItem", "dynamodb:PutItem",
-		"dynamodb:TransactWriteItems", "dynamodb:ConditionCheckItem"}
+	// delete nothing but Settle's folded competitor tallies, see
+	// tableSettle).
+	tableSteps = []string{"dynamodb:GetItem", "dynamodb:BatchGetItem", "dynamodb:Query", "dynamodb:UpdateItem",
+		"dynamodb:PutItem", "dynamodb:TransactWriteItems", "dynamodb:ConditionCheckItem"}
+	// tableSettle adds the delete of the competitor tallies Settle folds.
+	tableSettle = append(slices.Clip(tableSteps), "dynamodb:DeleteItem")
 )
 
 // rateLimit is the key guard's per-key, per-minute counter: UpdateItem on
@@ -234,7 +237,7 @@ var workers = []Function{
 		Description: "Workflow step: decide the job's status, capture or release credits, events",
 		Timeout:     60, TimeoutComment: "Above the Settle task's 50 s, so that the task's timeout decides.",
 		Gradual: true,
-		Table:   tableSteps},
+		Table:   tableSettle},
 	{Name: "scheduler", Artifact: ArtifactWorker, Kind: KindScheduler,
 		Comment: "Scheduled monitoring: every 5 minutes the scheduler enqueues the runs of\n" +
 			"hourly/daily/weekly queries whose period has none yet (idempotent per\n" +

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"sync"
 	"time"
 
 	"github.com/brandlens/brandlens/shared/citations"
@@ -14,6 +15,7 @@ import (
 	"github.com/brandlens/brandlens/shared/jobs"
 	"github.com/brandlens/brandlens/shared/outbox"
 	"github.com/brandlens/brandlens/shared/providers"
+	"github.com/brandlens/brandlens/shared/queries"
 	"github.com/brandlens/brandlens/shared/store"
 	"github.com/brandlens/brandlens/shared/tenants"
 )
@@ -76,6 +78,10 @@ type Item struct {
 	TenantID int32  `json:"tenantId"`
 	Platform string `json:"platform"`
 	Sample   int    `json:"sample"`
+	// QueryID is the job's query, so that RunPlatform reads it with the
+	// item's marker instead of reading the job first (0 in items of older
+	// releases: then it reads the job).
+	QueryID int32 `json:"queryId,omitempty"`
 }
 
 // MarkRunningOutput lists the Map's items.
@@ -96,6 +102,13 @@ type PlatformOutput struct {
 	CostUSD            float64 `json:"costUsd,omitempty"`
 	Truncated          bool    `json:"truncated,omitempty"`
 	CostUnknown        bool    `json:"costUnknown,omitempty"`
+	// Competitors the answer names (tracked ones, with their mentions) and
+	// discovers, so that Settle need not read the visibility result;
+	// Counted says they are there (an output recorded before they existed
+	// lacks them, and Settle reads the result).
+	CompetitorMentions map[string]int `json:"competitorMentions,omitempty"`
+	Discovered         []string       `json:"discovered,omitempty"`
+	Counted            bool           `json:"counted,omitempty"`
 	// Error is the ASL error object of a failed item ({"Error","Cause"}).
 	Error *StateError `json:"error,omitempty"`
 }
@@ -201,7 +214,11 @@ func (s *Service) MarkRunning(ctx context.Context, in StepInput) (MarkRunningOut
 	var items []Item
 	for _, p := range j.Platforms {
 		for sample := range j.Samples {
-			items = append(items, Item{JobID: j.ID, TenantID: j.TenantID, Platform: p, Sample: sample})
+			it := Item{JobID: j.ID, TenantID: j.TenantID, Platform: p, Sample: sample}
+			if j.QueryID != nil {
+				it.QueryID = *j.QueryID
+			}
+			items = append(items, it)
 		}
 	}
 	return MarkRunningOutput{Items: items}, nil
@@ -218,27 +235,29 @@ type queryInfo struct {
 // citations and a mention.detected event in one transaction guarded by the
 // item's result marker, so that a redelivered step records nothing twice.
 func (s *Service) RunPlatform(ctx context.Context, it Item) (PlatformOutput, error) {
-	if prev, ok, err := s.recorded(ctx, it); err != nil || ok {
-		return prev, err
-	}
-	j, err := s.Jobs.Get(ctx, it.TenantID, it.JobID)
+	prev, q, err := s.itemReads(ctx, it)
 	if err != nil {
-		return PlatformOutput{}, storeErr("load job", err)
+		return PlatformOutput{}, err
 	}
-	q, err := s.Queries.Get(ctx, it.TenantID, *j.QueryID)
-	if err != nil {
-		return PlatformOutput{}, storeErr("load query", err)
+	if prev != nil {
+		return *prev, nil
 	}
-	brand, err := s.Tenants.Brand(ctx, it.TenantID, q.BrandProfileID)
-	if errors.Is(err, tenants.ErrNotFound) {
+	// The brand and the competitors at once: two reads, one wait.
+	var brand tenants.Brand
+	var comps []competitors.Competitor
+	var brandErr, compErr error
+	var wg sync.WaitGroup
+	wg.Go(func() { brand, brandErr = s.Tenants.Brand(ctx, it.TenantID, q.BrandProfileID) })
+	wg.Go(func() { comps, compErr = s.Competitors.List(ctx, it.TenantID) })
+	wg.Wait()
+	if errors.Is(brandErr, tenants.ErrNotFound) {
 		return PlatformOutput{}, &ProviderFailedError{Platform: it.Platform, Message: errNoBrand.Error()}
 	}
-	if err != nil {
-		return PlatformOutput{}, storeErr("load brand", err)
+	if brandErr != nil {
+		return PlatformOutput{}, storeErr("load brand", brandErr)
 	}
-	comps, err := s.Competitors.List(ctx, it.TenantID)
-	if err != nil {
-		return PlatformOutput{}, storeErr("load competitors", err)
+	if compErr != nil {
+		return PlatformOutput{}, storeErr("load competitors", compErr)
 	}
 	tracked := activeCompetitors(comps)
 	prov, ok := s.Providers[it.Platform]
@@ -321,6 +340,7 @@ func (s *Service) RunPlatform(ctx context.Context, it Item) (PlatformOutput, err
 		Platform: it.Platform, Sample: it.Sample, Status: jobs.StatusSucceeded, VisibilityResultID: vrID,
 		Mentioned: res.Brand.Mentioned, Score: res.VisibilityScore, LatencyMS: vr.LatencyMS, Model: ans.Model, CostUSD: ans.CostUSD,
 		Truncated: ans.Truncated, CostUnknown: ans.CostUnknown,
+		CompetitorMentions: vr.CompetitorMentions, Discovered: vr.Discovered, Counted: true,
 	}
 	ops, err := s.recordOps(it, out, vr, cs, res)
 	if err != nil {
@@ -383,6 +403,44 @@ func (s *Service) recordOps(it Item, out PlatformOutput, vr VisibilityResult, cs
 		ops = append(ops, op)
 	}
 	return ops, nil
+}
+
+// itemReads returns the item's output when it was recorded already, else
+// its query: the marker and the query in one round trip when the item
+// names the query.
+func (s *Service) itemReads(ctx context.Context, it Item) (*PlatformOutput, queries.Query, error) {
+	rk := resultKey(it.TenantID, it.JobID, it.Platform, it.Sample)
+	if it.QueryID == 0 {
+		prev, ok, err := s.recorded(ctx, it)
+		if err != nil {
+			return nil, queries.Query{}, err
+		}
+		if ok {
+			return &prev, queries.Query{}, nil
+		}
+		j, err := s.Jobs.Get(ctx, it.TenantID, it.JobID)
+		if err != nil {
+			return nil, queries.Query{}, storeErr("load job", err)
+		}
+		q, err := s.Queries.Get(ctx, it.TenantID, *j.QueryID)
+		if err != nil {
+			return nil, queries.Query{}, storeErr("load query", err)
+		}
+		return nil, q, nil
+	}
+	got, err := store.GetMany(ctx, s.Table, rk, queries.Key(it.TenantID, it.QueryID))
+	if err != nil {
+		return nil, queries.Query{}, storeErr("read result and query", err)
+	}
+	if got[0] != nil {
+		out, err := store.Doc[PlatformOutput](got[0])
+		return &out, queries.Query{}, err
+	}
+	if got[1] == nil {
+		return nil, queries.Query{}, storeErr("load query", queries.ErrNotFound)
+	}
+	q, err := store.Doc[queries.Query](got[1])
+	return nil, q, err
 }
 
 // recorded returns the stored output of an item already recorded.
