@@ -136,7 +136,7 @@ func buildWorker(ctx context.Context, res *Resources, f Function, log *slog.Logg
 		if err != nil {
 			return nil, err
 		}
-		return &Assembled{Handler: lambda.NewHandler(queue.LambdaHandler(runs.Dispatch(starter), log)), Deps: []any{starter}}, nil
+		return &Assembled{Handler: lambda.NewHandler(queue.LambdaHandler(runs.Dispatch(starter, log), log)), Deps: []any{starter}}, nil
 	}
 	svc, err := lambdaServices(ctx, res, nil, nil, log)
 	if err != nil {

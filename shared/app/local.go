@@ -110,7 +110,7 @@ func NewLocal(o LocalOptions) (*Local, error) {
 // ctx ends.
 func (l *Local) Run(ctx context.Context) error {
 	jobsDone := make(chan error, 1)
-	go func() { jobsDone <- l.jobs.Run(ctx, runs.Dispatch(l.workflow), localJobWorkers) }()
+	go func() { jobsDone <- l.jobs.Run(ctx, runs.Dispatch(l.workflow, l.Services.Logger), localJobWorkers) }()
 	deliveriesDone := make(chan error, 1)
 	go func() { deliveriesDone <- l.deliveries.Run(ctx, l.Services.Webhooks.Handle, LocalDeliveryWorkers) }()
 	if l.schedulerEvery > 0 {

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/brandlens/brandlens/shared/audit"
 	"github.com/brandlens/brandlens/shared/jobs"
 	"github.com/brandlens/brandlens/shared/queries"
 )
@@ -66,7 +67,7 @@ func (s *Service) RunSchedules(ctx context.Context) (ScheduleReport, error) {
 			a, err := s.Start(ctx, Request{
 				TenantID: t.ID, QueryID: q.ID, Samples: DefaultSamples,
 				IdempotencyKey: "schedule:" + period, APIKeyID: schedulerKeyID,
-				Fingerprint: "schedule:" + strconv.Itoa(int(q.ID)),
+				Fingerprint: "schedule:" + strconv.Itoa(int(q.ID)), Actor: audit.System(),
 			})
 			var ice *InsufficientCreditsError
 			var ce *CeilingError

@@ -199,3 +199,38 @@ func (u Unique[T]) MoveOps(ctx context.Context, pk, oldValue, newValue string, d
 	}
 	return append([]Op{u.claimOp(pk, newValue, u.Docs.Key(doc))}, release...), nil
 }
+
+// TakenError: another document holds the value a rename asked for.
+type TakenError[T any] struct{ Holder T }
+
+func (e *TakenError[T]) Error() string { return "store: the value is held by another document" }
+
+// Replace writes updated in place of the document read as old, moving its
+// claim to updated's value in the same transaction (a rename). It returns
+// a *TakenError when another document holds that value, and an error
+// matching ErrConditionFailed when the document changed since it was read
+// (read it again).
+func (u Unique[T]) Replace(ctx context.Context, pk string, old Snapshot[T], updated T) error {
+	ops, err := u.MoveOps(ctx, pk, u.Value(old.Value), u.Value(updated), old.Value)
+	if err != nil {
+		return err
+	}
+	put, err := u.Docs.ReplaceOp(old, updated)
+	if err != nil {
+		return err
+	}
+	err = u.Docs.Table.TransactWrite(ctx, append(ops, put)...)
+	var txe *TxConditionError
+	if errors.As(err, &txe) && len(ops) > 0 && txe.Index == OpClaim {
+		if holder, ok, herr := u.Holder(ctx, pk, u.Value(updated)); herr != nil || ok {
+			if herr != nil {
+				return herr
+			}
+			return &TakenError[T]{Holder: holder}
+		}
+	}
+	if err != nil {
+		return fmt.Errorf("%s: replace: %w", u.Docs.Name, err)
+	}
+	return nil
+}

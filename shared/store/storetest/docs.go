@@ -181,19 +181,11 @@ func testUniqueMoveRelease(t *testing.T, e env) {
 	a, b := mk(1, "Alpha"), mk(2, "Beta")
 	rename := func(d doc, to string) error {
 		t.Helper()
-		ops, err := u.MoveOps(e.ctx, "MOVE", d.Name, to, d)
-		if err != nil {
-			t.Fatal(err)
-		}
 		snap, err := u.Docs.Read(e.ctx, u.Docs.Key(d))
 		if err != nil {
 			t.Fatal(err)
 		}
-		put, err := u.Docs.ReplaceOp(snap, doc{ID: d.ID, Name: to})
-		if err != nil {
-			t.Fatal(err)
-		}
-		return e.tbl.TransactWrite(e.ctx, append(ops, put)...)
+		return u.Replace(e.ctx, "MOVE", snap, doc{ID: d.ID, Name: to})
 	}
 	if ops, err := u.MoveOps(e.ctx, "MOVE", "Alpha", " ALPHA ", a); err != nil || len(ops) != 0 {
 		t.Fatalf("a change of case and spacing: %d ops, %v", len(ops), err)
@@ -207,14 +199,23 @@ func testUniqueMoveRelease(t *testing.T, e env) {
 	if d, ok, err := u.Holder(e.ctx, "MOVE", "gamma"); err != nil || !ok || d.ID != 1 {
 		t.Fatalf("Holder of the new value: %+v %v %v", d, ok, err)
 	}
-	var txe *store.TxConditionError
-	if err := rename(b, "GAMMA"); !errors.As(err, &txe) || txe.Index != store.OpClaim {
-		t.Fatalf("rename onto a held value: %v, want a failed condition of op %d", err, store.OpClaim)
+	var taken *store.TakenError[doc]
+	if err := rename(b, "GAMMA"); !errors.As(err, &taken) || taken.Holder.ID != 1 {
+		t.Fatalf("rename onto a held value: %v, want TakenError naming document 1", err)
 	}
-	if d, _, _ := u.Holder(e.ctx, "MOVE", "beta"); d.ID != 2 {
-		t.Fatalf("a refused rename lost the old claim: %+v", d)
+	stale, err := u.Docs.Read(e.ctx, u.Docs.Key(b))
+	if err != nil {
+		t.Fatal(err)
 	}
-	ops, err := u.ReleaseOps(e.ctx, "MOVE", "Beta", b)
+	if err := u.Replace(e.ctx, "MOVE", stale, doc{ID: 2, Name: "Bêta"}); err != nil {
+		t.Fatal(err)
+	}
+	wantCondFailed(t, "rename of a stale snapshot", u.Replace(e.ctx, "MOVE", stale, doc{ID: 2, Name: "Beta"}))
+	b = doc{ID: 2, Name: "Bêta"}
+	if d, _, _ := u.Holder(e.ctx, "MOVE", "bêta"); d.ID != 2 {
+		t.Fatalf("a refused rename lost the claim: %+v", d)
+	}
+	ops, err := u.ReleaseOps(e.ctx, "MOVE", "Bêta", b)
 	if err != nil || len(ops) != 1 {
 		t.Fatalf("ReleaseOps: %d ops, %v", len(ops), err)
 	}
@@ -224,7 +225,7 @@ func testUniqueMoveRelease(t *testing.T, e env) {
 	if c := mk(3, "beta"); c.ID != 3 {
 		t.Fatalf("a freed value is not taken by a new document: %+v", c)
 	}
-	if ops, err := u.ReleaseOps(e.ctx, "MOVE", "Beta", b); err != nil || len(ops) != 0 {
+	if ops, err := u.ReleaseOps(e.ctx, "MOVE", "Bêta", b); err != nil || len(ops) != 0 {
 		t.Fatalf("release by a document that no longer holds the value: %d ops, %v", len(ops), err)
 	}
 
