@@ -2,7 +2,7 @@ package runs_test
 
 import (
 	"context"
-		"testing"
+	"testing"
 
 	"github.com/brandlens/brandlens/shared/audit"
 	"github.com/brandlens/brandlens/shared/models"

@@ -130,6 +130,9 @@ type Deps struct {
 	// Logger records what is not worth failing a request for (nil:
 	// slog.Default()).
 	Logger *slog.Logger
+	// RescoreBatch is how many stored answers one invocation of the
+	// re-scoring step reads (0: DefaultRescoreBatch).
+	RescoreBatch int
 }
 
 // Service runs queries. Build it with New: every dependency is given at
@@ -149,6 +152,9 @@ func New(d Deps) (*Service, error) {
 	}
 	if d.Logger == nil {
 		d.Logger = slog.Default()
+	}
+	if d.RescoreBatch <= 0 {
+		d.RescoreBatch = DefaultRescoreBatch
 	}
 	return &Service{Deps: d}, nil
 }

@@ -374,11 +374,9 @@ func (s *Service) recordOps(it Item, out PlatformOutput, vr VisibilityResult, cs
 	if err != nil {
 		return nil, err
 	}
-	vk := visibilityKey(it.TenantID, vr.ID)
 	ops := []store.Op{
 		store.PutOp(store.Item{store.AttrPK: rk.PK, store.AttrSK: rk.SK, store.AttrDoc: outDoc}, store.NotExists()),
-		store.PutOp(store.Item{store.AttrPK: vk.PK, store.AttrSK: vk.SK, store.AttrDoc: vrDoc,
-			store.AttrGSI1PK: byQueryPK(it.TenantID, vr.QueryID), store.AttrGSI1SK: byQuerySK(vr.ExecutedAt, vr.ID)}, store.NotExists()),
+		store.PutOp(visibilityItem(vr, vrDoc), store.NotExists()),
 	}
 	for _, c := range cs {
 		op, err := citations.PutOp(c)
