@@ -16,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/brandlens/brandlens/shared/app"
 	"github.com/brandlens/brandlens/shared/providers"
 )
 
@@ -51,7 +52,7 @@ func startServe(b *testing.B) served {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() {
-		done <- serve(ctx, []string{"--addr", "127.0.0.1:0", "--data-dir", filepath.Join(dir, "data"), "--seed", seedFile}, providers.FromEnv, pw, io.Discard)
+		done <- serve(ctx, []string{"--addr", "127.0.0.1:0", "--data-dir", filepath.Join(dir, "data"), "--seed", seedFile}, providers.FromEnv, app.OfflineModels, pw, io.Discard)
 		pw.Close()
 	}()
 	sc := bufio.NewScanner(pr)

@@ -30,13 +30,16 @@ func TestMain(m *testing.M) { dynamotest.Around(func() int { return sqstest.Arou
 
 // Values the template's references stand for in tests.
 const (
-	keySecretARN        = "arn:aws:secretsmanager:us-east-1:123456789012:secret:KeySecret"
-	siteSecretARN       = "arn:aws:secretsmanager:us-east-1:123456789012:secret:SiteContentSecret"
-	providerKeysARN     = "arn:aws:secretsmanager:us-east-1:123456789012:secret:ProviderKeysSecret"
-	stateMachineARN     = "arn:aws:states:us-east-1:123456789012:stateMachine:query-execution"
-	testKeySecret       = "key-secret-for-the-lambda-tests-0123456789"
-	testSiteSecret      = "site-content-secret-for-the-lambda-tests"
-	unreachableQueueURL = "http://127.0.0.1:1/000000000000/unreachable"
+	keySecretARN           = "arn:aws:secretsmanager:us-east-1:123456789012:secret:KeySecret"
+	siteSecretARN          = "arn:aws:secretsmanager:us-east-1:123456789012:secret:SiteContentSecret"
+	providerKeysARN        = "arn:aws:secretsmanager:us-east-1:123456789012:secret:ProviderKeysSecret"
+	stateMachineARN        = "arn:aws:states:us-east-1:123456789012:stateMachine:query-execution"
+	gapStateMachineARN     = "arn:aws:states:us-east-1:123456789012:stateMachine:gap-detection"
+	contentStateMachineARN = "arn:aws:states:us-east-1:123456789012:stateMachine:content-generation"
+	rescoreStateMachineARN = "arn:aws:states:us-east-1:123456789012:stateMachine:brand-rescore"
+	testKeySecret          = "key-secret-for-the-lambda-tests-0123456789"
+	testSiteSecret         = "site-content-secret-for-the-lambda-tests"
+	unreachableQueueURL    = "http://127.0.0.1:1/000000000000/unreachable"
 )
 
 func repoFile(t *testing.T, rel string) string {
@@ -217,6 +220,8 @@ func (tpl template) setFunctionEnv(t *testing.T, c *cloud, id string) {
 	refs := map[string]string{
 		"Table": c.table, "KeySecret": keySecretARN, "SiteContentSecret": siteSecretARN, "ProviderKeysSecret": providerKeysARN,
 		"JobsQueue": c.jobsURL, "DeliveriesQueue": c.deliveriesURL, "QueryExecutionStateMachine": stateMachineARN, "LogLevel": "INFO",
+		"GapDetectionStateMachine": gapStateMachineARN, "ContentGenerationStateMachine": contentStateMachineARN,
+		"BrandRescoreStateMachine": rescoreStateMachineARN,
 	}
 	for _, vars := range []*yaml.Node{get(tpl.root, "Globals", "Function", "Environment", "Variables"), get(fn, "Properties", "Environment", "Variables")} {
 		for i := 0; vars != nil && i+1 < len(vars.Content); i += 2 {

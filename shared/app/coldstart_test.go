@@ -136,12 +136,13 @@ func TestAPIFunctionsColdStart(t *testing.T) {
 		if len(msgs) != 1 {
 			t.Fatalf("jobs queue holds %q", msgs)
 		}
-		sameJSON(t, msgs[0], `{"jobId":"`+acc.JobID+`","tenantId":1}`)
+		sameJSON(t, msgs[0], `{"jobId":"`+acc.JobID+`","tenantId":1,"type":"query_run"}`)
 	})
 }
 
-// worker-dispatch starts the job's workflow in Step Functions under the
-// job id; the redelivered message starts nothing and does not fail.
+// worker-dispatch starts the workflow of the job's type in Step Functions
+// under the job id; the redelivered message starts nothing and does not
+// fail.
 func TestDispatchStartsTheJobsWorkflow(t *testing.T) {
 	clearEnv(t)
 	c := offlineCloud(t)
@@ -149,15 +150,34 @@ func TestDispatchStartsTheJobsWorkflow(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	started := func() []startExecution {
+		c.aws.mu.Lock()
+		defer c.aws.mu.Unlock()
+		out := c.aws.executions
+		c.aws.executions = nil
+		return out
+	}
 	for range 2 {
 		sameJSON(t, string(invoke(t, asm, readEvent(t, "sqs-jobs.json"))), `{"batchItemFailures":[]}`)
 	}
-	c.aws.mu.Lock()
-	defer c.aws.mu.Unlock()
-	if len(c.aws.executions) != 1 || c.aws.executions[0].StateMachineArn != stateMachineARN || c.aws.executions[0].Name != "01jexample" {
-		t.Fatalf("executions %+v", c.aws.executions)
+	ex := started()
+	if len(ex) != 1 || ex[0].StateMachineArn != stateMachineARN || ex[0].Name != "01jexample" {
+		t.Fatalf("executions %+v", ex)
 	}
-	sameJSON(t, c.aws.executions[0].Input, `{"jobId":"01jexample","tenantId":1}`)
+	sameJSON(t, ex[0].Input, `{"jobId":"01jexample","tenantId":1}`)
+
+	// A metered job's message starts the state machine of its type.
+	for typ, arn := range map[string]string{"gap_detection": gapStateMachineARN, "brief_generation": contentStateMachineARN,
+		"content_generation": contentStateMachineARN, "rescore": rescoreStateMachineARN} {
+		ev := strings.Replace(string(readEvent(t, "sqs-jobs.json")), `\"tenantId\":1}`, `\"tenantId\":1,\"type\":\"`+typ+`\"}`, 1)
+		ev = strings.ReplaceAll(ev, "01jexample", "01j"+typ)
+		sameJSON(t, string(invoke(t, asm, []byte(ev))), `{"batchItemFailures":[]}`)
+		ex := started()
+		if len(ex) != 1 || ex[0].StateMachineArn != arn || ex[0].Name != "01j"+typ {
+			t.Fatalf("%s: executions %+v", typ, ex)
+		}
+		sameJSON(t, ex[0].Input, `{"jobId":"01j`+typ+`","tenantId":1,"type":"`+typ+`"}`)
+	}
 }
 
 // The query-execution steps, in workflow order, each through its own

@@ -28,6 +28,8 @@ func artifact(t *testing.T, name string) app.Artifact {
 		return app.Worker()
 	case app.ArtifactPlatform:
 		return app.Platform(providers.FromEnv)
+	case app.ArtifactGenerate:
+		return app.Generate(app.OfflineModels)
 	}
 	t.Fatalf("no entry point for artifact %q", name)
 	return app.Artifact{}
@@ -38,7 +40,9 @@ func clearEnv(t *testing.T) {
 	for _, k := range []string{config.EnvStore, config.EnvDataDir, config.EnvSeedFile, config.EnvTableName, config.EnvKeySecret,
 		config.EnvKeySecretARN, config.EnvSiteContentSecret, config.EnvSiteContentSecretARN, config.EnvLogLevel, config.EnvFunction,
 		config.EnvJobsQueueURL, config.EnvDeliveriesQueueURL, config.EnvStateMachineARN, config.EnvProviderKeysSecretARN,
-		config.EnvSchedulerInterval, config.EnvRetryScale, config.EnvAllowLoopback, "BRANDLENS_PROVIDERS", "BRANDLENS_REPLAY_FILE"} {
+		config.EnvSchedulerInterval, config.EnvRetryScale, config.EnvAllowLoopback, "BRANDLENS_PROVIDERS", "BRANDLENS_REPLAY_FILE",
+		"BRANDLENS_MODELS", config.StateMachineEnv("gap-detection"), config.StateMachineEnv("content-generation"),
+		config.StateMachineEnv("brand-rescore")} {
 		t.Setenv(k, "")
 	}
 }
@@ -84,6 +88,10 @@ func TestEveryFunctionIsFullyAssembled(t *testing.T) {
 			if f.CallsPlatforms() {
 				override = []string{"BRANDLENS_PROVIDERS", "simulated"}
 			}
+			if f.Artifact == app.ArtifactGenerate {
+				// The template asks for a vendor's model; these builds link none.
+				override = []string{"BRANDLENS_MODELS", "offline"}
+			}
 			asm, err := coldStart(t, c, tpl, f.Name, log, override...)
 			if err != nil {
 				t.Fatal(err)
@@ -105,6 +113,9 @@ func TestEveryFunctionIsFullyAssembled(t *testing.T) {
 			}
 			if w.has["Providers"] && !f.CallsPlatforms() {
 				want["Providers"] = true
+			}
+			if w.has["Content"] && f.Artifact != app.ArtifactGenerate {
+				want["Content"] = true
 			}
 			absent := map[string]bool{}
 			for _, p := range w.nils {

@@ -21,6 +21,8 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/sqs"
 
 	"github.com/brandlens/brandlens/shared/config"
+	"github.com/brandlens/brandlens/shared/content"
+	"github.com/brandlens/brandlens/shared/models"
 	"github.com/brandlens/brandlens/shared/providers"
 	"github.com/brandlens/brandlens/shared/queue"
 	"github.com/brandlens/brandlens/shared/ssrf"
@@ -123,24 +125,44 @@ func (r *Resources) SiteContentSecret(ctx context.Context) ([]byte, error) {
 // (BRANDLENS_PROVIDER_KEYS_SECRET_ARN); its members win over the
 // environment.
 func (r *Resources) Providers(ctx context.Context, factory ProviderFactory) (providers.Set, error) {
-	getenv := r.getenv
-	if arn := r.cfg.ProviderKeysSecretARN; arn != "" {
-		raw, err := r.secretValue(ctx, "provider keys", arn)
-		if err != nil {
-			return nil, err
-		}
-		keys := map[string]string{}
-		if err := json.Unmarshal(raw, &keys); err != nil {
-			return nil, fmt.Errorf("app: the provider keys secret must be a JSON object of strings: %w", err)
-		}
-		getenv = func(name string) string {
-			if v, ok := keys[name]; ok {
-				return v
-			}
-			return r.getenv(name)
-		}
+	getenv, err := r.vendorEnv(ctx)
+	if err != nil {
+		return nil, err
 	}
 	return factory(getenv, http.DefaultClient)
+}
+
+// Models builds the content generator with factory, the vendors' keys read
+// as Providers reads them; the offline mode gets the offline writer.
+func (r *Resources) Models(ctx context.Context, factory ModelFactory) (models.Generator, error) {
+	getenv, err := r.vendorEnv(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return factory(getenv, http.DefaultClient, content.NewOffline())
+}
+
+// vendorEnv is the environment with the members of the provider keys
+// secret (BRANDLENS_PROVIDER_KEYS_SECRET_ARN, in AWS) winning over it.
+func (r *Resources) vendorEnv(ctx context.Context) (func(string) string, error) {
+	arn := r.cfg.ProviderKeysSecretARN
+	if arn == "" {
+		return r.getenv, nil
+	}
+	raw, err := r.secretValue(ctx, "provider keys", arn)
+	if err != nil {
+		return nil, err
+	}
+	keys := map[string]string{}
+	if err := json.Unmarshal(raw, &keys); err != nil {
+		return nil, fmt.Errorf("app: the provider keys secret must be a JSON object of strings: %w", err)
+	}
+	return func(name string) string {
+		if v, ok := keys[name]; ok {
+			return v
+		}
+		return r.getenv(name)
+	}, nil
 }
 
 // secretValue reads a string secret from Secrets Manager.
