@@ -1,10 +1,14 @@
 package httpapi
 
-import "net/http"
+import (
+	"net/http"
+
+	"github.com/brandlens/brandlens/shared/opportunities"
+)
 
 // Error codes of the spec, and those this service adds (documented in the
-// OpenAPI document): method_not_allowed, payload_too_large,
-// invalid_signature, not_implemented, internal_error.
+// OpenAPI document): invalid_state, already_exists, method_not_allowed,
+// payload_too_large, invalid_signature, not_implemented, internal_error.
 const (
 	CodeMissingAPIKey        = "missing_api_key"
 	CodeInvalidAPIKey        = "invalid_api_key"
@@ -17,11 +21,17 @@ const (
 	CodeRateLimitExceeded    = "rate_limit_exceeded"
 	CodeCreditCeilingReached = "credit_ceiling_reached"
 	CodeInsufficientCredits  = "insufficient_credits"
-	CodeMethodNotAllowed     = "method_not_allowed"
-	CodePayloadTooLarge      = "payload_too_large"
-	CodeInvalidSignature     = "invalid_signature"
-	CodeNotImplemented       = "not_implemented"
-	CodeInternal             = "internal_error"
+	// CodeInvalidState: a write on an opportunity in a state that does not
+	// allow it (opportunities.CodeInvalidState).
+	CodeInvalidState = opportunities.CodeInvalidState
+	// CodeAlreadyExists: a create or rename would take a unique value (a
+	// query's text, a competitor's name) another record holds.
+	CodeAlreadyExists    = "already_exists"
+	CodeMethodNotAllowed = "method_not_allowed"
+	CodePayloadTooLarge  = "payload_too_large"
+	CodeInvalidSignature = "invalid_signature"
+	CodeNotImplemented   = "not_implemented"
+	CodeInternal         = "internal_error"
 )
 
 // ErrorStatus maps each code to its HTTP status.
@@ -37,6 +47,8 @@ var ErrorStatus = map[string]int{
 	CodeRateLimitExceeded:    http.StatusTooManyRequests,
 	CodeCreditCeilingReached: http.StatusTooManyRequests,
 	CodeInsufficientCredits:  http.StatusPaymentRequired,
+	CodeInvalidState:         http.StatusConflict,
+	CodeAlreadyExists:        http.StatusConflict,
 	CodeMethodNotAllowed:     http.StatusMethodNotAllowed,
 	CodePayloadTooLarge:      http.StatusRequestEntityTooLarge,
 	CodeInvalidSignature:     http.StatusUnauthorized,

@@ -2,9 +2,8 @@ package httpapi
 
 import (
 	"errors"
-	"strconv"
 
-	"github.com/brandlens/brandlens/shared/credits"
+	"github.com/brandlens/brandlens/shared/audit"
 	"github.com/brandlens/brandlens/shared/idempotency"
 	"github.com/brandlens/brandlens/shared/runs"
 	"github.com/brandlens/brandlens/shared/validation"
@@ -26,6 +25,7 @@ func (s *Server) postQueryRun(rq *Request, in runIn) (JobAccepted, error) {
 		TenantID: rq.Principal.TenantID, QueryID: in.ID, Platforms: in.Body.Platforms, Samples: samples,
 		IdempotencyKey: in.IdempotencyKey, APIKeyID: rq.Principal.KeyID,
 		Fingerprint: idempotency.Fingerprint(rq.HTTP.Method, rq.HTTP.URL.Path, rq.Body),
+		Actor:       audit.ActorOf(rq.Principal),
 	})
 	if err != nil {
 		return JobAccepted{}, runError(err)
@@ -33,13 +33,9 @@ func (s *Server) postQueryRun(rq *Request, in runIn) (JobAccepted, error) {
 	return JobAccepted{JobID: acc.Job.ID, Status: acc.Job.Status}, nil
 }
 
-// runError maps the write path's typed errors to API errors.
+// runError maps the run write path's typed errors to API errors.
 func runError(err error) error {
-	var (
-		pe  *runs.PlatformError
-		ice *runs.InsufficientCreditsError
-		ce  *runs.CeilingError
-	)
+	var pe *runs.PlatformError
 	switch {
 	case errors.Is(err, runs.ErrQueryNotFound):
 		return notFound("query")
@@ -47,15 +43,6 @@ func runError(err error) error {
 		return validation.Field("id", "the query is not active")
 	case errors.As(err, &pe):
 		return validation.Field("platforms", "%q is not one of the query's platforms", pe.Platform)
-	case errors.Is(err, idempotency.ErrConflict):
-		return &Error{Code: CodeIdempotencyConflict, Message: "this Idempotency-Key was used with a different request",
-			Details: map[string]any{"header": "Idempotency-Key"}}
-	case errors.As(err, &ice):
-		return &Error{Code: CodeInsufficientCredits, Message: "not enough credits: the run costs " + strconv.FormatInt(ice.Cost, 10) + ", " + strconv.FormatInt(ice.Available, 10) + " available",
-			Details: map[string]any{"cost": ice.Cost, "available": ice.Available}, RetryAfter: credits.InsufficientCreditsRetryAfter}
-	case errors.As(err, &ce):
-		return &Error{Code: CodeCreditCeilingReached, Message: "the daily credit ceiling would be passed",
-			Details: map[string]any{"cost": ce.Cost, "dailyCreditCeiling": ce.Ceiling, "spentToday": ce.SpentToday}, RetryAfter: ce.RetryAfter}
 	}
-	return err
+	return jobError(err)
 }
