@@ -124,7 +124,7 @@ func TestConcurrentDetections(t *testing.T) {
 		e := gapstest.New(t, tbl, clock, 100)
 		replay := readFile(t, "testdata/five-queries.json")
 		for _, fq := range fiveQueries[:2] {
-			q := e.AddQuery(t, fq.text)
+			q := e.AddQuery(t, fq.Text)
 			e.Record(t, replay, q.ID, 2)
 		}
 		var wg sync.WaitGroup
@@ -159,7 +159,7 @@ func TestConcurrentDetections(t *testing.T) {
 func TestDetectionStepTwice(t *testing.T) {
 	ctx := context.Background()
 	e := newMemEnv(t)
-	q := e.AddQuery(t, fiveQueries[0].text)
+	q := e.AddQuery(t, fiveQueries[0].Text)
 	e.Record(t, readFile(t, "testdata/five-queries.json"), q.ID, 2)
 	a, err := e.Meter.Create(ctx, e.Detector.Request(e.TenantID, e.Brand.ID, e.Actor))
 	if err != nil {

@@ -103,10 +103,6 @@ type (
 	Idempotent struct {
 		IdempotencyKey string `header:"Idempotency-Key" minLength:"1" maxLength:"255" doc:"Makes the write safe to retry: a retry with the same key returns the original job and nothing runs twice; the same key with a different request is 409 idempotency_conflict. Kept 24 hours, per tenant and API key."`
 	}
-	// StatusFilter is the status query of lists not built yet.
-	StatusFilter struct {
-		Status string `query:"status"`
-	}
 	// OpenObject is an answer whose shape the route does not fix yet.
 	OpenObject map[string]any
 )
