@@ -73,7 +73,7 @@ func CheckDomains(ve *validation.Error, field string, domains []string) []string
 	for _, d := range domains {
 		d = strings.TrimSuffix(strings.ToLower(strings.TrimSpace(d)), ".")
 		ascii, err := domainProfile.ToASCII(d)
-		if err != nil || !strings.Contains(ascii, ".") || strings.ContainsAny(d, "/:@ ") {
+		if err != nil || !hostName(ascii) || strings.ContainsAny(d, "/:@ ") {
 			ve.Add(field, "%q is not a domain name such as acmenotes.com (no scheme, path or port)", d)
 			continue
 		}
@@ -82,4 +82,14 @@ func CheckDomains(ve *validation.Error, field string, domains []string) []string
 		}
 	}
 	return out
+}
+
+// hostName reports whether s has two or more non-empty labels and a last
+// label that is not a number (an IP address is no domain).
+func hostName(s string) bool {
+	labels := strings.Split(s, ".")
+	if len(labels) < 2 || slices.Contains(labels, "") {
+		return false
+	}
+	return strings.IndexFunc(labels[len(labels)-1], func(r rune) bool { return r < '0' || r > '9' }) >= 0
 }
