@@ -683,7 +683,12 @@ Added beyond the spec: %s. Answers with status 429 or 402 carry Retry-After (sec
 - Send Idempotency-Key (at most %d characters) with a write: a retry with the same key returns the original job and nothing runs twice; the same key with a different request is 409 idempotency_conflict.
 
 ## Credits
-One credit ledger per tenant. Prices (defaults, configurable): 1 credit per platform per sample of a query run, charged only for the platforms that succeeded; 5 per gap detection; 2 per brief; 10 per article; 0 per publish. Failed executions cost 0. A balance too small is 402 insufficient_credits; passing the daily ceiling (daily_credit_ceiling) is 429 credit_ceiling_reached.
+One credit ledger per tenant. Prices (defaults, configurable): 1 credit per platform per sample of a query run, charged only for the platforms that succeeded; 5 per gap detection; 2 per brief; 10 per article; 5 per re-scoring of a brand profile (flat); 0 per publish. Failed executions cost 0. A balance too small is 402 insufficient_credits; passing the daily ceiling (daily_credit_ceiling) is 429 credit_ceiling_reached.
+
+## Content loop
+- Gap detection (POST /api/v1/gaps/detect) judges each active query of a brand profile over its latest answers (the last 30 days, at most 5 runs) and gives it at most one tier, the first that holds: no_mention (never named), competitor_dominated (a competitor named first in most answers naming a tracked brand), low_visibility (named in fewer than half), weak_mention (named, but late or once in most answers, or a mean visibility score under 35). Each gap is one content opportunity; detecting again updates the gap of the same query and tier and resolves gaps that no longer hold.
+- Opportunity lifecycle: open → brief_ready (generate-brief) → content_ready (generate-content) → published, plus dismissed. A write in a state that does not allow it is 409 invalid_state; a generation job that fails leaves the status where it was and costs 0.
+- Brief formats: %s. Every model call (the exact prompt, the model, the answer, tokens and cost) and every platform call of a query run is in the audit log (GET /api/v1/audit).
 
 ## Pagination and limits
 - GET /api/v1/citations: page default 1; pageSize default %d, maximum %d; newest first; hasMore tells whether another page follows. A numbered page reads every match before it, so page × pageSize may be at most %d (422 validation_error naming page beyond). Deeper reads go by cursor: every page answers nextCursor (null after the last page); pass it as cursor, instead of page, to get the page right after it, at any depth, with the same cost per page. A cursor is opaque (do not build or change one: a malformed cursor is 422 naming cursor), stays valid indefinitely, and only ever reads the caller's own citations; pages addressed by cursor answer page null.
@@ -698,7 +703,7 @@ One credit ledger per tenant. Prices (defaults, configurable): 1 credit per plat
 `,
 		strings.Join(scopeValues, " < "), table.String(), strings.Join(ext, ", "), requestIDPattern.String(),
 		q(JSONMediaTypes), DefaultMaxBody,
-		q(jobs.Statuses), idempotency.MaxKeyLen,
+		q(jobs.Statuses), idempotency.MaxKeyLen, q(content.Formats),
 		DefaultPageSize, MaxPageSize, MaxPageDepth, DefaultJobLimit, MaxJobLimit,
 		q(platforms.All), q(citations.Sentiments), q(citations.SourceTypes), q(autonomyValues))
 	return b.String()
