@@ -86,6 +86,12 @@ type Job struct {
 	// Result is what a finished gap detection or generation produced (any
 	// JSON; its shape depends on Type); absent for query runs.
 	Result any `json:"result,omitempty"`
+	// ApprovalID is the approval request the job waits for, or was
+	// authorized by; AwaitingApproval holds while it is pending.
+	ApprovalID       *string `json:"approvalId,omitempty"`
+	AwaitingApproval bool    `json:"awaitingApproval,omitempty"`
+	// DestinationID is where a publish job publishes.
+	DestinationID *string `json:"destinationId,omitempty"`
 }
 
 // ErrNotFound: no such job in the tenant.

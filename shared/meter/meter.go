@@ -27,6 +27,7 @@ import (
 	"github.com/brandlens/brandlens/shared/queue"
 	"github.com/brandlens/brandlens/shared/store"
 	"github.com/brandlens/brandlens/shared/tenants"
+	"github.com/brandlens/brandlens/shared/workflow"
 )
 
 // Prices of the metered jobs, in credits, charged only on success.
@@ -76,11 +77,26 @@ type Request struct {
 	// returned as it is.
 	Precheck func(ctx context.Context) error
 	Guards   []Guard
+	// Prepare, when set, runs after Precheck with the job about to be
+	// created: it may mark the job (an approval it waits for) and return
+	// more guards for the transaction (the approval request it creates or
+	// uses). Hold keeps the job out of the queue until its approval.
+	Prepare func(ctx context.Context, job *jobs.Job) (Prepared, error)
 	// IdempotencyKey, when set, makes the request safe to retry; APIKeyID
 	// scopes it and Fingerprint identifies the request (method, path, body).
 	IdempotencyKey string
 	APIKeyID       string
 	Fingerprint    string
+}
+
+// Prepared is what Request.Prepare adds to the job's transaction.
+type Prepared struct {
+	Guards []Guard
+	// Hold stores the job queued without enqueuing it: an approval
+	// releases it (Release) or a rejection fails it (Fail).
+	Hold bool
+	// Params, when set, replace Request.Params (built with the job).
+	Params any
 }
 
 // InsufficientCreditsError: the tenant's available credits are below cost
@@ -172,6 +188,16 @@ func (s *Service) Create(ctx context.Context, r Request) (Accepted, error) {
 		Platforms: []string{}, PerPlatformStatus: map[string]jobs.PlatformStatus{},
 		CreditsReserved: r.Cost, CreatedAt: now, BrandProfileID: r.BrandProfileID, OpportunityID: r.OpportunityID,
 	}
+	var prep Prepared
+	if r.Prepare != nil {
+		if prep, err = r.Prepare(ctx, &job); err != nil {
+			return Accepted{}, err
+		}
+		r.Guards = append(append([]Guard(nil), r.Guards...), prep.Guards...)
+		if prep.Params != nil {
+			r.Params = prep.Params
+		}
+	}
 	ops, at, err := s.createOps(r, job, t.DailyCreditCeiling, now)
 	if err != nil {
 		return Accepted{}, err
@@ -203,8 +229,41 @@ func (s *Service) Create(ctx context.Context, r Request) (Accepted, error) {
 		// The job is accepted; a missed threshold event is not worth failing it.
 		s.logger.Error("credit threshold events", "tenant_id", r.TenantID, "error", err.Error())
 	}
-	s.enqueue(ctx, job)
+	if !prep.Hold {
+		s.enqueue(ctx, job)
+	}
 	return Accepted{Job: job}, nil
+}
+
+// Release enqueues a job held for its approval, once approved (the review
+// already marked it no longer awaiting).
+func (s *Service) Release(ctx context.Context, tenantID int32, jobID string) error {
+	j, err := s.jobs.Get(ctx, tenantID, jobID)
+	if err != nil {
+		return err
+	}
+	if j.Status != jobs.StatusQueued {
+		return nil
+	}
+	if j.AwaitingApproval {
+		j.AwaitingApproval = false
+		op, err := jobs.UpdateOp(j, jobs.StatusQueued)
+		if err != nil {
+			return err
+		}
+		if err := s.tbl.TransactWrite(ctx, op); err != nil && !errors.Is(err, store.ErrConditionFailed) {
+			return fmt.Errorf("meter: release job: %w", err)
+		}
+	}
+	s.enqueue(ctx, j)
+	return nil
+}
+
+// Fail settles a held job whose approval was rejected: failed, 0 credits,
+// its hold released.
+func (s *Service) Fail(ctx context.Context, tenantID int32, jobID, reason string) error {
+	_, err := s.Settle(ctx, SettleInput{JobID: jobID, TenantID: tenantID, Failure: &workflow.ExecutionError{Name: "ApprovalRejected", Cause: reason}})
+	return err
 }
 
 // opIndex locates the ops of the creating transaction whose failure means
@@ -263,7 +322,7 @@ func (s *Service) replay(ctx context.Context, r Request) (Accepted, bool, error)
 	if err != nil {
 		return Accepted{}, false, err
 	}
-	if job.Status == jobs.StatusQueued {
+	if job.Status == jobs.StatusQueued && !job.AwaitingApproval {
 		s.enqueue(ctx, job)
 	}
 	return Accepted{Job: job, Replayed: true}, true, nil

@@ -115,6 +115,7 @@ func (s *Service) Start(ctx context.Context, in Message) (Message, error) {
 	now := s.now().UTC()
 	j.Status = jobs.StatusRunning
 	j.StartedAt = &now
+	j.AwaitingApproval = false
 	op, err := jobs.UpdateOp(j, jobs.StatusQueued)
 	if err != nil {
 		return Message{}, err

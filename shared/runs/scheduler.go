@@ -88,6 +88,12 @@ func (s *Service) RunSchedules(ctx context.Context) (ScheduleReport, error) {
 			return rep, err
 		}
 		for _, j := range queued {
+			// A job held for its approval is not stuck (a publish waits
+			// inside its workflow, where a repeated start is harmless
+			// and restarts an execution a local restart lost).
+			if j.AwaitingApproval && j.Type != jobs.TypePublish {
+				continue
+			}
 			if now.Sub(j.CreatedAt) > stuckAfter {
 				s.enqueue(ctx, j)
 				rep.Requeued++
