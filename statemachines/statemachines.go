@@ -24,3 +24,9 @@ var ContentGeneration []byte
 //
 //go:embed brand-rescore.asl.json
 var BrandRescore []byte
+
+// Publish is publish.asl.json (approval-gated publishing; Standard: it
+// waits for a human).
+//
+//go:embed publish.asl.json
+var Publish []byte

@@ -331,3 +331,11 @@ func (s *Service) AwaitDecision(ctx context.Context, in AwaitInput) (struct{}, e
 	r.TaskToken = in.TaskToken
 	return struct{}{}, s.answer(ctx, r)
 }
+
+// Proceed answers a waiting workflow whose job needs no approval.
+func (s *Service) Proceed(ctx context.Context, token string) error {
+	if s.callbacks == nil {
+		return errors.New("approvals: no task callbacks to answer the waiting workflow")
+	}
+	return s.callbacks.SendTaskSuccess(ctx, token, json.RawMessage(`{"status":"not_required"}`))
+}

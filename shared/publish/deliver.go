@@ -15,8 +15,10 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/brandlens/brandlens/shared/approvals"
 	"github.com/brandlens/brandlens/shared/audit"
 	"github.com/brandlens/brandlens/shared/destinations"
+	"github.com/brandlens/brandlens/shared/jobs"
 	"github.com/brandlens/brandlens/shared/livepages"
 	"github.com/brandlens/brandlens/shared/meter"
 	"github.com/brandlens/brandlens/shared/opportunities"
@@ -368,11 +370,37 @@ func (s *Service) record(ctx context.Context, in DeliverInput, p Params, d desti
 	}
 }
 
+// AwaitInput is the input of the approval step (a .waitForTaskToken
+// task): the job and the token its workflow waits on.
+type AwaitInput struct {
+	JobID     string `json:"jobId"`
+	TenantID  int32  `json:"tenantId"`
+	TaskToken string `json:"taskToken"`
+}
+
+// AwaitApproval is the approval step: a job held for its approval request
+// registers the token there (the review answers it, or the step answers at
+// once when the review came first); any other job proceeds at once.
+func (s *Service) AwaitApproval(ctx context.Context, in AwaitInput) (struct{}, error) {
+	j, err := jobs.NewRepo(s.tbl).Get(ctx, in.TenantID, in.JobID)
+	if errors.Is(err, jobs.ErrNotFound) {
+		return struct{}{}, &meter.PermanentError{Message: "job " + in.JobID + " does not exist"}
+	}
+	if err != nil {
+		return struct{}{}, meter.StoreErr("read job", err)
+	}
+	if j.ApprovalID == nil || !j.AwaitingApproval {
+		return struct{}{}, s.approvals.Proceed(ctx, in.TaskToken)
+	}
+	_, err = s.approvals.AwaitDecision(ctx, approvals.AwaitInput{JobID: in.JobID, TenantID: in.TenantID,
+		ApprovalID: *j.ApprovalID, TaskToken: in.TaskToken})
+	return struct{}{}, err
+}
+
 // Handlers are the publish workflow's steps.
 func (s *Service) Handlers() workflow.Handlers {
 	return workflow.Handlers{
-		StepAwaitApproval: meter.Handler(s.approvals.AwaitDecision),
+		StepAwaitApproval: meter.Handler(s.AwaitApproval),
 		StepDeliver:       meter.Handler(s.Deliver),
 	}
 }
-
