@@ -37,6 +37,7 @@ const (
 	gapStateMachineARN     = "arn:aws:states:us-east-1:123456789012:stateMachine:gap-detection"
 	contentStateMachineARN = "arn:aws:states:us-east-1:123456789012:stateMachine:content-generation"
 	rescoreStateMachineARN = "arn:aws:states:us-east-1:123456789012:stateMachine:brand-rescore"
+	publishStateMachineARN = "arn:aws:states:us-east-1:123456789012:stateMachine:publish"
 	testKeySecret          = "key-secret-for-the-lambda-tests-0123456789"
 	testSiteSecret         = "site-content-secret-for-the-lambda-tests"
 	unreachableQueueURL    = "http://127.0.0.1:1/000000000000/unreachable"
@@ -222,6 +223,7 @@ func (tpl template) setFunctionEnv(t *testing.T, c *cloud, id string) {
 		"JobsQueue": c.jobsURL, "DeliveriesQueue": c.deliveriesURL, "QueryExecutionStateMachine": stateMachineARN, "LogLevel": "INFO",
 		"GapDetectionStateMachine": gapStateMachineARN, "ContentGenerationStateMachine": contentStateMachineARN,
 		"BrandRescoreStateMachine": rescoreStateMachineARN,
+		"PublishStateMachine":      publishStateMachineARN,
 	}
 	for _, vars := range []*yaml.Node{get(tpl.root, "Globals", "Function", "Environment", "Variables"), get(fn, "Properties", "Environment", "Variables")} {
 		for i := 0; vars != nil && i+1 < len(vars.Content); i += 2 {

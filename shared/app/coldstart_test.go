@@ -30,6 +30,7 @@ import (
 	"github.com/brandlens/brandlens/shared/store/dynamo"
 	"github.com/brandlens/brandlens/shared/store/dynamotest"
 	"github.com/brandlens/brandlens/shared/webhooks"
+	"github.com/brandlens/brandlens/shared/workflow"
 )
 
 // The sample events of events/, sent through the functions that
@@ -189,7 +190,7 @@ func TestStepFunctionsColdStart(t *testing.T) {
 	tpl := loadTemplate(t)
 	tbl := emulatedTable(t, c)
 	repos := seedAcme(t, tbl)
-	svc, err := app.NewServices(repos, app.Deps{Logger: quiet(), Jobs: queue.NewSQS(sqstest.Start(t), c.jobsURL, nil),
+	svc, err := app.NewServices(repos, app.Deps{Logger: quiet(), Callbacks: workflow.LocalCallbacks{Tokens: workflow.NewTaskTokens()}, Jobs: queue.NewSQS(sqstest.Start(t), c.jobsURL, nil),
 		Deliveries: queue.NewSQS(sqstest.Start(t), c.deliveriesURL, nil)})
 	if err != nil {
 		t.Fatal(err)

@@ -12,6 +12,7 @@ import (
 	"github.com/brandlens/brandlens/shared/gaps"
 	"github.com/brandlens/brandlens/shared/httpapi"
 	"github.com/brandlens/brandlens/shared/meter"
+	"github.com/brandlens/brandlens/shared/publish"
 	"github.com/brandlens/brandlens/shared/runs"
 	"github.com/brandlens/brandlens/statemachines"
 )
@@ -138,6 +139,10 @@ var (
 	enqueueDeliveries = Grant{Sid: "EnqueueDeliveries", Actions: []string{"sqs:SendMessage"}, Resources: []string{"!GetAtt DeliveriesQueue.Arn"}}
 )
 
+// answerTasks lets a function answer the publish workflow's task tokens.
+var answerTasks = Grant{Sid: "AnswerTaskTokens", Actions: []string{"states:SendTaskSuccess", "states:SendTaskFailure"},
+	Resources: []string{"!Ref " + StateMachineID(publish.Machine)}}
+
 // apiGrants are what API functions do beyond the table and the secrets
 // their routes' guards imply: the queues they send to. A route whose
 // handler enqueues work adds its function here.
@@ -148,7 +153,12 @@ var apiGrants = map[string][]Grant{
 	"api-post-opportunity-content":   {enqueueJobs},
 	"api-post-brand-profile-rescore": {enqueueJobs},
 	"api-post-webhook-ping":          {enqueueDeliveries},
-	"api-post-webhook-redeliver":     {enqueueDeliveries},
+	"api-post-opportunity-publish":   {enqueueJobs},
+	// A review answers the publish workflow waiting for it, or enqueues
+	// (or fails) the job it held back.
+	"api-post-approval-approve":  {enqueueJobs, answerTasks},
+	"api-post-approval-reject":   {enqueueJobs, answerTasks},
+	"api-post-webhook-redeliver": {enqueueDeliveries},
 }
 
 // workers are the functions without an API route. Adding a worker or a
@@ -195,6 +205,17 @@ var workers = []Function{
 		Description: "Content-generation step: write, humanize and sanitize the article with the chat model",
 		Timeout:     240, TimeoutComment: generateTimeoutComment, MemorySize: 512,
 		Env: generateEnv, Table: tableSteps, Grants: []Grant{providerKeys}},
+	{Name: publish.StepAwaitApproval, Artifact: ArtifactWorker, Kind: KindJobStep,
+		Description: "Publish step: register the task token on the job's approval request, or answer it at once",
+		Timeout:     30,
+		Table:       tableSteps,
+		Grants:      []Grant{answerTasks}},
+	{Name: publish.StepDeliver, Artifact: ArtifactWorker, Kind: KindJobStep,
+		Description: "Publish step: one signed POST of the PublishPayload (30 s, no redirects), IndexNow, published",
+		Timeout:     60, TimeoutComment: "One POST of at most 30 s, an IndexNow ping of at most 10 s, and the writes.",
+		Env:    []EnvVar{{"BRANDLENS_SITE_CONTENT_SECRET_ARN", "!Ref SiteContentSecret"}},
+		Table:  tableSteps,
+		Grants: []Grant{{Sid: "SiteContentSecret", Actions: []string{"secretsmanager:GetSecretValue"}, Resources: []string{"!Ref SiteContentSecret"}}}},
 	{Name: meter.StepJobSettle, Artifact: ArtifactWorker, Kind: KindJobStep,
 		Description: "Metered-job workflow step: succeeded with the price captured, or failed at 0 credits; events",
 		Timeout:     60,
@@ -292,6 +313,9 @@ var Workflows = []Workflow{
 	{Name: meter.MachineRescore, File: "statemachines/brand-rescore.asl.json", Definition: statemachines.BrandRescore,
 		Steps:   []string{meter.StepJobStart, runs.StepRescore, meter.StepJobSettle},
 		Comment: "Re-scoring a brand profile's stored answers (5 credits), in batches:\nStandard for the same reason."},
+	{Name: publish.Machine, File: "statemachines/publish.asl.json", Definition: statemachines.Publish,
+		Steps:   []string{publish.StepAwaitApproval, meter.StepJobStart, publish.StepDeliver, meter.StepJobSettle},
+		Comment: "Publishing (0 credits): Standard, since a proposed publish waits for a human\nreview (a task token, up to 7 days) and Express workflows end after 5\nminutes; 5 transitions."},
 }
 
 // Substitutions are the workflow's DefinitionSubstitutions for the local
@@ -379,6 +403,10 @@ func (f Function) AuthenticatesKeys() bool {
 func (f Function) VerifiesSignedBodies() bool {
 	return slices.ContainsFunc(f.Routes, func(r httpapi.Route) bool { return r.Guard == httpapi.GuardSignedBody })
 }
+
+// SignsSiteContent reports whether the function signs bodies for the
+// site-content receiver (the publish step, for own_site destinations).
+func (f Function) SignsSiteContent() bool { return f.Name == publish.StepDeliver }
 
 // CallsPlatforms reports whether the function asks the AI platforms.
 func (f Function) CallsPlatforms() bool { return f.Artifact == ArtifactPlatform }

@@ -16,6 +16,7 @@ import (
 	"github.com/brandlens/brandlens/shared/httpapi"
 	"github.com/brandlens/brandlens/shared/models"
 	"github.com/brandlens/brandlens/shared/providers"
+	"github.com/brandlens/brandlens/shared/publish"
 	"github.com/brandlens/brandlens/shared/queue"
 	"github.com/brandlens/brandlens/shared/runs"
 	"github.com/brandlens/brandlens/shared/workflow"
@@ -59,7 +60,7 @@ func Platform(factory ProviderFactory) Artifact {
 		if err != nil {
 			return nil, err
 		}
-		svc, err := lambdaServices(ctx, res, nil, provs, nil, log)
+		svc, err := lambdaServices(ctx, res, nil, nil, provs, nil, log)
 		if err != nil {
 			return nil, err
 		}
@@ -90,7 +91,7 @@ func Generate(factory ModelFactory) Artifact {
 		if err != nil {
 			return nil, err
 		}
-		svc, err := lambdaServices(ctx, res, nil, nil, gen, log)
+		svc, err := lambdaServices(ctx, res, nil, nil, nil, gen, log)
 		if err != nil {
 			return nil, err
 		}
@@ -155,7 +156,7 @@ func buildAPI(ctx context.Context, res *Resources, f Function, log *slog.Logger)
 			return nil, err
 		}
 	}
-	svc, err := lambdaServices(ctx, res, keySecret, nil, nil, log)
+	svc, err := lambdaServices(ctx, res, keySecret, siteSecret, nil, nil, log)
 	if err != nil {
 		return nil, err
 	}
@@ -175,7 +176,15 @@ func buildWorker(ctx context.Context, res *Resources, f Function, log *slog.Logg
 		}
 		return &Assembled{Handler: lambda.NewHandler(queue.LambdaHandler(runs.Dispatch(starter, log), log)), Deps: []any{starter}}, nil
 	}
-	svc, err := lambdaServices(ctx, res, nil, nil, nil, log)
+	var siteSecret []byte
+	if f.Name == publish.StepDeliver {
+		// own_site destinations are signed with the receiver's secret.
+		var err error
+		if siteSecret, err = res.SiteContentSecret(ctx); err != nil {
+			return nil, err
+		}
+	}
+	svc, err := lambdaServices(ctx, res, nil, siteSecret, nil, nil, log)
 	if err != nil {
 		return nil, err
 	}
@@ -203,7 +212,7 @@ func buildWorker(ctx context.Context, res *Resources, f Function, log *slog.Logg
 // table and the SQS queues. keySecret is nil in functions that
 // authenticate no key; provs is nil but in the platform step, gen but in
 // the generation steps.
-func lambdaServices(ctx context.Context, res *Resources, keySecret []byte, provs providers.Set, gen models.Generator, log *slog.Logger) (*Services, error) {
+func lambdaServices(ctx context.Context, res *Resources, keySecret, siteSecret []byte, provs providers.Set, gen models.Generator, log *slog.Logger) (*Services, error) {
 	cfg := res.Config()
 	for _, q := range [][2]string{{config.EnvJobsQueueURL, cfg.JobsQueueURL}, {config.EnvDeliveriesQueueURL, cfg.DeliveriesQueueURL}} {
 		if q[1] == "" {
@@ -226,8 +235,14 @@ func lambdaServices(ctx context.Context, res *Resources, keySecret []byte, provs
 	if err != nil {
 		return nil, err
 	}
+	c, err := res.aws()
+	if err != nil {
+		return nil, err
+	}
 	return NewServices(repos, Deps{Logger: log, Jobs: jobsQ, Deliveries: deliveriesQ, Providers: provs,
-		Guard: res.Guard(), RetryScale: cfg.RetryScale, Generator: gen})
+		Guard: res.Guard(), RetryScale: cfg.RetryScale, Generator: gen,
+		Callbacks: workflow.SFNCallbacks{Client: sfn.NewFromConfig(c)}, SiteBaseURL: cfg.SiteBaseURL,
+		SiteSecret: siteSecret, IndexNowEndpoint: cfg.IndexNowEndpoint})
 }
 
 // stateMachines is worker-dispatch's starter: Step Functions, with the

@@ -42,7 +42,7 @@ func clearEnv(t *testing.T) {
 		config.EnvJobsQueueURL, config.EnvDeliveriesQueueURL, config.EnvStateMachineARN, config.EnvProviderKeysSecretARN,
 		config.EnvSchedulerInterval, config.EnvRetryScale, config.EnvAllowLoopback, "BRANDLENS_PROVIDERS", "BRANDLENS_REPLAY_FILE",
 		"BRANDLENS_MODELS", config.StateMachineEnv("gap-detection"), config.StateMachineEnv("content-generation"),
-		config.StateMachineEnv("brand-rescore")} {
+		config.StateMachineEnv("brand-rescore"), config.StateMachineEnv("publish"), config.EnvSiteBaseURL, config.EnvIndexNowEndpoint} {
 		t.Setenv(k, "")
 	}
 }
@@ -108,7 +108,7 @@ func TestEveryFunctionIsFullyAssembled(t *testing.T) {
 			if w.has["Keys"] && !f.AuthenticatesKeys() {
 				want["Keys"] = true
 			}
-			if w.has["SiteContentSecret"] && !f.VerifiesSignedBodies() {
+			if w.has["SiteContentSecret"] && !f.VerifiesSignedBodies() && !f.SignsSiteContent() {
 				want["SiteContentSecret"] = true
 			}
 			if w.has["Providers"] && !f.CallsPlatforms() {

@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -51,6 +52,10 @@ type LocalOptions struct {
 	// DispatchInterval is how often the outbox is polled (0: the
 	// dispatcher's default).
 	DispatchInterval time.Duration
+	// SiteBaseURL is where the own site's receiver and pages are served
+	// (own_site destinations POST there); IndexNowEndpoint the search
+	// engine's (empty: the shared one).
+	SiteBaseURL, IndexNowEndpoint string
 }
 
 // Local is `brandlens serve` in one process: every service over one table,
@@ -83,8 +88,10 @@ func NewLocal(o LocalOptions) (*Local, error) {
 	}
 	jobsQ := queue.NewLocal(queue.LocalOptions{Logger: o.Logger})
 	deliveriesQ := queue.NewLocal(queue.LocalOptions{Logger: o.Logger})
+	tokens := workflow.NewTaskTokens()
 	svc, err := NewServices(repos, Deps{Logger: o.Logger, Jobs: jobsQ, Deliveries: deliveriesQ, Providers: o.Providers,
-		Guard: o.Guard, RetryScale: o.RetryScale, Generator: o.Generator})
+		Guard: o.Guard, RetryScale: o.RetryScale, Generator: o.Generator, Callbacks: workflow.LocalCallbacks{Tokens: tokens},
+		SiteBaseURL: o.SiteBaseURL, SiteSecret: o.SiteContentSecret, IndexNowEndpoint: o.IndexNowEndpoint})
 	if err != nil {
 		return nil, err
 	}
@@ -107,15 +114,37 @@ func NewLocal(o LocalOptions) (*Local, error) {
 			}
 		}
 	}
+	// Tasks that wait for a token invoke their step through Step
+	// Functions' Lambda integration; locally the step runs in process.
+	steps[LambdaInvokeWaitForToken] = lambdaInvoke(steps)
 	return &Local{
 		Services:       svc,
 		API:            httpapi.New(svc.HTTPDeps(o.SiteContentSecret)),
 		jobs:           jobsQ,
 		deliveries:     deliveriesQ,
-		workflow:       workflow.NewLocal(machines, steps, workflow.WithLogger(o.Logger)),
+		workflow:       workflow.NewLocal(machines, steps, workflow.WithLogger(o.Logger), workflow.WithTaskTokens(tokens)),
 		dispatcher:     svc.Webhooks.NewDispatcher(webhooks.DispatcherOptions{Interval: o.DispatchInterval}),
 		schedulerEvery: o.SchedulerEvery,
 	}, nil
+}
+
+// LambdaInvokeWaitForToken is the resource of Tasks that invoke a step
+// function and wait for its task token (the publish workflow's approval).
+const LambdaInvokeWaitForToken = "arn:aws:states:::lambda:invoke.waitForTaskToken"
+
+// lambdaInvoke runs the step Parameters.FunctionName names with
+// Parameters.Payload, as Step Functions' Lambda integration does.
+func lambdaInvoke(steps workflow.Handlers) workflow.Handler {
+	return func(ctx context.Context, input json.RawMessage) (json.RawMessage, error) {
+		var p struct {
+			FunctionName string          `json:"FunctionName"`
+			Payload      json.RawMessage `json:"Payload"`
+		}
+		if err := json.Unmarshal(input, &p); err != nil {
+			return nil, fmt.Errorf("app: lambda:invoke parameters: %w", err)
+		}
+		return steps.Invoke(ctx, p.FunctionName, p.Payload)
+	}
 }
 
 // Run serves the queues, the workflows, the outbox and the scheduler until
@@ -187,7 +216,8 @@ func OpenLocal(ctx context.Context, res *Resources, factory ProviderFactory, mod
 	}
 	cfg := res.Config()
 	l, err = NewLocal(LocalOptions{Table: tbl, KeySecret: keySecret, SiteContentSecret: siteSecret, Providers: provs, Generator: gen,
-		Logger: logger, SchedulerEvery: cfg.SchedulerInterval, Guard: res.Guard(), RetryScale: cfg.RetryScale})
+		Logger: logger, SchedulerEvery: cfg.SchedulerInterval, Guard: res.Guard(), RetryScale: cfg.RetryScale,
+		SiteBaseURL: cfg.SiteBaseURL, IndexNowEndpoint: cfg.IndexNowEndpoint})
 	if err != nil {
 		return nil, nil, err
 	}

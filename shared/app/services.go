@@ -19,12 +19,14 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/brandlens/brandlens/shared/approvals"
 	"github.com/brandlens/brandlens/shared/audit"
 	"github.com/brandlens/brandlens/shared/auth"
 	"github.com/brandlens/brandlens/shared/citations"
 	"github.com/brandlens/brandlens/shared/competitors"
 	"github.com/brandlens/brandlens/shared/content"
 	"github.com/brandlens/brandlens/shared/credits"
+	"github.com/brandlens/brandlens/shared/destinations"
 	"github.com/brandlens/brandlens/shared/gaps"
 	"github.com/brandlens/brandlens/shared/httpapi"
 	"github.com/brandlens/brandlens/shared/jobs"
@@ -32,6 +34,7 @@ import (
 	"github.com/brandlens/brandlens/shared/models"
 	"github.com/brandlens/brandlens/shared/opportunities"
 	"github.com/brandlens/brandlens/shared/providers"
+	"github.com/brandlens/brandlens/shared/publish"
 	"github.com/brandlens/brandlens/shared/queries"
 	"github.com/brandlens/brandlens/shared/queue"
 	"github.com/brandlens/brandlens/shared/ratelimit"
@@ -118,7 +121,11 @@ type Services struct {
 	// steps and the local runtime).
 	ContentJobs *content.Jobs
 	Content     *content.Service
-	Logger      *slog.Logger
+	// Destinations, Approvals and Publish: approval-gated publishing.
+	Destinations *destinations.Service
+	Approvals    *approvals.Service
+	Publish      *publish.Service
+	Logger       *slog.Logger
 }
 
 // Deps are what the services need besides the repos.
@@ -137,6 +144,14 @@ type Deps struct {
 	// Generator writes briefs and articles; nil in a process that runs no
 	// generation step.
 	Generator models.Generator
+	// Callbacks answer workflows waiting for an approval (Step Functions,
+	// or the local runner's task tokens).
+	Callbacks workflow.Callbacks
+	// Publishing: the own site's base URL and secret, and the IndexNow
+	// endpoint (empty: the shared one).
+	SiteBaseURL      string
+	SiteSecret       []byte
+	IndexNowEndpoint string
 }
 
 // NewServices builds every service over r with d.
@@ -164,6 +179,15 @@ func NewServices(r *Repos, d Deps) (*Services, error) {
 		Audit:         audit.NewLog(r.Table),
 		ContentJobs:   content.NewJobs(r.Table),
 	}
+	if d.Callbacks == nil {
+		return nil, errors.New("app: NewServices needs the task callbacks")
+	}
+	svc.Destinations = destinations.NewService(r.Table, d.Guard, destinations.PlainBox{}, r.Now)
+	svc.Approvals = approvals.NewService(r.Table, d.Callbacks, svc.Meter, map[string]approvals.Applier{}, r.Now)
+	svc.Publish = publish.NewService(publish.Deps{Table: r.Table, Destinations: svc.Destinations, Approvals: svc.Approvals,
+		Meter: svc.Meter, Webhook: d.Guard.NewClient(ssrf.ClientOptions{}), Trusted: trustedClient(),
+		Config: publish.Config{SiteBaseURL: d.SiteBaseURL, SiteContentSecret: d.SiteSecret, IndexNowEndpoint: d.IndexNowEndpoint},
+		Now:    r.Now, Logger: d.Logger})
 	if d.Generator != nil {
 		svc.Content = content.NewService(r.Table, r.Tenants, r.Competitors, d.Generator, gaps.Defaults, r.Now)
 	}
@@ -175,7 +199,7 @@ func NewServices(r *Repos, d Deps) (*Services, error) {
 // services can generate), by step resource.
 func (s *Services) JobSteps() workflow.Handlers {
 	h := workflow.Handlers{}
-	parts := []workflow.Handlers{s.Meter.Handlers(), s.Detector.Handlers(), s.Runs.RescoreHandlers()}
+	parts := []workflow.Handlers{s.Meter.Handlers(), s.Detector.Handlers(), s.Runs.RescoreHandlers(), s.Publish.Handlers()}
 	if s.Content != nil {
 		parts = append(parts, s.Content.Handlers())
 	}
@@ -195,6 +219,12 @@ func (s *Services) HTTPDeps(siteContentSecret []byte) httpapi.Deps {
 		Citations: s.Citations, Jobs: s.Jobs, Ledger: s.Ledger, Limiter: s.Limiter, Runs: s.Runs,
 		Webhooks: s.Webhooks, Logger: s.Logger, Now: s.Now, SiteContentSecret: siteContentSecret,
 		Meter: s.Meter, Detector: s.Detector, Gaps: s.Gaps, Opportunities: s.Opportunities, Audit: s.Audit,
-		ContentJobs: s.ContentJobs,
+		ContentJobs: s.ContentJobs, Destinations: s.Destinations, Approvals: s.Approvals, Publish: s.Publish,
 	}
+}
+
+// trustedClient reaches the service's own receiver and the IndexNow
+// endpoint (operator-configured URLs): it follows no redirects either.
+func trustedClient() *http.Client {
+	return &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
 }

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"log/slog"
 	"math"
+	"net/url"
 	"os"
 	"strconv"
 	"strings"
@@ -40,6 +41,12 @@ const (
 	// EnvAllowLoopback lets webhook URLs point to loopback addresses (local
 	// development only; template.yaml never sets it).
 	EnvAllowLoopback = "BRANDLENS_ALLOW_LOOPBACK_TARGETS"
+	// EnvSiteBaseURL is where the service's own site (its receiver and
+	// pages) is served: own_site destinations POST there.
+	EnvSiteBaseURL = "BRANDLENS_SITE_BASE_URL"
+	// EnvIndexNowEndpoint is the IndexNow endpoint publishes ping (tests
+	// point it at a local fake).
+	EnvIndexNowEndpoint = "BRANDLENS_INDEXNOW_ENDPOINT"
 )
 
 // Store backends.
@@ -85,6 +92,8 @@ type Config struct {
 	RetryScale float64
 	// AllowLoopbackTargets admits loopback webhook URLs.
 	AllowLoopbackTargets bool
+	// SiteBaseURL and IndexNowEndpoint: publishing (see the variables).
+	SiteBaseURL, IndexNowEndpoint string
 }
 
 // FromEnv reads the settings from the process environment.
@@ -122,6 +131,8 @@ func Parse(getenv func(string) string) (Config, error) {
 		ProviderKeysSecretARN: get(EnvProviderKeysSecretARN),
 		SchedulerInterval:     DefaultSchedulerInterval,
 		RetryScale:            1,
+		SiteBaseURL:           strings.TrimRight(get(EnvSiteBaseURL), "/"),
+		IndexNowEndpoint:      get(EnvIndexNowEndpoint),
 	}
 	if c.Store == "" {
 		c.Store = StoreEmbedded
@@ -159,6 +170,11 @@ func Parse(getenv func(string) string) (Config, error) {
 			return Config{}, fmt.Errorf("config: %s must be a positive number, not %q", EnvRetryScale, v)
 		}
 		c.RetryScale = f
+	}
+	for _, u := range [][2]string{{EnvSiteBaseURL, c.SiteBaseURL}, {EnvIndexNowEndpoint, c.IndexNowEndpoint}} {
+		if p, err := url.Parse(u[1]); u[1] != "" && (err != nil || (p.Scheme != "http" && p.Scheme != "https") || p.Host == "") {
+			return Config{}, fmt.Errorf("config: %s must be an absolute http(s) URL, not %q", u[0], u[1])
+		}
 	}
 	switch v := get(EnvAllowLoopback); {
 	case v == "" || v == "0" || strings.EqualFold(v, "false"):

@@ -20,16 +20,19 @@ import (
 
 	"github.com/awslabs/aws-lambda-go-api-proxy/core"
 
+	"github.com/brandlens/brandlens/shared/approvals"
 	"github.com/brandlens/brandlens/shared/audit"
 	"github.com/brandlens/brandlens/shared/auth"
 	"github.com/brandlens/brandlens/shared/citations"
 	"github.com/brandlens/brandlens/shared/competitors"
 	"github.com/brandlens/brandlens/shared/content"
 	"github.com/brandlens/brandlens/shared/credits"
+	"github.com/brandlens/brandlens/shared/destinations"
 	"github.com/brandlens/brandlens/shared/gaps"
 	"github.com/brandlens/brandlens/shared/jobs"
 	"github.com/brandlens/brandlens/shared/meter"
 	"github.com/brandlens/brandlens/shared/opportunities"
+	"github.com/brandlens/brandlens/shared/publish"
 	"github.com/brandlens/brandlens/shared/queries"
 	"github.com/brandlens/brandlens/shared/ratelimit"
 	"github.com/brandlens/brandlens/shared/runs"
@@ -62,8 +65,12 @@ type Deps struct {
 	Opportunities *opportunities.Repo
 	ContentJobs   *content.Jobs
 	Audit         *audit.Log
-	Logger        *slog.Logger
-	Now           func() time.Time
+	// Publishing: destinations, approvals and publish jobs.
+	Destinations *destinations.Service
+	Approvals    *approvals.Service
+	Publish      *publish.Service
+	Logger       *slog.Logger
+	Now          func() time.Time
 	// SiteContentSecret signs bodies sent to the site-content receiver.
 	SiteContentSecret []byte
 	MaxBody           int64

@@ -393,6 +393,7 @@ const (
 	MachineGapDetection      = "gap-detection"
 	MachineContentGeneration = "content-generation"
 	MachineRescore           = "brand-rescore"
+	MachinePublish           = "publish"
 )
 
 // Machine names the state machine that runs a job of type jobType; ok is
@@ -405,6 +406,8 @@ func Machine(jobType string) (name string, ok bool) {
 		return MachineContentGeneration, true
 	case jobs.TypeRescore:
 		return MachineRescore, true
+	case jobs.TypePublish:
+		return MachinePublish, true
 	}
 	return "", false
 }

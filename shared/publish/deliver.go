@@ -256,10 +256,10 @@ func statusText(a Attempt) string {
 // target is where d's deliveries go.
 func (s *Service) target(ctx context.Context, d destinations.Destination) (Target, error) {
 	if d.Type == destinations.TypeOwnSite {
-		if len(s.cfg.SiteSecret) == 0 || s.cfg.SiteBaseURL == "" {
+		if len(s.cfg.SiteContentSecret) == 0 || s.cfg.SiteBaseURL == "" {
 			return Target{}, &meter.PermanentError{Message: "the own site is not configured (BRANDLENS_SITE_CONTENT_SECRET, BRANDLENS_SITE_BASE_URL)"}
 		}
-		return Target{URL: s.cfg.SiteBaseURL + "/api/site-content/webhooks/" + d.SiteContentType, Secret: s.cfg.SiteSecret, Client: s.trusted}, nil
+		return Target{URL: s.cfg.SiteBaseURL + "/api/site-content/webhooks/" + d.SiteContentType, Secret: s.cfg.SiteContentSecret, Client: s.trusted}, nil
 	}
 	secret, err := s.dests.Secret(ctx, d)
 	if err != nil {

@@ -37,13 +37,22 @@ const (
 )
 
 // Machine is the publish workflow (statemachines/publish.asl.json).
-const Machine = "publish"
+const Machine = meter.MachinePublish
 
 // Step resources of the publish workflow.
 const (
 	StepAwaitApproval = "step-publish-await-approval"
 	StepDeliver       = "step-publish-deliver"
 )
+
+// Substitutions are the publish workflow's step resources (its
+// DefinitionSubstitutions in the local runner and in tests).
+var Substitutions = map[string]string{
+	"StepPublishAwaitApprovalArn": StepAwaitApproval,
+	"StepJobStartArn":             meter.StepJobStart,
+	"StepPublishDeliverArn":       StepDeliver,
+	"StepJobSettleArn":            meter.StepJobSettle,
+}
 
 // Price of a publish: free (spec: 0 per publish).
 const Price = 0
@@ -68,7 +77,7 @@ type Config struct {
 	// of the pages it serves.
 	SiteBaseURL string
 	// SiteSecret signs own_site deliveries (the receiver's secret).
-	SiteSecret []byte
+	SiteContentSecret []byte
 	// IndexNowEndpoint is the search engine's IndexNow endpoint.
 	IndexNowEndpoint string
 }

@@ -21,6 +21,7 @@ import (
 	"github.com/brandlens/brandlens/shared/store"
 	"github.com/brandlens/brandlens/shared/store/dynamotest"
 	"github.com/brandlens/brandlens/shared/store/storetest"
+	"github.com/brandlens/brandlens/shared/workflow"
 )
 
 func TestMain(m *testing.M) { dynamotest.Main(m) }
@@ -61,7 +62,7 @@ func newEnv(t *testing.T, tbl store.Table, clock *storetest.Clock) *env {
 		t.Fatal(err)
 	}
 	rs, provs := &recordingSender{}, providers.Set{}
-	svc, err := app.NewServices(repos, app.Deps{Jobs: rs, Deliveries: &recordingSender{}, Providers: provs,
+	svc, err := app.NewServices(repos, app.Deps{Callbacks: workflow.LocalCallbacks{Tokens: workflow.NewTaskTokens()}, Jobs: rs, Deliveries: &recordingSender{}, Providers: provs,
 		Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
 	if err != nil {
 		t.Fatal(err)

@@ -200,3 +200,69 @@ func (s *SFN) Start(ctx context.Context, machine, execName string, input json.Ra
 	}
 	return nil
 }
+
+// Callbacks answer .waitForTaskToken tasks: in AWS through Step Functions
+// (SFNCallbacks), in process through the local runner's TaskTokens.
+type Callbacks interface {
+	SendTaskSuccess(ctx context.Context, token string, output json.RawMessage) error
+	SendTaskFailure(ctx context.Context, token, errName, cause string) error
+}
+
+// LocalCallbacks answers the tasks waiting in a local runner's tokens. A
+// token nobody waits for (answered already, or its execution is gone) is
+// not an error: the waiting step registers again when the job is resumed.
+type LocalCallbacks struct{ Tokens *TaskTokens }
+
+// SendTaskSuccess implements Callbacks.
+func (c LocalCallbacks) SendTaskSuccess(_ context.Context, token string, output json.RawMessage) error {
+	if err := c.Tokens.SendTaskSuccess(token, output); err != nil && !errors.Is(err, ErrTaskDoesNotExist) {
+		return err
+	}
+	return nil
+}
+
+// SendTaskFailure implements Callbacks.
+func (c LocalCallbacks) SendTaskFailure(_ context.Context, token, errName, cause string) error {
+	if err := c.Tokens.SendTaskFailure(token, errName, cause); err != nil && !errors.Is(err, ErrTaskDoesNotExist) {
+		return err
+	}
+	return nil
+}
+
+// TaskCallbacksAPI is the part of *sfn.Client SFNCallbacks uses.
+type TaskCallbacksAPI interface {
+	SendTaskSuccess(ctx context.Context, in *sfn.SendTaskSuccessInput, optFns ...func(*sfn.Options)) (*sfn.SendTaskSuccessOutput, error)
+	SendTaskFailure(ctx context.Context, in *sfn.SendTaskFailureInput, optFns ...func(*sfn.Options)) (*sfn.SendTaskFailureOutput, error)
+}
+
+// SFNCallbacks answers tasks waiting in Step Functions. A token that no
+// longer waits (TaskTimedOut, TaskDoesNotExist, InvalidToken) is not an
+// error, as locally.
+type SFNCallbacks struct{ Client TaskCallbacksAPI }
+
+func gone(err error) bool {
+	var (
+		to *types.TaskTimedOut
+		dn *types.TaskDoesNotExist
+		it *types.InvalidToken
+	)
+	return errors.As(err, &to) || errors.As(err, &dn) || errors.As(err, &it)
+}
+
+// SendTaskSuccess implements Callbacks.
+func (c SFNCallbacks) SendTaskSuccess(ctx context.Context, token string, output json.RawMessage) error {
+	_, err := c.Client.SendTaskSuccess(ctx, &sfn.SendTaskSuccessInput{TaskToken: aws.String(token), Output: aws.String(string(output))})
+	if err != nil && !gone(err) {
+		return fmt.Errorf("workflow: SendTaskSuccess: %w", err)
+	}
+	return nil
+}
+
+// SendTaskFailure implements Callbacks.
+func (c SFNCallbacks) SendTaskFailure(ctx context.Context, token, errName, cause string) error {
+	_, err := c.Client.SendTaskFailure(ctx, &sfn.SendTaskFailureInput{TaskToken: aws.String(token), Error: aws.String(errName), Cause: aws.String(cause)})
+	if err != nil && !gone(err) {
+		return fmt.Errorf("workflow: SendTaskFailure: %w", err)
+	}
+	return nil
+}

@@ -18,6 +18,7 @@ import (
 	"github.com/brandlens/brandlens/shared/gaps"
 	"github.com/brandlens/brandlens/shared/httpapi"
 	"github.com/brandlens/brandlens/shared/meter"
+	"github.com/brandlens/brandlens/shared/publish"
 	"github.com/brandlens/brandlens/shared/runs"
 )
 
@@ -303,7 +304,7 @@ func checkPolicy(t *testing.T, tp tpl, res node, f app.Function) {
 	if httpapi.NeedsKeys(f.Name) {
 		want["KeySecret"] = true
 	}
-	if f.VerifiesSignedBodies() {
+	if f.VerifiesSignedBodies() || f.SignsSiteContent() {
 		want["SiteContentSecret"] = true
 	}
 	if f.Name == runs.StepRunPlatform || f.Artifact == app.ArtifactGenerate {
@@ -352,6 +353,7 @@ func TestStateMachines(t *testing.T) {
 			domain := map[string]map[string]string{
 				runs.QueryExecution: runs.Substitutions, meter.MachineGapDetection: gaps.Substitutions,
 				meter.MachineContentGeneration: content.Substitutions, meter.MachineRescore: runs.RescoreSubstitutions,
+				meter.MachinePublish: publish.Substitutions,
 			}[w.Name]
 			if !maps.Equal(w.Substitutions(), domain) {
 				t.Errorf("local runner substitutions %v, the domain's %v", w.Substitutions(), domain)
