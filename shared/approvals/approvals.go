@@ -265,6 +265,9 @@ func ConsumeOps(tenantID int32, slot, approvalID, jobID string) []store.Op {
 	}
 }
 
+// Table is the table the service keeps requests in.
+func (s *Service) Table() store.Table { return s.tbl }
+
 // Get returns one request of the tenant.
 func (s *Service) Get(ctx context.Context, tenantID int32, id string) (Request, error) {
 	snap, err := s.read(ctx, tenantID, id)

@@ -217,7 +217,9 @@ type ContentRequest struct {
 // PublishRequest is the body of POST /api/v1/opportunities/{id}/publish.
 type PublishRequest struct {
 	DestinationID string `json:"destinationId"`
-	Mode          string `json:"mode"`
+	Mode          string `json:"mode" doc:"propose (an approval request; the job waits for the review) or execute (publishes now: a human key, an L2 agent, or an agent with an approved request)"`
+	// Author overrides the destination's default author (extension).
+	Author *string `json:"author" doc:"the article's author (at most 200 characters); default: the destination's defaultAuthor; never invented"`
 }
 
 // BrandCheckRequest is the body of POST /api/v1/brand-check.

@@ -32,6 +32,9 @@ const (
 	CodeInvalidSignature = "invalid_signature"
 	CodeNotImplemented   = "not_implemented"
 	CodeInternal         = "internal_error"
+	// CodeAlreadyReviewed: an approval request is approved or rejected
+	// already (a second review).
+	CodeAlreadyReviewed = "already_reviewed"
 )
 
 // ErrorStatus maps each code to its HTTP status.
@@ -54,6 +57,7 @@ var ErrorStatus = map[string]int{
 	CodeInvalidSignature:     http.StatusUnauthorized,
 	CodeNotImplemented:       http.StatusNotImplemented,
 	CodeInternal:             http.StatusInternalServerError,
+	CodeAlreadyReviewed:      http.StatusConflict,
 }
 
 // Error is an API error; it renders as the spec's envelope

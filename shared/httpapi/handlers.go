@@ -2,6 +2,7 @@ package httpapi
 
 import (
 	"errors"
+	"github.com/brandlens/brandlens/shared/approvals"
 	"slices"
 	"time"
 
@@ -44,6 +45,10 @@ func (s *Server) getMe(rq *Request, _ NoInput) (Entitlement, error) {
 	if err != nil {
 		return Entitlement{}, err
 	}
+	pending, err := approvals.PendingCount(ctx, s.Approvals.Table(), p.TenantID)
+	if err != nil {
+		return Entitlement{}, err
+	}
 	scopes := make([]string, len(p.Scopes))
 	for i, sc := range p.Scopes {
 		scopes[i] = string(sc)
@@ -52,7 +57,7 @@ func (s *Server) getMe(rq *Request, _ NoInput) (Entitlement, error) {
 		TenantID: p.TenantID, KeyID: p.KeyID, IsAgent: p.IsAgent, Scopes: scopes,
 		CreditsBalance: bal.Available, SpentToday: bal.SpentToday,
 		DailyCreditCeiling: t.DailyCreditCeiling, RPMLimit: t.RPMLimit,
-		AutonomyLevel: string(p.Autonomy), PendingApprovals: 0,
+		AutonomyLevel: string(p.Autonomy), PendingApprovals: int32(pending),
 		Capabilities: s.capabilities(rq),
 	}, nil
 }

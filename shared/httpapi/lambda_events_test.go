@@ -77,7 +77,7 @@ var eventExpectations = map[string]eventWant{
 			}
 		}},
 	"api-post-query-run.json":         {status: http.StatusAccepted, keys: []string{"jobId", "status"}},
-	"api-list-approvals-pending.json": {status: http.StatusNotImplemented, code: httpapi.CodeNotImplemented},
+	"api-list-approvals-pending.json": {status: http.StatusOK},
 	"api-delete-webhook.json":         {status: http.StatusNotFound, code: httpapi.CodeNotFound}, // no such subscription in the tenant
 	"brand-check.json":                {status: http.StatusNotImplemented, code: httpapi.CodeNotImplemented},
 	"api-post-site-content.json":      {status: http.StatusUnauthorized, code: httpapi.CodeInvalidSignature},

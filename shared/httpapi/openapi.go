@@ -229,6 +229,8 @@ var errorDocs = map[string]errorDoc{
 		Example: "request body exceeds 1048576 bytes", Details: map[string]any{"limit": DefaultMaxBody}, Extension: true},
 	CodeInvalidSignature: {Meaning: "X-Service-Signature is missing or is not sha256=<hex> of the HMAC-SHA256 of the raw body",
 		Example: "missing or invalid X-Service-Signature", Extension: true},
+	CodeAlreadyReviewed: {Meaning: "the approval request was approved or rejected already; a request is reviewed once",
+		Example: "the approval request is already approved", Details: map[string]any{"status": "approved"}, Extension: true},
 	CodeNotImplemented: {Meaning: "the endpoint is declared but its feature is not available in this deployment yet",
 		Example: "GET /api/v1/gaps is not available yet", Extension: true},
 	CodeInternal: {Meaning: "an unexpected failure; the X-Request-Id identifies it in the service's logs",
