@@ -121,7 +121,7 @@ var (
 // ReviewedError reports a second review (409 approval_already_reviewed).
 type ReviewedError struct{ Status string }
 
-func (e *ReviewedError) Error() string  { return "approvals: the request is already " + e.Status }
+func (e *ReviewedError) Error() string   { return "approvals: the request is already " + e.Status }
 func (e *ReviewedError) Is(t error) bool { return t == ErrAlreadyReviewed }
 
 const (

@@ -206,22 +206,22 @@ func publishError(err error) error {
 // ApprovalRequestDto is an approval request on the wire (the spec's
 // members, plus jobId: the job it holds back).
 type ApprovalRequestDto struct {
-	ID              *string         `json:"id"`
-	Action          *string         `json:"action"`
-	ResourceRef     *string         `json:"resourceRef"`
-	Status          *string         `json:"status"`
-	RequestedBy     *string         `json:"requestedBy"`
-	ReviewedBy      *string         `json:"reviewedBy"`
-	Reason          *string         `json:"reason"`
-	Summary         *string         `json:"summary"`
-	ResourceTitle   *string         `json:"resourceTitle"`
-	QueryText       *string         `json:"queryText"`
-	DestinationName *string         `json:"destinationName"`
-	DestinationType *string         `json:"destinationType"`
-	CreatedAt       time.Time       `json:"createdAt"`
-	ReviewedAt      *time.Time      `json:"reviewedAt"`
-	Payload         any             `json:"payload" doc:"what will be done: for publish, the exact PublishPayload that will be sent"`
-	JobID           *string         `json:"jobId"`
+	ID              *string    `json:"id"`
+	Action          *string    `json:"action"`
+	ResourceRef     *string    `json:"resourceRef"`
+	Status          *string    `json:"status"`
+	RequestedBy     *string    `json:"requestedBy"`
+	ReviewedBy      *string    `json:"reviewedBy"`
+	Reason          *string    `json:"reason"`
+	Summary         *string    `json:"summary"`
+	ResourceTitle   *string    `json:"resourceTitle"`
+	QueryText       *string    `json:"queryText"`
+	DestinationName *string    `json:"destinationName"`
+	DestinationType *string    `json:"destinationType"`
+	CreatedAt       time.Time  `json:"createdAt"`
+	ReviewedAt      *time.Time `json:"reviewedAt"`
+	Payload         any        `json:"payload" doc:"what will be done: for publish, the exact PublishPayload that will be sent"`
+	JobID           *string    `json:"jobId"`
 }
 
 func approvalDto(r approvals.Request) ApprovalRequestDto {
