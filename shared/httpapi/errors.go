@@ -8,7 +8,8 @@ import (
 
 // Error codes of the spec, and those this service adds (documented in the
 // OpenAPI document): invalid_state, already_exists, method_not_allowed,
-// payload_too_large, invalid_signature, not_implemented, internal_error.
+// payload_too_large, invalid_signature, not_implemented, internal_error,
+// bad_request, request_headers_too_large.
 const (
 	CodeMissingAPIKey        = "missing_api_key"
 	CodeInvalidAPIKey        = "invalid_api_key"
@@ -32,6 +33,8 @@ const (
 	CodeInvalidSignature = "invalid_signature"
 	CodeNotImplemented   = "not_implemented"
 	CodeInternal         = "internal_error"
+	CodeBadRequest       = "bad_request"
+	CodeHeadersTooLarge  = "request_headers_too_large"
 )
 
 // ErrorStatus maps each code to its HTTP status.
@@ -54,6 +57,8 @@ var ErrorStatus = map[string]int{
 	CodeInvalidSignature:     http.StatusUnauthorized,
 	CodeNotImplemented:       http.StatusNotImplemented,
 	CodeInternal:             http.StatusInternalServerError,
+	CodeBadRequest:           http.StatusBadRequest,
+	CodeHeadersTooLarge:      http.StatusRequestHeaderFieldsTooLarge,
 }
 
 // Error is an API error; it renders as the spec's envelope
