@@ -46,21 +46,6 @@ type Prompt struct {
 	Text     string
 }
 
-// LogAuditor writes prompt audits to a structured log, until the audit log
-// of the service takes them.
-type LogAuditor struct{ Logger *slog.Logger }
-
-// AuditPrompts implements Auditor.
-func (l LogAuditor) AuditPrompts(ctx context.Context, a PromptAudit) error {
-	ps := make([]string, len(a.Prompts))
-	for i, p := range a.Prompts {
-		ps[i] = p.Platform + ": " + p.Text
-	}
-	l.Logger.LogAttrs(ctx, slog.LevelInfo, "brand check prompts", slog.String("request_id", a.RequestID),
-		slog.String("client_hash", a.ClientHash), slog.Any("prompts", ps))
-	return nil
-}
-
 // Config tunes the service.
 type Config struct {
 	// Platforms asked, in this order (default: all five).

@@ -25,6 +25,7 @@ import (
 	"github.com/brandlens/brandlens/shared/store/dynamo"
 	"github.com/brandlens/brandlens/shared/store/dynamotest"
 	"github.com/brandlens/brandlens/shared/store/embedded"
+	"github.com/brandlens/brandlens/shared/validation"
 )
 
 func TestMain(m *testing.M) { os.Exit(dynamotest.Main(m)) }
@@ -239,7 +240,7 @@ func TestCheckResponse(t *testing.T) {
 func TestCheckDailyLimit(t *testing.T) {
 	f := newFixture(t, fixtureOpts{})
 	ctx := context.Background()
-	var ve *brandcheck.ValidationError
+	var ve *validation.Error
 	var vf *brandcheck.VerificationError
 	var ue *brandcheck.UnavailableError
 	if _, err := f.svc.Check(ctx, input("", "https://acme.com", "ok"), visitor); !errors.As(err, &ve) {

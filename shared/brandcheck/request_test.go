@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/brandlens/brandlens/shared/brandcheck"
+	"github.com/brandlens/brandlens/shared/validation"
 )
 
 func sp(s string) *string { return &s }
@@ -63,9 +64,9 @@ func TestValidate(t *testing.T) {
 				}
 				return
 			}
-			var ve *brandcheck.ValidationError
+			var ve *validation.Error
 			if !errors.As(err, &ve) {
-				t.Fatalf("err = %v, want *ValidationError", err)
+				t.Fatalf("err = %v, want *validation.Error", err)
 			}
 			var got []string
 			for _, f := range ve.Fields {
@@ -208,7 +209,7 @@ func FuzzValidate(f *testing.F) {
 	f.Fuzz(func(t *testing.T, brand, site, token string) {
 		r, err := brandcheck.Validate(brandcheck.Input{BrandName: &brand, WebsiteURL: &site, RecaptchaToken: &token})
 		if err != nil {
-			var ve *brandcheck.ValidationError
+			var ve *validation.Error
 			if !errors.As(err, &ve) || len(ve.Fields) == 0 {
 				t.Fatalf("untyped error %v", err)
 			}

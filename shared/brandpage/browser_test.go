@@ -17,6 +17,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/brandlens/brandlens/shared/audit"
 	"github.com/brandlens/brandlens/shared/brandcheck"
 	"github.com/brandlens/brandlens/shared/brandpage"
 	"github.com/brandlens/brandlens/shared/emulator"
@@ -24,6 +25,7 @@ import (
 	"github.com/brandlens/brandlens/shared/providers"
 	"github.com/brandlens/brandlens/shared/recaptcha"
 	"github.com/brandlens/brandlens/shared/store/embedded"
+	"github.com/brandlens/brandlens/shared/validation"
 )
 
 // browserTools finds node, Chromium and the driver script, skipping the
@@ -69,8 +71,9 @@ func serve(t *testing.T) string {
 	for _, pf := range platforms.All {
 		set[pf] = providers.NewSimulated(pf)
 	}
-	svc, err := brandcheck.New(brandcheck.Deps{Table: embedded.NewMemory(), Providers: set, Verifier: recaptcha.Bypass{},
-		Auditor: brandcheck.LogAuditor{Logger: logger}, Logger: logger, Now: time.Now},
+	tbl := embedded.NewMemory()
+	svc, err := brandcheck.New(brandcheck.Deps{Table: tbl, Providers: set, Verifier: recaptcha.Bypass{},
+		Auditor: brandcheck.NewAuditTrail(audit.NewLog(tbl)), Logger: logger, Now: time.Now},
 		brandcheck.Config{ClientKey: bytes.Repeat([]byte("k"), 32)})
 	if err != nil {
 		t.Fatal(err)
@@ -105,7 +108,7 @@ func checkAdapter(svc *brandcheck.Service, trust brandcheck.ProxyTrust) http.Han
 			json.NewEncoder(w).Encode(map[string]any{"error": map[string]any{"code": code, "message": msg, "details": details}})
 		}
 		if err := json.NewDecoder(io.LimitReader(r.Body, 1<<20)).Decode(&in); err != nil {
-			fail(422, brandcheck.CodeValidation, "the body is not a JSON object", map[string]any{}, 0)
+			fail(422, "validation_error", "the body is not a JSON object", map[string]any{}, 0)
 			return
 		}
 		addr, err := trust.ClientAddress(r.RemoteAddr, r.Header.Get)
@@ -115,13 +118,13 @@ func checkAdapter(svc *brandcheck.Service, trust brandcheck.ProxyTrust) http.Han
 		}
 		resp, err := svc.Check(r.Context(), brandcheck.Input{BrandName: in.BrandName, WebsiteURL: in.WebsiteURL,
 			RecaptchaToken: in.RecaptchaToken}, brandcheck.Caller{Addr: addr})
-		var ve *brandcheck.ValidationError
+		var ve *validation.Error
 		var vf *brandcheck.VerificationError
 		var rl *brandcheck.RateLimitError
 		var ue *brandcheck.UnavailableError
 		switch {
 		case errors.As(err, &ve):
-			fail(422, ve.Code(), ve.Error(), map[string]any{"fields": ve.Fields}, 0)
+			fail(422, "validation_error", ve.Error(), map[string]any{"fields": ve.Fields}, 0)
 		case errors.As(err, &vf):
 			fail(403, vf.Code(), vf.Error(), map[string]any{}, 0)
 		case errors.As(err, &rl):
