@@ -13,6 +13,7 @@ import (
 
 	"github.com/brandlens/brandlens/shared/app"
 	"github.com/brandlens/brandlens/shared/config"
+	"github.com/brandlens/brandlens/shared/recaptcha"
 	"github.com/brandlens/brandlens/shared/seed"
 )
 
@@ -62,7 +63,7 @@ func serve(ctx context.Context, args []string, providers app.ProviderFactory, st
 		return fmt.Errorf("listen on %s: %w", *addr, err)
 	}
 	srv := &http.Server{
-		Handler:           rt.API,
+		Handler:           rt.Handler,
 		ReadHeaderTimeout: 10 * time.Second,
 		ReadTimeout:       30 * time.Second,
 		WriteTimeout:      60 * time.Second,
@@ -74,6 +75,11 @@ func serve(ctx context.Context, args []string, providers app.ProviderFactory, st
 		fmt.Fprintf(stdout, " in %s", cfg.DataDir)
 	}
 	fmt.Fprintln(stdout, ")")
+	check := "reCAPTCHA checked with Google"
+	if rt.LocalBypass {
+		check = "local mode: reCAPTCHA bypassed, token " + recaptcha.BypassToken
+	}
+	fmt.Fprintf(stdout, "brand check page: %s/brand-check (%s)\n", base, check)
 	if demoKey != "" {
 		fmt.Fprintf(stdout, "demo tenant \"Acme Notes\" — API key (publish scope):\n  %s\ntry:\n  curl -s -H 'X-API-Key: %s' %s/api/v1/me\n", demoKey, demoKey, base)
 	}

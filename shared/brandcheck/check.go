@@ -251,7 +251,7 @@ func (s *Service) Check(ctx context.Context, in Input, who Caller) (Response, er
 		grade = *resp.Grade
 	}
 	s.log.LogAttrs(ctx, slog.LevelInfo, "brand check", slog.String("request_id", rid), slog.String("client_hash", hash[:16]),
-		slog.String("host", req.Host), slog.Bool("cached", hit), slog.Int("score", resp.VisibilityScore),
+		slog.String("host", req.Host), slog.Bool("cached", hit), slog.Int("score", int(resp.VisibilityScore)),
 		slog.String("grade", grade), slog.Float64("cost_usd", rec.CostUSD), slog.Int64("duration_ms", rec.DurationMS))
 	return resp, nil
 }
@@ -393,7 +393,7 @@ func (s *Service) build(req Request, qs []Question, outs [][]outcome) Response {
 		answers += len(mine)
 		mentioned += naming
 		if res.answered() {
-			total += res.VisibilityScore
+			total += int(res.VisibilityScore)
 			scored++
 		}
 		for name, rv := range rivals {
@@ -411,7 +411,7 @@ func (s *Service) build(req Request, qs []Question, outs [][]outcome) Response {
 		resp.Platforms = append(resp.Platforms, res)
 	}
 	if scored > 0 {
-		resp.VisibilityScore = int(math.Round(float64(total) / float64(scored)))
+		resp.VisibilityScore = int32(math.Round(float64(total) / float64(scored)))
 		g := Grade(resp.VisibilityScore)
 		resp.Grade = &g
 	}

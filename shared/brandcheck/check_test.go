@@ -167,7 +167,7 @@ func TestCheckResponse(t *testing.T) {
 	if len(resp.Platforms) != len(platforms.All) {
 		t.Fatalf("%d platforms", len(resp.Platforms))
 	}
-	mentions := 0
+	mentions := int32(0)
 	for i, p := range resp.Platforms {
 		if p.Platform != platforms.All[i] || p.Status != brandcheck.StatusSucceeded || p.ErrorMessage != "" {
 			t.Errorf("platform %d: %+v", i, p)
@@ -214,6 +214,11 @@ func TestCheckResponse(t *testing.T) {
 		"topCompetitorCitedPages", "summary", "hasUpsell", "requestId", "completedAt"} {
 		if _, ok := m[k]; !ok {
 			t.Errorf("member %s missing", k)
+		}
+	}
+	for _, k := range []string{"platforms", "topCompetitors", "topCompetitorCitedPages"} {
+		if m[k] == nil {
+			t.Errorf("list %s is null (the OpenAPI document promises it never is)", k)
 		}
 	}
 	p0 := m["platforms"].([]any)[0].(map[string]any)
@@ -534,7 +539,7 @@ func TestCheckConcurrentLimit(t *testing.T) {
 
 func TestGrade(t *testing.T) {
 	cases := []struct {
-		score int
+		score int32
 		want  string
 	}{{100, "A"}, {80, "A"}, {79, "B"}, {60, "B"}, {59, "C"}, {40, "C"}, {39, "D"}, {20, "D"}, {19, "F"}, {0, "F"}}
 	for _, tc := range cases {

@@ -235,3 +235,23 @@ func TestProxyTrustFromEnv(t *testing.T) {
 		t.Fatalf("got %s, %v", got, err)
 	}
 }
+
+func TestClientKeyFrom(t *testing.T) {
+	a, err := brandcheck.ClientKeyFrom([]byte("0123456789abcdef0123456789abcdef"))
+	if err != nil || len(a) != 32 {
+		t.Fatalf("%x %v", a, err)
+	}
+	b, _ := brandcheck.ClientKeyFrom([]byte("0123456789abcdef0123456789abcdeF"))
+	again, _ := brandcheck.ClientKeyFrom([]byte("0123456789abcdef0123456789abcdef"))
+	switch {
+	case string(a) == string(b):
+		t.Error("two secrets derive the same key")
+	case string(a) != string(again):
+		t.Error("the derivation is not deterministic")
+	case string(a) == "0123456789abcdef0123456789abcdef":
+		t.Error("the secret is used as it is")
+	}
+	if _, err := brandcheck.ClientKeyFrom([]byte("short")); err == nil {
+		t.Error("a short secret was accepted")
+	}
+}

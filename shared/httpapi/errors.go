@@ -1,10 +1,15 @@
 package httpapi
 
-import "net/http"
+import (
+	"net/http"
+
+	"github.com/brandlens/brandlens/shared/brandcheck"
+)
 
 // Error codes of the spec, and those this service adds (documented in the
 // OpenAPI document): method_not_allowed, payload_too_large,
-// invalid_signature, not_implemented, internal_error.
+// invalid_signature, not_implemented, internal_error, and the brand
+// check's recaptcha_failed and service_unavailable.
 const (
 	CodeMissingAPIKey        = "missing_api_key"
 	CodeInvalidAPIKey        = "invalid_api_key"
@@ -22,6 +27,9 @@ const (
 	CodeInvalidSignature     = "invalid_signature"
 	CodeNotImplemented       = "not_implemented"
 	CodeInternal             = "internal_error"
+	// The anonymous brand check's (package brandcheck names them).
+	CodeRecaptchaFailed    = brandcheck.CodeRecaptchaFailed
+	CodeServiceUnavailable = brandcheck.CodeUnavailable
 )
 
 // ErrorStatus maps each code to its HTTP status.
@@ -42,6 +50,8 @@ var ErrorStatus = map[string]int{
 	CodeInvalidSignature:     http.StatusUnauthorized,
 	CodeNotImplemented:       http.StatusNotImplemented,
 	CodeInternal:             http.StatusInternalServerError,
+	CodeRecaptchaFailed:      http.StatusForbidden,
+	CodeServiceUnavailable:   http.StatusServiceUnavailable,
 }
 
 // Error is an API error; it renders as the spec's envelope

@@ -35,8 +35,8 @@ const header = `# brandlens - AWS SAM template. Deploy with ` + "`make deploy`" 
 # table of package app: the routes of httpapi.Routes, the workers and the
 # workflows. Do not edit; the static part is shared/app/templategen/head.yaml.
 # Every function runs one of the bootstraps that ` + "`make build`" + ` writes to
-# build/<artifact>/ (api, worker, step-run-platform) and serves the function
-# its BRANDLENS_FUNCTION names.
+# build/<artifact>/ (api, worker, step-run-platform, brand-check) and serves
+# the function its BRANDLENS_FUNCTION names.
 `
 
 func main() {
@@ -56,7 +56,15 @@ func main() {
 func Generate() ([]byte, error) {
 	var b bytes.Buffer
 	b.WriteString(header)
-	b.WriteString(withoutLeadingComments(head))
+	edge := brandCheckEdge()
+	h, err := splice(withoutLeadingComments(head), "Parameters", edge["Parameters"])
+	if err == nil {
+		h, err = splice(h, "Conditions", edge["Conditions"])
+	}
+	if err != nil {
+		return nil, err
+	}
+	b.WriteString(h)
 	fns := app.Functions()
 	for _, w := range app.Workflows {
 		if err := writeResource(&b, w.Comment, stateMachineID(w.Name), stateMachine(w, fns)); err != nil {
@@ -80,7 +88,17 @@ func Generate() ([]byte, error) {
 			return nil, err
 		}
 	}
-	b.WriteString("\n" + tail)
+	b.WriteString("\n  # ---- The brand check's edge: CloudFront, the page's bucket, WAF, secrets (cloudfront.go) ----\n")
+	for _, e := range edge["Resources"] {
+		if err := writeResource(&b, e.comment, e.id, e.node); err != nil {
+			return nil, err
+		}
+	}
+	t, err := splice(tail, "Outputs", edge["Outputs"])
+	if err != nil {
+		return nil, err
+	}
+	b.WriteString("\n" + t)
 	return b.Bytes(), nil
 }
 
