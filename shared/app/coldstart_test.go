@@ -19,10 +19,13 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/sqs"
 
 	"github.com/brandlens/brandlens/shared/app"
+	"github.com/brandlens/brandlens/shared/audit"
 	"github.com/brandlens/brandlens/shared/config"
 	"github.com/brandlens/brandlens/shared/outbox"
 	"github.com/brandlens/brandlens/shared/queue"
 	"github.com/brandlens/brandlens/shared/queue/sqstest"
+	"github.com/brandlens/brandlens/shared/recaptcha"
+	"github.com/brandlens/brandlens/shared/recaptcha/recaptchatest"
 	"github.com/brandlens/brandlens/shared/runs"
 	"github.com/brandlens/brandlens/shared/seed"
 	"github.com/brandlens/brandlens/shared/signing"
@@ -143,7 +146,9 @@ func TestAPIFunctionsColdStart(t *testing.T) {
 
 // worker-dispatch starts the workflow of the job's type in Step Functions
 // under the job id; the redelivered message starts nothing and does not
-// fail.
+// fail while that execution runs, but comes back (and ends in the DLQ) once
+// it has failed: the job's name cannot run again and the job may be
+// unsettled.
 func TestDispatchStartsTheJobsWorkflow(t *testing.T) {
 	clearEnv(t)
 	c := offlineCloud(t)
@@ -161,11 +166,22 @@ func TestDispatchStartsTheJobsWorkflow(t *testing.T) {
 	for range 2 {
 		sameJSON(t, string(invoke(t, asm, readEvent(t, "sqs-jobs.json"))), `{"batchItemFailures":[]}`)
 	}
-	ex := started()
-	if len(ex) != 1 || ex[0].StateMachineArn != stateMachineARN || ex[0].Name != "01jexample" {
-		t.Fatalf("executions %+v", ex)
+	c.aws.mu.Lock()
+	if len(c.aws.executions) != 1 || c.aws.executions[0].StateMachineArn != stateMachineARN || c.aws.executions[0].Name != "01jexample" {
+		t.Fatalf("executions %+v", c.aws.executions)
 	}
-	sameJSON(t, ex[0].Input, `{"jobId":"01jexample","tenantId":1}`)
+	sameJSON(t, c.aws.executions[0].Input, `{"jobId":"01jexample","tenantId":1}`)
+	if want := []string{"arn:aws:states:us-east-1:123456789012:execution:query-execution:01jexample"}; !reflect.DeepEqual(c.aws.described, want) {
+		t.Errorf("described %q, want %q", c.aws.described, want)
+	}
+	c.aws.executionStatus = "FAILED"
+	c.aws.mu.Unlock()
+	var resp awsevents.SQSEventResponse
+	json.Unmarshal(invoke(t, asm, readEvent(t, "sqs-jobs.json")), &resp)
+	if len(resp.BatchItemFailures) != 1 {
+		t.Errorf("a message whose execution FAILED was acknowledged: %+v", resp)
+	}
+	started()
 
 	// A metered job's message starts the state machine of its type.
 	for typ, arn := range map[string]string{"gap_detection": gapStateMachineARN, "brief_generation": contentStateMachineARN,
@@ -239,9 +255,31 @@ func TestStepFunctionsColdStart(t *testing.T) {
 		}
 	})
 	t.Run("step-settle", func(t *testing.T) {
-		out, err := step(t, runs.StepSettle, withJob("step-settle.json"))
+		// The settled job's figures go out as embedded-metric-format lines
+		// of the namespace template.yaml gives (brandlens/<stack>).
+		var emf bytes.Buffer
+		asm, err := coldStartWith(t, c, tpl, runs.StepSettle, quiet(), []app.ResourcesOption{app.WithMetricsOutput(&emf)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		raw, err := asm.Handler.Invoke(context.Background(), withJob("step-settle.json"))
+		var out map[string]any
+		if err == nil {
+			err = json.Unmarshal(raw, &out)
+		}
 		if err != nil || out["status"] != "partial" || out["creditsCharged"] != float64(1) {
 			t.Fatalf("%v %v", out, err)
+		}
+		lines := strings.Split(strings.TrimSpace(emf.String()), "\n")
+		if len(lines) != 2 || !strings.Contains(lines[0], `"Namespace":"brandlens/brandlens-test"`) ||
+			!strings.Contains(lines[0], `"JobsSettled":1`) || !strings.Contains(lines[0], `"Status":"partial"`) || !strings.Contains(lines[0], `"CreditsCaptured":1`) ||
+			!strings.Contains(lines[1], `"ProviderFailures":1`) || !strings.Contains(lines[1], `"Platform":"perplexity"`) {
+			t.Errorf("metric lines:\n%s", emf.String())
+		}
+		// A second delivery of the same Settle counts nothing twice.
+		emf.Reset()
+		if _, err := asm.Handler.Invoke(context.Background(), withJob("step-settle.json")); err != nil || emf.Len() != 0 {
+			t.Errorf("duplicate settle: %v, metric lines %q", err, emf.String())
 		}
 		j, err := repos.Jobs.Get(context.Background(), 1, a.Job.ID)
 		if err != nil || j.PerPlatformStatus["perplexity"].Error == nil || !strings.Contains(*j.PerPlatformStatus["perplexity"].Error, "no recorded answer") {
@@ -373,4 +411,70 @@ func TestWebhookWorkersColdStart(t *testing.T) {
 			t.Errorf("pending after the sweep: %v", p)
 		}
 	})
+}
+
+// The brand-check function, assembled by its own bootstrap: its secrets
+// come from Secrets Manager, tokens are verified with siteverify, the
+// client is API Gateway's sourceIp unless CloudFront's origin secret comes
+// with the viewer's address, and the prompts are audited in the service's
+// partition of the table (DynamoDB Local).
+func TestBrandCheckColdStart(t *testing.T) {
+	clearEnv(t)
+	c := emulatedCloud(t)
+	tbl := emulatedTable(t, c)
+	sv := recaptchatest.New(t)
+	asm, err := coldStart(t, c, loadTemplate(t), "brand-check", quiet(),
+		// The template asks for live providers; these tests use the simulated ones.
+		"BRANDLENS_PROVIDERS", "simulated", recaptcha.EnvVerifyURL, sv.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw := readEvent(t, "brand-check.json")
+	withHeaders := func(kv ...string) []byte {
+		var ev map[string]any
+		if err := json.Unmarshal(raw, &ev); err != nil {
+			t.Fatal(err)
+		}
+		h := ev["headers"].(map[string]any)
+		for i := 0; i+1 < len(kv); i += 2 {
+			h[kv[i]] = kv[i+1]
+		}
+		b, _ := json.Marshal(ev)
+		return b
+	}
+	cases := []struct {
+		name   string
+		event  []byte
+		viewer string // the address siteverify must be told
+	}{
+		{"direct", raw, "203.0.113.24"},
+		{"through CloudFront", withHeaders("cloudfront-viewer-address", "198.51.100.7:40123", "x-origin-verify", testOriginSecret), "198.51.100.7"},
+		{"a forged viewer address", withHeaders("cloudfront-viewer-address", "198.51.100.8:40123", "x-origin-verify", "guess"), "203.0.113.24"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			var resp awsevents.APIGatewayV2HTTPResponse
+			if err := json.Unmarshal(invoke(t, asm, tc.event), &resp); err != nil {
+				t.Fatal(err)
+			}
+			var body struct {
+				BrandName string
+				Platforms []struct{ Platform, Status string }
+			}
+			json.Unmarshal([]byte(resp.Body), &body)
+			if resp.StatusCode != 200 || body.BrandName != "Acme Notes" || len(body.Platforms) != 5 {
+				t.Fatalf("%d %s", resp.StatusCode, resp.Body)
+			}
+			calls := sv.Calls()
+			if last := calls[len(calls)-1]; last.RemoteIP != tc.viewer || last.Token != "03AFcWeA-sample-recaptcha-token" {
+				t.Errorf("siteverify was asked %+v, want remoteip %s", last, tc.viewer)
+			}
+		})
+	}
+	// Only the first check asked the platforms (the others were the day's
+	// cache): its 15 prompts are in the brand check's audit partition.
+	page, err := audit.NewLog(tbl).ListService(context.Background(), audit.ScopeBrandCheck, audit.Filter{Limit: 100})
+	if err != nil || len(page.Items) != 15 {
+		t.Fatalf("%d audit entries (%v), want 15", len(page.Items), err)
+	}
 }

@@ -29,6 +29,7 @@ import (
 	"github.com/brandlens/brandlens/shared/destinations"
 	"github.com/brandlens/brandlens/shared/gaps"
 	"github.com/brandlens/brandlens/shared/httpapi"
+	"github.com/brandlens/brandlens/shared/idempotency"
 	"github.com/brandlens/brandlens/shared/jobs"
 	"github.com/brandlens/brandlens/shared/meter"
 	"github.com/brandlens/brandlens/shared/models"
@@ -70,6 +71,7 @@ type Repos struct {
 	Jobs        *jobs.Repo
 	Ledger      *credits.Ledger
 	Limiter     *ratelimit.Limiter
+	Idempotency *idempotency.Records
 	Now         func() time.Time
 }
 
@@ -100,6 +102,7 @@ func NewRepos(tbl store.Table, keySecret []byte, now func() time.Time) (*Repos, 
 		Jobs:        jobs.NewRepo(tbl),
 		Ledger:      credits.NewLedger(tbl, now),
 		Limiter:     ratelimit.New(tbl, now),
+		Idempotency: idempotency.NewRecords(tbl, now),
 		Now:         now,
 	}, nil
 }
@@ -152,6 +155,11 @@ type Deps struct {
 	SiteBaseURL      string
 	SiteSecret       []byte
 	IndexNowEndpoint string
+	// Metrics receives the settled jobs' figures (nil: none).
+	Metrics runs.Metrics
+	// DeliveryClient, when set, replaces the webhook deliveries' guarded
+	// client (the Lambda assembly passes the guarded client, traced).
+	DeliveryClient *http.Client
 }
 
 // NewServices builds every service over r with d.
@@ -166,11 +174,12 @@ func NewServices(r *Repos, d Deps) (*Services, error) {
 		d.Logger = slog.Default()
 	}
 	rs, err := runs.New(runs.Deps{Table: r.Table, Tenants: r.Tenants, Queries: r.Queries, Ledger: r.Ledger, Jobs: r.Jobs,
-		Competitors: r.Competitors, Providers: d.Providers, Sender: d.Jobs, Now: r.Now, Logger: d.Logger})
+		Competitors: r.Competitors, Providers: d.Providers, Sender: d.Jobs, Now: r.Now, Logger: d.Logger, Metrics: d.Metrics})
 	if err != nil {
 		return nil, fmt.Errorf("app: %w", err)
 	}
-	wh := webhooks.New(r.Table, webhooks.Options{Sender: d.Deliveries, Guard: d.Guard, RetryScale: d.RetryScale, Now: r.Now, Logger: d.Logger})
+	wh := webhooks.New(r.Table, webhooks.Options{Sender: d.Deliveries, Guard: d.Guard, Client: d.DeliveryClient,
+		RetryScale: d.RetryScale, Now: r.Now, Logger: d.Logger})
 	svc := &Services{Repos: r, Runs: rs, Webhooks: wh, Logger: d.Logger,
 		Meter:         meter.New(r.Table, r.Tenants, r.Ledger, r.Jobs, d.Jobs, r.Now, d.Logger),
 		Detector:      gaps.NewDetector(r.Table, r.Tenants, r.Queries, r.Competitors, gaps.Defaults, r.Now),
@@ -217,7 +226,7 @@ func (s *Services) HTTPDeps(siteContentSecret []byte) httpapi.Deps {
 	return httpapi.Deps{
 		Keys: s.Keys, Tenants: s.Tenants, Queries: s.Queries, Competitors: s.Competitors,
 		Citations: s.Citations, Jobs: s.Jobs, Ledger: s.Ledger, Limiter: s.Limiter, Runs: s.Runs,
-		Webhooks: s.Webhooks, Logger: s.Logger, Now: s.Now, SiteContentSecret: siteContentSecret,
+		Webhooks: s.Webhooks, Idempotency: s.Idempotency, Logger: s.Logger, Now: s.Now, SiteContentSecret: siteContentSecret,
 		Meter: s.Meter, Detector: s.Detector, Gaps: s.Gaps, Opportunities: s.Opportunities, Audit: s.Audit,
 		ContentJobs: s.ContentJobs, Destinations: s.Destinations, Approvals: s.Approvals, Publish: s.Publish,
 	}

@@ -47,6 +47,30 @@ const (
 	// EnvIndexNowEndpoint is the IndexNow endpoint publishes ping (tests
 	// point it at a local fake).
 	EnvIndexNowEndpoint = "BRANDLENS_INDEXNOW_ENDPOINT"
+	// EnvMetricsNamespace is the CloudWatch namespace of the business
+	// figures, written as embedded-metric-format lines (empty: none).
+	EnvMetricsNamespace = "BRANDLENS_METRICS_NAMESPACE"
+	// EnvSecretsTTL is how long the provider keys read from Secrets
+	// Manager are kept before they are read again (a Go duration).
+	EnvSecretsTTL = "BRANDLENS_SECRETS_TTL"
+	// EnvTracing turns spans on: "otlp" exports them to the collector
+	// extension (OTEL_EXPORTER_OTLP_ENDPOINT, default localhost:4318);
+	// "off" or empty: no spans.
+	EnvTracing = "BRANDLENS_TRACING"
+	// EnvOTLPEndpoint is OpenTelemetry's standard variable of the
+	// collector's base URL.
+	EnvOTLPEndpoint = "OTEL_EXPORTER_OTLP_ENDPOINT"
+	// EnvBrandCheckSecret is the secret the brand check's client-hash key
+	// derives from (≥ 32 bytes; brandlens serve derives it from the key
+	// secret when unset); EnvBrandCheckSecretARN names it in Secrets
+	// Manager (the brand-check function).
+	EnvBrandCheckSecret    = "BRANDLENS_BRANDCHECK_SECRET"
+	EnvBrandCheckSecretARN = "BRANDLENS_BRANDCHECK_SECRET_ARN"
+	// EnvRecaptchaSecretARN and EnvOriginSecretARN name, in Secrets Manager,
+	// the reCAPTCHA secret (BRANDLENS_RECAPTCHA_SECRET) and the CloudFront
+	// origin secret (BRANDLENS_ORIGIN_SECRET) of the brand-check function.
+	EnvRecaptchaSecretARN = "BRANDLENS_RECAPTCHA_SECRET_ARN"
+	EnvOriginSecretARN    = "BRANDLENS_ORIGIN_SECRET_ARN"
 )
 
 // Store backends.
@@ -60,6 +84,7 @@ const (
 	// DefaultDataDir is where the embedded store keeps its files locally.
 	DefaultDataDir           = ".brandlens"
 	DefaultSchedulerInterval = time.Minute
+	DefaultSecretsTTL        = 5 * time.Minute
 )
 
 // Config is the settings read from the environment.
@@ -94,6 +119,23 @@ type Config struct {
 	AllowLoopbackTargets bool
 	// SiteBaseURL and IndexNowEndpoint: publishing (see the variables).
 	SiteBaseURL, IndexNowEndpoint string
+	// MetricsNamespace is where the business figures go ("": nowhere).
+	MetricsNamespace string
+	// SecretsTTL is how long a secret that may be rotated while the
+	// process runs (the provider keys) is kept before it is read again.
+	SecretsTTL time.Duration
+	// Tracing exports spans over OTLP/HTTP to TracingEndpoint ("": the
+	// collector extension's default).
+	Tracing         bool
+	TracingEndpoint string
+	// BrandCheckSecret keys the brand check's client hashes (through a
+	// derivation); BrandCheckSecretARN is read when it is empty.
+	BrandCheckSecret    []byte
+	BrandCheckSecretARN string
+	// RecaptchaSecretARN and OriginSecretARN name the brand check's other
+	// secrets in Secrets Manager (empty: from the environment).
+	RecaptchaSecretARN string
+	OriginSecretARN    string
 }
 
 // FromEnv reads the settings from the process environment.
@@ -129,10 +171,16 @@ func Parse(getenv func(string) string) (Config, error) {
 		DeliveriesQueueURL:    get(EnvDeliveriesQueueURL),
 		StateMachineARN:       get(EnvStateMachineARN),
 		ProviderKeysSecretARN: get(EnvProviderKeysSecretARN),
+		BrandCheckSecret:      []byte(getenv(EnvBrandCheckSecret)),
+		BrandCheckSecretARN:   get(EnvBrandCheckSecretARN),
+		RecaptchaSecretARN:    get(EnvRecaptchaSecretARN),
+		OriginSecretARN:       get(EnvOriginSecretARN),
 		SchedulerInterval:     DefaultSchedulerInterval,
 		RetryScale:            1,
 		SiteBaseURL:           strings.TrimRight(get(EnvSiteBaseURL), "/"),
 		IndexNowEndpoint:      get(EnvIndexNowEndpoint),
+		MetricsNamespace:      get(EnvMetricsNamespace),
+		SecretsTTL:            DefaultSecretsTTL,
 	}
 	if c.Store == "" {
 		c.Store = StoreEmbedded
@@ -175,6 +223,20 @@ func Parse(getenv func(string) string) (Config, error) {
 		if p, err := url.Parse(u[1]); u[1] != "" && (err != nil || (p.Scheme != "http" && p.Scheme != "https") || p.Host == "") {
 			return Config{}, fmt.Errorf("config: %s must be an absolute http(s) URL, not %q", u[0], u[1])
 		}
+	}
+	if v := get(EnvSecretsTTL); v != "" {
+		d, err := time.ParseDuration(v)
+		if err != nil || d < time.Second {
+			return Config{}, fmt.Errorf("config: %s must be a duration of at least 1s such as 5m, not %q", EnvSecretsTTL, v)
+		}
+		c.SecretsTTL = d
+	}
+	switch v := get(EnvTracing); v {
+	case "", "off":
+	case "otlp":
+		c.Tracing, c.TracingEndpoint = true, get(EnvOTLPEndpoint)
+	default:
+		return Config{}, fmt.Errorf("config: %s must be otlp or off, not %q", EnvTracing, v)
 	}
 	switch v := get(EnvAllowLoopback); {
 	case v == "" || v == "0" || strings.EqualFold(v, "false"):

@@ -81,25 +81,22 @@ func (s *Server) getOpportunity(rq *Request, in StrID) (opportunities.Opportunit
 	return o, err
 }
 
-// jobIn is embedded in the input of the writes that create metered jobs.
+// Inputs of the writes that create metered jobs; the router claims their
+// Idempotency-Key (rq.Idempotency).
 type (
 	gapDetectIn struct {
-		Idempotent
 		Body GapDetectRequest `body:"json"`
 	}
 	briefIn struct {
 		StrID
-		Idempotent
 		Body BriefRequest `body:"json"`
 	}
 	contentIn struct {
 		StrID
-		Idempotent
 		Body ContentRequest `body:"json"`
 	}
 	rescoreIn struct {
 		IntID
-		Idempotent
 	}
 )
 
@@ -107,7 +104,7 @@ func (s *Server) postGapsDetect(rq *Request, in gapDetectIn) (JobAccepted, error
 	if in.Body.BrandProfileID < 1 {
 		return JobAccepted{}, validation.Field("brandProfileId", "is required: the id of one of GET /api/v1/brand-profiles")
 	}
-	return s.createJob(rq, in.Idempotent, s.Detector.Request(rq.Principal.TenantID, in.Body.BrandProfileID, audit.ActorOf(rq.Principal)))
+	return s.createJob(rq, s.Detector.Request(rq.Principal.TenantID, in.Body.BrandProfileID, audit.ActorOf(rq.Principal)))
 }
 
 func (s *Server) postGenerateBrief(rq *Request, in briefIn) (JobAccepted, error) {
@@ -119,7 +116,7 @@ func (s *Server) postGenerateBrief(rq *Request, in briefIn) (JobAccepted, error)
 	if err != nil {
 		return JobAccepted{}, jobError(err)
 	}
-	return s.createJob(rq, in.Idempotent, req)
+	return s.createJob(rq, req)
 }
 
 func (s *Server) postGenerateContent(rq *Request, in contentIn) (JobAccepted, error) {
@@ -127,23 +124,22 @@ func (s *Server) postGenerateContent(rq *Request, in contentIn) (JobAccepted, er
 	if err != nil {
 		return JobAccepted{}, jobError(err)
 	}
-	return s.createJob(rq, in.Idempotent, req)
+	return s.createJob(rq, req)
 }
 
 func (s *Server) postRescore(rq *Request, in rescoreIn) (JobAccepted, error) {
-	return s.createJob(rq, in.Idempotent, s.Runs.RescoreRequest(rq.Principal.TenantID, in.ID, audit.ActorOf(rq.Principal)))
+	return s.createJob(rq, s.Runs.RescoreRequest(rq.Principal.TenantID, in.ID, audit.ActorOf(rq.Principal)))
 }
 
-// createJob completes a metered job request with the request's
-// idempotency key and fingerprint, and creates the job.
-func (s *Server) createJob(rq *Request, idem Idempotent, req meter.Request) (JobAccepted, error) {
-	req.IdempotencyKey, req.APIKeyID = idem.IdempotencyKey, rq.Principal.KeyID
-	req.Fingerprint = idempotency.Fingerprint(rq.HTTP.Method, rq.HTTP.URL.Path, rq.Body)
+// createJob completes a metered job request with the Idempotency-Key the
+// router claimed, and creates the job.
+func (s *Server) createJob(rq *Request, req meter.Request) (JobAccepted, error) {
+	req.Idempotency = rq.Idempotency
 	acc, err := s.Meter.Create(rq.HTTP.Context(), req)
 	if err != nil {
 		return JobAccepted{}, jobError(err)
 	}
-	return JobAccepted{JobID: acc.Job.ID, Status: acc.Job.Status}, nil
+	return s.jobAccepted(rq, acc.Job)
 }
 
 // jobError maps the typed errors of the job-creating writes (runs and
@@ -158,8 +154,9 @@ func jobError(err error) error {
 	)
 	switch {
 	case errors.Is(err, idempotency.ErrConflict):
-		return &Error{Code: CodeIdempotencyConflict, Message: "this Idempotency-Key was used with a different request",
-			Details: map[string]any{"header": "Idempotency-Key"}}
+		return idempotencyConflict()
+	case errors.Is(err, idempotency.ErrInProgress):
+		return idempotencyInProgress()
 	case errors.As(err, &mice):
 		return insufficientCredits(mice.Cost, mice.Available)
 	case errors.As(err, &rice):

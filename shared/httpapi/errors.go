@@ -3,12 +3,15 @@ package httpapi
 import (
 	"net/http"
 
+	"github.com/brandlens/brandlens/shared/brandcheck"
 	"github.com/brandlens/brandlens/shared/opportunities"
 )
 
 // Error codes of the spec, and those this service adds (documented in the
 // OpenAPI document): invalid_state, already_exists, method_not_allowed,
-// payload_too_large, invalid_signature, not_implemented, internal_error.
+// payload_too_large, invalid_signature, not_implemented, internal_error,
+// bad_request, request_headers_too_large, and the brand check's
+// recaptcha_failed and service_unavailable.
 const (
 	CodeMissingAPIKey        = "missing_api_key"
 	CodeInvalidAPIKey        = "invalid_api_key"
@@ -35,6 +38,11 @@ const (
 	// CodeAlreadyReviewed: an approval request is approved or rejected
 	// already (a second review).
 	CodeAlreadyReviewed = "already_reviewed"
+	CodeBadRequest      = "bad_request"
+	CodeHeadersTooLarge = "request_headers_too_large"
+	// The anonymous brand check's (package brandcheck names them).
+	CodeRecaptchaFailed    = brandcheck.CodeRecaptchaFailed
+	CodeServiceUnavailable = brandcheck.CodeUnavailable
 )
 
 // ErrorStatus maps each code to its HTTP status.
@@ -58,6 +66,10 @@ var ErrorStatus = map[string]int{
 	CodeNotImplemented:       http.StatusNotImplemented,
 	CodeInternal:             http.StatusInternalServerError,
 	CodeAlreadyReviewed:      http.StatusConflict,
+	CodeBadRequest:           http.StatusBadRequest,
+	CodeHeadersTooLarge:      http.StatusRequestHeaderFieldsTooLarge,
+	CodeRecaptchaFailed:      http.StatusForbidden,
+	CodeServiceUnavailable:   http.StatusServiceUnavailable,
 }
 
 // Error is an API error; it renders as the spec's envelope

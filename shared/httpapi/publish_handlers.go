@@ -157,7 +157,6 @@ func (s *Server) deleteDestination(rq *Request, in StrID) (DeletedDestination, e
 // publishIn is the input of POST /api/v1/opportunities/{id}/publish.
 type publishIn struct {
 	StrID
-	Idempotent
 	Body PublishRequest `body:"json"`
 }
 
@@ -178,7 +177,7 @@ func (s *Server) postPublish(rq *Request, in publishIn) (JobAccepted, error) {
 	if err != nil {
 		return JobAccepted{}, publishError(err)
 	}
-	acc, err := s.createJob(rq, in.Idempotent, req)
+	acc, err := s.createJob(rq, req)
 	if err != nil {
 		return JobAccepted{}, publishError(err)
 	}

@@ -2,11 +2,13 @@ package httpapi
 
 import (
 	"net/http"
+	"reflect"
 
 	"github.com/brandlens/brandlens/shared/auth"
 	"github.com/brandlens/brandlens/shared/citations"
 	"github.com/brandlens/brandlens/shared/detect"
 	"github.com/brandlens/brandlens/shared/gaps"
+	"github.com/brandlens/brandlens/shared/idempotency"
 	"github.com/brandlens/brandlens/shared/jobs"
 	"github.com/brandlens/brandlens/shared/opportunities"
 	"github.com/brandlens/brandlens/shared/platforms"
@@ -98,10 +100,6 @@ type (
 	// StrID addresses a resource with a string id (ULIDs, wh_…).
 	StrID struct {
 		ID string `path:"id"`
-	}
-	// Idempotent is embedded in the input of writes that create jobs.
-	Idempotent struct {
-		IdempotencyKey string `header:"Idempotency-Key" minLength:"1" maxLength:"255" doc:"Makes the write safe to retry: a retry with the same key returns the original job and nothing runs twice; the same key with a different request is 409 idempotency_conflict. Kept 24 hours, per tenant and API key."`
 	}
 	// OpenObject is an answer whose shape the route does not fix yet.
 	OpenObject map[string]any
@@ -248,9 +246,8 @@ func routeTable() []Route {
 			Status: http.StatusAccepted, Errors: writeErrors, Handler: Handle((*Server).postRescore)},
 		{Method: http.MethodPost, Path: "/api/v1/brand-check", Function: "brand-check", Guard: GuardAnonymous,
 			Tag: "Brand check", Summary: "Anonymous brand check: visibility score and grade (reCAPTCHA, 3 per day)",
-			Status: http.StatusOK, Errors: []string{CodeValidation, CodeRateLimitExceeded}, Handler: NotImplemented[struct {
-				Body BrandCheckRequest `body:"json"`
-			}, OpenObject]()},
+			Status: http.StatusOK, Errors: []string{CodeValidation, CodeRecaptchaFailed, CodeRateLimitExceeded, CodeServiceUnavailable},
+			Handler: Handle((*Server).postBrandCheck)},
 		{Method: http.MethodGet, Path: "/api/tracker/approvals/pending", Function: "api-list-approvals-pending", Guard: GuardReviewer,
 			Capability: "approvals:review", Tag: "Approvals", Summary: "Pending approval requests",
 			Status: http.StatusOK, Handler: Handle((*Server).listPendingApprovals)},
@@ -276,6 +273,33 @@ func routeTable() []Route {
 	}
 	return rs
 }
+
+// Idempotent reports whether the router applies Idempotency-Key to the
+// route. It follows from the method and the guard, not from a field a row
+// could forget: every write (POST, PUT, PATCH, DELETE) of a caller with an
+// API key is idempotent. The anonymous brand check has no caller to scope a
+// key to (its daily limit counts checks instead), and the signed site
+// content receiver upserts by Slug, idempotent by itself.
+func (r *Route) Idempotent() bool {
+	switch r.Method {
+	case http.MethodPost, http.MethodPut, http.MethodPatch, http.MethodDelete:
+		return r.Guard == GuardAPIKey || r.Guard == GuardReviewer
+	}
+	return false
+}
+
+// HeaderIdempotencyKey is the header of idempotent writes.
+const HeaderIdempotencyKey = "Idempotency-Key"
+
+// idempotencyKeyParam is the Idempotency-Key header the router reads on
+// every idempotent route (inputs never declare it).
+var idempotencyKeyParam = Param{Name: HeaderIdempotencyKey, In: InHeader, Type: reflect.TypeFor[string](),
+	MinLength: 1, MaxLength: idempotency.MaxKeyLen,
+	Description: "Makes the write safe to retry: a retry with the same key and the same request (method, path and JSON body; " +
+		"the members' order and spacing do not matter) replays the original answer, status and body, and nothing runs twice; " +
+		"the same key with a different request is 409 idempotency_conflict, and so is a retry while the first request still runs " +
+		"(details.reason in_progress, with Retry-After). Only successful answers are kept: after an error the key is free " +
+		"again. Kept 24 hours, per tenant and API key. 1 to 255 characters."}
 
 // CatchAll is API Gateway's $default route. Requests that match no route of
 // the table reach its function, which answers them with the error envelope:

@@ -4,7 +4,7 @@ import (
 	"errors"
 
 	"github.com/brandlens/brandlens/shared/audit"
-	"github.com/brandlens/brandlens/shared/idempotency"
+	"github.com/brandlens/brandlens/shared/jobs"
 	"github.com/brandlens/brandlens/shared/runs"
 	"github.com/brandlens/brandlens/shared/validation"
 )
@@ -12,7 +12,6 @@ import (
 // runIn is the input of POST /api/v1/queries/{id}/run.
 type runIn struct {
 	IntID
-	Idempotent
 	Body RunRequest `body:"json"`
 }
 
@@ -23,14 +22,24 @@ func (s *Server) postQueryRun(rq *Request, in runIn) (JobAccepted, error) {
 	}
 	acc, err := s.Runs.Start(rq.HTTP.Context(), runs.Request{
 		TenantID: rq.Principal.TenantID, QueryID: in.ID, Platforms: in.Body.Platforms, Samples: samples,
-		IdempotencyKey: in.IdempotencyKey, APIKeyID: rq.Principal.KeyID,
-		Fingerprint: idempotency.Fingerprint(rq.HTTP.Method, rq.HTTP.URL.Path, rq.Body),
-		Actor:       audit.ActorOf(rq.Principal),
+		Idempotency: rq.Idempotency, Actor: audit.ActorOf(rq.Principal),
 	})
 	if err != nil {
 		return JobAccepted{}, runError(err)
 	}
-	return JobAccepted{JobID: acc.Job.ID, Status: acc.Job.Status}, nil
+	return s.jobAccepted(rq, acc.Job)
+}
+
+// jobAccepted is the 202 answer of a write that created (or, for a key
+// whose job exists, found) job: with the tenant's credits_balance read after
+// the job's hold, so that a client knows what it has left without another
+// call.
+func (s *Server) jobAccepted(rq *Request, j jobs.Job) (JobAccepted, error) {
+	bal, err := s.Ledger.Balance(rq.HTTP.Context(), rq.Principal.TenantID)
+	if err != nil {
+		return JobAccepted{}, err
+	}
+	return JobAccepted{JobID: j.ID, Status: j.Status, CreditsBalance: bal.Available}, nil
 }
 
 // runError maps the run write path's typed errors to API errors.

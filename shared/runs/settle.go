@@ -228,6 +228,7 @@ func (s *Service) settleOnce(ctx context.Context, in SettleInput) (SettleOutput,
 		return SettleOutput{}, false, storeErr("settle", err)
 	}
 	s.notify()
+	s.Metrics.JobSettled(ctx, settledFigures(j.Status, j.Platforms, j.Samples, succeeded, capture))
 	// Released credits may lift the balance back over the low threshold.
 	if t, err := s.Tenants.Get(ctx, j.TenantID); err == nil {
 		if err := s.Ledger.CheckThresholds(ctx, j.TenantID, t.DailyCreditCeiling); err != nil {

@@ -84,8 +84,12 @@ func newEnv(t *testing.T, tbl store.Table, clock *storetest.Clock) *env {
 }
 
 func (e *env) req(key, body string) runs.Request {
-	return runs.Request{TenantID: 1, QueryID: 1, Samples: 1, IdempotencyKey: key, APIKeyID: e.p.KeyID,
-		Fingerprint: idempotency.Fingerprint("POST", "/api/v1/queries/1/run", []byte(body))}
+	r := runs.Request{TenantID: 1, QueryID: 1, Samples: 1}
+	if key != "" {
+		r.Idempotency = &idempotency.Key{TenantID: 1, APIKeyID: e.p.KeyID, Key: key,
+			Fingerprint: idempotency.Fingerprint("POST", "/api/v1/queries/1/run", []byte(body))}
+	}
+	return r
 }
 
 func (e *env) balance(t *testing.T) credits.Balance {
@@ -156,7 +160,7 @@ func TestIdempotencyRules(t *testing.T) {
 			t.Fatalf("other body: %v", err)
 		}
 		other := e.req("key-2", `{}`)
-		other.APIKeyID = "key_other"
+		other.Idempotency.APIKeyID = "key_other"
 		if c, err := e.svc.Runs.Start(ctx, other); err != nil || c.Replayed || c.Job.ID == a.Job.ID {
 			t.Fatalf("another API key shares the idempotency scope: %+v %v", c, err)
 		}
