@@ -36,6 +36,17 @@ func serve(ctx context.Context, args []string, providers app.ProviderFactory, mo
 		return err
 	}
 	logger := app.NewLogger(stderr, cfg.LogLevel)
+	// Listen first: the own site's base URL (where own_site destinations
+	// publish and its pages link to) is this address unless configured.
+	ln, err := net.Listen("tcp", *addr)
+	if err != nil {
+		return fmt.Errorf("listen on %s: %w", *addr, err)
+	}
+	defer ln.Close()
+	base := "http://" + ln.Addr().String()
+	if cfg.SiteBaseURL == "" {
+		cfg.SiteBaseURL = base
+	}
 	rt, closeRuntime, err := app.OpenLocal(ctx, app.NewResources(cfg, os.Getenv), providers, models, logger)
 	if err != nil {
 		return err
@@ -59,14 +70,9 @@ func serve(ctx context.Context, args []string, providers app.ProviderFactory, mo
 		return err
 	}
 
-	ln, err := net.Listen("tcp", *addr)
-	if err != nil {
-		return fmt.Errorf("listen on %s: %w", *addr, err)
-	}
 	// Bounded headers; net/http's own plain-text refusals (431, 400) go
 	// out in the JSON error envelope.
 	srv := httpapi.NewHTTPServer(rt.Handler)
-	base := "http://" + ln.Addr().String()
 	fmt.Fprintf(stdout, "brandlens serving %s (store: %s", base, cfg.Store)
 	if cfg.Store == config.StoreEmbedded {
 		fmt.Fprintf(stdout, " in %s", cfg.DataDir)
@@ -77,6 +83,7 @@ func serve(ctx context.Context, args []string, providers app.ProviderFactory, mo
 		check = "local mode: reCAPTCHA bypassed, token " + recaptcha.BypassToken
 	}
 	fmt.Fprintf(stdout, "brand check page: %s/brand-check (%s)\n", base, check)
+	fmt.Fprintf(stdout, "own site: %s/site/sitemap.xml (receiver %s/api/site-content/webhooks/{news|research|knowledge})\n", cfg.SiteBaseURL, cfg.SiteBaseURL)
 	if demoKey != "" {
 		fmt.Fprintf(stdout, "demo tenant \"Acme Notes\" — API key (publish scope):\n  %s\ntry:\n  curl -s -H 'X-API-Key: %s' %s/api/v1/me\n", demoKey, demoKey, base)
 	}

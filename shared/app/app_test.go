@@ -265,7 +265,8 @@ func (tpl template) setFunctionEnv(t testing.TB, c *cloud, id string) {
 	maps.Copy(refs, secretARNs)
 	// What !Sub texts name besides those: pseudo parameters and the
 	// parameters' defaults.
-	subs := map[string]string{"AWS::StackName": "brandlens-test", "AWS::Region": "us-east-1"}
+	subs := map[string]string{"AWS::StackName": "brandlens-test", "AWS::Region": "us-east-1", "AWS::URLSuffix": "amazonaws.com",
+		"HttpApi": "api0test"}
 	params := get(tpl.root, "Parameters")
 	for i := 0; params != nil && i+1 < len(params.Content); i += 2 {
 		if d := get(params.Content[i+1], "Default"); d != nil {

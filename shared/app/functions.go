@@ -211,6 +211,11 @@ var apiAccess = map[string][]string{
 	"api-list-approvals-pending":   tableRead,
 	"api-post-approval-approve":    tableWrite,
 	"api-post-approval-reject":     tableWrite,
+	// The own site: the signed receiver upserts a page and its sitemap
+	// entry; the pages and the sitemap read them.
+	"api-post-site-content": tableWrite,
+	"api-get-site-page":     tableRead,
+	"api-get-site-sitemap":  tableRead,
 }
 
 // apiIndex are the API functions that query GSI1; the others reach the
@@ -317,9 +322,12 @@ var workers = []Function{
 		Description: "Publish step: one signed POST of the PublishPayload (30 s, no redirects), IndexNow, published",
 		Timeout:     75, TimeoutComment: "One POST of at most 30 s, an IndexNow ping of at most 10 s, and the writes:\nunder the Deliver task's 65 s, under these 75 s.",
 		Gradual: true,
-		Env:     []EnvVar{{"BRANDLENS_SITE_CONTENT_SECRET_ARN", "!Ref SiteContentSecret"}},
-		Table:   tableSteps,
-		Grants:  []Grant{{Sid: "SiteContentSecret", Actions: []string{"secretsmanager:GetSecretValue"}, Resources: []string{"!Ref SiteContentSecret"}}}},
+		// own_site destinations POST to the API's own receiver. (The API
+		// functions cannot name the API: SAM's HttpApi depends on them.)
+		Env: []EnvVar{{"BRANDLENS_SITE_CONTENT_SECRET_ARN", "!Ref SiteContentSecret"},
+			{"BRANDLENS_SITE_BASE_URL", "!Sub https://${HttpApi}.execute-api.${AWS::Region}.${AWS::URLSuffix}"}},
+		Table:  tableSteps,
+		Grants: []Grant{{Sid: "SiteContentSecret", Actions: []string{"secretsmanager:GetSecretValue"}, Resources: []string{"!Ref SiteContentSecret"}}}},
 	{Name: meter.StepJobSettle, Artifact: ArtifactWorker, Kind: KindJobStep,
 		Description: "Metered-job workflow step: succeeded with the price captured, or failed at 0 credits; events",
 		Timeout:     60, TimeoutComment: "Above the Settle task's 50 s, so that the task's timeout decides.",

@@ -155,13 +155,20 @@ func (r *Resources) KeySecret(ctx context.Context) ([]byte, error) {
 }
 
 // SiteContentSecret returns the secret that signs bodies posted to the
-// site-content receiver: from the environment or from Secrets Manager. It
-// is empty when neither is set, and the receiver then refuses every body.
+// site-content receiver: from the environment, from Secrets Manager, or —
+// for the embedded store only, so that brandlens serve publishes to its
+// own site out of the box — from a file in the data directory, created on
+// first use. Otherwise it is empty, and the receiver refuses every body.
 func (r *Resources) SiteContentSecret(ctx context.Context) ([]byte, error) {
-	if len(r.cfg.SiteContentSecret) > 0 || r.cfg.SiteContentSecretARN == "" {
+	switch {
+	case len(r.cfg.SiteContentSecret) > 0:
 		return r.cfg.SiteContentSecret, nil
+	case r.cfg.SiteContentSecretARN != "":
+		return r.secretValue(ctx, "site content secret", r.cfg.SiteContentSecretARN)
+	case r.cfg.Store == config.StoreEmbedded && r.cfg.DataDir != "":
+		return localSecret(filepath.Join(r.cfg.DataDir, "site-content-secret"))
 	}
-	return r.secretValue(ctx, "site content secret", r.cfg.SiteContentSecretARN)
+	return nil, nil
 }
 
 // Providers builds the AI platform providers with factory. In AWS the

@@ -40,6 +40,7 @@ import (
 	"github.com/brandlens/brandlens/shared/queue"
 	"github.com/brandlens/brandlens/shared/ratelimit"
 	"github.com/brandlens/brandlens/shared/runs"
+	"github.com/brandlens/brandlens/shared/sitecontent"
 	"github.com/brandlens/brandlens/shared/ssrf"
 	"github.com/brandlens/brandlens/shared/store"
 	"github.com/brandlens/brandlens/shared/tenants"
@@ -128,7 +129,11 @@ type Services struct {
 	Destinations *destinations.Service
 	Approvals    *approvals.Service
 	Publish      *publish.Service
-	Logger       *slog.Logger
+	// SiteContent is the service's own site (receiver, pages, sitemap);
+	// siteBaseURL its public base URL ("": the API's host).
+	SiteContent *sitecontent.Service
+	siteBaseURL string
+	Logger      *slog.Logger
 }
 
 // Deps are what the services need besides the repos.
@@ -197,6 +202,7 @@ func NewServices(r *Repos, d Deps) (*Services, error) {
 		Meter: svc.Meter, Webhook: d.Guard.NewClient(ssrf.ClientOptions{}), Trusted: trustedClient(),
 		Config: publish.Config{SiteBaseURL: d.SiteBaseURL, SiteContentSecret: d.SiteSecret, IndexNowEndpoint: d.IndexNowEndpoint},
 		Now:    r.Now, Logger: d.Logger})
+	svc.SiteContent, svc.siteBaseURL = sitecontent.NewService(r.Table, r.Now), d.SiteBaseURL
 	if d.Generator != nil {
 		svc.Content = content.NewService(r.Table, r.Tenants, r.Competitors, d.Generator, gaps.Defaults, r.Now)
 	}
@@ -229,6 +235,7 @@ func (s *Services) HTTPDeps(siteContentSecret []byte) httpapi.Deps {
 		Webhooks: s.Webhooks, Idempotency: s.Idempotency, Logger: s.Logger, Now: s.Now, SiteContentSecret: siteContentSecret,
 		Meter: s.Meter, Detector: s.Detector, Gaps: s.Gaps, Opportunities: s.Opportunities, Audit: s.Audit,
 		ContentJobs: s.ContentJobs, Destinations: s.Destinations, Approvals: s.Approvals, Publish: s.Publish,
+		SiteContent: s.SiteContent, SiteBaseURL: s.siteBaseURL,
 	}
 }
 

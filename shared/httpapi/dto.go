@@ -12,6 +12,7 @@ import (
 	"github.com/brandlens/brandlens/shared/gaps"
 	"github.com/brandlens/brandlens/shared/jobs"
 	"github.com/brandlens/brandlens/shared/opportunities"
+	"github.com/brandlens/brandlens/shared/publish"
 	"github.com/brandlens/brandlens/shared/queries"
 )
 
@@ -234,22 +235,7 @@ type BrandCheckRequest struct {
 }
 
 // PublishPayload is what a publish destination receives (PascalCase wire
-// names, as the spec fixes them).
-type PublishPayload struct {
-	SchemaVersion    string   `json:"SchemaVersion"`
-	ContentID        *string  `json:"ContentId"`
-	ContentVersion   *string  `json:"ContentVersion"`
-	Title            string   `json:"Title"`
-	Slug             string   `json:"Slug"`
-	ContentType      *string  `json:"ContentType"`
-	BodyHTML         string   `json:"BodyHtml"`
-	SchemaJSONLd     string   `json:"SchemaJsonLd"`
-	MetaDescription  *string  `json:"MetaDescription"`
-	CanonicalURL     *string  `json:"CanonicalUrl"`
-	FeaturedImageURL *string  `json:"FeaturedImageUrl"`
-	Author           *string  `json:"Author"`
-	PublishDate      *string  `json:"PublishDate"`
-	UpdatedDate      *string  `json:"UpdatedDate"`
-	TargetEntities   []string `json:"TargetEntities"`
-	Headings         []string `json:"Headings"`
-}
+// names, as the spec fixes them): the type publish sends, which parses
+// itself as a receiver must (publish.ParsePayload: any casing of the
+// names, SchemaVersion's major checked).
+type PublishPayload = publish.Payload

@@ -38,6 +38,9 @@ const (
 	// CodeAlreadyReviewed: an approval request is approved or rejected
 	// already (a second review).
 	CodeAlreadyReviewed = "already_reviewed"
+	// CodeSlugTaken: the own site's page of that type and Slug is another
+	// piece's (another ContentId).
+	CodeSlugTaken       = "slug_taken"
 	CodeBadRequest      = "bad_request"
 	CodeHeadersTooLarge = "request_headers_too_large"
 	// The anonymous brand check's (package brandcheck names them).
@@ -66,6 +69,7 @@ var ErrorStatus = map[string]int{
 	CodeNotImplemented:       http.StatusNotImplemented,
 	CodeInternal:             http.StatusInternalServerError,
 	CodeAlreadyReviewed:      http.StatusConflict,
+	CodeSlugTaken:            http.StatusConflict,
 	CodeBadRequest:           http.StatusBadRequest,
 	CodeHeadersTooLarge:      http.StatusRequestHeaderFieldsTooLarge,
 	CodeRecaptchaFailed:      http.StatusForbidden,

@@ -223,6 +223,7 @@ func otherTenantIDs(t *testing.T, api *apitest.API) map[string]string {
 	}
 	return map[string]string{
 		"destinations":   dest.ID,
+		"slug":           "no-such-page", // the site is the service's: no tenant owns a page id
 		"approvals":      req.ID,
 		"brand-profiles": strconv.Itoa(int(profile.ID)),
 		"opportunities":  opp.ID,

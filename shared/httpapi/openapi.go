@@ -51,6 +51,7 @@ const (
 	headerRequestID  = "X-Request-Id"
 	headerRetryAfter = "Retry-After"
 	headerAllow      = "Allow"
+	headerLocation   = "Location"
 )
 
 // componentNames names the components of the spec's DTOs by the spec's
@@ -142,6 +143,7 @@ var fieldDocs = map[string]openapi.FieldDoc{
 	"PublishPayload.TargetEntities":  {Description: "entity names the article targets"},
 	"PublishPayload.Headings":        {Description: "heading structure (H2 and below)"},
 	"FieldError.field":               {Description: "the parameter, body member or header at fault"},
+	"SiteContentReceived.status":     {Enum: []string{"created", "updated", "stale"}},
 	"CitationDto.detectionVerdict": {Enum: detectionVerdicts(),
 		Description: "why the brand is or is not in the answer: mentioned; unknown_to_model (the answer disclaims knowing it); cited_only (only its domain is cited or linked); ordinary_word (its name appears only as a word); not_mentioned"},
 	"CitationDto.detectionConfidence":   {Description: "0..1; 0.55 to 0.69 marks the ambiguous band of ordinary-word names"},
@@ -263,6 +265,8 @@ var errorDocs = map[string]errorDoc{
 		Example: "missing or invalid X-Service-Signature", Extension: true},
 	CodeAlreadyReviewed: {Meaning: "the approval request was approved or rejected already; a request is reviewed once",
 		Example: "the approval request is already approved", Details: map[string]any{"status": "approved"}, Extension: true},
+	CodeSlugTaken: {Meaning: "the own site's page of this type and Slug was published by another piece (another ContentId); a receiver upserts by Slug within one piece only",
+		Example: "the page /site/news/note-apps belongs to another piece: publish this one with another Slug", Details: map[string]any{"type": "news", "slug": "note-apps"}, Extension: true},
 	CodeNotImplemented: {Meaning: "the endpoint is declared but its feature is not available in this deployment yet",
 		Example: "GET /api/v1/gaps is not available yet", Extension: true},
 	CodeBadRequest: {Meaning: "the HTTP request itself is malformed (request line, Host or a header name or value); answered before routing",
@@ -332,6 +336,9 @@ func OpenAPI(routes []Route) (*openapi3.T, error) {
 	// Answers first: a type reached both ways is documented as returned
 	// (every non-pointer member required).
 	for i := range routes {
+		if routes[i].ResponseBody().Implements(reflect.TypeFor[document]()) {
+			continue // not JSON: no schema component
+		}
 		if _, err := b.gen.Response(routes[i].ResponseBody()); err != nil {
 			return nil, err
 		}
@@ -486,6 +493,13 @@ func (b *docBuilder) operation(r *Route) (*openapi3.Operation, error) {
 		return nil, err
 	}
 	op.Responses.Set(strconv.Itoa(r.Status), &openapi3.ResponseRef{Value: ok})
+	for _, st := range r.MoreStatuses {
+		more := *ok
+		d := http.StatusText(st) + *ok.Description
+		d = strings.Replace(d, http.StatusText(r.Status), "", 1)
+		more.Description = &d
+		op.Responses.Set(strconv.Itoa(st), &openapi3.ResponseRef{Value: &more})
+	}
 
 	codes = append(codes, r.Errors...)
 	// Unknown query parameters are refused on every route.
@@ -520,6 +534,19 @@ func (b *docBuilder) success(r *Route) (*openapi3.Response, error) {
 	}
 	if r.Idempotent() {
 		resp.Headers[HeaderIdempotentReplayed] = &openapi3.HeaderRef{Ref: headerRef + HeaderIdempotentReplayed}
+	}
+	if t := r.ResponseBody(); t.Implements(reflect.TypeFor[document]()) {
+		mt := documentMedia[t.Name()]
+		text := openapi3.NewStringSchema()
+		text.Description = "the document (" + mt + ", UTF-8)"
+		resp.Content = openapi3.Content{mt: &openapi3.MediaType{Schema: text.NewRef()}}
+		resp.Description = &desc
+		return resp, nil
+	}
+	if r.ResponseBody().Implements(reflect.TypeFor[chosenStatus]()) {
+		resp.Headers[headerLocation] = &openapi3.HeaderRef{Value: &openapi3.Header{Parameter: openapi3.Parameter{
+			Description: "the URL of the resource the request created or changed (the same as the answer's url)",
+			Schema:      openapi3.NewStringSchema().WithFormat("uri").NewRef()}}}
 	}
 	var s *openapi3.SchemaRef
 	switch t := r.ResponseBody(); t {

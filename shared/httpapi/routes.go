@@ -50,8 +50,11 @@ type Route struct {
 	Capability string
 	Summary    string
 	Tag        string
-	// Status is the status of a successful answer.
-	Status int
+	// Status is the status of a successful answer; MoreStatuses are other
+	// success statuses its answer may choose (an answer with an
+	// httpStatus method: the receiver's 201 for a page it created).
+	Status       int
+	MoreStatuses []int
 	// Errors lists the error codes the route may answer besides the ones
 	// its guard and its input imply.
 	Errors  []string
@@ -258,11 +261,15 @@ func routeTable() []Route {
 			Capability: "approvals:review", Tag: "Approvals", Summary: "Reject a request",
 			Status: http.StatusOK, Errors: []string{CodeNotFound, CodeAlreadyReviewed, CodeValidation}, Handler: Handle((*Server).reject)},
 		{Method: http.MethodPost, Path: "/api/site-content/webhooks/{type}", Function: "api-post-site-content", Guard: GuardSignedBody,
-			Tag: "Site content", Summary: "The service's own publish receiver (PublishPayload, signed)",
-			Status: http.StatusOK, Errors: []string{CodeValidation}, Handler: NotImplemented[struct {
-				Type string         `path:"type" enum:"siteContentTypes"`
-				Body PublishPayload `body:"json"`
-			}, OpenObject]()},
+			Tag: "Site content", Summary: "The service's own publish receiver (PublishPayload, signed): upsert the page by Slug",
+			Status: http.StatusOK, MoreStatuses: []int{http.StatusCreated}, Errors: []string{CodeValidation, CodeSlugTaken},
+			Handler: Handle((*Server).postSiteContent)},
+		{Method: http.MethodGet, Path: "/site/{type}/{slug}", Function: "api-get-site-page", Guard: GuardPublic,
+			Tag: "Site content", Summary: "A page of the service's own site: a full HTML document",
+			Status: http.StatusOK, Errors: []string{CodeNotFound}, Handler: Handle((*Server).getSitePage)},
+		{Method: http.MethodGet, Path: "/site/sitemap.xml", Function: "api-get-site-sitemap", Guard: GuardPublic,
+			Tag: "Site content", Summary: "The sitemap of the service's own site",
+			Status: http.StatusOK, Handler: Handle((*Server).getSitemap)},
 		{Method: http.MethodGet, Path: "/openapi.json", Function: "api-get-openapi", Guard: GuardPublic,
 			Tag: "Meta", Summary: "This API's OpenAPI 3 document", Status: http.StatusOK, Handler: Handle((*Server).getOpenAPI)},
 	}

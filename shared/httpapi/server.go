@@ -40,6 +40,7 @@ import (
 	"github.com/brandlens/brandlens/shared/ratelimit"
 	"github.com/brandlens/brandlens/shared/runs"
 	"github.com/brandlens/brandlens/shared/signing"
+	"github.com/brandlens/brandlens/shared/sitecontent"
 	"github.com/brandlens/brandlens/shared/tenants"
 	"github.com/brandlens/brandlens/shared/validation"
 	"github.com/brandlens/brandlens/shared/webhooks"
@@ -75,8 +76,12 @@ type Deps struct {
 	Publish      *publish.Service
 	Logger       *slog.Logger
 	Now          func() time.Time
-	// SiteContentSecret signs bodies sent to the site-content receiver.
+	// SiteContentSecret signs bodies sent to the site-content receiver;
+	// SiteContent keeps the pages it receives; SiteBaseURL is the site's
+	// public base URL ("": the host API Gateway answered on).
 	SiteContentSecret []byte
+	SiteContent       *sitecontent.Service
+	SiteBaseURL       string
 	MaxBody           int64
 	// BrandCheck runs the anonymous brand check (nil in functions that do
 	// not serve it); ProxyTrust says when CloudFront's viewer address is
@@ -219,6 +224,19 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	case textReport:
 		s.writeReport(sw, rq, rq.Route.Status, b)
+		return
+	case document:
+		d := b.doc()
+		sw.Header().Set("Content-Type", d.MediaType)
+		sw.Header().Set("Content-Length", strconv.Itoa(len(d.Body)))
+		sw.WriteHeader(rq.Route.Status)
+		_, _ = sw.Write(d.Body)
+		return
+	case chosenStatus:
+		if loc := b.location(); loc != "" {
+			sw.Header().Set("Location", loc)
+		}
+		s.writeJSON(sw, b.httpStatus(rq.Route.Status), body)
 		return
 	}
 	s.writeJSON(sw, rq.Route.Status, body)

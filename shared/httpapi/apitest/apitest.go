@@ -313,7 +313,16 @@ func (r Response) Fields(t testing.TB) []string {
 
 // text/json answers are JSON; kin-openapi knows the media type only when
 // told.
-func init() { openapi3filter.RegisterBodyDecoder("text/json", openapi3filter.JSONBodyDecoder) }
+// The own site's pages and sitemap are documents, read as text.
+func init() {
+	openapi3filter.RegisterBodyDecoder("text/json", openapi3filter.JSONBodyDecoder)
+	text := func(body io.Reader, _ http.Header, _ *openapi3.SchemaRef, _ openapi3filter.EncodingFn) (any, error) {
+		b, err := io.ReadAll(body)
+		return string(b), err
+	}
+	openapi3filter.RegisterBodyDecoder("text/html", text)
+	openapi3filter.RegisterBodyDecoder("application/xml", text)
+}
 
 // Validator checks answers against the served OpenAPI document.
 type Validator struct {
