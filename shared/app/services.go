@@ -31,6 +31,7 @@ import (
 	"github.com/brandlens/brandlens/shared/httpapi"
 	"github.com/brandlens/brandlens/shared/idempotency"
 	"github.com/brandlens/brandlens/shared/jobs"
+	"github.com/brandlens/brandlens/shared/livepages"
 	"github.com/brandlens/brandlens/shared/meter"
 	"github.com/brandlens/brandlens/shared/models"
 	"github.com/brandlens/brandlens/shared/opportunities"
@@ -179,7 +180,8 @@ func NewServices(r *Repos, d Deps) (*Services, error) {
 		d.Logger = slog.Default()
 	}
 	rs, err := runs.New(runs.Deps{Table: r.Table, Tenants: r.Tenants, Queries: r.Queries, Ledger: r.Ledger, Jobs: r.Jobs,
-		Competitors: r.Competitors, Providers: d.Providers, Sender: d.Jobs, Now: r.Now, Logger: d.Logger, Metrics: d.Metrics})
+		Competitors: r.Competitors, Providers: d.Providers, Sender: d.Jobs, Now: r.Now, Logger: d.Logger, Metrics: d.Metrics,
+		Citations: r.Citations, Cited: livepages.NewWatcher(r.Table)})
 	if err != nil {
 		return nil, fmt.Errorf("app: %w", err)
 	}

@@ -87,16 +87,28 @@ func citedKey(tenantID int32, opportunityID, platform string) store.Key {
 	return store.Key{PK: tenants.PK(tenantID), SK: "CITED#" + opportunityID + "#" + platform}
 }
 
-// IndexOp is the put that records liveURL as a published page of the
-// opportunity (for the transaction that marks it published). A page
-// published again, or moved to another opportunity, is overwritten.
-func IndexOp(tenantID int32, opportunityID, liveURL string) (store.Op, bool) {
+// markerKey is the tenant's "has published pages" item: Notice reads it
+// first, so that the answers of a tenant that never published cost one
+// read, not one per cited URL.
+func markerKey(tenantID int32) store.Key {
+	return store.Key{PK: tenants.PK(tenantID), SK: "LIVEPAGES"}
+}
+
+// IndexOps are the puts that record liveURL as a published page of the
+// opportunity (for the transaction that marks it published), and mark the
+// tenant as having published pages. A page published again, or moved to
+// another opportunity, is overwritten. None when the URL is no absolute
+// http(s) URL.
+func IndexOps(tenantID int32, opportunityID, liveURL string) []store.Op {
 	n, ok := Normalize(liveURL)
 	if !ok {
-		return store.Op{}, false
+		return nil
 	}
-	k := pageKey(tenantID, n)
-	return store.PutOp(store.Item{store.AttrPK: k.PK, store.AttrSK: k.SK, "opportunityId": opportunityID, "liveUrl": liveURL}, store.Cond{}), true
+	k, m := pageKey(tenantID, n), markerKey(tenantID)
+	return []store.Op{
+		store.PutOp(store.Item{store.AttrPK: k.PK, store.AttrSK: k.SK, "opportunityId": opportunityID, "liveUrl": liveURL}, store.Cond{}),
+		store.PutOp(store.Item{store.AttrPK: m.PK, store.AttrSK: m.SK}, store.Cond{}),
+	}
 }
 
 // Citation is one citation a run recorded.
@@ -123,6 +135,14 @@ func NewWatcher(tbl store.Table) *Watcher { return &Watcher{tbl: tbl} }
 // how many pieces were newly cited.
 func (w *Watcher) Notice(ctx context.Context, tenantID int32, cs []Citation) (int, error) {
 	n := 0
+	if len(cs) == 0 {
+		return 0, nil
+	}
+	if _, err := w.tbl.Get(ctx, markerKey(tenantID)); errors.Is(err, store.ErrNotFound) {
+		return 0, nil // the tenant never published a page
+	} else if err != nil {
+		return 0, fmt.Errorf("livepages: read marker: %w", err)
+	}
 	seen := map[string]bool{}
 	for _, c := range cs {
 		norm, ok := Normalize(c.URL)

@@ -350,10 +350,7 @@ func (s *Service) record(ctx context.Context, in DeliverInput, p Params, d desti
 		if err != nil {
 			return err
 		}
-		ops := []store.Op{doneOp, oppOp, evOp, auditOp}
-		if idx, ok := livepages.IndexOp(in.TenantID, o.ID, res.LiveURL); ok {
-			ops = append(ops, idx)
-		}
+		ops := append([]store.Op{doneOp, oppOp, evOp, auditOp}, livepages.IndexOps(in.TenantID, o.ID, res.LiveURL)...)
 		err = s.tbl.TransactWrite(ctx, ops...)
 		var txe *store.TxConditionError
 		switch {

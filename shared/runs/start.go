@@ -15,11 +15,13 @@ import (
 	"time"
 
 	"github.com/brandlens/brandlens/shared/audit"
+	"github.com/brandlens/brandlens/shared/citations"
 	"github.com/brandlens/brandlens/shared/competitors"
 	"github.com/brandlens/brandlens/shared/credits"
 	"github.com/brandlens/brandlens/shared/idempotency"
 	"github.com/brandlens/brandlens/shared/ids"
 	"github.com/brandlens/brandlens/shared/jobs"
+	"github.com/brandlens/brandlens/shared/livepages"
 	"github.com/brandlens/brandlens/shared/meter"
 	"github.com/brandlens/brandlens/shared/platforms"
 	"github.com/brandlens/brandlens/shared/providers"
@@ -139,6 +141,18 @@ type Deps struct {
 	// RescoreBatch is how many stored answers one invocation of the
 	// re-scoring step reads (0: DefaultRescoreBatch).
 	RescoreBatch int
+	// Citations reads recorded citations back (nil: a store over Table).
+	Citations *citations.Repo
+	// Cited notices the citations of the tenant's published pages in each
+	// recorded answer (content.cited); nil: nothing is noticed.
+	Cited CitedPages
+}
+
+// CitedPages notices citations of published pages (livepages.Watcher).
+// Notice is idempotent: a piece cited on a platform is noticed once, however
+// often it is told.
+type CitedPages interface {
+	Notice(ctx context.Context, tenantID int32, cs []livepages.Citation) (int, error)
 }
 
 // Service runs queries. Build it with New: every dependency is given at
@@ -167,6 +181,9 @@ func New(d Deps) (*Service, error) {
 	}
 	if d.RescoreBatch <= 0 {
 		d.RescoreBatch = DefaultRescoreBatch
+	}
+	if d.Citations == nil {
+		d.Citations = citations.NewRepo(d.Table, d.Now)
 	}
 	return &Service{Deps: d, idem: idempotency.NewRecords(d.Table, d.Now)}, nil
 }

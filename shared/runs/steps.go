@@ -13,6 +13,7 @@ import (
 	"github.com/brandlens/brandlens/shared/detect"
 	"github.com/brandlens/brandlens/shared/ids"
 	"github.com/brandlens/brandlens/shared/jobs"
+	"github.com/brandlens/brandlens/shared/livepages"
 	"github.com/brandlens/brandlens/shared/meter"
 	"github.com/brandlens/brandlens/shared/outbox"
 	"github.com/brandlens/brandlens/shared/providers"
@@ -222,6 +223,11 @@ type queryInfo struct {
 // item's result marker, so that a redelivered step records nothing twice.
 func (s *Service) RunPlatform(ctx context.Context, it Item) (PlatformOutput, error) {
 	if prev, ok, err := s.recorded(ctx, it); err != nil || ok {
+		if ok {
+			// Recorded by an earlier attempt, which may have died before
+			// noticing its citations: notice them again (idempotent).
+			err = s.noticeRecorded(ctx, it, prev)
+		}
 		return prev, err
 	}
 	j, err := s.Jobs.Get(ctx, it.TenantID, it.JobID)
@@ -355,13 +361,73 @@ func (s *Service) RunPlatform(ctx context.Context, it Item) (PlatformOutput, err
 	if errors.As(err, &txe) && txe.Index == 0 {
 		// A concurrent delivery of this item recorded it first.
 		prev, _, rerr := s.recorded(ctx, it)
+		if rerr == nil {
+			rerr = s.noticeRecorded(ctx, it, prev)
+		}
 		return prev, rerr
 	}
 	if err != nil {
 		return PlatformOutput{}, storeErr("record answer", err)
 	}
 	s.notify()
+	// content.cited follows the committed answer: a failure here fails the
+	// step, whose retry finds the answer recorded and notices again
+	// (noticeRecorded), so no citation of a published page is lost.
+	if err := s.notice(ctx, it.TenantID, it.JobID, cs); err != nil {
+		return PlatformOutput{}, err
+	}
 	return out, nil
+}
+
+// notice tells the watcher of published pages about the URLs an answer
+// cites.
+func (s *Service) notice(ctx context.Context, tenantID int32, jobID string, cs []citations.Citation) error {
+	if s.Cited == nil {
+		return nil
+	}
+	var lc []livepages.Citation
+	for _, c := range cs {
+		if c.URL == nil || c.Platform == nil {
+			continue
+		}
+		var qid int32
+		if c.SearchQueryID != nil {
+			qid = *c.SearchQueryID
+		}
+		lc = append(lc, livepages.Citation{ID: c.ID, URL: *c.URL, QueryID: qid, Platform: *c.Platform, JobID: jobID, At: c.Date})
+	}
+	if _, err := s.Cited.Notice(ctx, tenantID, lc); err != nil {
+		return storeErr("notice cited pages", err)
+	}
+	return nil
+}
+
+// noticeRecorded notices the citations of an answer recorded before,
+// read back from its visibility result.
+func (s *Service) noticeRecorded(ctx context.Context, it Item, out PlatformOutput) error {
+	if s.Cited == nil || out.VisibilityResultID == 0 {
+		return nil
+	}
+	item, err := s.Table.Get(ctx, visibilityKey(it.TenantID, out.VisibilityResultID))
+	if errors.Is(err, store.ErrNotFound) {
+		return nil
+	}
+	if err != nil {
+		return storeErr("read answer", err)
+	}
+	vr, err := store.Doc[VisibilityResult](item)
+	if err != nil {
+		return err
+	}
+	cs := make([]citations.Citation, 0, len(vr.CitationIDs))
+	for _, id := range vr.CitationIDs {
+		c, err := s.Citations.Get(ctx, it.TenantID, id)
+		if err != nil {
+			return storeErr("read citation", err)
+		}
+		cs = append(cs, c)
+	}
+	return s.notice(ctx, it.TenantID, it.JobID, cs)
 }
 
 func (s *Service) recordOps(it Item, out PlatformOutput, vr VisibilityResult, cs []citations.Citation, res detect.Result) ([]store.Op, error) {
