@@ -12,6 +12,8 @@
 package app
 
 import (
+	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -199,7 +201,17 @@ func NewServices(r *Repos, d Deps) (*Services, error) {
 		return nil, errors.New("app: NewServices needs the task callbacks")
 	}
 	svc.Destinations = destinations.NewService(r.Table, d.Guard, destinations.PlainBox{}, r.Now)
-	svc.Approvals = approvals.NewService(r.Table, d.Callbacks, svc.Meter, map[string]approvals.Applier{}, r.Now)
+	// An approved subscription change of an L0 agent is applied as it was
+	// requested (with its write-only secret, which reviewers never see).
+	applyChange := func(ctx context.Context, req approvals.Request) error {
+		var c webhooks.Change
+		if err := json.Unmarshal(req.ApplyData, &c); err != nil {
+			return fmt.Errorf("app: approval %s holds no webhook change: %w", req.ID, err)
+		}
+		return wh.ApplyChange(ctx, req.TenantID, c)
+	}
+	svc.Approvals = approvals.NewService(r.Table, d.Callbacks, svc.Meter, map[string]approvals.Applier{
+		webhooks.ChangeCreate: applyChange, webhooks.ChangeUpdate: applyChange, webhooks.ChangeDelete: applyChange}, r.Now)
 	svc.Publish = publish.NewService(publish.Deps{Table: r.Table, Destinations: svc.Destinations, Approvals: svc.Approvals,
 		Meter: svc.Meter, Webhook: d.Guard.NewClient(ssrf.ClientOptions{}), Trusted: trustedClient(),
 		Config: publish.Config{SiteBaseURL: d.SiteBaseURL, SiteContentSecret: d.SiteSecret, IndexNowEndpoint: d.IndexNowEndpoint},

@@ -91,8 +91,12 @@ type Request struct {
 	CreatedAt        time.Time  `json:"createdAt"`
 	ReviewedAt       *time.Time `json:"reviewedAt"`
 	// Payload is exactly what will be done or sent (for publish, the
-	// PublishPayload's bytes).
+	// PublishPayload's bytes), as the reviewer is shown it.
 	Payload json.RawMessage `json:"payload"`
+	// ApplyData is what an approved job-less request (GateNone) is carried
+	// out with, when it holds more than the reviewer is shown (a
+	// write-only secret); never shown.
+	ApplyData json.RawMessage `json:"applyData,omitempty"`
 	// Slot names the action and resource the request holds open.
 	Slot string `json:"slot"`
 	// Gate says how JobID resumes; JobID is the job held back ("" for
@@ -263,6 +267,29 @@ func ConsumeOps(tenantID int32, slot, approvalID, jobID string) []store.Op {
 		store.UpdateOp(Key(tenantID, approvalID), store.Update{Set: map[string]any{"consumedBy": jobID}},
 			store.And(store.Eq(attrStatus, StatusApproved), store.AttrNotExists("consumedBy"))),
 	}
+}
+
+// Create stores a pending request of an action that has no job (GateNone:
+// approval applies it). A pending request for the same slot is a
+// *PendingError naming it.
+func (s *Service) Create(ctx context.Context, r Request, actor audit.Actor) (Request, error) {
+	ops, slotAt, err := CreateOps(r, actor)
+	if err != nil {
+		return Request{}, err
+	}
+	err = s.tbl.TransactWrite(ctx, ops...)
+	var txe *store.TxConditionError
+	switch {
+	case errors.As(err, &txe) && txe.Index == slotAt:
+		open, _, oerr := OpenIn(ctx, s.tbl, r.TenantID, r.Slot)
+		if oerr != nil {
+			return Request{}, oerr
+		}
+		return Request{}, &PendingError{ApprovalID: open.ApprovalID}
+	case err != nil:
+		return Request{}, fmt.Errorf("approvals: create request: %w", err)
+	}
+	return r, nil
 }
 
 // Table is the table the service keeps requests in.

@@ -167,7 +167,9 @@ func TestSlotAndConsumeOnce(t *testing.T) {
 	dynamotest.Backends(t, time.Date(2026, 11, 22, 10, 0, 0, 0, time.UTC), func(t *testing.T, tbl store.Table, clock *storetest.Clock) {
 		ctx := context.Background()
 		f := newFixture(t, tbl, clock)
-		r := f.propose(t, "opportunity:x")
+		// A publish approved after its workflow ended: the approval stays
+		// open for one later execute.
+		r := f.propose(t, "opportunity:x", approvals.GateWorkflow)
 		dup := approvals.New(1, f.agent, "publish", "opportunity:x", r.Slot, "again", clock.Now())
 		ops, slotAt, _ := approvals.CreateOps(dup, audit.ActorOf(f.agent))
 		err := tbl.TransactWrite(ctx, ops...)
@@ -234,3 +236,29 @@ func TestAwaitDecision(t *testing.T) {
 }
 
 func ptr[T any](v T) *T { return &v }
+
+// The autonomy rules: which actions of which keys wait for a human.
+func TestGated(t *testing.T) {
+	cases := []struct {
+		name   string
+		p      auth.Principal
+		action string
+		want   bool
+	}{
+		{"human", auth.Principal{Autonomy: auth.L0}, "queries.run", false},
+		{"L0 run", auth.Principal{IsAgent: true, Autonomy: auth.L0}, "queries.run", true},
+		{"L0 webhook change", auth.Principal{IsAgent: true, Autonomy: auth.L0}, "webhooks.create", true},
+		{"L0 publish", auth.Principal{IsAgent: true, Autonomy: auth.L0}, approvals.ActionPublish, true},
+		{"L1 run", auth.Principal{IsAgent: true, Autonomy: auth.L1}, "gaps.detect", false},
+		{"L1 publish", auth.Principal{IsAgent: true, Autonomy: auth.L1}, approvals.ActionPublish, true},
+		{"L2 publish", auth.Principal{IsAgent: true, Autonomy: auth.L2}, approvals.ActionPublish, false},
+		{"unknown level", auth.Principal{IsAgent: true, Autonomy: "L9"}, "gaps.detect", true},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			if got := approvals.Gated(c.p, c.action); got != c.want {
+				t.Errorf("Gated = %v, want %v", got, c.want)
+			}
+		})
+	}
+}

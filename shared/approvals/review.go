@@ -160,8 +160,14 @@ func (s *Service) reviewOps(ctx context.Context, snap store.Snapshot[Request], d
 		// The job held back by this request uses it now.
 		r.ConsumedBy = r.JobID
 		ops = append(ops, store.DeleteOp(slot, own))
-	default:
+	case r.Gate == GateWorkflow:
+		// A publish whose workflow ended meanwhile: the approval stays
+		// open for one later execute of the same publish.
 		ops = append(ops, store.UpdateOp(slot, store.Update{Set: map[string]any{attrStatus: StatusApproved}}, own))
+	default:
+		// Applied at once (GateNone), or its held job ended meanwhile:
+		// nothing else may use it.
+		ops = append(ops, store.DeleteOp(slot, own))
 	}
 	put, err := docs(nil).ReplaceOp(snap, r)
 	if err != nil {

@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/brandlens/brandlens/shared/approvals"
 	"github.com/brandlens/brandlens/shared/audit"
 	"github.com/brandlens/brandlens/shared/content"
 	"github.com/brandlens/brandlens/shared/credits"
@@ -135,6 +136,7 @@ func (s *Server) postRescore(rq *Request, in rescoreIn) (JobAccepted, error) {
 // router claimed, and creates the job.
 func (s *Server) createJob(rq *Request, req meter.Request) (JobAccepted, error) {
 	req.Idempotency = rq.Idempotency
+	req.Prepare = s.heldJob(rq, req.Action, req.Resource, jobSummary(req.Action, req.Resource, req.Cost), req.Params, req.Prepare)
 	acc, err := s.Meter.Create(rq.HTTP.Context(), req)
 	if err != nil {
 		return JobAccepted{}, jobError(err)
@@ -155,6 +157,13 @@ func jobError(err error) error {
 	switch {
 	case errors.Is(err, idempotency.ErrConflict):
 		return idempotencyConflict()
+	case errors.Is(err, approvals.ErrPending):
+		d := map[string]any{}
+		var pe *approvals.PendingError
+		if errors.As(err, &pe) && pe.ApprovalID != "" {
+			d["approvalId"] = pe.ApprovalID
+		}
+		return &Error{Code: CodeApprovalPending, Message: "an approval request for this action is waiting for review", Details: d}
 	case errors.Is(err, idempotency.ErrInProgress):
 		return idempotencyInProgress()
 	case errors.As(err, &mice):

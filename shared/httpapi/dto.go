@@ -116,6 +116,9 @@ type JobAccepted struct {
 	// CreditsBalance is the tenant's available credits after the job's
 	// hold (the spec: "responses carry credits_balance").
 	CreditsBalance int64 `json:"credits_balance"`
+	// ApprovalID names the approval request the job waits for (an L0
+	// agent's write, or a proposed publish); null when it runs at once.
+	ApprovalID *string `json:"approvalId"`
 }
 
 // RunRequest is the PublicRunRequest body of POST /api/v1/queries/{id}/run.

@@ -460,6 +460,10 @@ func (b *docBuilder) operation(r *Route) (*openapi3.Operation, error) {
 	if jobWrite(r) {
 		notes = append(notes, "Asynchronous: answers 202 with jobId and the credits_balance left after the job's hold, at once; follow the job with GET /api/v1/jobs/{id} or the execution.completed webhook event.")
 	}
+	if n := autonomyDocs[r.Autonomy]; n != "" {
+		notes = append(notes, n)
+		op.Extensions["x-autonomy"] = []string{"", "held_job", "held_change", "publish"}[r.Autonomy]
+	}
 	if r.Idempotent() {
 		notes = append(notes, "Idempotent: send Idempotency-Key to make retries safe; a retry with the same key and request replays the original answer (Idempotent-Replayed: true).")
 	}
@@ -493,6 +497,15 @@ func (b *docBuilder) operation(r *Route) (*openapi3.Operation, error) {
 		return nil, err
 	}
 	op.Responses.Set(strconv.Itoa(r.Status), &openapi3.ResponseRef{Value: ok})
+	if r.Autonomy == AutonomyHeldChange {
+		s, err := b.gen.Response(reflect.TypeFor[ApprovalRequestDto]())
+		if err != nil {
+			return nil, err
+		}
+		d := "Accepted: the caller is an L0 agent; nothing changed yet. The body is the approval request that holds the change; a human's approval applies it."
+		op.Responses.Set(strconv.Itoa(http.StatusAccepted), &openapi3.ResponseRef{Value: &openapi3.Response{Description: &d,
+			Headers: openapi3.Headers{headerRequestID: {Ref: headerRef + headerRequestID}}, Content: openapi3.NewContentWithJSONSchemaRef(s)}})
+	}
 	for _, st := range r.MoreStatuses {
 		more := *ok
 		d := http.StatusText(st) + *ok.Description

@@ -185,14 +185,7 @@ func (s *Server) postPublish(rq *Request, in publishIn) (JobAccepted, error) {
 }
 
 func publishError(err error) error {
-	var pe *publish.PendingError
 	switch {
-	case errors.As(err, &pe):
-		d := map[string]any{}
-		if pe.ApprovalID != "" {
-			d["approvalId"] = pe.ApprovalID
-		}
-		return &Error{Code: CodeApprovalPending, Message: "an approval request for this publish is waiting for review", Details: d}
 	case errors.Is(err, approvals.ErrRequired):
 		return &Error{Code: CodeApprovalRequired, Message: "this agent key needs an approved request to publish: publish with mode propose, and have a human approve it",
 			Details: map[string]any{"mode": publish.ModePropose}}

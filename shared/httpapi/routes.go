@@ -57,8 +57,11 @@ type Route struct {
 	MoreStatuses []int
 	// Errors lists the error codes the route may answer besides the ones
 	// its guard and its input imply.
-	Errors  []string
-	Handler Handler
+	Errors []string
+	// Autonomy says how the route's side effect waits for a human when an
+	// agent's autonomy level requires it (approvals.Gated).
+	Autonomy Autonomy
+	Handler  Handler
 }
 
 // Limits of list endpoints (the inputs' tags repeat them; a test checks).
@@ -140,7 +143,7 @@ func routeTable() []Route {
 			Status: http.StatusOK, Errors: []string{CodeNotFound}, Handler: Handle((*Server).deleteQuery)},
 		{Method: http.MethodPost, Path: "/api/v1/queries/{id}/run", Function: "api-post-query-run", Guard: GuardAPIKey, Scope: auth.ScopeReadWrite,
 			Capability: "queries:run", Tag: "Queries", Summary: "Run a query across AI platforms (credit-metered, asynchronous)",
-			Status: http.StatusAccepted, Errors: writeErrors, Handler: Handle((*Server).postQueryRun)},
+			Status: http.StatusAccepted, Errors: writeErrors, Autonomy: AutonomyHeldJob, Handler: Handle((*Server).postQueryRun)},
 		{Method: http.MethodGet, Path: "/api/v1/citations", Function: "api-list-citations", Guard: GuardAPIKey, Scope: auth.ScopeRead,
 			Capability: "citations:read", Tag: "Citations", Summary: "Page of citations, newest first",
 			Status: http.StatusOK, Handler: Handle((*Server).listCitations)},
@@ -170,7 +173,7 @@ func routeTable() []Route {
 			Status: http.StatusOK, Handler: Handle((*Server).listGaps)},
 		{Method: http.MethodPost, Path: "/api/v1/gaps/detect", Function: "api-post-gaps-detect", Guard: GuardAPIKey, Scope: auth.ScopeReadWrite,
 			Capability: "gaps:detect", Tag: "Gaps", Summary: "Start four-tier gap detection (credit-metered, asynchronous)",
-			Status: http.StatusAccepted, Errors: writeErrors, Handler: Handle((*Server).postGapsDetect)},
+			Status: http.StatusAccepted, Errors: writeErrors, Autonomy: AutonomyHeldJob, Handler: Handle((*Server).postGapsDetect)},
 		{Method: http.MethodGet, Path: "/api/v1/opportunities", Function: "api-list-opportunities", Guard: GuardAPIKey, Scope: auth.ScopeRead,
 			Capability: "opportunities:read", Tag: "Opportunities", Summary: "Content opportunities, newest first",
 			Status: http.StatusOK, Handler: Handle((*Server).listOpportunities)},
@@ -179,14 +182,14 @@ func routeTable() []Route {
 			Status: http.StatusOK, Errors: []string{CodeNotFound}, Handler: Handle((*Server).getOpportunity)},
 		{Method: http.MethodPost, Path: "/api/v1/opportunities/{id}/generate-brief", Function: "api-post-opportunity-brief", Guard: GuardAPIKey, Scope: auth.ScopeReadWrite,
 			Capability: "content:generate", Tag: "Opportunities", Summary: "Generate a content brief (credit-metered, asynchronous)",
-			Status: http.StatusAccepted, Errors: append([]string{CodeInvalidState}, writeErrors...), Handler: Handle((*Server).postGenerateBrief)},
+			Status: http.StatusAccepted, Errors: append([]string{CodeInvalidState}, writeErrors...), Autonomy: AutonomyHeldJob, Handler: Handle((*Server).postGenerateBrief)},
 		{Method: http.MethodPost, Path: "/api/v1/opportunities/{id}/generate-content", Function: "api-post-opportunity-content", Guard: GuardAPIKey, Scope: auth.ScopeReadWrite,
 			Capability: "content:generate", Tag: "Opportunities", Summary: "Generate the article from the brief (credit-metered, asynchronous)",
-			Status: http.StatusAccepted, Errors: append([]string{CodeInvalidState}, writeErrors...), Handler: Handle((*Server).postGenerateContent)},
+			Status: http.StatusAccepted, Errors: append([]string{CodeInvalidState}, writeErrors...), Autonomy: AutonomyHeldJob, Handler: Handle((*Server).postGenerateContent)},
 		{Method: http.MethodPost, Path: "/api/v1/opportunities/{id}/publish", Function: "api-post-opportunity-publish", Guard: GuardAPIKey, Scope: auth.ScopePublish,
 			Capability: "content:publish", Tag: "Opportunities", Summary: "Publish (propose or execute) to a destination",
 			Status: http.StatusAccepted, Errors: append([]string{CodeApprovalRequired, CodeApprovalPending, CodeInvalidState}, writeErrors...),
-			Handler: Handle((*Server).postPublish)},
+			Autonomy: AutonomyPublish, Handler: Handle((*Server).postPublish)},
 		{Method: http.MethodGet, Path: "/api/v1/jobs", Function: "api-list-jobs", Guard: GuardAPIKey, Scope: auth.ScopeRead,
 			Capability: "jobs:read", Tag: "Jobs", Summary: "Jobs of the tenant, newest first",
 			Status: http.StatusOK, Handler: Handle((*Server).listJobs)},
@@ -198,16 +201,16 @@ func routeTable() []Route {
 			Status: http.StatusOK, Handler: Handle((*Server).listWebhooks)},
 		{Method: http.MethodPost, Path: "/api/v1/webhooks", Function: "api-post-webhook", Guard: GuardAPIKey, Scope: auth.ScopeReadWrite,
 			Capability: "webhooks:manage", Tag: "Webhooks", Summary: "Create a webhook subscription",
-			Status: http.StatusCreated, Errors: []string{CodeValidation}, Handler: Handle((*Server).createWebhook)},
+			Status: http.StatusCreated, Errors: []string{CodeValidation, CodeApprovalPending}, Autonomy: AutonomyHeldChange, Handler: Handle((*Server).createWebhook)},
 		{Method: http.MethodGet, Path: "/api/v1/webhooks/{id}", Function: "api-get-webhook", Guard: GuardAPIKey, Scope: auth.ScopeRead,
 			Capability: "webhooks:read", Tag: "Webhooks", Summary: "One webhook subscription",
 			Status: http.StatusOK, Errors: []string{CodeNotFound}, Handler: Handle((*Server).getWebhook)},
 		{Method: http.MethodPut, Path: "/api/v1/webhooks/{id}", Function: "api-put-webhook", Guard: GuardAPIKey, Scope: auth.ScopeReadWrite,
 			Capability: "webhooks:manage", Tag: "Webhooks", Summary: "Update a webhook subscription",
-			Status: http.StatusOK, Errors: []string{CodeNotFound, CodeValidation}, Handler: Handle((*Server).updateWebhook)},
+			Status: http.StatusOK, Errors: []string{CodeNotFound, CodeValidation, CodeApprovalPending}, Autonomy: AutonomyHeldChange, Handler: Handle((*Server).updateWebhook)},
 		{Method: http.MethodDelete, Path: "/api/v1/webhooks/{id}", Function: "api-delete-webhook", Guard: GuardAPIKey, Scope: auth.ScopeReadWrite,
 			Capability: "webhooks:manage", Tag: "Webhooks", Summary: "Delete a webhook subscription",
-			Status: http.StatusOK, Errors: []string{CodeNotFound}, Handler: Handle((*Server).deleteWebhook)},
+			Status: http.StatusOK, Errors: []string{CodeNotFound, CodeApprovalPending}, Autonomy: AutonomyHeldChange, Handler: Handle((*Server).deleteWebhook)},
 		{Method: http.MethodPost, Path: "/api/v1/webhooks/{id}/ping", Function: "api-post-webhook-ping", Guard: GuardAPIKey, Scope: auth.ScopeReadWrite,
 			Capability: "webhooks:manage", Tag: "Webhooks", Summary: "Send a webhook.ping event",
 			Status: http.StatusAccepted, Errors: []string{CodeNotFound}, Handler: Handle((*Server).pingWebhook)},
@@ -246,7 +249,7 @@ func routeTable() []Route {
 			Status: http.StatusOK, Errors: []string{CodeNotFound, CodeValidation}, Handler: Handle((*Server).putBrandProfile)},
 		{Method: http.MethodPost, Path: "/api/v1/brand-profiles/{id}/rescore", Function: "api-post-brand-profile-rescore", Guard: GuardAPIKey, Scope: auth.ScopeReadWrite,
 			Capability: "brand_profiles:rescore", Tag: "Brand profiles", Summary: "Re-run detection over the profile's stored answers (credit-metered, asynchronous; extension)",
-			Status: http.StatusAccepted, Errors: writeErrors, Handler: Handle((*Server).postRescore)},
+			Status: http.StatusAccepted, Errors: writeErrors, Autonomy: AutonomyHeldJob, Handler: Handle((*Server).postRescore)},
 		{Method: http.MethodPost, Path: "/api/v1/brand-check", Function: "brand-check", Guard: GuardAnonymous,
 			Tag: "Brand check", Summary: "Anonymous brand check: visibility score and grade (reCAPTCHA, 3 per day)",
 			Status: http.StatusOK, Errors: []string{CodeValidation, CodeRecaptchaFailed, CodeRateLimitExceeded, CodeServiceUnavailable},
@@ -327,4 +330,4 @@ func NeedsKeys(function string) bool {
 }
 
 // writeErrors are the errors every credit-metered write may answer.
-var writeErrors = []string{CodeNotFound, CodeValidation, CodeIdempotencyConflict, CodeInsufficientCredits, CodeCreditCeilingReached}
+var writeErrors = []string{CodeNotFound, CodeValidation, CodeIdempotencyConflict, CodeInsufficientCredits, CodeCreditCeilingReached, CodeApprovalPending}

@@ -20,9 +20,11 @@ func (s *Server) postQueryRun(rq *Request, in runIn) (JobAccepted, error) {
 	if in.Body.Samples != nil {
 		samples = int(*in.Body.Samples)
 	}
+	resource := audit.Resource("query", in.ID)
 	acc, err := s.Runs.Start(rq.HTTP.Context(), runs.Request{
 		TenantID: rq.Principal.TenantID, QueryID: in.ID, Platforms: in.Body.Platforms, Samples: samples,
 		Idempotency: rq.Idempotency, Actor: audit.ActorOf(rq.Principal),
+		Prepare: s.heldJob(rq, runs.ActionRun, resource, "run "+resource+" on its platforms", in.Body, nil),
 	})
 	if err != nil {
 		return JobAccepted{}, runError(err)
@@ -39,7 +41,11 @@ func (s *Server) jobAccepted(rq *Request, j jobs.Job) (JobAccepted, error) {
 	if err != nil {
 		return JobAccepted{}, err
 	}
-	return JobAccepted{JobID: j.ID, Status: j.Status, CreditsBalance: bal.Available}, nil
+	a := JobAccepted{JobID: j.ID, Status: j.Status, CreditsBalance: bal.Available}
+	if j.AwaitingApproval {
+		a.ApprovalID = j.ApprovalID
+	}
+	return a, nil
 }
 
 // runError maps the run write path's typed errors to API errors.

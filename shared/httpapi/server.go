@@ -214,6 +214,11 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		s.Logger.Info("request", attrs...)
 	}()
 	body, err := s.serve(sw, rq)
+	var held *deferred
+	if errors.As(err, &held) {
+		s.writeJSON(sw, http.StatusAccepted, held.request)
+		return
+	}
 	if err != nil {
 		s.writeError(sw, s.apiError(rq, err))
 		return

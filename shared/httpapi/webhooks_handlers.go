@@ -177,6 +177,11 @@ func (s *Server) listWebhooks(rq *Request, _ NoInput) (WebhookSubscriptionList, 
 }
 
 func (s *Server) createWebhook(rq *Request, in createWebhookIn) (WebhookSubscriptionCreated, error) {
+	url := in.Body.URL
+	if err := s.deferChange(rq, webhooks.Change{Action: webhooks.ChangeCreate, URL: &url, Events: in.Body.Events,
+		Description: in.Body.Description, Active: in.Body.Active, Secret: in.Body.Secret}, "webhook:new"); err != nil {
+		return WebhookSubscriptionCreated{}, err
+	}
 	sub, err := s.Webhooks.CreateSubscription(rq.HTTP.Context(), rq.Principal.TenantID, webhooks.NewSubscription{
 		URL: in.Body.URL, Events: in.Body.Events, Description: in.Body.Description, Active: in.Body.Active, Secret: in.Body.Secret,
 	})
@@ -193,6 +198,10 @@ func (s *Server) getWebhook(rq *Request, in StrID) (WebhookSubscription, error) 
 
 func (s *Server) updateWebhook(rq *Request, in updateWebhookIn) (WebhookSubscription, error) {
 	b := in.Body
+	if err := s.deferChange(rq, webhooks.Change{Action: webhooks.ChangeUpdate, SubscriptionID: in.ID, URL: b.URL, Events: b.Events,
+		Description: b.Description, Active: b.Active, Secret: b.Secret}, "webhook:"+in.ID); err != nil {
+		return WebhookSubscription{}, err
+	}
 	sub, err := s.Webhooks.UpdateSubscription(rq.HTTP.Context(), rq.Principal.TenantID, in.ID, webhooks.Patch{
 		URL: b.URL, Events: b.Events, Description: b.Description, Active: b.Active, Secret: b.Secret,
 	})
@@ -200,6 +209,9 @@ func (s *Server) updateWebhook(rq *Request, in updateWebhookIn) (WebhookSubscrip
 }
 
 func (s *Server) deleteWebhook(rq *Request, in StrID) (WebhookDeleted, error) {
+	if err := s.deferChange(rq, webhooks.Change{Action: webhooks.ChangeDelete, SubscriptionID: in.ID}, "webhook:"+in.ID); err != nil {
+		return WebhookDeleted{}, err
+	}
 	if err := s.Webhooks.DeleteSubscription(rq.HTTP.Context(), rq.Principal.TenantID, in.ID); err != nil {
 		return WebhookDeleted{}, webhookError(err, "webhook subscription")
 	}

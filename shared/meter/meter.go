@@ -223,7 +223,7 @@ func (s *Service) Create(ctx context.Context, r Request) (Accepted, error) {
 		return Accepted{}, &InsufficientCreditsError{Cost: r.Cost, Available: bal.Available}
 	case errors.As(err, &txe) && txe.Index == at.day:
 		return Accepted{}, s.ceilingError(ctx, r.TenantID, r.Cost, t.DailyCreditCeiling, now)
-	case errors.As(err, &txe) && txe.Index >= at.guards:
+	case errors.As(err, &txe) && txe.Index >= at.guards && r.Guards[txe.Index-at.guards].Err != nil:
 		return Accepted{}, r.Guards[txe.Index-at.guards].Err
 	case err != nil:
 		return Accepted{}, fmt.Errorf("meter: create job: %w", err)

@@ -32,7 +32,7 @@ var Modes = []string{ModePropose, ModeExecute}
 
 // Audit actions.
 const (
-	ActionPublish = "publish"
+	ActionPublish = approvals.ActionPublish
 	ActionAttempt = "publish.attempt"
 )
 
@@ -265,17 +265,7 @@ func (s *Service) useApproval(ctx context.Context, tenantID int32, slot, jobID s
 
 // PendingError: an approval request for this publish waits for review
 // (409 approval_pending, naming it when known).
-type PendingError struct{ ApprovalID string }
-
-func (e *PendingError) Error() string {
-	if e.ApprovalID == "" {
-		return "publish: an approval request for this publish is pending"
-	}
-	return "publish: approval request " + e.ApprovalID + " for this publish is pending review"
-}
-
-// Is makes the error match approvals.ErrPending.
-func (e *PendingError) Is(t error) bool { return t == approvals.ErrPending }
+type PendingError = approvals.PendingError
 
 func checkAuthor(a string) error {
 	if len([]rune(a)) > MaxAuthor {

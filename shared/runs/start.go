@@ -66,6 +66,11 @@ type Request struct {
 	// Actor asked for the run (the scheduler: audit.System()); the audit
 	// log names it on the run and on every platform call of the run.
 	Actor audit.Actor
+	// Prepare, when set, runs with the job about to be created: it may
+	// mark the job (held for an approval) and return guards that join the
+	// creating transaction (the approval request). Hold keeps the job out
+	// of the queue until the review releases it.
+	Prepare func(ctx context.Context, job *jobs.Job) (meter.Prepared, error)
 }
 
 // check refuses samples out of range and unknown platform names, naming the
@@ -162,6 +167,9 @@ type Service struct {
 	idem *idempotency.Records
 }
 
+// ActionRun is a run's action (the audit log's, an approval request's).
+const ActionRun = "queries.run"
+
 // New returns the service over d.
 func New(d Deps) (*Service, error) {
 	if d.Table == nil || d.Tenants == nil || d.Queries == nil || d.Ledger == nil || d.Jobs == nil || d.Competitors == nil {
@@ -256,19 +264,25 @@ func (s *Service) Start(ctx context.Context, r Request) (Accepted, error) {
 	for _, pl := range plats {
 		job.PerPlatformStatus[pl] = jobs.PlatformStatus{Status: jobs.StatusQueued, Samples: r.Samples}
 	}
+	if cost > t.DailyCreditCeiling {
+		return Accepted{}, s.ceilingError(ctx, r.TenantID, cost, t.DailyCreditCeiling, now)
+	}
+	var prep meter.Prepared
+	if r.Prepare != nil {
+		if prep, err = r.Prepare(ctx, &job); err != nil {
+			return Accepted{}, err
+		}
+	}
 	jobOp, err := jobs.CreateOp(job)
 	if err != nil {
 		return Accepted{}, err
 	}
-	if cost > t.DailyCreditCeiling {
-		return Accepted{}, s.ceilingError(ctx, r.TenantID, cost, t.DailyCreditCeiling, now)
-	}
-	return s.create(ctx, r, job, jobOp, t.DailyCreditCeiling, now)
+	return s.create(ctx, r, job, jobOp, prep, t.DailyCreditCeiling, now)
 }
 
 // create runs the job's creating transaction, then emits the credit
 // threshold events the reservation crossed.
-func (s *Service) create(ctx context.Context, r Request, job jobs.Job, jobOp store.Op, ceiling int64, now time.Time) (Accepted, error) {
+func (s *Service) create(ctx context.Context, r Request, job jobs.Job, jobOp store.Op, prep meter.Prepared, ceiling int64, now time.Time) (Accepted, error) {
 	cost := job.CreditsReserved
 	var ops []store.Op
 	idemAt := -1
@@ -286,13 +300,17 @@ func (s *Service) create(ctx context.Context, r Request, job jobs.Job, jobOp sto
 	if err != nil {
 		return Accepted{}, err
 	}
-	entry := audit.New(r.TenantID, actor, "queries.run", audit.Resource("query", *job.QueryID), audit.OutcomeAccepted, now)
+	entry := audit.New(r.TenantID, actor, ActionRun, audit.Resource("query", *job.QueryID), audit.OutcomeAccepted, now)
 	entry.JobID = job.ID
 	auditOp, err := audit.Op(entry)
 	if err != nil {
 		return Accepted{}, err
 	}
 	ops = append(ops, jobOp, paramsOp, auditOp)
+	guardsAt := len(ops)
+	for _, g := range prep.Guards {
+		ops = append(ops, g.Op)
+	}
 
 	err = s.Table.TransactWrite(ctx, ops...)
 	var txe *store.TxConditionError
@@ -313,6 +331,8 @@ func (s *Service) create(ctx context.Context, r Request, job jobs.Job, jobOp sto
 		return Accepted{}, &InsufficientCreditsError{Cost: cost, Available: bal.Available}
 	case errors.As(err, &txe) && txe.Index == base+credits.ReserveOpDay:
 		return Accepted{}, s.ceilingError(ctx, r.TenantID, cost, ceiling, now)
+	case errors.As(err, &txe) && txe.Index >= guardsAt && prep.Guards[txe.Index-guardsAt].Err != nil:
+		return Accepted{}, prep.Guards[txe.Index-guardsAt].Err
 	case err != nil:
 		return Accepted{}, fmt.Errorf("runs: create job: %w", err)
 	}
@@ -320,7 +340,9 @@ func (s *Service) create(ctx context.Context, r Request, job jobs.Job, jobOp sto
 		// The job is accepted; a missed threshold event is not worth failing it.
 		s.Logger.Error("credit threshold events", "tenant_id", r.TenantID, "error", err.Error())
 	}
-	s.enqueue(ctx, job)
+	if !prep.Hold {
+		s.enqueue(ctx, job)
+	}
 	return Accepted{Job: job}, nil
 }
 
@@ -342,7 +364,7 @@ func (s *Service) replay(ctx context.Context, r Request) (Accepted, bool, error)
 	if err != nil {
 		return Accepted{}, false, err
 	}
-	if job.Status == jobs.StatusQueued {
+	if job.Status == jobs.StatusQueued && !job.AwaitingApproval {
 		s.enqueue(ctx, job)
 	}
 	return Accepted{Job: job, Replayed: true}, true, nil

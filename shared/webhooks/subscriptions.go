@@ -193,6 +193,16 @@ func (s *Service) checkURL(raw string, ve *ValidationError) string {
 // CreateSubscription stores a new subscription and returns it with its
 // secret (the only time the secret leaves the service).
 func (s *Service) CreateSubscription(ctx context.Context, tenantID int32, ns NewSubscription) (Subscription, error) {
+	sub, err := s.newSubscription(tenantID, ns)
+	if err != nil {
+		return Subscription{}, err
+	}
+	return s.create(ctx, tenantID, sub)
+}
+
+// newSubscription validates ns and builds the subscription (its id and
+// times are given when it is stored).
+func (s *Service) newSubscription(tenantID int32, ns NewSubscription) (Subscription, error) {
 	var ve ValidationError
 	url := s.checkURL(ns.URL, &ve)
 	evs := ns.Events
@@ -217,6 +227,11 @@ func (s *Service) CreateSubscription(ctx context.Context, tenantID int32, ns New
 	if err := ve.Err(); err != nil {
 		return Subscription{}, err
 	}
+	return sub, nil
+}
+
+func (s *Service) create(ctx context.Context, tenantID int32, sub Subscription) (Subscription, error) {
+	var ve ValidationError
 	if err := s.ensureCount(ctx, tenantID); err != nil {
 		return Subscription{}, err
 	}
@@ -267,26 +282,8 @@ func (s *Service) UpdateSubscription(ctx context.Context, tenantID int32, id str
 		if err != nil {
 			return Subscription{}, err
 		}
-		sub := snap.Value
-		var ve ValidationError
-		if p.URL != nil {
-			sub.URL = s.checkURL(*p.URL, &ve)
-		}
-		if p.Events != nil {
-			sub.Events = normalizeEvents(p.Events, &ve)
-		}
-		if p.Description != nil {
-			checkDescription(*p.Description, &ve)
-			sub.Description = *p.Description
-		}
-		if p.Active != nil {
-			sub.Active = *p.Active
-		}
-		if p.Secret != nil {
-			checkSecret(*p.Secret, &ve)
-			sub.Secret = *p.Secret
-		}
-		if err := ve.Err(); err != nil {
+		sub, err := s.patched(snap.Value, p)
+		if err != nil {
 			return Subscription{}, err
 		}
 		sub.UpdatedAt = s.now().UTC()
@@ -299,6 +296,29 @@ func (s *Service) UpdateSubscription(ctx context.Context, tenantID int32, id str
 		}
 		return sub, nil
 	}
+}
+
+// patched validates p and applies it to sub.
+func (s *Service) patched(sub Subscription, p Patch) (Subscription, error) {
+	var ve ValidationError
+	if p.URL != nil {
+		sub.URL = s.checkURL(*p.URL, &ve)
+	}
+	if p.Events != nil {
+		sub.Events = normalizeEvents(p.Events, &ve)
+	}
+	if p.Description != nil {
+		checkDescription(*p.Description, &ve)
+		sub.Description = *p.Description
+	}
+	if p.Active != nil {
+		sub.Active = *p.Active
+	}
+	if p.Secret != nil {
+		checkSecret(*p.Secret, &ve)
+		sub.Secret = *p.Secret
+	}
+	return sub, ve.Err()
 }
 
 // DeleteSubscription removes the subscription. Nothing is sent to it

@@ -94,10 +94,15 @@ type API struct {
 // New serves the two tenants on a real HTTP server closed after tb.
 func New(tb testing.TB, o Options) *API {
 	tb.Helper()
+	// The listener first: the own site's base URL (own_site publishes post
+	// to its receiver) is the server's, as in brandlens serve.
+	srv := httptest.NewUnstartedServer(nil)
+	if o.Local.SiteBaseURL == "" {
+		o.Local.SiteBaseURL = "http://" + srv.Listener.Addr().String()
+	}
 	api := NewHandler(tb, o)
 	// The server `brandlens serve` runs: bounded headers, and net/http's
 	// own refusals in the error envelope.
-	srv := httptest.NewUnstartedServer(api.Handler)
 	srv.Config = httpapi.NewHTTPServer(api.Handler)
 	srv.Listener = httpapi.Listener(srv.Listener, nil)
 	srv.Start()
