@@ -130,24 +130,38 @@ func TestMeteredJobsDifferential(t *testing.T) {
 			if err != nil {
 				t.Fatalf("Go runner: %v", err)
 			}
-			var summary struct{ Status string }
-			if err := json.Unmarshal(goOut, &summary); err != nil || summary.Status != tc.want {
-				t.Errorf("Go runner: output %s, want status %s", goOut, tc.want)
-			}
-			if !reflect.DeepEqual(goSteps.calls, tc.calls) {
-				t.Errorf("Go runner: calls %v, want %v", goSteps.calls, tc.calls)
-			}
 			jsSteps := fresh()
 			jsOut, errName, cause := workflowtest.RunInAWSLocal(t, def, subst, input, jsSteps, workflowtest.ExecutionName("01JOBDIFF"))
-			if errName != "" {
-				t.Fatalf("aws-local-stepfunctions: execution failed: %s: %s", errName, cause)
-			}
-			if !sameJSON(t, goOut, jsOut) {
-				t.Errorf("outputs differ\nGo runner:               %s\naws-local-stepfunctions: %s", goOut, jsOut)
-			}
-			if !reflect.DeepEqual(goSteps.calls, jsSteps.calls) {
-				t.Errorf("invocations differ: Go runner %v, aws-local-stepfunctions %v", goSteps.calls, jsSteps.calls)
-			}
+			compareRuns(t, tc.want, tc.calls, runOutcome{goOut, goSteps.calls}, runOutcome{jsOut, jsSteps.calls}, errName, cause)
 		})
+	}
+}
+
+// runOutcome is what one interpreter made of a job workflow.
+type runOutcome struct {
+	out   json.RawMessage
+	calls map[string]int
+}
+
+// compareRuns checks the Go runner's outcome against the expected status
+// and invocations, and aws-local-stepfunctions' (which failed with errName
+// when not "") against the Go runner's.
+func compareRuns(t *testing.T, want string, wantCalls map[string]int, goRun, jsRun runOutcome, errName, cause string) {
+	t.Helper()
+	var summary struct{ Status string }
+	if err := json.Unmarshal(goRun.out, &summary); err != nil || summary.Status != want {
+		t.Errorf("Go runner: output %s, want status %s", goRun.out, want)
+	}
+	if !reflect.DeepEqual(goRun.calls, wantCalls) {
+		t.Errorf("Go runner: calls %v, want %v", goRun.calls, wantCalls)
+	}
+	if errName != "" {
+		t.Fatalf("aws-local-stepfunctions: execution failed: %s: %s", errName, cause)
+	}
+	if !sameJSON(t, goRun.out, jsRun.out) {
+		t.Errorf("outputs differ\nGo runner:               %s\naws-local-stepfunctions: %s", goRun.out, jsRun.out)
+	}
+	if !reflect.DeepEqual(goRun.calls, jsRun.calls) {
+		t.Errorf("invocations differ: Go runner %v, aws-local-stepfunctions %v", goRun.calls, jsRun.calls)
 	}
 }

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
-	"reflect"
 	"sync"
 	"testing"
 
@@ -140,26 +139,11 @@ func TestPublishDifferential(t *testing.T) {
 			if err != nil {
 				t.Fatalf("Go runner: %v", err)
 			}
-			var summary struct{ Status string }
-			if err := json.Unmarshal(goOut, &summary); err != nil || summary.Status != tc.want {
-				t.Errorf("Go runner: output %s, want status %s", goOut, tc.want)
-			}
-			if !reflect.DeepEqual(goSteps.calls, tc.calls) {
-				t.Errorf("Go runner: calls %v, want %v", goSteps.calls, tc.calls)
-			}
 			jsSteps := fresh()
 			jsOut, errName, cause := workflowtest.RunInAWSLocal(t, def, subst, input, jsSteps,
 				workflowtest.ExecutionName("01JOBPUBLISH"), workflowtest.TaskTokens(jsSteps.tokens))
 			jsSteps.answers.Wait()
-			if errName != "" {
-				t.Fatalf("aws-local-stepfunctions: execution failed: %s: %s", errName, cause)
-			}
-			if !sameJSON(t, goOut, jsOut) {
-				t.Errorf("outputs differ\nGo runner:               %s\naws-local-stepfunctions: %s", goOut, jsOut)
-			}
-			if !reflect.DeepEqual(goSteps.calls, jsSteps.calls) {
-				t.Errorf("invocations differ: Go runner %v, aws-local-stepfunctions %v", goSteps.calls, jsSteps.calls)
-			}
+			compareRuns(t, tc.want, tc.calls, runOutcome{goOut, goSteps.calls}, runOutcome{jsOut, jsSteps.calls}, errName, cause)
 		})
 	}
 }
