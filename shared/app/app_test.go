@@ -38,19 +38,22 @@ var secretARNs = map[string]string{"KeySecret": keySecretARN, "SiteContentSecret
 
 // Values the template's references stand for in tests.
 const (
-	keySecretARN        = "arn:aws:secretsmanager:us-east-1:123456789012:secret:KeySecret"
-	siteSecretARN       = "arn:aws:secretsmanager:us-east-1:123456789012:secret:SiteContentSecret"
-	providerKeysARN     = "arn:aws:secretsmanager:us-east-1:123456789012:secret:ProviderKeysSecret"
-	recaptchaSecretARN  = "arn:aws:secretsmanager:us-east-1:123456789012:secret:RecaptchaSecret"
-	brandCheckSecretARN = "arn:aws:secretsmanager:us-east-1:123456789012:secret:BrandCheckSecret"
-	originSecretARN     = "arn:aws:secretsmanager:us-east-1:123456789012:secret:OriginVerifySecret"
-	emptySecretARN      = "arn:aws:secretsmanager:us-east-1:123456789012:secret:Empty"
-	testBrandSecret     = "brand-check-secret-for-the-lambda-tests-0123"
-	testOriginSecret    = "origin-secret-for-the-lambda-tests"
-	stateMachineARN     = "arn:aws:states:us-east-1:123456789012:stateMachine:query-execution"
-	testKeySecret       = "key-secret-for-the-lambda-tests-0123456789"
-	testSiteSecret      = "site-content-secret-for-the-lambda-tests"
-	unreachableQueueURL = "http://127.0.0.1:1/000000000000/unreachable"
+	keySecretARN           = "arn:aws:secretsmanager:us-east-1:123456789012:secret:KeySecret"
+	siteSecretARN          = "arn:aws:secretsmanager:us-east-1:123456789012:secret:SiteContentSecret"
+	providerKeysARN        = "arn:aws:secretsmanager:us-east-1:123456789012:secret:ProviderKeysSecret"
+	stateMachineARN        = "arn:aws:states:us-east-1:123456789012:stateMachine:query-execution"
+	gapStateMachineARN     = "arn:aws:states:us-east-1:123456789012:stateMachine:gap-detection"
+	contentStateMachineARN = "arn:aws:states:us-east-1:123456789012:stateMachine:content-generation"
+	rescoreStateMachineARN = "arn:aws:states:us-east-1:123456789012:stateMachine:brand-rescore"
+	testKeySecret          = "key-secret-for-the-lambda-tests-0123456789"
+	testSiteSecret         = "site-content-secret-for-the-lambda-tests"
+	unreachableQueueURL    = "http://127.0.0.1:1/000000000000/unreachable"
+	recaptchaSecretARN     = "arn:aws:secretsmanager:us-east-1:123456789012:secret:RecaptchaSecret"
+	brandCheckSecretARN    = "arn:aws:secretsmanager:us-east-1:123456789012:secret:BrandCheckSecret"
+	originSecretARN        = "arn:aws:secretsmanager:us-east-1:123456789012:secret:OriginVerifySecret"
+	emptySecretARN         = "arn:aws:secretsmanager:us-east-1:123456789012:secret:Empty"
+	testBrandSecret        = "brand-check-secret-for-the-lambda-tests-0123"
+	testOriginSecret       = "origin-secret-for-the-lambda-tests"
 )
 
 func repoFile(t testing.TB, rel string) string {
@@ -253,7 +256,9 @@ func (tpl template) setFunctionEnv(t testing.TB, c *cloud, id string) {
 	}
 	refs := map[string]string{
 		"Table": c.table, "JobsQueue": c.jobsURL, "DeliveriesQueue": c.deliveriesURL, "QueryExecutionStateMachine": stateMachineARN,
-		"LogLevel": "INFO", "BrandCheckDailyBudget": "1000",
+		"GapDetectionStateMachine": gapStateMachineARN, "ContentGenerationStateMachine": contentStateMachineARN,
+		"BrandRescoreStateMachine": rescoreStateMachineARN,
+		"LogLevel":                 "INFO", "BrandCheckDailyBudget": "1000",
 	}
 	maps.Copy(refs, secretARNs)
 	// What !Sub texts name besides those: pseudo parameters and the

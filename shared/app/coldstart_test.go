@@ -139,20 +139,28 @@ func TestAPIFunctionsColdStart(t *testing.T) {
 		if len(msgs) != 1 {
 			t.Fatalf("jobs queue holds %q", msgs)
 		}
-		sameJSON(t, msgs[0], `{"jobId":"`+acc.JobID+`","tenantId":1}`)
+		sameJSON(t, msgs[0], `{"jobId":"`+acc.JobID+`","tenantId":1,"type":"query_run"}`)
 	})
 }
 
-// worker-dispatch starts the job's workflow in Step Functions under the
-// job id; the redelivered message starts nothing and does not fail while
-// that execution runs, but comes back (and ends in the DLQ) once it has
-// failed: the job's name cannot run again and the job may be unsettled.
+// worker-dispatch starts the workflow of the job's type in Step Functions
+// under the job id; the redelivered message starts nothing and does not
+// fail while that execution runs, but comes back (and ends in the DLQ) once
+// it has failed: the job's name cannot run again and the job may be
+// unsettled.
 func TestDispatchStartsTheJobsWorkflow(t *testing.T) {
 	clearEnv(t)
 	c := offlineCloud(t)
 	asm, err := coldStart(t, c, loadTemplate(t), "worker-dispatch", quiet())
 	if err != nil {
 		t.Fatal(err)
+	}
+	started := func() []startExecution {
+		c.aws.mu.Lock()
+		defer c.aws.mu.Unlock()
+		out := c.aws.executions
+		c.aws.executions = nil
+		return out
 	}
 	for range 2 {
 		sameJSON(t, string(invoke(t, asm, readEvent(t, "sqs-jobs.json"))), `{"batchItemFailures":[]}`)
@@ -171,6 +179,20 @@ func TestDispatchStartsTheJobsWorkflow(t *testing.T) {
 	json.Unmarshal(invoke(t, asm, readEvent(t, "sqs-jobs.json")), &resp)
 	if len(resp.BatchItemFailures) != 1 {
 		t.Errorf("a message whose execution FAILED was acknowledged: %+v", resp)
+	}
+	started()
+
+	// A metered job's message starts the state machine of its type.
+	for typ, arn := range map[string]string{"gap_detection": gapStateMachineARN, "brief_generation": contentStateMachineARN,
+		"content_generation": contentStateMachineARN, "rescore": rescoreStateMachineARN} {
+		ev := strings.Replace(string(readEvent(t, "sqs-jobs.json")), `\"tenantId\":1}`, `\"tenantId\":1,\"type\":\"`+typ+`\"}`, 1)
+		ev = strings.ReplaceAll(ev, "01jexample", "01j"+typ)
+		sameJSON(t, string(invoke(t, asm, []byte(ev))), `{"batchItemFailures":[]}`)
+		ex := started()
+		if len(ex) != 1 || ex[0].StateMachineArn != arn || ex[0].Name != "01j"+typ {
+			t.Fatalf("%s: executions %+v", typ, ex)
+		}
+		sameJSON(t, ex[0].Input, `{"jobId":"01j`+typ+`","tenantId":1,"type":"`+typ+`"}`)
 	}
 }
 

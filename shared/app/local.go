@@ -11,7 +11,9 @@ import (
 
 	"github.com/brandlens/brandlens/shared/brandcheck"
 	"github.com/brandlens/brandlens/shared/brandpage"
+	"github.com/brandlens/brandlens/shared/content"
 	"github.com/brandlens/brandlens/shared/httpapi"
+	"github.com/brandlens/brandlens/shared/models"
 	"github.com/brandlens/brandlens/shared/providers"
 	"github.com/brandlens/brandlens/shared/queue"
 	"github.com/brandlens/brandlens/shared/runs"
@@ -38,6 +40,8 @@ type LocalOptions struct {
 	// site-content receiver's bodies (nil: it refuses all).
 	KeySecret, SiteContentSecret []byte
 	Providers                    providers.Set
+	// Generator writes briefs and articles (nil: the offline writer).
+	Generator models.Generator
 	// Logger (nil: slog.Default()); Now is the clock (nil: time.Now).
 	Logger *slog.Logger
 	Now    func() time.Time
@@ -88,6 +92,9 @@ func NewLocal(o LocalOptions) (*Local, error) {
 	if o.Logger == nil {
 		o.Logger = slog.Default()
 	}
+	if o.Generator == nil {
+		o.Generator = content.NewOffline()
+	}
 	repos, err := NewRepos(o.Table, o.KeySecret, o.Now)
 	if err != nil {
 		return nil, err
@@ -95,7 +102,7 @@ func NewLocal(o LocalOptions) (*Local, error) {
 	jobsQ := queue.NewLocal(queue.LocalOptions{Logger: o.Logger})
 	deliveriesQ := queue.NewLocal(queue.LocalOptions{Logger: o.Logger})
 	svc, err := NewServices(repos, Deps{Logger: o.Logger, Jobs: jobsQ, Deliveries: deliveriesQ, Providers: o.Providers,
-		Guard: o.Guard, RetryScale: o.RetryScale})
+		Guard: o.Guard, RetryScale: o.RetryScale, Generator: o.Generator})
 	if err != nil {
 		return nil, err
 	}
@@ -121,8 +128,13 @@ func NewLocal(o LocalOptions) (*Local, error) {
 	}
 	steps := workflow.Handlers{}
 	for _, f := range Functions() {
-		if f.Kind == KindRunsStep {
+		switch f.Kind {
+		case KindRunsStep:
 			steps[f.Name] = stepHandler(svc.Runs, f.Name)
+		case KindJobStep:
+			if steps[f.Name], err = jobStepHandler(svc, f.Name); err != nil {
+				return nil, err
+			}
 		}
 	}
 	deps := withBrandCheck(svc.HTTPDeps(o.SiteContentSecret), bc, bco.Trust)
@@ -146,7 +158,7 @@ func NewLocal(o LocalOptions) (*Local, error) {
 // ctx ends.
 func (l *Local) Run(ctx context.Context) error {
 	jobsDone := make(chan error, 1)
-	go func() { jobsDone <- l.jobs.Run(ctx, runs.Dispatch(l.workflow), localJobWorkers) }()
+	go func() { jobsDone <- l.jobs.Run(ctx, runs.Dispatch(l.workflow, l.Services.Logger), localJobWorkers) }()
 	deliveriesDone := make(chan error, 1)
 	go func() { deliveriesDone <- l.deliveries.Run(ctx, l.Services.Webhooks.Handle, LocalDeliveryWorkers) }()
 	if l.schedulerEvery > 0 {
@@ -180,9 +192,10 @@ func (l *Local) schedule(ctx context.Context) {
 }
 
 // OpenLocal assembles `brandlens serve` from the settings of res: the store
-// they name, its key secret, and the providers factory builds. close
+// they name, its key secret, the providers factory builds and the content
+// generator modelFactory builds. close
 // releases the store once Run has returned.
-func OpenLocal(ctx context.Context, res *Resources, factory ProviderFactory, logger *slog.Logger) (l *Local, close func() error, err error) {
+func OpenLocal(ctx context.Context, res *Resources, factory ProviderFactory, modelFactory ModelFactory, logger *slog.Logger) (l *Local, close func() error, err error) {
 	tbl, closeTable, err := res.OpenTable(ctx)
 	if err != nil {
 		return nil, nil, err
@@ -204,12 +217,16 @@ func OpenLocal(ctx context.Context, res *Resources, factory ProviderFactory, log
 	if err != nil {
 		return nil, nil, err
 	}
+	gen, err := res.Models(ctx, modelFactory)
+	if err != nil {
+		return nil, nil, err
+	}
 	bco, page, err := res.localBrandCheck(keySecret)
 	if err != nil {
 		return nil, nil, err
 	}
 	cfg := res.Config()
-	l, err = NewLocal(LocalOptions{Table: tbl, KeySecret: keySecret, SiteContentSecret: siteSecret, Providers: provs,
+	l, err = NewLocal(LocalOptions{Table: tbl, KeySecret: keySecret, SiteContentSecret: siteSecret, Providers: provs, Generator: gen,
 		Logger: logger, SchedulerEvery: cfg.SchedulerInterval, Guard: res.Guard(), RetryScale: cfg.RetryScale,
 		BrandCheck: bco, Page: page})
 	if err != nil {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -22,7 +23,9 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/sqs"
 
 	"github.com/brandlens/brandlens/shared/config"
+	"github.com/brandlens/brandlens/shared/content"
 	"github.com/brandlens/brandlens/shared/metrics"
+	"github.com/brandlens/brandlens/shared/models"
 	"github.com/brandlens/brandlens/shared/providers"
 	"github.com/brandlens/brandlens/shared/queue"
 	"github.com/brandlens/brandlens/shared/runs"
@@ -186,6 +189,41 @@ func (r *Resources) Providers(ctx context.Context, factory ProviderFactory, log 
 		now: time.Now,
 		log: log,
 	})
+}
+
+// Models builds the content generator with factory, the vendors' keys
+// read from the same secret as Providers' (at cold start only: a rotation
+// reaches the generation steps with their next cold start); the offline
+// mode gets the offline writer.
+func (r *Resources) Models(ctx context.Context, factory ModelFactory) (models.Generator, error) {
+	getenv, err := r.vendorEnv(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return factory(getenv, http.DefaultClient, content.NewOffline())
+}
+
+// vendorEnv is the environment with the members of the provider keys
+// secret (BRANDLENS_PROVIDER_KEYS_SECRET_ARN, in AWS) winning over it.
+func (r *Resources) vendorEnv(ctx context.Context) (func(string) string, error) {
+	arn := r.cfg.ProviderKeysSecretARN
+	if arn == "" {
+		return r.getenv, nil
+	}
+	raw, err := r.secretValue(ctx, "provider keys", arn)
+	if err != nil {
+		return nil, err
+	}
+	keys := map[string]string{}
+	if err := json.Unmarshal(raw, &keys); err != nil {
+		return nil, fmt.Errorf("app: the provider keys secret must be a JSON object of strings: %w", err)
+	}
+	return func(name string) string {
+		if v, ok := keys[name]; ok {
+			return v
+		}
+		return r.getenv(name)
+	}, nil
 }
 
 // secretValue reads a string secret from Secrets Manager.

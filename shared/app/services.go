@@ -19,13 +19,19 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/brandlens/brandlens/shared/audit"
 	"github.com/brandlens/brandlens/shared/auth"
 	"github.com/brandlens/brandlens/shared/citations"
 	"github.com/brandlens/brandlens/shared/competitors"
+	"github.com/brandlens/brandlens/shared/content"
 	"github.com/brandlens/brandlens/shared/credits"
+	"github.com/brandlens/brandlens/shared/gaps"
 	"github.com/brandlens/brandlens/shared/httpapi"
 	"github.com/brandlens/brandlens/shared/idempotency"
 	"github.com/brandlens/brandlens/shared/jobs"
+	"github.com/brandlens/brandlens/shared/meter"
+	"github.com/brandlens/brandlens/shared/models"
+	"github.com/brandlens/brandlens/shared/opportunities"
 	"github.com/brandlens/brandlens/shared/providers"
 	"github.com/brandlens/brandlens/shared/queries"
 	"github.com/brandlens/brandlens/shared/queue"
@@ -35,6 +41,7 @@ import (
 	"github.com/brandlens/brandlens/shared/store"
 	"github.com/brandlens/brandlens/shared/tenants"
 	"github.com/brandlens/brandlens/shared/webhooks"
+	"github.com/brandlens/brandlens/shared/workflow"
 )
 
 // ProviderFactory builds the AI platform providers from the environment:
@@ -102,7 +109,19 @@ type Services struct {
 	*Repos
 	Runs     *runs.Service
 	Webhooks *webhooks.Service
-	Logger   *slog.Logger
+	// Meter creates the metered jobs other than query runs and runs their
+	// generic steps (start, settle).
+	Meter         *meter.Service
+	Detector      *gaps.Detector
+	Gaps          *gaps.Repo
+	Opportunities *opportunities.Repo
+	Audit         *audit.Log
+	// ContentJobs builds brief and article job requests; Content writes
+	// them, and exists only where a Generator was given (the generation
+	// steps and the local runtime).
+	ContentJobs *content.Jobs
+	Content     *content.Service
+	Logger      *slog.Logger
 }
 
 // Deps are what the services need besides the repos.
@@ -118,6 +137,9 @@ type Deps struct {
 	Guard ssrf.Guard
 	// RetryScale multiplies the webhook retry waits (0: 1).
 	RetryScale float64
+	// Generator writes briefs and articles; nil in a process that runs no
+	// generation step.
+	Generator models.Generator
 	// Metrics receives the settled jobs' figures (nil: none).
 	Metrics runs.Metrics
 	// DeliveryClient, when set, replaces the webhook deliveries' guarded
@@ -143,7 +165,35 @@ func NewServices(r *Repos, d Deps) (*Services, error) {
 	}
 	wh := webhooks.New(r.Table, webhooks.Options{Sender: d.Deliveries, Guard: d.Guard, Client: d.DeliveryClient,
 		RetryScale: d.RetryScale, Now: r.Now, Logger: d.Logger})
-	return &Services{Repos: r, Runs: rs, Webhooks: wh, Logger: d.Logger}, nil
+	svc := &Services{Repos: r, Runs: rs, Webhooks: wh, Logger: d.Logger,
+		Meter:         meter.New(r.Table, r.Tenants, r.Ledger, r.Jobs, d.Jobs, r.Now, d.Logger),
+		Detector:      gaps.NewDetector(r.Table, r.Tenants, r.Queries, r.Competitors, gaps.Defaults, r.Now),
+		Gaps:          gaps.NewRepo(r.Table, r.Now),
+		Opportunities: opportunities.NewRepo(r.Table),
+		Audit:         audit.NewLog(r.Table),
+		ContentJobs:   content.NewJobs(r.Table),
+	}
+	if d.Generator != nil {
+		svc.Content = content.NewService(r.Table, r.Tenants, r.Competitors, d.Generator, gaps.Defaults, r.Now)
+	}
+	return svc, nil
+}
+
+// JobSteps are the handlers of the metered jobs' workflow steps (gap
+// detection, re-scoring, and brief and article generation where the
+// services can generate), by step resource.
+func (s *Services) JobSteps() workflow.Handlers {
+	h := workflow.Handlers{}
+	parts := []workflow.Handlers{s.Meter.Handlers(), s.Detector.Handlers(), s.Runs.RescoreHandlers()}
+	if s.Content != nil {
+		parts = append(parts, s.Content.Handlers())
+	}
+	for _, p := range parts {
+		for k, v := range p {
+			h[k] = v
+		}
+	}
+	return h
 }
 
 // HTTPDeps are the dependencies of the HTTP handlers; siteContentSecret
@@ -153,5 +203,7 @@ func (s *Services) HTTPDeps(siteContentSecret []byte) httpapi.Deps {
 		Keys: s.Keys, Tenants: s.Tenants, Queries: s.Queries, Competitors: s.Competitors,
 		Citations: s.Citations, Jobs: s.Jobs, Ledger: s.Ledger, Limiter: s.Limiter, Runs: s.Runs,
 		Webhooks: s.Webhooks, Idempotency: s.Idempotency, Logger: s.Logger, Now: s.Now, SiteContentSecret: siteContentSecret,
+		Meter: s.Meter, Detector: s.Detector, Gaps: s.Gaps, Opportunities: s.Opportunities, Audit: s.Audit,
+		ContentJobs: s.ContentJobs,
 	}
 }

@@ -132,6 +132,17 @@ type Config struct {
 // FromEnv reads the settings from the process environment.
 func FromEnv() (Config, error) { return Parse(os.Getenv) }
 
+// StateMachineEnv names the variable that holds the ARN of the named state
+// machine (worker-dispatch starts every workflow): EnvStateMachineARN for
+// query-execution, BRANDLENS_STATE_MACHINE_ARN_<NAME> for the others
+// (gap-detection: BRANDLENS_STATE_MACHINE_ARN_GAP_DETECTION).
+func StateMachineEnv(machine string) string {
+	if machine == "query-execution" {
+		return EnvStateMachineARN
+	}
+	return EnvStateMachineARN + "_" + strings.ToUpper(strings.ReplaceAll(machine, "-", "_"))
+}
+
 // Parse reads the settings through getenv. With BRANDLENS_TABLE set and no
 // BRANDLENS_STORE the store is DynamoDB; otherwise it is embedded. A value
 // that does not parse is an error naming its variable.
