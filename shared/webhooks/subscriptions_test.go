@@ -112,6 +112,9 @@ func TestSubscriptionValidation(t *testing.T) {
 		{"metadata", webhooks.NewSubscription{URL: "http://169.254.169.254/latest/meta-data/"}, "url"},
 		{"cgnat", webhooks.NewSubscription{URL: "https://100.64.1.1/"}, "url"},
 		{"localhost", webhooks.NewSubscription{URL: "http://localhost:8080/"}, "url"},
+		{"fullwidth loopback", webhooks.NewSubscription{URL: "http://１２７.０.０.１/"}, "url"},
+		{"fullwidth private with ideographic dots", webhooks.NewSubscription{URL: "http://１０。０。０。１/"}, "url"},
+		{"fullwidth localhost", webhooks.NewSubscription{URL: "http://ｌｏｃａｌｈｏｓｔ:8080/"}, "url"},
 		{"short secret", webhooks.NewSubscription{URL: good, Secret: ptr("short")}, "secret"},
 		{"long description", webhooks.NewSubscription{URL: good, Description: ptr(strings.Repeat("d", 501))}, "description"},
 	}
@@ -130,6 +133,14 @@ func TestSubscriptionValidation(t *testing.T) {
 	}
 	if subs, _ := svc.ListSubscriptions(ctx, 1); len(subs) != 0 {
 		t.Errorf("invalid requests stored %d subscriptions", len(subs))
+	}
+	// A Unicode host is stored and shown in the form that was checked.
+	sub, err := svc.CreateSubscription(ctx, 2, webhooks.NewSubscription{URL: "https://ＨＯＯＫＳ.bücher.de/in"})
+	if err != nil || sub.URL != "https://hooks.xn--bcher-kva.de/in" {
+		t.Errorf("created %q, %v; want the normalised URL", sub.URL, err)
+	}
+	if got, _ := svc.GetSubscription(ctx, 2, sub.ID); got.URL != "https://hooks.xn--bcher-kva.de/in" {
+		t.Errorf("stored %q", got.URL)
 	}
 	// The loopback allowance admits loopback URLs in plain notation only.
 	local := webhooks.New(embedded.NewMemory(), webhooks.Options{Guard: ssrf.Guard{AllowLoopback: true}})
