@@ -72,6 +72,7 @@ type WebhookDeliveryAttempt struct {
 	At         time.Time `json:"at"`
 	HTTPStatus *int      `json:"httpStatus"`
 	LatencyMS  int64     `json:"latencyMs"`
+	Reason     *string   `json:"reason"`
 	Error      *string   `json:"error"`
 }
 
@@ -116,7 +117,7 @@ func subscriptionDTO(s webhooks.Subscription) WebhookSubscription {
 func deliveryDTO(d webhooks.Delivery) WebhookDelivery {
 	atts := make([]WebhookDeliveryAttempt, len(d.Attempts))
 	for i, a := range d.Attempts {
-		atts[i] = WebhookDeliveryAttempt{N: a.N, Cycle: a.Cycle, At: a.At, HTTPStatus: a.HTTPStatus, LatencyMS: a.LatencyMS, Error: a.Error}
+		atts[i] = WebhookDeliveryAttempt{N: a.N, Cycle: a.Cycle, At: a.At, HTTPStatus: a.HTTPStatus, LatencyMS: a.LatencyMS, Reason: a.Reason, Error: a.Error}
 	}
 	return WebhookDelivery{ID: d.ID, SubscriptionID: d.SubscriptionID, EventID: d.EventID, EventType: d.EventType,
 		Status: d.Status, Cycle: d.Cycle, Attempts: atts, NextAttemptAt: d.NextAttemptAt(),

@@ -10,9 +10,9 @@ import (
 	"github.com/brandlens/brandlens/shared/citations"
 	"github.com/brandlens/brandlens/shared/competitors"
 	"github.com/brandlens/brandlens/shared/detect"
-	"github.com/brandlens/brandlens/shared/outbox"
 	"github.com/brandlens/brandlens/shared/ids"
 	"github.com/brandlens/brandlens/shared/jobs"
+	"github.com/brandlens/brandlens/shared/outbox"
 	"github.com/brandlens/brandlens/shared/providers"
 	"github.com/brandlens/brandlens/shared/store"
 	"github.com/brandlens/brandlens/shared/tenants"
@@ -255,6 +255,12 @@ func (s *Service) RunPlatform(ctx context.Context, it Item) (PlatformOutput, err
 	start := s.Now()
 	ans, err := prov.Answer(ctx, providers.Request{Platform: it.Platform, Query: q.Text, Sample: it.Sample, Hints: hints})
 	if err != nil {
+		// The job records err's safe text; the raw cause is for operators.
+		var pe *providers.Error
+		if errors.As(err, &pe) && pe.Detail != "" {
+			s.Logger.Warn("platform call failed", "job_id", it.JobID, "tenant_id", it.TenantID, "platform", it.Platform,
+				"sample", it.Sample, "code", pe.Code, "detail", pe.Detail)
+		}
 		if providers.IsRetryable(err) {
 			honourRetryAfter(ctx, err)
 			return PlatformOutput{}, &TransientProviderError{Platform: it.Platform, Message: err.Error()}

@@ -370,20 +370,46 @@ func parseNumber(s string) (uint64, bool) {
 // public-looking name resolve to a denied address.
 type Lookup func(ctx context.Context, host string) ([]netip.Addr, error)
 
+// Caps of guarded clients on what a destination sends before its body:
+// without them Go reads up to 10 MiB of response headers, for as long as
+// the whole request may take, which lets one slow endpoint hold that much
+// of a worker's memory per attempt.
+const (
+	DefaultMaxResponseHeaderBytes = 16 << 10
+	DefaultResponseHeaderTimeout  = 10 * time.Second
+)
+
 // ClientOptions tune NewClient.
 type ClientOptions struct {
 	// Timeout bounds a whole request, body included.
 	Timeout time.Duration
 	// Lookup replaces the system resolver (nil: net.DefaultResolver).
 	Lookup Lookup
+	// ResponseHeaderTimeout bounds the wait for the answer's headers once
+	// the request is sent (0: Timeout, else DefaultResponseHeaderTimeout).
+	ResponseHeaderTimeout time.Duration
+	// MaxResponseHeaderBytes caps the answer's headers (0:
+	// DefaultMaxResponseHeaderBytes).
+	MaxResponseHeaderBytes int64
 }
 
 // NewClient returns an HTTP client whose every connection passes the
 // guard at connect time. It does not follow redirects (a 3xx is the
-// answer) and never uses a proxy, which would hide the real target.
+// answer), never uses a proxy, which would hide the real target, and caps
+// the answer's headers in size and wait.
 func (g Guard) NewClient(opts ClientOptions) *http.Client {
+	tr := g.Transport(opts.Lookup)
+	switch {
+	case opts.ResponseHeaderTimeout > 0:
+		tr.ResponseHeaderTimeout = opts.ResponseHeaderTimeout
+	case opts.Timeout > 0:
+		tr.ResponseHeaderTimeout = opts.Timeout
+	}
+	if opts.MaxResponseHeaderBytes > 0 {
+		tr.MaxResponseHeaderBytes = opts.MaxResponseHeaderBytes
+	}
 	return &http.Client{
-		Transport: g.Transport(opts.Lookup),
+		Transport: tr,
 		Timeout:   opts.Timeout,
 		CheckRedirect: func(*http.Request, []*http.Request) error {
 			return http.ErrUseLastResponse
@@ -391,7 +417,8 @@ func (g Guard) NewClient(opts ClientOptions) *http.Client {
 	}
 }
 
-// Transport returns the guarded transport of NewClient.
+// Transport returns the guarded transport of NewClient, with the default
+// header caps.
 func (g Guard) Transport(lookup Lookup) *http.Transport {
 	d := &net.Dialer{Timeout: 10 * time.Second, KeepAlive: 30 * time.Second, Control: g.Control}
 	dial := d.DialContext
@@ -425,13 +452,15 @@ func (g Guard) Transport(lookup Lookup) *http.Transport {
 		}
 	}
 	return &http.Transport{
-		Proxy:                 nil,
-		DialContext:           dial,
-		ForceAttemptHTTP2:     true,
-		TLSHandshakeTimeout:   10 * time.Second,
-		MaxIdleConns:          256,
-		MaxIdleConnsPerHost:   8,
-		IdleConnTimeout:       90 * time.Second,
-		ExpectContinueTimeout: time.Second,
+		Proxy:                  nil,
+		DialContext:            dial,
+		ForceAttemptHTTP2:      true,
+		TLSHandshakeTimeout:    10 * time.Second,
+		ResponseHeaderTimeout:  DefaultResponseHeaderTimeout,
+		MaxResponseHeaderBytes: DefaultMaxResponseHeaderBytes,
+		MaxIdleConns:           256,
+		MaxIdleConnsPerHost:    8,
+		IdleConnTimeout:        90 * time.Second,
+		ExpectContinueTimeout:  time.Second,
 	}
 }

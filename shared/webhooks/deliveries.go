@@ -7,10 +7,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 
 	"github.com/brandlens/brandlens/shared/outbox"
+	"github.com/brandlens/brandlens/shared/ssrf"
 	"github.com/brandlens/brandlens/shared/store"
 	"github.com/brandlens/brandlens/shared/tenants"
 )
@@ -43,7 +45,40 @@ type Attempt struct {
 	At         time.Time `json:"at"`
 	HTTPStatus *int      `json:"httpStatus"` // null when no answer came
 	LatencyMS  int64     `json:"latencyMs"`
-	Error      *string   `json:"error"` // null on success
+	// Reason classifies a failure (one of FailureReasons, or http_<status>)
+	// and Error says it for the tenant, without addresses or internal
+	// detail (the raw error is logged with the delivery id); both null on
+	// success.
+	Reason *string `json:"reason"`
+	Error  *string `json:"error"`
+}
+
+// ReasonSubscriptionDeleted: the subscription was gone when the attempt
+// was due; nothing was sent.
+const ReasonSubscriptionDeleted = "subscription_deleted"
+
+// FailureReasons are the reasons of failed attempts besides http_<status>.
+var FailureReasons = []string{ssrf.ReasonRefusedByPolicy, ssrf.ReasonDNS, ssrf.ReasonTimeout, ssrf.ReasonConnectionRefused,
+	ssrf.ReasonTLS, ssrf.ReasonInvalidResponse, ssrf.ReasonNetwork, ReasonSubscriptionDeleted}
+
+// legacyAttempts gives attempts recorded before reasons were kept a
+// reason, and replaces their raw error text (which could name resolved
+// addresses or the resolver) with a generic one.
+func legacyAttempts(as []Attempt) []Attempt {
+	for i, a := range as {
+		if a.Error == nil || a.Reason != nil {
+			continue
+		}
+		reason, msg := ssrf.ReasonNetwork, "the attempt failed (recorded before failure reasons were kept)"
+		switch {
+		case a.HTTPStatus != nil:
+			reason, msg = "http_"+strconv.Itoa(*a.HTTPStatus), "HTTP "+strconv.Itoa(*a.HTTPStatus)
+		case strings.HasPrefix(*a.Error, "subscription deleted"):
+			reason, msg = ReasonSubscriptionDeleted, *a.Error
+		}
+		as[i].Reason, as[i].Error = &reason, &msg
+	}
+	return as
 }
 
 // Delivery is one event for one subscription, with its state.
@@ -173,6 +208,7 @@ func (s *Service) loadDelivery(ctx context.Context, tenantID int32, subscription
 	if err != nil {
 		return loaded{}, err
 	}
+	d.Attempts = legacyAttempts(d.Attempts)
 	return loaded{Delivery: d, ver: it.Int("ver")}, nil
 }
 
@@ -231,6 +267,9 @@ func (s *Service) ListDeliveries(ctx context.Context, tenantID int32, subscripti
 		ds, err := store.Docs[Delivery](page.Items)
 		if err != nil {
 			return nil, err
+		}
+		for i := range ds {
+			ds[i].Attempts = legacyAttempts(ds[i].Attempts)
 		}
 		out = append(out, ds...)
 		if len(out) >= limit || page.Cursor == "" {

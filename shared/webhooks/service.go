@@ -108,7 +108,7 @@ func New(tbl store.Table, o Options) *Service {
 	if s.client == nil {
 		// The client has no overall timeout of its own: each attempt's
 		// context carries it, so that a canceled worker is told apart.
-		s.client = o.Guard.NewClient(ssrf.ClientOptions{Lookup: o.Lookup})
+		s.client = o.Guard.NewClient(ssrf.ClientOptions{Lookup: o.Lookup, ResponseHeaderTimeout: s.timeout})
 	}
 	return s
 }

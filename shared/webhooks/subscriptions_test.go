@@ -4,7 +4,9 @@ import (
 	"context"
 	"encoding/base64"
 	"errors"
+	"log/slog"
 	"net"
+	"net/http"
 	"net/netip"
 	"strconv"
 	"strings"
@@ -175,7 +177,9 @@ func TestConnectTimeGuardStopsDeliveries(t *testing.T) {
 		t.Errorf("%d attempts", len(d.Attempts))
 	}
 	for _, a := range d.Attempts {
-		if a.HTTPStatus != nil || a.Error == nil || !strings.Contains(*a.Error, "not allowed") || !strings.Contains(*a.Error, "127.0.0.1") {
+		// The tenant sees why, never the address its name resolved to.
+		if a.HTTPStatus != nil || a.Reason == nil || *a.Reason != ssrf.ReasonRefusedByPolicy || a.Error == nil ||
+			!strings.Contains(*a.Error, "may not be reached") || strings.Contains(*a.Error, "127.0.0.1") {
 			t.Errorf("attempt %+v", a)
 		}
 	}
@@ -256,3 +260,91 @@ func TestSubscriptionCapUnderConcurrency(t *testing.T) {
 		}
 	})
 }
+
+// Failed attempts show the tenant a reason and a safe message: no resolved
+// address, no resolver address ("lookup … on 10.0.0.2:53"), no URL; the
+// raw error goes to the log with the delivery id. A receiver sending
+// megabytes of headers is cut off at the client's cap.
+func TestFailedAttemptsNameAReasonAndNoInternals(t *testing.T) {
+	huge := newReceiver(t, secret, nil)
+	huge.srv.Config.Handler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		for i := range 16 {
+			w.Header().Set("X-Padding-"+strconv.Itoa(i), strings.Repeat("x", 64<<10))
+		}
+		w.WriteHeader(http.StatusNoContent)
+	})
+	closedPort := func() string {
+		l, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, port, _ := net.SplitHostPort(l.Addr().String())
+		l.Close()
+		return port
+	}()
+	_, hugePort, _ := net.SplitHostPort(huge.srv.Listener.Addr().String())
+	lookup := func(_ context.Context, host string) ([]netip.Addr, error) {
+		switch host {
+		case "private.example.com":
+			return []netip.Addr{netip.MustParseAddr("10.1.2.3")}, nil
+		case "loop.example.com":
+			return []netip.Addr{netip.MustParseAddr("127.0.0.1")}, nil
+		}
+		return nil, &net.DNSError{Err: "no such host", Name: host, Server: "10.0.0.2:53", IsNotFound: true}
+	}
+	var logs syncBuffer
+	h := newHarness(t, nil, webhooks.Options{Guard: ssrf.Guard{AllowLoopback: true}, Lookup: lookup,
+		Logger: slog.New(slog.NewJSONHandler(&logs, nil))})
+	cases := []struct {
+		name, url, reason string
+	}{
+		{"unresolvable name", "https://gone.example.com/hook", ssrf.ReasonDNS},
+		{"private address behind a name", "https://private.example.com/hook", ssrf.ReasonRefusedByPolicy},
+		{"nobody listening", "http://loop.example.com:" + closedPort + "/hook", ssrf.ReasonConnectionRefused},
+		{"huge headers", "http://loop.example.com:" + hugePort + "/hook", ssrf.ReasonInvalidResponse},
+	}
+	for i, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			tenant := int32(10 + i)
+			sub := h.subscribe(t, tenant, c.url, secret, webhooks.AllEvents)
+			d, err := h.svc.Ping(context.Background(), tenant, sub.ID)
+			if err != nil {
+				t.Fatal(err)
+			}
+			d = h.waitAttempts(t, tenant, sub.ID, d.ID, 1, 10*time.Second)
+			a := d.Attempts[0]
+			if a.Reason == nil || *a.Reason != c.reason || a.Error == nil || a.HTTPStatus != nil {
+				t.Fatalf("attempt %+v (reason %v), want reason %s", a, deref(a.Reason), c.reason)
+			}
+			for _, leak := range []string{"10.0.0.2", ":53", "10.1.2.3", "127.0.0.1", "lookup", "dial tcp", c.url} {
+				if strings.Contains(*a.Error, leak) {
+					t.Errorf("tenant-visible error %q holds %q", *a.Error, leak)
+				}
+			}
+			if !strings.Contains(logs.String(), `"delivery_id":"`+d.ID+`"`) {
+				t.Errorf("no log line names delivery %s", d.ID)
+			}
+		})
+	}
+	// The log keeps the raw reason for the operator.
+	if !strings.Contains(logs.String(), "10.0.0.2:53") {
+		t.Error("the raw DNS error is not in the logs")
+	}
+}
+
+func deref(p *string) string {
+	if p == nil {
+		return "<nil>"
+	}
+	return *p
+}
+
+// syncBuffer is a log sink safe for the engine's concurrent workers.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  strings.Builder
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) { s.mu.Lock(); defer s.mu.Unlock(); return s.b.Write(p) }
+
+func (s *syncBuffer) String() string { s.mu.Lock(); defer s.mu.Unlock(); return s.b.String() }
