@@ -95,7 +95,7 @@ func admin(ctx context.Context, args []string, stdout io.Writer) error {
 		return err
 	}
 	defer closeTable()
-	secret, err := res.KeySecret(ctx)
+	secret, err := res.KeySecret(ctx, tbl)
 	if err != nil {
 		return err
 	}

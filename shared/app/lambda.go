@@ -109,7 +109,7 @@ func buildAPI(ctx context.Context, res *Resources, f Function, log *slog.Logger)
 	var keySecret, siteSecret []byte
 	var err error
 	if f.AuthenticatesKeys() {
-		if keySecret, err = res.KeySecret(ctx); err != nil {
+		if keySecret, err = res.KeySecret(ctx, nil); err != nil {
 			return nil, err
 		}
 	}

@@ -156,7 +156,7 @@ func OpenLocal(ctx context.Context, res *Resources, factory ProviderFactory, log
 			_ = closeTable()
 		}
 	}()
-	keySecret, err := res.KeySecret(ctx)
+	keySecret, err := res.KeySecret(ctx, tbl)
 	if err != nil {
 		return nil, nil, err
 	}
