@@ -2,6 +2,8 @@ package httpapi
 
 import (
 	"errors"
+	"math"
+	"strconv"
 	"time"
 
 	"github.com/brandlens/brandlens/shared/webhooks"
@@ -127,8 +129,15 @@ func deliveryDTO(d webhooks.Delivery) WebhookDelivery {
 // webhookError maps the webhooks package's not-found to 404 (its
 // validation errors are the service's one kind and pass as they are).
 func webhookError(err error, what string) error {
-	if errors.Is(err, webhooks.ErrNotFound) {
+	var le *webhooks.LimitError
+	switch {
+	case errors.Is(err, webhooks.ErrNotFound):
 		return notFound(what)
+	case errors.As(err, &le):
+		return &Error{Code: CodeRateLimitExceeded,
+			Message:    "at most " + strconv.Itoa(le.Limit) + " redeliveries and pings per hour per API key",
+			Details:    map[string]any{"manualSendLimit": le.Limit},
+			RetryAfter: int(math.Ceil(le.RetryAfter.Seconds()))}
 	}
 	return err
 }
@@ -193,7 +202,7 @@ func (s *Server) deleteWebhook(rq *Request, in StrID) (WebhookDeleted, error) {
 }
 
 func (s *Server) pingWebhook(rq *Request, in StrID) (WebhookPingAccepted, error) {
-	d, err := s.Webhooks.Ping(rq.HTTP.Context(), rq.Principal.TenantID, in.ID)
+	d, err := s.Webhooks.Ping(rq.HTTP.Context(), rq.Principal.TenantID, rq.Principal.KeyID, in.ID)
 	return WebhookPingAccepted{DeliveryID: d.ID, EventID: d.EventID}, webhookError(err, "webhook subscription")
 }
 
@@ -211,6 +220,6 @@ func (s *Server) redeliverWebhook(rq *Request, in deliveryIn) (WebhookRedelivery
 	if _, err := s.Webhooks.GetSubscription(ctx, rq.Principal.TenantID, in.ID); err != nil {
 		return WebhookRedeliveryAccepted{}, webhookError(err, "webhook subscription")
 	}
-	d, err := s.Webhooks.Redeliver(ctx, rq.Principal.TenantID, in.ID, in.DeliveryID)
+	d, err := s.Webhooks.Redeliver(ctx, rq.Principal.TenantID, rq.Principal.KeyID, in.ID, in.DeliveryID)
 	return WebhookRedeliveryAccepted{DeliveryID: d.ID, EventID: d.EventID, Status: d.Status}, webhookError(err, "delivery")
 }

@@ -60,6 +60,12 @@ type Event struct {
 // PendingPK is the GSI1 partition of events not yet fanned out.
 const PendingPK = "OUTBOX#pending"
 
+// Retention is how long an event item is kept (TTL on expiresAt, counted
+// from its creation). Deliveries carry their own copy of the envelope, so
+// redelivery does not need the event; an event still pending after this
+// long (a fan-out down for a month) is dropped rather than sent that late.
+const Retention = 30 * 24 * time.Hour
+
 // Key is the item key of an event.
 func Key(tenantID int32, id string) store.Key {
 	return store.Key{PK: tenants.PK(tenantID), SK: "EVENT#" + id}
@@ -89,6 +95,7 @@ func Op(ev Event) (store.Op, error) {
 		store.AttrPK: k.PK, store.AttrSK: k.SK,
 		store.AttrGSI1PK: PendingPK, store.AttrGSI1SK: ev.ID,
 		"kind": "event", "type": ev.Type, store.AttrDoc: doc,
+		store.AttrExpiresAt: ev.CreatedAt.Add(Retention).Unix(),
 	}, store.NotExists()), nil
 }
 

@@ -217,12 +217,11 @@ var errConflict = errors.New("webhooks: delivery changed concurrently")
 
 // save writes d if the record is still at version ver (compare-and-swap).
 func (s *Service) save(ctx context.Context, d Delivery, ver int64) error {
-	set, remove, err := stateAttrs(d)
+	op, err := saveOp(d, ver)
 	if err != nil {
 		return err
 	}
-	_, err = s.tbl.Update(ctx, deliveryKey(d.TenantID, d.SubscriptionID, d.ID),
-		store.Update{Set: set, Remove: remove, Add: map[string]int64{"ver": 1}}, store.Eq("ver", ver))
+	_, err = s.tbl.Update(ctx, op.Key, op.Update, op.Cond)
 	if errors.Is(err, store.ErrConditionFailed) {
 		return errConflict
 	}
@@ -230,6 +229,16 @@ func (s *Service) save(ctx context.Context, d Delivery, ver int64) error {
 		return fmt.Errorf("webhooks: save delivery %s: %w", d.ID, err)
 	}
 	return nil
+}
+
+// saveOp is save's write as a transaction op.
+func saveOp(d Delivery, ver int64) (store.Op, error) {
+	set, remove, err := stateAttrs(d)
+	if err != nil {
+		return store.Op{}, err
+	}
+	return store.UpdateOp(deliveryKey(d.TenantID, d.SubscriptionID, d.ID),
+		store.Update{Set: set, Remove: remove, Add: map[string]int64{"ver": 1}}, store.Eq("ver", ver)), nil
 }
 
 // enqueue sends the message of d's next attempt after delay. Without a
@@ -295,8 +304,9 @@ func (s *Service) GetDelivery(ctx context.Context, tenantID int32, subscriptionI
 // Redeliver starts a new attempt cycle of a delivery at once: the same
 // stored bytes (and so the same event_id), up to MaxAttempts more attempts
 // on the same schedule. An attempt in flight is overtaken; its result is
-// kept in the history only.
-func (s *Service) Redeliver(ctx context.Context, tenantID int32, subscriptionID, deliveryID string) (Delivery, error) {
+// kept in the history only. It counts as a manual send of keyID (the API
+// key asking): past ManualSendLimit in the hour it is a *LimitError.
+func (s *Service) Redeliver(ctx context.Context, tenantID int32, keyID, subscriptionID, deliveryID string) (Delivery, error) {
 	if _, err := s.GetSubscription(ctx, tenantID, subscriptionID); err != nil {
 		return Delivery{}, err
 	}
@@ -316,11 +326,20 @@ func (s *Service) Redeliver(ctx context.Context, tenantID int32, subscriptionID,
 		d.DueAt = now
 		d.Claim = ""
 		d.UpdatedAt = now
-		switch err := s.save(ctx, d, l.ver); {
-		case errors.Is(err, errConflict):
-			continue
-		case err != nil:
+		count, limited := manualSendOp(keyID, now)
+		save, err := saveOp(d, l.ver)
+		if err != nil {
 			return Delivery{}, err
+		}
+		err = s.tbl.TransactWrite(ctx, count, save)
+		var txe *store.TxConditionError
+		switch {
+		case errors.As(err, &txe) && txe.Index == 0:
+			return Delivery{}, limited()
+		case errors.As(err, &txe):
+			continue // the delivery changed: read again
+		case err != nil:
+			return Delivery{}, fmt.Errorf("webhooks: redeliver %s: %w", d.ID, err)
 		}
 		if err := s.enqueue(ctx, d, 0); err != nil {
 			// The record is due now; the sweep sends it.

@@ -162,7 +162,7 @@ func TestDeadLetterThenRedeliver(t *testing.T) {
 		mu.Lock()
 		healthy = true
 		mu.Unlock()
-		if _, err := h.svc.Redeliver(context.Background(), 1, sub.ID, d.ID); err != nil {
+		if _, err := h.svc.Redeliver(context.Background(), 1, "key_1", sub.ID, d.ID); err != nil {
 			t.Fatal(err)
 		}
 		d = h.waitStatus(t, 1, sub.ID, ev.ID, webhooks.StatusSucceeded, 5*time.Second)
@@ -371,7 +371,7 @@ func testClaimProtocol(t *testing.T, tbl store.Table) {
 		if err := svc.Handle(ctx, message(t, d, 1, 1)); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := svc.Redeliver(ctx, 3, sub.ID, d.ID); err != nil {
+		if _, err := svc.Redeliver(ctx, 3, "key_1", sub.ID, d.ID); err != nil {
 			t.Fatal(err)
 		}
 		storm(8, func() error { return svc.Handle(ctx, message(t, d, 1, 1)) }) // old cycle
@@ -464,7 +464,7 @@ func TestPingReachesOnlyThatSubscription(t *testing.T) {
 		b := mem.receiver(secret, nil)
 		subA := h.subscribe(t, 1, a.url, secret, outbox.CreditLow)
 		h.subscribe(t, 1, b.url, secret, webhooks.AllEvents)
-		d, err := h.svc.Ping(context.Background(), 1, subA.ID)
+		d, err := h.svc.Ping(context.Background(), 1, "key_1", subA.ID)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -485,7 +485,7 @@ func TestPingReachesOnlyThatSubscription(t *testing.T) {
 		if n := len(b.posts()); n != 0 {
 			t.Errorf("the other subscription got %d POSTs", n)
 		}
-		if _, err := h.svc.Ping(context.Background(), 2, subA.ID); err != webhooks.ErrNotFound {
+		if _, err := h.svc.Ping(context.Background(), 2, "key_1", subA.ID); err != webhooks.ErrNotFound {
 			t.Errorf("ping from another tenant: %v", err)
 		}
 	})

@@ -307,7 +307,7 @@ func TestFailedAttemptsNameAReasonAndNoInternals(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			tenant := int32(10 + i)
 			sub := h.subscribe(t, tenant, c.url, secret, webhooks.AllEvents)
-			d, err := h.svc.Ping(context.Background(), tenant, sub.ID)
+			d, err := h.svc.Ping(context.Background(), tenant, "key_1", sub.ID)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -345,6 +345,10 @@ type syncBuffer struct {
 	b  strings.Builder
 }
 
-func (s *syncBuffer) Write(p []byte) (int, error) { s.mu.Lock(); defer s.mu.Unlock(); return s.b.Write(p) }
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
 
 func (s *syncBuffer) String() string { s.mu.Lock(); defer s.mu.Unlock(); return s.b.String() }
