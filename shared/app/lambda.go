@@ -184,8 +184,12 @@ func lambdaServices(ctx context.Context, res *Resources, keySecret []byte, provs
 	if err != nil {
 		return nil, err
 	}
+	sealer, err := res.Secrets()
+	if err != nil {
+		return nil, err
+	}
 	return NewServices(repos, Deps{Logger: log, Jobs: jobsQ, Deliveries: deliveriesQ, Providers: provs,
-		Guard: res.Guard(), RetryScale: cfg.RetryScale})
+		Guard: res.Guard(), RetryScale: cfg.RetryScale, Secrets: sealer})
 }
 
 // stateMachines is worker-dispatch's starter: Step Functions, with the

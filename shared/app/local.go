@@ -13,6 +13,7 @@ import (
 	"github.com/brandlens/brandlens/shared/providers"
 	"github.com/brandlens/brandlens/shared/queue"
 	"github.com/brandlens/brandlens/shared/runs"
+	"github.com/brandlens/brandlens/shared/secrets"
 	"github.com/brandlens/brandlens/shared/ssrf"
 	"github.com/brandlens/brandlens/shared/store"
 	"github.com/brandlens/brandlens/shared/webhooks"
@@ -44,6 +45,9 @@ type LocalOptions struct {
 	// Guard and RetryScale configure webhook deliveries (RetryScale 0: 1).
 	Guard      ssrf.Guard
 	RetryScale float64
+	// Secrets seals tenants' secrets (nil: an in-memory keyring, whose
+	// secrets do not outlive the process — tests).
+	Secrets *secrets.Sealer
 	// DispatchInterval is how often the outbox is polled (0: the
 	// dispatcher's default).
 	DispatchInterval time.Duration
@@ -76,8 +80,11 @@ func NewLocal(o LocalOptions) (*Local, error) {
 	}
 	jobsQ := queue.NewLocal(queue.LocalOptions{Logger: o.Logger})
 	deliveriesQ := queue.NewLocal(queue.LocalOptions{Logger: o.Logger})
+	if o.Secrets == nil {
+		o.Secrets = secrets.NewSealer(secrets.NewMemoryKeyring())
+	}
 	svc, err := NewServices(repos, Deps{Logger: o.Logger, Jobs: jobsQ, Deliveries: deliveriesQ, Providers: o.Providers,
-		Guard: o.Guard, RetryScale: o.RetryScale})
+		Guard: o.Guard, RetryScale: o.RetryScale, Secrets: o.Secrets})
 	if err != nil {
 		return nil, err
 	}
@@ -168,11 +175,21 @@ func OpenLocal(ctx context.Context, res *Resources, factory ProviderFactory, log
 	if err != nil {
 		return nil, nil, err
 	}
-	cfg := res.Config()
-	l, err = NewLocal(LocalOptions{Table: tbl, KeySecret: keySecret, SiteContentSecret: siteSecret, Providers: provs,
-		Logger: logger, SchedulerEvery: cfg.SchedulerInterval, Guard: res.Guard(), RetryScale: cfg.RetryScale})
+	sealer, err := res.Secrets()
 	if err != nil {
 		return nil, nil, err
+	}
+	cfg := res.Config()
+	l, err = NewLocal(LocalOptions{Table: tbl, KeySecret: keySecret, SiteContentSecret: siteSecret, Providers: provs,
+		Logger: logger, SchedulerEvery: cfg.SchedulerInterval, Guard: res.Guard(), RetryScale: cfg.RetryScale, Secrets: sealer})
+	if err != nil {
+		return nil, nil, err
+	}
+	// Secrets stored in plain text by an older version are sealed now.
+	if n, err := l.Services.ResealSecrets(ctx); err != nil {
+		return nil, nil, err
+	} else if n > 0 {
+		l.Services.Logger.Info("sealed webhook secrets stored in plain text or under an older key", "count", n)
 	}
 	return l, closeTable, nil
 }

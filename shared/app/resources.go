@@ -17,6 +17,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	awsconfig "github.com/aws/aws-sdk-go-v2/config"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/kms"
 	"github.com/aws/aws-sdk-go-v2/service/secretsmanager"
 	"github.com/aws/aws-sdk-go-v2/service/sqs"
 
@@ -25,6 +26,7 @@ import (
 	"github.com/brandlens/brandlens/shared/datadir"
 	"github.com/brandlens/brandlens/shared/providers"
 	"github.com/brandlens/brandlens/shared/queue"
+	"github.com/brandlens/brandlens/shared/secrets"
 	"github.com/brandlens/brandlens/shared/ssrf"
 	"github.com/brandlens/brandlens/shared/store"
 	"github.com/brandlens/brandlens/shared/store/dynamo"
@@ -111,6 +113,26 @@ func (r *Resources) KeySecret(ctx context.Context, tbl store.Table) ([]byte, err
 		return localKeySecret(ctx, r.cfg.DataDir, tbl)
 	}
 	return nil, fmt.Errorf("app: set %s or %s", config.EnvKeySecret, config.EnvKeySecretARN)
+}
+
+// Secrets returns the sealer of tenants' secrets: under the KMS key of
+// the settings (in AWS), else — for the embedded store — under the
+// keyring file of the data directory. A process with neither (a Lambda
+// function the key's policy does not name) gets a sealer that refuses,
+// saying why.
+func (r *Resources) Secrets() (*secrets.Sealer, error) {
+	switch {
+	case r.cfg.SecretsKeyID != "":
+		c, err := r.aws()
+		if err != nil {
+			return nil, err
+		}
+		return secrets.NewSealer(secrets.NewKMS(kms.NewFromConfig(c), r.cfg.SecretsKeyID)), nil
+	case r.cfg.Store == config.StoreEmbedded:
+		return secrets.NewSealer(secrets.NewKeyring(r.cfg.DataDir)), nil
+	}
+	return secrets.NewSealer(secrets.Unavailable{Reason: "secrets: " + config.EnvSecretsKeyID +
+		" is not set: this function may neither seal nor open tenants' secrets"}), nil
 }
 
 // SiteContentSecret returns the secret that signs bodies posted to the

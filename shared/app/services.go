@@ -12,6 +12,7 @@
 package app
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -30,6 +31,7 @@ import (
 	"github.com/brandlens/brandlens/shared/queue"
 	"github.com/brandlens/brandlens/shared/ratelimit"
 	"github.com/brandlens/brandlens/shared/runs"
+	"github.com/brandlens/brandlens/shared/secrets"
 	"github.com/brandlens/brandlens/shared/ssrf"
 	"github.com/brandlens/brandlens/shared/store"
 	"github.com/brandlens/brandlens/shared/tenants"
@@ -115,6 +117,8 @@ type Deps struct {
 	Guard ssrf.Guard
 	// RetryScale multiplies the webhook retry waits (0: 1).
 	RetryScale float64
+	// Secrets seals and opens tenants' secrets (webhook signing secrets).
+	Secrets *secrets.Sealer
 }
 
 // NewServices builds every service over r with d.
@@ -125,6 +129,9 @@ func NewServices(r *Repos, d Deps) (*Services, error) {
 	if d.Jobs == nil || d.Deliveries == nil {
 		return nil, errors.New("app: NewServices needs the jobs and deliveries queues")
 	}
+	if d.Secrets == nil {
+		return nil, errors.New("app: NewServices needs the secrets sealer")
+	}
 	if d.Logger == nil {
 		d.Logger = slog.Default()
 	}
@@ -133,8 +140,34 @@ func NewServices(r *Repos, d Deps) (*Services, error) {
 	if err != nil {
 		return nil, fmt.Errorf("app: %w", err)
 	}
-	wh := webhooks.New(r.Table, webhooks.Options{Sender: d.Deliveries, Guard: d.Guard, RetryScale: d.RetryScale, Now: r.Now, Logger: d.Logger})
+	wh := webhooks.New(r.Table, webhooks.Options{Sender: d.Deliveries, Guard: d.Guard, RetryScale: d.RetryScale, Now: r.Now, Logger: d.Logger,
+		Secrets: d.Secrets})
 	return &Services{Repos: r, Runs: rs, Webhooks: wh, Logger: d.Logger}, nil
+}
+
+// ResealSecrets seals every tenant's subscription secrets that are stored
+// in plain text (from before secrets were sealed) or under an older key,
+// and returns how many it sealed.
+func (s *Services) ResealSecrets(ctx context.Context) (int, error) {
+	return ResealSecrets(ctx, s.Tenants, s.Webhooks)
+}
+
+// ResealSecrets is Services.ResealSecrets for a process without the other
+// services (`brandlens admin seal-secrets`).
+func ResealSecrets(ctx context.Context, ts *tenants.Repo, wh *webhooks.Service) (int, error) {
+	list, err := ts.List(ctx)
+	if err != nil {
+		return 0, err
+	}
+	n := 0
+	for _, t := range list {
+		m, err := wh.ResealSecrets(ctx, t.ID)
+		n += m
+		if err != nil {
+			return n, fmt.Errorf("app: seal the secrets of tenant %d: %w", t.ID, err)
+		}
+	}
+	return n, nil
 }
 
 // HTTPDeps are the dependencies of the HTTP handlers; siteContentSecret

@@ -113,7 +113,7 @@ type WebhookRedeliveryAccepted struct {
 
 func subscriptionDTO(s webhooks.Subscription) WebhookSubscription {
 	return WebhookSubscription{ID: s.ID, URL: s.URL, Events: s.Events, Description: s.Description, Active: s.Active,
-		HasSecret: s.Secret != "", CreatedAt: s.CreatedAt, UpdatedAt: s.UpdatedAt}
+		HasSecret: s.HasSecret(), CreatedAt: s.CreatedAt, UpdatedAt: s.UpdatedAt}
 }
 
 func deliveryDTO(d webhooks.Delivery) WebhookDelivery {

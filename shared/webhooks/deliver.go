@@ -81,6 +81,19 @@ func (s *Service) deliver(ctx context.Context, msg Message) error {
 		if err != nil {
 			return err
 		}
+		secret, err := s.signingSecret(ctx, sub)
+		if err != nil {
+			// Nothing can be signed: the attempt fails without a POST and
+			// the schedule goes on (a new secret set meanwhile is used).
+			o := outcome{at: now, reason: ReasonSecretUnavailable, detail: err.Error(),
+				err: "the subscription's secret could not be opened; nothing was sent (set a new secret to recover)"}
+			if err := s.finish(ctx, l, "", o, false); errors.Is(err, errConflict) {
+				continue
+			} else if err != nil {
+				return err
+			}
+			return nil
+		}
 		// 3. Claim the attempt.
 		claimed := d
 		claimed.Status = StatusDelivering
@@ -110,7 +123,7 @@ func (s *Service) deliver(ctx context.Context, msg Message) error {
 			return s.enqueue(ctx, back, later)
 		}
 		// 4. POST.
-		o := s.post(ctx, sub, claimed)
+		o := s.post(ctx, sub, secret, claimed)
 		release()
 		if o.canceled {
 			// The worker is stopping: not an attempt. The claim lapses with
@@ -208,7 +221,7 @@ func appendAttempt(h []Attempt, a Attempt) []Attempt {
 
 // post sends the stored body of d to the subscription, signed with its
 // current secret.
-func (s *Service) post(ctx context.Context, sub Subscription, d Delivery) outcome {
+func (s *Service) post(ctx context.Context, sub Subscription, secret string, d Delivery) outcome {
 	o := outcome{at: s.now().UTC()}
 	actx, cancel := context.WithTimeout(ctx, s.timeout)
 	defer cancel()
@@ -219,7 +232,7 @@ func (s *Service) post(ctx context.Context, sub Subscription, d Delivery) outcom
 		return o
 	}
 	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set(signing.Header, signing.Sign([]byte(sub.Secret), body))
+	req.Header.Set(signing.Header, signing.Sign([]byte(secret), body))
 	req.Header.Set("X-Service-Event", d.EventType)
 	req.Header.Set("X-Service-Event-Id", d.EventID)
 	req.Header.Set("X-Service-Delivery-Id", d.ID)

@@ -53,13 +53,19 @@ type Attempt struct {
 	Error  *string `json:"error"`
 }
 
-// ReasonSubscriptionDeleted: the subscription was gone when the attempt
-// was due; nothing was sent.
-const ReasonSubscriptionDeleted = "subscription_deleted"
+// Reasons of attempts that sent nothing.
+const (
+	// ReasonSubscriptionDeleted: the subscription was gone when the
+	// attempt was due.
+	ReasonSubscriptionDeleted = "subscription_deleted"
+	// ReasonSecretUnavailable: the subscription's sealed secret could not
+	// be opened (its key lost or refused), so nothing could be signed.
+	ReasonSecretUnavailable = "secret_unavailable"
+)
 
 // FailureReasons are the reasons of failed attempts besides http_<status>.
 var FailureReasons = []string{ssrf.ReasonRefusedByPolicy, ssrf.ReasonDNS, ssrf.ReasonTimeout, ssrf.ReasonConnectionRefused,
-	ssrf.ReasonTLS, ssrf.ReasonInvalidResponse, ssrf.ReasonNetwork, ReasonSubscriptionDeleted}
+	ssrf.ReasonTLS, ssrf.ReasonInvalidResponse, ssrf.ReasonNetwork, ReasonSubscriptionDeleted, ReasonSecretUnavailable}
 
 // legacyAttempts gives attempts recorded before reasons were kept a
 // reason, and replaces their raw error text (which could name resolved

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/brandlens/brandlens/shared/outbox"
+	"github.com/brandlens/brandlens/shared/secrets"
 	"github.com/brandlens/brandlens/shared/store"
 	"github.com/brandlens/brandlens/shared/store/embedded"
 	"github.com/brandlens/brandlens/shared/webhooks"
@@ -554,7 +555,10 @@ func TestRestartResendsUnfinishedDeliveries(t *testing.T) {
 		ctx := context.Background()
 		tbl := embedded.NewMemory()
 		rc := mem.receiver(secret, nil)
-		cold := webhooks.New(tbl, webhooks.Options{Guard: loopback})
+		// One process's keys across the restart, as the data directory's
+		// keyring is.
+		keys := secrets.NewSealer(secrets.NewMemoryKeyring())
+		cold := webhooks.New(tbl, webhooks.Options{Guard: loopback, Secrets: keys})
 		sub, _ := cold.CreateSubscription(ctx, 1, webhooks.NewSubscription{URL: rc.url, Secret: ptr(secret)})
 		var evs []outbox.Event
 		for range 3 {
@@ -565,7 +569,7 @@ func TestRestartResendsUnfinishedDeliveries(t *testing.T) {
 			}
 			evs = append(evs, ev)
 		}
-		h := mem.harness(tbl, webhooks.Options{Guard: loopback}, 512)
+		h := mem.harness(tbl, webhooks.Options{Guard: loopback, Secrets: keys}, 512)
 		rc.waitPosts(t, 3, 5*time.Second)
 		for _, ev := range evs {
 			h.waitStatus(t, 1, sub.ID, ev.ID, webhooks.StatusSucceeded, 5*time.Second)
