@@ -24,6 +24,7 @@ import (
 	"github.com/brandlens/brandlens/shared/queue"
 	"github.com/brandlens/brandlens/shared/queue/sqstest"
 	"github.com/brandlens/brandlens/shared/runs"
+	"github.com/brandlens/brandlens/shared/secrets"
 	"github.com/brandlens/brandlens/shared/seed"
 	"github.com/brandlens/brandlens/shared/signing"
 	"github.com/brandlens/brandlens/shared/store"
@@ -141,7 +142,9 @@ func TestAPIFunctionsColdStart(t *testing.T) {
 }
 
 // worker-dispatch starts the job's workflow in Step Functions under the
-// job id; the redelivered message starts nothing and does not fail.
+// job id; the redelivered message starts nothing and does not fail while
+// that execution runs, but comes back (and ends in the DLQ) once it has
+// failed: the job's name cannot run again and the job may be unsettled.
 func TestDispatchStartsTheJobsWorkflow(t *testing.T) {
 	clearEnv(t)
 	c := offlineCloud(t)
@@ -153,11 +156,20 @@ func TestDispatchStartsTheJobsWorkflow(t *testing.T) {
 		sameJSON(t, string(invoke(t, asm, readEvent(t, "sqs-jobs.json"))), `{"batchItemFailures":[]}`)
 	}
 	c.aws.mu.Lock()
-	defer c.aws.mu.Unlock()
 	if len(c.aws.executions) != 1 || c.aws.executions[0].StateMachineArn != stateMachineARN || c.aws.executions[0].Name != "01jexample" {
 		t.Fatalf("executions %+v", c.aws.executions)
 	}
 	sameJSON(t, c.aws.executions[0].Input, `{"jobId":"01jexample","tenantId":1}`)
+	if want := []string{"arn:aws:states:us-east-1:123456789012:execution:query-execution:01jexample"}; !reflect.DeepEqual(c.aws.described, want) {
+		t.Errorf("described %q, want %q", c.aws.described, want)
+	}
+	c.aws.executionStatus = "FAILED"
+	c.aws.mu.Unlock()
+	var resp awsevents.SQSEventResponse
+	json.Unmarshal(invoke(t, asm, readEvent(t, "sqs-jobs.json")), &resp)
+	if len(resp.BatchItemFailures) != 1 {
+		t.Errorf("a message whose execution FAILED was acknowledged: %+v", resp)
+	}
 }
 
 // The query-execution steps, in workflow order, each through its own
@@ -170,7 +182,7 @@ func TestStepFunctionsColdStart(t *testing.T) {
 	tbl := emulatedTable(t, c)
 	repos := seedAcme(t, tbl)
 	svc, err := app.NewServices(repos, app.Deps{Logger: quiet(), Jobs: queue.NewSQS(sqstest.Start(t), c.jobsURL, nil),
-		Deliveries: queue.NewSQS(sqstest.Start(t), c.deliveriesURL, nil)})
+		Deliveries: queue.NewSQS(sqstest.Start(t), c.deliveriesURL, nil), Secrets: secrets.NewSealer(secrets.NewMemoryKeyring())})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -218,9 +230,31 @@ func TestStepFunctionsColdStart(t *testing.T) {
 		}
 	})
 	t.Run("step-settle", func(t *testing.T) {
-		out, err := step(t, runs.StepSettle, withJob("step-settle.json"))
+		// The settled job's figures go out as embedded-metric-format lines
+		// of the namespace template.yaml gives (brandlens/<stack>).
+		var emf bytes.Buffer
+		asm, err := coldStartWith(t, c, tpl, runs.StepSettle, quiet(), []app.ResourcesOption{app.WithMetricsOutput(&emf)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		raw, err := asm.Handler.Invoke(context.Background(), withJob("step-settle.json"))
+		var out map[string]any
+		if err == nil {
+			err = json.Unmarshal(raw, &out)
+		}
 		if err != nil || out["status"] != "partial" || out["creditsCharged"] != float64(1) {
 			t.Fatalf("%v %v", out, err)
+		}
+		lines := strings.Split(strings.TrimSpace(emf.String()), "\n")
+		if len(lines) != 2 || !strings.Contains(lines[0], `"Namespace":"brandlens/brandlens-test"`) ||
+			!strings.Contains(lines[0], `"JobsSettled":1`) || !strings.Contains(lines[0], `"Status":"partial"`) || !strings.Contains(lines[0], `"CreditsCaptured":1`) ||
+			!strings.Contains(lines[1], `"ProviderFailures":1`) || !strings.Contains(lines[1], `"Platform":"perplexity"`) {
+			t.Errorf("metric lines:\n%s", emf.String())
+		}
+		// A second delivery of the same Settle counts nothing twice.
+		emf.Reset()
+		if _, err := asm.Handler.Invoke(context.Background(), withJob("step-settle.json")); err != nil || emf.Len() != 0 {
+			t.Errorf("duplicate settle: %v, metric lines %q", err, emf.String())
 		}
 		j, err := repos.Jobs.Get(context.Background(), 1, a.Job.ID)
 		if err != nil || j.PerPlatformStatus["perplexity"].Error == nil || !strings.Contains(*j.PerPlatformStatus["perplexity"].Error, "no recorded answer") {
@@ -276,12 +310,19 @@ func TestWebhookWorkersColdStart(t *testing.T) {
 	ctx := context.Background()
 	const secret = "fixture-subscription-secret-0001"
 	rc := newReceiver(t, secret)
-	doc, err := store.EncodeDoc(webhooks.Subscription{ID: fixtureSubscription, TenantID: 1, URL: rc.srv.URL, Events: []string{"*"},
-		Active: true, Secret: secret, CreatedAt: time.Now(), UpdatedAt: time.Now()})
+	// Stored the way CreateSubscription stores it, with the fixtures' id:
+	// the secret sealed under the stack's KMS key, which worker-deliver
+	// (and it alone) may open.
+	sealed, err := secrets.NewSealer(secrets.NewKMS(c.kms.Client(), c.secretsKey)).Seal(ctx, secret,
+		secrets.Binding{Purpose: webhooks.SecretPurpose, TenantID: 1, RecordID: fixtureSubscription})
 	if err != nil {
 		t.Fatal(err)
 	}
-	// Stored the way CreateSubscription stores it, with the fixtures' id.
+	doc, err := store.EncodeDoc(webhooks.Subscription{ID: fixtureSubscription, TenantID: 1, URL: rc.srv.URL, Events: []string{"*"},
+		Active: true, SealedSecret: &sealed, CreatedAt: time.Now(), UpdatedAt: time.Now()})
+	if err != nil {
+		t.Fatal(err)
+	}
 	if err := tbl.Put(ctx, store.Item{store.AttrPK: "TENANT#1", store.AttrSK: "WEBHOOK#" + fixtureSubscription,
 		store.AttrDoc: doc, "kind": "webhook", "active": true}, store.NotExists()); err != nil {
 		t.Fatal(err)
@@ -333,6 +374,9 @@ func TestWebhookWorkersColdStart(t *testing.T) {
 		defer rc.mu.Unlock()
 		if len(rc.bodies) != 1 || !bytes.Equal(rc.bodies[0], want) || rc.badSig != 0 {
 			t.Fatalf("%d signed POSTs (%d badly signed), want the event once", len(rc.bodies), rc.badSig)
+		}
+		if n := c.kms.Calls()["Decrypt"]; n != 1 {
+			t.Errorf("KMS Decrypt called %d times, want once (the data key is kept while warm)", n)
 		}
 	})
 	t.Run("worker-fanout sweep", func(t *testing.T) {

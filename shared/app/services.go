@@ -25,6 +25,7 @@ import (
 	"github.com/brandlens/brandlens/shared/competitors"
 	"github.com/brandlens/brandlens/shared/credits"
 	"github.com/brandlens/brandlens/shared/httpapi"
+	"github.com/brandlens/brandlens/shared/idempotency"
 	"github.com/brandlens/brandlens/shared/jobs"
 	"github.com/brandlens/brandlens/shared/providers"
 	"github.com/brandlens/brandlens/shared/queries"
@@ -62,6 +63,7 @@ type Repos struct {
 	Jobs        *jobs.Repo
 	Ledger      *credits.Ledger
 	Limiter     *ratelimit.Limiter
+	Idempotency *idempotency.Records
 	Now         func() time.Time
 }
 
@@ -92,6 +94,7 @@ func NewRepos(tbl store.Table, keySecret []byte, now func() time.Time) (*Repos, 
 		Jobs:        jobs.NewRepo(tbl),
 		Ledger:      credits.NewLedger(tbl, now),
 		Limiter:     ratelimit.New(tbl, now),
+		Idempotency: idempotency.NewRecords(tbl, now),
 		Now:         now,
 	}, nil
 }
@@ -119,6 +122,11 @@ type Deps struct {
 	RetryScale float64
 	// Secrets seals and opens tenants' secrets (webhook signing secrets).
 	Secrets *secrets.Sealer
+	// Metrics receives the settled jobs' figures (nil: none).
+	Metrics runs.Metrics
+	// DeliveryClient, when set, replaces the webhook deliveries' guarded
+	// client (the Lambda assembly passes the guarded client, traced).
+	DeliveryClient *http.Client
 }
 
 // NewServices builds every service over r with d.
@@ -136,12 +144,12 @@ func NewServices(r *Repos, d Deps) (*Services, error) {
 		d.Logger = slog.Default()
 	}
 	rs, err := runs.New(runs.Deps{Table: r.Table, Tenants: r.Tenants, Queries: r.Queries, Ledger: r.Ledger, Jobs: r.Jobs,
-		Competitors: r.Competitors, Providers: d.Providers, Sender: d.Jobs, Now: r.Now, Logger: d.Logger})
+		Competitors: r.Competitors, Providers: d.Providers, Sender: d.Jobs, Now: r.Now, Logger: d.Logger, Metrics: d.Metrics})
 	if err != nil {
 		return nil, fmt.Errorf("app: %w", err)
 	}
-	wh := webhooks.New(r.Table, webhooks.Options{Sender: d.Deliveries, Guard: d.Guard, RetryScale: d.RetryScale, Now: r.Now, Logger: d.Logger,
-		Secrets: d.Secrets})
+	wh := webhooks.New(r.Table, webhooks.Options{Sender: d.Deliveries, Guard: d.Guard, Client: d.DeliveryClient,
+		RetryScale: d.RetryScale, Now: r.Now, Logger: d.Logger, Secrets: d.Secrets})
 	return &Services{Repos: r, Runs: rs, Webhooks: wh, Logger: d.Logger}, nil
 }
 
@@ -176,6 +184,6 @@ func (s *Services) HTTPDeps(siteContentSecret []byte) httpapi.Deps {
 	return httpapi.Deps{
 		Keys: s.Keys, Tenants: s.Tenants, Queries: s.Queries, Competitors: s.Competitors,
 		Citations: s.Citations, Jobs: s.Jobs, Ledger: s.Ledger, Limiter: s.Limiter, Runs: s.Runs,
-		Webhooks: s.Webhooks, Logger: s.Logger, Now: s.Now, SiteContentSecret: siteContentSecret,
+		Webhooks: s.Webhooks, Idempotency: s.Idempotency, Logger: s.Logger, Now: s.Now, SiteContentSecret: siteContentSecret,
 	}
 }

@@ -44,6 +44,19 @@ const (
 	// (template.yaml sets it on the functions that seal or open them);
 	// unset, the embedded store's data directory holds a local keyring.
 	EnvSecretsKeyID = "BRANDLENS_SECRETS_KEY_ID"
+	// EnvMetricsNamespace is the CloudWatch namespace of the business
+	// figures, written as embedded-metric-format lines (empty: none).
+	EnvMetricsNamespace = "BRANDLENS_METRICS_NAMESPACE"
+	// EnvSecretsTTL is how long the provider keys read from Secrets
+	// Manager are kept before they are read again (a Go duration).
+	EnvSecretsTTL = "BRANDLENS_SECRETS_TTL"
+	// EnvTracing turns spans on: "otlp" exports them to the collector
+	// extension (OTEL_EXPORTER_OTLP_ENDPOINT, default localhost:4318);
+	// "off" or empty: no spans.
+	EnvTracing = "BRANDLENS_TRACING"
+	// EnvOTLPEndpoint is OpenTelemetry's standard variable of the
+	// collector's base URL.
+	EnvOTLPEndpoint = "OTEL_EXPORTER_OTLP_ENDPOINT"
 )
 
 // Store backends.
@@ -57,6 +70,7 @@ const (
 	// DefaultDataDir is where the embedded store keeps its files locally.
 	DefaultDataDir           = ".brandlens"
 	DefaultSchedulerInterval = time.Minute
+	DefaultSecretsTTL        = 5 * time.Minute
 )
 
 // Config is the settings read from the environment.
@@ -92,6 +106,15 @@ type Config struct {
 	// SecretsKeyID is the KMS key sealing tenants' secrets (empty: the
 	// local keyring of the embedded store, or none).
 	SecretsKeyID string
+	// MetricsNamespace is where the business figures go ("": nowhere).
+	MetricsNamespace string
+	// SecretsTTL is how long a secret that may be rotated while the
+	// process runs (the provider keys) is kept before it is read again.
+	SecretsTTL time.Duration
+	// Tracing exports spans over OTLP/HTTP to TracingEndpoint ("": the
+	// collector extension's default).
+	Tracing         bool
+	TracingEndpoint string
 }
 
 // FromEnv reads the settings from the process environment.
@@ -119,6 +142,8 @@ func Parse(getenv func(string) string) (Config, error) {
 		SecretsKeyID:          get(EnvSecretsKeyID),
 		SchedulerInterval:     DefaultSchedulerInterval,
 		RetryScale:            1,
+		MetricsNamespace:      get(EnvMetricsNamespace),
+		SecretsTTL:            DefaultSecretsTTL,
 	}
 	if c.Store == "" {
 		c.Store = StoreEmbedded
@@ -156,6 +181,20 @@ func Parse(getenv func(string) string) (Config, error) {
 			return Config{}, fmt.Errorf("config: %s must be a positive number, not %q", EnvRetryScale, v)
 		}
 		c.RetryScale = f
+	}
+	if v := get(EnvSecretsTTL); v != "" {
+		d, err := time.ParseDuration(v)
+		if err != nil || d < time.Second {
+			return Config{}, fmt.Errorf("config: %s must be a duration of at least 1s such as 5m, not %q", EnvSecretsTTL, v)
+		}
+		c.SecretsTTL = d
+	}
+	switch v := get(EnvTracing); v {
+	case "", "off":
+	case "otlp":
+		c.Tracing, c.TracingEndpoint = true, get(EnvOTLPEndpoint)
+	default:
+		return Config{}, fmt.Errorf("config: %s must be otlp or off, not %q", EnvTracing, v)
 	}
 	switch v := get(EnvAllowLoopback); {
 	case v == "" || v == "0" || strings.EqualFold(v, "false"):

@@ -8,6 +8,7 @@ package outbox
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"slices"
 	"time"
@@ -121,10 +122,15 @@ func Pending(ctx context.Context, tbl store.Table, limit int) ([]Event, error) {
 }
 
 // MarkDone removes ev from the pending index; the event itself stays for
-// inspection and redelivery.
+// inspection until its Retention ends. An event already gone (expired) has
+// nothing left to mark: that is not an error, or a stream record of it
+// would be retried for nothing.
 func MarkDone(ctx context.Context, tbl store.Table, ev Event) error {
 	_, err := tbl.Update(ctx, Key(ev.TenantID, ev.ID),
 		store.Update{Remove: []string{store.AttrGSI1PK, store.AttrGSI1SK}}, store.Exists())
+	if errors.Is(err, store.ErrConditionFailed) {
+		return nil
+	}
 	if err != nil {
 		return fmt.Errorf("events: mark %s done: %w", ev.ID, err)
 	}

@@ -48,4 +48,12 @@ func TestEventsExpire(t *testing.T) {
 	if evs, err := outbox.Pending(ctx, tbl, 10); err != nil || len(evs) != 0 {
 		t.Errorf("pending after expiry: %v, %v", evs, err)
 	}
+	// A fan-out that meets it afterwards (a late stream record) is done
+	// with it, and brings nothing back.
+	if err := outbox.MarkDone(ctx, tbl, ev); err != nil {
+		t.Errorf("mark an expired event done: %v", err)
+	}
+	if _, err := tbl.Get(ctx, outbox.Key(1, ev.ID)); !errors.Is(err, store.ErrNotFound) {
+		t.Errorf("event after MarkDone: %v", err)
+	}
 }

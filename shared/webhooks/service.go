@@ -52,7 +52,8 @@ type Options struct {
 	Guard ssrf.Guard
 	// Lookup replaces DNS resolution of the delivery client (tests).
 	Lookup ssrf.Lookup
-	// Client, when set, replaces the guarded delivery client (tests only).
+	// Client, when set, replaces the guarded delivery client (tests, and
+	// the Lambda assembly's traced guarded client).
 	Client *http.Client
 	// Secrets seals subscription secrets at rest and opens them to sign
 	// (nil: an in-memory keyring, whose secrets open in this process only —

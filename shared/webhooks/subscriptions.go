@@ -61,11 +61,12 @@ type Subscription struct {
 // HasSecret reports whether a signing secret is set.
 func (s Subscription) HasSecret() bool { return s.SealedSecret != nil || s.PlainSecret != "" }
 
-// secretPurpose binds sealed subscription secrets to what they are.
-const secretPurpose = "webhook-subscription-secret"
+// SecretPurpose binds sealed subscription secrets to what they are (the
+// envelope's associated data and the KMS encryption context).
+const SecretPurpose = "webhook-subscription-secret"
 
 func secretBinding(tenantID int32, subscriptionID string) secrets.Binding {
-	return secrets.Binding{Purpose: secretPurpose, TenantID: tenantID, RecordID: subscriptionID}
+	return secrets.Binding{Purpose: SecretPurpose, TenantID: tenantID, RecordID: subscriptionID}
 }
 
 // seal stores secret in sub, sealed.
@@ -296,6 +297,17 @@ func (s *Service) ListSubscriptions(ctx context.Context, tenantID int32) ([]Subs
 func (s *Service) GetSubscription(ctx context.Context, tenantID int32, id string) (Subscription, error) {
 	snap, err := s.readSubscription(ctx, tenantID, id)
 	return snap.Value, err
+}
+
+// RevealSecret returns the plain text of the subscription's current
+// signing secret, for the replay of its creation (which shows it again);
+// ErrNotFound when the subscription is gone.
+func (s *Service) RevealSecret(ctx context.Context, tenantID int32, id string) (string, error) {
+	sub, err := s.GetSubscription(ctx, tenantID, id)
+	if err != nil {
+		return "", err
+	}
+	return s.signingSecret(ctx, sub)
 }
 
 func (s *Service) readSubscription(ctx context.Context, tenantID int32, id string) (store.Snapshot[Subscription], error) {
