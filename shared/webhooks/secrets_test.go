@@ -5,6 +5,7 @@ import (
 	"log/slog"
 	"strings"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/brandlens/brandlens/shared/outbox"
@@ -132,4 +133,49 @@ func TestPlainSecretsFromBeforeStillWorkAndGetSealed(t *testing.T) {
 	if strings.Contains(logs.String(), secret) {
 		t.Error("a log line holds the secret")
 	}
+}
+
+// A sealed secret the service cannot open (its keyring lost, or KMS
+// refusing) sends nothing: the attempt fails as secret_unavailable with a
+// message that names no key, the cause goes to the logs, and a new secret
+// set meanwhile signs the next attempt.
+func TestUnopenableSecretSendsNothing(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		ctx := context.Background()
+		mem := newMemNet(t)
+		tbl := embedded.NewMemory()
+		rc := mem.receiver(secret, nil)
+		// Created under keys this process no longer holds.
+		lost := webhooks.New(tbl, webhooks.Options{Guard: loopback, Secrets: secrets.NewSealer(secrets.NewMemoryKeyring())})
+		sub, err := lost.CreateSubscription(ctx, 1, webhooks.NewSubscription{URL: rc.url, Secret: ptr("a-secret-sealed-under-a-lost-key")})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var logs syncBuffer
+		h := mem.harness(tbl, webhooks.Options{Guard: loopback, Secrets: secrets.NewSealer(secrets.NewMemoryKeyring()),
+			Logger: slog.New(slog.NewJSONHandler(&logs, nil))}, 8)
+		ev := emit(t, tbl, 1, outbox.CreditLow, outbox.CreditLowData{Balance: 1, Threshold: 10, Granted: 100})
+		d := h.waitAttempts(t, 1, sub.ID, webhooks.DeliveryID(ev.ID, sub.ID), 1, 10*time.Second)
+		a := d.Attempts[0]
+		if a.Reason == nil || *a.Reason != webhooks.ReasonSecretUnavailable || a.Error == nil || a.HTTPStatus != nil {
+			t.Fatalf("attempt %+v", a)
+		}
+		if strings.Contains(*a.Error, "local:") || strings.Contains(*a.Error, sub.SealedSecret.KeyID) {
+			t.Errorf("the tenant-visible error names the key: %q", *a.Error)
+		}
+		if len(rc.posts()) != 0 {
+			t.Fatal("a POST was made without the secret")
+		}
+		if !strings.Contains(logs.String(), "unknown key") {
+			t.Errorf("the cause is not in the logs: %s", logs.String())
+		}
+		// Setting a new secret recovers: the retry is signed with it.
+		if _, err := h.svc.UpdateSubscription(ctx, 1, sub.ID, webhooks.Patch{Secret: ptr(secret)}); err != nil {
+			t.Fatal(err)
+		}
+		h.waitStatus(t, 1, sub.ID, ev.ID, webhooks.StatusSucceeded, 10*time.Second)
+		if p := rc.posts(); len(p) != 1 || !p[0].sigOK {
+			t.Errorf("posts after the new secret: %d", len(p))
+		}
+	})
 }
