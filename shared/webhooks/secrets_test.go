@@ -169,6 +169,10 @@ func TestUnopenableSecretSendsNothing(t *testing.T) {
 		if !strings.Contains(logs.String(), "unknown key") {
 			t.Errorf("the cause is not in the logs: %s", logs.String())
 		}
+		// Resealing at start leaves it as it is, without failing.
+		if n, err := h.svc.ResealSecrets(ctx, 1); err != nil || n != 0 {
+			t.Errorf("reseal with an unopenable secret: %d, %v", n, err)
+		}
 		// Setting a new secret recovers: the retry is signed with it.
 		if _, err := h.svc.UpdateSubscription(ctx, 1, sub.ID, webhooks.Patch{Secret: ptr(secret)}); err != nil {
 			t.Fatal(err)

@@ -396,7 +396,10 @@ func (s *Service) DeleteSubscription(ctx context.Context, tenantID int32, id str
 // subscriptions that is stored in plain text (from before secrets were
 // sealed) or sealed under an older key (after a rotation). Each write is
 // conditional on the document read, so a concurrent change is read again,
-// never overwritten. It returns how many it sealed.
+// never overwritten. It returns how many it sealed. A secret that cannot be
+// opened (its key lost) is logged and left as it is — its deliveries fail
+// as secret_unavailable until a new secret is set — so that one lost key
+// does not keep the service from starting.
 func (s *Service) ResealSecrets(ctx context.Context, tenantID int32) (int, error) {
 	snaps, err := s.subscriptions().ReadAll(ctx, store.Query{PK: tenants.PK(tenantID), SK: store.SKBeginsWith(subscriptionPrefix)})
 	if err != nil {
@@ -410,6 +413,11 @@ func (s *Service) ResealSecrets(ctx context.Context, tenantID int32) (int, error
 				break
 			}
 			secret, err := s.signingSecret(ctx, sub)
+			if errors.Is(err, secrets.ErrOpen) {
+				s.log.Warn("webhooks: a subscription's secret cannot be opened; its deliveries fail until a new secret is set",
+					"tenant_id", tenantID, "subscription_id", sub.ID, "error", err.Error())
+				break
+			}
 			if err != nil {
 				return n, err
 			}
