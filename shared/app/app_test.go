@@ -18,8 +18,8 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/brandlens/brandlens/shared/queue/sqstest"
-	"github.com/brandlens/brandlens/shared/secrets/kmstest"
 	"github.com/brandlens/brandlens/shared/recaptcha/recaptchatest"
+	"github.com/brandlens/brandlens/shared/secrets/kmstest"
 	"github.com/brandlens/brandlens/shared/store/dynamotest"
 )
 
