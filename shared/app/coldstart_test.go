@@ -27,6 +27,7 @@ import (
 	"github.com/brandlens/brandlens/shared/recaptcha"
 	"github.com/brandlens/brandlens/shared/recaptcha/recaptchatest"
 	"github.com/brandlens/brandlens/shared/runs"
+	"github.com/brandlens/brandlens/shared/secrets"
 	"github.com/brandlens/brandlens/shared/seed"
 	"github.com/brandlens/brandlens/shared/signing"
 	"github.com/brandlens/brandlens/shared/store"
@@ -206,7 +207,7 @@ func TestStepFunctionsColdStart(t *testing.T) {
 	tbl := emulatedTable(t, c)
 	repos := seedAcme(t, tbl)
 	svc, err := app.NewServices(repos, app.Deps{Logger: quiet(), Jobs: queue.NewSQS(sqstest.Start(t), c.jobsURL, nil),
-		Deliveries: queue.NewSQS(sqstest.Start(t), c.deliveriesURL, nil)})
+		Deliveries: queue.NewSQS(sqstest.Start(t), c.deliveriesURL, nil), Secrets: secrets.NewSealer(secrets.NewMemoryKeyring())})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -334,12 +335,19 @@ func TestWebhookWorkersColdStart(t *testing.T) {
 	ctx := context.Background()
 	const secret = "fixture-subscription-secret-0001"
 	rc := newReceiver(t, secret)
-	doc, err := store.EncodeDoc(webhooks.Subscription{ID: fixtureSubscription, TenantID: 1, URL: rc.srv.URL, Events: []string{"*"},
-		Active: true, Secret: secret, CreatedAt: time.Now(), UpdatedAt: time.Now()})
+	// Stored the way CreateSubscription stores it, with the fixtures' id:
+	// the secret sealed under the stack's KMS key, which worker-deliver
+	// (and it alone) may open.
+	sealed, err := secrets.NewSealer(secrets.NewKMS(c.kms.Client(), c.secretsKey)).Seal(ctx, secret,
+		secrets.Binding{Purpose: webhooks.SecretPurpose, TenantID: 1, RecordID: fixtureSubscription})
 	if err != nil {
 		t.Fatal(err)
 	}
-	// Stored the way CreateSubscription stores it, with the fixtures' id.
+	doc, err := store.EncodeDoc(webhooks.Subscription{ID: fixtureSubscription, TenantID: 1, URL: rc.srv.URL, Events: []string{"*"},
+		Active: true, SealedSecret: &sealed, CreatedAt: time.Now(), UpdatedAt: time.Now()})
+	if err != nil {
+		t.Fatal(err)
+	}
 	if err := tbl.Put(ctx, store.Item{store.AttrPK: "TENANT#1", store.AttrSK: "WEBHOOK#" + fixtureSubscription,
 		store.AttrDoc: doc, "kind": "webhook", "active": true}, store.NotExists()); err != nil {
 		t.Fatal(err)
@@ -391,6 +399,9 @@ func TestWebhookWorkersColdStart(t *testing.T) {
 		defer rc.mu.Unlock()
 		if len(rc.bodies) != 1 || !bytes.Equal(rc.bodies[0], want) || rc.badSig != 0 {
 			t.Fatalf("%d signed POSTs (%d badly signed), want the event once", len(rc.bodies), rc.badSig)
+		}
+		if n := c.kms.Calls()["Decrypt"]; n != 1 {
+			t.Errorf("KMS Decrypt called %d times, want once (the data key is kept while warm)", n)
 		}
 	})
 	t.Run("worker-fanout sweep", func(t *testing.T) {

@@ -86,6 +86,10 @@ type Function struct {
 	TableOnly bool
 	// Grants are the IAM statements beyond the table.
 	Grants []Grant
+	// SecretsKey are the KMS actions the secrets key's policy allows the
+	// function's role (see secretskey.go); none: the function may neither
+	// seal nor open tenants' secrets.
+	SecretsKey []string
 	// Triggers are the event sources besides API routes.
 	Triggers []Trigger
 	// ReservedConcurrency names the template parameter that reserves (and
@@ -424,7 +428,11 @@ func Functions() []Function {
 	for i := range out {
 		out[i] = apiFunction(out[i])
 	}
-	return append(out, workers...)
+	out = append(out, workers...)
+	for i := range out {
+		out[i] = withSecretsKey(out[i])
+	}
+	return out
 }
 
 // FunctionNamed returns the function called name.

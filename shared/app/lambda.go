@@ -159,7 +159,7 @@ func buildAPI(ctx context.Context, res *Resources, f Function, log *slog.Logger)
 	var keySecret, siteSecret []byte
 	var err error
 	if f.AuthenticatesKeys() {
-		if keySecret, err = res.KeySecret(ctx); err != nil {
+		if keySecret, err = res.KeySecret(ctx, nil); err != nil {
 			return nil, err
 		}
 	}
@@ -247,8 +247,12 @@ func lambdaServices(ctx context.Context, res *Resources, keySecret []byte, provs
 	if err != nil {
 		return nil, err
 	}
+	sealer, err := res.Secrets()
+	if err != nil {
+		return nil, err
+	}
 	d := Deps{Logger: log, Jobs: tr.Sender(jobsQ, "jobs"), Deliveries: tr.Sender(deliveriesQ, "deliveries"), Providers: provs,
-		Guard: res.Guard(), RetryScale: cfg.RetryScale, Metrics: m, Generator: gen}
+		Guard: res.Guard(), RetryScale: cfg.RetryScale, Metrics: m, Generator: gen, Secrets: sealer}
 	if tr != nil {
 		// The guarded delivery client, its attempts traced.
 		d.DeliveryClient = d.Guard.NewClient(ssrf.ClientOptions{})

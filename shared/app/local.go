@@ -17,6 +17,7 @@ import (
 	"github.com/brandlens/brandlens/shared/providers"
 	"github.com/brandlens/brandlens/shared/queue"
 	"github.com/brandlens/brandlens/shared/runs"
+	"github.com/brandlens/brandlens/shared/secrets"
 	"github.com/brandlens/brandlens/shared/ssrf"
 	"github.com/brandlens/brandlens/shared/store"
 	"github.com/brandlens/brandlens/shared/webhooks"
@@ -50,6 +51,9 @@ type LocalOptions struct {
 	// Guard and RetryScale configure webhook deliveries (RetryScale 0: 1).
 	Guard      ssrf.Guard
 	RetryScale float64
+	// Secrets seals tenants' secrets (nil: an in-memory keyring, whose
+	// secrets do not outlive the process — tests).
+	Secrets *secrets.Sealer
 	// DispatchInterval is how often the outbox is polled (0: the
 	// dispatcher's default).
 	DispatchInterval time.Duration
@@ -101,8 +105,11 @@ func NewLocal(o LocalOptions) (*Local, error) {
 	}
 	jobsQ := queue.NewLocal(queue.LocalOptions{Logger: o.Logger})
 	deliveriesQ := queue.NewLocal(queue.LocalOptions{Logger: o.Logger})
+	if o.Secrets == nil {
+		o.Secrets = secrets.NewSealer(secrets.NewMemoryKeyring())
+	}
 	svc, err := NewServices(repos, Deps{Logger: o.Logger, Jobs: jobsQ, Deliveries: deliveriesQ, Providers: o.Providers,
-		Guard: o.Guard, RetryScale: o.RetryScale, Generator: o.Generator})
+		Guard: o.Guard, RetryScale: o.RetryScale, Generator: o.Generator, Secrets: o.Secrets})
 	if err != nil {
 		return nil, err
 	}
@@ -205,7 +212,7 @@ func OpenLocal(ctx context.Context, res *Resources, factory ProviderFactory, mod
 			_ = closeTable()
 		}
 	}()
-	keySecret, err := res.KeySecret(ctx)
+	keySecret, err := res.KeySecret(ctx, tbl)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -225,12 +232,22 @@ func OpenLocal(ctx context.Context, res *Resources, factory ProviderFactory, mod
 	if err != nil {
 		return nil, nil, err
 	}
+	sealer, err := res.Secrets()
+	if err != nil {
+		return nil, nil, err
+	}
 	cfg := res.Config()
 	l, err = NewLocal(LocalOptions{Table: tbl, KeySecret: keySecret, SiteContentSecret: siteSecret, Providers: provs, Generator: gen,
 		Logger: logger, SchedulerEvery: cfg.SchedulerInterval, Guard: res.Guard(), RetryScale: cfg.RetryScale,
-		BrandCheck: bco, Page: page})
+		BrandCheck: bco, Page: page, Secrets: sealer})
 	if err != nil {
 		return nil, nil, err
+	}
+	// Secrets stored in plain text by an older version are sealed now.
+	if n, err := l.Services.ResealSecrets(ctx); err != nil {
+		return nil, nil, err
+	} else if n > 0 {
+		l.Services.Logger.Info("sealed webhook secrets stored in plain text or under an older key", "count", n)
 	}
 	return l, closeTable, nil
 }

@@ -12,6 +12,7 @@
 package app
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -37,6 +38,7 @@ import (
 	"github.com/brandlens/brandlens/shared/queue"
 	"github.com/brandlens/brandlens/shared/ratelimit"
 	"github.com/brandlens/brandlens/shared/runs"
+	"github.com/brandlens/brandlens/shared/secrets"
 	"github.com/brandlens/brandlens/shared/ssrf"
 	"github.com/brandlens/brandlens/shared/store"
 	"github.com/brandlens/brandlens/shared/tenants"
@@ -140,6 +142,8 @@ type Deps struct {
 	// Generator writes briefs and articles; nil in a process that runs no
 	// generation step.
 	Generator models.Generator
+	// Secrets seals and opens tenants' secrets (webhook signing secrets).
+	Secrets *secrets.Sealer
 	// Metrics receives the settled jobs' figures (nil: none).
 	Metrics runs.Metrics
 	// DeliveryClient, when set, replaces the webhook deliveries' guarded
@@ -155,6 +159,9 @@ func NewServices(r *Repos, d Deps) (*Services, error) {
 	if d.Jobs == nil || d.Deliveries == nil {
 		return nil, errors.New("app: NewServices needs the jobs and deliveries queues")
 	}
+	if d.Secrets == nil {
+		return nil, errors.New("app: NewServices needs the secrets sealer")
+	}
 	if d.Logger == nil {
 		d.Logger = slog.Default()
 	}
@@ -164,7 +171,7 @@ func NewServices(r *Repos, d Deps) (*Services, error) {
 		return nil, fmt.Errorf("app: %w", err)
 	}
 	wh := webhooks.New(r.Table, webhooks.Options{Sender: d.Deliveries, Guard: d.Guard, Client: d.DeliveryClient,
-		RetryScale: d.RetryScale, Now: r.Now, Logger: d.Logger})
+		RetryScale: d.RetryScale, Now: r.Now, Logger: d.Logger, Secrets: d.Secrets})
 	svc := &Services{Repos: r, Runs: rs, Webhooks: wh, Logger: d.Logger,
 		Meter:         meter.New(r.Table, r.Tenants, r.Ledger, r.Jobs, d.Jobs, r.Now, d.Logger),
 		Detector:      gaps.NewDetector(r.Table, r.Tenants, r.Queries, r.Competitors, gaps.Defaults, r.Now),
@@ -194,6 +201,31 @@ func (s *Services) JobSteps() workflow.Handlers {
 		}
 	}
 	return h
+}
+
+// ResealSecrets seals every tenant's subscription secrets that are stored
+// in plain text (from before secrets were sealed) or under an older key,
+// and returns how many it sealed.
+func (s *Services) ResealSecrets(ctx context.Context) (int, error) {
+	return ResealSecrets(ctx, s.Tenants, s.Webhooks)
+}
+
+// ResealSecrets is Services.ResealSecrets for a process without the other
+// services (`brandlens admin seal-secrets`).
+func ResealSecrets(ctx context.Context, ts *tenants.Repo, wh *webhooks.Service) (int, error) {
+	list, err := ts.List(ctx)
+	if err != nil {
+		return 0, err
+	}
+	n := 0
+	for _, t := range list {
+		m, err := wh.ResealSecrets(ctx, t.ID)
+		n += m
+		if err != nil {
+			return n, fmt.Errorf("app: seal the secrets of tenant %d: %w", t.ID, err)
+		}
+	}
+	return n, nil
 }
 
 // HTTPDeps are the dependencies of the HTTP handlers; siteContentSecret

@@ -40,6 +40,10 @@ const (
 	// EnvAllowLoopback lets webhook URLs point to loopback addresses (local
 	// development only; template.yaml never sets it).
 	EnvAllowLoopback = "BRANDLENS_ALLOW_LOOPBACK_TARGETS"
+	// EnvSecretsKeyID names the AWS KMS key that seals tenants' secrets
+	// (template.yaml sets it on the functions that seal or open them);
+	// unset, the embedded store's data directory holds a local keyring.
+	EnvSecretsKeyID = "BRANDLENS_SECRETS_KEY_ID"
 	// EnvMetricsNamespace is the CloudWatch namespace of the business
 	// figures, written as embedded-metric-format lines (empty: none).
 	EnvMetricsNamespace = "BRANDLENS_METRICS_NAMESPACE"
@@ -110,6 +114,9 @@ type Config struct {
 	RetryScale float64
 	// AllowLoopbackTargets admits loopback webhook URLs.
 	AllowLoopbackTargets bool
+	// SecretsKeyID is the KMS key sealing tenants' secrets (empty: the
+	// local keyring of the embedded store, or none).
+	SecretsKeyID string
 	// MetricsNamespace is where the business figures go ("": nowhere).
 	MetricsNamespace string
 	// SecretsTTL is how long a secret that may be rotated while the
@@ -162,6 +169,7 @@ func Parse(getenv func(string) string) (Config, error) {
 		DeliveriesQueueURL:    get(EnvDeliveriesQueueURL),
 		StateMachineARN:       get(EnvStateMachineARN),
 		ProviderKeysSecretARN: get(EnvProviderKeysSecretARN),
+		SecretsKeyID:          get(EnvSecretsKeyID),
 		BrandCheckSecret:      []byte(getenv(EnvBrandCheckSecret)),
 		BrandCheckSecretARN:   get(EnvBrandCheckSecretARN),
 		RecaptchaSecretARN:    get(EnvRecaptchaSecretARN),

@@ -244,7 +244,7 @@ var errorDocs = map[string]errorDoc{
 	CodeValidation: {Meaning: "a parameter or body member is invalid, unknown or ill-typed, or the body is not JSON; details.fields names each one",
 		Example: "invalid field pageSize: must be at most 100",
 		Details: map[string]any{"fields": []validation.FieldError{{Field: "pageSize", Message: "must be at most 100"}}}},
-	CodeRateLimitExceeded: {Meaning: "the key's requests-per-minute limit (rpm_limit), or the brand check's daily limit, is used up; Retry-After says when to retry",
+	CodeRateLimitExceeded: {Meaning: "the key's requests-per-minute limit (rpm_limit), its hourly redeliveries and pings of webhooks, or the brand check's daily limit, is used up; Retry-After says when to retry",
 		Example: "rate limit of 60 requests per minute exceeded", Details: map[string]any{"rpmLimit": 60}},
 	CodeCreditCeilingReached: {Meaning: "the operation would pass the tenant's daily credit ceiling (daily_credit_ceiling); Retry-After gives the seconds until it resets at UTC midnight",
 		Example: "the daily credit ceiling is reached"},

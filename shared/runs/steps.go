@@ -272,6 +272,12 @@ func (s *Service) RunPlatform(ctx context.Context, it Item) (PlatformOutput, err
 		if aerr := audit.NewLog(s.Table).Append(ctx, e); aerr != nil {
 			s.Logger.Error("audit platform call", "job_id", it.JobID, "platform", it.Platform, "error", aerr.Error())
 		}
+		// The job records err's safe text; the raw cause is for operators.
+		var pe *providers.Error
+		if errors.As(err, &pe) && pe.Detail != "" {
+			s.Logger.Warn("platform call failed", "job_id", it.JobID, "tenant_id", it.TenantID, "platform", it.Platform,
+				"sample", it.Sample, "code", pe.Code, "detail", pe.Detail)
+		}
 		if providers.IsRetryable(err) {
 			honourRetryAfter(ctx, err)
 			return PlatformOutput{}, &TransientProviderError{Platform: it.Platform, Message: err.Error()}

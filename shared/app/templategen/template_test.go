@@ -644,6 +644,10 @@ func TestReferencesResolve(t *testing.T) {
 		if r.get("Properties", "AutoPublishAlias").ok() {
 			known[id+".Alias"] = true
 		}
+		// SAM's generated execution role of a function without a Role.
+		if r.get("Type").str() == "AWS::Serverless::Function" && !r.get("Properties", "Role").ok() {
+			known[id+"Role"] = true
+		}
 	}
 	for _, e := range tp.root.get("Parameters").entries() {
 		known[e[0].Value] = true
