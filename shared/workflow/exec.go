@@ -10,6 +10,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/brandlens/brandlens/shared/ctxtime"
 )
 
 // Execute runs one execution of m to its end and returns its output. A
@@ -82,20 +84,6 @@ func (e *execution) scaled(seconds float64) time.Duration {
 	return time.Duration(seconds * e.opts.retryScale * float64(time.Second))
 }
 
-func sleep(ctx context.Context, d time.Duration) error {
-	if d <= 0 {
-		return ctx.Err()
-	}
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
-	}
-}
-
 func number(n int) json.Number { return json.Number(strconv.Itoa(n)) }
 
 // contextObject is the $$ document a state sees.
@@ -160,7 +148,7 @@ func (e *execution) runState(ctx context.Context, st *state, raw any) (any, stri
 			}
 			attempts[i]++
 			e.log("info", "workflow: retrying state", "state", st.name, "error", se.name, "attempt", attempts[i], "wait", e.scaled(wait))
-			if err := sleep(ctx, e.scaled(wait)); err != nil {
+			if err := ctxtime.Sleep(ctx, e.scaled(wait)); err != nil {
 				return nil, "", err
 			}
 			continue
@@ -427,7 +415,7 @@ func (e *execution) wait(ctx context.Context, st *state, eff any, ctxObj any) er
 		}
 		d = e.scaled(time.Until(ts).Seconds())
 	}
-	return sleep(ctx, d)
+	return ctxtime.Sleep(ctx, d)
 }
 
 func failError(st *state, input any, ctxObj any) error {
