@@ -15,9 +15,7 @@ import (
 	"github.com/brandlens/brandlens/shared/providers/providerstest"
 )
 
-func newTestClaude(base string, timeout time.Duration) providers.Provider {
-	return NewClaude(Config{APIKey: testKey, BaseURL: base, Timeout: timeout})
-}
+var newTestClaude = testProvider(NewClaude)
 
 type claudeBody struct {
 	Model     string `json:"model"`

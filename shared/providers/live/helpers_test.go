@@ -87,6 +87,14 @@ func fixture(t testing.TB, name string) string {
 	return string(b)
 }
 
+// testProvider returns what runErrCases and the success tests build a
+// provider with: newP with the test key, against a fake server at base.
+func testProvider[P providers.Provider](newP func(Config) P) func(base string, timeout time.Duration) providers.Provider {
+	return func(base string, timeout time.Duration) providers.Provider {
+		return newP(Config{APIKey: testKey, BaseURL: base, Timeout: timeout})
+	}
+}
+
 // errCase is one error path: what the fake answers and what the adapter
 // must make of it.
 type errCase struct {

@@ -18,9 +18,7 @@ import (
 	"github.com/brandlens/brandlens/shared/providers/providerstest"
 )
 
-func newTestSerp(base string, timeout time.Duration) providers.Provider {
-	return NewGoogleAIOverview(Config{APIKey: testKey, BaseURL: base, Timeout: timeout})
-}
+var newTestSerp = testProvider(NewGoogleAIOverview)
 
 func TestGoogleAIOverviewSuccess(t *testing.T) {
 	type cite = providerstest.Cite
