@@ -54,8 +54,8 @@ func runError(err error) error {
 		return &Error{Code: CodeInsufficientCredits, Message: "not enough credits: the run costs " + strconv.FormatInt(ice.Cost, 10) + ", " + strconv.FormatInt(ice.Available, 10) + " available",
 			Details: map[string]any{"cost": ice.Cost, "available": ice.Available}, RetryAfter: credits.InsufficientCreditsRetryAfter}
 	case errors.As(err, &ce):
-		return &Error{Code: CodeCreditCeilingReached, Message: "the daily credit ceiling would be passed",
-			Details: map[string]any{"cost": ce.Cost, "dailyCreditCeiling": ce.Ceiling, "spentToday": ce.SpentToday}, RetryAfter: ce.RetryAfter}
+		return &Error{Code: CodeCreditCeilingReached, Message: "the daily credit ceiling would be passed: the run costs " + strconv.FormatInt(ce.Cost, 10) + ", " + strconv.FormatInt(ce.CommittedToday, 10) + " of " + strconv.FormatInt(ce.Ceiling, 10) + " are committed today (held or spent)",
+			Details: map[string]any{"cost": ce.Cost, "dailyCreditCeiling": ce.Ceiling, "spentToday": ce.SpentToday, "committedToday": ce.CommittedToday}, RetryAfter: ce.RetryAfter}
 	}
 	return err
 }

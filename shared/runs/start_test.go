@@ -134,7 +134,7 @@ func TestConcurrentIdenticalRequestsMakeOneJob(t *testing.T) {
 		if c := e.jobCount(t); c != 1 {
 			t.Fatalf("%d jobs", c)
 		}
-		if b := e.balance(t); b.Held != 2 || b.Available != 38 || b.SpentToday != 2 {
+		if b := e.balance(t); b.Held != 2 || b.Available != 38 || b.CommittedToday != 2 || b.SpentToday != 0 {
 			t.Fatalf("charged more than once: %+v", b)
 		}
 	})
@@ -237,7 +237,7 @@ func TestConcurrentRunsNeverOverdraw(t *testing.T) {
 		if ok != 15 || refused != 25 {
 			t.Fatalf("%d accepted, %d refused", ok, refused)
 		}
-		if b := e.balance(t); b.Held != 30 || b.SpentToday != 30 || b.Available != 10 {
+		if b := e.balance(t); b.Held != 30 || b.CommittedToday != 30 || b.SpentToday != 0 || b.Available != 10 {
 			t.Fatalf("balance %+v", b)
 		}
 	})
@@ -301,8 +301,8 @@ func TestCreditThresholdEventsOnce(t *testing.T) {
 			}()
 		}
 		wg.Wait()
-		if b := e.balance(t); b.SpentToday != 30 {
-			t.Fatalf("spent %d, want the ceiling of 30", b.SpentToday)
+		if b := e.balance(t); b.CommittedToday != 30 {
+			t.Fatalf("committed %d, want the ceiling of 30", b.CommittedToday)
 		}
 		if n := countEvents(t, e, outbox.CreditCeilingReached); n != 1 {
 			t.Fatalf("%d credit.ceiling_reached events", n)
