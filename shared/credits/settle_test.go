@@ -33,7 +33,7 @@ func TestSpentTodayCountsCapturedCreditsOnly(t *testing.T) {
 			day1: credits.Balance{SpentToday: 4, CommittedToday: 4}, day2: credits.Balance{},
 			ledgerAft: credits.Balance{Available: 96, Held: 0, Captured: 4}},
 		{name: "same day, all", settleAt: day1, reserve: 10, capture: 10,
-			day1: credits.Balance{SpentToday: 10, CommittedToday: 10},
+			day1:      credits.Balance{SpentToday: 10, CommittedToday: 10},
 			ledgerAft: credits.Balance{Available: 90, Captured: 10}},
 		{name: "same day, nothing", settleAt: day1, reserve: 10, capture: 0,
 			day1: credits.Balance{}, ledgerAft: credits.Balance{Available: 100}},

@@ -94,7 +94,7 @@ type CeilingError struct {
 	// SpentToday is what was captured today; CommittedToday what today's
 	// reservations hold or captured, the count the ceiling is checked against.
 	SpentToday, CommittedToday int64
-	RetryAfter                int
+	RetryAfter                 int
 }
 
 func (e *CeilingError) Error() string {

@@ -100,7 +100,7 @@ type CeilingError struct {
 	// SpentToday is what was captured today; CommittedToday what today's
 	// reservations hold or captured, the count the ceiling is checked against.
 	SpentToday, CommittedToday int64
-	RetryAfter                int // seconds to UTC midnight
+	RetryAfter                 int // seconds to UTC midnight
 }
 
 func (e *CeilingError) Error() string {
