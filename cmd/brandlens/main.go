@@ -5,6 +5,8 @@ package main
 
 import (
 	"context"
+	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -24,6 +26,24 @@ Environment: PORT, BRANDLENS_DATA_DIR, BRANDLENS_SEED_FILE, BRANDLENS_STORE,
 BRANDLENS_TABLE, BRANDLENS_KEY_SECRET, BRANDLENS_LOG_LEVEL (see README.md).
 `
 
+// parseFlags parses args into fs. -h and --help print the flags on stdout
+// and return flag.ErrHelp, which the caller answers with exit status 0; a
+// bad flag is an error that names it.
+func parseFlags(fs *flag.FlagSet, args []string, stdout io.Writer) error {
+	fs.SetOutput(io.Discard) // errors are returned, not printed twice
+	err := fs.Parse(args)
+	if errors.Is(err, flag.ErrHelp) {
+		fs.SetOutput(stdout)
+		fmt.Fprintf(stdout, "Usage of brandlens %s:\n", fs.Name())
+		fs.PrintDefaults()
+		return err
+	}
+	if err != nil {
+		return fmt.Errorf("%s: %w (brandlens %s --help lists the flags)", fs.Name(), err, fs.Name())
+	}
+	return nil
+}
+
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
@@ -40,6 +60,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	case "serve":
 		// serve asks the platforms in live mode: this binary links their SDKs.
 		err = serve(ctx, args[1:], live.FromEnv, stdout, stderr)
+		if errors.Is(err, flag.ErrHelp) {
+			return 0 // serve --help: the flags went to stdout
+		}
 	case "admin":
 		err = admin(ctx, args[1:], stdout)
 	case "help", "-h", "--help":

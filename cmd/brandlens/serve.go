@@ -30,7 +30,7 @@ func serve(ctx context.Context, args []string, providers app.ProviderFactory, st
 	addr := fs.String("addr", defAddr, "listen address (PORT sets the port)")
 	fs.StringVar(&cfg.DataDir, "data-dir", cfg.DataDir, "embedded store directory")
 	fs.StringVar(&cfg.SeedFile, "seed", cfg.SeedFile, "JSON seed file loaded at start, idempotently")
-	if err := fs.Parse(args); err != nil {
+	if err := parseFlags(fs, args, stdout); err != nil {
 		return err
 	}
 	logger := app.NewLogger(stderr, cfg.LogLevel)
