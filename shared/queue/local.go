@@ -72,8 +72,8 @@ type Local struct {
 	closed   bool
 	stopped  bool // Stop: no more deliveries
 
-	done     chan struct{} // closed by Close
-	runs     sync.WaitGroup
+	done chan struct{} // closed by Close
+	runs sync.WaitGroup
 }
 
 var _ Sender = (*Local)(nil)
