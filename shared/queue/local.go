@@ -70,10 +70,9 @@ type Local struct {
 	sent     uint64        // messages sent so far
 	signal   chan struct{} // closed (and replaced) on every change of state
 	closed   bool
-	stopped  bool // Stop: no more deliveries
-
-	done chan struct{} // closed by Close
-	runs sync.WaitGroup
+	stopped  bool          // Stop: no more deliveries
+	done     chan struct{} // closed by Close
+	runs     sync.WaitGroup
 }
 
 var _ Sender = (*Local)(nil)
