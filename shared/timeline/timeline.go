@@ -7,6 +7,7 @@ package timeline
 
 import (
 	"context"
+	"encoding/base64"
 	"errors"
 	"fmt"
 	"strings"
@@ -49,6 +50,20 @@ func ParseCursor(s string) (string, error) {
 		return "", ErrInvalidCursor
 	}
 	return s, nil
+}
+
+// EncodeCursor makes the opaque cursor clients see of a record id: its
+// base64url, so that they pass it back unchanged rather than build one.
+func EncodeCursor(id string) string { return base64.RawURLEncoding.EncodeToString([]byte(id)) }
+
+// DecodeCursor returns the record id of a cursor EncodeCursor made, or
+// ErrInvalidCursor when c is not one or the id fails valid.
+func DecodeCursor(c string, valid func(id string) bool) (string, error) {
+	b, err := base64.RawURLEncoding.DecodeString(c)
+	if err != nil || !valid(string(b)) {
+		return "", ErrInvalidCursor
+	}
+	return string(b), nil
 }
 
 // timePrefix renders the 10-character ULID time prefix of t.
