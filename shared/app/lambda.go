@@ -147,7 +147,10 @@ func buildWorker(ctx context.Context, res *Resources, f Function, log *slog.Logg
 	case KindRunsStep:
 		h = stepHandler(svc.Runs, f.Name)
 	case KindScheduler:
-		h = svc.Runs.RunSchedules
+		schedules := res.Config().Schedules
+		h = func(ctx context.Context) (SchedulerReport, error) { return svc.RunScheduler(ctx, schedules) }
+	case KindExecutionEnded:
+		h = executionEndedHandler(svc)
 	case KindFanout:
 		h = fanoutHandler(svc.Webhooks, log)
 	case KindDeliver:
@@ -184,8 +187,12 @@ func lambdaServices(ctx context.Context, res *Resources, keySecret []byte, provs
 	if err != nil {
 		return nil, err
 	}
+	timeouts, err := providers.Timeouts(res.getenv)
+	if err != nil {
+		return nil, err
+	}
 	return NewServices(repos, Deps{Logger: log, Jobs: jobsQ, Deliveries: deliveriesQ, Providers: provs,
-		Guard: res.Guard(), RetryScale: cfg.RetryScale})
+		Guard: res.Guard(), RetryScale: cfg.RetryScale, Timeouts: timeouts})
 }
 
 // stateMachines is worker-dispatch's starter: Step Functions, with the

@@ -25,6 +25,7 @@ import (
 	"github.com/brandlens/brandlens/shared/credits"
 	"github.com/brandlens/brandlens/shared/httpapi"
 	"github.com/brandlens/brandlens/shared/jobs"
+	"github.com/brandlens/brandlens/shared/meter"
 	"github.com/brandlens/brandlens/shared/providers"
 	"github.com/brandlens/brandlens/shared/queries"
 	"github.com/brandlens/brandlens/shared/queue"
@@ -98,8 +99,12 @@ func NewRepos(tbl store.Table, keySecret []byte, now func() time.Time) (*Repos, 
 type Services struct {
 	*Repos
 	Runs     *runs.Service
+	Meter    *meter.Service
 	Webhooks *webhooks.Service
-	Logger   *slog.Logger
+	// Sweeper finds the jobs nothing will finish (lost start messages,
+	// past their deadline, in flight when a local runtime stopped).
+	Sweeper *jobs.Sweeper
+	Logger  *slog.Logger
 }
 
 // Deps are what the services need besides the repos.
@@ -115,6 +120,10 @@ type Deps struct {
 	Guard ssrf.Guard
 	// RetryScale multiplies the webhook retry waits (0: 1).
 	RetryScale float64
+	// Timeouts are the AI platforms' per-call timeouts
+	// (providers.Timeouts; nil: the defaults), which query runs' deadlines
+	// derive from.
+	Timeouts map[string]time.Duration
 }
 
 // NewServices builds every service over r with d.
@@ -134,7 +143,16 @@ func NewServices(r *Repos, d Deps) (*Services, error) {
 		return nil, fmt.Errorf("app: %w", err)
 	}
 	wh := webhooks.New(r.Table, webhooks.Options{Sender: d.Deliveries, Guard: d.Guard, RetryScale: d.RetryScale, Now: r.Now, Logger: d.Logger})
-	return &Services{Repos: r, Runs: rs, Webhooks: wh, Logger: d.Logger}, nil
+	mt := meter.New(r.Table, r.Tenants, r.Ledger, r.Jobs, d.Jobs, r.Now, d.Logger)
+	kinds, err := jobKinds(rs, mt, d.Timeouts)
+	if err != nil {
+		return nil, err
+	}
+	sw, err := jobs.NewSweeper(r.Jobs, r.Tenants, kinds, d.Jobs, r.Now, d.Logger)
+	if err != nil {
+		return nil, fmt.Errorf("app: %w", err)
+	}
+	return &Services{Repos: r, Runs: rs, Meter: mt, Webhooks: wh, Sweeper: sw, Logger: d.Logger}, nil
 }
 
 // HTTPDeps are the dependencies of the HTTP handlers; siteContentSecret

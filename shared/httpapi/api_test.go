@@ -381,6 +381,29 @@ func TestJobs(t *testing.T) {
 	if len(l.Items) != 12 {
 		t.Fatalf("failed jobs: %d", len(l.Items))
 	}
+	// Every job is reachable by cursor, each once, newest first.
+	seen := map[string]bool{}
+	path := "/api/v1/jobs?limit=25"
+	for pages := 1; ; pages++ {
+		var p httpapi.JobList
+		api.Do(t, "GET", path, apitest.KeyARead, "").Decode(t, 200, &p)
+		for _, j := range p.Items {
+			if seen[j.ID] {
+				t.Fatalf("job %s twice", j.ID)
+			}
+			seen[j.ID] = true
+		}
+		if p.NextCursor == nil {
+			if pages != 3 || len(seen) != 60 || !seen["01jobtest0000"] {
+				t.Fatalf("%d pages reached %d jobs", pages, len(seen))
+			}
+			break
+		}
+		path = "/api/v1/jobs?limit=25&cursor=" + *p.NextCursor
+	}
+	if r := api.Do(t, "GET", "/api/v1/jobs?cursor=not-a-cursor!", apitest.KeyARead, ""); r.Status != 422 || !slices.Equal(r.Fields(t), []string{"cursor"}) {
+		t.Fatalf("bad cursor: %d %s", r.Status, r.Body)
+	}
 	var j jobs.Job
 	api.Do(t, "GET", "/api/v1/jobs/01jobtest0003", apitest.KeyARead, "").Decode(t, 200, &j)
 	if j.Status != "partial" {

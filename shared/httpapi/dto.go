@@ -120,6 +120,8 @@ func (p CitationPage) MarshalJSON() ([]byte, error) {
 // JobList is the answer of GET /api/v1/jobs.
 type JobList struct {
 	Items []jobs.Job `json:"items"`
+	// NextCursor continues after this page; null after the last one.
+	NextCursor *string `json:"nextCursor"`
 }
 
 // JobAccepted is the 202 answer of every write.

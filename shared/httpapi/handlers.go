@@ -166,14 +166,25 @@ func (s *Server) getCitation(rq *Request, in IntID) (citations.Citation, error) 
 type listJobsIn struct {
 	Limit  int32  `query:"limit" default:"50" min:"1" max:"200"`
 	Status string `query:"status" enum:"jobStatuses"`
+	Cursor string `query:"cursor" maxLength:"200" doc:"the nextCursor of the previous page: continues right after it, however old the jobs (the status filter still applies)"`
 }
 
 func (s *Server) listJobs(rq *Request, in listJobsIn) (JobList, error) {
-	js, err := s.Jobs.List(rq.HTTP.Context(), rq.Principal.TenantID, in.Status, int(in.Limit))
-	if js == nil {
-		js = []jobs.Job{}
+	js, next, err := s.Jobs.Page(rq.HTTP.Context(), rq.Principal.TenantID, in.Status, int(in.Limit), in.Cursor)
+	if errors.Is(err, jobs.ErrInvalidCursor) {
+		return JobList{}, validation.Field("cursor", "is not a cursor of this list; pass the nextCursor of a page unchanged")
 	}
-	return JobList{Items: js}, err
+	if err != nil {
+		return JobList{}, err
+	}
+	l := JobList{Items: js}
+	if l.Items == nil {
+		l.Items = []jobs.Job{}
+	}
+	if next != "" {
+		l.NextCursor = &next
+	}
+	return l, nil
 }
 
 func (s *Server) getJob(rq *Request, in StrID) (jobs.Job, error) {

@@ -85,6 +85,7 @@ var fieldDocs = map[string]openapi.FieldDoc{
 	"Job.type":                           {Enum: jobTypeValues},
 	"Job.platforms":                      {Enum: platforms.All},
 	"Job.perPlatformStatus":              {Description: "outcome of each platform, keyed by platform; partial success is expressed here"},
+	"JobList.nextCursor":                 {Description: "opaque; pass it as cursor to read the page after this one (the same status filter applies); null after the last page"},
 	"JobAccepted.status":                 {Enum: jobs.Statuses},
 	"JobAccepted.jobId":                  {Description: "id of the job; poll GET /api/v1/jobs/{id} with it"},
 	"PlatformStatus.cost":                {Description: "credits charged for this platform"},

@@ -36,6 +36,9 @@ const (
 	TypePublish           = "publish"
 )
 
+// Types lists every job type.
+var Types = []string{TypeQueryRun, TypeGapDetection, TypeBriefGeneration, TypeContentGeneration, TypePublish}
+
 // PlatformStatus is one platform's outcome within a query run.
 type PlatformStatus struct {
 	Status    string  `json:"status"`

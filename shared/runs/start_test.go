@@ -101,9 +101,9 @@ func (e *env) balance(t *testing.T) credits.Balance {
 
 func (e *env) jobCount(t *testing.T) int {
 	t.Helper()
-	js, err := e.svc.Jobs.List(context.Background(), 1, "", 200)
-	if err != nil {
-		t.Fatal(err)
+	js, next, err := e.svc.Jobs.Page(context.Background(), 1, "", 200, "")
+	if err != nil || next != "" {
+		t.Fatal(err, next)
 	}
 	return len(js)
 }

@@ -216,6 +216,8 @@ func function(f app.Function) *yaml.Node {
 
 func trigger(t app.Trigger) *yaml.Node {
 	switch {
+	case t.Rule != nil:
+		return ruleTrigger(t)
 	case t.Queue != "":
 		return mapping("Type", str("SQS"), "Properties", mapping(
 			"Queue", value("!GetAtt "+t.Queue+".Arn"),
