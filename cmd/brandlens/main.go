@@ -19,11 +19,12 @@ import (
 const usage = `brandlens — AI visibility monitoring
 
 Usage:
-  brandlens serve [--addr 127.0.0.1:8080] [--data-dir DIR] [--seed FILE]
+  brandlens serve [--addr 127.0.0.1:8080] [--data-dir DIR] [--seed FILE] [--schedules] [--shutdown-grace 30s]
   brandlens admin <command> [flags]   (brandlens admin help lists the commands)
 
 Environment: PORT, BRANDLENS_DATA_DIR, BRANDLENS_SEED_FILE, BRANDLENS_STORE,
-BRANDLENS_TABLE, BRANDLENS_KEY_SECRET, BRANDLENS_LOG_LEVEL (see README.md).
+BRANDLENS_TABLE, BRANDLENS_KEY_SECRET, BRANDLENS_LOG_LEVEL, BRANDLENS_SCHEDULES,
+BRANDLENS_SHUTDOWN_GRACE, BRANDLENS_PROVIDERS (see README.md).
 `
 
 // parseFlags parses args into fs. -h and --help print the flags on stdout
@@ -47,6 +48,9 @@ func parseFlags(fs *flag.FlagSet, args []string, stdout io.Writer) error {
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	// The first signal starts a graceful stop; from then on the signals
+	// have their default effect, so a second one ends the process at once.
+	go func() { <-ctx.Done(); stop() }()
 	os.Exit(run(ctx, os.Args[1:], os.Stdout, os.Stderr))
 }
 
