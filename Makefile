@@ -10,8 +10,13 @@ BUILD_DIR := build
 
 .PHONY: run test build generate lint deploy clean tools bench eval
 
+# The AI platforms' SDKs are linked only when they are used: live mode
+# builds with the live tag (cmd/brandlens/providers_live.go).
+RUN_TAGS := $(if $(filter live,$(BRANDLENS_PROVIDERS)),-tags live)
+
 run:
-	$(GO) run ./cmd/brandlens serve $(ARGS)
+	@echo "brandlens: building (the first build compiles every dependency and prints nothing for several minutes; later builds take seconds)$(if $(RUN_TAGS), with the live AI platform SDKs,)..."
+	$(GO) run $(RUN_TAGS) ./cmd/brandlens serve $(ARGS)
 
 tools: tools/node_modules/.package-lock.json
 
@@ -21,6 +26,7 @@ tools/node_modules/.package-lock.json: tools/package.json tools/package-lock.jso
 
 test: tools
 	$(GO) vet ./...
+	$(GO) vet -tags live ./cmd/brandlens
 	$(GO) test -count=1 -timeout 9m ./...
 
 bench:
@@ -36,6 +42,7 @@ eval:
 lint:
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
 	$(GO) vet ./...
+	$(GO) vet -tags live ./cmd/brandlens
 
 # One arm64 bootstrap per artifact, as provided.al2023 expects.
 build: $(ARTIFACTS:%=$(BUILD_DIR)/%/bootstrap)

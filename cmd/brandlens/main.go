@@ -12,8 +12,6 @@ import (
 	"os"
 	"os/signal"
 	"syscall"
-
-	"github.com/brandlens/brandlens/shared/providers/live"
 )
 
 const usage = `brandlens — AI visibility monitoring
@@ -62,8 +60,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	var err error
 	switch args[0] {
 	case "serve":
-		// serve asks the platforms in live mode: this binary links their SDKs.
-		err = serve(ctx, args[1:], live.FromEnv, stdout, stderr)
+		// serveProviders links the platforms' SDKs only in a build with the
+		// live tag (providers_live.go).
+		err = serve(ctx, args[1:], serveProviders, stdout, stderr)
 		if errors.Is(err, flag.ErrHelp) {
 			return 0 // serve --help: the flags went to stdout
 		}

@@ -173,6 +173,16 @@ func (s *Sweeper) Sweep(ctx context.Context, redrive bool) (SweepReport, error) 
 	return rep, err
 }
 
+// Deadline is j's deadline as the sweep applies it; ok is false for a type
+// the sweep leaves alone.
+func (s *Sweeper) Deadline(j Job) (d time.Duration, ok bool) {
+	k, ok := s.kinds[j.Type]
+	if !ok {
+		return 0, false
+	}
+	return k.Deadline(j), true
+}
+
 // SettleFailed ends a job whose workflow execution failed, timed out or
 // was aborted (the Step Functions status change EventBridge reports, or a
 // failed local execution), as its kind settles it; a job already settled

@@ -1,0 +1,17 @@
+//go:build live
+
+package main
+
+import (
+	"net/http"
+
+	"github.com/brandlens/brandlens/shared/providers"
+	"github.com/brandlens/brandlens/shared/providers/live"
+)
+
+// serveProviders builds every provider mode, live included: this build
+// links the AI platforms' SDKs (`make run` adds -tags live when
+// BRANDLENS_PROVIDERS=live).
+func serveProviders(getenv func(string) string, client *http.Client) (providers.Set, error) {
+	return live.FromEnv(getenv, client)
+}
