@@ -59,7 +59,8 @@ func EncodeCursor(id string) string { return base64.RawURLEncoding.EncodeToStrin
 // DecodeCursor returns the record id of a cursor EncodeCursor made, or
 // ErrInvalidCursor when c is not one or the id fails valid.
 func DecodeCursor(c string, valid func(id string) bool) (string, error) {
-	b, err := base64.RawURLEncoding.DecodeString(c)
+	// Strict: one cursor per id (no trailing bits set to tell it apart).
+	b, err := base64.RawURLEncoding.Strict().DecodeString(c)
 	if err != nil || !valid(string(b)) {
 		return "", ErrInvalidCursor
 	}
