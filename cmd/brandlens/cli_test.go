@@ -34,6 +34,8 @@ func TestHelpExitsZero(t *testing.T) {
 		{[]string{"admin", "help"}, 0, "create-tenant", ""},
 		{[]string{"--help"}, 0, "brandlens serve", ""},
 		{[]string{"serve", "--bogus"}, 1, "", "-bogus"},
+		// 0 would read as "the default" further down; refused here instead.
+		{[]string{"serve", "--shutdown-grace", "0s"}, 1, "", "--shutdown-grace must be positive"},
 	} {
 		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
 			var out, errOut bytes.Buffer

@@ -35,6 +35,9 @@ func serve(ctx context.Context, args []string, providers app.ProviderFactory, st
 	if err := parseFlags(fs, args, stdout); err != nil {
 		return err
 	}
+	if cfg.ShutdownGrace <= 0 {
+		return fmt.Errorf("serve: --shutdown-grace must be positive, not %s", cfg.ShutdownGrace)
+	}
 	logger := app.NewLogger(stderr, cfg.LogLevel)
 	rt, closeRuntime, err := app.OpenLocal(ctx, app.NewResources(cfg, os.Getenv), providers, logger)
 	if err != nil {

@@ -168,8 +168,8 @@ func Parse(getenv func(string) string) (Config, error) {
 	}
 	if v := get(EnvShutdownGrace); v != "" {
 		d, err := time.ParseDuration(v)
-		if err != nil || d < 0 {
-			return Config{}, fmt.Errorf("config: %s must be a duration such as 30s, not %q", EnvShutdownGrace, v)
+		if err != nil || d <= 0 {
+			return Config{}, fmt.Errorf("config: %s must be a positive duration such as 30s, not %q", EnvShutdownGrace, v)
 		}
 		c.ShutdownGrace = d
 	}

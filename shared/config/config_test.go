@@ -100,6 +100,7 @@ func TestParseRefusesBadValues(t *testing.T) {
 		{config.EnvSchedules, "sometimes", nil},
 		{config.EnvShutdownGrace, "soon", nil},
 		{config.EnvShutdownGrace, "-5s", nil},
+		{config.EnvShutdownGrace, "0s", nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.variable+"="+tt.value, func(t *testing.T) {
