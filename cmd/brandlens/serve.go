@@ -9,10 +9,10 @@ import (
 	"net"
 	"net/http"
 	"os"
-	"time"
 
 	"github.com/brandlens/brandlens/shared/app"
 	"github.com/brandlens/brandlens/shared/config"
+	"github.com/brandlens/brandlens/shared/httpapi"
 	"github.com/brandlens/brandlens/shared/seed"
 )
 
@@ -67,13 +67,9 @@ func serve(ctx context.Context, args []string, providers app.ProviderFactory, st
 	if err != nil {
 		return fmt.Errorf("listen on %s: %w", *addr, err)
 	}
-	srv := &http.Server{
-		Handler:           rt.API,
-		ReadHeaderTimeout: 10 * time.Second,
-		ReadTimeout:       30 * time.Second,
-		WriteTimeout:      60 * time.Second,
-		IdleTimeout:       120 * time.Second,
-	}
+	// Bounded headers; net/http's own plain-text refusals (431, 400) go
+	// out in the JSON error envelope.
+	srv := httpapi.NewHTTPServer(rt.API)
 	base := "http://" + ln.Addr().String()
 	fmt.Fprintf(stdout, "brandlens serving %s (store: %s", base, cfg.Store)
 	if cfg.Store == config.StoreEmbedded {
@@ -90,7 +86,7 @@ func serve(ctx context.Context, args []string, providers app.ProviderFactory, st
 	}
 
 	errc := make(chan error, 1)
-	go func() { errc <- srv.Serve(ln) }()
+	go func() { errc <- srv.Serve(httpapi.Listener(ln, logger)) }()
 	select {
 	case err := <-errc:
 		return err

@@ -34,7 +34,7 @@ type served struct {
 	stop func()
 }
 
-func startServe(b *testing.B) served {
+func startServe(b testing.TB) served {
 	b.Helper()
 	b.Setenv("BRANDLENS_ALLOW_LOOPBACK_TARGETS", "1")
 	b.Setenv("BRANDLENS_TABLE", "")

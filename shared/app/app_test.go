@@ -7,6 +7,8 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -39,7 +41,7 @@ const (
 	unreachableQueueURL = "http://127.0.0.1:1/000000000000/unreachable"
 )
 
-func repoFile(t *testing.T, rel string) string {
+func repoFile(t testing.TB, rel string) string {
 	t.Helper()
 	return filepath.Join("..", "..", rel)
 }
@@ -63,13 +65,23 @@ type awsJSON struct {
 	mu         sync.Mutex
 	reads      map[string]int // secret id → GetSecretValue calls
 	executions []startExecution
+	described  []string // DescribeExecution's execution ARNs
+	// executionStatus is what DescribeExecution answers ("": RUNNING).
+	executionStatus string
+}
+
+func (a *awsJSON) status() string {
+	if a.executionStatus == "" {
+		return "RUNNING"
+	}
+	return a.executionStatus
 }
 
 type startExecution struct {
 	StateMachineArn, Name, Input string
 }
 
-func newAWSJSON(t *testing.T) *awsJSON {
+func newAWSJSON(t testing.TB) *awsJSON {
 	a := &awsJSON{
 		secrets: map[string]string{keySecretARN: testKeySecret, siteSecretARN: testSiteSecret, providerKeysARN: "{}"},
 		reads:   map[string]int{},
@@ -112,6 +124,18 @@ func (a *awsJSON) serve(w http.ResponseWriter, r *http.Request) {
 		a.executions = append(a.executions, in)
 		w.Header().Set("Content-Type", "application/x-amz-json-1.0")
 		json.NewEncoder(w).Encode(map[string]any{"executionArn": in.StateMachineArn + ":" + in.Name, "startDate": float64(time.Now().Unix())})
+	case "AWSStepFunctions.DescribeExecution":
+		var in struct{ ExecutionArn string }
+		json.Unmarshal(body, &in)
+		a.described = append(a.described, in.ExecutionArn)
+		for _, e := range a.executions {
+			if strings.Replace(e.StateMachineArn, ":stateMachine:", ":execution:", 1)+":"+e.Name == in.ExecutionArn {
+				w.Header().Set("Content-Type", "application/x-amz-json-1.0")
+				json.NewEncoder(w).Encode(map[string]any{"executionArn": in.ExecutionArn, "status": a.status(), "startDate": float64(time.Now().Unix())})
+				return
+			}
+		}
+		fail(400, "ExecutionDoesNotExist", "Execution Does Not Exist: '"+in.ExecutionArn+"'")
 	default:
 		fail(400, "UnknownOperationException", "unknown operation "+target)
 	}
@@ -138,7 +162,7 @@ type cloud struct {
 // setAWSEnv points the AWS SDK's default configuration at the test
 // endpoints, with static credentials, and away from the machine's own AWS
 // configuration files.
-func setAWSEnv(t *testing.T, c *cloud, dynamoEndpoint, sqsEndpoint string) {
+func setAWSEnv(t testing.TB, c *cloud, dynamoEndpoint, sqsEndpoint string) {
 	for k, v := range map[string]string{
 		"AWS_ACCESS_KEY_ID": "local", "AWS_SECRET_ACCESS_KEY": "local", "AWS_SESSION_TOKEN": "", "AWS_REGION": "us-east-1",
 		"AWS_PROFILE": "", "AWS_CONFIG_FILE": filepath.Join(t.TempDir(), "none"), "AWS_SHARED_CREDENTIALS_FILE": filepath.Join(t.TempDir(), "none"),
@@ -154,7 +178,7 @@ func setAWSEnv(t *testing.T, c *cloud, dynamoEndpoint, sqsEndpoint string) {
 
 // offlineCloud is a cloud whose table and queues are never reached (the
 // functions are only assembled, which calls nothing but Secrets Manager).
-func offlineCloud(t *testing.T) *cloud {
+func offlineCloud(t testing.TB) *cloud {
 	c := &cloud{table: "brandlens-test", jobsURL: unreachableQueueURL, deliveriesURL: unreachableQueueURL, aws: newAWSJSON(t)}
 	setAWSEnv(t, c, "http://127.0.0.1:1", "http://127.0.0.1:1")
 	return c
@@ -176,7 +200,7 @@ func emulatedCloud(t *testing.T) *cloud {
 // equal to the generator's output).
 type template struct{ root *yaml.Node }
 
-func loadTemplate(t *testing.T) template {
+func loadTemplate(t testing.TB) template {
 	t.Helper()
 	raw, err := os.ReadFile(repoFile(t, "template.yaml"))
 	if err != nil {
@@ -208,7 +232,7 @@ func get(n *yaml.Node, keys ...string) *yaml.Node {
 // setFunctionEnv sets the environment template.yaml gives the function
 // whose resource is id (Globals, then its own), with each reference
 // replaced by the cloud's value for it.
-func (tpl template) setFunctionEnv(t *testing.T, c *cloud, id string) {
+func (tpl template) setFunctionEnv(t testing.TB, c *cloud, id string) {
 	t.Helper()
 	fn := get(tpl.root, "Resources", id)
 	if fn == nil {
@@ -218,19 +242,82 @@ func (tpl template) setFunctionEnv(t *testing.T, c *cloud, id string) {
 		"Table": c.table, "KeySecret": keySecretARN, "SiteContentSecret": siteSecretARN, "ProviderKeysSecret": providerKeysARN,
 		"JobsQueue": c.jobsURL, "DeliveriesQueue": c.deliveriesURL, "QueryExecutionStateMachine": stateMachineARN, "LogLevel": "INFO",
 	}
+	// What !Sub texts name besides those: pseudo parameters and the
+	// parameters' defaults.
+	subs := map[string]string{"AWS::StackName": "brandlens-test", "AWS::Region": "us-east-1"}
+	params := get(tpl.root, "Parameters")
+	for i := 0; params != nil && i+1 < len(params.Content); i += 2 {
+		if d := get(params.Content[i+1], "Default"); d != nil {
+			subs[params.Content[i].Value] = d.Value
+		}
+	}
+	placeholder := regexp.MustCompile(`\$\{([^}]+)\}`)
 	for _, vars := range []*yaml.Node{get(tpl.root, "Globals", "Function", "Environment", "Variables"), get(fn, "Properties", "Environment", "Variables")} {
 		for i := 0; vars != nil && i+1 < len(vars.Content); i += 2 {
 			k, v := vars.Content[i].Value, vars.Content[i+1]
 			val := v.Value
-			if v.Tag == "!Ref" {
+			switch {
+			case v.Tag == "!Ref":
 				var ok bool
 				if val, ok = refs[v.Value]; !ok {
 					t.Fatalf("%s: %s is !Ref %s, which the tests give no value", id, k, v.Value)
 				}
-			} else if strings.HasPrefix(v.Tag, "!") && v.Tag != "!!str" {
+			case v.Tag == "!Sub":
+				val = placeholder.ReplaceAllStringFunc(v.Value, func(m string) string {
+					name := m[2 : len(m)-1]
+					if r, ok := subs[name]; ok {
+						return r
+					}
+					if r, ok := refs[name]; ok {
+						return r
+					}
+					t.Fatalf("%s: %s is !Sub %s, whose ${%s} the tests give no value", id, k, v.Value, name)
+					return ""
+				})
+			case v.Tag == "!If" && len(v.Content) == 3:
+				branch := v.Content[2]
+				if tpl.condition(t, v.Content[0].Value) {
+					branch = v.Content[1]
+				}
+				if strings.HasPrefix(branch.Tag, "!") && branch.Tag != "!!str" {
+					t.Fatalf("%s: %s's branch %s %s cannot be resolved", id, k, branch.Tag, branch.Value)
+				}
+				val = branch.Value
+			case strings.HasPrefix(v.Tag, "!") && v.Tag != "!!str":
 				t.Fatalf("%s: %s is %s %s, which the tests cannot resolve", id, k, v.Tag, v.Value)
 			}
 			t.Setenv(k, val)
 		}
 	}
+}
+
+// condition evaluates a condition of the template under the parameters'
+// defaults (the tests deploy with them): !Equals, !Not and !Ref of a
+// parameter are what the template's conditions use.
+func (tpl template) condition(t testing.TB, name string) bool {
+	t.Helper()
+	var eval func(n *yaml.Node) string
+	eval = func(n *yaml.Node) string {
+		switch n.Tag {
+		case "!Ref":
+			d := get(tpl.root, "Parameters", n.Value, "Default")
+			if d == nil {
+				t.Fatalf("condition %s: parameter %s has no default", name, n.Value)
+			}
+			return d.Value
+		case "!Equals":
+			return strconv.FormatBool(eval(n.Content[0]) == eval(n.Content[1]))
+		case "!Not":
+			return strconv.FormatBool(eval(n.Content[0]) != "true")
+		case "!!str", "":
+			return n.Value
+		}
+		t.Fatalf("condition %s: %s is not evaluated by the tests", name, n.Tag)
+		return ""
+	}
+	c := get(tpl.root, "Conditions", name)
+	if c == nil {
+		t.Fatalf("no condition %s", name)
+	}
+	return eval(c) == "true"
 }

@@ -141,7 +141,9 @@ func TestAPIFunctionsColdStart(t *testing.T) {
 }
 
 // worker-dispatch starts the job's workflow in Step Functions under the
-// job id; the redelivered message starts nothing and does not fail.
+// job id; the redelivered message starts nothing and does not fail while
+// that execution runs, but comes back (and ends in the DLQ) once it has
+// failed: the job's name cannot run again and the job may be unsettled.
 func TestDispatchStartsTheJobsWorkflow(t *testing.T) {
 	clearEnv(t)
 	c := offlineCloud(t)
@@ -153,11 +155,20 @@ func TestDispatchStartsTheJobsWorkflow(t *testing.T) {
 		sameJSON(t, string(invoke(t, asm, readEvent(t, "sqs-jobs.json"))), `{"batchItemFailures":[]}`)
 	}
 	c.aws.mu.Lock()
-	defer c.aws.mu.Unlock()
 	if len(c.aws.executions) != 1 || c.aws.executions[0].StateMachineArn != stateMachineARN || c.aws.executions[0].Name != "01jexample" {
 		t.Fatalf("executions %+v", c.aws.executions)
 	}
 	sameJSON(t, c.aws.executions[0].Input, `{"jobId":"01jexample","tenantId":1}`)
+	if want := []string{"arn:aws:states:us-east-1:123456789012:execution:query-execution:01jexample"}; !reflect.DeepEqual(c.aws.described, want) {
+		t.Errorf("described %q, want %q", c.aws.described, want)
+	}
+	c.aws.executionStatus = "FAILED"
+	c.aws.mu.Unlock()
+	var resp awsevents.SQSEventResponse
+	json.Unmarshal(invoke(t, asm, readEvent(t, "sqs-jobs.json")), &resp)
+	if len(resp.BatchItemFailures) != 1 {
+		t.Errorf("a message whose execution FAILED was acknowledged: %+v", resp)
+	}
 }
 
 // The query-execution steps, in workflow order, each through its own
@@ -218,9 +229,31 @@ func TestStepFunctionsColdStart(t *testing.T) {
 		}
 	})
 	t.Run("step-settle", func(t *testing.T) {
-		out, err := step(t, runs.StepSettle, withJob("step-settle.json"))
+		// The settled job's figures go out as embedded-metric-format lines
+		// of the namespace template.yaml gives (brandlens/<stack>).
+		var emf bytes.Buffer
+		asm, err := coldStartWith(t, c, tpl, runs.StepSettle, quiet(), []app.ResourcesOption{app.WithMetricsOutput(&emf)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		raw, err := asm.Handler.Invoke(context.Background(), withJob("step-settle.json"))
+		var out map[string]any
+		if err == nil {
+			err = json.Unmarshal(raw, &out)
+		}
 		if err != nil || out["status"] != "partial" || out["creditsCharged"] != float64(1) {
 			t.Fatalf("%v %v", out, err)
+		}
+		lines := strings.Split(strings.TrimSpace(emf.String()), "\n")
+		if len(lines) != 2 || !strings.Contains(lines[0], `"Namespace":"brandlens/brandlens-test"`) ||
+			!strings.Contains(lines[0], `"JobsSettled":1`) || !strings.Contains(lines[0], `"Status":"partial"`) || !strings.Contains(lines[0], `"CreditsCaptured":1`) ||
+			!strings.Contains(lines[1], `"ProviderFailures":1`) || !strings.Contains(lines[1], `"Platform":"perplexity"`) {
+			t.Errorf("metric lines:\n%s", emf.String())
+		}
+		// A second delivery of the same Settle counts nothing twice.
+		emf.Reset()
+		if _, err := asm.Handler.Invoke(context.Background(), withJob("step-settle.json")); err != nil || emf.Len() != 0 {
+			t.Errorf("duplicate settle: %v, metric lines %q", err, emf.String())
 		}
 		j, err := repos.Jobs.Get(context.Background(), 1, a.Job.ID)
 		if err != nil || j.PerPlatformStatus["perplexity"].Error == nil || !strings.Contains(*j.PerPlatformStatus["perplexity"].Error, "no recorded answer") {

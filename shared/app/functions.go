@@ -1,9 +1,8 @@
 package app
 
-//go:generate go run ./templategen -o ../../template.yaml
+//go:generate go run ./templategen -o ../../template.yaml -makefile ../../Makefile
 
 import (
-	"net/http"
 	"slices"
 	"strings"
 
@@ -81,7 +80,22 @@ type Function struct {
 	Grants []Grant
 	// Triggers are the event sources besides API routes.
 	Triggers []Trigger
+	// ReservedConcurrency names the template parameter that reserves (and
+	// so caps) the function's concurrent executions; "" reserves none.
+	ReservedConcurrency string
+	// Gradual functions are deployed through an alias (AutoPublishAlias
+	// live) by CodeDeploy, canary first, rolled back when their errors
+	// alarm fires; their event sources and the state machines invoke the
+	// alias. API functions that change state are gradual (see Functions).
+	Gradual bool
+	// ErrorRatePercent is the share of failed invocations (per minute)
+	// over which the function's errors alarm fires; 0 means 5.
+	ErrorRatePercent int
 }
+
+// DefaultErrorRatePercent is the errors alarm's threshold of a function
+// that sets none.
+const DefaultErrorRatePercent = 5
 
 // EnvVar is one environment variable with its CloudFormation value.
 type EnvVar struct{ Name, Value string }
@@ -91,6 +105,9 @@ type Grant struct {
 	Sid       string
 	Actions   []string
 	Resources []string
+	// LeadingKeys, when set, limits DynamoDB actions to items whose
+	// partition key matches one of these patterns (dynamodb:LeadingKeys).
+	LeadingKeys []string
 }
 
 // Trigger is one event source of a function in template.yaml.
@@ -111,6 +128,10 @@ type Trigger struct {
 	// retry count.
 	RetryAttempts int
 	BatchSize     int
+	// MaxConcurrency names the template parameter that bounds the
+	// concurrent invocations of a queue's event source
+	// (ScalingConfig.MaximumConcurrency).
+	MaxConcurrency string
 }
 
 // EventRule is the pattern of an EventBridge rule: the event's source and
@@ -143,9 +164,11 @@ func executionEnded() *EventRule {
 
 // Table actions.
 var (
-	// tableRead is what GET routes need: reads, and the rate limiter's
-	// UpdateItem.
-	tableRead = []string{"dynamodb:GetItem", "dynamodb:Query", "dynamodb:UpdateItem"}
+	// tableGuard is what an API key's guard reads: the key by its hash and
+	// the key's tenant (its rate limit is rateLimit).
+	tableGuard = []string{"dynamodb:GetItem"}
+	// tableRead is what a read-only route needs.
+	tableRead = []string{"dynamodb:GetItem", "dynamodb:Query"}
 	// tableWrite is what routes that change state need.
 	tableWrite = []string{"dynamodb:GetItem", "dynamodb:Query", "dynamodb:UpdateItem", "dynamodb:PutItem",
 		"dynamodb:DeleteItem", "dynamodb:TransactWriteItems", "dynamodb:ConditionCheckItem"}
@@ -154,6 +177,38 @@ var (
 	tableSteps = []string{"dynamodb:GetItem", "dynamodb:Query", "dynamodb:UpdateItem", "dynamodb:PutItem",
 		"dynamodb:TransactWriteItems", "dynamodb:ConditionCheckItem"}
 )
+
+// rateLimit is the key guard's per-key, per-minute counter: UpdateItem on
+// the RATE#<key id> items only, so that a read-only route writes nothing
+// else.
+var rateLimit = Grant{Sid: "RateLimit", Actions: []string{"dynamodb:UpdateItem"}, Resources: []string{"!GetAtt Table.Arn"},
+	LeadingKeys: []string{"RATE#*"}}
+
+// apiAccess is what the handlers of each built API function do to the
+// table beyond their guard. A function whose routes are not built yet
+// (they answer 501) is absent and gets its guard's access only; building
+// one adds its entry here (a test calls every route through a table that
+// records each DynamoDB action and fails on one its policy lacks).
+var apiAccess = map[string][]string{
+	// Lists query a partition (citations by date: GSI1, see apiIndex).
+	"api-list-queries":            tableRead,
+	"api-list-citations":          tableRead,
+	"api-list-competitors":        tableRead,
+	"api-list-jobs":               tableRead,
+	"api-list-webhooks":           tableRead,
+	"api-list-webhook-deliveries": tableRead,
+	// Writes. (GET of one item needs only GetItem, which the guard has.)
+	"api-post-query-run":         tableWrite,
+	"api-post-webhook":           tableWrite,
+	"api-put-webhook":            tableWrite,
+	"api-delete-webhook":         tableWrite,
+	"api-post-webhook-ping":      tableWrite,
+	"api-post-webhook-redeliver": tableWrite,
+}
+
+// apiIndex are the API functions that query GSI1; the others reach the
+// table alone.
+var apiIndex = []string{"api-list-citations"}
 
 // Grants on the queues, shared by the functions that send to them.
 var (
@@ -176,25 +231,41 @@ var apiGrants = map[string][]Grant{
 var workers = []Function{
 	{Name: "worker-dispatch", Artifact: ArtifactWorker, Kind: KindJobsDispatch,
 		Description: "Starts the query-execution workflow of each queued job (execution name = job id)",
-		Timeout:     30,
-		Env:         []EnvVar{{"BRANDLENS_STATE_MACHINE_ARN", "!Ref QueryExecutionStateMachine"}},
-		Grants:      []Grant{{Sid: "StartExecution", Actions: []string{"states:StartExecution"}, Resources: []string{"!Ref QueryExecutionStateMachine"}}},
-		Triggers:    []Trigger{{Name: "Jobs", Queue: "JobsQueue", BatchSize: 10}}},
+		Timeout:     30, Gradual: true,
+		Env: []EnvVar{{"BRANDLENS_STATE_MACHINE_ARN", "!Ref QueryExecutionStateMachine"}},
+		Grants: []Grant{
+			{Sid: "StartExecution", Actions: []string{"states:StartExecution"}, Resources: []string{"!Ref QueryExecutionStateMachine"}},
+			// A redelivered job's execution exists already: how did it end?
+			{Sid: "DescribeExecution", Actions: []string{"states:DescribeExecution"},
+				Resources: []string{"!Sub arn:${AWS::Partition}:states:${AWS::Region}:${AWS::AccountId}:execution:${QueryExecutionStateMachine.Name}:*"}},
+		},
+		Triggers: []Trigger{{Name: "Jobs", Queue: "JobsQueue", BatchSize: 10, MaxConcurrency: "JobsDispatchConcurrency"}}},
 	{Name: "step-mark-running", Artifact: ArtifactWorker, Kind: KindRunsStep,
 		Description: "Workflow step: queued → running, execution.started",
-		Table:       tableSteps},
+		Timeout:     30, TimeoutComment: "Above the MarkRunning task's 25 s, so that the task's timeout decides.",
+		Gradual: true,
+		Table:   tableSteps},
 	{Name: "step-run-platform", Artifact: ArtifactPlatform, Kind: KindRunsStep,
 		Description: "Workflow step: ask one platform one sample, detect, record",
-		Timeout:     300, TimeoutComment: "Provider calls time out after providers.DefaultTimeout (at most 240 s,\nClaude), a rate-limited step waits up to 20 s more, then the answer is\nrecorded: 300 s covers the slowest platform.",
+		Timeout:     300, TimeoutComment: "Provider calls time out after providers.DefaultTimeout (at most 240 s,\nClaude), a rate-limited step waits up to 20 s more, then the answer is\nrecorded: 270 s, under the RunPlatform task's 290 s, under these 300 s.",
 		MemorySize: 512,
 		Env: []EnvVar{{"BRANDLENS_PROVIDERS", "live"},
-			{"BRANDLENS_PROVIDER_KEYS_SECRET_ARN", "!Ref ProviderKeysSecret"}},
+			{"BRANDLENS_PROVIDER_KEYS_SECRET_ARN", "!Ref ProviderKeysSecret"},
+			{"BRANDLENS_SECRETS_TTL", "!Sub ${SecretsTTLSeconds}s"}},
 		Table:  tableSteps,
-		Grants: []Grant{{Sid: "ProviderKeys", Actions: []string{"secretsmanager:GetSecretValue"}, Resources: []string{"!Ref ProviderKeysSecret"}}}},
+		Grants: []Grant{{Sid: "ProviderKeys", Actions: []string{"secretsmanager:GetSecretValue"}, Resources: []string{"!Ref ProviderKeysSecret"}}},
+		// Bursts of scheduled runs queue up behind this cap (throttled
+		// tasks retry with jitter) instead of taking the account's
+		// concurrency from the API functions.
+		ReservedConcurrency: "PlatformStepConcurrency", Gradual: true,
+		// Provider failures are step errors by design (the workflow
+		// retries or catches them): alarm only when most answers fail.
+		ErrorRatePercent: 50},
 	{Name: "step-settle", Artifact: ArtifactWorker, Kind: KindRunsStep,
 		Description: "Workflow step: decide the job's status, capture or release credits, events",
-		Timeout:     60,
-		Table:       tableSteps},
+		Timeout:     60, TimeoutComment: "Above the Settle task's 50 s, so that the task's timeout decides.",
+		Gradual: true,
+		Table:   tableSteps},
 	{Name: "scheduler", Artifact: ArtifactWorker, Kind: KindScheduler,
 		Comment: "Scheduled monitoring: every 5 minutes the scheduler enqueues the runs of\n" +
 			"hourly/daily/weekly queries whose period has none yet (idempotent per\n" +
@@ -222,9 +293,11 @@ var workers = []Function{
 		Table:       []string{"dynamodb:GetItem", "dynamodb:Query", "dynamodb:UpdateItem", "dynamodb:PutItem", "dynamodb:TransactWriteItems"},
 		Grants:      []Grant{enqueueDeliveries},
 		Triggers: []Trigger{
-			{Name: "Outbox", Comment: "SAM grants the stream's read permissions for this event source.",
-				StreamFilter: `{"eventName": ["INSERT"], "dynamodb": {"NewImage": {"kind": {"S": ["event"]}, "GSI1PK": {"S": ["OUTBOX#pending"]}}}}`,
-				BatchSize:    100, RetryAttempts: 10},
+			// Filters match the record's dynamodb member only (Lambda's
+			// filtering documents no eventName for DynamoDB sources);
+			// the handler skips records that are not INSERTs.
+			{Name: "Outbox", StreamFilter: `{"dynamodb": {"NewImage": {"kind": {"S": ["event"]}, "GSI1PK": {"S": ["OUTBOX#pending"]}}}}`,
+				BatchSize: 100, RetryAttempts: 10},
 			{Name: "Sweep", Schedule: "rate(1 minute)"},
 		}},
 	{Name: "worker-deliver", Artifact: ArtifactWorker, Kind: KindDeliver,
@@ -233,7 +306,7 @@ var workers = []Function{
 		Table:     []string{"dynamodb:GetItem", "dynamodb:UpdateItem"},
 		TableOnly: true,
 		Grants:    []Grant{enqueueDeliveries},
-		Triggers:  []Trigger{{Name: "Deliveries", Queue: "DeliveriesQueue", BatchSize: 10}}},
+		Triggers:  []Trigger{{Name: "Deliveries", Queue: "DeliveriesQueue", BatchSize: 10, MaxConcurrency: "DeliveriesConcurrency"}}},
 }
 
 // Workflow is one Step Functions state machine and the step functions its
@@ -307,33 +380,40 @@ func apiFunction(f Function) Function {
 		descs = append(descs, r.Method+" "+r.Path+" - "+r.Summary)
 	}
 	f.Description = strings.Join(descs, "; ")
-	if f.UsesTable() {
-		f.Table = tableRead
-		for _, r := range f.Routes {
-			if r.Method != http.MethodGet {
-				f.Table = tableWrite
-			}
+	guard := GuardAccess(f)
+	f.Table, f.Grants, f.Env = guard.Table, guard.Grants, guard.Env
+	for _, a := range apiAccess[f.Name] {
+		if !slices.Contains(f.Table, a) {
+			f.Table = append(f.Table, a)
 		}
 	}
-	if f.AuthenticatesKeys() {
-		f.Grants = append(f.Grants, Grant{Sid: "KeySecret", Actions: []string{"secretsmanager:GetSecretValue"}, Resources: []string{"!Ref KeySecret"}})
-	}
-	if f.VerifiesSignedBodies() {
-		f.Env = append(f.Env, EnvVar{"BRANDLENS_SITE_CONTENT_SECRET_ARN", "!Ref SiteContentSecret"})
-		f.Grants = append(f.Grants, Grant{Sid: "SiteContentSecret", Actions: []string{"secretsmanager:GetSecretValue"}, Resources: []string{"!Ref SiteContentSecret"}})
-	}
+	f.TableOnly = !slices.Contains(apiIndex, f.Name)
+	// The write path deploys gradually.
+	f.Gradual = slices.Contains(f.Table, "dynamodb:TransactWriteItems")
 	f.Grants = append(f.Grants, apiGrants[f.Name]...)
 	return f
 }
 
-// UsesTable reports whether an API function reads or writes the table:
-// every guard but the public one does (keys, rate limits, counters).
-func (f Function) UsesTable() bool {
-	if f.Kind != KindAPI {
-		return len(f.Table) > 0
+// GuardAccess is what an API function's guards alone need: for API keys,
+// the key secret, the key and tenant reads and the rate limit; for signed
+// bodies, the site content secret. A route whose feature is not built yet
+// has no more.
+func GuardAccess(f Function) Function {
+	var g Function
+	if f.AuthenticatesKeys() {
+		g.Table = slices.Clone(tableGuard)
+		g.Grants = append(g.Grants, rateLimit,
+			Grant{Sid: "KeySecret", Actions: []string{"secretsmanager:GetSecretValue"}, Resources: []string{"!Ref KeySecret"}})
 	}
-	return slices.ContainsFunc(f.Routes, func(r httpapi.Route) bool { return r.Guard != httpapi.GuardPublic })
+	if f.VerifiesSignedBodies() {
+		g.Env = append(g.Env, EnvVar{"BRANDLENS_SITE_CONTENT_SECRET_ARN", "!Ref SiteContentSecret"})
+		g.Grants = append(g.Grants, Grant{Sid: "SiteContentSecret", Actions: []string{"secretsmanager:GetSecretValue"}, Resources: []string{"!Ref SiteContentSecret"}})
+	}
+	return g
 }
+
+// UsesTable reports whether the function reads or writes the table.
+func (f Function) UsesTable() bool { return len(f.Table) > 0 }
 
 // AuthenticatesKeys reports whether the function checks API keys, and so
 // reads the key secret at cold start (and alone may).

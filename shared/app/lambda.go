@@ -16,6 +16,8 @@ import (
 	"github.com/brandlens/brandlens/shared/providers"
 	"github.com/brandlens/brandlens/shared/queue"
 	"github.com/brandlens/brandlens/shared/runs"
+	"github.com/brandlens/brandlens/shared/ssrf"
+	"github.com/brandlens/brandlens/shared/tracing"
 	"github.com/brandlens/brandlens/shared/workflow"
 )
 
@@ -53,10 +55,15 @@ func Platform(factory ProviderFactory) Artifact {
 		if f.Kind != KindRunsStep {
 			return nil, fmt.Errorf("app: %s is not a workflow step", f.Name)
 		}
-		provs, err := res.Providers(ctx, factory)
+		provs, err := res.Providers(ctx, factory, log)
 		if err != nil {
 			return nil, err
 		}
+		tr, err := res.Tracing()
+		if err != nil {
+			return nil, err
+		}
+		provs = tr.Providers(provs)
 		svc, err := lambdaServices(ctx, res, nil, provs, log)
 		if err != nil {
 			return nil, err
@@ -80,6 +87,12 @@ func (a Artifact) Assemble(ctx context.Context, res *Resources, log *slog.Logger
 		return nil, fmt.Errorf("app: function %s runs artifact %s, not %s (template.yaml's CodeUri is wrong)", f.Name, f.Artifact, a.Name)
 	}
 	asm, err := a.build(ctx, res, f, log)
+	if err == nil {
+		var tr *tracing.Tracing
+		if tr, err = res.Tracing(); err == nil {
+			asm.Handler = tr.Handler(asm.Handler)
+		}
+	}
 	if err != nil {
 		return nil, fmt.Errorf("app: cold start of %s: %w", f.Name, err)
 	}
@@ -171,6 +184,10 @@ func lambdaServices(ctx context.Context, res *Resources, keySecret []byte, provs
 			return nil, fmt.Errorf("%s is not set", q[0])
 		}
 	}
+	tr, err := res.Tracing()
+	if err != nil {
+		return nil, err
+	}
 	tbl, _, err := res.OpenTable(ctx)
 	if err != nil {
 		return nil, err
@@ -183,7 +200,7 @@ func lambdaServices(ctx context.Context, res *Resources, keySecret []byte, provs
 	if err != nil {
 		return nil, err
 	}
-	repos, err := NewRepos(tbl, keySecret, nil)
+	repos, err := NewRepos(tr.Table(tbl), keySecret, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -191,8 +208,18 @@ func lambdaServices(ctx context.Context, res *Resources, keySecret []byte, provs
 	if err != nil {
 		return nil, err
 	}
-	return NewServices(repos, Deps{Logger: log, Jobs: jobsQ, Deliveries: deliveriesQ, Providers: provs,
-		Guard: res.Guard(), RetryScale: cfg.RetryScale, Timeouts: timeouts})
+	m, err := res.Metrics(log)
+	if err != nil {
+		return nil, err
+	}
+	d := Deps{Logger: log, Jobs: tr.Sender(jobsQ, "jobs"), Deliveries: tr.Sender(deliveriesQ, "deliveries"), Providers: provs,
+		Guard: res.Guard(), RetryScale: cfg.RetryScale, Metrics: m, Timeouts: timeouts}
+	if tr != nil {
+		// The guarded delivery client, its attempts traced.
+		d.DeliveryClient = d.Guard.NewClient(ssrf.ClientOptions{})
+		d.DeliveryClient.Transport = tr.Transport(d.DeliveryClient.Transport)
+	}
+	return NewServices(repos, d)
 }
 
 // stateMachines is worker-dispatch's starter: Step Functions, with the

@@ -34,11 +34,11 @@ func artifact(t *testing.T, name string) app.Artifact {
 }
 
 // clearEnv unsets every setting, so that only what a test sets applies.
-func clearEnv(t *testing.T) {
+func clearEnv(t testing.TB) {
 	for _, k := range []string{config.EnvStore, config.EnvDataDir, config.EnvSeedFile, config.EnvTableName, config.EnvKeySecret,
 		config.EnvKeySecretARN, config.EnvSiteContentSecret, config.EnvSiteContentSecretARN, config.EnvLogLevel, config.EnvFunction,
 		config.EnvJobsQueueURL, config.EnvDeliveriesQueueURL, config.EnvStateMachineARN, config.EnvProviderKeysSecretARN,
-		config.EnvSchedulerInterval, config.EnvRetryScale, config.EnvAllowLoopback, "BRANDLENS_PROVIDERS", "BRANDLENS_REPLAY_FILE"} {
+		config.EnvSchedulerInterval, config.EnvRetryScale, config.EnvAllowLoopback, "BRANDLENS_PROVIDERS", "BRANDLENS_REPLAY_FILE", config.EnvMetricsNamespace, config.EnvSecretsTTL, config.EnvTracing, config.EnvOTLPEndpoint} {
 		t.Setenv(k, "")
 	}
 }
@@ -47,6 +47,12 @@ func clearEnv(t *testing.T) {
 // template.yaml gives it (set here for the rest of t) with the variables of
 // override changed, logging to log.
 func coldStart(t *testing.T, c *cloud, tpl template, fn string, log *slog.Logger, override ...string) (*app.Assembled, error) {
+	t.Helper()
+	return coldStartWith(t, c, tpl, fn, log, nil, override...)
+}
+
+// coldStartWith is coldStart with options of the resources.
+func coldStartWith(t *testing.T, c *cloud, tpl template, fn string, log *slog.Logger, opts []app.ResourcesOption, override ...string) (*app.Assembled, error) {
 	t.Helper()
 	f, ok := app.FunctionNamed(fn)
 	if !ok {
@@ -60,7 +66,7 @@ func coldStart(t *testing.T, c *cloud, tpl template, fn string, log *slog.Logger
 	if err != nil {
 		t.Fatal(err)
 	}
-	return artifact(t, f.Artifact).Assemble(context.Background(), app.NewResources(cfg, os.Getenv), log)
+	return artifact(t, f.Artifact).Assemble(context.Background(), app.NewResources(cfg, os.Getenv, opts...), log)
 }
 
 // TestEveryFunctionIsFullyAssembled builds every function of the table as

@@ -5,6 +5,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/brandlens/brandlens/shared/app"
+	"github.com/brandlens/brandlens/shared/config"
+	"github.com/brandlens/brandlens/shared/providers"
+
 	"github.com/brandlens/brandlens/shared/httpapi"
 	"github.com/brandlens/brandlens/shared/jobs"
 	"github.com/brandlens/brandlens/shared/platforms"
@@ -77,5 +81,51 @@ func TestLocalRunWithLiveProviders(t *testing.T) {
 		if vr.CostUSD <= 0 || vr.CostUnknown || vr.Truncated || !vr.Mentioned {
 			t.Errorf("%s: cost %v unknown %v truncated %v mentioned %v", vr.Platform, vr.CostUSD, vr.CostUnknown, vr.Truncated, vr.Mentioned)
 		}
+	}
+}
+
+// A rotation of the provider keys reaches a warm platform step: the
+// secret (Secrets Manager's JSON protocol) holds a key the vendor refuses,
+// an operator puts the new one, and the next call — refused with the old
+// key — reads the secret again and succeeds with the new key, through the
+// live OpenAI adapter against its fake.
+func TestProviderKeysRotationReachesWarmFunctions(t *testing.T) {
+	clearEnv(t)
+	c := offlineCloud(t)
+	f := vendorfake.New(vendorfake.Answer{Brand: "Acme Notes", Domain: "acmenotes.com"})
+	t.Cleanup(f.Close)
+	env := f.Env()
+	delete(env, "OPENAI_API_KEY") // the key comes from the secret
+	env["BRANDLENS_PROVIDERS"] = "live"
+	c.aws.mu.Lock()
+	c.aws.secrets[providerKeysARN] = `{"OPENAI_API_KEY":"sk-revoked-0000"}`
+	c.aws.mu.Unlock()
+	cfg, err := config.Parse(func(k string) string {
+		return map[string]string{config.EnvProviderKeysSecretARN: providerKeysARN, config.EnvSecretsTTL: "1h"}[k]
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	provs, err := app.NewResources(cfg, func(k string) string { return env[k] }).Providers(ctx, live.FromEnv, quiet())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if reads := c.aws.secretReads(); reads[providerKeysARN] != 1 {
+		t.Fatalf("cold start read the keys %d times", reads[providerKeysARN])
+	}
+	// The operator rotates: put-secret-value.
+	c.aws.mu.Lock()
+	c.aws.secrets[providerKeysARN] = `{"OPENAI_API_KEY":"` + vendorfake.OpenAIKey + `"}`
+	c.aws.mu.Unlock()
+	ans, err := provs[platforms.ChatGPT].Answer(ctx, providers.Request{Query: "best note taking app", Hints: providers.Hints{Brand: "Acme Notes"}})
+	if err != nil || !strings.Contains(ans.Text, "Acme Notes") {
+		t.Fatalf("after the rotation: %q, %v (refused by the fake: %v)", ans.Text, err, f.Refused())
+	}
+	if reads := c.aws.secretReads(); reads[providerKeysARN] != 1 {
+		t.Errorf("the refused key made %d reads, want 1", reads[providerKeysARN])
+	}
+	if r := f.Refused(); len(r) != 1 || !strings.Contains(r[0], "key") {
+		t.Errorf("the fake refused %v, want the revoked key once", r)
 	}
 }

@@ -244,7 +244,7 @@ func OpenLocal(ctx context.Context, res *Resources, factory ProviderFactory, log
 	if err != nil {
 		return nil, nil, err
 	}
-	provs, err := res.Providers(ctx, factory)
+	provs, err := res.Providers(ctx, factory, logger)
 	if err != nil {
 		return nil, nil, err
 	}

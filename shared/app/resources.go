@@ -4,15 +4,16 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	awsconfig "github.com/aws/aws-sdk-go-v2/config"
@@ -21,12 +22,15 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/sqs"
 
 	"github.com/brandlens/brandlens/shared/config"
+	"github.com/brandlens/brandlens/shared/metrics"
 	"github.com/brandlens/brandlens/shared/providers"
 	"github.com/brandlens/brandlens/shared/queue"
+	"github.com/brandlens/brandlens/shared/runs"
 	"github.com/brandlens/brandlens/shared/ssrf"
 	"github.com/brandlens/brandlens/shared/store"
 	"github.com/brandlens/brandlens/shared/store/dynamo"
 	"github.com/brandlens/brandlens/shared/store/embedded"
+	"github.com/brandlens/brandlens/shared/tracing"
 )
 
 // Resources opens what the settings name: the store, the AWS clients (from
@@ -35,13 +39,25 @@ type Resources struct {
 	cfg    config.Config
 	getenv func(string) string
 	aws    func() (aws.Config, error)
+	// metricsOut receives the embedded-metric-format lines (stdout, which
+	// Lambda sends to the function's log group with its logs).
+	metricsOut io.Writer
+	// tracing is built on first use: nil when the settings turn it off.
+	tracing func() (*tracing.Tracing, error)
 }
+
+// ResourcesOption changes what NewResources opens.
+type ResourcesOption func(*Resources)
+
+// WithMetricsOutput sends the business figures' embedded-metric-format
+// lines to w instead of stdout.
+func WithMetricsOutput(w io.Writer) ResourcesOption { return func(r *Resources) { r.metricsOut = w } }
 
 // NewResources returns the resources of cfg. getenv (os.Getenv in
 // production) serves the variables the providers read themselves (the
 // platforms' keys and endpoints).
-func NewResources(cfg config.Config, getenv func(string) string) *Resources {
-	return &Resources{cfg: cfg, getenv: getenv, aws: sync.OnceValues(func() (aws.Config, error) {
+func NewResources(cfg config.Config, getenv func(string) string, opts ...ResourcesOption) *Resources {
+	r := &Resources{cfg: cfg, getenv: getenv, metricsOut: os.Stdout, aws: sync.OnceValues(func() (aws.Config, error) {
 		// A Lambda cold start builds several clients from one configuration.
 		// AWS_ENDPOINT_URL_<SERVICE> (DynamoDB Local, LocalStack, fauxqs) is
 		// honoured by each client built from it.
@@ -51,6 +67,33 @@ func NewResources(cfg config.Config, getenv func(string) string) *Resources {
 		}
 		return c, nil
 	})}
+	r.tracing = sync.OnceValues(func() (*tracing.Tracing, error) {
+		if !cfg.Tracing {
+			return nil, nil
+		}
+		return tracing.New(context.Background(), cfg.TracingEndpoint, cfg.Function)
+	})
+	for _, o := range opts {
+		o(r)
+	}
+	return r
+}
+
+// Tracing is the function's spans (nil when tracing is off: then its
+// methods wrap nothing).
+func (r *Resources) Tracing() (*tracing.Tracing, error) { return r.tracing() }
+
+// Metrics is where the settled jobs' figures go: embedded-metric-format
+// lines of the configured namespace, or nil (none) without one.
+func (r *Resources) Metrics(log *slog.Logger) (runs.Metrics, error) {
+	if r.cfg.MetricsNamespace == "" {
+		return nil, nil
+	}
+	emf, err := metrics.NewEMF(r.metricsOut, r.cfg.MetricsNamespace, nil)
+	if err != nil {
+		return nil, fmt.Errorf("app: %s: %w", config.EnvMetricsNamespace, err)
+	}
+	return metrics.Jobs{EMF: emf, OnError: func(err error) { log.Error("metrics: write the figures", "error", err.Error()) }}, nil
 }
 
 // Config is the settings the resources were opened with.
@@ -120,27 +163,29 @@ func (r *Resources) SiteContentSecret(ctx context.Context) ([]byte, error) {
 
 // Providers builds the AI platform providers with factory. In AWS the
 // platforms' keys come from one Secrets Manager JSON object
-// (BRANDLENS_PROVIDER_KEYS_SECRET_ARN); its members win over the
-// environment.
-func (r *Resources) Providers(ctx context.Context, factory ProviderFactory) (providers.Set, error) {
-	getenv := r.getenv
-	if arn := r.cfg.ProviderKeysSecretARN; arn != "" {
-		raw, err := r.secretValue(ctx, "provider keys", arn)
-		if err != nil {
-			return nil, err
-		}
-		keys := map[string]string{}
-		if err := json.Unmarshal(raw, &keys); err != nil {
-			return nil, fmt.Errorf("app: the provider keys secret must be a JSON object of strings: %w", err)
-		}
-		getenv = func(name string) string {
-			if v, ok := keys[name]; ok {
-				return v
-			}
-			return r.getenv(name)
-		}
+// (BRANDLENS_PROVIDER_KEYS_SECRET_ARN), whose members win over the
+// environment; it is read at cold start, again after the settings'
+// SecretsTTL, and at once when a platform refuses a key (see
+// rotatingKeys), so that a rotation reaches warm functions.
+func (r *Resources) Providers(ctx context.Context, factory ProviderFactory, log *slog.Logger) (providers.Set, error) {
+	arn := r.cfg.ProviderKeysSecretARN
+	if arn == "" {
+		return factory(r.getenv, http.DefaultClient)
 	}
-	return factory(getenv, http.DefaultClient)
+	return newRotatingKeys(ctx, &rotatingKeys{
+		read: func(ctx context.Context) ([]byte, error) { return r.secretValue(ctx, "provider keys", arn) },
+		build: func(keys map[string]string) (providers.Set, error) {
+			return factory(func(name string) string {
+				if v, ok := keys[name]; ok {
+					return v
+				}
+				return r.getenv(name)
+			}, http.DefaultClient)
+		},
+		ttl: r.cfg.SecretsTTL,
+		now: time.Now,
+		log: log,
+	})
 }
 
 // secretValue reads a string secret from Secrets Manager.

@@ -24,6 +24,7 @@ import (
 	"github.com/brandlens/brandlens/shared/competitors"
 	"github.com/brandlens/brandlens/shared/credits"
 	"github.com/brandlens/brandlens/shared/httpapi"
+	"github.com/brandlens/brandlens/shared/idempotency"
 	"github.com/brandlens/brandlens/shared/jobs"
 	"github.com/brandlens/brandlens/shared/meter"
 	"github.com/brandlens/brandlens/shared/providers"
@@ -61,6 +62,7 @@ type Repos struct {
 	Jobs        *jobs.Repo
 	Ledger      *credits.Ledger
 	Limiter     *ratelimit.Limiter
+	Idempotency *idempotency.Records
 	Now         func() time.Time
 }
 
@@ -91,6 +93,7 @@ func NewRepos(tbl store.Table, keySecret []byte, now func() time.Time) (*Repos, 
 		Jobs:        jobs.NewRepo(tbl),
 		Ledger:      credits.NewLedger(tbl, now),
 		Limiter:     ratelimit.New(tbl, now),
+		Idempotency: idempotency.NewRecords(tbl, now),
 		Now:         now,
 	}, nil
 }
@@ -124,6 +127,11 @@ type Deps struct {
 	// (providers.Timeouts; nil: the defaults), which query runs' deadlines
 	// derive from.
 	Timeouts map[string]time.Duration
+	// Metrics receives the settled jobs' figures (nil: none).
+	Metrics runs.Metrics
+	// DeliveryClient, when set, replaces the webhook deliveries' guarded
+	// client (the Lambda assembly passes the guarded client, traced).
+	DeliveryClient *http.Client
 }
 
 // NewServices builds every service over r with d.
@@ -138,11 +146,12 @@ func NewServices(r *Repos, d Deps) (*Services, error) {
 		d.Logger = slog.Default()
 	}
 	rs, err := runs.New(runs.Deps{Table: r.Table, Tenants: r.Tenants, Queries: r.Queries, Ledger: r.Ledger, Jobs: r.Jobs,
-		Competitors: r.Competitors, Providers: d.Providers, Sender: d.Jobs, Now: r.Now, Logger: d.Logger})
+		Competitors: r.Competitors, Providers: d.Providers, Sender: d.Jobs, Now: r.Now, Logger: d.Logger, Metrics: d.Metrics})
 	if err != nil {
 		return nil, fmt.Errorf("app: %w", err)
 	}
-	wh := webhooks.New(r.Table, webhooks.Options{Sender: d.Deliveries, Guard: d.Guard, RetryScale: d.RetryScale, Now: r.Now, Logger: d.Logger})
+	wh := webhooks.New(r.Table, webhooks.Options{Sender: d.Deliveries, Guard: d.Guard, Client: d.DeliveryClient,
+		RetryScale: d.RetryScale, Now: r.Now, Logger: d.Logger})
 	mt := meter.New(r.Table, r.Tenants, r.Ledger, r.Jobs, d.Jobs, r.Now, d.Logger)
 	kinds, err := jobKinds(rs, mt, d.Timeouts)
 	if err != nil {
@@ -161,6 +170,6 @@ func (s *Services) HTTPDeps(siteContentSecret []byte) httpapi.Deps {
 	return httpapi.Deps{
 		Keys: s.Keys, Tenants: s.Tenants, Queries: s.Queries, Competitors: s.Competitors,
 		Citations: s.Citations, Jobs: s.Jobs, Ledger: s.Ledger, Limiter: s.Limiter, Runs: s.Runs,
-		Webhooks: s.Webhooks, Logger: s.Logger, Now: s.Now, SiteContentSecret: siteContentSecret,
+		Webhooks: s.Webhooks, Idempotency: s.Idempotency, Logger: s.Logger, Now: s.Now, SiteContentSecret: siteContentSecret,
 	}
 }

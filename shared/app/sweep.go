@@ -25,14 +25,21 @@ var meterDefinitions = map[string][]byte{
 }
 
 // jobKinds tells the jobs sweep how to treat each job type: query runs by
-// their provider-derived deadline and their own settle; the metered jobs
+// their provider-derived deadline (plus the bound of their workflow's
+// other steps) and their own settle; the metered jobs
 // by the bound of their state machine (every task's TimeoutSeconds and
 // retries, meter's work steps having no finer bound) and meter's settle,
 // which captures the price when the work took effect and releases it
 // otherwise. Publishing waits for a human and has no kind: it is never
 // reaped.
 func jobKinds(rs *runs.Service, mt *meter.Service, timeouts map[string]time.Duration) (map[string]jobs.Kind, error) {
-	kinds := map[string]jobs.Kind{jobs.TypeQueryRun: rs.Kind(timeouts)}
+	// A run's Map takes what its items take (runs.Deadline); the rest of
+	// its workflow is bounded like the metered jobs' state machines.
+	steps, err := machineBound(statemachines.QueryExecution)
+	if err != nil {
+		return nil, fmt.Errorf("app: the deadline of query runs: %w", err)
+	}
+	kinds := map[string]jobs.Kind{jobs.TypeQueryRun: rs.Kind(timeouts, steps)}
 	for _, typ := range jobs.Types {
 		name, ok := meter.Machine(typ)
 		if !ok {
@@ -56,8 +63,9 @@ func jobKinds(rs *runs.Service, mt *meter.Service, timeouts map[string]time.Dura
 
 var placeholder = regexp.MustCompile(`\$\{([A-Za-z0-9_]+)\}`)
 
-// machineBound is MaxDuration of a definition (its placeholders filled
-// with their own names: resources do not change how long it may take).
+// machineBound is MaxDuration of a definition, a Map taking no item (its
+// placeholders filled with their own names: resources do not change how
+// long it may take).
 func machineBound(def []byte) (time.Duration, error) {
 	if def == nil {
 		return 0, fmt.Errorf("no state machine")

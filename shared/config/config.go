@@ -47,6 +47,19 @@ const (
 	// EnvAllowLoopback lets webhook URLs point to loopback addresses (local
 	// development only; template.yaml never sets it).
 	EnvAllowLoopback = "BRANDLENS_ALLOW_LOOPBACK_TARGETS"
+	// EnvMetricsNamespace is the CloudWatch namespace of the business
+	// figures, written as embedded-metric-format lines (empty: none).
+	EnvMetricsNamespace = "BRANDLENS_METRICS_NAMESPACE"
+	// EnvSecretsTTL is how long the provider keys read from Secrets
+	// Manager are kept before they are read again (a Go duration).
+	EnvSecretsTTL = "BRANDLENS_SECRETS_TTL"
+	// EnvTracing turns spans on: "otlp" exports them to the collector
+	// extension (OTEL_EXPORTER_OTLP_ENDPOINT, default localhost:4318);
+	// "off" or empty: no spans.
+	EnvTracing = "BRANDLENS_TRACING"
+	// EnvOTLPEndpoint is OpenTelemetry's standard variable of the
+	// collector's base URL.
+	EnvOTLPEndpoint = "OTEL_EXPORTER_OTLP_ENDPOINT"
 )
 
 // Store backends.
@@ -64,6 +77,7 @@ const (
 	// commit; a platform call still waiting is cut off and asked again
 	// after the restart.
 	DefaultShutdownGrace = 30 * time.Second
+	DefaultSecretsTTL    = 5 * time.Minute
 )
 
 // Config is the settings read from the environment.
@@ -101,6 +115,15 @@ type Config struct {
 	RetryScale float64
 	// AllowLoopbackTargets admits loopback webhook URLs.
 	AllowLoopbackTargets bool
+	// MetricsNamespace is where the business figures go ("": nowhere).
+	MetricsNamespace string
+	// SecretsTTL is how long a secret that may be rotated while the
+	// process runs (the provider keys) is kept before it is read again.
+	SecretsTTL time.Duration
+	// Tracing exports spans over OTLP/HTTP to TracingEndpoint ("": the
+	// collector extension's default).
+	Tracing         bool
+	TracingEndpoint string
 }
 
 // FromEnv reads the settings from the process environment.
@@ -128,6 +151,8 @@ func Parse(getenv func(string) string) (Config, error) {
 		SchedulerInterval:     DefaultSchedulerInterval,
 		ShutdownGrace:         DefaultShutdownGrace,
 		RetryScale:            1,
+		MetricsNamespace:      get(EnvMetricsNamespace),
+		SecretsTTL:            DefaultSecretsTTL,
 	}
 	if c.Store == "" {
 		c.Store = StoreEmbedded
@@ -179,6 +204,20 @@ func Parse(getenv func(string) string) (Config, error) {
 			return Config{}, fmt.Errorf("config: %s must be a positive number, not %q", EnvRetryScale, v)
 		}
 		c.RetryScale = f
+	}
+	if v := get(EnvSecretsTTL); v != "" {
+		d, err := time.ParseDuration(v)
+		if err != nil || d < time.Second {
+			return Config{}, fmt.Errorf("config: %s must be a duration of at least 1s such as 5m, not %q", EnvSecretsTTL, v)
+		}
+		c.SecretsTTL = d
+	}
+	switch v := get(EnvTracing); v {
+	case "", "off":
+	case "otlp":
+		c.Tracing, c.TracingEndpoint = true, get(EnvOTLPEndpoint)
+	default:
+		return Config{}, fmt.Errorf("config: %s must be otlp or off, not %q", EnvTracing, v)
 	}
 	switch v := get(EnvAllowLoopback); {
 	case v == "" || v == "0" || strings.EqualFold(v, "false"):

@@ -69,6 +69,26 @@ func TestParse(t *testing.T) {
 				t.Errorf("%+v", c)
 			}
 		}},
+		{"metrics and the secrets' TTL by default", nil, func(t *testing.T, c config.Config) {
+			if c.MetricsNamespace != "" || c.SecretsTTL != config.DefaultSecretsTTL {
+				t.Errorf("namespace %q TTL %v", c.MetricsNamespace, c.SecretsTTL)
+			}
+		}},
+		{"tracing to the collector extension", map[string]string{config.EnvTracing: "otlp", config.EnvOTLPEndpoint: "http://localhost:4318"}, func(t *testing.T, c config.Config) {
+			if !c.Tracing || c.TracingEndpoint != "http://localhost:4318" {
+				t.Errorf("tracing %v endpoint %q", c.Tracing, c.TracingEndpoint)
+			}
+		}},
+		{"tracing off", map[string]string{config.EnvTracing: "off", config.EnvOTLPEndpoint: "http://localhost:4318"}, func(t *testing.T, c config.Config) {
+			if c.Tracing {
+				t.Error("tracing on")
+			}
+		}},
+		{"metrics namespace and secrets TTL", map[string]string{config.EnvMetricsNamespace: " brandlens/brandlens-prod ", config.EnvSecretsTTL: "300s"}, func(t *testing.T, c config.Config) {
+			if c.MetricsNamespace != "brandlens/brandlens-prod" || c.SecretsTTL != 5*time.Minute {
+				t.Errorf("namespace %q TTL %v", c.MetricsNamespace, c.SecretsTTL)
+			}
+		}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -101,6 +121,9 @@ func TestParseRefusesBadValues(t *testing.T) {
 		{config.EnvShutdownGrace, "soon", nil},
 		{config.EnvShutdownGrace, "-5s", nil},
 		{config.EnvShutdownGrace, "0s", nil},
+		{config.EnvSecretsTTL, "300", nil},
+		{config.EnvTracing, "xray", nil},
+		{config.EnvSecretsTTL, "10ms", nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.variable+"="+tt.value, func(t *testing.T) {
@@ -119,13 +142,15 @@ func TestParseRefusesBadValues(t *testing.T) {
 // FuzzParse: whatever the environment holds, Parse answers a Config or an
 // error, and never panics.
 func FuzzParse(f *testing.F) {
-	f.Add("embedded", "", "1m", "1", "0", "info")
-	f.Add("dynamodb", "t", "0s", "0.01", "1", "DEBUG")
-	f.Add("x", "", "?", "-", "maybe", "")
-	f.Fuzz(func(t *testing.T, store, table, interval, scale, loopback, level string) {
+	f.Add("embedded", "", "1m", "1", "0", "info", "5m", "off")
+	f.Add("dynamodb", "t", "0s", "0.01", "1", "DEBUG", "300s", "otlp")
+	f.Add("x", "", "?", "-", "maybe", "", "1ms", "xray")
+	f.Fuzz(func(t *testing.T, store, table, interval, scale, loopback, level, ttl, tracing string) {
 		c, err := config.Parse(env(map[string]string{config.EnvStore: store, config.EnvTableName: table,
-			config.EnvSchedulerInterval: interval, config.EnvRetryScale: scale, config.EnvAllowLoopback: loopback, config.EnvLogLevel: level}))
-		if err == nil && (c.RetryScale <= 0 || c.SchedulerInterval < 0 || (c.Store != config.StoreEmbedded && c.Store != config.StoreDynamoDB)) {
+			config.EnvSchedulerInterval: interval, config.EnvRetryScale: scale, config.EnvAllowLoopback: loopback, config.EnvLogLevel: level,
+			config.EnvSecretsTTL: ttl, config.EnvTracing: tracing}))
+		if err == nil && (c.RetryScale <= 0 || c.SchedulerInterval < 0 || (c.Store != config.StoreEmbedded && c.Store != config.StoreDynamoDB) ||
+			c.SecretsTTL < time.Second || (c.Tracing && strings.TrimSpace(tracing) != "otlp")) {
 			t.Fatalf("accepted %+v", c)
 		}
 	})

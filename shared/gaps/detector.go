@@ -10,11 +10,11 @@ import (
 
 	"github.com/brandlens/brandlens/shared/audit"
 	"github.com/brandlens/brandlens/shared/competitors"
-	"github.com/brandlens/brandlens/shared/outbox"
 	"github.com/brandlens/brandlens/shared/ids"
 	"github.com/brandlens/brandlens/shared/jobs"
 	"github.com/brandlens/brandlens/shared/meter"
 	"github.com/brandlens/brandlens/shared/opportunities"
+	"github.com/brandlens/brandlens/shared/outbox"
 	"github.com/brandlens/brandlens/shared/queries"
 	"github.com/brandlens/brandlens/shared/store"
 	"github.com/brandlens/brandlens/shared/tenants"
@@ -103,7 +103,7 @@ func NewDetector(tbl store.Table, tenantRepo *tenants.Repo, queryRepo *queries.R
 var ErrBrandProfileNotFound = errors.New("gaps: brand profile not found")
 
 // Request is the metered job request of a gap detection, for the HTTP
-// layer to complete with the idempotency key and fingerprint. Its precheck
+// layer to complete with the Idempotency-Key it claimed. Its precheck
 // answers ErrBrandProfileNotFound before anything is stored.
 func (d *Detector) Request(tenantID, brandProfileID int32, actor audit.Actor) meter.Request {
 	id := brandProfileID

@@ -6,12 +6,12 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/brandlens/brandlens/shared/outbox"
 	"github.com/brandlens/brandlens/shared/gaps"
 	"github.com/brandlens/brandlens/shared/gaps/gapstest"
 	"github.com/brandlens/brandlens/shared/jobs"
 	"github.com/brandlens/brandlens/shared/meter"
 	"github.com/brandlens/brandlens/shared/opportunities"
+	"github.com/brandlens/brandlens/shared/outbox"
 	"github.com/brandlens/brandlens/shared/store"
 	"github.com/brandlens/brandlens/shared/store/dynamotest"
 	"github.com/brandlens/brandlens/shared/store/storetest"

@@ -14,6 +14,8 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/go-json-experiment/json/jsontext"
+
 	"github.com/brandlens/brandlens/shared/validation"
 )
 
@@ -29,7 +31,7 @@ import (
 //		Page     int32     `query:"page" default:"1" min:"1"`
 //		Platform string    `query:"platform" enum:"platforms"`
 //		From     time.Time `query:"dateFrom" doc:"inclusive lower bound"`
-//		Key      string    `header:"Idempotency-Key" minLength:"1" maxLength:"255"`
+//		Version  string    `header:"X-Version" minLength:"1" maxLength:"20"`
 //		Body     RunRequest `body:"json"`
 //	}
 //
@@ -113,6 +115,9 @@ func newBinding(t reflect.Type) *binding {
 		if p.Name == "" {
 			panic(fmt.Sprintf("httpapi: %s.%s has no path, query, header or body tag", t, f.Name))
 		}
+		if p.In == InHeader && strings.EqualFold(p.Name, HeaderIdempotencyKey) {
+			panic(fmt.Sprintf("httpapi: %s.%s: the router reads Idempotency-Key on every write; inputs do not declare it", t, f.Name))
+		}
 		switch f.Type {
 		case reflect.TypeFor[string](), reflect.TypeFor[int32](), reflect.TypeFor[bool](), boolPtrType, timeType:
 		default:
@@ -162,8 +167,12 @@ func tagInt(t reflect.Type, f reflect.StructField, tag string) *int64 {
 func (b *binding) bind(rq *Request, pathVals map[string]string, dst reflect.Value) error {
 	var ve validation.Error
 	query := rq.HTTP.URL.Query()
-	for i := range b.params {
-		p := &b.params[i]
+	params := b.params
+	if rq.Route != nil {
+		params = rq.Route.Params()
+	}
+	for i := range params {
+		p := &params[i]
 		var raw string
 		var present bool
 		switch p.In {
@@ -202,7 +211,9 @@ func (b *binding) bind(rq *Request, pathVals map[string]string, dst reflect.Valu
 			ve.Add(p.Name, "%s", msg)
 			continue
 		}
-		dst.FieldByIndex(p.index).Set(reflect.ValueOf(v))
+		if p.index != nil { // nil: read by the router (Idempotency-Key)
+			dst.FieldByIndex(p.index).Set(reflect.ValueOf(v))
+		}
 	}
 	for name := range query {
 		if !b.query[name] {
@@ -259,6 +270,9 @@ func (p *Param) parse(raw string) (any, string) {
 		}
 		return t, ""
 	}
+	if !utf8.ValidString(raw) {
+		return nil, "must be valid UTF-8"
+	}
 	if n := utf8.RuneCountInString(raw); n > p.MaxLength || n < p.MinLength {
 		if p.MinLength > 0 {
 			return nil, fmt.Sprintf("must be %d to %d characters", p.MinLength, p.MaxLength)
@@ -299,16 +313,18 @@ func decodeBody(rq *Request, dst any) error {
 }
 
 // decodeStrict decodes one JSON object into dst, a pointer to a struct.
-// Unknown members and members of the wrong type are all reported, each by
-// name.
+// The body must be well-formed JSON (UTF-8, one object, nothing after it)
+// with every object member named once at any depth — a duplicate would
+// otherwise be read as its last value, which may not be what a client
+// checked or was charged for. Then unknown members and members of the wrong
+// type are all reported, each by name.
 func decodeStrict(body []byte, dst any) error {
-	var members map[string]json.RawMessage
-	dec := json.NewDecoder(bytes.NewReader(body))
-	if err := dec.Decode(&members); err != nil || members == nil {
-		return validation.Field("body", "must be a JSON object: %s", jsonProblem(err))
+	if err := checkJSON(body); err != nil {
+		return err
 	}
-	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
-		return validation.Field("body", "must hold one JSON object: unexpected data after it")
+	var members map[string]json.RawMessage
+	if err := json.Unmarshal(body, &members); err != nil {
+		return validation.Field("body", "must be a JSON object")
 	}
 	rv := reflect.ValueOf(dst).Elem()
 	fields := jsonFields(rv.Type())
@@ -327,12 +343,64 @@ func decodeStrict(body []byte, dst any) error {
 	return ve.Err()
 }
 
-func jsonProblem(err error) string {
-	var se *json.SyntaxError
-	if errors.As(err, &se) {
-		return "malformed JSON at byte " + strconv.FormatInt(se.Offset, 10)
+// checkJSON accepts one JSON object whose members are each named once (at
+// any depth) and nothing after it; a syntax error is reported with its byte
+// offset, a duplicate member by its path (a.b.0.c).
+func checkJSON(body []byte) error {
+	dec := jsontext.NewDecoder(bytes.NewReader(body))
+	v, err := dec.ReadValue()
+	if err != nil {
+		return jsonSyntaxError(err)
 	}
-	return "expected an object"
+	if k := v.Kind(); k != '{' {
+		return validation.Field("body", "must be a JSON object, not %s", jsonKindName(k))
+	}
+	end := dec.InputOffset()
+	if _, err := dec.ReadToken(); !errors.Is(err, io.EOF) {
+		return validation.Field("body", "must hold one JSON object: unexpected data after it at byte %d", end)
+	}
+	return nil
+}
+
+func jsonSyntaxError(err error) error {
+	var se *jsontext.SyntacticError
+	if !errors.As(err, &se) {
+		return validation.Field("body", "must be a JSON object: the body holds no JSON value")
+	}
+	if errors.Is(err, jsontext.ErrDuplicateName) {
+		return validation.Field(pointerField(se.JSONPointer), "given more than once; give each member once")
+	}
+	reason := se.Err.Error()
+	if errors.Is(se.Err, io.ErrUnexpectedEOF) {
+		reason = "the body ends before the JSON value does"
+	}
+	where := ""
+	if se.JSONPointer != "" {
+		where = " (in " + pointerField(se.JSONPointer) + ")"
+	}
+	return validation.Field("body", "malformed JSON at byte %d%s: %s", se.ByteOffset, where, reason)
+}
+
+// pointerField names the member a JSON pointer designates, as a dotted
+// path: /a/c/0/d is a.c.0.d.
+func pointerField(p jsontext.Pointer) string {
+	return strings.Join(slices.Collect(p.Tokens()), ".")
+}
+
+func jsonKindName(k jsontext.Kind) string {
+	switch k {
+	case '[':
+		return "an array"
+	case '"':
+		return "a string"
+	case '0':
+		return "a number"
+	case 't', 'f':
+		return "a boolean"
+	case 'n':
+		return "null"
+	}
+	return "a JSON value"
 }
 
 // jsonFields maps the JSON member names of struct type t to field indexes

@@ -124,15 +124,19 @@ type JobList struct {
 	NextCursor *string `json:"nextCursor"`
 }
 
-// JobAccepted is the 202 answer of every write.
+// JobAccepted is the 202 answer of every write that creates a job.
 type JobAccepted struct {
 	JobID  string `json:"jobId"`
 	Status string `json:"status"`
+	// CreditsBalance is the tenant's available credits after the job's
+	// hold (the spec: "responses carry credits_balance").
+	CreditsBalance int64 `json:"credits_balance"`
 }
 
 // RunRequest is the PublicRunRequest body of POST /api/v1/queries/{id}/run.
 type RunRequest struct {
-	// Platforms is a subset of the query's platforms; empty runs them all.
+	// Platforms is a subset of the query's platforms; absent (nil) runs them
+	// all, and an empty list is refused.
 	Platforms []string `json:"platforms"`
 	// Samples per platform, 1..5 (default 1).
 	Samples *int32 `json:"samples"`

@@ -4,7 +4,8 @@ import "net/http"
 
 // Error codes of the spec, and those this service adds (documented in the
 // OpenAPI document): method_not_allowed, payload_too_large,
-// invalid_signature, not_implemented, internal_error.
+// invalid_signature, not_implemented, internal_error, bad_request,
+// request_headers_too_large.
 const (
 	CodeMissingAPIKey        = "missing_api_key"
 	CodeInvalidAPIKey        = "invalid_api_key"
@@ -22,6 +23,8 @@ const (
 	CodeInvalidSignature     = "invalid_signature"
 	CodeNotImplemented       = "not_implemented"
 	CodeInternal             = "internal_error"
+	CodeBadRequest           = "bad_request"
+	CodeHeadersTooLarge      = "request_headers_too_large"
 )
 
 // ErrorStatus maps each code to its HTTP status.
@@ -42,6 +45,8 @@ var ErrorStatus = map[string]int{
 	CodeInvalidSignature:     http.StatusUnauthorized,
 	CodeNotImplemented:       http.StatusNotImplemented,
 	CodeInternal:             http.StatusInternalServerError,
+	CodeBadRequest:           http.StatusBadRequest,
+	CodeHeadersTooLarge:      http.StatusRequestHeaderFieldsTooLarge,
 }
 
 // Error is an API error; it renders as the spec's envelope

@@ -3,6 +3,7 @@ package httpapi
 import (
 	"fmt"
 	"reflect"
+	"slices"
 	"strings"
 )
 
@@ -28,8 +29,15 @@ type NoInput struct{}
 // body — and answers fn's Out as JSON with the route's Status. A parameter
 // is declared only by its field in In, so it cannot be declared in one
 // place and read in another.
+//
+// On idempotent routes (Route.Idempotent) the router runs fn under the
+// request's Idempotency-Key once the input is valid (see idempotent.go).
 func Handle[In, Out any](fn func(s *Server, rq *Request, in In) (Out, error)) Handler {
 	b := newBinding(reflect.TypeFor[In]())
+	var restore restoreFunc
+	if _, ok := any(*new(Out)).(oneTimeSecret); ok {
+		restore = restoreSecret[Out]
+	}
 	return Handler{bind: b, out: reflect.TypeFor[Out](),
 		serve: func(s *Server, rq *Request, path map[string]string) (any, error) {
 			var in In
@@ -41,7 +49,11 @@ func Handle[In, Out any](fn func(s *Server, rq *Request, in In) (Out, error)) Ha
 					return nil, err
 				}
 			}
-			return fn(s, rq, in)
+			run := func() (any, error) { return fn(s, rq, in) }
+			if rq.Route != nil && rq.Route.Idempotent() && rq.Route.Implemented() {
+				return s.idempotent(rq, run, restore)
+			}
+			return run()
 		}}
 }
 
@@ -57,8 +69,15 @@ func NotImplemented[In, Out any]() Handler {
 	return h
 }
 
-// Params are the route's path, query and header parameters.
-func (r *Route) Params() []Param { return r.Handler.bind.params }
+// Params are the route's path, query and header parameters: its input's,
+// and Idempotency-Key on idempotent routes.
+func (r *Route) Params() []Param {
+	ps := r.Handler.bind.params
+	if r.Idempotent() {
+		ps = append(slices.Clip(ps), idempotencyKeyParam)
+	}
+	return ps
+}
 
 // RequestBody is the type of the route's JSON body, nil when it takes none.
 func (r *Route) RequestBody() reflect.Type { return r.Handler.bind.bodyT }

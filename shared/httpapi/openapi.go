@@ -88,6 +88,7 @@ var fieldDocs = map[string]openapi.FieldDoc{
 	"JobList.nextCursor":                 {Description: "opaque; pass it as cursor to read the page after this one (the same status filter applies); null after the last page"},
 	"JobAccepted.status":                 {Enum: jobs.Statuses},
 	"JobAccepted.jobId":                  {Description: "id of the job; poll GET /api/v1/jobs/{id} with it"},
+	"JobAccepted.credits_balance":        {Description: "the tenant's available credits right after this job's hold (a replay with the same Idempotency-Key answers the original value)"},
 	"PlatformStatus.cost":                {Description: "credits charged for this platform"},
 	"PlatformStatus.mentionRate":         {Description: "share of samples naming the brand, with its 95% Wilson interval; null until the platform has finished"},
 	"Entitlement.scopes":                 {Enum: scopeValues},
@@ -101,7 +102,7 @@ var fieldDocs = map[string]openapi.FieldDoc{
 	"CreditInfo.committed_today":         {Description: "credits reserved by jobs created this UTC day that were not given back (held or captured): the count the daily ceiling is checked against, so that a burst of runs cannot pass it before any is charged"},
 	"Entitlement.spent_today":            {Description: "credits charged (captured) this UTC day; credits reserved by running jobs are in held"},
 	"Entitlement.held":                   {Description: "credits reserved by jobs that have not settled yet"},
-	"PublicRunRequest.platforms":         {Enum: platforms.All, Description: "subset of the query's platforms; empty or absent runs them all"},
+	"PublicRunRequest.platforms":         {Enum: platforms.All, Description: "subset of the query's platforms; absent or null runs them all; an empty array is 422"},
 	"PublicRunRequest.samples": {Min: openapi.Float(1), Max: openapi.Float(maxRunSamples), Default: 1,
 		Description: "samples per platform (AI answers vary from run to run; more samples give a mention rate with a tighter interval)"},
 	"PublishRequest.mode": {Enum: publishModes,
@@ -142,8 +143,8 @@ var errorDocs = map[string]errorDoc{
 		Example: "publishing needs an approved request at this autonomy level"},
 	CodeNotFound: {Meaning: "no such resource in the caller's tenant, or no route for the path",
 		Example: "query not found"},
-	CodeIdempotencyConflict: {Meaning: "the Idempotency-Key was already used for a different request",
-		Example: "the Idempotency-Key was used for a different request"},
+	CodeIdempotencyConflict: {Meaning: "the Idempotency-Key was already used for a different request (details.reason different_request), or a request with it is still running (in_progress, with Retry-After)",
+		Example: "this Idempotency-Key was used with a different request", Details: map[string]any{"header": "Idempotency-Key", "reason": "different_request"}},
 	CodeApprovalPending: {Meaning: "an approval request for this action is still pending",
 		Example: "an approval request for this opportunity is pending"},
 	CodeValidation: {Meaning: "a parameter or body member is invalid, unknown or ill-typed, or the body is not JSON; details.fields names each one",
@@ -163,6 +164,10 @@ var errorDocs = map[string]errorDoc{
 		Example: "missing or invalid X-Service-Signature", Extension: true},
 	CodeNotImplemented: {Meaning: "the endpoint is declared but its feature is not available in this deployment yet",
 		Example: "GET /api/v1/gaps is not available yet", Extension: true},
+	CodeBadRequest: {Meaning: "the HTTP request itself is malformed (request line, Host or a header name or value); answered before routing",
+		Example: "malformed HTTP request: invalid header value", Extension: true},
+	CodeHeadersTooLarge: {Meaning: fmt.Sprintf("the request line and headers exceed the limit (%d bytes of headers on brandlens serve; API Gateway refuses more than 10,240 bytes of request line and headers itself, in its own format); answered before routing", MaxHeaderBytes),
+		Example: fmt.Sprintf("the request's headers exceed %d bytes", MaxHeaderBytes), Details: map[string]any{"limit": MaxHeaderBytes}, Extension: true},
 	CodeInternal: {Meaning: "an unexpected failure; the X-Request-Id identifies it in the service's logs",
 		Example: "internal error; the request id identifies it in our logs", Details: map[string]any{"requestId": "req_5f0c2a9e1b7d4c3a8e6f1d2b"}, Extension: true},
 }
@@ -260,16 +265,19 @@ func OpenAPI(routes []Route) (*openapi3.T, error) {
 		Responses: b.responses,
 		Parameters: openapi3.ParametersMap{
 			paramRequestID: {Value: &openapi3.Parameter{Name: headerRequestID, In: openapi3.ParameterInHeader,
-				Description: "Optional correlation id, echoed in the X-Request-Id response header; a value not matching " +
-					requestIDPattern.String() + " is replaced by a generated id.",
+				Description: "Optional correlation id of the caller, logged beside the service's own request id when it matches " +
+					requestIDPattern.String() + " (a value of any other shape is ignored). The service never adopts it as the request's id.",
 				Schema: openapi3.NewStringSchema().WithMaxLength(128).NewRef()}},
 		},
 		Headers: openapi3.Headers{
 			headerRequestID: {Value: &openapi3.Header{Parameter: openapi3.Parameter{
-				Description: "The request's id (the caller's X-Request-Id when valid, else generated); sent on every response.",
+				Description: "The request's id, generated by the service (API Gateway's request id in AWS); sent on every response and logged with the request. Quote it to find a request in the logs.",
 				Schema:      openapi3.NewStringSchema().NewRef()}}},
-			headerRetryAfter: {Value: &openapi3.Header{Parameter: openapi3.Parameter{Description: "Seconds to wait before retrying.",
+			headerRetryAfter: {Value: &openapi3.Header{Parameter: openapi3.Parameter{Description: "Seconds to wait before retrying (on 409, only while a request with the same Idempotency-Key is in progress).",
 				Schema: openapi3.NewInt32Schema().WithMin(0).NewRef()}}},
+			HeaderIdempotentReplayed: {Value: &openapi3.Header{Parameter: openapi3.Parameter{
+				Description: "true when the answer is the stored answer of an earlier request with the same Idempotency-Key (nothing ran again); absent otherwise.",
+				Schema:      openapi3.NewStringSchema().WithEnum("true").NewRef()}}},
 			headerAllow: {Value: &openapi3.Header{Parameter: openapi3.Parameter{Description: "Methods the path allows.",
 				Schema: openapi3.NewStringSchema().NewRef()}}},
 		},
@@ -334,7 +342,10 @@ func (b *docBuilder) operation(r *Route) (*openapi3.Operation, error) {
 		notes = append(notes, n)
 	}
 	if jobWrite(r) {
-		notes = append(notes, "Asynchronous: answers 202 with jobId at once; follow the job with GET /api/v1/jobs/{id} or the execution.completed webhook event. Send Idempotency-Key to make retries safe.")
+		notes = append(notes, "Asynchronous: answers 202 with jobId and the credits_balance left after the job's hold, at once; follow the job with GET /api/v1/jobs/{id} or the execution.completed webhook event.")
+	}
+	if r.Idempotent() {
+		notes = append(notes, "Idempotent: send Idempotency-Key to make retries safe; a retry with the same key and request replays the original answer (Idempotent-Replayed: true).")
 	}
 	if !r.Implemented() {
 		notes = append(notes, "Not available yet: after its guard and the checks of its parameters and body, it answers 501 not_implemented.")
@@ -373,7 +384,10 @@ func (b *docBuilder) operation(r *Route) (*openapi3.Operation, error) {
 	if r.RequestBody() != nil || r.Method == http.MethodPost || r.Method == http.MethodPut || r.Method == http.MethodPatch {
 		codes = append(codes, CodePayloadTooLarge)
 	}
-	codes = append(codes, CodeNotFound, CodeMethodNotAllowed, CodeInternal)
+	codes = append(codes, CodeNotFound, CodeMethodNotAllowed, CodeInternal, CodeBadRequest, CodeHeadersTooLarge)
+	if r.Idempotent() {
+		codes = append(codes, CodeIdempotencyConflict)
+	}
 	if !r.Implemented() {
 		codes = append(codes, CodeNotImplemented)
 	}
@@ -394,6 +408,9 @@ func (b *docBuilder) success(r *Route) (*openapi3.Response, error) {
 	desc := http.StatusText(r.Status)
 	resp := &openapi3.Response{
 		Headers: openapi3.Headers{headerRequestID: {Ref: headerRef + headerRequestID}},
+	}
+	if r.Idempotent() {
+		resp.Headers[HeaderIdempotentReplayed] = &openapi3.HeaderRef{Ref: headerRef + HeaderIdempotentReplayed}
 	}
 	var s *openapi3.SchemaRef
 	switch t := r.ResponseBody(); t {
@@ -453,7 +470,7 @@ func (b *docBuilder) errorResponse(status int, codes []string) string {
 		Extensions: map[string]any{"x-error-codes": codes},
 	}
 	switch status {
-	case http.StatusTooManyRequests, http.StatusPaymentRequired:
+	case http.StatusTooManyRequests, http.StatusPaymentRequired, http.StatusConflict:
 		resp.Headers[headerRetryAfter] = &openapi3.HeaderRef{Ref: headerRef + headerRetryAfter}
 	case http.StatusMethodNotAllowed:
 		resp.Headers[headerAllow] = &openapi3.HeaderRef{Ref: headerRef + headerAllow}
@@ -558,7 +575,11 @@ func (b *docBuilder) documentErrorObject() error {
 	fields := openapi3.NewArraySchema()
 	fields.Items = fieldErr
 	fields.Description = "with validation_error: one entry per invalid, unknown or ill-typed parameter, body member or header, sorted by field"
-	details := openapi3.NewObjectSchema().WithAnyAdditionalProperties().WithPropertyRef("fields", fields.NewRef())
+	fields.MaxItems = openapi3.Uint64Ptr(MaxListedFields)
+	omitted := openapi3.NewIntegerSchema().WithMin(1)
+	omitted.Description = fmt.Sprintf("with validation_error: how many more invalid fields there were beyond the %d listed", MaxListedFields)
+	details := openapi3.NewObjectSchema().WithAnyAdditionalProperties().WithPropertyRef("fields", fields.NewRef()).
+		WithPropertyRef(omittedFieldsKey, omitted.NewRef())
 	details.Description = "always an object (empty when there is nothing to add); validation errors list every offending field under fields"
 	obj.Properties["details"] = details.NewRef()
 	return nil
@@ -602,16 +623,16 @@ func apiDescription() string {
 Every error body is {"error": {"code", "message", "details"}}; details is always an object.
 
 %s
-Added beyond the spec: %s. Answers with status 429 or 402 carry Retry-After (seconds). Every response carries X-Request-Id: the caller's own X-Request-Id when it matches %s, otherwise a generated id.
+Added beyond the spec: %s. Answers with status 429 or 402 carry Retry-After (seconds). Every response carries X-Request-Id, the request's id: always the service's own (generated, or API Gateway's in AWS), so it names exactly one request. A caller's X-Request-Id matching %s is logged beside it as client_request_id; other values are ignored.
 
 ## Validation
-- Unknown query parameters, parameters given more than once, ill-typed or out-of-range values, and unknown or ill-typed body members are 422 validation_error; details.fields names each one ({field, message}), so one answer lists every bad field.
+- Unknown query parameters, parameters given more than once, ill-typed or out-of-range values, and unknown, ill-typed or repeated body members (at any depth: {"samples":1,"samples":5} is refused, naming samples) are 422 validation_error; details.fields names each one ({field, message}, sorted by field), so one answer lists every bad field — at most %d, with details.omittedFields counting the rest. Malformed JSON is named body, with the byte offset of the fault.
 - Request bodies must be %s and hold one JSON object.
 - Request bodies are capped at 1 MiB (%d bytes); larger ones are 413 payload_too_large.
 
 ## Asynchronous writes and idempotency
-- Credit-metered writes answer 202 {jobId, status}. Follow the job with GET /api/v1/jobs/{id} or the execution.completed webhook event. Job statuses: %s; perPlatformStatus records each platform, so a run can partly succeed.
-- Send Idempotency-Key (at most %d characters) with a write: a retry with the same key returns the original job and nothing runs twice; the same key with a different request is 409 idempotency_conflict.
+- Credit-metered writes answer 202 {jobId, status, credits_balance}: credits_balance is what the tenant has left after the job's hold. Follow the job with GET /api/v1/jobs/{id} or the execution.completed webhook event. Job statuses: %s; perPlatformStatus records each platform, so a run can partly succeed.
+- Every write (POST, PUT, DELETE with an API key) takes Idempotency-Key (1 to %d characters; per tenant and API key; kept 24 hours). A retry with the same key and the same request (method, path and JSON body, whatever the order and spacing of its members) replays the original answer, status and body, with Idempotent-Replayed: true, and nothing runs twice, also under concurrent duplicates (they wait for the first one's answer). The same key with a different request is 409 idempotency_conflict; a retry while the first request still runs after 10 s is 409 with details.reason in_progress and Retry-After. Only successful answers are kept: after an error answer (a 422 included) the key is free for the corrected request. A replayed webhook creation shows the subscription's current secret: secrets are not copied into idempotency records.
 
 ## Credits
 One credit ledger per tenant. Prices (defaults, configurable): 1 credit per platform per sample of a query run, charged only for the platforms that succeeded; 5 per gap detection; 2 per brief; 10 per article; 0 per publish. Failed executions cost 0. A balance too small is 402 insufficient_credits; passing the daily ceiling (daily_credit_ceiling) is 429 credit_ceiling_reached.
@@ -628,7 +649,7 @@ One credit ledger per tenant. Prices (defaults, configurable): 1 credit per plat
 - Autonomy levels of agent keys: %s (manual, auto-propose, auto-publish).
 `,
 		strings.Join(scopeValues, " < "), table.String(), strings.Join(ext, ", "), requestIDPattern.String(),
-		q(JSONMediaTypes), DefaultMaxBody,
+		MaxListedFields, q(JSONMediaTypes), DefaultMaxBody,
 		q(jobs.Statuses), idempotency.MaxKeyLen,
 		DefaultPageSize, MaxPageSize, MaxPageDepth, DefaultJobLimit, MaxJobLimit,
 		q(platforms.All), q(citations.Sentiments), q(citations.SourceTypes), q(autonomyValues))

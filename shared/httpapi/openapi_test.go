@@ -261,13 +261,19 @@ func TestOpenAPIOperationsFollowTheRouteTable(t *testing.T) {
 				t.Errorf("%s: path parameter %s undocumented", name, seg)
 			}
 		}
+		// Every write of a keyed caller takes Idempotency-Key (the router
+		// derives it from the method and guard; no row can leave it out).
 		idem := params["header:Idempotency-Key"]
-		if jobWrite(&r) {
+		keyedWrite := r.Method != http.MethodGet && (r.Guard == GuardAPIKey || r.Guard == GuardReviewer)
+		if keyedWrite != r.Idempotent() {
+			t.Errorf("%s: Idempotent() = %v for a keyed write = %v", name, r.Idempotent(), keyedWrite)
+		}
+		if keyedWrite {
 			if idem == nil || oatObj(idem, "schema")["maxLength"] != float64(idempotency.MaxKeyLen) || oatObj(idem, "schema")["minLength"] != float64(1) {
 				t.Errorf("%s: Idempotency-Key header (1 to %d characters) missing: %v", name, idempotency.MaxKeyLen, idem)
 			}
 		} else if idem != nil {
-			t.Errorf("%s: Idempotency-Key on a route that creates no job", name)
+			t.Errorf("%s: Idempotency-Key on a route that is no keyed write", name)
 		}
 
 		// Request body in the three JSON media types, one schema.
@@ -303,7 +309,7 @@ func TestOpenAPIOperationsFollowTheRouteTable(t *testing.T) {
 		case GuardSignedBody:
 			codes = append(codes, CodeInvalidSignature)
 		}
-		codes = append(codes, CodeNotFound, CodeMethodNotAllowed, CodeInternal)
+		codes = append(codes, CodeNotFound, CodeMethodNotAllowed, CodeInternal, CodeBadRequest, CodeHeadersTooLarge)
 		if len(r.Params()) > 0 || r.RequestBody() != nil {
 			codes = append(codes, CodeValidation)
 		}
@@ -312,6 +318,12 @@ func TestOpenAPIOperationsFollowTheRouteTable(t *testing.T) {
 		}
 		if !r.Implemented() {
 			codes = append(codes, CodeNotImplemented)
+		}
+		if r.Idempotent() {
+			codes = append(codes, CodeIdempotencyConflict)
+			if oatObj(ok200, "headers", HeaderIdempotentReplayed) == nil {
+				t.Errorf("%s: success without the %s header", name, HeaderIdempotentReplayed)
+			}
 		}
 		for _, c := range codes {
 			st := strconv.Itoa(ErrorStatus[c])
@@ -344,7 +356,7 @@ func TestOpenAPIOperationsFollowTheRouteTable(t *testing.T) {
 					t.Errorf("%s: code %s listed under %s", name, c, st)
 				}
 			}
-			wantRetry := st == "429" || st == "402"
+			wantRetry := st == "429" || st == "402" || st == "409"
 			if (oatObj(resp, "headers", "Retry-After") != nil) != wantRetry {
 				t.Errorf("%s: %s response Retry-After header present = %v", name, st, !wantRetry)
 			}

@@ -4,6 +4,7 @@ import (
 	"net/http"
 
 	"github.com/brandlens/brandlens/shared/auth"
+	"github.com/brandlens/brandlens/shared/idempotency"
 	"github.com/brandlens/brandlens/shared/tenants"
 )
 
@@ -15,6 +16,10 @@ type Request struct {
 	Principal auth.Principal
 	RequestID string
 	// Body is the raw body, read once by the router (capped).
-	Body   []byte
-	tenant *tenants.Tenant // the caller's, once read
+	Body []byte
+	// Idempotency is the Idempotency-Key the router claimed for this write
+	// (nil without one). Writes that create jobs pass it to the job's
+	// transaction (runs.Request, meter.Request).
+	Idempotency *idempotency.Key
+	tenant      *tenants.Tenant // the caller's, once read
 }

@@ -2,9 +2,11 @@ package httpapi
 
 import (
 	"net/http"
+	"reflect"
 
 	"github.com/brandlens/brandlens/shared/auth"
 	"github.com/brandlens/brandlens/shared/citations"
+	"github.com/brandlens/brandlens/shared/idempotency"
 	"github.com/brandlens/brandlens/shared/jobs"
 	"github.com/brandlens/brandlens/shared/platforms"
 	"github.com/brandlens/brandlens/shared/webhooks"
@@ -84,10 +86,6 @@ type (
 	StrID struct {
 		ID string `path:"id"`
 	}
-	// Idempotent is embedded in the input of writes that create jobs.
-	Idempotent struct {
-		IdempotencyKey string `header:"Idempotency-Key" minLength:"1" maxLength:"255" doc:"Makes the write safe to retry: a retry with the same key returns the original job and nothing runs twice; the same key with a different request is 409 idempotency_conflict. Kept 24 hours, per tenant and API key."`
-	}
 	// StatusFilter is the status query of lists not built yet.
 	StatusFilter struct {
 		Status string `query:"status"`
@@ -138,7 +136,6 @@ func routeTable() []Route {
 		{Method: http.MethodPost, Path: "/api/v1/gaps/detect", Function: "api-post-gaps-detect", Guard: GuardAPIKey, Scope: auth.ScopeReadWrite,
 			Capability: "gaps:detect", Tag: "Gaps", Summary: "Start four-tier gap detection (credit-metered, asynchronous)",
 			Status: http.StatusAccepted, Errors: writeErrors, Handler: NotImplemented[struct {
-				Idempotent
 				Body GapDetectRequest `body:"json"`
 			}, JobAccepted]()},
 		{Method: http.MethodGet, Path: "/api/v1/opportunities", Function: "api-list-opportunities", Guard: GuardAPIKey, Scope: auth.ScopeRead,
@@ -151,14 +148,12 @@ func routeTable() []Route {
 			Capability: "content:generate", Tag: "Opportunities", Summary: "Generate a content brief (asynchronous)",
 			Status: http.StatusAccepted, Errors: writeErrors, Handler: NotImplemented[struct {
 				StrID
-				Idempotent
 				Body BriefRequest `body:"json"`
 			}, JobAccepted]()},
 		{Method: http.MethodPost, Path: "/api/v1/opportunities/{id}/generate-content", Function: "api-post-opportunity-content", Guard: GuardAPIKey, Scope: auth.ScopeReadWrite,
 			Capability: "content:generate", Tag: "Opportunities", Summary: "Generate the article (asynchronous)",
 			Status: http.StatusAccepted, Errors: writeErrors, Handler: NotImplemented[struct {
 				StrID
-				Idempotent
 				Body ContentRequest `body:"json"`
 			}, JobAccepted]()},
 		{Method: http.MethodPost, Path: "/api/v1/opportunities/{id}/publish", Function: "api-post-opportunity-publish", Guard: GuardAPIKey, Scope: auth.ScopePublish,
@@ -166,7 +161,6 @@ func routeTable() []Route {
 			Status: http.StatusAccepted, Errors: append([]string{CodeApprovalRequired, CodeApprovalPending}, writeErrors...),
 			Handler: NotImplemented[struct {
 				StrID
-				Idempotent
 				Body PublishRequest `body:"json"`
 			}, JobAccepted]()},
 		{Method: http.MethodGet, Path: "/api/v1/jobs", Function: "api-list-jobs", Guard: GuardAPIKey, Scope: auth.ScopeRead,
@@ -247,6 +241,33 @@ func routeTable() []Route {
 	}
 	return rs
 }
+
+// Idempotent reports whether the router applies Idempotency-Key to the
+// route. It follows from the method and the guard, not from a field a row
+// could forget: every write (POST, PUT, PATCH, DELETE) of a caller with an
+// API key is idempotent. The anonymous brand check has no caller to scope a
+// key to (its daily limit counts checks instead), and the signed site
+// content receiver upserts by Slug, idempotent by itself.
+func (r *Route) Idempotent() bool {
+	switch r.Method {
+	case http.MethodPost, http.MethodPut, http.MethodPatch, http.MethodDelete:
+		return r.Guard == GuardAPIKey || r.Guard == GuardReviewer
+	}
+	return false
+}
+
+// HeaderIdempotencyKey is the header of idempotent writes.
+const HeaderIdempotencyKey = "Idempotency-Key"
+
+// idempotencyKeyParam is the Idempotency-Key header the router reads on
+// every idempotent route (inputs never declare it).
+var idempotencyKeyParam = Param{Name: HeaderIdempotencyKey, In: InHeader, Type: reflect.TypeFor[string](),
+	MinLength: 1, MaxLength: idempotency.MaxKeyLen,
+	Description: "Makes the write safe to retry: a retry with the same key and the same request (method, path and JSON body; " +
+		"the members' order and spacing do not matter) replays the original answer, status and body, and nothing runs twice; " +
+		"the same key with a different request is 409 idempotency_conflict, and so is a retry while the first request still runs " +
+		"(details.reason in_progress, with Retry-After). Only successful answers are kept: after an error the key is free " +
+		"again. Kept 24 hours, per tenant and API key. 1 to 255 characters."}
 
 // CatchAll is API Gateway's $default route. Requests that match no route of
 // the table reach its function, which answers them with the error envelope:

@@ -6,6 +6,7 @@ import (
 
 	"github.com/brandlens/brandlens/shared/credits"
 	"github.com/brandlens/brandlens/shared/idempotency"
+	"github.com/brandlens/brandlens/shared/jobs"
 	"github.com/brandlens/brandlens/shared/runs"
 	"github.com/brandlens/brandlens/shared/validation"
 )
@@ -13,7 +14,6 @@ import (
 // runIn is the input of POST /api/v1/queries/{id}/run.
 type runIn struct {
 	IntID
-	Idempotent
 	Body RunRequest `body:"json"`
 }
 
@@ -24,13 +24,24 @@ func (s *Server) postQueryRun(rq *Request, in runIn) (JobAccepted, error) {
 	}
 	acc, err := s.Runs.Start(rq.HTTP.Context(), runs.Request{
 		TenantID: rq.Principal.TenantID, QueryID: in.ID, Platforms: in.Body.Platforms, Samples: samples,
-		IdempotencyKey: in.IdempotencyKey, APIKeyID: rq.Principal.KeyID,
-		Fingerprint: idempotency.Fingerprint(rq.HTTP.Method, rq.HTTP.URL.Path, rq.Body),
+		Idempotency: rq.Idempotency,
 	})
 	if err != nil {
 		return JobAccepted{}, runError(err)
 	}
-	return JobAccepted{JobID: acc.Job.ID, Status: acc.Job.Status}, nil
+	return s.jobAccepted(rq, acc.Job)
+}
+
+// jobAccepted is the 202 answer of a write that created (or, for a key
+// whose job exists, found) job: with the tenant's credits_balance read after
+// the job's hold, so that a client knows what it has left without another
+// call.
+func (s *Server) jobAccepted(rq *Request, j jobs.Job) (JobAccepted, error) {
+	bal, err := s.Ledger.Balance(rq.HTTP.Context(), rq.Principal.TenantID)
+	if err != nil {
+		return JobAccepted{}, err
+	}
+	return JobAccepted{JobID: j.ID, Status: j.Status, CreditsBalance: bal.Available}, nil
 }
 
 // runError maps the write path's typed errors to API errors.
@@ -48,8 +59,9 @@ func runError(err error) error {
 	case errors.As(err, &pe):
 		return validation.Field("platforms", "%q is not one of the query's platforms", pe.Platform)
 	case errors.Is(err, idempotency.ErrConflict):
-		return &Error{Code: CodeIdempotencyConflict, Message: "this Idempotency-Key was used with a different request",
-			Details: map[string]any{"header": "Idempotency-Key"}}
+		return idempotencyConflict()
+	case errors.Is(err, idempotency.ErrInProgress):
+		return idempotencyInProgress()
 	case errors.As(err, &ice):
 		return &Error{Code: CodeInsufficientCredits, Message: "not enough credits: the run costs " + strconv.FormatInt(ice.Cost, 10) + ", " + strconv.FormatInt(ice.Available, 10) + " available",
 			Details: map[string]any{"cost": ice.Cost, "available": ice.Available}, RetryAfter: credits.InsufficientCreditsRetryAfter}

@@ -17,6 +17,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/awslabs/aws-lambda-go-api-proxy/core"
 
@@ -24,6 +25,7 @@ import (
 	"github.com/brandlens/brandlens/shared/citations"
 	"github.com/brandlens/brandlens/shared/competitors"
 	"github.com/brandlens/brandlens/shared/credits"
+	"github.com/brandlens/brandlens/shared/idempotency"
 	"github.com/brandlens/brandlens/shared/jobs"
 	"github.com/brandlens/brandlens/shared/queries"
 	"github.com/brandlens/brandlens/shared/ratelimit"
@@ -49,6 +51,7 @@ type Deps struct {
 	Limiter     *ratelimit.Limiter
 	Runs        *runs.Service
 	Webhooks    *webhooks.Service
+	Idempotency *idempotency.Records
 	Logger      *slog.Logger
 	Now         func() time.Time
 	// SiteContentSecret signs bodies sent to the site-content receiver.
@@ -133,6 +136,8 @@ func (r *compiledRoute) matchPath(segs []string) (map[string]string, bool) {
 	return vals, true
 }
 
+// requestIDPattern is the bounded, safe shape of an X-Request-Id a client
+// may send for correlation.
 var requestIDPattern = regexp.MustCompile(`^[A-Za-z0-9._-]{1,128}$`)
 
 func newRequestID() string {
@@ -144,13 +149,18 @@ func newRequestID() string {
 // ServeHTTP implements http.Handler.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	start := s.Now()
-	rid := r.Header.Get("X-Request-Id")
-	if !requestIDPattern.MatchString(rid) {
-		rid = newRequestID()
-		// Behind API Gateway its request id joins our logs to its access log.
-		if gw, ok := core.GetAPIGatewayV2ContextFromContext(r.Context()); ok && requestIDPattern.MatchString(gw.RequestID) {
-			rid = gw.RequestID
-		}
+	// The request id is always the service's own, so that it names one
+	// request (errors send it to support; brand checks are stored under
+	// it): generated here, or API Gateway's, which joins our logs to its
+	// access log. A client's X-Request-Id of the safe shape is logged
+	// beside it for correlation; any other value is dropped unread.
+	rid := newRequestID()
+	if gw, ok := core.GetAPIGatewayV2ContextFromContext(r.Context()); ok && requestIDPattern.MatchString(gw.RequestID) {
+		rid = gw.RequestID
+	}
+	var clientRID string
+	if vs := r.Header.Values("X-Request-Id"); len(vs) == 1 && requestIDPattern.MatchString(vs[0]) {
+		clientRID = vs[0]
 	}
 	w.Header().Set("X-Request-Id", rid)
 	sw := &statusWriter{ResponseWriter: w}
@@ -164,6 +174,9 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 		attrs := []any{"request_id", rid, "method", r.Method, "path", r.URL.Path, "status", sw.status,
 			"duration_ms", float64(s.Now().Sub(start).Microseconds()) / 1000}
+		if clientRID != "" {
+			attrs = append(attrs, "client_request_id", clientRID)
+		}
 		if rq.Principal.KeyID != "" {
 			attrs = append(attrs, "tenant_id", rq.Principal.TenantID, "key_id", rq.Principal.KeyID)
 		}
@@ -172,6 +185,10 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	body, err := s.serve(sw, rq)
 	if err != nil {
 		s.writeError(sw, s.apiError(rq, err))
+		return
+	}
+	if a, ok := body.(answer); ok {
+		s.writeAnswer(sw, a)
 		return
 	}
 	s.writeJSON(sw, rq.Route.Status, body)
@@ -219,10 +236,16 @@ func (s *Server) guard(ctx context.Context, rq *Request) error {
 	if _, ok := rq.HTTP.URL.Query()["api_key"]; ok {
 		return &Error{Code: CodeInvalidAPIKey, Message: "API keys are not accepted in the query string; send the X-API-Key header"}
 	}
-	key := rq.HTTP.Header.Get("X-API-Key")
-	if key == "" {
+	keys := rq.HTTP.Header.Values("X-API-Key")
+	if len(keys) > 1 {
+		// Which one would count is the proxies' guess (the first? the
+		// last? API Gateway joins them with a comma): refuse to pick.
+		return &Error{Code: CodeInvalidAPIKey, Message: "send one X-API-Key header, not " + strconv.Itoa(len(keys))}
+	}
+	if len(keys) == 0 || keys[0] == "" {
 		return &Error{Code: CodeMissingAPIKey, Message: "the X-API-Key header is required"}
 	}
+	key := keys[0]
 	p, err := s.Keys.Authenticate(ctx, key)
 	if errors.Is(err, auth.ErrInvalidKey) {
 		return &Error{Code: CodeInvalidAPIKey, Message: "the API key is not valid"}
@@ -305,8 +328,7 @@ func (s *Server) apiError(rq *Request, err error) *Error {
 	}
 	var ve *validation.Error
 	if errors.As(err, &ve) {
-		ve = ve.Sorted()
-		return &Error{Code: CodeValidation, Message: ve.Error(), Details: map[string]any{"fields": ve.Fields}}
+		return validationAnswer(ve)
 	}
 	if rq.HTTP.Context().Err() != nil && errors.Is(err, rq.HTTP.Context().Err()) {
 		// The client went away; nobody reads this answer and nothing failed.
@@ -316,6 +338,48 @@ func (s *Server) apiError(rq *Request, err error) *Error {
 	s.Logger.Error("handler error", "request_id", rq.RequestID, "error", err.Error())
 	return &Error{Code: CodeInternal, Message: "internal error; the request id identifies it in our logs",
 		Details: map[string]any{"requestId": rq.RequestID}}
+}
+
+// Bounds of a 422 answer: one unauthenticated 1 MiB body of unknown members
+// must not make a multi-megabyte answer. Names and messages echo the
+// client's input, so they are clipped too.
+const (
+	MaxListedFields  = 50
+	maxFieldNameLen  = 100 // characters
+	maxFieldMsgLen   = 300
+	omittedFieldsKey = "omittedFields"
+)
+
+// validationAnswer lists the first MaxListedFields invalid fields, sorted,
+// and says how many more there were.
+func validationAnswer(ve *validation.Error) *Error {
+	all := ve.Sorted().Fields
+	shown := make([]validation.FieldError, min(len(all), MaxListedFields))
+	for i := range shown {
+		shown[i] = validation.FieldError{Field: clip(all[i].Field, maxFieldNameLen), Message: clip(all[i].Message, maxFieldMsgLen)}
+	}
+	details := map[string]any{"fields": shown}
+	msg := "invalid request"
+	switch {
+	case len(all) == 1:
+		msg = "invalid field " + shown[0].Field + ": " + shown[0].Message
+	case len(all) > 1:
+		msg = strconv.Itoa(len(all)) + " invalid fields; first " + shown[0].Field + ": " + shown[0].Message
+	}
+	if n := len(all) - len(shown); n > 0 {
+		details[omittedFieldsKey] = n
+		msg += " (the first " + strconv.Itoa(len(shown)) + " are listed)"
+	}
+	return &Error{Code: CodeValidation, Message: msg, Details: details}
+}
+
+// clip cuts s to at most n characters, marking the cut.
+func clip(s string, n int) string {
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	r := []rune(s)
+	return string(r[:n-1]) + "…"
 }
 
 func (s *Server) writeError(w http.ResponseWriter, e *Error) {

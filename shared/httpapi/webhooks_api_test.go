@@ -13,9 +13,9 @@ import (
 	"time"
 
 	"github.com/brandlens/brandlens/shared/app"
-	"github.com/brandlens/brandlens/shared/outbox"
 	"github.com/brandlens/brandlens/shared/httpapi"
 	"github.com/brandlens/brandlens/shared/httpapi/apitest"
+	"github.com/brandlens/brandlens/shared/outbox"
 	"github.com/brandlens/brandlens/shared/signing"
 	"github.com/brandlens/brandlens/shared/ssrf"
 )

@@ -55,6 +55,21 @@ type WebhookSubscriptionCreated struct {
 	Secret string `json:"secret"`
 }
 
+// withoutSecret is what an idempotency record keeps of the answer.
+func (c WebhookSubscriptionCreated) withoutSecret() any { c.Secret = ""; return c }
+
+// withSecret completes a replayed creation with the subscription's secret
+// as it is now (rotated by a PUT since, the new one); a subscription deleted
+// since is 404.
+func (c WebhookSubscriptionCreated) withSecret(s *Server, rq *Request) (any, error) {
+	sub, err := s.Webhooks.GetSubscription(rq.HTTP.Context(), rq.Principal.TenantID, c.ID)
+	if err != nil {
+		return nil, webhookError(err, "webhook subscription")
+	}
+	c.Secret = sub.Secret
+	return c, nil
+}
+
 // WebhookSubscriptionList is the answer of GET /api/v1/webhooks.
 type WebhookSubscriptionList struct {
 	Items []WebhookSubscription `json:"items"`

@@ -72,11 +72,11 @@ type Request struct {
 	// returned as it is.
 	Precheck func(ctx context.Context) error
 	Guards   []Guard
-	// IdempotencyKey, when set, makes the request safe to retry; APIKeyID
-	// scopes it and Fingerprint identifies the request (method, path, body).
-	IdempotencyKey string
-	APIKeyID       string
-	Fingerprint    string
+	// Idempotency, when set, makes the request safe to retry: its record
+	// joins the job's transaction (idempotency.JobOp), so one key makes at
+	// most one job. The HTTP router passes the key it claimed
+	// (Request.Idempotency of package httpapi).
+	Idempotency *idempotency.Key
 }
 
 // InsufficientCreditsError: the tenant's available credits are below cost
@@ -108,6 +108,7 @@ type Service struct {
 	ledger  *credits.Ledger
 	jobs    *jobs.Repo
 	sender  queue.Sender
+	idem    *idempotency.Records
 	now     func() time.Time
 	logger  *slog.Logger
 }
@@ -121,7 +122,8 @@ func New(tbl store.Table, tenantRepo *tenants.Repo, ledger *credits.Ledger, jobR
 	if logger == nil {
 		logger = slog.New(slog.DiscardHandler)
 	}
-	return &Service{tbl: tbl, tenants: tenantRepo, ledger: ledger, jobs: jobRepo, sender: sender, now: now, logger: logger}
+	return &Service{tbl: tbl, tenants: tenantRepo, ledger: ledger, jobs: jobRepo, sender: sender,
+		idem: idempotency.NewRecords(tbl, now), now: now, logger: logger}
 }
 
 // Accepted is the outcome of Create.
@@ -148,7 +150,7 @@ func paramsKey(tenantID int32, jobID string) store.Key {
 // by job id). idempotency.ErrConflict reports a key reused for another
 // request.
 func (s *Service) Create(ctx context.Context, r Request) (Accepted, error) {
-	if r.IdempotencyKey != "" {
+	if r.Idempotency != nil && !r.Idempotency.Claimed() {
 		if a, ok, err := s.replay(ctx, r); ok || err != nil {
 			return a, err
 		}
@@ -179,7 +181,8 @@ func (s *Service) Create(ctx context.Context, r Request) (Accepted, error) {
 	var txe *store.TxConditionError
 	switch {
 	case errors.As(err, &txe) && txe.Index == at.idem:
-		// A concurrent request with the same key won the race.
+		// The key already has its job: a concurrent request with it won
+		// the race, or an earlier claimant died after creating it.
 		a, ok, rerr := s.replay(ctx, r)
 		if rerr != nil || ok {
 			return a, rerr
@@ -213,9 +216,9 @@ type opIndex struct{ idem, ledger, day, guards int }
 func (s *Service) createOps(r Request, job jobs.Job, ceiling int64, now time.Time) ([]store.Op, opIndex, error) {
 	at := opIndex{idem: -1}
 	var ops []store.Op
-	if r.IdempotencyKey != "" {
+	if r.Idempotency != nil {
 		at.idem = len(ops)
-		ops = append(ops, idempotency.Op(r.TenantID, r.APIKeyID, r.IdempotencyKey, r.Fingerprint, job.ID, now))
+		ops = append(ops, idempotency.JobOp(*r.Idempotency, job.ID, now))
 	}
 	at.ledger, at.day = len(ops)+credits.ReserveOpLedger, len(ops)+credits.ReserveOpDay
 	ops = append(ops, credits.ReserveOps(r.TenantID, job.ID, r.Cost, ceiling, now)...)
@@ -256,13 +259,10 @@ func (s *Service) ceilingError(ctx context.Context, tenantID int32, cost, ceilin
 	return &CeilingError{Cost: cost, Ceiling: ceiling, SpentToday: bal.SpentToday, CommittedToday: bal.CommittedToday, RetryAfter: credits.SecondsToUTCMidnight(now)}
 }
 
-// replay returns the job of an earlier request with the same key.
+// replay returns the job an earlier request with the same key created.
 func (s *Service) replay(ctx context.Context, r Request) (Accepted, bool, error) {
-	jobID, err := idempotency.Lookup(ctx, s.tbl, r.TenantID, r.APIKeyID, r.IdempotencyKey, r.Fingerprint)
-	if errors.Is(err, store.ErrNotFound) {
-		return Accepted{}, false, nil
-	}
-	if err != nil {
+	jobID, ok, err := s.idem.Job(ctx, *r.Idempotency)
+	if !ok || err != nil {
 		return Accepted{}, false, err
 	}
 	job, err := s.jobs.Get(ctx, r.TenantID, jobID)

@@ -10,11 +10,11 @@ import (
 
 	"github.com/brandlens/brandlens/shared/audit"
 	"github.com/brandlens/brandlens/shared/credits"
-	"github.com/brandlens/brandlens/shared/outbox"
 	"github.com/brandlens/brandlens/shared/gaps/gapstest"
 	"github.com/brandlens/brandlens/shared/idempotency"
 	"github.com/brandlens/brandlens/shared/jobs"
 	"github.com/brandlens/brandlens/shared/meter"
+	"github.com/brandlens/brandlens/shared/outbox"
 	"github.com/brandlens/brandlens/shared/store"
 	"github.com/brandlens/brandlens/shared/store/dynamotest"
 	"github.com/brandlens/brandlens/shared/store/storetest"
@@ -68,10 +68,13 @@ func newEnv(t *testing.T, tbl store.Table, clock *storetest.Clock, grant, ceilin
 
 func (e *env) req(key, fingerprint string) meter.Request {
 	id := int32(1)
-	return meter.Request{TenantID: e.tenant, Type: jobs.TypeGapDetection, Cost: meter.PriceGapDetection,
+	r := meter.Request{TenantID: e.tenant, Type: jobs.TypeGapDetection, Cost: meter.PriceGapDetection,
 		Actor: audit.Actor{KeyID: "key_1", Kind: audit.KindHuman}, Action: "gaps.detect", Resource: "brand_profile:1",
-		Params: map[string]int{"brandProfileId": 1}, BrandProfileID: &id,
-		IdempotencyKey: key, APIKeyID: "key_1", Fingerprint: fingerprint}
+		Params: map[string]int{"brandProfileId": 1}, BrandProfileID: &id}
+	if key != "" {
+		r.Idempotency = &idempotency.Key{TenantID: e.tenant, APIKeyID: "key_1", Key: key, Fingerprint: fingerprint}
+	}
+	return r
 }
 
 func (e *env) balance(t *testing.T) credits.Balance {

@@ -18,8 +18,7 @@ import (
 // aslPolicy is what a run's deadline derives from in the query-execution
 // definition.
 type aslPolicy struct {
-	retries, interval, backoff, concurrency int
-	markRunning, settle                     int
+	retries, interval, backoff, maxDelay, concurrency int
 }
 
 func readPolicy(t *testing.T) aslPolicy {
@@ -27,14 +26,13 @@ func readPolicy(t *testing.T) aslPolicy {
 	type task struct {
 		TimeoutSeconds int
 		Retry          []struct {
-			ErrorEquals                               []string
-			IntervalSeconds, MaxAttempts, BackoffRate int
+			ErrorEquals                                                []string
+			IntervalSeconds, MaxAttempts, BackoffRate, MaxDelaySeconds int
 		}
 	}
 	var def struct {
 		States struct {
-			MarkRunning, Settle task
-			RunPlatforms        struct {
+			RunPlatforms struct {
 				MaxConcurrency int
 				ItemProcessor  struct{ States struct{ RunPlatform task } }
 			}
@@ -43,11 +41,10 @@ func readPolicy(t *testing.T) aslPolicy {
 	if err := json.Unmarshal(statemachines.QueryExecution, &def); err != nil {
 		t.Fatal(err)
 	}
-	p := aslPolicy{concurrency: def.States.RunPlatforms.MaxConcurrency,
-		markRunning: def.States.MarkRunning.TimeoutSeconds, settle: def.States.Settle.TimeoutSeconds}
+	p := aslPolicy{concurrency: def.States.RunPlatforms.MaxConcurrency}
 	for _, r := range def.States.RunPlatforms.ItemProcessor.States.RunPlatform.Retry {
 		if len(r.ErrorEquals) == 1 && r.ErrorEquals[0] == "TransientProviderError" {
-			p.retries, p.interval, p.backoff = r.MaxAttempts, r.IntervalSeconds, r.BackoffRate
+			p.retries, p.interval, p.backoff, p.maxDelay = r.MaxAttempts, r.IntervalSeconds, r.BackoffRate, r.MaxDelaySeconds
 		}
 	}
 	return p
@@ -57,19 +54,20 @@ func readPolicy(t *testing.T) aslPolicy {
 // definition actually has.
 func TestDeadlineDerivesFromTimeoutsAndRetryPolicy(t *testing.T) {
 	p := readPolicy(t)
-	if p.retries == 0 || p.concurrency == 0 {
+	if p.retries == 0 || p.concurrency == 0 || p.maxDelay == 0 {
 		t.Fatalf("policy %+v", p)
 	}
 	item := func(timeout time.Duration) time.Duration {
 		d := timeout*time.Duration(1+p.retries) + time.Duration(p.retries)*20*time.Second
 		wait := time.Duration(p.interval) * time.Second
 		for range p.retries {
-			d += wait
+			d += min(wait, time.Duration(p.maxDelay)*time.Second)
 			wait *= time.Duration(p.backoff)
 		}
 		return d
 	}
-	steps := time.Duration(p.markRunning+p.settle) * time.Second
+	// The other steps' bound is the caller's (app: from the definition).
+	const steps = 75 * time.Second
 	defaults, err := providers.Timeouts(func(string) string { return "" })
 	if err != nil {
 		t.Fatal(err)
@@ -89,14 +87,14 @@ func TestDeadlineDerivesFromTimeoutsAndRetryPolicy(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			got := runs.Deadline(jobs.Job{Platforms: tc.platforms, Samples: tc.samples}, tc.timeouts)
+			got := runs.Deadline(jobs.Job{Platforms: tc.platforms, Samples: tc.samples}, tc.timeouts, steps)
 			if got != tc.want {
 				t.Fatalf("Deadline = %s, want %s", got, tc.want)
 			}
 		})
 	}
 	// The documented figure (README, Deadline's comment).
-	if got := runs.Deadline(jobs.Job{Platforms: platforms.All, Samples: 1}, defaults); got != 1154*time.Second {
+	if got := runs.Deadline(jobs.Job{Platforms: platforms.All, Samples: 1}, defaults, 0); got != 1034*time.Second {
 		t.Errorf("five platforms, one sample: %s", got)
 	}
 }
@@ -128,7 +126,7 @@ func TestReapedRunSettlesFromWhatWasRecorded(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		k := x.svc.Runs.Kind(nil)
+		k := x.svc.Runs.Kind(nil, 0)
 		if err := k.Settle(ctx, j, jobs.Failure{Error: jobs.ErrorDeadlineExceeded, Cause: "past its deadline"}); err != nil {
 			t.Fatal(err)
 		}

@@ -13,8 +13,8 @@ import (
 
 	"github.com/brandlens/brandlens/shared/citations"
 	"github.com/brandlens/brandlens/shared/competitors"
-	"github.com/brandlens/brandlens/shared/outbox"
 	"github.com/brandlens/brandlens/shared/jobs"
+	"github.com/brandlens/brandlens/shared/outbox"
 	"github.com/brandlens/brandlens/shared/providers"
 	"github.com/brandlens/brandlens/shared/runs"
 	"github.com/brandlens/brandlens/shared/store"

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/brandlens/brandlens/shared/idempotency"
 	"github.com/brandlens/brandlens/shared/queries"
 )
 
@@ -58,10 +59,12 @@ func (s *Service) RunSchedules(ctx context.Context) (ScheduleReport, error) {
 				continue
 			}
 			period := Period(*q.Schedule, now)
+			// One key per query and period: the tenant's other scheduled
+			// queries run in the same period under keys of their own.
 			a, err := s.Start(ctx, Request{
 				TenantID: t.ID, QueryID: q.ID, Samples: DefaultSamples,
-				IdempotencyKey: "schedule:" + period, APIKeyID: schedulerKeyID,
-				Fingerprint: "schedule:" + strconv.Itoa(int(q.ID)),
+				Idempotency: &idempotency.Key{TenantID: t.ID, APIKeyID: schedulerKeyID,
+					Key: "schedule:" + strconv.Itoa(int(q.ID)) + ":" + period, Fingerprint: "schedule"},
 			})
 			var ice *InsufficientCreditsError
 			var ce *CeilingError

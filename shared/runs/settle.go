@@ -11,8 +11,8 @@ import (
 	"github.com/brandlens/brandlens/shared/competitors"
 	"github.com/brandlens/brandlens/shared/credits"
 	"github.com/brandlens/brandlens/shared/detect"
-	"github.com/brandlens/brandlens/shared/outbox"
 	"github.com/brandlens/brandlens/shared/jobs"
+	"github.com/brandlens/brandlens/shared/outbox"
 	"github.com/brandlens/brandlens/shared/store"
 	"github.com/brandlens/brandlens/shared/tenants"
 	"github.com/brandlens/brandlens/shared/workflow"
@@ -228,6 +228,7 @@ func (s *Service) settleOnce(ctx context.Context, in SettleInput) (SettleOutput,
 		return SettleOutput{}, false, storeErr("settle", err)
 	}
 	s.notify()
+	s.Metrics.JobSettled(ctx, settledFigures(j.Status, j.Platforms, j.Samples, succeeded, capture))
 	// Released credits may lift the balance back over the low threshold.
 	if t, err := s.Tenants.Get(ctx, j.TenantID); err == nil {
 		if err := s.Ledger.CheckThresholds(ctx, j.TenantID, t.DailyCreditCeiling); err != nil {

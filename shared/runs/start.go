@@ -49,19 +49,23 @@ type Message struct {
 type Request struct {
 	TenantID  int32
 	QueryID   int32
-	Platforms []string // empty: all of the query's platforms
+	Platforms []string // nil: all of the query's platforms; empty: refused
 	Samples   int
-	// IdempotencyKey, when set, makes the request safe to retry; APIKeyID
-	// scopes it. Fingerprint identifies the request (method, path, body).
-	IdempotencyKey string
-	APIKeyID       string
-	Fingerprint    string
+	// Idempotency, when set, makes the request safe to retry: its record
+	// joins the job's transaction (idempotency.JobOp), so one key makes at
+	// most one job. The HTTP router passes the key it claimed; the
+	// scheduler an unclaimed one.
+	Idempotency *idempotency.Key
 }
 
 // check refuses samples out of range and unknown platform names, naming the
 // request members (samples, platforms) in a *validation.Error.
 func (r Request) check() error {
 	var ve validation.Error
+	if r.Platforms != nil && len(r.Platforms) == 0 {
+		// An empty subset is a mistake (a list built empty), not "all".
+		ve.Add("platforms", "must name at least one platform; omit it to run all of the query's platforms")
+	}
 	if r.Samples < MinSamples || r.Samples > MaxSamples {
 		ve.Add("samples", "must be between %d and %d", MinSamples, MaxSamples)
 	}
@@ -125,11 +129,16 @@ type Deps struct {
 	// Logger records what is not worth failing a request for (nil:
 	// slog.Default()).
 	Logger *slog.Logger
+	// Metrics receives the figures of settled jobs (nil: none).
+	Metrics Metrics
 }
 
 // Service runs queries. Build it with New: every dependency is given at
 // construction, none is patched in afterwards.
-type Service struct{ Deps }
+type Service struct {
+	Deps
+	idem *idempotency.Records
+}
 
 // New returns the service over d.
 func New(d Deps) (*Service, error) {
@@ -145,7 +154,10 @@ func New(d Deps) (*Service, error) {
 	if d.Logger == nil {
 		d.Logger = slog.Default()
 	}
-	return &Service{Deps: d}, nil
+	if d.Metrics == nil {
+		d.Metrics = noMetrics{}
+	}
+	return &Service{Deps: d, idem: idempotency.NewRecords(d.Table, d.Now)}, nil
 }
 
 // Accepted is the outcome of Start.
@@ -164,7 +176,9 @@ func (s *Service) Start(ctx context.Context, r Request) (Accepted, error) {
 		return Accepted{}, err
 	}
 	now := s.Now().UTC()
-	if r.IdempotencyKey != "" {
+	if r.Idempotency != nil && !r.Idempotency.Claimed() {
+		// An unclaimed key (the scheduler's) that already made its job:
+		// nothing to build.
 		if a, ok, err := s.replay(ctx, r); ok || err != nil {
 			return a, err
 		}
@@ -222,9 +236,9 @@ func (s *Service) create(ctx context.Context, r Request, job jobs.Job, jobOp sto
 	cost := job.CreditsReserved
 	var ops []store.Op
 	idemAt := -1
-	if r.IdempotencyKey != "" {
+	if r.Idempotency != nil {
 		idemAt = len(ops)
-		ops = append(ops, idempotency.Op(r.TenantID, r.APIKeyID, r.IdempotencyKey, r.Fingerprint, job.ID, now))
+		ops = append(ops, idempotency.JobOp(*r.Idempotency, job.ID, now))
 	}
 	base := len(ops)
 	ops = append(ops, credits.ReserveOps(r.TenantID, job.ID, cost, ceiling, now)...)
@@ -234,7 +248,8 @@ func (s *Service) create(ctx context.Context, r Request, job jobs.Job, jobOp sto
 	var txe *store.TxConditionError
 	switch {
 	case errors.As(err, &txe) && txe.Index == idemAt:
-		// A concurrent request with the same key won the race.
+		// The key already has its job: a concurrent request with it won
+		// the race, or an earlier claimant died after creating it.
 		a, ok, rerr := s.replay(ctx, r)
 		if rerr != nil || ok {
 			return a, rerr
@@ -267,13 +282,10 @@ func (s *Service) ceilingError(ctx context.Context, tenantID int32, cost, ceilin
 	return &CeilingError{Cost: cost, Ceiling: ceiling, SpentToday: bal.SpentToday, CommittedToday: bal.CommittedToday, RetryAfter: credits.SecondsToUTCMidnight(now)}
 }
 
-// replay returns the job of an earlier request with the same key.
+// replay returns the job an earlier request with the same key created.
 func (s *Service) replay(ctx context.Context, r Request) (Accepted, bool, error) {
-	jobID, err := idempotency.Lookup(ctx, s.Table, r.TenantID, r.APIKeyID, r.IdempotencyKey, r.Fingerprint)
-	if errors.Is(err, store.ErrNotFound) {
-		return Accepted{}, false, nil
-	}
-	if err != nil {
+	jobID, ok, err := s.idem.Job(ctx, *r.Idempotency)
+	if !ok || err != nil {
 		return Accepted{}, false, err
 	}
 	job, err := s.Jobs.Get(ctx, r.TenantID, jobID)

@@ -12,9 +12,9 @@ import (
 	"github.com/brandlens/brandlens/shared/app"
 	"github.com/brandlens/brandlens/shared/auth"
 	"github.com/brandlens/brandlens/shared/credits"
-	"github.com/brandlens/brandlens/shared/outbox"
 	"github.com/brandlens/brandlens/shared/idempotency"
 	"github.com/brandlens/brandlens/shared/jobs"
+	"github.com/brandlens/brandlens/shared/outbox"
 	"github.com/brandlens/brandlens/shared/providers"
 	"github.com/brandlens/brandlens/shared/runs"
 	"github.com/brandlens/brandlens/shared/seed"
@@ -83,8 +83,12 @@ func newEnv(t *testing.T, tbl store.Table, clock *storetest.Clock) *env {
 }
 
 func (e *env) req(key, body string) runs.Request {
-	return runs.Request{TenantID: 1, QueryID: 1, Samples: 1, IdempotencyKey: key, APIKeyID: e.p.KeyID,
-		Fingerprint: idempotency.Fingerprint("POST", "/api/v1/queries/1/run", []byte(body))}
+	r := runs.Request{TenantID: 1, QueryID: 1, Samples: 1}
+	if key != "" {
+		r.Idempotency = &idempotency.Key{TenantID: 1, APIKeyID: e.p.KeyID, Key: key,
+			Fingerprint: idempotency.Fingerprint("POST", "/api/v1/queries/1/run", []byte(body))}
+	}
+	return r
 }
 
 func (e *env) balance(t *testing.T) credits.Balance {
@@ -155,7 +159,7 @@ func TestIdempotencyRules(t *testing.T) {
 			t.Fatalf("other body: %v", err)
 		}
 		other := e.req("key-2", `{}`)
-		other.APIKeyID = "key_other"
+		other.Idempotency.APIKeyID = "key_other"
 		if c, err := e.svc.Runs.Start(ctx, other); err != nil || c.Replayed || c.Job.ID == a.Job.ID {
 			t.Fatalf("another API key shares the idempotency scope: %+v %v", c, err)
 		}

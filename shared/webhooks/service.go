@@ -51,7 +51,8 @@ type Options struct {
 	Guard ssrf.Guard
 	// Lookup replaces DNS resolution of the delivery client (tests).
 	Lookup ssrf.Lookup
-	// Client, when set, replaces the guarded delivery client (tests only).
+	// Client, when set, replaces the guarded delivery client (tests, and
+	// the Lambda assembly's traced guarded client).
 	Client *http.Client
 	// Timeout bounds one attempt (default DefaultTimeout).
 	Timeout time.Duration

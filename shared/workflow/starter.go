@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"strings"
 	"sync"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -16,7 +17,10 @@ import (
 
 // Starter starts a workflow execution named execName (the job id) of the
 // named state machine. Starting a name that was already started is a no-op
-// returning nil, so at-least-once queue deliveries start a job once.
+// returning nil while that execution runs or after it succeeded, so
+// at-least-once queue deliveries start a job once; after it failed, timed
+// out or was aborted it is an *ExecutionEndedError (the name cannot run
+// again, and the job may be unsettled).
 type Starter interface {
 	Start(ctx context.Context, machine, execName string, input json.RawMessage) error
 }
@@ -56,6 +60,26 @@ type localExecution struct {
 	err    error
 }
 
+// ended is nil while the execution runs or when it succeeded, else the
+// *ExecutionEndedError SFN.Start reports for it.
+func (e *localExecution) ended(machine, name string) error {
+	select {
+	case <-e.done:
+	default:
+		return nil
+	}
+	var ee *ExecutionError
+	switch {
+	case e.err == nil:
+		return nil
+	case errors.As(e.err, &ee) && ee.Name == ErrorTimeout:
+		return &ExecutionEndedError{Machine: machine, Name: name, Status: "TIMED_OUT"}
+	case errors.As(e.err, &ee):
+		return &ExecutionEndedError{Machine: machine, Name: name, Status: "FAILED"}
+	}
+	return &ExecutionEndedError{Machine: machine, Name: name, Status: "ABORTED"}
+}
+
 // NewLocal returns a runner for the given machines (by name, the name
 // Start is called with). opts apply to every execution; a TaskTokens is
 // added unless opts carry one, and SendTaskSuccess/SendTaskFailure reach it.
@@ -87,8 +111,9 @@ func NewLocal(machines map[string]*Machine, inv Invoker, opts ...Option) *Local 
 }
 
 // Start begins an execution and returns without waiting for it. Starting an
-// existing (machine, execName) again with the same input is a no-op, running
-// or finished, as SFN.Start makes it. With a different input it is an error:
+// existing (machine, execName) again with the same input is a no-op while it
+// runs or after it succeeded, and an *ExecutionEndedError after it failed,
+// timed out or was aborted, as SFN.Start makes it. With a different input it is an error:
 // Step Functions answers ExecutionAlreadyExists to both cases and SFN.Start
 // cannot tell them apart, so this stricter check is where tests catch a name
 // reused for other work.
@@ -114,7 +139,7 @@ func (l *Local) Start(ctx context.Context, machine, execName string, input json.
 		if !reflect.DeepEqual(prev.input, in) {
 			return fmt.Errorf("workflow: execution %s of %s already exists with another input", execName, machine)
 		}
-		return nil
+		return prev.ended(machine, execName)
 	}
 	ex := &localExecution{input: in, done: make(chan struct{})}
 	l.execs[key] = ex
@@ -204,20 +229,37 @@ func (l *Local) Close() error {
 	return nil
 }
 
-// StartExecutionAPI is the part of *sfn.Client SFN uses.
-type StartExecutionAPI interface {
+// ExecutionsAPI is the part of *sfn.Client SFN uses.
+type ExecutionsAPI interface {
 	StartExecution(ctx context.Context, in *sfn.StartExecutionInput, optFns ...func(*sfn.Options)) (*sfn.StartExecutionOutput, error)
+	DescribeExecution(ctx context.Context, in *sfn.DescribeExecutionInput, optFns ...func(*sfn.Options)) (*sfn.DescribeExecutionOutput, error)
+}
+
+// ExecutionEndedError is Start's answer when the name was started before
+// and that execution ended without succeeding: Step Functions keeps a
+// Standard execution's name for 90 days, so the work cannot start again
+// under it, and treating the start as done would leave the job unsettled.
+type ExecutionEndedError struct {
+	Machine, Name string
+	// Status is FAILED, TIMED_OUT or ABORTED (Step Functions' names).
+	Status string
+}
+
+func (e *ExecutionEndedError) Error() string {
+	return fmt.Sprintf("workflow: execution %s of %s already ran and ended %s", e.Name, e.Machine, e.Status)
 }
 
 // SFN starts executions in AWS Step Functions.
 type SFN struct {
-	Client StartExecutionAPI
+	Client ExecutionsAPI
 	// Machines maps a state machine's name (as passed to Start) to its ARN.
 	Machines map[string]string
 }
 
 // Start calls StartExecution with name = execName. ExecutionAlreadyExists
-// means the name was started before (a redelivered message): nil.
+// means the name was started before (a redelivered message); Start then
+// asks DescribeExecution: running or succeeded is nil, ended otherwise an
+// *ExecutionEndedError.
 func (s *SFN) Start(ctx context.Context, machine, execName string, input json.RawMessage) error {
 	arn, ok := s.Machines[machine]
 	if !ok {
@@ -233,10 +275,38 @@ func (s *SFN) Start(ctx context.Context, machine, execName string, input json.Ra
 	})
 	var exists *types.ExecutionAlreadyExists
 	if errors.As(err, &exists) {
-		return nil
+		return s.existing(ctx, machine, arn, execName)
 	}
 	if err != nil {
 		return fmt.Errorf("workflow: starting %s of %s: %w", execName, machine, err)
 	}
 	return nil
+}
+
+// existing reports on the execution that already holds execName.
+func (s *SFN) existing(ctx context.Context, machine, machineARN, execName string) error {
+	execARN, err := ExecutionARN(machineARN, execName)
+	if err != nil {
+		return err
+	}
+	out, err := s.Client.DescribeExecution(ctx, &sfn.DescribeExecutionInput{ExecutionArn: aws.String(execARN)})
+	if err != nil {
+		return fmt.Errorf("workflow: describing the existing execution %s of %s: %w", execName, machine, err)
+	}
+	switch out.Status {
+	case types.ExecutionStatusRunning, types.ExecutionStatusSucceeded, types.ExecutionStatusPendingRedrive:
+		return nil
+	}
+	return &ExecutionEndedError{Machine: machine, Name: execName, Status: string(out.Status)}
+}
+
+// ExecutionARN is the ARN of the execution name of a Standard state
+// machine: arn:…:stateMachine:<machine> becomes arn:…:execution:<machine>:<name>.
+func ExecutionARN(machineARN, name string) (string, error) {
+	const marker = ":stateMachine:"
+	i := strings.LastIndex(machineARN, marker)
+	if i < 0 || !strings.HasPrefix(machineARN, "arn:") {
+		return "", fmt.Errorf("workflow: %q is no state machine ARN", machineARN)
+	}
+	return machineARN[:i] + ":execution:" + machineARN[i+len(marker):] + ":" + name, nil
 }

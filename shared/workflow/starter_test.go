@@ -74,6 +74,11 @@ func TestLocal(t *testing.T) {
 	if !errors.As(err, &ee) || ee.Name != "Nope" {
 		t.Errorf("failed execution: %v", err)
 	}
+	// Starting a failed execution's name again reports how it ended.
+	var ended *workflow.ExecutionEndedError
+	if err := l.Start(ctx, "fail", "job-1", json.RawMessage(`{}`)); !errors.As(err, &ended) || ended.Status != "FAILED" {
+		t.Errorf("Start after a failure: %v, want an ExecutionEndedError FAILED", err)
+	}
 
 	for _, tc := range []struct{ machine, name, input string }{
 		{"nope", "job-2", `{}`},
@@ -179,13 +184,23 @@ func (s *syncBuffer) String() string {
 }
 
 type fakeSFN struct {
-	got *sfn.StartExecutionInput
-	err error
+	got      *sfn.StartExecutionInput
+	err      error
+	status   types.ExecutionStatus
+	describe *sfn.DescribeExecutionInput
 }
 
 func (f *fakeSFN) StartExecution(_ context.Context, in *sfn.StartExecutionInput, _ ...func(*sfn.Options)) (*sfn.StartExecutionOutput, error) {
 	f.got = in
 	return &sfn.StartExecutionOutput{}, f.err
+}
+
+func (f *fakeSFN) DescribeExecution(_ context.Context, in *sfn.DescribeExecutionInput, _ ...func(*sfn.Options)) (*sfn.DescribeExecutionOutput, error) {
+	f.describe = in
+	if f.status == "" {
+		return nil, &types.ExecutionDoesNotExist{Message: aws.String("no such execution")}
+	}
+	return &sfn.DescribeExecutionOutput{Status: f.status}, nil
 }
 
 func TestSFN(t *testing.T) {
@@ -199,10 +214,44 @@ func TestSFN(t *testing.T) {
 	if aws.ToString(fake.got.StateMachineArn) != arn || aws.ToString(fake.got.Name) != "01JOB" || aws.ToString(fake.got.Input) != `{"jobId":"01JOB"}` {
 		t.Errorf("StartExecution input %+v", fake.got)
 	}
-	fake.err = &types.ExecutionAlreadyExists{Message: aws.String("exists")}
-	if err := s.Start(ctx, "query-execution", "01JOB", json.RawMessage(`{}`)); err != nil {
-		t.Errorf("ExecutionAlreadyExists: %v, want nil", err)
+	if fake.describe != nil {
+		t.Error("a new execution was described")
 	}
+	// The name exists: what became of that execution decides.
+	for _, tc := range []struct {
+		status types.ExecutionStatus
+		ended  bool
+	}{
+		{types.ExecutionStatusRunning, false},
+		{types.ExecutionStatusSucceeded, false},
+		{types.ExecutionStatusPendingRedrive, false},
+		{types.ExecutionStatusFailed, true},
+		{types.ExecutionStatusTimedOut, true},
+		{types.ExecutionStatusAborted, true},
+	} {
+		t.Run("exists and "+string(tc.status), func(t *testing.T) {
+			f := &fakeSFN{err: &types.ExecutionAlreadyExists{Message: aws.String("exists")}, status: tc.status}
+			err := (&workflow.SFN{Client: f, Machines: s.Machines}).Start(ctx, "query-execution", "01JOB", json.RawMessage(`{}`))
+			if got := aws.ToString(f.describe.ExecutionArn); got != "arn:aws:states:us-east-1:123456789012:execution:query-execution:01JOB" {
+				t.Errorf("described %q", got)
+			}
+			var ended *workflow.ExecutionEndedError
+			switch {
+			case !tc.ended && err != nil:
+				t.Errorf("err %v, want nil", err)
+			case tc.ended && (!errors.As(err, &ended) || ended.Status != string(tc.status) || ended.Name != "01JOB"):
+				t.Errorf("err %v, want an ExecutionEndedError %s", err, tc.status)
+			}
+		})
+	}
+	t.Run("exists but cannot be described", func(t *testing.T) {
+		f := &fakeSFN{err: &types.ExecutionAlreadyExists{Message: aws.String("exists")}}
+		err := (&workflow.SFN{Client: f, Machines: s.Machines}).Start(ctx, "query-execution", "01JOB", json.RawMessage(`{}`))
+		var missing *types.ExecutionDoesNotExist
+		if !errors.As(err, &missing) {
+			t.Errorf("err %v, want the DescribeExecution error", err)
+		}
+	})
 	fake.err = &types.ExecutionLimitExceeded{Message: aws.String("too many")}
 	if err := s.Start(ctx, "query-execution", "01JOB", json.RawMessage(`{}`)); err == nil {
 		t.Error("ExecutionLimitExceeded swallowed")
@@ -215,20 +264,37 @@ func TestSFN(t *testing.T) {
 	}
 }
 
+func TestExecutionARN(t *testing.T) {
+	for _, tc := range []struct{ machine, want string }{
+		{"arn:aws:states:eu-west-1:123456789012:stateMachine:brandlens-prod-query-execution", "arn:aws:states:eu-west-1:123456789012:execution:brandlens-prod-query-execution:01JOB"},
+		{"arn:aws-cn:states:cn-north-1:123456789012:stateMachine:q", "arn:aws-cn:states:cn-north-1:123456789012:execution:q:01JOB"},
+		{"arn:aws:lambda:us-east-1:123456789012:function:f", ""},
+		{"query-execution", ""},
+	} {
+		got, err := workflow.ExecutionARN(tc.machine, "01JOB")
+		if got != tc.want || (err != nil) != (tc.want == "") {
+			t.Errorf("ExecutionARN(%q) = %q, %v; want %q", tc.machine, got, err, tc.want)
+		}
+	}
+}
+
 // The real client decodes Step Functions' ExecutionAlreadyExists reply into
 // the type SFN.Start recognises.
 func TestSFNWithSDKClient(t *testing.T) {
-	var body string
+	var bodies []string
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		b, _ := io.ReadAll(r.Body)
-		body = string(b)
-		if r.Header.Get("X-Amz-Target") != "AWSStepFunctions.StartExecution" {
-			http.Error(w, "unexpected target", http.StatusBadRequest)
-			return
-		}
+		bodies = append(bodies, string(b))
 		w.Header().Set("Content-Type", "application/x-amz-json-1.0")
-		w.WriteHeader(http.StatusBadRequest)
-		_, _ = io.WriteString(w, `{"__type":"com.amazonaws.swf.service.v2.model#ExecutionAlreadyExists","message":"Execution Already Exists: 'arn:…:01JOB'"}`)
+		switch r.Header.Get("X-Amz-Target") {
+		case "AWSStepFunctions.StartExecution":
+			w.WriteHeader(http.StatusBadRequest)
+			_, _ = io.WriteString(w, `{"__type":"com.amazonaws.swf.service.v2.model#ExecutionAlreadyExists","message":"Execution Already Exists: 'arn:…:01JOB'"}`)
+		case "AWSStepFunctions.DescribeExecution":
+			_, _ = io.WriteString(w, `{"executionArn":"arn:aws:states:us-east-1:123456789012:execution:q:01JOB","status":"FAILED","startDate":1.7e9}`)
+		default:
+			http.Error(w, "unexpected target", http.StatusBadRequest)
+		}
 	}))
 	defer srv.Close()
 	client := sfn.New(sfn.Options{
@@ -237,10 +303,13 @@ func TestSFNWithSDKClient(t *testing.T) {
 		Credentials:  credentials.NewStaticCredentialsProvider("AKID", "SECRET", ""),
 	})
 	s := &workflow.SFN{Client: client, Machines: map[string]string{"q": "arn:aws:states:us-east-1:123456789012:stateMachine:q"}}
-	if err := s.Start(context.Background(), "q", "01JOB", json.RawMessage(`{"jobId":"01JOB"}`)); err != nil {
-		t.Errorf("Start: %v, want nil for ExecutionAlreadyExists", err)
+	err := s.Start(context.Background(), "q", "01JOB", json.RawMessage(`{"jobId":"01JOB"}`))
+	var ended *workflow.ExecutionEndedError
+	if !errors.As(err, &ended) || ended.Status != "FAILED" {
+		t.Errorf("Start: %v, want the FAILED execution reported", err)
 	}
-	if !strings.Contains(body, `"name":"01JOB"`) {
-		t.Errorf("request body %s", body)
+	if len(bodies) != 2 || !strings.Contains(bodies[0], `"name":"01JOB"`) ||
+		!strings.Contains(bodies[1], `"executionArn":"arn:aws:states:us-east-1:123456789012:execution:q:01JOB"`) {
+		t.Errorf("request bodies %q", bodies)
 	}
 }

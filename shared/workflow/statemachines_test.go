@@ -3,6 +3,7 @@ package workflow_test
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -10,6 +11,8 @@ import (
 	"regexp"
 	"sync"
 	"testing"
+
+	"github.com/aws/aws-lambda-go/lambda/messages"
 
 	"github.com/brandlens/brandlens/shared/workflow"
 	"github.com/brandlens/brandlens/shared/workflow/workflowtest"
@@ -80,14 +83,17 @@ var (
 type querySteps struct {
 	markFails bool // MarkRunning: the store stays unavailable
 	allFail   bool // every platform fails
+	// settleFails is how many Settle invocations die as a Lambda function
+	// that timed out or ran out of memory does (Lambda.Unknown); -1: all.
+	settleFails int
 
 	mu       sync.Mutex
 	calls    map[string]int
 	attempts map[string]int
 }
 
-func newQuerySteps(markFails, allFail bool) *querySteps {
-	return &querySteps{markFails: markFails, allFail: allFail, calls: map[string]int{}, attempts: map[string]int{}}
+func newQuerySteps(markFails, allFail bool, settleFails int) *querySteps {
+	return &querySteps{markFails: markFails, allFail: allFail, settleFails: settleFails, calls: map[string]int{}, attempts: map[string]int{}}
 }
 
 func (q *querySteps) Invoke(ctx context.Context, resource string, input json.RawMessage) (json.RawMessage, error) {
@@ -136,6 +142,12 @@ func (q *querySteps) Invoke(ctx context.Context, resource string, input json.Raw
 		}
 		return json.Marshal(map[string]any{"platform": item.Platform, "sample": item.Sample, "status": "succeeded", "attempts": attempt})
 	case arnSettle:
+		q.mu.Lock()
+		n := q.calls[resource]
+		q.mu.Unlock()
+		if q.settleFails < 0 || n <= q.settleFails {
+			return nil, messages.InvokeResponse_Error{Type: "Lambda.Unknown", Message: "Unhandled: the function timed out or ran out of memory"}
+		}
 		var in struct {
 			JobID   string           `json:"jobId"`
 			Results []map[string]any `json:"results"`
@@ -198,38 +210,56 @@ func TestQueryExecutionDifferential(t *testing.T) {
 	cases := []struct {
 		name               string
 		markFails, allFail bool
+		settleFails        int
 		wantStatus         string
+		wantErr            string // the execution's error, when it fails
 		wantCalls          map[string]int
 	}{
 		// chatgpt ok ×2; perplexity 2 transient failures then ok, ×2; gemini caught ×2.
-		{"partial", false, false, "partial", map[string]int{arnMark: 1, arnRun: 2 + 6 + 2, arnSettle: 1}},
+		{"partial", false, false, 0, "partial", "", map[string]int{arnMark: 1, arnRun: 2 + 6 + 2, arnSettle: 1}},
 		// chatgpt: 1 + 3 retries each, then caught; the others caught at once.
-		{"all platforms fail", false, true, "failed", map[string]int{arnMark: 1, arnRun: 8 + 2 + 2, arnSettle: 1}},
+		{"all platforms fail", false, true, 0, "failed", "", map[string]int{arnMark: 1, arnRun: 8 + 2 + 2, arnSettle: 1}},
 		// MarkRunning: 1 + 2 StoreUnavailableError retries, caught → SettleAfterFailure.
-		{"mark running fails", true, false, "failed", map[string]int{arnMark: 3, arnSettle: 1}},
+		{"mark running fails", true, false, 0, "failed", "", map[string]int{arnMark: 3, arnSettle: 1}},
+		// Settle's function times out twice (Lambda.Unknown): retried, it settles.
+		{"settle retried after Lambda.Unknown", false, false, 2, "partial", "", map[string]int{arnMark: 1, arnRun: 10, arnSettle: 3}},
+		// Settle keeps dying: 1 + 3 retries, caught → NotSettled: the
+		// execution ends FAILED, for the status-change rule to settle.
+		{"settle never succeeds", false, false, -1, "", "JobNotSettled", map[string]int{arnMark: 1, arnRun: 10, arnSettle: 4}},
+		// MarkRunning fails, and so does SettleAfterFailure: the same end.
+		{"settle after failure never succeeds", true, false, -1, "", "JobNotSettled", map[string]int{arnMark: 3, arnSettle: 4}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			goSteps := newQuerySteps(tc.markFails, tc.allFail)
+			goSteps := newQuerySteps(tc.markFails, tc.allFail, tc.settleFails)
 			goOut, err := m.Execute(context.Background(), "01JOBDIFFERENTIAL", input, goSteps, workflow.WithRetryScale(0.001))
-			if err != nil {
+			var ee *workflow.ExecutionError
+			switch {
+			case tc.wantErr != "" && (!errors.As(err, &ee) || ee.Name != tc.wantErr):
+				t.Fatalf("Go runner: %v, want the execution to fail with %s", err, tc.wantErr)
+			case tc.wantErr == "" && err != nil:
 				t.Fatalf("Go runner: %v", err)
 			}
-			var summary struct{ Status string }
-			if err := json.Unmarshal(goOut, &summary); err != nil || summary.Status != tc.wantStatus {
-				t.Errorf("Go runner: status %q (err %v), want %q; output %s", summary.Status, err, tc.wantStatus, goOut)
+			if tc.wantErr == "" {
+				var summary struct{ Status string }
+				if err := json.Unmarshal(goOut, &summary); err != nil || summary.Status != tc.wantStatus {
+					t.Errorf("Go runner: status %q (err %v), want %q; output %s", summary.Status, err, tc.wantStatus, goOut)
+				}
 			}
 			if !reflect.DeepEqual(goSteps.calls, tc.wantCalls) {
 				t.Errorf("Go runner: calls %v, want %v", goSteps.calls, tc.wantCalls)
 			}
 
-			jsSteps := newQuerySteps(tc.markFails, tc.allFail)
+			jsSteps := newQuerySteps(tc.markFails, tc.allFail, tc.settleFails)
 			jsOut, errName, cause := workflowtest.RunInAWSLocal(t, def, querySubst, input, jsSteps, workflowtest.ExecutionName("01JOBDIFFERENTIAL"))
-			if errName != "" {
-				t.Fatalf("aws-local-stepfunctions: execution failed: %s: %s", errName, cause)
+			if errName != tc.wantErr {
+				t.Fatalf("aws-local-stepfunctions: execution error %q (%s), want %q", errName, cause, tc.wantErr)
 			}
-			if !sameJSON(t, goOut, jsOut) {
+			if tc.wantErr != "" && cause != ee.Cause {
+				t.Errorf("causes differ: Go runner %q, aws-local-stepfunctions %q", ee.Cause, cause)
+			}
+			if tc.wantErr == "" && !sameJSON(t, goOut, jsOut) {
 				t.Errorf("outputs differ\nGo runner:               %s\naws-local-stepfunctions: %s", goOut, jsOut)
 			}
 			if !reflect.DeepEqual(goSteps.calls, jsSteps.calls) {

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
 	"maps"
 	"net/http"
 	"os"
@@ -48,6 +49,41 @@ func TestTemplateIsGenerated(t *testing.T) {
 			t.Fatalf("template.yaml is not what `go generate ./shared/app` writes; run it.\nfirst difference, line %d:\n  committed: %q\n  generated: %q", i+1, g, w)
 		}
 	}
+}
+
+// TestMakefileHasTheBuildTargets: the Makefile's block of sam build
+// targets is the generator's, so that every function of the template can
+// be built by `sam build` (BuildMethod: makefile).
+func TestMakefileHasTheBuildTargets(t *testing.T) {
+	mk, err := os.ReadFile(filepath.Join(root, "Makefile"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(mk), BuildTargets()) {
+		t.Fatal("the Makefile's sam build targets are not what `make generate` writes; run it")
+	}
+	again, err := WithBuildTargets(mk)
+	if err != nil || !bytes.Equal(again, mk) {
+		t.Fatalf("rewriting the block changes the Makefile (err %v)", err)
+	}
+	if _, err := WithBuildTargets([]byte("all:\n")); err == nil {
+		t.Error("a Makefile without the block was accepted")
+	}
+}
+
+// buildTargets are the Makefile's build-<LogicalId> targets and their
+// artifacts.
+func buildTargets(t *testing.T) map[string]string {
+	t.Helper()
+	mk, err := os.ReadFile(filepath.Join(root, "Makefile"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]string{}
+	for _, m := range regexp.MustCompile(`(?m)^build-(\w+): ARTIFACT = (\S+)$`).FindAllStringSubmatch(string(mk), -1) {
+		out[m[1]] = m[2]
+	}
+	return out
 }
 
 // The checks below read the generated template as yaml.Node trees, which
@@ -220,6 +256,7 @@ func TestFunctions(t *testing.T) {
 	if len(fns) != len(app.Functions()) {
 		t.Errorf("%d functions in the template, %d in the table", len(fns), len(app.Functions()))
 	}
+	targets := buildTargets(t)
 	for _, f := range app.Functions() {
 		id := app.LogicalID(f.Name)
 		res, ok := fns[id]
@@ -237,9 +274,31 @@ func TestFunctions(t *testing.T) {
 			if tp.prop(res, "Handler").str() != "bootstrap" {
 				t.Error("Handler must be bootstrap")
 			}
-			if uri := res.get("Properties", "CodeUri").str(); uri != "build/"+f.Artifact+"/" || !slices.Contains(app.Artifacts, f.Artifact) {
-				t.Errorf("CodeUri %q", uri)
+			// sam build runs `make build-<LogicalId>` in CodeUri, which the
+			// Makefile maps to the function's artifact.
+			if uri := res.get("Properties", "CodeUri").str(); uri != "." || !slices.Contains(app.Artifacts, f.Artifact) {
+				t.Errorf("CodeUri %q, want . (the Makefile's directory)", uri)
 			}
+			if res.get("Metadata", "BuildMethod").str() != "makefile" {
+				t.Error("Metadata.BuildMethod must be makefile")
+			}
+			if got := targets[id]; got != f.Artifact {
+				t.Errorf("the Makefile builds %s as artifact %q, want %q", id, got, f.Artifact)
+			}
+			if lc := res.get("Properties", "LoggingConfig"); lc.get("LogFormat").str() != "JSON" ||
+				lc.get("ApplicationLogLevel").Tag != "!If" || !lc.get("SystemLogLevel").isRef("SystemLogLevel") {
+				t.Error("LoggingConfig must set LogFormat JSON, ApplicationLogLevel (DEBUG or INFO) and SystemLogLevel")
+			}
+			if rc := res.get("Properties", "ReservedConcurrentExecutions"); (f.ReservedConcurrency != "") != rc.ok() ||
+				(rc.ok() && (!rc.isRef(f.ReservedConcurrency) || !tp.root.get("Parameters", f.ReservedConcurrency, "MinValue").ok())) {
+				t.Errorf("ReservedConcurrentExecutions %v, want !Ref of the bounded parameter %q", rc.Node, f.ReservedConcurrency)
+			}
+			// Spans leave through the collector extension, when its layer is given.
+			if l := res.get("Properties", "Layers").items(); len(l) != 1 || l[0].Tag != "!If" || l[0].Content[0].Value != "HasTracingLayer" ||
+				l[0].Content[1].Tag != "!Ref" || l[0].Content[1].Value != "OtelCollectorLayerArn" {
+				t.Error("Layers must be [!If [HasTracingLayer, !Ref OtelCollectorLayerArn, !Ref AWS::NoValue]]")
+			}
+			checkGradual(t, tp, id, res, f)
 			if got := res.get("Properties", "Environment", "Variables", "BRANDLENS_FUNCTION").str(); got != f.Name {
 				t.Errorf("BRANDLENS_FUNCTION = %q: the shared bootstrap would serve another function", got)
 			}
@@ -257,9 +316,53 @@ func TestFunctions(t *testing.T) {
 	}
 }
 
-// checkPolicy: least privilege, with inline statements only. The table is
-// reached on the table and its indexes; a GET-only API function writes
-// nothing; each secret is readable only by the functions that need it.
+// checkGradual: the write path and the workflow steps deploy through the
+// alias live, canary first, rolled back by their own errors alarm; what
+// invokes them (event sources, state machines) invokes the alias.
+func checkGradual(t *testing.T, tp tpl, id string, res node, f app.Function) {
+	t.Helper()
+	writes := f.Kind == app.KindAPI && slices.Contains(f.Table, "dynamodb:TransactWriteItems")
+	if want := writes || f.Kind == app.KindRunsStep || f.Kind == app.KindJobsDispatch; f.Gradual != want {
+		t.Errorf("Gradual = %v, want %v (the write path and the steps deploy gradually)", f.Gradual, want)
+	}
+	alias := res.get("Properties", "AutoPublishAlias")
+	dp := res.get("Properties", "DeploymentPreference")
+	if !f.Gradual {
+		if alias.ok() || dp.ok() {
+			t.Error("AutoPublishAlias/DeploymentPreference on a function that is not gradual")
+		}
+		return
+	}
+	if alias.str() != "live" || !dp.get("Type").isRef("DeploymentType") {
+		t.Fatal("want AutoPublishAlias live and DeploymentPreference.Type !Ref DeploymentType")
+	}
+	alarms := dp.get("Alarms").items()
+	if len(alarms) == 0 {
+		t.Error("DeploymentPreference has no alarms to roll back on")
+	}
+	for _, a := range alarms {
+		alarm, ok := tp.resources[a.Value]
+		if a.Tag != "!Ref" || !ok || alarm.get("Type").str() != "AWS::CloudWatch::Alarm" || !slices.Contains(alarmTargets(alarm), id) {
+			t.Errorf("DeploymentPreference alarm %s %s is no alarm of %s", a.Tag, a.Value, id)
+		}
+	}
+	for esID, es := range tp.ofType("AWS::Lambda::EventSourceMapping") {
+		if fn := es.get("Properties", "FunctionName"); fn.Value == id {
+			t.Errorf("%s invokes %s, not its alias %s.Alias", esID, id, id)
+		}
+	}
+}
+
+// dataActionPrefixes are the services whose actions reach data or start
+// work: none of their actions may be allowed on every resource.
+var dataActionPrefixes = []string{"dynamodb:", "sqs:", "secretsmanager:", "s3:", "states:", "lambda:", "sns:", "kms:"}
+
+// checkPolicy: least privilege, with inline statements only. No data
+// action on "*"; the table is reached on the table, its indexes and its
+// stream; a function whose routes only read writes nothing but its rate
+// limit counter; each secret is readable only by the functions that need
+// it; event sources come with their own statements, on their own queue or
+// stream (SAM's event types would attach managed policies on "*").
 func checkPolicy(t *testing.T, tp tpl, res node, f app.Function) {
 	var actions []string
 	secrets := map[string]bool{}
@@ -276,11 +379,20 @@ func checkPolicy(t *testing.T, tp tpl, res node, f app.Function) {
 					t.Errorf("wildcard action %q", a.str())
 				}
 			}
-			actions = append(actions, acts...)
+			sid := st.get("Sid").str()
+			rateLimit := slices.Equal(acts, []string{"dynamodb:UpdateItem"}) && st.get("Condition", "ForAllValues:StringLike", "dynamodb:LeadingKeys").ok()
+			if !rateLimit {
+				actions = append(actions, acts...)
+			}
 			for _, r := range st.get("Resource").items() {
-				table := (r.Tag == "!GetAtt" && r.Value == "Table.Arn") || (r.Tag == "!Sub" && r.Value == "${Table.Arn}/index/*")
+				for _, a := range acts {
+					if r.str() == "*" && slices.ContainsFunc(dataActionPrefixes, func(p string) bool { return strings.HasPrefix(a, p) }) {
+						t.Errorf("statement %s allows %s on every resource", sid, a)
+					}
+				}
+				table := (r.Tag == "!GetAtt" && r.Value == "Table.Arn") || (r.Tag == "!Sub" && (r.Value == "${Table.Arn}/index/*" || r.Value == "${Table.Arn}/stream/*"))
 				if slices.ContainsFunc(acts, func(a string) bool { return strings.HasPrefix(a, "dynamodb:") }) != table {
-					t.Errorf("statement %s allows %v on %s %s", st.get("Sid").str(), acts, r.Tag, r.Value)
+					t.Errorf("statement %s allows %v on %s %s", sid, acts, r.Tag, r.Value)
 				}
 				if slices.Contains(acts, "secretsmanager:GetSecretValue") {
 					secrets[r.Value] = true
@@ -291,7 +403,7 @@ func checkPolicy(t *testing.T, tp tpl, res node, f app.Function) {
 	if f.Kind == app.KindAPI && !slices.ContainsFunc(f.Routes, func(r httpapi.Route) bool { return r.Method != http.MethodGet }) {
 		for _, a := range actions {
 			switch strings.TrimPrefix(a, "dynamodb:") {
-			case "PutItem", "DeleteItem", "TransactWriteItems", "BatchWriteItem", "ConditionCheckItem":
+			case "PutItem", "UpdateItem", "DeleteItem", "TransactWriteItems", "BatchWriteItem", "ConditionCheckItem":
 				t.Errorf("GET-only function is allowed %s", a)
 			}
 		}
@@ -309,6 +421,48 @@ func checkPolicy(t *testing.T, tp tpl, res node, f app.Function) {
 	if !maps.Equal(secrets, want) {
 		t.Errorf("reads secrets %v, want %v", slices.Sorted(maps.Keys(secrets)), slices.Sorted(maps.Keys(want)))
 	}
+	for _, ev := range res.get("Properties", "Events").entries() {
+		switch typ := ev[1].get("Type").str(); typ {
+		// EventBridgeRule adds no statement to the role: SAM writes the
+		// rule and a lambda:InvokeFunction permission for that rule only.
+		case "HttpApi", "ScheduleV2", "EventBridgeRule":
+		default:
+			t.Errorf("event %s is a SAM %s event source, whose managed policy allows every resource: write it as an AWS::Lambda::EventSourceMapping", ev[0].Value, typ)
+		}
+	}
+	id := app.LogicalID(f.Name)
+	for esID, es := range tp.ofType("AWS::Lambda::EventSourceMapping") {
+		if strings.TrimSuffix(es.get("Properties", "FunctionName").Value, ".Alias") != id {
+			continue
+		}
+		src := es.get("Properties", "EventSourceArn")
+		wantRes, wantActs := "!GetAtt "+src.Value, []string{"sqs:ReceiveMessage", "sqs:DeleteMessage", "sqs:ChangeMessageVisibility", "sqs:GetQueueAttributes"}
+		if src.Value == "Table.StreamArn" {
+			wantRes, wantActs = "!Sub ${Table.Arn}/stream/*", []string{"dynamodb:DescribeStream", "dynamodb:GetRecords", "dynamodb:GetShardIterator", "dynamodb:ListStreams"}
+		}
+		if !grants(tp, res, wantActs, wantRes) {
+			t.Errorf("%s reads %s, but the function's policy lacks %v on %s", esID, src.Value, wantActs, wantRes)
+		}
+	}
+}
+
+// grants reports whether one statement of fn's policy allows all of acts
+// on resource ("!Tag value").
+func grants(tp tpl, fn node, acts []string, resource string) bool {
+	for _, pol := range tp.prop(fn, "Policies").items() {
+		for _, st := range pol.get("Statement").items() {
+			var have []string
+			for _, a := range st.get("Action").items() {
+				have = append(have, a.str())
+			}
+			for _, r := range st.get("Resource").items() {
+				if r.Tag+" "+r.Value == resource && !slices.ContainsFunc(acts, func(a string) bool { return !slices.Contains(have, a) }) {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }
 
 func TestStateMachines(t *testing.T) {
@@ -331,13 +485,36 @@ func TestStateMachines(t *testing.T) {
 				}
 			}
 			var subs []string
+			invoked := map[string]bool{}
+			for _, st := range sm.get("Properties", "Policies").items()[0].get("Statement").items() {
+				if st.get("Action").str() == "lambda:InvokeFunction" {
+					for _, r := range st.get("Resource").items() {
+						invoked[r.Tag+" "+r.Value] = true
+					}
+				}
+			}
 			for _, e := range sm.get("Properties", "DefinitionSubstitutions").entries() {
 				subs = append(subs, e[0].Value)
-				step := strings.TrimSuffix(e[1].Value, ".Arn")
-				f, ok := app.FunctionNamed(stepName(step))
-				if e[1].Tag != "!GetAtt" || !ok || f.Kind != app.KindRunsStep {
-					t.Errorf("%s = %s %s is no step function of the table", e[0].Value, e[1].Tag, e[1].Value)
+				// A gradual step is invoked through its alias (the canary).
+				step, alias := strings.CutSuffix(e[1].Value, ".Alias")
+				if !alias {
+					step = strings.TrimSuffix(e[1].Value, ".Arn")
 				}
+				f, ok := app.FunctionNamed(stepName(step))
+				want := "!GetAtt"
+				if f.Gradual {
+					want = "!Ref"
+				}
+				if !ok || f.Kind != app.KindRunsStep || e[1].Tag != want || alias != f.Gradual {
+					t.Errorf("%s = %s %s is no step function of the table, invoked as it deploys", e[0].Value, e[1].Tag, e[1].Value)
+				}
+				if !invoked[e[1].Tag+" "+e[1].Value] {
+					t.Errorf("the state machine may not invoke %s %s", e[1].Tag, e[1].Value)
+				}
+				checkDefinition(t, w.Definition, e[0].Value, f)
+			}
+			if !regexp.MustCompile(`^\$\{AWS::StackName\}-`).MatchString(sm.get("Properties", "Name").str()) {
+				t.Errorf("Name %q must start with the stack's name", sm.get("Properties", "Name").str())
 			}
 			slices.Sort(used)
 			slices.Sort(subs)
@@ -348,6 +525,89 @@ func TestStateMachines(t *testing.T) {
 				t.Errorf("local runner substitutions %v, runs.Substitutions %v", w.Substitutions(), runs.Substitutions)
 			}
 		})
+	}
+}
+
+// aslState is what the checks read of a state of a definition.
+type aslState struct {
+	Type           string
+	Resource       string
+	TimeoutSeconds int
+	Retry          []struct {
+		ErrorEquals     []string
+		MaxDelaySeconds int
+		JitterStrategy  string
+	}
+	Catch         []struct{ ErrorEquals []string }
+	ItemProcessor *aslMachine
+	Iterator      *aslMachine
+}
+
+type aslMachine struct {
+	TimeoutSeconds int
+	States         map[string]aslState
+}
+
+// tasks are the Task states of a definition, Map iterations included.
+func tasks(m *aslMachine) map[string]aslState {
+	out := map[string]aslState{}
+	for name, st := range m.States {
+		switch {
+		case st.Type == "Task":
+			out[name] = st
+		case st.ItemProcessor != nil:
+			maps.Copy(out, tasks(st.ItemProcessor))
+		case st.Iterator != nil:
+			maps.Copy(out, tasks(st.Iterator))
+		}
+	}
+	return out
+}
+
+// checkDefinition: a workflow always ends. The definition has a top-level
+// TimeoutSeconds; every Task whose resource is the step f has a Catch, a
+// timeout below f's Lambda timeout (so that States.Timeout, not a race
+// with Lambda's own timeout, is what happens), and retries Lambda's
+// faults — a function timeout or out-of-memory is Lambda.Unknown, the
+// client's timeout Lambda.ClientExecutionTimeoutException, throttling
+// Lambda.TooManyRequestsException — with full jitter and a capped delay.
+func checkDefinition(t *testing.T, def []byte, placeholder string, f app.Function) {
+	t.Helper()
+	var m aslMachine
+	if err := json.Unmarshal(def, &m); err != nil {
+		t.Fatal(err)
+	}
+	if m.TimeoutSeconds <= 0 {
+		t.Error("the definition has no top-level TimeoutSeconds")
+	}
+	fnTimeout := f.Timeout
+	if fnTimeout == 0 {
+		fnTimeout = 15 // Globals.Function.Timeout
+	}
+	for name, st := range tasks(&m) {
+		if st.Resource != "${"+placeholder+"}" {
+			continue
+		}
+		if len(st.Catch) == 0 {
+			t.Errorf("task %s has no Catch", name)
+		}
+		if st.TimeoutSeconds <= 0 || st.TimeoutSeconds >= fnTimeout {
+			t.Errorf("task %s: TimeoutSeconds %d, want below %s's timeout %d s", name, st.TimeoutSeconds, f.Name, fnTimeout)
+		}
+		for _, e := range []string{"Lambda.ClientExecutionTimeoutException", "Lambda.Unknown", "Lambda.TooManyRequestsException"} {
+			retried := false
+			for _, r := range st.Retry {
+				if slices.Contains(r.ErrorEquals, e) {
+					retried = true
+					if r.JitterStrategy != "FULL" || r.MaxDelaySeconds <= 0 {
+						t.Errorf("task %s retries %s without JitterStrategy FULL and MaxDelaySeconds", name, e)
+					}
+				}
+			}
+			if !retried {
+				t.Errorf("task %s does not retry %s", name, e)
+			}
+		}
 	}
 }
 
@@ -366,12 +626,33 @@ func stepName(id string) string {
 func TestReferencesResolve(t *testing.T) {
 	tp := load(t)
 	known := map[string]bool{}
-	for id := range tp.resources {
+	for id, r := range tp.resources {
 		known[id] = true
+		// SAM's generated alias of a function with AutoPublishAlias.
+		if r.get("Properties", "AutoPublishAlias").ok() {
+			known[id+".Alias"] = true
+		}
 	}
 	for _, e := range tp.root.get("Parameters").entries() {
 		known[e[0].Value] = true
 	}
+	for _, p := range []string{"AWS::NoValue", "AWS::Region", "AWS::StackName", "AWS::AccountId", "AWS::Partition", "AWS::URLSuffix"} {
+		known[p] = true
+	}
+	conditions := map[string]bool{}
+	for _, e := range tp.root.get("Conditions").entries() {
+		conditions[e[0].Value] = true
+	}
+	walk(tp.root.Node, func(n *yaml.Node) {
+		if n.Tag == "!If" && (len(n.Content) != 3 || !conditions[n.Content[0].Value]) {
+			t.Errorf("line %d: !If names no condition", n.Line)
+		}
+		for i := 0; n.Kind == yaml.MappingNode && i+1 < len(n.Content); i += 2 {
+			if n.Content[i].Value == "Condition" && n.Content[i+1].Kind == yaml.ScalarNode && !conditions[n.Content[i+1].Value] {
+				t.Errorf("line %d: Condition %s is not defined", n.Line, n.Content[i+1].Value)
+			}
+		}
+	})
 	sub := regexp.MustCompile(`\$\{([A-Za-z0-9]+)(\.[A-Za-z.]+)?\}`)
 	walk(tp.root.Node, func(n *yaml.Node) {
 		var names []string
@@ -417,6 +698,9 @@ func TestTableAndSettings(t *testing.T) {
 		"Globals: the queues":                    env.get("BRANDLENS_JOBS_QUEUE_URL").isRef("JobsQueue") && env.get("BRANDLENS_DELIVERIES_QUEUE_URL").isRef("DeliveriesQueue"),
 		"Globals: no store override or secret":   !env.get("BRANDLENS_STORE").ok() && !env.get("BRANDLENS_SITE_CONTENT_SECRET").ok(),
 		"Outputs: ApiUrl and TableName":          tp.root.get("Outputs", "ApiUrl").ok() && tp.root.get("Outputs", "TableName").ok(),
+		"Globals: the metrics namespace":         env.get("BRANDLENS_METRICS_NAMESPACE").str() == businessNamespace,
+		"Globals: tracing on with the layer":     env.get("BRANDLENS_TRACING").Tag == "!If" && env.get("BRANDLENS_TRACING").Content[0].Value == "HasTracingLayer" && env.get("OTEL_EXPORTER_OTLP_ENDPOINT").str() == "http://localhost:4318",
+		"Globals: X-Ray active":                  tp.root.get("Globals", "Function", "Tracing").str() == "Active",
 		"loopback webhook targets are never on":  !bytes.Contains(tp.raw, []byte("BRANDLENS_ALLOW_LOOPBACK_TARGETS")),
 	}
 	for name, ok := range checks {

@@ -86,7 +86,12 @@ type API struct {
 func New(tb testing.TB, o Options) *API {
 	tb.Helper()
 	api := NewHandler(tb, o)
-	srv := httptest.NewServer(api.Handler)
+	// The server `brandlens serve` runs: bounded headers, and net/http's
+	// own refusals in the error envelope.
+	srv := httptest.NewUnstartedServer(api.Handler)
+	srv.Config = httpapi.NewHTTPServer(api.Handler)
+	srv.Listener = httpapi.Listener(srv.Listener, nil)
+	srv.Start()
 	tb.Cleanup(srv.Close)
 	api.URL = srv.URL
 	api.client = NewClient(tb, srv.URL)
