@@ -15,6 +15,7 @@ require (
 	github.com/aws/aws-sdk-go-v2/service/sfn v1.41.2
 	github.com/aws/aws-sdk-go-v2/service/sqs v1.52.10
 	github.com/awslabs/aws-lambda-go-api-proxy v0.16.2
+	github.com/elnormous/contenttype v1.0.4
 	github.com/getkin/kin-openapi v0.152.0
 	github.com/go-json-experiment/json v1.27.2
 	github.com/google/btree v1.1.3

@@ -13,6 +13,7 @@ import (
 
 	"github.com/brandlens/brandlens/shared/app"
 	"github.com/brandlens/brandlens/shared/auth"
+	"github.com/brandlens/brandlens/shared/brandpage"
 	"github.com/brandlens/brandlens/shared/competitors"
 	"github.com/brandlens/brandlens/shared/config"
 	"github.com/brandlens/brandlens/shared/httpapi"
@@ -44,6 +45,9 @@ member names (tenant_id, credits_balance, …).
   seed            FILE            (the seed format of README.md; idempotent)
   synthetic-citations --tenant ID --count N [--seed N]
   create-table                    (DynamoDB: create BRANDLENS_TABLE as template.yaml declares it)
+  export-page     [--site-key KEY] [--recaptcha-version v3|v2] [--cta-url URL] [--bucket B] [--distribution ID] DIR
+                  (the brand check page for its S3 bucket: writes the files and prints the
+                  upload commands; the site key defaults to BRANDLENS_RECAPTCHA_SITE_KEY)
 `
 
 type multi []string
@@ -76,6 +80,11 @@ func admin(ctx context.Context, args []string, stdout io.Writer) error {
 	reason := fs.String("reason", "admin grant", "grant reason")
 	count := fs.Int("count", 0, "how many")
 	rseed := fs.Uint64("seed", 1, "random seed")
+	siteKey := fs.String("site-key", os.Getenv(brandpage.EnvSiteKey), "reCAPTCHA site key of the page")
+	recaptchaVersion := fs.String("recaptcha-version", os.Getenv(brandpage.EnvVersion), "reCAPTCHA version of the page (v3 or v2)")
+	ctaURL := fs.String("cta-url", os.Getenv(brandpage.EnvCTAURL), "the page's call to action")
+	bucket := fs.String("bucket", "", "S3 bucket of the page (template output BrandCheckPageBucketName)")
+	distribution := fs.String("distribution", "", "CloudFront distribution (template output BrandCheckDistributionId)")
 	var aliases, domains, plats multi
 	fs.Var(&aliases, "alias", "alias (repeatable)")
 	fs.Var(&domains, "domain", "domain (repeatable)")
@@ -97,6 +106,13 @@ func admin(ctx context.Context, args []string, stdout io.Writer) error {
 	res := app.NewResources(cfg, os.Getenv)
 	if cmd == "create-table" {
 		return createTable(ctx, res, stdout)
+	}
+	if cmd == "export-page" {
+		if fs.NArg() != 1 {
+			return errors.New("usage: brandlens admin export-page [--site-key KEY] [--bucket B] [--distribution ID] DIR")
+		}
+		pc := brandpage.Config{SiteKey: *siteKey, Version: *recaptchaVersion, CTAURL: *ctaURL}
+		return exportPage(pc, os.Getenv, fs.Arg(0), *bucket, *distribution, stdout)
 	}
 	if cfg.Store == config.StoreEmbedded && !*create {
 		// A mistyped --data-dir must not silently become a new, empty store

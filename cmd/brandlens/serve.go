@@ -13,6 +13,7 @@ import (
 	"github.com/brandlens/brandlens/shared/app"
 	"github.com/brandlens/brandlens/shared/config"
 	"github.com/brandlens/brandlens/shared/httpapi"
+	"github.com/brandlens/brandlens/shared/recaptcha"
 	"github.com/brandlens/brandlens/shared/seed"
 )
 
@@ -69,13 +70,18 @@ func serve(ctx context.Context, args []string, providers app.ProviderFactory, st
 	}
 	// Bounded headers; net/http's own plain-text refusals (431, 400) go
 	// out in the JSON error envelope.
-	srv := httpapi.NewHTTPServer(rt.API)
+	srv := httpapi.NewHTTPServer(rt.Handler)
 	base := "http://" + ln.Addr().String()
 	fmt.Fprintf(stdout, "brandlens serving %s (store: %s", base, cfg.Store)
 	if cfg.Store == config.StoreEmbedded {
 		fmt.Fprintf(stdout, " in %s", cfg.DataDir)
 	}
 	fmt.Fprintln(stdout, ")")
+	check := "reCAPTCHA checked with Google"
+	if rt.LocalBypass {
+		check = "local mode: reCAPTCHA bypassed, token " + recaptcha.BypassToken
+	}
+	fmt.Fprintf(stdout, "brand check page: %s/brand-check (%s)\n", base, check)
 	if demoKey != "" {
 		fmt.Fprintf(stdout, "demo tenant \"Acme Notes\" — API key (publish scope):\n  %s\ntry:\n  curl -s -H 'X-API-Key: %s' %s/api/v1/me\n", demoKey, demoKey, base)
 	}

@@ -3,6 +3,7 @@ package app_test
 import (
 	"encoding/json"
 	"io"
+	"maps"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -17,6 +18,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/brandlens/brandlens/shared/queue/sqstest"
+	"github.com/brandlens/brandlens/shared/recaptcha/recaptchatest"
 	"github.com/brandlens/brandlens/shared/store/dynamotest"
 )
 
@@ -30,11 +32,21 @@ import (
 
 func TestMain(m *testing.M) { dynamotest.Around(func() int { return sqstest.Around(m.Run) }) }
 
+// secretARNs are the ARNs the tests give the template's secrets.
+var secretARNs = map[string]string{"KeySecret": keySecretARN, "SiteContentSecret": siteSecretARN, "ProviderKeysSecret": providerKeysARN,
+	"RecaptchaSecret": recaptchaSecretARN, "BrandCheckSecret": brandCheckSecretARN, "OriginVerifySecret": originSecretARN}
+
 // Values the template's references stand for in tests.
 const (
 	keySecretARN        = "arn:aws:secretsmanager:us-east-1:123456789012:secret:KeySecret"
 	siteSecretARN       = "arn:aws:secretsmanager:us-east-1:123456789012:secret:SiteContentSecret"
 	providerKeysARN     = "arn:aws:secretsmanager:us-east-1:123456789012:secret:ProviderKeysSecret"
+	recaptchaSecretARN  = "arn:aws:secretsmanager:us-east-1:123456789012:secret:RecaptchaSecret"
+	brandCheckSecretARN = "arn:aws:secretsmanager:us-east-1:123456789012:secret:BrandCheckSecret"
+	originSecretARN     = "arn:aws:secretsmanager:us-east-1:123456789012:secret:OriginVerifySecret"
+	emptySecretARN      = "arn:aws:secretsmanager:us-east-1:123456789012:secret:Empty"
+	testBrandSecret     = "brand-check-secret-for-the-lambda-tests-0123"
+	testOriginSecret    = "origin-secret-for-the-lambda-tests"
 	stateMachineARN     = "arn:aws:states:us-east-1:123456789012:stateMachine:query-execution"
 	testKeySecret       = "key-secret-for-the-lambda-tests-0123456789"
 	testSiteSecret      = "site-content-secret-for-the-lambda-tests"
@@ -83,8 +95,9 @@ type startExecution struct {
 
 func newAWSJSON(t testing.TB) *awsJSON {
 	a := &awsJSON{
-		secrets: map[string]string{keySecretARN: testKeySecret, siteSecretARN: testSiteSecret, providerKeysARN: "{}"},
-		reads:   map[string]int{},
+		secrets: map[string]string{keySecretARN: testKeySecret, siteSecretARN: testSiteSecret, providerKeysARN: "{}",
+			recaptchaSecretARN: recaptchatest.Secret, brandCheckSecretARN: testBrandSecret, originSecretARN: testOriginSecret, emptySecretARN: ""},
+		reads: map[string]int{},
 	}
 	a.srv = httptest.NewServer(http.HandlerFunc(a.serve))
 	t.Cleanup(a.srv.Close)
@@ -239,9 +252,10 @@ func (tpl template) setFunctionEnv(t testing.TB, c *cloud, id string) {
 		t.Fatalf("template.yaml has no resource %s", id)
 	}
 	refs := map[string]string{
-		"Table": c.table, "KeySecret": keySecretARN, "SiteContentSecret": siteSecretARN, "ProviderKeysSecret": providerKeysARN,
-		"JobsQueue": c.jobsURL, "DeliveriesQueue": c.deliveriesURL, "QueryExecutionStateMachine": stateMachineARN, "LogLevel": "INFO",
+		"Table": c.table, "JobsQueue": c.jobsURL, "DeliveriesQueue": c.deliveriesURL, "QueryExecutionStateMachine": stateMachineARN,
+		"LogLevel": "INFO", "BrandCheckDailyBudget": "1000",
 	}
+	maps.Copy(refs, secretARNs)
 	// What !Sub texts name besides those: pseudo parameters and the
 	// parameters' defaults.
 	subs := map[string]string{"AWS::StackName": "brandlens-test", "AWS::Region": "us-east-1"}

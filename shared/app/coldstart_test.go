@@ -19,10 +19,13 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/sqs"
 
 	"github.com/brandlens/brandlens/shared/app"
+	"github.com/brandlens/brandlens/shared/audit"
 	"github.com/brandlens/brandlens/shared/config"
 	"github.com/brandlens/brandlens/shared/outbox"
 	"github.com/brandlens/brandlens/shared/queue"
 	"github.com/brandlens/brandlens/shared/queue/sqstest"
+	"github.com/brandlens/brandlens/shared/recaptcha"
+	"github.com/brandlens/brandlens/shared/recaptcha/recaptchatest"
 	"github.com/brandlens/brandlens/shared/runs"
 	"github.com/brandlens/brandlens/shared/seed"
 	"github.com/brandlens/brandlens/shared/signing"
@@ -385,4 +388,70 @@ func TestWebhookWorkersColdStart(t *testing.T) {
 			t.Errorf("pending after the sweep: %v", p)
 		}
 	})
+}
+
+// The brand-check function, assembled by its own bootstrap: its secrets
+// come from Secrets Manager, tokens are verified with siteverify, the
+// client is API Gateway's sourceIp unless CloudFront's origin secret comes
+// with the viewer's address, and the prompts are audited in the service's
+// partition of the table (DynamoDB Local).
+func TestBrandCheckColdStart(t *testing.T) {
+	clearEnv(t)
+	c := emulatedCloud(t)
+	tbl := emulatedTable(t, c)
+	sv := recaptchatest.New(t)
+	asm, err := coldStart(t, c, loadTemplate(t), "brand-check", quiet(),
+		// The template asks for live providers; these tests use the simulated ones.
+		"BRANDLENS_PROVIDERS", "simulated", recaptcha.EnvVerifyURL, sv.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw := readEvent(t, "brand-check.json")
+	withHeaders := func(kv ...string) []byte {
+		var ev map[string]any
+		if err := json.Unmarshal(raw, &ev); err != nil {
+			t.Fatal(err)
+		}
+		h := ev["headers"].(map[string]any)
+		for i := 0; i+1 < len(kv); i += 2 {
+			h[kv[i]] = kv[i+1]
+		}
+		b, _ := json.Marshal(ev)
+		return b
+	}
+	cases := []struct {
+		name   string
+		event  []byte
+		viewer string // the address siteverify must be told
+	}{
+		{"direct", raw, "203.0.113.24"},
+		{"through CloudFront", withHeaders("cloudfront-viewer-address", "198.51.100.7:40123", "x-origin-verify", testOriginSecret), "198.51.100.7"},
+		{"a forged viewer address", withHeaders("cloudfront-viewer-address", "198.51.100.8:40123", "x-origin-verify", "guess"), "203.0.113.24"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			var resp awsevents.APIGatewayV2HTTPResponse
+			if err := json.Unmarshal(invoke(t, asm, tc.event), &resp); err != nil {
+				t.Fatal(err)
+			}
+			var body struct {
+				BrandName string
+				Platforms []struct{ Platform, Status string }
+			}
+			json.Unmarshal([]byte(resp.Body), &body)
+			if resp.StatusCode != 200 || body.BrandName != "Acme Notes" || len(body.Platforms) != 5 {
+				t.Fatalf("%d %s", resp.StatusCode, resp.Body)
+			}
+			calls := sv.Calls()
+			if last := calls[len(calls)-1]; last.RemoteIP != tc.viewer || last.Token != "03AFcWeA-sample-recaptcha-token" {
+				t.Errorf("siteverify was asked %+v, want remoteip %s", last, tc.viewer)
+			}
+		})
+	}
+	// Only the first check asked the platforms (the others were the day's
+	// cache): its 15 prompts are in the brand check's audit partition.
+	page, err := audit.NewLog(tbl).ListService(context.Background(), audit.ScopeBrandCheck, audit.Filter{Limit: 100})
+	if err != nil || len(page.Items) != 15 {
+		t.Fatalf("%d audit entries (%v), want 15", len(page.Items), err)
+	}
 }

@@ -27,7 +27,7 @@ const (
 )
 
 // Artifacts lists the build artifacts (the directories under functions/).
-var Artifacts = []string{ArtifactAPI, ArtifactWorker, ArtifactPlatform}
+var Artifacts = []string{ArtifactAPI, ArtifactWorker, ArtifactPlatform, ArtifactBrandCheck}
 
 // Kind is what triggers a function, and so which handler it gets.
 type Kind int
@@ -391,6 +391,9 @@ func apiFunction(f Function) Function {
 	// The write path deploys gradually.
 	f.Gradual = slices.Contains(f.Table, "dynamodb:TransactWriteItems")
 	f.Grants = append(f.Grants, apiGrants[f.Name]...)
+	if f.AnswersBrandChecks() {
+		f = brandCheckFunction(f)
+	}
 	return f
 }
 
@@ -427,8 +430,11 @@ func (f Function) VerifiesSignedBodies() bool {
 	return slices.ContainsFunc(f.Routes, func(r httpapi.Route) bool { return r.Guard == httpapi.GuardSignedBody })
 }
 
-// CallsPlatforms reports whether the function asks the AI platforms.
-func (f Function) CallsPlatforms() bool { return f.Artifact == ArtifactPlatform }
+// CallsPlatforms reports whether the function asks the AI platforms (the
+// query-execution step, and the brand check within its request).
+func (f Function) CallsPlatforms() bool {
+	return f.Artifact == ArtifactPlatform || f.Artifact == ArtifactBrandCheck
+}
 
 // LogicalID is the template resource name of a function: its name in
 // PascalCase (api-get-me → ApiGetMe).

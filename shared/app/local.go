@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/brandlens/brandlens/shared/brandcheck"
+	"github.com/brandlens/brandlens/shared/brandpage"
 	"github.com/brandlens/brandlens/shared/config"
 	"github.com/brandlens/brandlens/shared/httpapi"
 	"github.com/brandlens/brandlens/shared/jobs"
@@ -59,6 +61,13 @@ type LocalOptions struct {
 	// DispatchInterval is how often the outbox is polled (0: the
 	// dispatcher's default).
 	DispatchInterval time.Duration
+	// BrandCheck configures the anonymous brand check; its Verifier is
+	// required, its Secret defaults to KeySecret (a derived key is used).
+	BrandCheck BrandCheckOptions
+	// Page configures the brand check page (site key, version, call to
+	// action); the bypass, the platforms and the time budget follow
+	// BrandCheck.
+	Page brandpage.Config
 }
 
 // Local is `brandlens serve` in one process: every service over one table,
@@ -68,8 +77,17 @@ type LocalOptions struct {
 // for the table's stream, and the scheduler's timer.
 type Local struct {
 	Services *Services
-	// API serves every route of the route table.
-	API http.Handler
+	// BrandCheck is the anonymous brand check.
+	BrandCheck *brandcheck.Service
+	// API serves every route of the route table; APIDeps are what it was
+	// built from.
+	API     http.Handler
+	APIDeps httpapi.Deps
+	// Handler is what brandlens serve serves: the API, and the brand check
+	// page at / and /brand-check.
+	Handler http.Handler
+	// LocalBypass: the brand check admits recaptcha.BypassToken.
+	LocalBypass bool
 
 	jobs, deliveries *queue.Local
 	workflow         *workflow.Local
@@ -92,6 +110,18 @@ func NewLocal(o LocalOptions) (*Local, error) {
 	deliveriesQ := queue.NewLocal(queue.LocalOptions{Logger: o.Logger})
 	svc, err := NewServices(repos, Deps{Logger: o.Logger, Jobs: jobsQ, Deliveries: deliveriesQ, Providers: o.Providers,
 		Guard: o.Guard, RetryScale: o.RetryScale, Timeouts: o.Timeouts})
+	if err != nil {
+		return nil, err
+	}
+	bco := o.BrandCheck
+	if bco.Secret == nil {
+		bco.Secret = o.KeySecret
+	}
+	bc, err := NewBrandCheck(repos, o.Providers, bco, o.Logger)
+	if err != nil {
+		return nil, err
+	}
+	page, err := newPage(o.Page, bco)
 	if err != nil {
 		return nil, err
 	}
@@ -121,9 +151,15 @@ func NewLocal(o LocalOptions) (*Local, error) {
 	if grace <= 0 {
 		grace = config.DefaultShutdownGrace
 	}
+	deps := withBrandCheck(svc.HTTPDeps(o.SiteContentSecret), bc, bco.Trust)
+	api := httpapi.New(deps)
 	return &Local{
 		Services:       svc,
-		API:            httpapi.New(svc.HTTPDeps(o.SiteContentSecret)),
+		BrandCheck:     bc,
+		API:            api,
+		APIDeps:        deps,
+		Handler:        withPage(api, page),
+		LocalBypass:    isBypass(bco.Verifier),
 		jobs:           jobsQ,
 		deliveries:     deliveriesQ,
 		workflow:       workflow.NewLocal(machines, steps, workflow.WithLogger(o.Logger), workflow.WithFailureHandler(onFailure)),
@@ -252,10 +288,14 @@ func OpenLocal(ctx context.Context, res *Resources, factory ProviderFactory, log
 	if err != nil {
 		return nil, nil, err
 	}
+	bco, page, err := res.localBrandCheck(keySecret)
+	if err != nil {
+		return nil, nil, err
+	}
 	cfg := res.Config()
 	l, err = NewLocal(LocalOptions{Table: tbl, KeySecret: keySecret, SiteContentSecret: siteSecret, Providers: provs,
 		Logger: logger, SchedulerEvery: cfg.SchedulerInterval, Schedules: cfg.Schedules, ShutdownGrace: cfg.ShutdownGrace,
-		Timeouts: timeouts, Guard: res.Guard(), RetryScale: cfg.RetryScale})
+		Timeouts: timeouts, Guard: res.Guard(), RetryScale: cfg.RetryScale, BrandCheck: bco, Page: page})
 	if err != nil {
 		return nil, nil, err
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/brandlens/brandlens/shared/jobs"
 	"github.com/brandlens/brandlens/shared/platforms"
 	"github.com/brandlens/brandlens/shared/providers"
+	"github.com/brandlens/brandlens/shared/recaptcha"
 	"github.com/brandlens/brandlens/shared/runs"
 	"github.com/brandlens/brandlens/shared/seed"
 	"github.com/brandlens/brandlens/shared/store"
@@ -54,7 +55,7 @@ func TestLocalRecoversInFlightJobs(t *testing.T) {
 		open := func() *app.Local {
 			rt, err := app.NewLocal(app.LocalOptions{Table: tbl, KeySecret: []byte("0123456789abcdef0123456789abcdef"),
 				Providers: provs, Logger: slog.New(slog.NewJSONHandler(io.Discard, nil)),
-				SchedulerEvery: time.Minute, ShutdownGrace: time.Second})
+				SchedulerEvery: time.Minute, ShutdownGrace: time.Second, BrandCheck: app.BrandCheckOptions{Verifier: recaptcha.Bypass{}}})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/brandlens/brandlens/shared/app"
 	"github.com/brandlens/brandlens/shared/providers"
+	"github.com/brandlens/brandlens/shared/recaptcha"
 	"github.com/brandlens/brandlens/shared/seed"
 	"github.com/brandlens/brandlens/shared/store/embedded"
 )
@@ -31,7 +32,7 @@ func TestDemoSchedulesRunOnlyWhenTurnedOn(t *testing.T) {
 				}
 				rt, err := app.NewLocal(app.LocalOptions{Table: embedded.NewMemory(), KeySecret: []byte("0123456789abcdef0123456789abcdef"),
 					Providers: provs, Logger: slog.New(slog.NewJSONHandler(io.Discard, nil)),
-					SchedulerEvery: time.Minute, Schedules: tc.schedules})
+					SchedulerEvery: time.Minute, Schedules: tc.schedules, BrandCheck: app.BrandCheckOptions{Verifier: recaptcha.Bypass{}}})
 				if err != nil {
 					t.Fatal(err)
 				}

@@ -60,6 +60,17 @@ const (
 	// EnvOTLPEndpoint is OpenTelemetry's standard variable of the
 	// collector's base URL.
 	EnvOTLPEndpoint = "OTEL_EXPORTER_OTLP_ENDPOINT"
+	// EnvBrandCheckSecret is the secret the brand check's client-hash key
+	// derives from (≥ 32 bytes; brandlens serve derives it from the key
+	// secret when unset); EnvBrandCheckSecretARN names it in Secrets
+	// Manager (the brand-check function).
+	EnvBrandCheckSecret    = "BRANDLENS_BRANDCHECK_SECRET"
+	EnvBrandCheckSecretARN = "BRANDLENS_BRANDCHECK_SECRET_ARN"
+	// EnvRecaptchaSecretARN and EnvOriginSecretARN name, in Secrets Manager,
+	// the reCAPTCHA secret (BRANDLENS_RECAPTCHA_SECRET) and the CloudFront
+	// origin secret (BRANDLENS_ORIGIN_SECRET) of the brand-check function.
+	EnvRecaptchaSecretARN = "BRANDLENS_RECAPTCHA_SECRET_ARN"
+	EnvOriginSecretARN    = "BRANDLENS_ORIGIN_SECRET_ARN"
 )
 
 // Store backends.
@@ -124,6 +135,14 @@ type Config struct {
 	// collector extension's default).
 	Tracing         bool
 	TracingEndpoint string
+	// BrandCheckSecret keys the brand check's client hashes (through a
+	// derivation); BrandCheckSecretARN is read when it is empty.
+	BrandCheckSecret    []byte
+	BrandCheckSecretARN string
+	// RecaptchaSecretARN and OriginSecretARN name the brand check's other
+	// secrets in Secrets Manager (empty: from the environment).
+	RecaptchaSecretARN string
+	OriginSecretARN    string
 }
 
 // FromEnv reads the settings from the process environment.
@@ -148,6 +167,10 @@ func Parse(getenv func(string) string) (Config, error) {
 		DeliveriesQueueURL:    get(EnvDeliveriesQueueURL),
 		StateMachineARN:       get(EnvStateMachineARN),
 		ProviderKeysSecretARN: get(EnvProviderKeysSecretARN),
+		BrandCheckSecret:      []byte(getenv(EnvBrandCheckSecret)),
+		BrandCheckSecretARN:   get(EnvBrandCheckSecretARN),
+		RecaptchaSecretARN:    get(EnvRecaptchaSecretARN),
+		OriginSecretARN:       get(EnvOriginSecretARN),
 		SchedulerInterval:     DefaultSchedulerInterval,
 		ShutdownGrace:         DefaultShutdownGrace,
 		RetryScale:            1,

@@ -44,6 +44,12 @@ func TestParse(t *testing.T) {
 				t.Errorf("%+v", c)
 			}
 		}},
+		{"brand check secrets", map[string]string{config.EnvBrandCheckSecretARN: " arn:b ", config.EnvRecaptchaSecretARN: "arn:r",
+			config.EnvOriginSecretARN: "arn:o", config.EnvBrandCheckSecret: " b "}, func(t *testing.T, c config.Config) {
+			if c.BrandCheckSecretARN != "arn:b" || c.RecaptchaSecretARN != "arn:r" || c.OriginSecretARN != "arn:o" || string(c.BrandCheckSecret) != " b " {
+				t.Errorf("%+v", c)
+			}
+		}},
 		{"secrets are kept byte for byte", map[string]string{config.EnvKeySecret: " s p ", config.EnvSiteContentSecret: "x "}, func(t *testing.T, c config.Config) {
 			if string(c.KeySecret) != " s p " || string(c.SiteContentSecret) != "x " {
 				t.Errorf("%q %q", c.KeySecret, c.SiteContentSecret)

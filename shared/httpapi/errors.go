@@ -1,11 +1,16 @@
 package httpapi
 
-import "net/http"
+import (
+	"net/http"
+
+	"github.com/brandlens/brandlens/shared/brandcheck"
+)
 
 // Error codes of the spec, and those this service adds (documented in the
 // OpenAPI document): method_not_allowed, payload_too_large,
 // invalid_signature, not_implemented, internal_error, bad_request,
-// request_headers_too_large.
+// request_headers_too_large, and the brand check's recaptcha_failed and
+// service_unavailable.
 const (
 	CodeMissingAPIKey        = "missing_api_key"
 	CodeInvalidAPIKey        = "invalid_api_key"
@@ -25,6 +30,9 @@ const (
 	CodeInternal             = "internal_error"
 	CodeBadRequest           = "bad_request"
 	CodeHeadersTooLarge      = "request_headers_too_large"
+	// The anonymous brand check's (package brandcheck names them).
+	CodeRecaptchaFailed    = brandcheck.CodeRecaptchaFailed
+	CodeServiceUnavailable = brandcheck.CodeUnavailable
 )
 
 // ErrorStatus maps each code to its HTTP status.
@@ -47,6 +55,8 @@ var ErrorStatus = map[string]int{
 	CodeInternal:             http.StatusInternalServerError,
 	CodeBadRequest:           http.StatusBadRequest,
 	CodeHeadersTooLarge:      http.StatusRequestHeaderFieldsTooLarge,
+	CodeRecaptchaFailed:      http.StatusForbidden,
+	CodeServiceUnavailable:   http.StatusServiceUnavailable,
 }
 
 // Error is an API error; it renders as the spec's envelope

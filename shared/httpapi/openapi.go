@@ -15,6 +15,7 @@ import (
 	"github.com/getkin/kin-openapi/openapi3"
 
 	"github.com/brandlens/brandlens/shared/auth"
+	"github.com/brandlens/brandlens/shared/brandcheck"
 	"github.com/brandlens/brandlens/shared/citations"
 	"github.com/brandlens/brandlens/shared/competitors"
 	"github.com/brandlens/brandlens/shared/idempotency"
@@ -58,6 +59,9 @@ var componentNames = map[reflect.Type]string{
 	reflect.TypeFor[queries.Query]():               "MonitoringQuery",
 	reflect.TypeFor[RunRequest]():                  "PublicRunRequest",
 	reflect.TypeFor[BrandCheckRequest]():           "BrandCheckRequest",
+	reflect.TypeFor[brandcheck.Response]():         "BrandCheckResponse",
+	reflect.TypeFor[brandcheck.PlatformResult]():   "BrandCheckPlatformResult",
+	reflect.TypeFor[brandcheck.CompetitorPage]():   "BrandCheckCompetitor",
 	reflect.TypeFor[PublishPayload]():              "PublishPayload",
 }
 
@@ -107,21 +111,48 @@ var fieldDocs = map[string]openapi.FieldDoc{
 		Description: "samples per platform (AI answers vary from run to run; more samples give a mention rate with a tighter interval)"},
 	"PublishRequest.mode": {Enum: publishModes,
 		Description: "propose: create an approval request; execute: publish now (needs autonomy L2 or an approved request)"},
-	"PublishPayload.SchemaVersion":   {Description: "currently 1.0"},
-	"PublishPayload.ContentId":       {Description: "opportunity id; correlation key; same as the X-Service-Content-Id header"},
-	"PublishPayload.ContentVersion":  {Description: "revision; a re-publish keeps ContentId and carries a new version"},
-	"PublishPayload.Slug":            {Description: "already slugified; the upsert key of a receiver"},
-	"PublishPayload.ContentType":     {Description: "informational; for the service's own-site destination one of knowledge, research, news"},
-	"PublishPayload.BodyHtml":        {Description: "HTML fragment (not a full document)"},
-	"PublishPayload.SchemaJsonLd":    {Optional: true, Description: "JSON-LD markup encoded as a JSON string"},
-	"PublishPayload.MetaDescription": {Description: "about 160 characters"},
-	"PublishPayload.Author":          {Description: "receivers should cap it at about 200 characters"},
-	"PublishPayload.PublishDate":     {Description: "ISO 8601, UTC"},
-	"PublishPayload.UpdatedDate":     {Description: "ISO 8601, UTC"},
-	"PublishPayload.TargetEntities":  {Description: "entity names the article targets"},
-	"PublishPayload.Headings":        {Description: "heading structure (H2 and below)"},
-	"FieldError.field":               {Description: "the parameter, body member or header at fault"},
+	"PublishPayload.SchemaVersion":     {Description: "currently 1.0"},
+	"PublishPayload.ContentId":         {Description: "opportunity id; correlation key; same as the X-Service-Content-Id header"},
+	"PublishPayload.ContentVersion":    {Description: "revision; a re-publish keeps ContentId and carries a new version"},
+	"PublishPayload.Slug":              {Description: "already slugified; the upsert key of a receiver"},
+	"PublishPayload.ContentType":       {Description: "informational; for the service's own-site destination one of knowledge, research, news"},
+	"PublishPayload.BodyHtml":          {Description: "HTML fragment (not a full document)"},
+	"PublishPayload.SchemaJsonLd":      {Optional: true, Description: "JSON-LD markup encoded as a JSON string"},
+	"PublishPayload.MetaDescription":   {Description: "about 160 characters"},
+	"PublishPayload.Author":            {Description: "receivers should cap it at about 200 characters"},
+	"PublishPayload.PublishDate":       {Description: "ISO 8601, UTC"},
+	"PublishPayload.UpdatedDate":       {Description: "ISO 8601, UTC"},
+	"PublishPayload.TargetEntities":    {Description: "entity names the article targets"},
+	"PublishPayload.Headings":          {Description: "heading structure (H2 and below)"},
+	"FieldError.field":                 {Description: "the parameter, body member or header at fault"},
+	"BrandCheckRequest.brandName":      {Description: "required; 1 to 100 characters after trimming (inner whitespace collapsed), no control characters"},
+	"BrandCheckRequest.websiteUrl":     {Description: "required; an absolute http(s) URL of a public host (no address of a private, loopback or other special-purpose network, no user@, a name under a public suffix). It is never fetched"},
+	"BrandCheckRequest.recaptchaToken": {Description: "required; the token of Google's reCAPTCHA (v3 action brand_check, or v2), at most 4,096 characters; verified with siteverify before anything is counted or run"},
+	"BrandCheckResponse.visibilityScore": {Min: openapi.Float(0), Max: openapi.Float(100),
+		Description: "0–100: the mean over the platforms that answered of each platform's weighted question scores (best <category> tools 0.5, <brand> alternatives 0.3, what is <brand> 0.2); 0 when none answered"},
+	"BrandCheckResponse.grade":                   {Enum: brandcheckGrades, Description: "A 80–100, B 60–79, C 40–59, D 20–39, F 0–19; null when no platform answered"},
+	"BrandCheckResponse.brandName":               {Nullable: openapi.Bool(true), Description: "the brand as checked (trimmed, inner whitespace collapsed); nullable in the spec, always sent"},
+	"BrandCheckResponse.platforms":               {Nullable: openapi.Bool(false), Description: "one result per platform asked, in the configured order"},
+	"BrandCheckResponse.topCompetitors":          {Nullable: openapi.Bool(false), Description: "at most 5 names the platforms gave instead of or beside the brand, ranked by the number of platforms naming them, then mentions"},
+	"BrandCheckResponse.topCompetitorCitedPages": {Nullable: openapi.Bool(false), Description: "for the top competitors, a page the platforms cited for them"},
+	"BrandCheckResponse.summary":                 {Nullable: openapi.Bool(true), Description: "two or three plain sentences; nullable in the spec, always sent"},
+	"BrandCheckResponse.hasUpsell":               {Description: "true when some platform answered and the score is under 80 or a competitor appeared"},
+	"BrandCheckResponse.requestId":               {Nullable: openapi.Bool(true), Description: "id of the stored check; nullable in the spec, always sent"},
+	"BrandCheckResponse.completedAt":             {Description: "when the platforms were asked (a check answered from the day's cache keeps the time of the check it repeats)"},
+	"BrandCheckPlatformResult.platform":          {Enum: platforms.All},
+	"BrandCheckPlatformResult.status": {Enum: []string{brandcheck.StatusSucceeded, brandcheck.StatusPartial, brandcheck.StatusFailed, brandcheck.StatusTimeout},
+		Description: "succeeded: every question answered; partial: some; failed: none, the platform refused or erred (errorMessage says why); timeout: none within the check's time budget"},
+	"BrandCheckPlatformResult.mentionCount":        {Description: "mentions of the brand in the platform's answers (statements of ignorance are not mentions)"},
+	"BrandCheckPlatformResult.evidenceSnippet":     {Description: "the sentence that decided the verdict, empty when none"},
+	"BrandCheckPlatformResult.competitors":         {Nullable: openapi.Bool(false), Description: "brands the platform named beside or instead of the brand"},
+	"BrandCheckPlatformResult.competitorCitedUrls": {Nullable: openapi.Bool(false), Description: "competitor name → a page the platform cited for it"},
+	"BrandCheckPlatformResult.errorMessage":        {Description: "why the platform gave no (or not every) answer; empty when it answered all"},
+	"BrandCheckPlatformResult.costIncurred":        {Description: "what asking the platform cost, in USD"},
+	"BrandCheckPlatformResult.modelUsed":           {Description: "the model that answered"},
+	"BrandCheckPlatformResult.visibilityScore":     {Min: openapi.Float(0), Max: openapi.Float(100), Description: "this platform's 0–100 score (an addition to the spec's members; the page draws it as the platform's bar)"},
 }
+
+var brandcheckGrades = []string{"A", "B", "C", "D", "F"}
 
 // errorDoc documents one error code.
 type errorDoc struct {
@@ -170,6 +201,10 @@ var errorDocs = map[string]errorDoc{
 		Example: fmt.Sprintf("the request's headers exceed %d bytes", MaxHeaderBytes), Details: map[string]any{"limit": MaxHeaderBytes}, Extension: true},
 	CodeInternal: {Meaning: "an unexpected failure; the X-Request-Id identifies it in the service's logs",
 		Example: "internal error; the request id identifies it in our logs", Details: map[string]any{"requestId": "req_5f0c2a9e1b7d4c3a8e6f1d2b"}, Extension: true},
+	CodeRecaptchaFailed: {Meaning: "the brand check's reCAPTCHA token was refused by Google (invalid, expired or already used, a v3 score under the threshold, another action); details.reasons lists Google's error codes. Get a new token and retry; the refused request was not counted",
+		Example: "The reCAPTCHA check failed; please complete it again.", Details: map[string]any{"reasons": []string{"timeout-or-duplicate"}}, Extension: true},
+	CodeServiceUnavailable: {Meaning: "the brand check cannot run now: reCAPTCHA could not be asked (never a free pass), the day's budget of anonymous checks is used up, or the prompts could not be audited; details.reason says which and Retry-After when to retry. The request was not counted",
+		Example: "We could not verify that you are human just now; please try again in a minute.", Details: map[string]any{"reason": brandcheck.ReasonVerifier}, Extension: true},
 }
 
 // creditNotes tell what each credit-metered function costs (default
@@ -341,6 +376,9 @@ func (b *docBuilder) operation(r *Route) (*openapi3.Operation, error) {
 	if n := creditNotes[r.Function]; n != "" {
 		notes = append(notes, n)
 	}
+	if n := routeNotes[r.Function]; n != "" {
+		notes = append(notes, n)
+	}
 	if jobWrite(r) {
 		notes = append(notes, "Asynchronous: answers 202 with jobId and the credits_balance left after the job's hold, at once; follow the job with GET /api/v1/jobs/{id} or the execution.completed webhook event.")
 	}
@@ -430,8 +468,15 @@ func (b *docBuilder) success(r *Route) (*openapi3.Response, error) {
 			desc += ": the job is queued; nothing has run yet"
 		}
 	}
-	resp.Description = &desc
 	resp.Content = openapi3.NewContentWithJSONSchemaRef(s)
+	if hasTextReport(r.ResponseBody()) {
+		desc += ". Content-negotiated by Accept (q-values and wildcards honoured): application/json (the default, also when Accept is absent or names none of these) or text/json, the same JSON under that Content-Type; text/plain, a readable text report. Errors are always JSON."
+		resp.Content[mediaTextJSON] = &openapi3.MediaType{Schema: s}
+		text := openapi3.NewStringSchema()
+		text.Description = "the same result as a plain-text report (UTF-8)"
+		resp.Content[mediaText] = &openapi3.MediaType{Schema: text.NewRef()}
+	}
+	resp.Description = &desc
 	return resp, nil
 }
 
@@ -470,7 +515,7 @@ func (b *docBuilder) errorResponse(status int, codes []string) string {
 		Extensions: map[string]any{"x-error-codes": codes},
 	}
 	switch status {
-	case http.StatusTooManyRequests, http.StatusPaymentRequired, http.StatusConflict:
+	case http.StatusTooManyRequests, http.StatusPaymentRequired, http.StatusConflict, http.StatusServiceUnavailable:
 		resp.Headers[headerRetryAfter] = &openapi3.HeaderRef{Ref: headerRef + headerRetryAfter}
 	case http.StatusMethodNotAllowed:
 		resp.Headers[headerAllow] = &openapi3.HeaderRef{Ref: headerRef + headerAllow}

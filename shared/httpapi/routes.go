@@ -213,9 +213,8 @@ func routeTable() []Route {
 			Status: http.StatusOK, Handler: NotImplemented[NoInput, OpenObject]()},
 		{Method: http.MethodPost, Path: "/api/v1/brand-check", Function: "brand-check", Guard: GuardAnonymous,
 			Tag: "Brand check", Summary: "Anonymous brand check: visibility score and grade (reCAPTCHA, 3 per day)",
-			Status: http.StatusOK, Errors: []string{CodeValidation, CodeRateLimitExceeded}, Handler: NotImplemented[struct {
-				Body BrandCheckRequest `body:"json"`
-			}, OpenObject]()},
+			Status: http.StatusOK, Errors: []string{CodeValidation, CodeRecaptchaFailed, CodeRateLimitExceeded, CodeServiceUnavailable},
+			Handler: Handle((*Server).postBrandCheck)},
 		{Method: http.MethodGet, Path: "/api/tracker/approvals/pending", Function: "api-list-approvals-pending", Guard: GuardReviewer,
 			Capability: "approvals:review", Tag: "Approvals", Summary: "Pending approval requests",
 			Status: http.StatusOK, Handler: NotImplemented[NoInput, OpenObject]()},

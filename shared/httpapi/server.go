@@ -22,6 +22,7 @@ import (
 	"github.com/awslabs/aws-lambda-go-api-proxy/core"
 
 	"github.com/brandlens/brandlens/shared/auth"
+	"github.com/brandlens/brandlens/shared/brandcheck"
 	"github.com/brandlens/brandlens/shared/citations"
 	"github.com/brandlens/brandlens/shared/competitors"
 	"github.com/brandlens/brandlens/shared/credits"
@@ -57,6 +58,11 @@ type Deps struct {
 	// SiteContentSecret signs bodies sent to the site-content receiver.
 	SiteContentSecret []byte
 	MaxBody           int64
+	// BrandCheck runs the anonymous brand check (nil in functions that do
+	// not serve it); ProxyTrust says when CloudFront's viewer address is
+	// believed (zero: never).
+	BrandCheck BrandChecker
+	ProxyTrust brandcheck.ProxyTrust
 }
 
 // Server routes requests of the route table.
@@ -187,8 +193,12 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		s.writeError(sw, s.apiError(rq, err))
 		return
 	}
-	if a, ok := body.(answer); ok {
-		s.writeAnswer(sw, a)
+	switch b := body.(type) {
+	case answer:
+		s.writeAnswer(sw, b)
+		return
+	case textReport:
+		s.writeReport(sw, rq, rq.Route.Status, b)
 		return
 	}
 	s.writeJSON(sw, rq.Route.Status, body)
@@ -393,6 +403,12 @@ func (s *Server) writeError(w http.ResponseWriter, e *Error) {
 }
 
 func (s *Server) writeJSON(w http.ResponseWriter, status int, body any) {
+	s.writeJSONAs(w, status, body, mediaJSON)
+}
+
+// writeJSONAs writes body as JSON labelled contentType (application/json,
+// or text/json when a report answer's caller asked for it).
+func (s *Server) writeJSONAs(w http.ResponseWriter, status int, body any, contentType string) {
 	var b []byte
 	var err error
 	if m, ok := body.(json.Marshaler); ok {
@@ -404,10 +420,10 @@ func (s *Server) writeJSON(w http.ResponseWriter, status int, body any) {
 	}
 	if err != nil {
 		s.Logger.Error("encode response", "error", err.Error())
-		status = http.StatusInternalServerError
+		status, contentType = http.StatusInternalServerError, mediaJSON
 		b = []byte(`{"error":{"code":"internal_error","message":"could not encode the response","details":{}}}`)
 	}
-	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Content-Type", contentType)
 	w.Header().Set("Content-Length", strconv.Itoa(len(b)+1))
 	w.WriteHeader(status)
 	_, _ = w.Write(append(b, '\n'))

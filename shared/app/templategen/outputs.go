@@ -68,6 +68,9 @@ func StackPolicy() ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
+	for _, e := range brandCheckEdge()["Resources"] {
+		headRes = append(headRes, resource{id: e.id, node: e.node})
+	}
 	var protected []string
 	for _, r := range headRes {
 		if protectedType(r.typ()) {
