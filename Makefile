@@ -13,12 +13,13 @@ STAGE ?= staging
 
 .PHONY: run test build generate lint deploy stack-policy clean tools bench eval
 
-# The AI platforms' SDKs are linked only when they are used: live mode
-# builds with the live tag (cmd/brandlens/providers_live.go).
-RUN_TAGS := $(if $(filter live,$(BRANDLENS_PROVIDERS)),-tags live)
+# The AI vendors' SDKs are linked only when they are used: live providers
+# or a vendor's writer (BRANDLENS_MODELS) build with the live tag
+# (cmd/brandlens/providers_live.go).
+RUN_TAGS := $(if $(or $(filter live,$(BRANDLENS_PROVIDERS)),$(filter-out offline,$(BRANDLENS_MODELS))),-tags live)
 
 run:
-	@echo "brandlens: building (the first build compiles every dependency and prints nothing for several minutes; later builds take seconds)$(if $(RUN_TAGS), with the live AI platform SDKs,)..."
+	@echo "brandlens: building (the first build compiles every dependency and prints nothing for several minutes; later builds take seconds)$(if $(RUN_TAGS), with the AI vendors' SDKs,)..."
 	$(GO) run $(RUN_TAGS) ./cmd/brandlens serve $(ARGS)
 
 tools: tools/node_modules/.package-lock.json
@@ -62,11 +63,18 @@ build-ApiGetMe: ARTIFACT = api
 build-ApiGetMeCredits: ARTIFACT = api
 build-ApiListQueries: ARTIFACT = api
 build-ApiGetQuery: ARTIFACT = api
+build-ApiPostQuery: ARTIFACT = api
+build-ApiPutQuery: ARTIFACT = api
+build-ApiDeleteQuery: ARTIFACT = api
 build-ApiPostQueryRun: ARTIFACT = api
 build-ApiListCitations: ARTIFACT = api
 build-ApiGetCitation: ARTIFACT = api
 build-ApiListCompetitors: ARTIFACT = api
 build-ApiGetCompetitor: ARTIFACT = api
+build-ApiPostCompetitor: ARTIFACT = api
+build-ApiPutCompetitor: ARTIFACT = api
+build-ApiPostCompetitorDismiss: ARTIFACT = api
+build-ApiPostCompetitorRestore: ARTIFACT = api
 build-ApiListGaps: ARTIFACT = api
 build-ApiPostGapsDetect: ARTIFACT = api
 build-ApiListOpportunities: ARTIFACT = api
@@ -90,6 +98,10 @@ build-ApiGetDestination: ARTIFACT = api
 build-ApiPutDestination: ARTIFACT = api
 build-ApiDeleteDestination: ARTIFACT = api
 build-ApiListAudit: ARTIFACT = api
+build-ApiListBrandProfiles: ARTIFACT = api
+build-ApiGetBrandProfile: ARTIFACT = api
+build-ApiPutBrandProfile: ARTIFACT = api
+build-ApiPostBrandProfileRescore: ARTIFACT = api
 build-BrandCheck: ARTIFACT = brand-check
 build-ApiListApprovalsPending: ARTIFACT = api
 build-ApiPostApprovalApprove: ARTIFACT = api
@@ -101,6 +113,12 @@ build-WorkerDispatch: ARTIFACT = worker
 build-StepMarkRunning: ARTIFACT = worker
 build-StepRunPlatform: ARTIFACT = step-run-platform
 build-StepSettle: ARTIFACT = worker
+build-StepJobStart: ARTIFACT = worker
+build-StepDetectGaps: ARTIFACT = worker
+build-StepRescore: ARTIFACT = worker
+build-StepGenerateBrief: ARTIFACT = step-generate
+build-StepGenerateArticle: ARTIFACT = step-generate
+build-StepJobSettle: ARTIFACT = worker
 build-Scheduler: ARTIFACT = worker
 build-WorkerExecutionEnded: ARTIFACT = worker
 build-WorkerFanout: ARTIFACT = worker

@@ -60,9 +60,10 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	var err error
 	switch args[0] {
 	case "serve":
-		// serveProviders links the platforms' SDKs only in a build with the
-		// live tag (providers_live.go).
-		err = serve(ctx, args[1:], serveProviders, stdout, stderr)
+		// serveProviders and serveModels link the platforms' and the
+		// writing vendors' SDKs only in a build with the live tag
+		// (providers_live.go).
+		err = serve(ctx, args[1:], serveProviders, serveModels, stdout, stderr)
 		if errors.Is(err, flag.ErrHelp) {
 			return 0 // serve --help: the flags went to stdout
 		}

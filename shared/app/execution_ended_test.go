@@ -11,6 +11,7 @@ import (
 	"github.com/brandlens/brandlens/shared/queue"
 	"github.com/brandlens/brandlens/shared/queue/sqstest"
 	"github.com/brandlens/brandlens/shared/runs"
+	"github.com/brandlens/brandlens/shared/secrets"
 )
 
 // worker-execution-ended, on the EventBridge event of a FAILED execution
@@ -26,7 +27,7 @@ func TestExecutionEndedSettlesTheJob(t *testing.T) {
 	repos := seedAcme(t, tbl)
 	ctx := context.Background()
 	svc, err := app.NewServices(repos, app.Deps{Logger: quiet(), Jobs: queue.NewSQS(sqstest.Start(t), c.jobsURL, nil),
-		Deliveries: queue.NewSQS(sqstest.Start(t), c.deliveriesURL, nil)})
+		Deliveries: queue.NewSQS(sqstest.Start(t), c.deliveriesURL, nil), Secrets: secrets.NewSealer(secrets.NewMemoryKeyring())})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,7 +10,9 @@ import (
 	"time"
 
 	"github.com/brandlens/brandlens/shared/app"
+	"github.com/brandlens/brandlens/shared/audit"
 	"github.com/brandlens/brandlens/shared/jobs"
+	"github.com/brandlens/brandlens/shared/meter"
 	"github.com/brandlens/brandlens/shared/platforms"
 	"github.com/brandlens/brandlens/shared/providers"
 	"github.com/brandlens/brandlens/shared/recaptcha"
@@ -35,6 +37,32 @@ func (c counting) Answer(ctx context.Context, r providers.Request) (providers.An
 	return a, err
 }
 
+// openRuntime is a local runtime over tbl: a scheduler pass a minute, a
+// grace period of a second.
+func openRuntime(t *testing.T, tbl store.Table, provs providers.Set) *app.Local {
+	t.Helper()
+	rt, err := app.NewLocal(app.LocalOptions{Table: tbl, KeySecret: []byte("0123456789abcdef0123456789abcdef"),
+		Providers: provs, Logger: slog.New(slog.NewJSONHandler(io.Discard, nil)),
+		SchedulerEvery: time.Minute, ShutdownGrace: time.Second, BrandCheck: app.BrandCheckOptions{Verifier: recaptcha.Bypass{}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rt
+}
+
+// seedRuntime seeds tenant 1 with 1,000 credits, brand profile 1 and a
+// query on every platform.
+func seedRuntime(t *testing.T, rt *app.Local) {
+	t.Helper()
+	f := seed.File{Tenants: []seed.Tenant{{Name: "Acme Notes", Credits: 1000, DailyCreditCeiling: 1000,
+		Brand:   &seed.Brand{Name: "Acme Notes", Domains: []string{"acmenotes.com"}},
+		Queries: []seed.Query{{Text: "best note taking app", Platforms: platforms.All}},
+		APIKeys: []seed.APIKey{{Key: key, Scopes: []string{"publish"}}}}}}
+	if _, err := seed.Apply(context.Background(), rt.Services.Repos, f); err != nil {
+		t.Fatal(err)
+	}
+}
+
 // The local runtime is as durable as Step Functions: stopped with steps
 // in flight (the grace period too short for them), it starts again every
 // job that was running, from the answers already recorded — no answer is
@@ -52,24 +80,10 @@ func TestLocalRecoversInFlightJobs(t *testing.T) {
 			provs[pf] = counting{Provider: p, started: &started, answered: &answered}
 		}
 		tbl := embedded.NewMemory()
-		open := func() *app.Local {
-			rt, err := app.NewLocal(app.LocalOptions{Table: tbl, KeySecret: []byte("0123456789abcdef0123456789abcdef"),
-				Providers: provs, Logger: slog.New(slog.NewJSONHandler(io.Discard, nil)),
-				SchedulerEvery: time.Minute, ShutdownGrace: time.Second, BrandCheck: app.BrandCheckOptions{Verifier: recaptcha.Bypass{}}})
-			if err != nil {
-				t.Fatal(err)
-			}
-			return rt
-		}
+		open := func() *app.Local { return openRuntime(t, tbl, provs) }
 		ctx := context.Background()
 		rt1 := open()
-		f := seed.File{Tenants: []seed.Tenant{{Name: "Acme Notes", Credits: 1000, DailyCreditCeiling: 1000,
-			Brand:   &seed.Brand{Name: "Acme Notes", Domains: []string{"acmenotes.com"}},
-			Queries: []seed.Query{{Text: "best note taking app", Platforms: platforms.All}},
-			APIKeys: []seed.APIKey{{Key: key, Scopes: []string{"publish"}}}}}}
-		if _, err := seed.Apply(ctx, rt1.Services.Repos, f); err != nil {
-			t.Fatal(err)
-		}
+		seedRuntime(t, rt1)
 		start := func(rt *app.Local) jobs.Job {
 			a, err := rt.Services.Runs.Start(ctx, runs.Request{TenantID: 1, QueryID: 1, Samples: 3})
 			if err != nil {
@@ -144,6 +158,57 @@ func TestLocalRecoversInFlightJobs(t *testing.T) {
 		results, err := store.All(ctx, tbl, store.Query{PK: "TENANT#1", SK: store.SKBeginsWith("VISRESULT#")})
 		if err != nil || len(results) != 30 {
 			t.Fatalf("%d visibility results, %v", len(results), err)
+		}
+	})
+}
+
+// Recovery goes by job records and their type: the metered jobs — gap
+// detection, re-scoring — that a stopped process left queued (their start
+// messages lost with its in-memory queue) are started again by the next
+// process and settle, their holds released or captured.
+func TestLocalRestartsMeteredJobs(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		offline, err := providers.FromEnv(func(string) string { return "" }, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		tbl := embedded.NewMemory()
+		open := func() *app.Local { return openRuntime(t, tbl, offline) }
+		ctx := context.Background()
+		rt1 := open()
+		seedRuntime(t, rt1)
+		// rt1 never runs: its queue, holding the start messages, is lost.
+		var ids []string
+		for _, req := range []meter.Request{rt1.Services.Detector.Request(1, 1, audit.System()), rt1.Services.Runs.RescoreRequest(1, 1, audit.System())} {
+			a, err := rt1.Services.Meter.Create(ctx, req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ids = append(ids, a.Job.ID)
+		}
+		if b, err := rt1.Services.Ledger.Balance(ctx, 1); err != nil || b.Held != 10 {
+			t.Fatalf("held before the restart: %+v %v", b, err)
+		}
+
+		rt2 := open()
+		run, stop := context.WithCancel(ctx)
+		done := make(chan error, 1)
+		go func() { done <- rt2.Run(run) }()
+		time.Sleep(time.Minute)
+		synctest.Wait()
+		stop()
+		if err := <-done; err != nil {
+			t.Fatal(err)
+		}
+		for _, id := range ids {
+			j, err := rt2.Services.Jobs.Get(ctx, 1, id)
+			if err != nil || !jobs.Terminal(j.Status) {
+				t.Fatalf("%s job after the restart: %+v %v", j.Type, j, err)
+			}
+		}
+		b, err := rt2.Services.Ledger.Balance(ctx, 1)
+		if err != nil || b.Held != 0 || b.Available+b.Held+b.Captured != b.Granted {
+			t.Fatalf("ledger %+v %v", b, err)
 		}
 	})
 }

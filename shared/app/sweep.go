@@ -14,14 +14,16 @@ import (
 	"github.com/brandlens/brandlens/shared/meter"
 	"github.com/brandlens/brandlens/shared/runs"
 	"github.com/brandlens/brandlens/shared/workflow"
-	"github.com/brandlens/brandlens/statemachines"
 )
 
-// meterDefinitions are the state machines of the metered job types, by the
-// names meter.Machine gives them.
-var meterDefinitions = map[string][]byte{
-	meter.MachineGapDetection:      statemachines.GapDetection,
-	meter.MachineContentGeneration: statemachines.ContentGeneration,
+// definition is the state machine of Workflows named name (nil: none).
+func definition(name string) []byte {
+	for _, w := range Workflows {
+		if w.Name == name {
+			return w.Definition
+		}
+	}
+	return nil
 }
 
 // jobKinds tells the jobs sweep how to treat each job type: query runs by
@@ -35,7 +37,7 @@ var meterDefinitions = map[string][]byte{
 func jobKinds(rs *runs.Service, mt *meter.Service, timeouts map[string]time.Duration) (map[string]jobs.Kind, error) {
 	// A run's Map takes what its items take (runs.Deadline); the rest of
 	// its workflow is bounded like the metered jobs' state machines.
-	steps, err := machineBound(statemachines.QueryExecution)
+	steps, err := machineBound(definition(runs.QueryExecution))
 	if err != nil {
 		return nil, fmt.Errorf("app: the deadline of query runs: %w", err)
 	}
@@ -45,7 +47,7 @@ func jobKinds(rs *runs.Service, mt *meter.Service, timeouts map[string]time.Dura
 		if !ok {
 			continue
 		}
-		bound, err := machineBound(meterDefinitions[name])
+		bound, err := machineBound(definition(name))
 		if err != nil {
 			return nil, fmt.Errorf("app: the deadline of %s jobs: %w", typ, err)
 		}

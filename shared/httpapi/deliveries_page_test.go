@@ -3,23 +3,32 @@ package httpapi_test
 import (
 	"slices"
 	"testing"
+	"time"
 
 	"github.com/brandlens/brandlens/shared/httpapi"
 	"github.com/brandlens/brandlens/shared/httpapi/apitest"
+	"github.com/brandlens/brandlens/shared/store/storetest"
+	"github.com/brandlens/brandlens/shared/webhooks"
 )
 
 // Every delivery of a subscription is reachable by cursor — each once,
 // with or without the status filter — however many there are; a cursor the
 // list never handed out is a 422 naming it.
 func TestWebhookDeliveriesPageByCursor(t *testing.T) {
-	api := apitest.New(t, apitest.Options{RPM: 6000})
+	// Pings are limited per key and clock hour (webhooks.ManualSendLimit):
+	// the clock moves on an hour whenever a key has used its pings.
+	clock := storetest.NewClock(time.Now().UTC())
+	api := apitest.New(t, apitest.Options{RPM: 6000, Now: clock.Now})
 	r := api.Do(t, "POST", "/api/v1/webhooks", apitest.KeyAPublish, `{"url":"https://hooks.acmenotes.com/in"}`)
 	if r.Status != 201 {
 		t.Fatalf("create: %d %s", r.Status, r.Body)
 	}
 	sub := r.JSON(t)["id"].(string)
 	const n = 130
-	for range n {
+	for i := range n {
+		if i%webhooks.ManualSendLimit == 0 {
+			clock.Advance(time.Hour)
+		}
 		if r := api.Do(t, "POST", "/api/v1/webhooks/"+sub+"/ping", apitest.KeyAPublish, ""); r.Status != 202 {
 			t.Fatalf("ping: %d %s", r.Status, r.Body)
 		}

@@ -34,10 +34,13 @@ const (
 	TypeBriefGeneration   = "brief_generation"
 	TypeContentGeneration = "content_generation"
 	TypePublish           = "publish"
+	// TypeRescore re-runs detection over a brand profile's stored answers.
+	TypeRescore = "rescore"
 )
 
-// Types lists every job type.
-var Types = []string{TypeQueryRun, TypeGapDetection, TypeBriefGeneration, TypeContentGeneration, TypePublish}
+// Types lists every job type (the jobs sweep treats each; a type missing
+// here would never be reaped or restarted).
+var Types = []string{TypeQueryRun, TypeGapDetection, TypeBriefGeneration, TypeContentGeneration, TypePublish, TypeRescore}
 
 // PlatformStatus is one platform's outcome within a query run.
 type PlatformStatus struct {

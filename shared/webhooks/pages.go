@@ -38,6 +38,9 @@ func (s *Service) PageDeliveries(ctx context.Context, tenantID int32, subscripti
 	if err != nil {
 		return nil, "", fmt.Errorf("webhooks: list deliveries: %w", err)
 	}
+	for i := range ds {
+		ds[i].Attempts = legacyAttempts(ds[i].Attempts)
+	}
 	if last != "" {
 		next = timeline.EncodeCursor(last)
 	}

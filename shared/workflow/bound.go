@@ -10,16 +10,20 @@ import (
 // its TimeoutSeconds on each attempt, every retrier it has is used up with
 // its longest waits, each Catch leads on to the longest path after it, a
 // Choice takes its longest branch, and a Map of mapItems items runs
-// ⌈mapItems / MaxConcurrency⌉ rounds of its longest iteration. Job
-// deadlines derive from it: an execution still running past it is not
-// running at all. States that carry no bound — a Task without
-// TimeoutSeconds (Step Functions' default is a year) or waiting for a task
-// token, a Wait on a path or a timestamp, a loop — make it an error that
-// names the state.
+// ⌈mapItems / MaxConcurrency⌉ rounds of its longest iteration, all of it
+// capped by the execution's TimeoutSeconds. Job deadlines derive from it:
+// an execution still running past it is not running at all. A state that
+// carries no bound — a Task without TimeoutSeconds (Step Functions'
+// default is a year) or waiting for a task token, a Wait on a path or a
+// timestamp, a loop — leaves only the execution's TimeoutSeconds; without
+// one it is an error that names the state.
 func (m *Machine) MaxDuration(mapItems int) (time.Duration, error) {
 	b := bounder{items: max(mapItems, 0)}
 	secs, err := b.scope(m.root)
 	if err != nil {
+		if m.timeout > 0 {
+			return m.timeout, nil
+		}
 		return 0, err
 	}
 	d := time.Duration(secs * float64(time.Second))
