@@ -296,15 +296,15 @@ func TestParseReplayAcceptsZeroValuesOnEveryPlatform(t *testing.T) {
 			}
 			data := `{"answers":[{"platform":"` + pf + `","query":"best crm","text":` + text +
 				`,"citations":[],"organicResults":[],"aiOverview":false}]}`
-			r, err := ParseReplay([]byte(data))
+			r, err := providers.ParseReplay([]byte(data))
 			if err != nil {
 				t.Fatalf("refused %s: %v", data, err)
 			}
-			ans, err := r.Provider(pf).Answer(context.Background(), Request{Query: "best crm"})
+			ans, err := r.Provider(pf).Answer(context.Background(), providers.Request{Query: "best crm"})
 			if err != nil || len(ans.OrganicResults) != 0 || len(ans.Citations) != 0 {
 				t.Fatalf("answer %+v, %v", ans, err)
 			}
-			if pf == platforms.GoogleAIOverview && ans.AIOverviewState != OverviewAbsent {
+			if pf == platforms.GoogleAIOverview && ans.AIOverviewState != providers.OverviewAbsent {
 				t.Errorf("overview state %q", ans.AIOverviewState)
 			}
 		})
