@@ -13,7 +13,6 @@ import (
 
 	"github.com/brandlens/brandlens/shared/providers"
 	"github.com/brandlens/brandlens/shared/providers/live/vendorfake"
-	"github.com/brandlens/brandlens/shared/providers/providerstest"
 )
 
 func newTestChatGPT(base string, timeout time.Duration) providers.Provider {
@@ -21,7 +20,7 @@ func newTestChatGPT(base string, timeout time.Duration) providers.Provider {
 }
 
 func TestChatGPTSuccess(t *testing.T) {
-	type cite = providerstest.Cite
+	type cite = wantCite
 	cases := []struct {
 		name      string
 		fixture   string
@@ -105,7 +104,7 @@ func TestChatGPTSuccess(t *testing.T) {
 			if ans.Latency <= 0 {
 				t.Error("latency not recorded")
 			}
-			providerstest.CheckCitations(t, ans, tc.citations)
+			checkCitations(t, ans, tc.citations)
 		})
 	}
 }

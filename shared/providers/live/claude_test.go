@@ -12,7 +12,6 @@ import (
 
 	"github.com/brandlens/brandlens/shared/providers"
 	"github.com/brandlens/brandlens/shared/providers/live/vendorfake"
-	"github.com/brandlens/brandlens/shared/providers/providerstest"
 )
 
 var newTestClaude = testProvider(NewClaude)
@@ -69,8 +68,8 @@ func TestClaudeSuccess(t *testing.T) {
 	if len(ans.Sources) != 1 || ans.Sources[0] != "https://acme.com/pricing" {
 		t.Errorf("sources = %v", ans.Sources)
 	}
-	providerstest.CheckSpans(t, ans)
-	if len(ans.Citations) != 1 || providerstest.SpanOf(ans.Text, ans.Citations[0]) != ans.Text ||
+	checkSpans(t, ans)
+	if len(ans.Citations) != 1 || spanOf(ans.Text, ans.Citations[0]) != ans.Text ||
 		ans.Citations[0].URL != "https://acme.com/pricing" || ans.Citations[0].Snippet != "Acme is built for agencies" {
 		t.Errorf("citations = %+v", ans.Citations)
 	}
@@ -113,13 +112,13 @@ func TestClaudePauseTurn(t *testing.T) {
 		if math.Abs(ans.CostUSD-want) > 1e-12 {
 			t.Errorf("cost = %v, want %v", ans.CostUSD, want)
 		}
-		providerstest.CheckSpans(t, ans)
+		checkSpans(t, ans)
 		spans := []string{"Zoë CRM ☕ suits agencies.", " Acme is cheaper."}
 		if len(ans.Citations) != 2 {
 			t.Fatalf("citations = %+v", ans.Citations)
 		}
 		for i, s := range spans {
-			if got := providerstest.SpanOf(ans.Text, ans.Citations[i]); got != s {
+			if got := spanOf(ans.Text, ans.Citations[i]); got != s {
 				t.Errorf("citation %d span = %q, want %q", i, got, s)
 			}
 		}

@@ -13,7 +13,6 @@ import (
 
 	"github.com/brandlens/brandlens/shared/providers"
 	"github.com/brandlens/brandlens/shared/providers/live/vendorfake"
-	"github.com/brandlens/brandlens/shared/providers/providerstest"
 	"github.com/brandlens/brandlens/shared/ssrf"
 )
 
@@ -119,14 +118,14 @@ func TestGeminiSuccess(t *testing.T) {
 			if math.Abs(ans.CostUSD-tc.cost) > 1e-12 || ans.CostUnknown || ans.Truncated {
 				t.Errorf("cost = %v, want %v", ans.CostUSD, tc.cost)
 			}
-			providerstest.CheckSpans(t, ans)
+			checkSpans(t, ans)
 			if len(ans.Citations) != len(tc.citations) {
 				t.Fatalf("citations = %+v", ans.Citations)
 			}
 			for i, c := range tc.citations {
 				got := ans.Citations[i]
-				if got.URL != c.url || got.Title != c.title || providerstest.SpanOf(ans.Text, got) != c.span || got.RedirectURL != c.redirect {
-					t.Errorf("citation %d = %+v (span %q), want %q", i, got, providerstest.SpanOf(ans.Text, got), c.span)
+				if got.URL != c.url || got.Title != c.title || spanOf(ans.Text, got) != c.span || got.RedirectURL != c.redirect {
+					t.Errorf("citation %d = %+v (span %q), want %q", i, got, spanOf(ans.Text, got), c.span)
 				}
 				if c.span == "" && (got.Start != -1 || got.End != -1) {
 					t.Errorf("citation %d = [%d,%d), want -1/-1", i, got.Start, got.End)

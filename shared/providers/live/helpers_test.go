@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/brandlens/brandlens/shared/providers"
+	"github.com/brandlens/brandlens/shared/providers/providerstest"
 )
 
 // testKey looks like a real key so leaks are easy to spot.
@@ -86,6 +87,15 @@ func fixture(t testing.TB, name string) string {
 	}
 	return string(b)
 }
+
+// The answer checks shared with package providers' tests.
+var (
+	spanOf         = providerstest.SpanOf
+	checkSpans     = providerstest.CheckSpans
+	checkCitations = providerstest.CheckCitations
+)
+
+type wantCite = providerstest.Cite
 
 // testProvider returns what runErrCases and the success tests build a
 // provider with: newP with the test key, against a fake server at base.

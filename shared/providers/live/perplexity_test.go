@@ -14,7 +14,6 @@ import (
 
 	"github.com/brandlens/brandlens/shared/providers"
 	"github.com/brandlens/brandlens/shared/providers/live/vendorfake"
-	"github.com/brandlens/brandlens/shared/providers/providerstest"
 )
 
 var newTestPerplexity = testProvider(NewPerplexity)
@@ -100,14 +99,14 @@ func TestPerplexitySuccess(t *testing.T) {
 				ans.InputTokens != tc.in || ans.OutputTokens != tc.out || ans.Latency <= 0 {
 				t.Errorf("answer = %+v", ans)
 			}
-			providerstest.CheckSpans(t, ans)
+			checkSpans(t, ans)
 			if len(ans.Citations) != len(tc.citations) {
 				t.Fatalf("citations = %+v", ans.Citations)
 			}
 			for i, c := range tc.citations {
 				got := ans.Citations[i]
-				if got.URL != c.url || providerstest.SpanOf(ans.Text, got) != c.span || got.Snippet != c.snippet {
-					t.Errorf("citation %d = %+v (span %q), want %s %q", i, got, providerstest.SpanOf(ans.Text, got), c.url, c.span)
+				if got.URL != c.url || spanOf(ans.Text, got) != c.span || got.Snippet != c.snippet {
+					t.Errorf("citation %d = %+v (span %q), want %s %q", i, got, spanOf(ans.Text, got), c.url, c.span)
 				}
 			}
 			if !slices.Contains(ans.Sources, "https://acme.com/pricing") {
@@ -209,7 +208,7 @@ func FuzzParsePerplexity(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		ans, err := parsePerplexity(data)
 		if err == nil {
-			providerstest.CheckSpans(t, ans)
+			checkSpans(t, ans)
 		}
 	})
 }

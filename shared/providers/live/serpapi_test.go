@@ -15,13 +15,12 @@ import (
 
 	"github.com/brandlens/brandlens/shared/providers"
 	"github.com/brandlens/brandlens/shared/providers/live/vendorfake"
-	"github.com/brandlens/brandlens/shared/providers/providerstest"
 )
 
 var newTestSerp = testProvider(NewGoogleAIOverview)
 
 func TestGoogleAIOverviewSuccess(t *testing.T) {
-	type cite = providerstest.Cite
+	type cite = wantCite
 	cases := []struct {
 		name      string
 		first     string
@@ -99,7 +98,7 @@ func TestGoogleAIOverviewSuccess(t *testing.T) {
 			if math.Abs(ans.CostUSD-float64(tc.requests)*serpAPICostPerRequest) > 1e-12 || ans.Latency <= 0 {
 				t.Errorf("cost %v latency %v", ans.CostUSD, ans.Latency)
 			}
-			providerstest.CheckCitations(t, ans, tc.citations)
+			checkCitations(t, ans, tc.citations)
 		})
 	}
 }
@@ -230,10 +229,10 @@ func TestGoogleAIOverviewBlockTypes(t *testing.T) {
 	if a.Text != want {
 		t.Fatalf("text %q\nwant %q", a.Text, want)
 	}
-	providerstest.CheckSpans(t, a)
+	checkSpans(t, a)
 	spans := map[string]string{}
 	for _, c := range a.Citations {
-		spans[providerstest.SpanOf(a.Text, c)] += c.URL + " "
+		spans[spanOf(a.Text, c)] += c.URL + " "
 	}
 	for span, url := range map[string]string{
 		"App | Price\nAcme | 8\nZoë | free": "https://acme.com/ ",
@@ -276,7 +275,7 @@ func FuzzParseSerp(f *testing.F) {
 		}
 		ans, _, err := parseSerp(&r)
 		if err == nil {
-			providerstest.CheckSpans(t, ans)
+			checkSpans(t, ans)
 		}
 	})
 }
