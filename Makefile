@@ -34,7 +34,7 @@ bench:
 # halves, beside the naive baseline. DETECT_EVAL_FAILURES=tune lists the
 # tuning half's misses.
 eval:
-	$(GO) test -count=1 -run '^TestCorpus$$' -v ./shared/detect
+	$(GO) test -count=1 -run '^Test(Corpus|Heldout)$$' -v ./shared/detect
 
 lint:
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi

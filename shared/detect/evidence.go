@@ -42,6 +42,9 @@ const (
 	wUICommand    = -1.0 // "click Zoom", "select Square"
 	wTitleCase    = -0.5 // every word of the line capitalised: capitals say nothing
 	wSuffix       = -0.7 // "Mercury-free"
+	wOtherAnswer  = 0.3  // another tracked entity accepted anywhere in the answer (no closer one)
+	wNaturalKind  = -1.5 // "the Amazon basin", "Mercury is a planet": another sense of the word
+	wSense        = -1.0 // another occurrence is that other sense (a menu item, a natural kind), no cue here
 )
 
 // guardAll applies the ordinary-word rule: every guarded candidate gets a
@@ -62,10 +65,13 @@ func (an *analysis) guardAll() {
 	for i := range cands {
 		if c := &cands[i]; c.guarded && c.state == candPending {
 			an.localEvidence(c)
-			if c.state == candPending && c.local >= evidenceThreshold {
-				c.score = c.local
-				an.accept(c, guardConfidence(c.score))
-			}
+		}
+	}
+	an.propagateSense()
+	for i := range cands {
+		if c := &cands[i]; c.guarded && c.state == candPending && c.local >= evidenceThreshold {
+			c.score = c.local
+			an.accept(c, guardConfidence(c.score))
 		}
 	}
 	for pass, changed := 0, true; changed && pass < maxGuardPasses; pass++ {
@@ -85,6 +91,30 @@ func (an *analysis) guardAll() {
 	for i := range cands {
 		if cands[i].state == candPending {
 			cands[i].state = candRejected
+		}
+	}
+}
+
+// propagateSense applies one sense per answer (Gale, Church and Yarowsky,
+// 1992): when an occurrence of a form is plainly another sense of the word
+// — a step of a menu path, a natural kind ("the Amazon basin") — its other
+// capitalised occurrences without a product cue of their own ("That's iOS
+// Zoom", "uncheck Zoom") are read the same way. Verb uses do not count: a
+// verb is another part of speech, not another sense of the name ("Zoom
+// lets you zoom in").
+func (an *analysis) propagateSense() {
+	cands := an.sc.cands
+	for i := range cands {
+		c := &cands[i]
+		if !c.otherSense {
+			continue
+		}
+		for k := range cands {
+			o := &cands[k]
+			if k != i && o.pat == c.pat && o.guarded && o.state == candPending && !o.otherSense && !o.cued && !o.sensed {
+				o.sensed = true
+				o.local += wSense
+			}
 		}
 	}
 }
@@ -127,9 +157,22 @@ func (an *analysis) prepareQuery() {
 		if w == "" {
 			break
 		}
-		an.queryTopic = inSet(queryProductWords, w)
+		an.queryTopic = inSetStem(queryProductWords, w) || inSetStem(categoryNouns, w)
 		pos = next
 	}
+}
+
+// inSetStem looks w up as written and without a plural ending
+// ("recommendations", "thermostats", "boxes").
+func inSetStem(m map[string]bool, w string) bool {
+	if inSet(m, w) {
+		return true
+	}
+	n := len(w)
+	if n < 4 || w[n-1]|0x20 != 's' {
+		return false
+	}
+	return inSet(m, w[:n-1]) || n > 4 && w[n-2]|0x20 == 'e' && inSet(m, w[:n-2])
 }
 
 // answerAboutProducts stands in for the query's topic when there is no
@@ -216,7 +259,9 @@ func (an *analysis) localEvidence(c *cand) {
 	prev := prevToken(text, rec.rawStart, c.start)
 	next := nextToken(text, c.end, rec.end)
 	tld := tldFollows(text, c.end)
-	cue := inSet(productCues, prev.word) || inSet(productCues, next.word)
+	// A platform before a name qualifies a feature ("iOS Zoom", "Android
+	// Ring tones"); after it, the product ("Zoom iOS app").
+	cue := inSet(productCues, prev.word) && !inSet(platformCues, prev.word) || inSet(productCues, next.word)
 	def := an.definitional(c)
 	anchor := isLinkAnchor(text, c.start, c.end)
 	reject := func() { c.state, c.local, c.verbUse = candRejected, -2, true }
@@ -239,9 +284,18 @@ func (an *analysis) localEvidence(c *cand) {
 	case cue:
 		score += wCue
 	}
-	if def {
+	switch def {
+	case defProduct:
 		score += wDefinition
+	case defNaturalKind:
+		score += wNaturalKind
+		c.otherSense = true
 	}
+	if !cue && def == defNone && an.naturalKindFollows(c, rec) {
+		score += wNaturalKind // "Amazon basin", "Amazon River", "Apple pie"
+		c.otherSense = true
+	}
+	c.cued = cue || tld || def == defProduct || anchor
 	if anchor {
 		score += wLinkAnchor
 	}
@@ -268,6 +322,9 @@ func (an *analysis) localEvidence(c *cand) {
 	case menu:
 		c.verbUse = true
 		score += 2 * wVerbParticle
+		if !uiPathRoot(text, c.start) {
+			c.otherSense = true // "Settings > Accessibility > Zoom": a setting, not the app
+		}
 	case inSet(uiCommands, prev.word):
 		score += wUICommand
 	}
@@ -289,6 +346,7 @@ func (an *analysis) localEvidence(c *cand) {
 	switch {
 	case an.domainSeen[c.ent] && !title && !menu:
 		score += wDomainSeen
+		c.cued = true
 	case capEvidence:
 		score += wCapital
 	case next.possessive && !title && !p.calendar:
@@ -320,14 +378,30 @@ func (an *analysis) localEvidence(c *cand) {
 // productNounFollows: one of the next two words is a product noun ("Zoom
 // calls", "Discord voice channels").
 func (an *analysis) productNounFollows(c *cand, rec *sentRec) bool {
+	return an.nounFollows(c, rec, false, func(w string) bool { return inSet(productNouns, w) || inSetStem(categoryNouns, w) })
+}
+
+// naturalKindFollows: a natural-kind noun follows, right after the name or
+// after a second name ("the Amazon basin", "Amazon River basin",
+// "Mercury levels"): the word names a place, a thing or a substance, not
+// the product.
+func (an *analysis) naturalKindFollows(c *cand, rec *sentRec) bool {
+	return an.nounFollows(c, rec, true, func(w string) bool { return inSetStem(naturalNouns, w) })
+}
+
+// nounFollows: one of the next two words is a noun of the kind; with
+// pastName, the second only after a capitalised word.
+func (an *analysis) nounFollows(c *cand, rec *sentRec, pastName bool, kind func(string) bool) bool {
 	pos := c.end
 	for k := 0; k < 2; k++ {
 		w, np := wordAt(an.text, pos, rec.end)
-		if w == "" {
+		switch {
+		case w == "":
 			return false
-		}
-		if inSet(productNouns, w) {
+		case kind(w):
 			return true
+		case pastName && !nameLike(w):
+			return false
 		}
 		pos = np
 	}
@@ -379,7 +453,24 @@ func (an *analysis) contextEvidence(c *cand) float64 {
 	if an.entAcc[c.ent] {
 		s += wSameEntity
 	}
+	if s == 0 && an.otherAccepted(c.ent) {
+		// The answer names another tracked entity somewhere: it is about
+		// the products of the category (for a competitor, another
+		// competitor must be named).
+		s += wOtherAnswer
+	}
 	return s
+}
+
+// otherAccepted: an entity other than ent (for a competitor: another
+// competitor) has an accepted mention.
+func (an *analysis) otherAccepted(ent int32) bool {
+	for e, ok := range an.entAcc {
+		if ok && int32(e) != ent && (ent == 0 || e != 0) {
+			return true
+		}
+	}
+	return false
 }
 
 func abs(x int) int {
@@ -439,6 +530,20 @@ func uiPath(text string, start, end int) bool {
 		n += size
 	}
 	return false
+}
+
+// uiPathRoot: the word opens its menu path ("Zoom > Settings > Audio"):
+// the application whose menus follow, not one of its settings.
+func uiPathRoot(text string, start int) bool {
+	p := start
+	for k := 0; p > 0 && k < 8; k++ {
+		r, size := utf8.DecodeLastRuneInString(text[:p])
+		if r != ' ' && r != '*' && r != '_' && r != '`' {
+			return !(r == '>' || r == '→' || r == '›' || r == '»' || r == '➜')
+		}
+		p -= size
+	}
+	return true
 }
 
 // maxTitleBytes bounds the lines read as titles or heads.
@@ -560,25 +665,61 @@ func (an *analysis) predicateFollows(c *cand, rec *sentRec) bool {
 			return false
 		case k < 2 && (nameLike(w) && !inSet(functionWords, w) || startsWithDigit(w) && len(w) <= 4):
 			// "Mercury Treasury lets …", "Bear 2 added …": a product line or version
+		case k == 0 && (inSet(productNouns, w) || inSetStem(categoryNouns, w)):
+			// "Nest thermostats are …", "Zoom calls drop …"
 		case inSet(predicateAdverbs, w):
-		case inSet(brandVerbs, w):
+		case inSet(brandVerbs, w) || k == 0 && inSet(foreignPredicates, w):
+			// In French, Spanish, Italian, Portuguese and German a common
+			// noun takes an article: a bare capitalised subject ("Signal
+			// est", "Notion ist") is a name.
+			return true
+		case verbWithObject(text, w, np, rec.end):
 			return true
 		case inSet(possessVerbs, w):
 			// "X has a free plan", "X had no API": a product owns things
 			w2, _ := wordAt(text, np, rec.end)
 			return inSet(articles, w2) || inSet(quantifiers, w2) || startsWithDigit(w2) || inSet(productAttributes, w2)
-		case inSet(copulas, w) || inSet(linkingVerbs, w) || strings.EqualFold(w, "been"):
+		case inSet(copulas, w) || inSet(pluralCopulas, w) || inSet(linkingVerbs, w) || strings.EqualFold(w, "been"):
 			w2, np2 := wordAt(text, np, rec.end)
 			for inSet(predicateAdverbs, w2) || inSet(articles, w2) {
 				w2, np2 = wordAt(text, np2, rec.end)
 			}
-			return inSet(brandStates, w2)
+			// "X is known for", "X is pleasant to write in", "X is not
+			// flawless", "X is Mac-only and better suited": a state or an
+			// evaluation of a product, within three words.
+			for j := 0; j < 3 && w2 != ""; j++ {
+				if inSet(brandStates, w2) || lexLookup(w2)&(lexPositive|lexNegative|lexNegator) != 0 {
+					return true
+				}
+				if inSet(functionWords, w2) && !strings.EqualFold(w2, "and") {
+					return false
+				}
+				w2, np2 = wordAt(text, np2, rec.end)
+			}
+			return false
 		default:
 			return false
 		}
 		pos = np
 	}
 	return false
+}
+
+// verbWithObject: w, after a name, is a present-tense verb with an
+// object — a lower-case word in -s followed by a determiner or a pronoun
+// ("Nest learns your schedule", "Linear builds this in"). A plural noun of
+// a compound is followed by its verb instead ("Mercury levels vary", "Nest
+// boxes in the garden", "Signal drops that happen").
+func verbWithObject(text, w string, pos, end int) bool {
+	n := len(w)
+	if n < 4 || w[n-1] != 's' || w[n-2] == 's' || w[n-2] == 'u' || w[n-2] == 'i' || !asciiWord[w[0]] || w[0] < 'a' || w[0] > 'z' {
+		return false
+	}
+	if inSet(productNouns, w) || inSetStem(categoryNouns, w) || inSetStem(naturalNouns, w) || inSet(productAttributes, w) {
+		return false
+	}
+	o, _ := wordAt(text, pos, end)
+	return inSet(objectStarts, o)
 }
 
 // attributes counts distinct product attributes ("pricing", "users",
@@ -636,6 +777,40 @@ meetings meeting webinar webinars streaming music photos storage cloud backup pa
 hosting domain analytics marketing seo ads invoicing accounting payroll hr hiring ecommerce e-commerce
 marketplace delivery grocery groceries retailers shopping subscription subscriptions`)
 
+	// platformCues qualify a feature when they come before a name ("iOS
+	// Zoom") and a product after it ("Zoom iOS app").
+	platformCues = set(`ios android desktop mobile web windows macos mac`)
+
+	// foreignPredicates: copulas and common verbs of other languages, and
+	// the French negation particle, which only a verb follows.
+	foreignPredicates = set(`ist war hat bietet bleibt est offre propose permet reste ne es ofrece tiene permite sigue é
+oferece tem permite è offre ha permette resta`)
+
+	// objectStarts open the object of a verb ("learns your schedule").
+	objectStarts = set(`your you the an this it its these those them their our my his her users people teams
+customers businesses every each all any some both`)
+
+	// pluralCopulas: "Nest thermostats are …".
+	pluralCopulas = set(`are were`)
+
+	// categoryNouns name kinds of products and services: a query asking
+	// about one is about products, one after a name makes it a product
+	// ("Nest thermostat"), and a definition by one defines a product.
+	categoryNouns = set(`thermostat doorbell camera speaker phone smartphone laptop tablet watch headphone earbud
+router printer tv television console vacuum bank neobank fintech card issuer lender broker exchange wallet
+messenger browser tracker editor app platform tool service software suite client retailer store marketplace
+airline carrier insurer network station chain brand database crm erp pos terminal reader notebook notetaker
+recorder assistant chatbot`)
+
+	// naturalNouns after (or defining) a capitalised ordinary word make it
+	// another sense of the word: a place, a body, a substance, a creature,
+	// a food ("the Amazon basin", "Mercury is the smallest planet").
+	naturalNouns = set(`river rivers rainforest rainforests basin delta tributary jungle forest forests region
+planet planets moon star element metal metals mineral poisoning toxicity exposure levels fish species bird birds
+tree trees fruit fruits pie cider juice sauce slices orchard animal animals mythology myth god goddess
+priestess temple oracle sanctuary mountain mountains lake lakes ocean sea island islands valley desert tribe
+tribes warrior warriors horse`)
+
 	// productNouns after a name make it a product: "Zoom calls", "Slack
 	// channels", "Discord servers".
 	productNouns = set(`channels channel servers server calls call meetings huddles pages chats boards
@@ -655,7 +830,7 @@ membership account accounts card cards`)
 	verbBefore = set(`to can could will would should might must please cannot don't doesn't didn't won't let's lets`)
 
 	// uiCommands before a word make it a button or menu item.
-	uiCommands = set(`click tap select choose press toggle hit`)
+	uiCommands = set(`click tap select choose press toggle hit uncheck untick tick enable disable`)
 
 	// brandSuffixes: "Notion-like", "Slack-style" refer to the product.
 	brandSuffixes = set(`like style based powered compatible native integrated friendly first only certified approved`)
@@ -673,6 +848,10 @@ thousands millions`)
 
 	// brandVerbs: what products and companies do.
 	brandVerbs = set(`offers offer offered provides provide provided lets let allows allow supports supported
+learns learned builds built produces produced operates operated pays paid processes processed protects protected
+detects detected notifies alerts streams streamed transcribes summarizes summarises generates generated imports
+exports converts converted invests invested holds held accepts accepted issues issued hosts charges waives waived
+bills billed ranks delivers delivered integrates replaced replaces adds
 integrates integrated charges charged costs cost includes included ships shipped launched released added
 introduced announced acquired raised encrypts encrypted syncs synced stores stored features featured focuses
 focused excels excel shines stands dominates leads targets uses requires works runs handles delivers gives

@@ -47,7 +47,7 @@ products service services company startup vendor provider marketplace cli
 var definitionCues = set(`
 app application software tool platform crm service suite solution product company
 startup provider vendor browser editor workspace marketplace sdk api plugin extension
-saas website search engine assistant chatbot manager tracker builder
+saas website search engine assistant chatbot manager tracker builder alternative option choice pick
 `)
 
 // enumerators join items of an enumeration.
@@ -204,7 +204,8 @@ var lexicon = func() map[string]uint8 {
 		m[w] |= lexSoftener
 	}
 	for _, w := range strings.Fields(`unable limited unfamiliar unaware unknown beyond outside blank radar lack lacks lacking
-		little insufficient scarce sparse unclear uncertain unsure unverified hard difficult few`) {
+		little insufficient scarce sparse unclear uncertain unsure unverified hard difficult few
+		ne pas aucune aucun keine kein keinen keiner nicht não nao non nessuna nessun ninguna ningun`) {
 		m[w] |= lexAnchor
 	}
 	return m
