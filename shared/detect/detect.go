@@ -362,6 +362,8 @@ type scratch struct {
 	igToks []igTok
 	// spans: the byte ranges that govern the brand's sentiment
 	spans [][2]int
+	// igSpans: the ignorance statements of a span scored for sentiment
+	igSpans [][2]int
 	found []found
 	parts []part
 	ends  [][2]int // sentence start → end, for sentences with hits

@@ -75,6 +75,9 @@ market-leading industry-leading transparent privacy-focused well-documented
 well-supported favoured favored praiseworthy excelled standouts painless effortless recommendation
 cheapest inexpensive low-cost hassle-free rave raves uptime worth sleek modern quick fun top-notch
 first-class world-class won
+pleasant supportive comfortable compelling competitive dominant dominates flawless improved sharper smoother
+fine decent okay usable adequate reasonable forgiving beautifully wonderfully elegantly brilliantly superbly
+nicely
 `)
 
 // strongWords weigh sentStrong.
@@ -87,7 +90,7 @@ downside downsides weakness weaknesses limitation limitations criticism criticis
 
 // boosters intensify the next polar word; softeners weaken it.
 var (
-	boosters  = set(`very extremely really highly incredibly exceptionally particularly remarkably truly super consistently genuinely seriously deeply significantly especially so`)
+	boosters  = set(`very extremely really highly incredibly exceptionally particularly remarkably truly super consistently genuinely seriously deeply significantly especially so surprisingly`)
 	softeners = set(`slightly somewhat bit occasionally sometimes minor mildly marginally relatively fairly little`)
 )
 
@@ -102,7 +105,7 @@ lacklustre annoying terrible awful horrible insecure vulnerable breach breaches 
 outages downtime scam fraud risky concern concerns overwhelming bloated laggy
 inconsistent inaccurate cons hate hated fails fail failed failure struggles struggle
 unresponsive unintuitive deprecated discontinued cluttered lose loses losing lost loss corrupt
-corrupts corrupted freezes freeze freezing hangs lag lags lagging glitch glitches broken breaks
+corrupts corrupted freezes hangs lag lags lagging glitch glitches broken breaks
 unusable painful headache headaches annoyance annoyances gripe gripes complain complains
 complained complaining controversy controversial lawsuit lawsuits fined scandal leak leaked
 leaks backlash stagnant abandoned neglected overkill restrictive paywall paywalled intrusive
@@ -112,13 +115,15 @@ shady predatory hidden-fees underwhelming subpar sluggishness unhelpful clumsy a
 nightmare disaster data-loss falls lags distracting fatigue noisy missing tedious irritating downgrade
 spam hacked breached vulnerability vulnerabilities sued penalized penalised boycott boycotts layoffs shutdown
 declined decline struggling cramped outdated-looking bite bites
+notorious aggressive cautious undermines undermine unhappy wrong draining drain fragile mixed frozen outgrow
+outgrew outgrown
 `)
 
 // negators flip the polarity of the next sentiment word within negationWindow
 // words: "not recommended", "isn't great", "no issues", "never crashes".
 // Any word ending in "n't" (or "n’t") is a negator as well.
 var negators = set(`not no never none nothing neither nor without hardly barely rarely
-cannot cant isnt dont doesnt wont arent wasnt`)
+cannot cant isnt dont doesnt wont arent wasnt less`)
 
 const negationWindow = 3
 

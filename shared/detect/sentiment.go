@@ -59,7 +59,17 @@ func (an *analysis) brandSentiment(er *EntityResult) {
 		end := rec.end
 		for k := 0; k < maxFollowSentences; k++ {
 			s, e, ok := sentenceAfter(text, end)
-			if !ok || strings.IndexByte(text[end:s], '\n') >= 0 || an.hasCandIn(s, e) {
+			if !ok || strings.IndexByte(text[end:s], '\n') >= 0 {
+				break
+			}
+			if an.hasCandIn(s, e) {
+				// "It's slow to load large pages and limited compared with
+				// Obsidian", "I would not trust it — use Obsidian": a
+				// sentence that goes on about the brand by a pronoun is the
+				// brand's up to the clause naming another.
+				if ce := an.clauseBeforeOther(s, e); ce > s && hasWordIn(text[s:ce], brandPronouns) {
+					spans = append(spans, [2]int{s, ce})
+				}
 				break
 			}
 			spans = append(spans, [2]int{s, e})
@@ -72,6 +82,7 @@ func (an *analysis) brandSentiment(er *EntityResult) {
 	slices.SortFunc(spans, func(a, b [2]int) int { return a[0] - b[0] })
 	sc.spans = spans
 	var P, N, bestP, bestN float64
+	verdict := false // a negative verdict on the brand ("I wouldn't choose it", "a poor fit")
 	covered := 0
 	for _, sp := range spans {
 		s, e := max(sp[0], covered), sp[1]
@@ -82,9 +93,10 @@ func (an *analysis) brandSentiment(er *EntityResult) {
 		if question(text[s:e]) {
 			continue
 		}
-		p, n := an.valence(s, e)
+		p, n, v := an.valenceBeside(s, e)
 		P += p
 		N += n
+		verdict = verdict || v
 		if p > bestP {
 			bestP, er.PositiveEvidence = p, an.sentenceText(s, e)
 		}
@@ -94,6 +106,10 @@ func (an *analysis) brandSentiment(er *EntityResult) {
 	}
 	if an.urgedTo(warnVerbs) {
 		N += sentRecommended // "I'd skip X if …"
+		verdict = true
+	}
+	if an.defectedFrom() {
+		N += sentRecommended // "many teams are moving off X": a reported complaint
 	}
 	if N < sentClear && (an.recommendedFirst(er) || an.urgedTo(urgeVerbs)) {
 		// The answer to "best …?" leads with the brand, or tells the reader
@@ -104,6 +120,11 @@ func (an *analysis) brandSentiment(er *EntityResult) {
 		}
 	}
 	er.Sentiment = decideSentiment(P, N)
+	if er.Sentiment == Mixed && verdict && N >= P {
+		// Praise beside a verdict against the brand ("powerful, but
+		// rarely the right tool") reads as the verdict.
+		er.Sentiment = Negative
+	}
 	if N < sentNeutral {
 		er.NegativeEvidence = ""
 	}
@@ -172,6 +193,93 @@ var (
 	warnVerbs = set(`skip avoid ditch drop abandon`)
 	urgePreps = set(`with at`)
 	urgeGo    = set(`go start look`)
+)
+
+// brandPronouns open a sentence that goes on about the brand.
+var brandPronouns = set(`it its it's it’s they their them`)
+
+// hasWordIn: a word of the set occurs in t.
+func hasWordIn(t string, m map[string]bool) bool {
+	for pos := 0; ; {
+		w, np := wordAtAny(t, pos)
+		if w == "" {
+			return false
+		}
+		if inSet(m, w) {
+			return true
+		}
+		pos = np
+	}
+}
+
+// clauseBeforeOther returns where the clause holding the first accepted
+// mention in [s,e) starts: the last clause boundary (contrast word,
+// semicolon, colon, comma, dash) or comparison ("compared with", "than",
+// "like") before it, or s.
+func (an *analysis) clauseBeforeOther(s, e int) int {
+	text, cands := an.text, an.sc.cands
+	i, _ := slices.BinarySearchFunc(cands, s, func(c cand, t int) int { return c.start - t })
+	for ; i < len(cands) && cands[i].start < e && cands[i].state != candAccepted; i++ {
+	}
+	if i == len(cands) || cands[i].start >= e {
+		return e
+	}
+	cut := s
+	for pos := s; pos < cands[i].start; {
+		w, np := wordAtAny(text[:cands[i].start], pos)
+		if w == "" {
+			break
+		}
+		between := text[pos : np-len(w)]
+		if strings.ContainsAny(between, ";:,") || strings.Contains(between, "—") || strings.Contains(between, "–") {
+			cut = pos
+		}
+		if inSet(contrastWords, w) || inSet(comparisonMarkers, w) {
+			cut = np - len(w)
+		}
+		pos = np
+	}
+	return cut
+}
+
+var comparisonMarkers = set(`compared than like versus vs relative`)
+
+// defectedFrom: a counted brand mention follows a verb of leaving it —
+// "moving off X", "migrating away from X", "switched from X", "leaving X".
+func (an *analysis) defectedFrom() bool {
+	for i := range an.sc.cands {
+		c := &an.sc.cands[i]
+		if c.ent != 0 || !counted(c) {
+			continue
+		}
+		rec := &an.sc.sents[c.srec]
+		p := prevToken(an.text, rec.rawStart, c.start)
+		if inSet(leaveVerbs, p.word) {
+			return true
+		}
+		if !inSet(leavePreps, p.word) {
+			continue
+		}
+		at := c.start - len(p.word)
+		for k := 0; k < 2 && at > rec.rawStart; k++ { // "moving away from", "switched from"
+			q := prevToken(an.text, rec.rawStart, max(rec.rawStart, at-1))
+			if inSet(moveVerbs, q.word) {
+				return true
+			}
+			if !strings.EqualFold(q.word, "away") {
+				break
+			}
+			at -= len(q.word) + 1
+		}
+	}
+	return false
+}
+
+var (
+	leaveVerbs = set(`leaving left abandoning abandoned ditching ditched dropping dropped replacing replaced`)
+	leavePreps = set(`off from`)
+	moveVerbs  = set(`moving moved move migrating migrated migrate switching switched switch transitioning
+transitioned churning churned`)
 )
 
 // brandIsTopic: the query names the brand and no competitor is named more
@@ -350,16 +458,44 @@ func (an *analysis) hasCandIn(s, e int) bool {
 	return false
 }
 
+// valenceBeside scores text[s:e] leaving out its statements of
+// ignorance ("I don't have reliable details on X's kiosk" says nothing
+// about X): the stretches between them are scored apart.
+func (an *analysis) valenceBeside(s, e int) (p, n float64, verdict bool) {
+	ig := an.ignoranceSpans(s, e, an.sc.igSpans[:0])
+	an.sc.igSpans = ig
+	slices.SortFunc(ig, func(a, b [2]int) int { return a[0] - b[0] })
+	from := s
+	for _, sp := range ig {
+		if sp[0] > from {
+			a, b, v := an.valence(from, sp[0])
+			p, n, verdict = p+a, n+b, verdict || v
+		}
+		from = max(from, sp[1])
+	}
+	if from < e {
+		a, b, v := an.valence(from, e)
+		p, n, verdict = p+a, n+b, verdict || v
+	}
+	return p, n, verdict
+}
+
 // valence scores the polar words of text[s:e] outside accepted mentions:
-// praise p and criticism n, both ≥ 0.
-func (an *analysis) valence(s, e int) (p, n float64) {
+// praise p and criticism n, both ≥ 0, and whether the criticism holds a
+// verdict on the whole product ("I wouldn't choose it", "not the right
+// tool", "a poor fit", "hard to justify").
+func (an *analysis) valence(s, e int) (p, n float64, verdict bool) {
 	text, cands := an.text, an.sc.cands
 	j, _ := slices.BinarySearchFunc(cands, s, func(c cand, t int) int { return c.end - t })
 	neg, mult := 0, 1.0
 	multLeft := 0
 	pendingNeg := false
+	selfLeft := 0 // words left in a first-person frame ("I wouldn't choose it")
+	costLeft := 0 // words left after a cost noun ("fees are high")
+	since := false
+	want := false // in "if you need fast offline access": a requirement, not praise
 	deferred := 0.0 // "hard to …": negative unless it negates praise ("hard to recommend")
-	prev := ""
+	prev, prev2 := "", ""
 	flush := func() {
 		n += deferred
 		deferred = 0
@@ -368,7 +504,7 @@ func (an *analysis) valence(s, e int) (p, n float64) {
 		c := text[pos]
 		if c < utf8.RuneSelf && !asciiWord[c] {
 			if c == ',' || c == ';' || c == '.' || c == ':' {
-				neg, pendingNeg = 0, false
+				neg, pendingNeg, want = 0, false, false
 				flush()
 			}
 			pos++
@@ -385,12 +521,12 @@ func (an *analysis) valence(s, e int) (p, n float64) {
 			j++
 		}
 		if j < len(cands) && cands[j].start < pos && cands[j].state == candAccepted {
-			prev = ""
+			prev, prev2 = "", ""
 			continue // part of a mention ("Best Buy")
 		}
 		w := text[st:pos]
-		before := prev
-		prev = w
+		before, before2 := prev, prev2
+		prev, prev2 = w, prev
 		f := lexLookup(w)
 		if f&(lexPositive|lexNegative) != 0 && f&lexStrong == 0 && boldLabel(text, st, pos) {
 			f = 0 // "**Reliability.** Users report outages": a topic label
@@ -424,7 +560,64 @@ func (an *analysis) valence(s, e int) (p, n float64) {
 			}
 			flush()
 			deferred, neg = mult, negationWindow+1
+			if inSet(endorseVerbs, peekWord(text, pos+len(" to"), e)) || strings.EqualFold(peekWord(text, pos+len(" to"), e), "justify") {
+				verdict = true // "hard to recommend", "hard to justify"
+			}
 			continue
+		case inSet(selfWords, w):
+			selfLeft = 4
+			continue
+		case inSet(wantVerbs, w) && strings.EqualFold(before, "you"):
+			want = true // "if you need fast sync, …"
+			continue
+		case want:
+			continue
+		case since && !strings.EqualFold(w, "since"):
+			// "was criticised for …, but has since added …": a remedy
+			since = false
+			if f&(lexPositive|lexNegative) == 0 && neg == 0 {
+				p += mult
+				continue
+			}
+		case strings.EqualFold(w, "since") && inSet(possessVerbs, before):
+			since = true
+			continue
+		case inSet(endorseVerbs, w) && selfLeft > 0:
+			f = lexPositive // "I'd choose", "I would not build a workflow around"
+		case inSet(costNouns, w):
+			costLeft = 4
+			if inSet(lowWords, before) || inSet(lowWords, before2) {
+				f = lexPositive // "low fees", "low conversion fees"
+			} else if inSet(highWords, before) || inSet(highWords, before2) {
+				f = lexNegative // "high fees"
+			}
+		case f&lexNegative != 0 && inSet(conditionPreps, before) && inSet(conditionNouns, next()):
+			f = 0 // "forgiving on weak connections": the conditions, not the product
+		case inSet(choiceNouns, w) && strings.EqualFold(before2, "more") && lexLookup(before)&lexNegative == 0:
+			f = lexPositive // "the more private choice"
+		case costLeft > 0 && inSet(highWords, w) && !inSet(costNouns, next()):
+			f = lexNegative // "fees are high"
+		case costLeft > 0 && inSet(lowWords, w) && !inSet(costNouns, next()):
+			f = lexPositive // "prices are low"
+		case inSet(breadthWords, w) && inSet(rangeNouns, next()):
+			f = lexPositive // "the widest selection"
+		case inSet(haltVerbs, w) && inSet(developmentWords, next()):
+			f = lexNegative // "stopped adding features", "ended support"
+		case strings.EqualFold(w, "longer") && strings.EqualFold(before, "no") && inSet(developmentState, next()):
+			f, neg = lexNegative, 0 // "no longer maintained"
+		case strings.EqualFold(w, "standard") && (inSet(standardBefore, before) || strings.EqualFold(before, "the") && inSet(standardAfter, next())):
+			f = lexPositive | lexStrong // "the gold standard", "the standard for design teams"
+		case strings.EqualFold(w, "locked") && strings.EqualFold(next(), "behind"):
+			f = lexNegative // "features are locked behind the Pro plan"
+		case strings.EqualFold(w, "right") && inSet(fitNouns, next()) || inSet(fitNouns, w) && inSet(fitAdjectives, before):
+			f = lexPositive // "the right tool", "a good fit"
+		case f == 0 && len(w) > 5 && (strings.HasSuffix(w, "est") || strings.HasSuffix(w, "er")):
+			f = gradedLookup(w) // "cleanest", "clunkier"
+		case f == 0 && strings.IndexByte(w, '-') > 0:
+			// "best-looking", "well-built", "poorly-documented": a polar first part
+			if fp := lexLookup(w[:strings.IndexByte(w, '-')]); fp&(lexPositive|lexNegative) != 0 && inSet(compoundHeads, w[:strings.IndexByte(w, '-')]) {
+				f = fp &^ lexStrong
+			}
 		case inSet(contextIssues, w) && !inSet(issueQualifiers, before) && !strings.EqualFold(next(), "with"):
 			f = 0 // "closes issues", "GitHub issues": the tracker's noun
 		case strings.EqualFold(w, "limited") && strings.EqualFold(next(), "to"):
@@ -435,12 +628,18 @@ func (an *analysis) valence(s, e int) (p, n float64) {
 			f = lexNegative | lexStrong // "the catch is price"
 		case strings.EqualFold(w, "too") && inSet(tooAdjectives, next()) || strings.EqualFold(before, "too") && f&lexPositive != 0:
 			f = lexNegative // "too basic", "too simple": a fault
-		case inSet(worksVerbs, before) && inSet(worksWell, w):
+		case (inSet(worksVerbs, before) || inSet(worksVerbs, before2) && lexLookup(before)&lexBooster != 0) && inSet(worksWell, w):
 			f = lexPositive // "works well", "works great"
 		case strings.EqualFold(w, "worth") && !inSet(worthObjects, next()):
 			f = 0 // "worth taking seriously", "worth noting"
 		case inSet(choiceNouns, w) && inSet(choiceAdjectives, before):
 			f = lexPositive // "the obvious choice", "first recommendation"
+		}
+		if selfLeft > 0 {
+			selfLeft--
+		}
+		if costLeft > 0 {
+			costLeft--
 		}
 		if f&(lexPositive|lexNegative) == 0 {
 			if neg > 0 {
@@ -459,15 +658,21 @@ func (an *analysis) valence(s, e int) (p, n float64) {
 		if f&lexStrong != 0 {
 			wt *= sentStrong
 		}
+		if inSet(weakPraise, w) {
+			wt *= sentSoften // "popular", "fine": praise that commits to little
+		}
 		positive := f&lexPositive != 0
 		if neg > 0 {
 			if positive {
 				positive = false
 				deferred = 0 // "hard to recommend": one criticism
+				verdict = verdict || inSet(endorseVerbs, w) || inSet(verdictWords, w)
 			} else {
 				positive, wt = true, wt*sentFlipToPositive
 			}
 			neg = 0
+		} else if !positive && inSet(fitNouns, next()) {
+			verdict = true // "a poor fit", "the wrong choice"
 		}
 		if positive {
 			p += wt
@@ -481,7 +686,45 @@ func (an *analysis) valence(s, e int) (p, n float64) {
 		}
 	}
 	flush()
-	return p, n
+	return p, n, verdict
+}
+
+// gradedLookup reads a comparative or superlative through its base
+// adjective: "cleanest" → "clean", "nicest" → "nice", "clunkier" →
+// "clunky", "biggest" → "big"; 0 when the base is no polar word.
+func gradedLookup(w string) uint8 {
+	for _, suf := range [...]string{"est", "er"} {
+		if len(w) <= len(suf)+2 || !strings.HasSuffix(strings.ToLower(w), suf) {
+			continue
+		}
+		b := w[:len(w)-len(suf)]
+		cands := [...]string{b, b + "e"}
+		forms := cands[:]
+		if suf == "er" {
+			forms = cands[:1] // "issuer", "user": agent nouns, not "issue" + "-r"
+		}
+		for _, cand := range forms {
+			if f := lexLookup(cand); f&(lexPositive|lexNegative) != 0 {
+				return f & (lexPositive | lexNegative)
+			}
+		}
+		if n := len(b); b[n-1]|0x20 == 'i' {
+			var buf [lexMaxLen]byte
+			if n <= len(buf) {
+				copy(buf[:], b[:n-1])
+				buf[n-1] = 'y'
+				if f := lexLookup(string(buf[:n])); f&(lexPositive|lexNegative) != 0 {
+					return f & (lexPositive | lexNegative)
+				}
+			}
+		}
+		if n := len(b); n > 2 && b[n-1] == b[n-2] {
+			if f := lexLookup(b[:n-1]); f&(lexPositive|lexNegative) != 0 {
+				return f & (lexPositive | lexNegative)
+			}
+		}
+	}
+	return 0
 }
 
 // boldLabel: the word is a bold label at a line start ("**Reliability.**",
@@ -513,6 +756,41 @@ func peekWord(text string, pos, e int) string {
 }
 
 var (
+	// selfWords open a first-person frame in which endorseVerbs are
+	// recommendations: "I'd choose it", "I wouldn't build around it".
+	selfWords    = set(`i i'd i’d i'll i’ll we we'd we’d`)
+	endorseVerbs = set(`choose pick use rely build buy switch recommend trust bet adopt`)
+	// verdictWords, negated, judge the whole product ("not worth it",
+	// "rarely the right tool").
+	verdictWords = set(`worth right recommended recommendation choice pick option fit ideal good great suitable`)
+	fitNouns      = set(`fit choice pick option match bet tool`)
+	fitAdjectives = set(`good great perfect ideal natural strong solid excellent safe safer safest`)
+	costNouns     = set(`price prices pricing fee fees cost costs commission commissions markup markups charges
+surcharge surcharges premium`)
+	highWords        = set(`high higher highest steep steeper rising climbing hefty`)
+	lowWords         = set(`low lower lowest`)
+	breadthWords     = set(`widest broadest largest biggest huge vast wide broad large`)
+	rangeNouns       = set(`selection range catalog catalogue choice library ecosystem audience coverage inventory`)
+	haltVerbs        = set(`stopped ceased halted ended ending stopping dropped dropping`)
+	developmentWords = set(`adding developing updating supporting development support updates maintenance
+maintaining`)
+	developmentState = set(`developed maintained updated supported available sold`)
+	standardBefore   = set(`gold industry facto`)
+	standardAfter    = set(`for in among`)
+	compoundHeads    = set(`best better well worst poorly badly`)
+	// conditionNouns after "on/with/over" + a negative word name the
+	// conditions a product copes with ("on weak connections", "with slow
+	// laptops"), not a fault of it.
+	conditionPreps = set(`on with over for`)
+	conditionNouns = set(`connection connections connectivity network networks internet wifi wi-fi bandwidth
+signal hardware machines machine devices device laptops laptop computers phones`)
+	// wantVerbs after "you" state a requirement: the polar words up to the
+	// next comma say what the reader needs ("if you need fast offline
+	// access"), not how the product is.
+	wantVerbs = set(`need want require prefer value expect`)
+	// weakPraise commits to little: popularity, adequacy.
+	weakPraise = set(`popular fine decent okay ok usable adequate reasonable well-known`)
+
 	hardWords    = set(`hard difficult tough`)
 	hardToPraise = set(`beat top match fault`)
 	// contextIssues are criticism only with a qualifier ("sync issues",
