@@ -284,19 +284,20 @@ func (an *analysis) findUnknown(rec *sentRec) {
 
 // hasContrast: region holds a clause boundary.
 func hasContrast(region string) bool {
-	if strings.IndexByte(region, ';') >= 0 {
-		return true
-	}
-	pos := 0
-	for {
-		w, next := wordAtAny(region, pos)
+	return strings.IndexByte(region, ';') >= 0 || hasWordIn(region, contrastWords)
+}
+
+// hasWordIn: a word of the set occurs in t.
+func hasWordIn(t string, m map[string]bool) bool {
+	for pos := 0; ; {
+		w, np := wordAtAny(t, pos)
 		if w == "" {
 			return false
 		}
-		if inSet(contrastWords, w) {
+		if inSet(m, w) {
 			return true
 		}
-		pos = next
+		pos = np
 	}
 }
 

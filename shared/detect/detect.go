@@ -364,9 +364,9 @@ type scratch struct {
 	spans [][2]int
 	// igSpans: the ignorance statements of a span scored for sentiment
 	igSpans [][2]int
-	found []found
-	parts []part
-	ends  [][2]int // sentence start → end, for sentences with hits
+	found   []found
+	parts   []part
+	ends    [][2]int // sentence start → end, for sentences with hits
 	// citedBy pairs an entity with a citation on one of its domains
 	citedBy [][2]int32
 	// wide lists, per multi-byte rune, the byte offset after it and the

@@ -318,16 +318,7 @@ func (an *analysis) hedged(rec *sentRec, c *cand) bool {
 	if nameOnlyHead(text, c) && strings.TrimSpace(strings.Trim(text[c.end:rec.end], "*_:#-–— ")) == "" {
 		return true
 	}
-	for pos := 0; ; {
-		w, np := wordAtAny(s, pos)
-		if w == "" {
-			return false
-		}
-		if inSet(hedgeWords, w) {
-			return true
-		}
-		pos = np
-	}
+	return hasWordIn(s, hedgeWords)
 }
 
 var hedgeWords = set(`if whether may might could possible possibly perhaps maybe unless assuming suppose supposing likely

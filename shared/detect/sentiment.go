@@ -168,12 +168,7 @@ good should ideal`)
 // urgedTo: a counted brand mention follows one of verbs ("try", "skip"),
 // or, for urgeVerbs, "go with", "start with", "look at".
 func (an *analysis) urgedTo(verbs map[string]bool) bool {
-	for i := range an.sc.cands {
-		c := &an.sc.cands[i]
-		if c.ent != 0 || !counted(c) {
-			continue
-		}
-		rec := &an.sc.sents[c.srec]
+	return an.anyBrandMention(func(c *cand, rec *sentRec) bool {
 		p := prevToken(an.text, rec.rawStart, c.start)
 		if inSet(verbs, p.word) {
 			return true
@@ -182,6 +177,16 @@ func (an *analysis) urgedTo(verbs map[string]bool) bool {
 			if w := prevToken(an.text, rec.rawStart, c.start-len(p.word)-1); inSet(urgeGo, w.word) {
 				return true
 			}
+		}
+		return false
+	})
+}
+
+// anyBrandMention: f holds for a counted brand mention.
+func (an *analysis) anyBrandMention(f func(c *cand, rec *sentRec) bool) bool {
+	for i := range an.sc.cands {
+		if c := &an.sc.cands[i]; c.ent == 0 && counted(c) && f(c, &an.sc.sents[c.srec]) {
+			return true
 		}
 	}
 	return false
@@ -197,20 +202,6 @@ var (
 
 // brandPronouns open a sentence that goes on about the brand.
 var brandPronouns = set(`it its it's it’s they their them`)
-
-// hasWordIn: a word of the set occurs in t.
-func hasWordIn(t string, m map[string]bool) bool {
-	for pos := 0; ; {
-		w, np := wordAtAny(t, pos)
-		if w == "" {
-			return false
-		}
-		if inSet(m, w) {
-			return true
-		}
-		pos = np
-	}
-}
 
 // clauseBeforeOther returns where the clause holding the first accepted
 // mention in [s,e) starts: the last clause boundary (contrast word,
@@ -247,18 +238,13 @@ var comparisonMarkers = set(`compared than like versus vs relative`)
 // defectedFrom: a counted brand mention follows a verb of leaving it —
 // "moving off X", "migrating away from X", "switched from X", "leaving X".
 func (an *analysis) defectedFrom() bool {
-	for i := range an.sc.cands {
-		c := &an.sc.cands[i]
-		if c.ent != 0 || !counted(c) {
-			continue
-		}
-		rec := &an.sc.sents[c.srec]
+	return an.anyBrandMention(func(c *cand, rec *sentRec) bool {
 		p := prevToken(an.text, rec.rawStart, c.start)
 		if inSet(leaveVerbs, p.word) {
 			return true
 		}
 		if !inSet(leavePreps, p.word) {
-			continue
+			return false
 		}
 		at := c.start - len(p.word)
 		for k := 0; k < 2 && at > rec.rawStart; k++ { // "moving away from", "switched from"
@@ -267,12 +253,12 @@ func (an *analysis) defectedFrom() bool {
 				return true
 			}
 			if !strings.EqualFold(q.word, "away") {
-				break
+				return false
 			}
 			at -= len(q.word) + 1
 		}
-	}
-	return false
+		return false
+	})
 }
 
 var (
@@ -493,7 +479,7 @@ func (an *analysis) valence(s, e int) (p, n float64, verdict bool) {
 	selfLeft := 0 // words left in a first-person frame ("I wouldn't choose it")
 	costLeft := 0 // words left after a cost noun ("fees are high")
 	since := false
-	want := false // in "if you need fast offline access": a requirement, not praise
+	want := false   // in "if you need fast offline access": a requirement, not praise
 	deferred := 0.0 // "hard to …": negative unless it negates praise ("hard to recommend")
 	prev, prev2 := "", ""
 	flush := func() {
@@ -762,7 +748,7 @@ var (
 	endorseVerbs = set(`choose pick use rely build buy switch recommend trust bet adopt`)
 	// verdictWords, negated, judge the whole product ("not worth it",
 	// "rarely the right tool").
-	verdictWords = set(`worth right recommended recommendation choice pick option fit ideal good great suitable`)
+	verdictWords  = set(`worth right recommended recommendation choice pick option fit ideal good great suitable`)
 	fitNouns      = set(`fit choice pick option match bet tool`)
 	fitAdjectives = set(`good great perfect ideal natural strong solid excellent safe safer safest`)
 	costNouns     = set(`price prices pricing fee fees cost costs commission commissions markup markups charges
