@@ -226,7 +226,9 @@ func (an *analysis) isUnknown(c *cand) bool {
 				if text[c.end] == '\'' {
 					skip = len("'s")
 				}
-				if w, _ := wordAt(text, min(c.end+skip, rec.end), rec.end); !inSet(genericAspects, w) {
+				// …unless the query asks about that very thing ("norvia
+				// business account": "nothing on Norvia's business accounts").
+				if w, _ := wordAt(text, min(c.end+skip, rec.end), rec.end); !inSet(genericAspects, w) && !containsWord(foldString(an.query), foldString(w)) {
 					continue
 				}
 			}

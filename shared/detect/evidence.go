@@ -45,6 +45,8 @@ const (
 	wOtherAnswer  = 0.3  // another tracked entity accepted anywhere in the answer (no closer one)
 	wNaturalKind  = -1.5 // "the Amazon basin", "Mercury is a planet": another sense of the word
 	wSense        = -1.0 // another occurrence is that other sense (a menu item, a natural kind), no cue here
+	wDisclaimed   = 0.8  // capitalised, and its sentence says the model does not know it: a name
+	wNameTail     = -0.8 // after another capitalised word mid-sentence: the end of another name ("The Big Apple")
 )
 
 // guardAll applies the ordinary-word rule: every guarded candidate gets a
@@ -266,9 +268,14 @@ func (an *analysis) localEvidence(c *cand) {
 	anchor := isLinkAnchor(text, c.start, c.end)
 	reject := func() { c.state, c.local, c.verbUse = candRejected, -2, true }
 
-	// A compound's second part ("high-mercury fish") is a word.
+	// A compound's second part ("high-mercury fish") is a word; after a
+	// quantity ("high-", "low-", "non-") it names a substance or a kind,
+	// and the answer's other occurrences mean the same.
 	if c.start > 1 && text[c.start-1] == '-' && isWordRune(lastRune(text[:c.start-1])) {
 		reject()
+		if w := prevToken(text, rec.rawStart, c.start-1); inSet(quantityPrefixes, strings.TrimSuffix(w.word, "-")) {
+			c.otherSense = true
+		}
 		return
 	}
 	if p.calendar && !inSet(productCues, next.word) && !tld && (inSet(temporalBefore, prev.word) || inSet(temporalAfter, next.word) ||
@@ -303,8 +310,9 @@ func (an *analysis) localEvidence(c *cand) {
 	if !capital {
 		// A lower-case ordinary word is the word, unless it is rare, or a
 		// product cue, a domain suffix, a definition or a link anchor says
-		// otherwise.
-		if score < evidenceThreshold || an.verbUse(c, rec, prev, next, true) {
+		// otherwise; after an article it is a common noun ("a coda", "the
+		// notion that") unless a cue or a domain suffix makes it a product.
+		if score < evidenceThreshold || an.verbUse(c, rec, prev, next, true) || inSet(articles, prev.word) && !cue && !tld {
 			reject()
 			return
 		}
@@ -313,6 +321,16 @@ func (an *analysis) localEvidence(c *cand) {
 	}
 	start := atSentenceStart(text, rec.rawStart, c.start)
 	title := titleCaseLine(text, c.start)
+	if inSet(nameIntroducers, prev.word) {
+		score += wCue // "a product called Fathom", "an app named Ember"
+		c.cued = true
+	} else if an.disclaimed(c, rec) {
+		score += wDisclaimed // "Lantern isn't a tool I have reliable knowledge of"
+	}
+	if !start && !title && prev.word != "" && nameLike(prev.word) && !cue && !inSet(productCues, prev.word) &&
+		!atSentenceStart(text, rec.rawStart, c.start-len(prev.word)-1) {
+		score += wNameTail // "The Big Apple": the end of another name
+	}
 	menu := uiPath(text, c.start, c.end)
 	if an.verbUse(c, rec, prev, next, start || title) {
 		c.verbUse = true
@@ -509,12 +527,11 @@ func (an *analysis) verbUse(c *cand, rec *sentRec, prev, next tok, initial bool)
 // "View → Zoom"): the nearest non-space character on either side, past
 // markdown emphasis, is a path separator.
 func uiPath(text string, start, end int) bool {
-	isPath := func(r rune) bool { return r == '>' || r == '→' || r == '›' || r == '»' || r == '➜' }
 	p := start
 	for k := 0; p > 0 && k < 8; k++ {
 		r, size := utf8.DecodeLastRuneInString(text[:p])
-		if r != ' ' && r != '*' && r != '_' && r != '`' {
-			if isPath(r) {
+		if !pathPadding(r) {
+			if isPathSep(r) {
 				return true
 			}
 			break
@@ -524,10 +541,22 @@ func uiPath(text string, start, end int) bool {
 	n := end
 	for k := 0; n < len(text) && k < 8; k++ {
 		r, size := utf8.DecodeRuneInString(text[n:])
-		if r != ' ' && r != '*' && r != '_' && r != '`' {
-			return isPath(r)
+		if !pathPadding(r) {
+			return isPathSep(r)
 		}
 		n += size
+	}
+	return false
+}
+
+func isPathSep(r rune) bool { return r == '>' || r == '→' || r == '›' || r == '»' || r == '➜' }
+
+// pathPadding may stand between a menu step and its separator: spaces,
+// emphasis, quotes ("„Bedienungshilfen“ > „Zoom“").
+func pathPadding(r rune) bool {
+	switch r {
+	case ' ', '*', '_', '`', '"', '\'', '„', '“', '”', '‘', '’', '«':
+		return true
 	}
 	return false
 }
@@ -538,8 +567,8 @@ func uiPathRoot(text string, start int) bool {
 	p := start
 	for k := 0; p > 0 && k < 8; k++ {
 		r, size := utf8.DecodeLastRuneInString(text[:p])
-		if r != ' ' && r != '*' && r != '_' && r != '`' {
-			return !(r == '>' || r == '→' || r == '›' || r == '»' || r == '➜')
+		if !pathPadding(r) {
+			return !isPathSep(r)
 		}
 		p -= size
 	}
@@ -658,6 +687,12 @@ func (an *analysis) predicateFollows(c *cand, rec *sentRec) bool {
 	} else if strings.HasPrefix(text[pos:rec.end], "’s") {
 		pos += len("’s")
 	}
+	// "Telegram, by contrast, stores …": past a short parenthetical.
+	if strings.HasPrefix(text[pos:rec.end], ", ") {
+		if k := strings.Index(text[pos+2:min(rec.end, pos+2+maxParenthetical)], ", "); k > 0 {
+			pos += 2 + k + 1
+		}
+	}
 	for k := 0; k < 4; k++ {
 		w, np := wordAt(text, pos, rec.end)
 		switch {
@@ -668,6 +703,12 @@ func (an *analysis) predicateFollows(c *cand, rec *sentRec) bool {
 		case k == 0 && (inSet(productNouns, w) || inSetStem(categoryNouns, w)):
 			// "Nest thermostats are …", "Zoom calls drop …"
 		case inSet(predicateAdverbs, w):
+		case inSet(possessVerbs, w) && strings.EqualFold(peekWordAt(text, np, rec.end), "been"):
+			// "X has been criticised": the copula after "has been"
+			_, np = wordAt(text, np, rec.end)
+			return an.stateFollows(np, rec.end)
+		case inSet(auxiliaries, w) && !inSet(possessVerbs, w):
+			return true
 		case inSet(brandVerbs, w) || k == 0 && inSet(foreignPredicates, w):
 			// In French, Spanish, Italian, Portuguese and German a common
 			// noun takes an article: a bare capitalised subject ("Signal
@@ -680,29 +721,55 @@ func (an *analysis) predicateFollows(c *cand, rec *sentRec) bool {
 			w2, _ := wordAt(text, np, rec.end)
 			return inSet(articles, w2) || inSet(quantifiers, w2) || startsWithDigit(w2) || inSet(productAttributes, w2)
 		case inSet(copulas, w) || inSet(pluralCopulas, w) || inSet(linkingVerbs, w) || strings.EqualFold(w, "been"):
-			w2, np2 := wordAt(text, np, rec.end)
-			for inSet(predicateAdverbs, w2) || inSet(articles, w2) {
-				w2, np2 = wordAt(text, np2, rec.end)
-			}
-			// "X is known for", "X is pleasant to write in", "X is not
-			// flawless", "X is Mac-only and better suited": a state or an
-			// evaluation of a product, within three words.
-			for j := 0; j < 3 && w2 != ""; j++ {
-				if inSet(brandStates, w2) || lexLookup(w2)&(lexPositive|lexNegative|lexNegator) != 0 {
-					return true
-				}
-				if inSet(functionWords, w2) && !strings.EqualFold(w2, "and") {
-					return false
-				}
-				w2, np2 = wordAt(text, np2, rec.end)
-			}
-			return false
+			return an.stateFollows(np, rec.end)
 		default:
 			return false
 		}
 		pos = np
 	}
 	return false
+}
+
+// maxParenthetical bounds a parenthetical between commas after a name.
+const maxParenthetical = 32
+
+// stateFollows: after a copula at pos, a product's state or an evaluation
+// within three words ("X is known for", "X is pleasant to write in", "X is
+// not flawless", "X is Mac-only and better suited").
+func (an *analysis) stateFollows(pos, end int) bool {
+	text := an.text
+	w, np := wordAt(text, pos, end)
+	for inSet(predicateAdverbs, w) || inSet(articles, w) {
+		w, np = wordAt(text, np, end)
+	}
+	for j := 0; j < 3 && w != ""; j++ {
+		if inSet(brandStates, w) || lexLookup(w)&(lexPositive|lexNegative|lexNegator) != 0 {
+			return true
+		}
+		if inSet(functionWords, w) && !strings.EqualFold(w, "and") {
+			return false
+		}
+		w, np = wordAt(text, np, end)
+	}
+	return false
+}
+
+// peekWordAt returns the word at pos without its end.
+func peekWordAt(text string, pos, end int) string {
+	w, _ := wordAt(text, pos, end)
+	return w
+}
+
+// disclaimed: the candidate's sentence holds a statement of ignorance
+// that reaches it ("Lantern: no idea — it isn't in my knowledge base").
+func (an *analysis) disclaimed(c *cand, rec *sentRec) bool {
+	if !rec.analysed {
+		an.tokenize(rec)
+	}
+	if !rec.anchor {
+		return false
+	}
+	return an.isUnknown(c)
 }
 
 // verbWithObject: w, after a name, is a present-tense verb with an
@@ -712,7 +779,11 @@ func (an *analysis) predicateFollows(c *cand, rec *sentRec) bool {
 // boxes in the garden", "Signal drops that happen").
 func verbWithObject(text, w string, pos, end int) bool {
 	n := len(w)
-	if n < 4 || w[n-1] != 's' || w[n-2] == 's' || w[n-2] == 'u' || w[n-2] == 'i' || !asciiWord[w[0]] || w[0] < 'a' || w[0] > 'z' {
+	if n < 4 || !asciiWord[w[0]] || w[0] < 'a' || w[0] > 'z' {
+		return false
+	}
+	past := n >= 5 && strings.HasSuffix(w, "ed") // "Square popularised the model"
+	if !past && (w[n-1] != 's' || w[n-2] == 's' || w[n-2] == 'u' || w[n-2] == 'i') {
 		return false
 	}
 	if inSet(productNouns, w) || inSetStem(categoryNouns, w) || inSetStem(naturalNouns, w) || inSet(productAttributes, w) {
@@ -790,6 +861,18 @@ oferece tem permite è offre ha permette resta`)
 	objectStarts = set(`your you the an this it its these those them their our my his her users people teams
 customers businesses every each all any some both`)
 
+	// quantityPrefixes make a compound's second part a substance or a kind:
+	// "high-mercury fish", "low-signal areas".
+	quantityPrefixes = set(`high low non zero rich heavy light reduced added extra`)
+
+	// nameIntroducers before a word make it a name: "a product called X".
+	nameIntroducers = set(`called named dubbed titled`)
+
+	// auxiliaries after a name make it the subject of a verb: "Notion can
+	// do similar things", "Bear doesn't sync tags".
+	auxiliaries = set(`can could will would may might should cannot can't won't doesn't didn't isn't wasn't
+does did do has have had must`)
+
 	// pluralCopulas: "Nest thermostats are …".
 	pluralCopulas = set(`are were`)
 
@@ -848,7 +931,7 @@ thousands millions`)
 
 	// brandVerbs: what products and companies do.
 	brandVerbs = set(`offers offer offered provides provide provided lets let allows allow supports supported
-learns learned builds built produces produced operates operated pays paid processes processed protects protected
+learns learned builds built produces produced operates operated pays paid work processes processed protects protected
 detects detected notifies alerts streams streamed transcribes summarizes summarises generates generated imports
 exports converts converted invests invested holds held accepts accepted issues issued hosts charges waives waived
 bills billed ranks delivers delivered integrates replaced replaces adds
