@@ -193,6 +193,14 @@ var genericAspects = set(`features feature pricing prices price product products
 offerings plans capabilities platform app apps tool software reputation reviews details background
 history company business`)
 
+// aboutPreps introduce what an ignorance statement is about; referringWords
+// as their object point back to the mention ("X? I have no information
+// about it").
+var (
+	aboutPreps     = set(`about on regarding concerning for of`)
+	referringWords = set(`it its this that them they these those the such`)
+)
+
 var sourceLabels = set(`sources source references reference citations citation links further reading`)
 
 // unknownReach bounds the gap (bytes) between an unknown-statement and the
@@ -235,6 +243,13 @@ func (an *analysis) isUnknown(c *cand) bool {
 			region = text[m[1]:c.start]
 		case m[0] >= c.end:
 			region = text[c.end:m[0]]
+			// "Signal keeps no data about you": the statement has an
+			// object of its own, not the mention before it.
+			if p, np := wordAt(text, m[1], rec.end); inSet(aboutPreps, p) {
+				if o, _ := wordAt(text, np, rec.end); o != "" && !inSet(referringWords, o) {
+					continue
+				}
+			}
 		}
 		if !hasContrast(region) {
 			return true

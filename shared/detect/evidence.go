@@ -371,6 +371,10 @@ func (an *analysis) localEvidence(c *cand) {
 		score += wPossessive
 	}
 	if start && !title && nameOnlyHead(text, c) {
+		if p.calendar && calendarSiblings(text, c.start) {
+			reject() // "- **Monday:** review goals" beside "- **Friday:** …": a plan by day
+			return
+		}
 		score += wNameHeading
 	}
 	if !title && !p.calendar && next.sep == 0 && (nameLike(next.word) && !inSet(functionWords, next.word) && !inSet(verbParticles, next.word) ||
@@ -575,6 +579,24 @@ func uiPathRoot(text string, start int) bool {
 	return true
 }
 
+// calendarSiblings: one of the two lines before or after the line at pos
+// (within maxTitleBytes each way) starts with a weekday or month too.
+func calendarSiblings(text string, pos int) bool {
+	lo := max(0, pos-2*maxTitleBytes)
+	hi := min(len(text), pos+2*maxTitleBytes)
+	lines := strings.Split(text[lo:hi], "\n")
+	cur := strings.Count(text[lo:pos], "\n")
+	for _, k := range [...]int{cur - 2, cur - 1, cur + 1, cur + 2} {
+		if k <= 0 && lo > 0 || k < 0 || k >= len(lines) || k == len(lines)-1 && hi < len(text) {
+			continue // a line cut by the window
+		}
+		if w, _ := wordAtAny(lines[k], 0); inSet(calendarWords, w) {
+			return true
+		}
+	}
+	return false
+}
+
 // maxTitleBytes bounds the lines read as titles or heads.
 const maxTitleBytes = 200
 
@@ -698,10 +720,14 @@ func (an *analysis) predicateFollows(c *cand, rec *sentRec) bool {
 		switch {
 		case w == "":
 			return false
+		case k == 0 && inSet(enumerators, w) && nameLike(peekWordAt(text, np, rec.end)):
+			// "Stripe or Wise are cheaper": the predicate of both
+			_, np = wordAt(text, np, rec.end)
 		case k < 2 && (nameLike(w) && !inSet(functionWords, w) || startsWithDigit(w) && len(w) <= 4):
 			// "Mercury Treasury lets …", "Bear 2 added …": a product line or version
-		case k == 0 && (inSet(productNouns, w) || inSetStem(categoryNouns, w)):
-			// "Nest thermostats are …", "Zoom calls drop …"
+		case k == 0 && !inSet(brandVerbs, w) && (inSet(productNouns, w) || inSetStem(categoryNouns, w)):
+			// "Nest thermostats are …", "Zoom calls drop …" (but "Telegram
+			// stores chats")
 		case inSet(predicateAdverbs, w):
 		case inSet(possessVerbs, w) && strings.EqualFold(peekWordAt(text, np, rec.end), "been"):
 			// "X has been criticised": the copula after "has been"
@@ -743,8 +769,11 @@ func (an *analysis) stateFollows(pos, end int) bool {
 		w, np = wordAt(text, np, end)
 	}
 	for j := 0; j < 3 && w != ""; j++ {
-		if inSet(brandStates, w) || lexLookup(w)&(lexPositive|lexNegative|lexNegator) != 0 {
+		if inSet(brandStates, w) || lexLookup(w)&(lexPositive|lexNegative|lexNegator) != 0 || gradedLookup(w) != 0 {
 			return true
+		}
+		if strings.HasSuffix(w, "er") && inSet(comparedBy, peekWordAt(text, np, end)) {
+			return true // "X is prettier for structured documents", "X is cheaper than Y"
 		}
 		if inSet(functionWords, w) && !strings.EqualFold(w, "and") {
 			return false
@@ -753,6 +782,9 @@ func (an *analysis) stateFollows(pos, end int) bool {
 	}
 	return false
 }
+
+// comparedBy follows a comparative.
+var comparedBy = set(`than for at`)
 
 // peekWordAt returns the word at pos without its end.
 func peekWordAt(text string, pos, end int) string {

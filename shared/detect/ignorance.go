@@ -94,7 +94,7 @@ var knowledgeFilter = buildAutomaton([]string{
 	"unknown", "unverified", "insight", "no idea", "picture", "training", "opinion", "match", "reviews", "come across", "came across", "overview",
 	// French, German, Spanish, Portuguese, Italian
 	"donn", "renseign", "angab", "daten", "einzelheit", "dato", "dados", "dati", "dettagl", "connai", "kenne", "bekannt",
-	"vertraut", "conoz", "conhe", "conosc",
+	"vertraut", "conoz", "conhe", "conosc", "nothing",
 })
 
 // ignoranceSpans appends the byte spans of ignorance statements in
@@ -182,6 +182,14 @@ func knowledgeNear(toks []igTok, i int) (int, bool) {
 	}
 	if toks[i].cls&igNegCog != 0 && (self || followedBy(toks, i, "to", "me")) {
 		return i, true
+	}
+	if self && strings.EqualFold(toks[i].word, "nothing") {
+		// "I have nothing (reliable) on X", "I've got nothing about X"
+		for j := i + 1; j < min(len(toks), i+3); j++ {
+			if toks[j].clause == cl && toks[j].cls&igPrep != 0 {
+				return j, true
+			}
+		}
 	}
 	for j := max(0, i-5); j < min(len(toks), i+10); j++ {
 		t := &toks[j]
