@@ -140,6 +140,27 @@ func buildAutomaton(pats []string) *automaton {
 }
 
 // mask scans s and returns a bit set of the pattern ids found (ids < 64).
+// matchAny reports whether any pattern occurs in s (any number of
+// patterns; mask holds at most 64).
+func (a *automaton) matchAny(s string) bool {
+	var st int32
+	for i := 0; i < len(s); i++ {
+		v := a.trans[st+int32(a.cls[s[i]]&classMask)]
+		if v >= 0 {
+			st = v
+			continue
+		}
+		id := ^v
+		if a.outOff[id] < a.outOff[id+1] {
+			return true
+		}
+		st = id * a.nc
+	}
+	return false
+}
+
+// mask returns the set of patterns that occur in s, bit i for pattern i;
+// it serves automata of at most 64 patterns (maskable).
 func (a *automaton) mask(s string) uint64 {
 	var st int32
 	var m uint64

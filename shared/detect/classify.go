@@ -193,6 +193,36 @@ var genericAspects = set(`features feature pricing prices price product products
 offerings plans capabilities platform app apps tool software reputation reviews details background
 history company business`)
 
+// statementObject returns the object of an ignorance statement m that
+// ends with, or is followed by, a preposition ("no data about you"), or "".
+func statementObject(text string, m [2]int, end int) string {
+	pos := m[1]
+	if last := lastWord(text[m[0]:m[1]]); !inSet(aboutPreps, last) {
+		p, np := wordAt(text, pos, end)
+		if !inSet(aboutPreps, p) {
+			return ""
+		}
+		pos = np
+	}
+	o, _ := wordAt(text, pos, end)
+	return o
+}
+
+// lastWord returns the last word of s.
+func lastWord(s string) string {
+	e := len(s)
+	for e > 0 && !isWordRune(lastRune(s[:e])) {
+		_, size := utf8.DecodeLastRuneInString(s[:e])
+		e -= size
+	}
+	b := e
+	for b > 0 && isWordRune(lastRune(s[:b])) {
+		_, size := utf8.DecodeLastRuneInString(s[:b])
+		b -= size
+	}
+	return s[b:e]
+}
+
 // aboutPreps introduce what an ignorance statement is about; referringWords
 // as their object point back to the mention ("X? I have no information
 // about it").
@@ -245,10 +275,8 @@ func (an *analysis) isUnknown(c *cand) bool {
 			region = text[c.end:m[0]]
 			// "Signal keeps no data about you": the statement has an
 			// object of its own, not the mention before it.
-			if p, np := wordAt(text, m[1], rec.end); inSet(aboutPreps, p) {
-				if o, _ := wordAt(text, np, rec.end); o != "" && !inSet(referringWords, o) {
-					continue
-				}
+			if o := statementObject(text, m, rec.end); o != "" && !inSet(referringWords, o) {
+				continue
 			}
 		}
 		if !hasContrast(region) {

@@ -361,6 +361,9 @@ func (an *analysis) localEvidence(c *cand) {
 	// Weekdays and months are capitalised in ordinary English: their
 	// capitals say nothing.
 	capEvidence := !start && !title && !menu && !p.calendar
+	// A bare capitalised subject of a French, Spanish, Italian, Portuguese
+	// or German verb is a name: their common nouns take an article.
+	capEvidence = capEvidence || start && !title && inSet(foreignPredicates, next.word)
 	switch {
 	case an.domainSeen[c.ent] && !title && !menu:
 		score += wDomainSeen

@@ -101,7 +101,7 @@ var knowledgeFilter = buildAutomaton([]string{
 // text[s:e] to out.
 func (an *analysis) ignoranceSpans(s, e int, out [][2]int) [][2]int {
 	text := an.text
-	if knowledgeFilter.mask(text[s:e]) == 0 {
+	if !knowledgeFilter.matchAny(text[s:e]) {
 		return out
 	}
 	toks := an.sc.igToks[:0]

@@ -111,6 +111,13 @@ func (an *analysis) brandSentiment(er *EntityResult) {
 	if an.defectedFrom() {
 		N += sentRecommended // "many teams are moving off X": a reported complaint
 	}
+	if s, e, ok := an.rivalPreferred(); ok {
+		N += sentRecommended // "For most people, Ecobee is the better pick."
+		verdict = true
+		if bestN < sentRecommended {
+			bestN, er.NegativeEvidence = sentRecommended, an.sentenceText(s, e)
+		}
+	}
 	if N < sentClear && (an.recommendedFirst(er) || an.urgedTo(urgeVerbs)) {
 		// The answer to "best …?" leads with the brand, or tells the reader
 		// to try it: a recommendation, unless the answer criticises it.
@@ -234,6 +241,71 @@ func (an *analysis) clauseBeforeOther(s, e int) int {
 }
 
 var comparisonMarkers = set(`compared than like versus vs relative`)
+
+// rivalPreferred: the brand's sentence, or the next one in its paragraph,
+// says without condition that another tracked entity is the better choice
+// — "Y is the better pick", "Y is a safer bet", "Y is better for most
+// teams" after the other's mention. Trade-offs ("Y is stronger for
+// meetings") and conditions ("if you need X, Y is the better fit") are no
+// such verdict.
+func (an *analysis) rivalPreferred() (s, e int, ok bool) {
+	text := an.text
+	check := func(s, e int) bool {
+		if hasWordIn(text[s:e], conditionWords) {
+			return false
+		}
+		cands := an.sc.cands
+		i, _ := slices.BinarySearchFunc(cands, s, func(c cand, t int) int { return c.start - t })
+		for ; i < len(cands) && cands[i].start < e; i++ {
+			c := &cands[i]
+			if c.ent == 0 || !counted(c) {
+				continue
+			}
+			// after the rival, before any brand mention: "is the better pick"
+			lim := e
+			for k := i + 1; k < len(cands) && cands[k].start < e; k++ {
+				if cands[k].ent == 0 && counted(&cands[k]) {
+					lim = cands[k].start
+					break
+				}
+			}
+			prev, prev2 := "", ""
+			for pos := c.end; pos < lim; {
+				w, np := wordAtAny(text[:lim], pos)
+				if w == "" {
+					break
+				}
+				if inSet(fitNouns, w) && (inSet(preferredComparatives, prev) || inSet(preferredComparatives, prev2)) ||
+					strings.EqualFold(w, "most") && strings.EqualFold(prev, "for") && inSet(preferredComparatives, prev2) {
+					return true
+				}
+				prev, prev2, pos = w, prev, np
+			}
+		}
+		return false
+	}
+	seen := -1
+	for i := range an.sc.cands {
+		c := &an.sc.cands[i]
+		if c.ent != 0 || !counted(c) || c.srec == seen {
+			continue
+		}
+		seen = c.srec
+		rec := &an.sc.sents[c.srec]
+		if check(rec.start, rec.end) {
+			return rec.start, rec.end, true
+		}
+		if s, e, ok := sentenceAfter(text, rec.end); ok && strings.IndexByte(text[rec.end:s], '\n') < 0 && check(s, e) {
+			return s, e, true
+		}
+	}
+	return 0, 0, false
+}
+
+var (
+	preferredComparatives = set(`better safer smarter stronger wiser cheaper simpler easier preferable`)
+	conditionWords        = set(`if unless when whereas`)
+)
 
 // defectedFrom: a counted brand mention follows a verb of leaving it —
 // "moving off X", "migrating away from X", "switched from X", "leaving X".
