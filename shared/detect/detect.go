@@ -266,8 +266,14 @@ func New(brand Entity, competitors []Entity, opts ...Option) *Detector {
 	for ei, e := range all {
 		info := entInfo{name: e.Name}
 		add(ei, e.Name, KindName)
+		if v := withoutApostrophes(e.Name); v != e.Name {
+			add(ei, v, KindAlias) // "Arc'teryx" written "Arcteryx"
+		}
 		for _, a := range e.Aliases {
 			add(ei, a, KindAlias)
+			if v := withoutApostrophes(a); v != a {
+				add(ei, v, KindAlias)
+			}
 		}
 		for _, dom := range e.Domains {
 			if nd := normalizeDomain(dom); strings.Contains(nd, ".") {
@@ -289,6 +295,20 @@ func New(brand Entity, competitors []Entity, opts ...Option) *Detector {
 	}
 	d.scratch.New = func() any { return new(scratch) }
 	return d
+}
+
+// withoutApostrophes drops the apostrophes inside a name ("Arc'teryx" →
+// "Arcteryx"), as answers often write it; a possessive ending is kept.
+func withoutApostrophes(s string) string {
+	var b strings.Builder
+	for i, r := range s {
+		if (r == '\'' || r == '’') && i > 0 && i+utf8.RuneLen(r) < len(s) &&
+			isWordRune(lastRune(s[:i])) && isWordRune(firstRune(s[i+utf8.RuneLen(r):])) {
+			continue
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
 }
 
 func isASCII(s string) bool {

@@ -19,34 +19,35 @@ const (
 	// Adjudicator is asked about.
 	ambiguousBand = 0.4
 
-	wCue          = 1.2  // "Slack app", "Notion's API", "Apple Inc"
-	wTLD          = 2.0  // "Monday.com"
-	wDefinition   = 1.5  // "Box is a cloud storage platform"
-	wLinkAnchor   = 1.5  // "[Notion](…)"
-	wDomainSeen   = 1.2  // capitalised, and the entity's domain is cited or in the text
-	wCapital      = 0.8  // capitalised mid-sentence: a proper noun; the product only with some context
-	wPossessive   = 1.0  // capitalised possessive: "Apple's"
-	wEnumeration  = 1.2  // enumerated beside an accepted tracked entity
-	wListContext  = 1.2  // heads a list item beside items headed by other tracked entities
-	wNameHeading  = 0.7  // a heading or list head that is only the name
-	wPredicate    = 0.6  // "X offers", "X is known for", "X was criticised"
-	wAttribute    = 0.3  // per product attribute in the sentence (pricing, users, …), at most two
-	wProductLine  = 0.5  // a product line or product noun follows: "Mercury Treasury", "Zoom calls"
-	wQueryTopic   = 0.4  // the query asks about products, or names a tracked entity
-	wQueryNames   = 0.5  // the query names this entity (instead of wQueryTopic)
-	wOtherSame    = 0.5  // another tracked entity accepted in the same sentence
-	wOtherNear    = 0.5  // another tracked entity accepted in the previous or next sentence
-	wSameEntity   = 0.5  // the entity is accepted elsewhere in the answer
-	wVerbParticle = -1.5 // "Zoom in on", "Bear in mind", "Craft a message": a verb, not a name
-	wOf           = -0.8 // "Notion of progress"
-	wUICommand    = -1.0 // "click Zoom", "select Square"
-	wTitleCase    = -0.5 // every word of the line capitalised: capitals say nothing
-	wSuffix       = -0.7 // "Mercury-free"
-	wOtherAnswer  = 0.3  // another tracked entity accepted anywhere in the answer (no closer one)
-	wNaturalKind  = -1.5 // "the Amazon basin", "Mercury is a planet": another sense of the word
-	wSense        = -1.0 // another occurrence is that other sense (a menu item, a natural kind), no cue here
-	wDisclaimed   = 0.8  // capitalised, and its sentence says the model does not know it: a name
-	wNameTail     = -0.8 // after another capitalised word mid-sentence: the end of another name ("The Big Apple")
+	wCue            = 1.2  // "Slack app", "Notion's API", "Apple Inc"
+	wTLD            = 2.0  // "Monday.com"
+	wDefinition     = 1.5  // "Box is a cloud storage platform"
+	wLinkAnchor     = 1.5  // "[Notion](…)"
+	wDomainSeen     = 1.2  // capitalised, and the entity's domain is cited or in the text
+	wCapital        = 0.8  // capitalised mid-sentence: a proper noun; the product only with some context
+	wPossessive     = 1.0  // capitalised possessive: "Apple's"
+	wEnumeration    = 1.2  // enumerated beside an accepted tracked entity
+	wListContext    = 1.2  // heads a list item beside items headed by other tracked entities
+	wNameHeading    = 0.7  // a heading or list head that is only the name
+	wPredicate      = 0.6  // "X offers", "X is known for", "X was criticised"
+	wAttribute      = 0.3  // per product attribute in the sentence (pricing, users, …), at most two
+	wProductLine    = 0.5  // a product line or product noun follows: "Mercury Treasury", "Zoom calls"
+	wQueryTopic     = 0.4  // the query asks about products, or names a tracked entity
+	wQueryNames     = 0.5  // the query names this entity (instead of wQueryTopic)
+	wQueryNamesBare = 0.2  // the query names this common word and nothing product-like
+	wOtherSame      = 0.5  // another tracked entity accepted in the same sentence
+	wOtherNear      = 0.5  // another tracked entity accepted in the previous or next sentence
+	wSameEntity     = 0.5  // the entity is accepted elsewhere in the answer
+	wVerbParticle   = -1.5 // "Zoom in on", "Bear in mind", "Craft a message": a verb, not a name
+	wOf             = -0.8 // "Notion of progress"
+	wUICommand      = -1.0 // "click Zoom", "select Square"
+	wTitleCase      = -0.5 // every word of the line capitalised: capitals say nothing
+	wSuffix         = -0.7 // "Mercury-free"
+	wOtherAnswer    = 0.3  // another tracked entity accepted anywhere in the answer (no closer one)
+	wNaturalKind    = -1.5 // "the Amazon basin", "Mercury is a planet": another sense of the word
+	wSense          = -1.0 // another occurrence is that other sense (a menu item, a natural kind), no cue here
+	wDisclaimed     = 0.8  // capitalised, and its sentence says the model does not know it: a name
+	wNameTail       = -0.8 // after another capitalised word mid-sentence: the end of another name ("The Big Apple")
 )
 
 // guardAll applies the ordinary-word rule: every guarded candidate gets a
@@ -153,15 +154,24 @@ func (an *analysis) prepareQuery() {
 			}
 		}
 	}
-	pos := 0
-	for !an.queryTopic {
+	for pos := 0; !an.queryProduct; {
 		w, next := wordAtAny(q, pos)
 		if w == "" {
 			break
 		}
-		an.queryTopic = inSetStem(queryProductWords, w) || inSetStem(categoryNouns, w)
+		an.queryProduct = inSetStem(queryProductWords, w) || inSetStem(categoryNouns, w)
 		pos = next
 	}
+	named := 0
+	for _, ok := range an.queryNames {
+		if ok {
+			named++
+		}
+	}
+	// Two tracked entities in one query ("signal vs whatsapp") ask about
+	// products too.
+	an.queryProduct = an.queryProduct || named > 1
+	an.queryTopic = an.queryTopic || an.queryProduct
 }
 
 // inSetStem looks w up as written and without a plural ending
@@ -337,12 +347,12 @@ func (an *analysis) localEvidence(c *cand) {
 		score += wVerbParticle
 	}
 	switch {
+	case menu && uiPathRoot(text, c.start):
+		// "Zoom > Settings > Audio": the application whose menus follow
 	case menu:
 		c.verbUse = true
 		score += 2 * wVerbParticle
-		if !uiPathRoot(text, c.start) {
-			c.otherSense = true // "Settings > Accessibility > Zoom": a setting, not the app
-		}
+		c.otherSense = true // "Settings > Accessibility > Zoom": a setting, not the app
 	case inSet(uiCommands, prev.word):
 		score += wUICommand
 	}
@@ -390,10 +400,20 @@ func (an *analysis) localEvidence(c *cand) {
 	if an.predicateFollows(c, rec) {
 		score += wPredicate
 	}
-	score += wAttribute * float64(an.attributes(rec))
+	attrs := an.attributes(rec)
+	if attrs < maxAttributes {
+		// "Buffer keeps things simple. The free plan covers three
+		// channels.": the next sentence goes on about it.
+		attrs += an.followingAttributes(rec, maxAttributes-attrs)
+	}
+	score += wAttribute * float64(attrs)
 	switch {
-	case an.queryNames[c.ent]:
+	case an.queryNames[c.ent] && (an.queryProduct || p.level >= 35):
 		score += wQueryNames
+	case an.queryNames[c.ent]:
+		// "is honey healthier than sugar": a query that names a common
+		// word and asks about nothing product-like says little.
+		score += wQueryNamesBare
 	case an.queryTopic || an.query == "" && an.answerAboutProducts(c.ent):
 		score += wQueryTopic
 	}
@@ -746,9 +766,11 @@ func (an *analysis) predicateFollows(c *cand, rec *sentRec) bool {
 		case verbWithObject(text, w, np, rec.end):
 			return true
 		case inSet(possessVerbs, w):
-			// "X has a free plan", "X had no API": a product owns things
+			// "X has a free plan", "X had no API": a product owns things;
+			// "X has lost market share", "X has added tabs": it acts
 			w2, _ := wordAt(text, np, rec.end)
-			return inSet(articles, w2) || inSet(quantifiers, w2) || startsWithDigit(w2) || inSet(productAttributes, w2)
+			return inSet(articles, w2) || inSet(quantifiers, w2) || startsWithDigit(w2) || inSet(productAttributes, w2) ||
+				inSet(brandVerbs, w2) || inSet(participles, w2) || len(w2) > 4 && strings.HasSuffix(w2, "ed")
 		case inSet(copulas, w) || inSet(pluralCopulas, w) || inSet(linkingVerbs, w) || strings.EqualFold(w, "been"):
 			return an.stateFollows(np, rec.end)
 		default:
@@ -828,6 +850,27 @@ func verbWithObject(text, w string, pos, end int) bool {
 	return inSet(objectStarts, o)
 }
 
+// maxAttributes caps the product attributes counted for a mention.
+const maxAttributes = 2
+
+// followingAttributes counts the product attributes (up to limit) of the
+// sentence after rec when it continues the paragraph and names no tracked
+// entity.
+func (an *analysis) followingAttributes(rec *sentRec, limit int) int {
+	s, e, ok := sentenceAfter(an.text, rec.end)
+	if !ok || strings.IndexByte(an.text[rec.end:s], '\n') >= 0 || an.hasCandIn(s, e) || an.hasPendingIn(s, e) {
+		return 0
+	}
+	return an.countAttributes(s, e, limit)
+}
+
+// hasPendingIn: a candidate of any state lies in [s,e).
+func (an *analysis) hasPendingIn(s, e int) bool {
+	cands := an.sc.cands
+	i, _ := slices.BinarySearchFunc(cands, s, func(c cand, t int) int { return c.start - t })
+	return i < len(cands) && cands[i].start < e
+}
+
 // attributes counts distinct product attributes ("pricing", "users",
 // "integrations", "encryption", …) in the sentence, at most two; cached
 // per sentence.
@@ -881,6 +924,7 @@ note notes note-taking notebook messenger doorbell doorbells smartwatch watch la
 transfers send payment terminal reader wiki wikis docs documents tasks task todo to-do calendar scheduling
 meetings meeting webinar webinars streaming music photos storage cloud backup password vpn antivirus
 hosting domain analytics marketing seo ads invoicing accounting payroll hr hiring ecommerce e-commerce
+settings install download update login export import sync shortcuts extension plugin
 marketplace delivery grocery groceries retailers shopping subscription subscriptions`)
 
 	// platformCues qualify a feature when they come before a name ("iOS
@@ -907,6 +951,9 @@ customers businesses every each all any some both`)
 	// do similar things", "Bear doesn't sync tags".
 	auxiliaries = set(`can could will would may might should cannot can't won't doesn't didn't isn't wasn't
 does did do has have had must`)
+
+	// participles after "has" that are not in -ed: "has lost", "has grown".
+	participles = set(`lost grown become built won made kept given taken shown begun fallen risen seen gone`)
 
 	// pluralCopulas: "Nest thermostats are …".
 	pluralCopulas = set(`are were`)
@@ -983,7 +1030,7 @@ syncs backs wins won ranks rated scores scored topped outperforms undercuts matc
 
 	// brandStates after "X is/was/has been": "known for", "preferred by".
 	brandStates = set(`known preferred favored favoured used considered regarded praised criticised criticized
-recommended popular designed built owned headquartered based available priced aimed geared focused loved
+recommended popular designed built owned headquartered based available priced aimed geared focused loved cheap
 trusted widely free cheaper pricier faster slower better worse best ideal great good solid strong weaker
 stronger simpler easier harder beloved famous notable owned used adopted backed funded acquired criticized
 blamed sued fined praised rated reviewed often one choice pick option alternative winner fit tool app

@@ -79,9 +79,12 @@ type analysis struct {
 	citations  []Citation
 
 	query      string
-	queryTopic bool   // the query asks about products or names a tracked entity
-	queryNames []bool // per entity: the query names it
-	entAcc     []bool // per entity: a mention is accepted
+	queryTopic bool // the query asks about products or names a tracked entity
+	// queryProduct: the query asks about products ("best", "app", "vs", a
+	// product category) or names two tracked entities
+	queryProduct bool
+	queryNames   []bool // per entity: the query names it
+	entAcc       []bool // per entity: a mention is accepted
 	// textAttributes: distinct product attributes in the answer (capped),
 	// -1 until counted
 	textAttributes int
