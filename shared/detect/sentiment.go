@@ -108,6 +108,13 @@ func (an *analysis) brandSentiment(er *EntityResult) {
 		N += sentRecommended // "I'd skip X if …"
 		verdict = true
 	}
+	switch an.bareAnswer() {
+	case Negative:
+		N += sentRecommended // "Should I still use X?" — "I wouldn't."
+		verdict = true
+	case Positive:
+		P += sentRecommended // "Is X worth it?" — "Yes."
+	}
 	if an.defectedFrom() {
 		N += sentRecommended // "many teams are moving off X": a reported complaint
 	}
@@ -241,6 +248,51 @@ func (an *analysis) clauseBeforeOther(s, e int) int {
 }
 
 var comparisonMarkers = set(`compared than like versus vs relative`)
+
+// bareAnswer: when the query asks about the brand, a first sentence of at
+// most four words that only says yes or no ("No.", "I wouldn't.", "Not
+// really.", "Yes, absolutely.") is the answer's verdict on it.
+func (an *analysis) bareAnswer() Sentiment {
+	if !an.queryNames[0] {
+		return Neutral
+	}
+	s, e, ok := sentenceAfter(an.text, 0)
+	if !ok {
+		return Neutral
+	}
+	words, yes, no := 0, false, false
+	for pos := s; ; {
+		w, np := wordAtAny(an.text[:e], pos)
+		if w == "" {
+			break
+		}
+		words++
+		switch {
+		case inSet(bareNo, w) || lexLookup(w)&lexNegator != 0:
+			no = true
+		case inSet(bareYes, w):
+			yes = true
+		case !inSet(bareFiller, w):
+			return Neutral
+		}
+		pos = np
+	}
+	switch {
+	case words == 0 || words > 4:
+		return Neutral
+	case no:
+		return Negative
+	case yes:
+		return Positive
+	}
+	return Neutral
+}
+
+var (
+	bareNo     = set(`no nope nah`)
+	bareYes    = set(`yes yeah yep absolutely definitely certainly`)
+	bareFiller = set(`i i'd i’d would really probably honestly not anymore today generally mostly short answer`)
+)
 
 // rivalPreferred: the brand's sentence, or the next one in its paragraph,
 // says without condition that another tracked entity is the better choice
@@ -660,7 +712,13 @@ func (an *analysis) valence(s, e int) (p, n float64, verdict bool) {
 		case inSet(breadthWords, w) && inSet(rangeNouns, next()):
 			f = lexPositive // "the widest selection"
 		case inSet(haltVerbs, w) && inSet(developmentWords, next()):
-			f = lexNegative // "stopped adding features", "ended support"
+			f, verdict = lexNegative, true // "stopped adding features", "ended support"
+		case inSet(shutVerbs, w) && (strings.EqualFold(next(), "down") || strings.EqualFold(peekWord(text, pos+1+len(next()), e), "down")):
+			f, verdict = lexNegative, true // "shut it down", "shutting down": the product is gone
+		case strings.EqualFold(w, "action") && strings.EqualFold(before, "class"):
+			f = lexNegative // "a class action"
+		case strings.EqualFold(w, "last") && strings.EqualFold(before, "to") && inSet(builtWords, before2):
+			f = lexPositive // "built to last"
 		case strings.EqualFold(w, "longer") && strings.EqualFold(before, "no") && inSet(developmentState, next()):
 			f, neg = lexNegative, 0 // "no longer maintained"
 		case strings.EqualFold(w, "standard") && (inSet(standardBefore, before) || strings.EqualFold(before, "the") && inSet(standardAfter, next())):
@@ -700,7 +758,9 @@ func (an *analysis) valence(s, e int) (p, n float64, verdict bool) {
 			costLeft--
 		}
 		if f&(lexPositive|lexNegative) == 0 {
-			if neg > 0 {
+			// "no longer the obvious choice": articles and the adjectives of
+			// a choice do not use up the negation's reach
+			if neg > 0 && !inSet(articles, w) && !inSet(choiceAdjectives, w) {
 				if neg--; neg == 0 {
 					flush()
 				}
@@ -817,19 +877,23 @@ var (
 	// selfWords open a first-person frame in which endorseVerbs are
 	// recommendations: "I'd choose it", "I wouldn't build around it".
 	selfWords    = set(`i i'd i’d i'll i’ll we we'd we’d`)
-	endorseVerbs = set(`choose pick use rely build buy switch recommend trust bet adopt`)
+	endorseVerbs = set(`choose pick use rely build buy switch recommend trust bet adopt roll deploy standardise
+standardize`)
 	// verdictWords, negated, judge the whole product ("not worth it",
 	// "rarely the right tool").
-	verdictWords  = set(`worth right recommended recommendation choice pick option fit ideal good great suitable`)
+	verdictWords  = set(`worth right recommended recommendation choice pick option fit suitable`)
 	fitNouns      = set(`fit choice pick option match bet tool`)
 	fitAdjectives = set(`good great perfect ideal natural strong solid excellent safe safer safest`)
 	costNouns     = set(`price prices pricing fee fees cost costs commission commissions markup markups charges
 surcharge surcharges premium`)
-	highWords        = set(`high higher highest steep steeper rising climbing hefty`)
+	highWords = set(`high higher highest steep steeper rising climbing hefty risen rose increased jumped
+climbed hiked doubled`)
 	lowWords         = set(`low lower lowest`)
 	breadthWords     = set(`widest broadest largest biggest huge vast wide broad large`)
 	rangeNouns       = set(`selection range catalog catalogue choice library ecosystem audience coverage inventory`)
 	haltVerbs        = set(`stopped ceased halted ended ending stopping dropped dropping`)
+	shutVerbs        = set(`shut shutting shuts`)
+	builtWords       = set(`built made designed`)
 	developmentWords = set(`adding developing updating supporting development support updates maintenance
 maintaining`)
 	developmentState = set(`developed maintained updated supported available sold`)
