@@ -235,6 +235,7 @@ func (an *analysis) countAttributes(s, e, limit int) int {
 		if w == "" {
 			break
 		}
+		w = strings.TrimRight(w, "'’") // "users'"
 		if inSet(productAttributes, w) && !slices.ContainsFunc(seen, func(x string) bool { return strings.EqualFold(x, w) }) {
 			seen = append(seen, w)
 		}
@@ -886,6 +887,7 @@ func (an *analysis) attributes(rec *sentRec) int {
 		if w == "" {
 			break
 		}
+		w = strings.TrimRight(w, "'’") // "users'"
 		if inSet(productAttributes, w) && !strings.EqualFold(w, seen) {
 			seen = w
 			n++
