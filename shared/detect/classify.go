@@ -266,7 +266,7 @@ func (an *analysis) isUnknown(c *cand) bool {
 				}
 				// …unless the query asks about that very thing ("norvia
 				// business account": "nothing on Norvia's business accounts").
-				if w, _ := wordAt(text, min(c.end+skip, rec.end), rec.end); !inSet(genericAspects, w) && !containsWord(foldString(an.query), foldString(w)) {
+				if w, _ := wordAt(text, min(c.end+skip, rec.end), rec.end); !inSet(genericAspects, w) && (startsWithDigit(w) || !containsWord(foldString(an.query), foldString(w))) {
 					continue
 				}
 			}

@@ -927,6 +927,8 @@ transfers send payment terminal reader wiki wikis docs documents tasks task todo
 meetings meeting webinar webinars streaming music photos storage cloud backup password vpn antivirus
 hosting domain analytics marketing seo ads invoicing accounting payroll hr hiring ecommerce e-commerce
 settings install download update login export import sync shortcuts extension plugin
+problems problem issues outage outages crash crashes bug bugs loss refund refunds support privacy security
+fees fee reliability uptime
 marketplace delivery grocery groceries retailers shopping subscription subscriptions`)
 
 	// platformCues qualify a feature when they come before a name ("iOS
@@ -955,7 +957,7 @@ customers businesses every each all any some both`)
 does did do has have had must`)
 
 	// participles after "has" that are not in -ed: "has lost", "has grown".
-	participles = set(`lost grown become built won made kept given taken shown begun fallen risen seen gone`)
+	participles = set(`lost grown become built won made kept given taken shown begun fallen risen seen gone had been`)
 
 	// pluralCopulas: "Nest thermostats are …".
 	pluralCopulas = set(`are were`)

@@ -326,8 +326,26 @@ func (an *analysis) hedged(rec *sentRec, c *cand) bool {
 	if nameOnlyHead(text, c) && strings.TrimSpace(strings.Trim(text[c.end:rec.end], "*_:#-–— ")) == "" {
 		return true
 	}
-	return hasWordIn(s, hedgeWords)
+	for pos := 0; ; {
+		w, np := wordAtAny(s, pos)
+		if w == "" {
+			return false
+		}
+		if inSet(hedgeWords, w) {
+			// "X could be a startup" guesses; "X could auto-generate
+			// titles" states what it did.
+			if !inSet(hedgeModals, w) || inSet(guessVerbs, peekWordAt(s, np, len(s))) {
+				return true
+			}
+		}
+		pos = np
+	}
 }
+
+var (
+	hedgeModals = set(`may might could`)
+	guessVerbs  = set(`be have refer mean exist not also well possibly still just`)
+)
 
 var hedgeWords = set(`if whether may might could possible possibly perhaps maybe unless assuming suppose supposing likely
 sure certain unsure

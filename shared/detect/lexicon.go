@@ -76,7 +76,7 @@ well-supported favoured favored praiseworthy excelled standouts painless effortl
 cheapest inexpensive low-cost hassle-free rave raves uptime worth sleek modern quick fun top-notch
 first-class world-class won
 pleasant supportive comfortable compelling competitive dominant dominates flawless improved sharper smoother
-safe durable
+safe durable lovely
 fine decent okay usable adequate reasonable forgiving beautifully wonderfully elegantly brilliantly superbly
 nicely
 `)
@@ -117,7 +117,8 @@ nightmare disaster data-loss falls lags distracting fatigue noisy missing tediou
 spam hacked breached vulnerability vulnerabilities sued penalized penalised boycott boycotts layoffs shutdown
 declined decline struggling cramped outdated-looking bite bites
 notorious aggressive cautious undermines undermine unhappy wrong draining drain fragile mixed frozen outgrow
-accused accusations allegations alleged uninstalled messy unsafe
+accused accusations allegations alleged uninstalled messy unsafe disappearing disappear disappears vanish
+vanishing reverting reverted
 outgrew outgrown
 `)
 

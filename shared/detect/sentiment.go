@@ -67,7 +67,7 @@ func (an *analysis) brandSentiment(er *EntityResult) {
 				// Obsidian", "I would not trust it — use Obsidian": a
 				// sentence that goes on about the brand by a pronoun is the
 				// brand's up to the clause naming another.
-				if ce := an.clauseBeforeOther(s, e); ce > s && hasWordIn(text[s:ce], brandPronouns) {
+				if ce := an.clauseBeforeOther(s, e); ce > s && (hasWordIn(text[s:ce], brandPronouns) || an.comparisonCut(s, an.firstAcceptedIn(s, e)) > s) {
 					spans = append(spans, [2]int{s, ce})
 				}
 				break
@@ -247,7 +247,7 @@ func (an *analysis) clauseBeforeOther(s, e int) int {
 	return cut
 }
 
-var comparisonMarkers = set(`compared than like versus vs relative`)
+var comparisonMarkers = set(`compared than like versus vs relative behind below`)
 
 // bareAnswer: when the query asks about the brand, a first sentence of at
 // most four words that only says yes or no ("No.", "I wouldn't.", "Not
@@ -256,12 +256,14 @@ func (an *analysis) bareAnswer() Sentiment {
 	if !an.queryNames[0] {
 		return Neutral
 	}
-	s, e, ok := sentenceAfter(an.text, 0)
-	if !ok {
+	// The first sentence up to its terminator: "No." is a sentence here,
+	// not the abbreviation of "No. 5".
+	e := strings.IndexAny(an.text[:min(len(an.text), maxBareBytes)], ".!?\n")
+	if e < 0 {
 		return Neutral
 	}
 	words, yes, no := 0, false, false
-	for pos := s; ; {
+	for pos := 0; ; {
 		w, np := wordAtAny(an.text[:e], pos)
 		if w == "" {
 			break
@@ -287,6 +289,9 @@ func (an *analysis) bareAnswer() Sentiment {
 	}
 	return Neutral
 }
+
+// maxBareBytes bounds the first sentence read as a bare answer.
+const maxBareBytes = 64
 
 var (
 	bareNo     = set(`no nope nah`)
@@ -508,9 +513,44 @@ func (an *analysis) scopeBytes(i int) (int, int, bool) {
 	end := rec.end
 	if hi+1 < len(clauses) {
 		end = int(clauses[hi+1].start)
+		// "…, but for teams it falls short and lags behind Notion": a rival
+		// named as the object of a comparison leaves the clause to the
+		// brand, up to the comparison.
+		if n := sc.nextOther[i]; n >= 0 {
+			if cut := an.comparisonCut(int(clauses[hi+1].start), sc.cands[n].start); cut > end {
+				end = cut
+			}
+		}
 	}
 	return int(clauses[lo].start), end, true
 }
+
+// comparisonCut returns where a comparison marker ("than", "behind",
+// "compared with", "like") starts within the three words before the
+// rival mention at other, when the clause from s leads to it; 0 when the
+// rival is not the object of a comparison.
+func (an *analysis) comparisonCut(s, other int) int {
+	text := an.text
+	cut, after := 0, 0 // the last marker, and the words after it
+	for pos := s; pos < other; {
+		w, np := wordAtAny(text[:other], pos)
+		if w == "" {
+			break
+		}
+		if inSet(comparisonMarkers, w) || inSet(behindWords, w) {
+			cut, after = np-len(w), 0
+		} else {
+			after++
+		}
+		pos = np
+	}
+	if cut > 0 && after <= 3 {
+		return cut
+	}
+	return 0
+}
+
+var behindWords = set(`behind below beneath`)
 
 // sectionEnd: where the section headed by c ends — the next heading, the
 // next list item at the head's indent or shallower, a line headed by
@@ -554,6 +594,19 @@ func startsWithLabel(q string) bool {
 	q = strings.TrimLeft(q, "*_")
 	i := strings.IndexByte(q, ':')
 	return i > 0 && i < 30 && !strings.ContainsAny(q[:i], ".!?")
+}
+
+// firstAcceptedIn returns the start of the first accepted candidate in
+// [s,e), or e.
+func (an *analysis) firstAcceptedIn(s, e int) int {
+	cands := an.sc.cands
+	i, _ := slices.BinarySearchFunc(cands, s, func(c cand, t int) int { return c.start - t })
+	for ; i < len(cands) && cands[i].start < e; i++ {
+		if cands[i].state == candAccepted {
+			return cands[i].start
+		}
+	}
+	return e
 }
 
 // hasCandIn: an accepted candidate lies in [s,e).
@@ -603,8 +656,9 @@ func (an *analysis) valence(s, e int) (p, n float64, verdict bool) {
 	selfLeft := 0 // words left in a first-person frame ("I wouldn't choose it")
 	costLeft := 0 // words left after a cost noun ("fees are high")
 	since := false
-	want := false   // in "if you need fast offline access": a requirement, not praise
-	deferred := 0.0 // "hard to …": negative unless it negates praise ("hard to recommend")
+	want := false                    // in "if you need fast offline access": a requirement, not praise
+	lastNeg, wordsSinceNeg := 0.0, 0 // the last criticism, for "outages are rare"
+	deferred := 0.0                  // "hard to …": negative unless it negates praise ("hard to recommend")
 	prev, prev2 := "", ""
 	flush := func() {
 		n += deferred
@@ -692,6 +746,8 @@ func (an *analysis) valence(s, e int) (p, n float64, verdict bool) {
 		case strings.EqualFold(w, "since") && inSet(possessVerbs, before):
 			since = true
 			continue
+		case inSet(endorseVerbs, w) && selfLeft > 0 && (strings.EqualFold(before, "only") || strings.EqualFold(before2, "only")):
+			f = lexNegative // "I'd only pick it for a tiny team": a restricted recommendation
 		case inSet(endorseVerbs, w) && selfLeft > 0:
 			f = lexPositive // "I'd choose", "I would not build a workflow around"
 		case inSet(costNouns, w):
@@ -723,6 +779,21 @@ func (an *analysis) valence(s, e int) (p, n float64, verdict bool) {
 			f, neg = lexNegative, 0 // "no longer maintained"
 		case strings.EqualFold(w, "standard") && (inSet(standardBefore, before) || strings.EqualFold(before, "the") && inSet(standardAfter, next())):
 			f = lexPositive | lexStrong // "the gold standard", "the standard for design teams"
+		case strings.EqualFold(w, "than") && strings.EqualFold(before, "rather"):
+			pendingNeg = true // "functional rather than polished"
+			continue
+		case inSet(rankVerbs, w) && inSet(behindWords, next()):
+			f = lexNegative // "scores below the Pixel", "falls behind"
+		case strings.EqualFold(w, "short") && inSet(fallVerbs, before):
+			f = lexNegative // "falls short"
+		case strings.EqualFold(w, "up") && costLeft > 0 && inSet(goVerbs, before):
+			f = lexNegative // "the price went up"
+		case inSet(rarityWords, w) && lastNeg > 0 && wordsSinceNeg <= 3:
+			// "outages are rare": the criticism is denied
+			n -= lastNeg
+			p += lastNeg * sentFlipToPositive
+			lastNeg = 0
+			continue
 		case strings.EqualFold(w, "locked") && strings.EqualFold(next(), "behind"):
 			f = lexNegative // "features are locked behind the Pro plan"
 		case strings.EqualFold(w, "right") && inSet(fitNouns, next()) || inSet(fitNouns, w) && inSet(fitAdjectives, before):
@@ -754,6 +825,7 @@ func (an *analysis) valence(s, e int) (p, n float64, verdict bool) {
 		if selfLeft > 0 {
 			selfLeft--
 		}
+		wordsSinceNeg++
 		if costLeft > 0 {
 			costLeft--
 		}
@@ -796,6 +868,7 @@ func (an *analysis) valence(s, e int) (p, n float64, verdict bool) {
 			p += wt
 		} else {
 			n += wt
+			lastNeg, wordsSinceNeg = wt, 0
 		}
 		flush()
 		mult, multLeft = 1, 0
@@ -867,7 +940,7 @@ func peekWord(text string, pos, e int) string {
 		pos++
 	}
 	st := pos
-	for pos < e && asciiWord[text[pos]] {
+	for pos < e && (asciiWord[text[pos]] || text[pos] == '-' && pos > st && pos+1 < e && asciiWord[text[pos+1]]) {
 		pos++
 	}
 	return text[st:pos]
@@ -906,6 +979,10 @@ maintaining`)
 	conditionPreps = set(`on with over for`)
 	conditionNouns = set(`connection connections connectivity network networks internet wifi wi-fi bandwidth
 signal hardware machines machine devices device laptops laptop computers phones`)
+	fallVerbs   = set(`fell falling fall`) // "falls" is criticism of its own
+	rankVerbs   = set(`scores scored ranks ranked rates rated sits trails trailed falls fell comes came lags lagged`)
+	goVerbs     = set(`went gone goes going has have`)
+	rarityWords = set(`rare rarer uncommon infrequent minimal negligible`)
 	// wantVerbs after "you" state a requirement: the polar words up to the
 	// next comma say what the reader needs ("if you need fast offline
 	// access"), not how the product is.
