@@ -307,10 +307,10 @@ var (
 // such verdict.
 func (an *analysis) rivalPreferred() (s, e int, ok bool) {
 	text := an.text
+	if !an.otherAccepted(0) {
+		return 0, 0, false // no rival is named
+	}
 	check := func(s, e int) bool {
-		if hasWordIn(text[s:e], conditionWords) {
-			return false
-		}
 		cands := an.sc.cands
 		i, _ := slices.BinarySearchFunc(cands, s, func(c cand, t int) int { return c.start - t })
 		for ; i < len(cands) && cands[i].start < e; i++ {
@@ -334,7 +334,7 @@ func (an *analysis) rivalPreferred() (s, e int, ok bool) {
 				}
 				if inSet(fitNouns, w) && (inSet(preferredComparatives, prev) || inSet(preferredComparatives, prev2)) ||
 					strings.EqualFold(w, "most") && strings.EqualFold(prev, "for") && inSet(preferredComparatives, prev2) {
-					return true
+					return !hasWordIn(text[s:e], conditionWords)
 				}
 				prev, prev2, pos = w, prev, np
 			}
@@ -702,6 +702,28 @@ func (an *analysis) valence(s, e int) (p, n float64, verdict bool) {
 				neg = 0
 			}
 		}
+		if f == 0 && !since && !want && !sentimentRole(w) && strings.IndexByte(w, '-') < 0 &&
+			!(len(w) > 5 && (strings.HasSuffix(w, "est") || strings.HasSuffix(w, "er"))) {
+			// The common case: a word no rule reads.
+			if selfLeft > 0 {
+				selfLeft--
+			}
+			if costLeft > 0 {
+				costLeft--
+			}
+			wordsSinceNeg++
+			if neg > 0 {
+				if neg--; neg == 0 {
+					flush()
+				}
+			}
+			if multLeft > 0 {
+				if multLeft--; multLeft == 0 {
+					mult = 1
+				}
+			}
+			continue
+		}
 		next := func() string { return peekWord(text, pos, e) }
 		switch {
 		case f&lexContrast != 0:
@@ -917,6 +939,26 @@ func gradedLookup(w string) uint8 {
 	}
 	return 0
 }
+
+// sentimentRoles holds every word a valence rule reads besides the polar
+// lexicon, so that the other words skip the rules with one lookup.
+var sentimentRoles = func() map[string]bool {
+	m := make(map[string]bool)
+	for _, set := range []map[string]bool{hardWords, selfWords, wantVerbs, endorseVerbs, costNouns, highWords,
+		lowWords, breadthWords, haltVerbs, shutVerbs, rankVerbs, rarityWords, contextIssues, choiceNouns, worksWell,
+		fitNouns, possessVerbs, articles, choiceAdjectives} {
+		for w := range set {
+			m[w] = true
+		}
+	}
+	for _, w := range strings.Fields(`since than short up action last locked right standard limited top catch too worth
+longer`) {
+		m[w] = true
+	}
+	return m
+}()
+
+func sentimentRole(w string) bool { return inSet(sentimentRoles, w) }
 
 // boldLabel: the word is a bold label at a line start ("**Reliability.**",
 // "- **Performance:**").
