@@ -664,6 +664,20 @@ func (an *analysis) valence(s, e int) (p, n float64, verdict bool) {
 		n += deferred
 		deferred = 0
 	}
+	// plain counts a word that is no polar word against the reach of a
+	// negation (unless keepNeg) and of an intensifier.
+	plain := func(keepNeg bool) {
+		if neg > 0 && !keepNeg {
+			if neg--; neg == 0 {
+				flush()
+			}
+		}
+		if multLeft > 0 {
+			if multLeft--; multLeft == 0 {
+				mult = 1
+			}
+		}
+	}
 	for pos := s; pos < e; {
 		c := text[pos]
 		if c < utf8.RuneSelf && !asciiWord[c] {
@@ -712,16 +726,7 @@ func (an *analysis) valence(s, e int) (p, n float64, verdict bool) {
 				costLeft--
 			}
 			wordsSinceNeg++
-			if neg > 0 {
-				if neg--; neg == 0 {
-					flush()
-				}
-			}
-			if multLeft > 0 {
-				if multLeft--; multLeft == 0 {
-					mult = 1
-				}
-			}
+			plain(false)
 			continue
 		}
 		next := func() string { return peekWord(text, pos, e) }
@@ -854,16 +859,7 @@ func (an *analysis) valence(s, e int) (p, n float64, verdict bool) {
 		if f&(lexPositive|lexNegative) == 0 {
 			// "no longer the obvious choice": articles and the adjectives of
 			// a choice do not use up the negation's reach
-			if neg > 0 && !inSet(articles, w) && !inSet(choiceAdjectives, w) {
-				if neg--; neg == 0 {
-					flush()
-				}
-			}
-			if multLeft > 0 {
-				if multLeft--; multLeft == 0 {
-					mult = 1
-				}
-			}
+			plain(inSet(articles, w) || inSet(choiceAdjectives, w))
 			continue
 		}
 		wt := mult
