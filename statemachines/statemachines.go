@@ -18,3 +18,9 @@ var GapDetection []byte
 //
 //go:embed content-generation.asl.json
 var ContentGeneration []byte
+
+// BrandRescore is brand-rescore.asl.json (re-scoring a brand profile's
+// stored answers).
+//
+//go:embed brand-rescore.asl.json
+var BrandRescore []byte

@@ -17,10 +17,12 @@ import (
 	"github.com/brandlens/brandlens/shared/config"
 	"github.com/brandlens/brandlens/shared/outbox"
 	"github.com/brandlens/brandlens/shared/queries"
+	"github.com/brandlens/brandlens/shared/secrets"
 	"github.com/brandlens/brandlens/shared/seed"
 	"github.com/brandlens/brandlens/shared/store"
 	"github.com/brandlens/brandlens/shared/store/dynamo"
 	"github.com/brandlens/brandlens/shared/tenants"
+	"github.com/brandlens/brandlens/shared/webhooks"
 )
 
 const adminUsage = `brandlens admin — manage tenants, keys and credits
@@ -40,6 +42,12 @@ BRANDLENS_TABLE to work on DynamoDB instead):
   seed            FILE            (the seed format of README.md; idempotent)
   synthetic-citations --tenant ID --count N [--seed N]
   create-table                    (DynamoDB: create BRANDLENS_TABLE as template.yaml declares it)
+  seal-secrets                    (seal webhook secrets stored in plain text or under an older key;
+                                   in AWS set BRANDLENS_SECRETS_KEY_ID, with kms:GenerateDataKey and
+                                   kms:Decrypt allowed to you by the key's policy:
+                                   deploy with SecretsOperatorArn)
+  rotate-secrets-key              (local keyring: add a new primary key, then seal-secrets; KMS keys
+                                   rotate in KMS)
   export-page     [--site-key KEY] [--recaptcha-version v3|v2] [--cta-url URL] [--bucket B] [--distribution ID] DIR
                   (the brand check page for its S3 bucket: writes the files and prints the
                   upload commands; the site key defaults to BRANDLENS_RECAPTCHA_SITE_KEY)
@@ -111,7 +119,7 @@ func admin(ctx context.Context, args []string, stdout io.Writer) error {
 		return err
 	}
 	defer closeTable()
-	secret, err := res.KeySecret(ctx)
+	secret, err := res.KeySecret(ctx, tbl)
 	if err != nil {
 		return err
 	}
@@ -259,6 +267,30 @@ func admin(ctx context.Context, args []string, stdout io.Writer) error {
 			return err
 		}
 		return printJSON(stdout, res)
+	case "rotate-secrets-key", "seal-secrets":
+		out := map[string]any{}
+		sealer, err := res.Secrets()
+		if err != nil {
+			return err
+		}
+		if cmd == "rotate-secrets-key" {
+			if cfg.SecretsKeyID != "" || cfg.Store != config.StoreEmbedded {
+				return errors.New("rotate-secrets-key rotates the local keyring of the embedded store; a KMS key rotates in KMS " +
+					"(to move to another key, set " + config.EnvSecretsKeyID + " to it and run seal-secrets)")
+			}
+			kr := secrets.NewKeyring(cfg.DataDir)
+			if out["keyId"], err = kr.Rotate(); err != nil {
+				return err
+			}
+			sealer = secrets.NewSealer(kr)
+		}
+		wh := webhooks.New(tbl, webhooks.Options{Secrets: sealer})
+		n, err := app.ResealSecrets(ctx, svc.Tenants, wh)
+		out["sealed"] = n
+		if err != nil {
+			return err
+		}
+		return printJSON(stdout, out)
 	case "synthetic-citations":
 		if err := needTenant(); err != nil {
 			return err

@@ -11,6 +11,7 @@ import (
 	"os/signal"
 	"syscall"
 
+	modelslive "github.com/brandlens/brandlens/shared/models/live"
 	"github.com/brandlens/brandlens/shared/providers/live"
 )
 
@@ -38,8 +39,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	var err error
 	switch args[0] {
 	case "serve":
-		// serve asks the platforms in live mode: this binary links their SDKs.
-		err = serve(ctx, args[1:], live.FromEnv, stdout, stderr)
+		// serve asks the platforms in live mode and writes with a vendor's
+		// model when configured: this binary links their SDKs.
+		err = serve(ctx, args[1:], live.FromEnv, modelslive.FromEnv, stdout, stderr)
 	case "admin":
 		err = admin(ctx, args[1:], stdout)
 	case "help", "-h", "--help":

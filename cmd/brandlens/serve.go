@@ -18,7 +18,7 @@ import (
 	"github.com/brandlens/brandlens/shared/seed"
 )
 
-func serve(ctx context.Context, args []string, providers app.ProviderFactory, stdout, stderr io.Writer) error {
+func serve(ctx context.Context, args []string, providers app.ProviderFactory, models app.ModelFactory, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	defAddr := "127.0.0.1:8080"
@@ -36,7 +36,7 @@ func serve(ctx context.Context, args []string, providers app.ProviderFactory, st
 		return err
 	}
 	logger := app.NewLogger(stderr, cfg.LogLevel)
-	rt, closeRuntime, err := app.OpenLocal(ctx, app.NewResources(cfg, os.Getenv), providers, logger)
+	rt, closeRuntime, err := app.OpenLocal(ctx, app.NewResources(cfg, os.Getenv), providers, models, logger)
 	if err != nil {
 		return err
 	}

@@ -16,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/brandlens/brandlens/shared/app"
 	"github.com/brandlens/brandlens/shared/providers"
 )
 
@@ -59,7 +60,7 @@ func startServeArgs(tb testing.TB, args ...string) served {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() {
-		done <- serve(ctx, append([]string{"--addr", "127.0.0.1:0"}, args...), providers.FromEnv, pw, io.Discard)
+		done <- serve(ctx, append([]string{"--addr", "127.0.0.1:0"}, args...), providers.FromEnv, app.OfflineModels, pw, io.Discard)
 		pw.Close()
 	}()
 	sc := bufio.NewScanner(pr)

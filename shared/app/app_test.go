@@ -19,6 +19,7 @@ import (
 
 	"github.com/brandlens/brandlens/shared/queue/sqstest"
 	"github.com/brandlens/brandlens/shared/recaptcha/recaptchatest"
+	"github.com/brandlens/brandlens/shared/secrets/kmstest"
 	"github.com/brandlens/brandlens/shared/store/dynamotest"
 )
 
@@ -38,19 +39,22 @@ var secretARNs = map[string]string{"KeySecret": keySecretARN, "SiteContentSecret
 
 // Values the template's references stand for in tests.
 const (
-	keySecretARN        = "arn:aws:secretsmanager:us-east-1:123456789012:secret:KeySecret"
-	siteSecretARN       = "arn:aws:secretsmanager:us-east-1:123456789012:secret:SiteContentSecret"
-	providerKeysARN     = "arn:aws:secretsmanager:us-east-1:123456789012:secret:ProviderKeysSecret"
-	recaptchaSecretARN  = "arn:aws:secretsmanager:us-east-1:123456789012:secret:RecaptchaSecret"
-	brandCheckSecretARN = "arn:aws:secretsmanager:us-east-1:123456789012:secret:BrandCheckSecret"
-	originSecretARN     = "arn:aws:secretsmanager:us-east-1:123456789012:secret:OriginVerifySecret"
-	emptySecretARN      = "arn:aws:secretsmanager:us-east-1:123456789012:secret:Empty"
-	testBrandSecret     = "brand-check-secret-for-the-lambda-tests-0123"
-	testOriginSecret    = "origin-secret-for-the-lambda-tests"
-	stateMachineARN     = "arn:aws:states:us-east-1:123456789012:stateMachine:query-execution"
-	testKeySecret       = "key-secret-for-the-lambda-tests-0123456789"
-	testSiteSecret      = "site-content-secret-for-the-lambda-tests"
-	unreachableQueueURL = "http://127.0.0.1:1/000000000000/unreachable"
+	keySecretARN           = "arn:aws:secretsmanager:us-east-1:123456789012:secret:KeySecret"
+	siteSecretARN          = "arn:aws:secretsmanager:us-east-1:123456789012:secret:SiteContentSecret"
+	providerKeysARN        = "arn:aws:secretsmanager:us-east-1:123456789012:secret:ProviderKeysSecret"
+	stateMachineARN        = "arn:aws:states:us-east-1:123456789012:stateMachine:query-execution"
+	gapStateMachineARN     = "arn:aws:states:us-east-1:123456789012:stateMachine:gap-detection"
+	contentStateMachineARN = "arn:aws:states:us-east-1:123456789012:stateMachine:content-generation"
+	rescoreStateMachineARN = "arn:aws:states:us-east-1:123456789012:stateMachine:brand-rescore"
+	testKeySecret          = "key-secret-for-the-lambda-tests-0123456789"
+	testSiteSecret         = "site-content-secret-for-the-lambda-tests"
+	unreachableQueueURL    = "http://127.0.0.1:1/000000000000/unreachable"
+	recaptchaSecretARN     = "arn:aws:secretsmanager:us-east-1:123456789012:secret:RecaptchaSecret"
+	brandCheckSecretARN    = "arn:aws:secretsmanager:us-east-1:123456789012:secret:BrandCheckSecret"
+	originSecretARN        = "arn:aws:secretsmanager:us-east-1:123456789012:secret:OriginVerifySecret"
+	emptySecretARN         = "arn:aws:secretsmanager:us-east-1:123456789012:secret:Empty"
+	testBrandSecret        = "brand-check-secret-for-the-lambda-tests-0123"
+	testOriginSecret       = "origin-secret-for-the-lambda-tests"
 )
 
 func repoFile(t testing.TB, rel string) string {
@@ -170,6 +174,15 @@ func (a *awsJSON) secretReads() map[string]int {
 type cloud struct {
 	table, jobsURL, deliveriesURL string
 	aws                           *awsJSON
+	// kms is a fake KMS holding the secrets key (ARN secretsKey).
+	kms        *kmstest.Server
+	secretsKey string
+}
+
+// withKMS gives c its fake KMS.
+func withKMS(t testing.TB, c *cloud) *cloud {
+	c.kms, c.secretsKey = kmstest.New(t)
+	return c
 }
 
 // setAWSEnv points the AWS SDK's default configuration at the test
@@ -184,6 +197,7 @@ func setAWSEnv(t testing.TB, c *cloud, dynamoEndpoint, sqsEndpoint string) {
 		"AWS_ENDPOINT_URL_SQS":             sqsEndpoint,
 		"AWS_ENDPOINT_URL_SECRETS_MANAGER": c.aws.srv.URL,
 		"AWS_ENDPOINT_URL_SFN":             c.aws.srv.URL,
+		"AWS_ENDPOINT_URL_KMS":             c.kms.URL,
 	} {
 		t.Setenv(k, v)
 	}
@@ -192,7 +206,7 @@ func setAWSEnv(t testing.TB, c *cloud, dynamoEndpoint, sqsEndpoint string) {
 // offlineCloud is a cloud whose table and queues are never reached (the
 // functions are only assembled, which calls nothing but Secrets Manager).
 func offlineCloud(t testing.TB) *cloud {
-	c := &cloud{table: "brandlens-test", jobsURL: unreachableQueueURL, deliveriesURL: unreachableQueueURL, aws: newAWSJSON(t)}
+	c := withKMS(t, &cloud{table: "brandlens-test", jobsURL: unreachableQueueURL, deliveriesURL: unreachableQueueURL, aws: newAWSJSON(t)})
 	setAWSEnv(t, c, "http://127.0.0.1:1", "http://127.0.0.1:1")
 	return c
 }
@@ -202,9 +216,9 @@ func emulatedCloud(t *testing.T) *cloud {
 	db := dynamotest.Start(t)
 	table := dynamotest.NewTable(t, db)
 	sq := sqstest.Start(t)
-	c := &cloud{table: table, aws: newAWSJSON(t),
+	c := withKMS(t, &cloud{table: table, aws: newAWSJSON(t),
 		jobsURL:       sqstest.NewQueue(t, sq, sqstest.QueueOptions{}).URL,
-		deliveriesURL: sqstest.NewQueue(t, sq, sqstest.QueueOptions{}).URL}
+		deliveriesURL: sqstest.NewQueue(t, sq, sqstest.QueueOptions{}).URL})
 	setAWSEnv(t, c, *db.Options().BaseEndpoint, *sq.Options().BaseEndpoint)
 	return c
 }
@@ -253,7 +267,9 @@ func (tpl template) setFunctionEnv(t testing.TB, c *cloud, id string) {
 	}
 	refs := map[string]string{
 		"Table": c.table, "JobsQueue": c.jobsURL, "DeliveriesQueue": c.deliveriesURL, "QueryExecutionStateMachine": stateMachineARN,
-		"LogLevel": "INFO", "BrandCheckDailyBudget": "1000",
+		"GapDetectionStateMachine": gapStateMachineARN, "ContentGenerationStateMachine": contentStateMachineARN,
+		"BrandRescoreStateMachine": rescoreStateMachineARN,
+		"LogLevel":                 "INFO", "BrandCheckDailyBudget": "1000", "SecretsKey": c.secretsKey,
 	}
 	maps.Copy(refs, secretARNs)
 	// What !Sub texts name besides those: pseudo parameters and the

@@ -27,6 +27,7 @@ import (
 	"github.com/brandlens/brandlens/shared/recaptcha"
 	"github.com/brandlens/brandlens/shared/recaptcha/recaptchatest"
 	"github.com/brandlens/brandlens/shared/runs"
+	"github.com/brandlens/brandlens/shared/secrets"
 	"github.com/brandlens/brandlens/shared/seed"
 	"github.com/brandlens/brandlens/shared/signing"
 	"github.com/brandlens/brandlens/shared/store"
@@ -139,20 +140,28 @@ func TestAPIFunctionsColdStart(t *testing.T) {
 		if len(msgs) != 1 {
 			t.Fatalf("jobs queue holds %q", msgs)
 		}
-		sameJSON(t, msgs[0], `{"jobId":"`+acc.JobID+`","tenantId":1}`)
+		sameJSON(t, msgs[0], `{"jobId":"`+acc.JobID+`","tenantId":1,"type":"query_run"}`)
 	})
 }
 
-// worker-dispatch starts the job's workflow in Step Functions under the
-// job id; the redelivered message starts nothing and does not fail while
-// that execution runs, but comes back (and ends in the DLQ) once it has
-// failed: the job's name cannot run again and the job may be unsettled.
+// worker-dispatch starts the workflow of the job's type in Step Functions
+// under the job id; the redelivered message starts nothing and does not
+// fail while that execution runs, but comes back (and ends in the DLQ) once
+// it has failed: the job's name cannot run again and the job may be
+// unsettled.
 func TestDispatchStartsTheJobsWorkflow(t *testing.T) {
 	clearEnv(t)
 	c := offlineCloud(t)
 	asm, err := coldStart(t, c, loadTemplate(t), "worker-dispatch", quiet())
 	if err != nil {
 		t.Fatal(err)
+	}
+	started := func() []startExecution {
+		c.aws.mu.Lock()
+		defer c.aws.mu.Unlock()
+		out := c.aws.executions
+		c.aws.executions = nil
+		return out
 	}
 	for range 2 {
 		sameJSON(t, string(invoke(t, asm, readEvent(t, "sqs-jobs.json"))), `{"batchItemFailures":[]}`)
@@ -172,6 +181,20 @@ func TestDispatchStartsTheJobsWorkflow(t *testing.T) {
 	if len(resp.BatchItemFailures) != 1 {
 		t.Errorf("a message whose execution FAILED was acknowledged: %+v", resp)
 	}
+	started()
+
+	// A metered job's message starts the state machine of its type.
+	for typ, arn := range map[string]string{"gap_detection": gapStateMachineARN, "brief_generation": contentStateMachineARN,
+		"content_generation": contentStateMachineARN, "rescore": rescoreStateMachineARN} {
+		ev := strings.Replace(string(readEvent(t, "sqs-jobs.json")), `\"tenantId\":1}`, `\"tenantId\":1,\"type\":\"`+typ+`\"}`, 1)
+		ev = strings.ReplaceAll(ev, "01jexample", "01j"+typ)
+		sameJSON(t, string(invoke(t, asm, []byte(ev))), `{"batchItemFailures":[]}`)
+		ex := started()
+		if len(ex) != 1 || ex[0].StateMachineArn != arn || ex[0].Name != "01j"+typ {
+			t.Fatalf("%s: executions %+v", typ, ex)
+		}
+		sameJSON(t, ex[0].Input, `{"jobId":"01j`+typ+`","tenantId":1,"type":"`+typ+`"}`)
+	}
 }
 
 // The query-execution steps, in workflow order, each through its own
@@ -184,7 +207,7 @@ func TestStepFunctionsColdStart(t *testing.T) {
 	tbl := emulatedTable(t, c)
 	repos := seedAcme(t, tbl)
 	svc, err := app.NewServices(repos, app.Deps{Logger: quiet(), Jobs: queue.NewSQS(sqstest.Start(t), c.jobsURL, nil),
-		Deliveries: queue.NewSQS(sqstest.Start(t), c.deliveriesURL, nil)})
+		Deliveries: queue.NewSQS(sqstest.Start(t), c.deliveriesURL, nil), Secrets: secrets.NewSealer(secrets.NewMemoryKeyring())})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -312,12 +335,19 @@ func TestWebhookWorkersColdStart(t *testing.T) {
 	ctx := context.Background()
 	const secret = "fixture-subscription-secret-0001"
 	rc := newReceiver(t, secret)
-	doc, err := store.EncodeDoc(webhooks.Subscription{ID: fixtureSubscription, TenantID: 1, URL: rc.srv.URL, Events: []string{"*"},
-		Active: true, Secret: secret, CreatedAt: time.Now(), UpdatedAt: time.Now()})
+	// Stored the way CreateSubscription stores it, with the fixtures' id:
+	// the secret sealed under the stack's KMS key, which worker-deliver
+	// (and it alone) may open.
+	sealed, err := secrets.NewSealer(secrets.NewKMS(c.kms.Client(), c.secretsKey)).Seal(ctx, secret,
+		secrets.Binding{Purpose: webhooks.SecretPurpose, TenantID: 1, RecordID: fixtureSubscription})
 	if err != nil {
 		t.Fatal(err)
 	}
-	// Stored the way CreateSubscription stores it, with the fixtures' id.
+	doc, err := store.EncodeDoc(webhooks.Subscription{ID: fixtureSubscription, TenantID: 1, URL: rc.srv.URL, Events: []string{"*"},
+		Active: true, SealedSecret: &sealed, CreatedAt: time.Now(), UpdatedAt: time.Now()})
+	if err != nil {
+		t.Fatal(err)
+	}
 	if err := tbl.Put(ctx, store.Item{store.AttrPK: "TENANT#1", store.AttrSK: "WEBHOOK#" + fixtureSubscription,
 		store.AttrDoc: doc, "kind": "webhook", "active": true}, store.NotExists()); err != nil {
 		t.Fatal(err)
@@ -369,6 +399,9 @@ func TestWebhookWorkersColdStart(t *testing.T) {
 		defer rc.mu.Unlock()
 		if len(rc.bodies) != 1 || !bytes.Equal(rc.bodies[0], want) || rc.badSig != 0 {
 			t.Fatalf("%d signed POSTs (%d badly signed), want the event once", len(rc.bodies), rc.badSig)
+		}
+		if n := c.kms.Calls()["Decrypt"]; n != 1 {
+			t.Errorf("KMS Decrypt called %d times, want once (the data key is kept while warm)", n)
 		}
 	})
 	t.Run("worker-fanout sweep", func(t *testing.T) {

@@ -6,7 +6,11 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/brandlens/brandlens/shared/config"
+	"github.com/brandlens/brandlens/shared/content"
+	"github.com/brandlens/brandlens/shared/gaps"
 	"github.com/brandlens/brandlens/shared/httpapi"
+	"github.com/brandlens/brandlens/shared/meter"
 	"github.com/brandlens/brandlens/shared/runs"
 	"github.com/brandlens/brandlens/statemachines"
 )
@@ -24,10 +28,14 @@ const (
 	// ArtifactPlatform is the one step that calls the AI platforms: only it
 	// links their SDKs.
 	ArtifactPlatform = "step-run-platform"
+	// ArtifactGenerate serves the steps that ask a chat model to write
+	// (briefs and articles): only it links the model vendors' SDKs
+	// (package models/live).
+	ArtifactGenerate = "step-generate"
 )
 
 // Artifacts lists the build artifacts (the directories under functions/).
-var Artifacts = []string{ArtifactAPI, ArtifactWorker, ArtifactPlatform, ArtifactBrandCheck}
+var Artifacts = []string{ArtifactAPI, ArtifactWorker, ArtifactPlatform, ArtifactGenerate, ArtifactBrandCheck}
 
 // Kind is what triggers a function, and so which handler it gets.
 type Kind int
@@ -47,6 +55,10 @@ const (
 	KindRunsStep
 	// KindScheduler: an EventBridge schedule; enqueues due scheduled runs.
 	KindScheduler
+	// KindJobStep: a task of a metered job's workflow (gap detection,
+	// brief and article generation, re-scoring): the handler of its step
+	// resource in Services.JobSteps.
+	KindJobStep
 )
 
 // Function is one Lambda function of template.yaml: what it runs and what
@@ -74,6 +86,10 @@ type Function struct {
 	TableOnly bool
 	// Grants are the IAM statements beyond the table.
 	Grants []Grant
+	// SecretsKey are the KMS actions the secrets key's policy allows the
+	// function's role (see secretskey.go); none: the function may neither
+	// seal nor open tenants' secrets.
+	SecretsKey []string
 	// Triggers are the event sources besides API routes.
 	Triggers []Trigger
 	// ReservedConcurrency names the template parameter that reserves (and
@@ -162,6 +178,10 @@ var apiAccess = map[string][]string{
 	"api-list-jobs":               tableRead,
 	"api-list-webhooks":           tableRead,
 	"api-list-webhook-deliveries": tableRead,
+	"api-list-brand-profiles":     tableRead,
+	"api-list-gaps":               tableRead,
+	"api-list-opportunities":      tableRead,
+	"api-list-audit":              tableRead,
 	// Writes. (GET of one item needs only GetItem, which the guard has.)
 	"api-post-query-run":         tableWrite,
 	"api-post-webhook":           tableWrite,
@@ -169,6 +189,20 @@ var apiAccess = map[string][]string{
 	"api-delete-webhook":         tableWrite,
 	"api-post-webhook-ping":      tableWrite,
 	"api-post-webhook-redeliver": tableWrite,
+	// The content loop's writes (its job-creating ones join the meter's
+	// transaction), and the management of profiles, queries, competitors.
+	"api-put-brand-profile":          tableWrite,
+	"api-post-brand-profile-rescore": tableWrite,
+	"api-post-query":                 tableWrite,
+	"api-put-query":                  tableWrite,
+	"api-delete-query":               tableWrite,
+	"api-post-competitor":            tableWrite,
+	"api-put-competitor":             tableWrite,
+	"api-post-competitor-dismiss":    tableWrite,
+	"api-post-competitor-restore":    tableWrite,
+	"api-post-gaps-detect":           tableWrite,
+	"api-post-opportunity-brief":     tableWrite,
+	"api-post-opportunity-content":   tableWrite,
 }
 
 // apiIndex are the API functions that query GSI1; the others reach the
@@ -185,9 +219,13 @@ var (
 // their routes' guards imply: the queues they send to. A route whose
 // handler enqueues work adds its function here.
 var apiGrants = map[string][]Grant{
-	"api-post-query-run":         {enqueueJobs},
-	"api-post-webhook-ping":      {enqueueDeliveries},
-	"api-post-webhook-redeliver": {enqueueDeliveries},
+	"api-post-query-run":             {enqueueJobs},
+	"api-post-gaps-detect":           {enqueueJobs},
+	"api-post-opportunity-brief":     {enqueueJobs},
+	"api-post-opportunity-content":   {enqueueJobs},
+	"api-post-brand-profile-rescore": {enqueueJobs},
+	"api-post-webhook-ping":          {enqueueDeliveries},
+	"api-post-webhook-redeliver":     {enqueueDeliveries},
 }
 
 // workers are the functions without an API route. Adding a worker or a
@@ -195,14 +233,13 @@ var apiGrants = map[string][]Grant{
 // `go generate ./shared/app`.
 var workers = []Function{
 	{Name: "worker-dispatch", Artifact: ArtifactWorker, Kind: KindJobsDispatch,
-		Description: "Starts the query-execution workflow of each queued job (execution name = job id)",
+		Description: "Starts the workflow of each queued job's type (execution name = job id)",
 		Timeout:     30, Gradual: true,
-		Env: []EnvVar{{"BRANDLENS_STATE_MACHINE_ARN", "!Ref QueryExecutionStateMachine"}},
+		Env: dispatchEnv(),
 		Grants: []Grant{
-			{Sid: "StartExecution", Actions: []string{"states:StartExecution"}, Resources: []string{"!Ref QueryExecutionStateMachine"}},
+			{Sid: "StartExecution", Actions: []string{"states:StartExecution"}, Resources: stateMachineRefs()},
 			// A redelivered job's execution exists already: how did it end?
-			{Sid: "DescribeExecution", Actions: []string{"states:DescribeExecution"},
-				Resources: []string{"!Sub arn:${AWS::Partition}:states:${AWS::Region}:${AWS::AccountId}:execution:${QueryExecutionStateMachine.Name}:*"}},
+			{Sid: "DescribeExecution", Actions: []string{"states:DescribeExecution"}, Resources: executionARNs()},
 		},
 		Triggers: []Trigger{{Name: "Jobs", Queue: "JobsQueue", BatchSize: 10, MaxConcurrency: "JobsDispatchConcurrency"}}},
 	{Name: "step-mark-running", Artifact: ArtifactWorker, Kind: KindRunsStep,
@@ -218,7 +255,7 @@ var workers = []Function{
 			{"BRANDLENS_PROVIDER_KEYS_SECRET_ARN", "!Ref ProviderKeysSecret"},
 			{"BRANDLENS_SECRETS_TTL", "!Sub ${SecretsTTLSeconds}s"}},
 		Table:  tableSteps,
-		Grants: []Grant{{Sid: "ProviderKeys", Actions: []string{"secretsmanager:GetSecretValue"}, Resources: []string{"!Ref ProviderKeysSecret"}}},
+		Grants: []Grant{providerKeys},
 		// Bursts of scheduled runs queue up behind this cap (throttled
 		// tasks retry with jitter) instead of taking the account's
 		// concurrency from the API functions.
@@ -228,6 +265,34 @@ var workers = []Function{
 		ErrorRatePercent: 50},
 	{Name: "step-settle", Artifact: ArtifactWorker, Kind: KindRunsStep,
 		Description: "Workflow step: decide the job's status, capture or release credits, events",
+		Timeout:     60, TimeoutComment: "Above the Settle task's 50 s, so that the task's timeout decides.",
+		Gradual: true,
+		Table:   tableSteps},
+	{Name: meter.StepJobStart, Artifact: ArtifactWorker, Kind: KindJobStep,
+		Description: "Metered-job workflow step: queued → running, execution.started",
+		Timeout:     30, TimeoutComment: "Above the Start task's 25 s, so that the task's timeout decides.",
+		Gradual: true,
+		Table:   tableSteps},
+	{Name: gaps.StepDetect, Artifact: ArtifactWorker, Kind: KindJobStep,
+		Description: "Gap-detection step: judge every active query of the brand profile, write gaps and opportunities",
+		Timeout:     300, TimeoutComment: "Reads each query's window of answers and detects them again; above the\nDetect task's 290 s, so that the task's timeout decides.",
+		Gradual: true,
+		Table:   tableSteps},
+	{Name: runs.StepRescore, Artifact: ArtifactWorker, Kind: KindJobStep,
+		Description: "Re-scoring step: detect a batch of stored answers again, update results, citations and competitors",
+		Timeout:     300, TimeoutComment: "One batch of runs.DefaultRescoreBatch answers; the workflow loops over\nbatches. Above the RescoreBatch task's 290 s.",
+		Gradual: true,
+		Table:   tableSteps},
+	{Name: content.StepGenerateBrief, Artifact: ArtifactGenerate, Kind: KindJobStep,
+		Description: "Content-generation step: write the opportunity's brief with the chat model",
+		Timeout:     240, TimeoutComment: generateTimeoutComment, MemorySize: 512, Gradual: true,
+		Env: generateEnv, Table: tableSteps, Grants: []Grant{providerKeys}},
+	{Name: content.StepGenerateArticle, Artifact: ArtifactGenerate, Kind: KindJobStep,
+		Description: "Content-generation step: write, humanize and sanitize the article with the chat model",
+		Timeout:     240, TimeoutComment: generateTimeoutComment, MemorySize: 512, Gradual: true,
+		Env: generateEnv, Table: tableSteps, Grants: []Grant{providerKeys}},
+	{Name: meter.StepJobSettle, Artifact: ArtifactWorker, Kind: KindJobStep,
+		Description: "Metered-job workflow step: succeeded with the price captured, or failed at 0 credits; events",
 		Timeout:     60, TimeoutComment: "Above the Settle task's 50 s, so that the task's timeout decides.",
 		Gradual: true,
 		Table:   tableSteps},
@@ -262,6 +327,48 @@ var workers = []Function{
 		Triggers:  []Trigger{{Name: "Deliveries", Queue: "DeliveriesQueue", BatchSize: 10, MaxConcurrency: "DeliveriesConcurrency"}}},
 }
 
+// generateTimeoutComment explains the generation steps' timeout.
+const generateTimeoutComment = "One model call (BRANDLENS_MODEL_TIMEOUT, 180 s by default) and the\nwrites; a rate-limited or failed call is retried by the workflow."
+
+// providerKeys lets a function read the vendors' API keys.
+var providerKeys = Grant{Sid: "ProviderKeys", Actions: []string{"secretsmanager:GetSecretValue"}, Resources: []string{"!Ref ProviderKeysSecret"}}
+
+// generateEnv is the environment of the generation steps: the model
+// vendor (its key in the provider keys secret, shared with the answer
+// providers of the same vendor).
+var generateEnv = []EnvVar{{"BRANDLENS_MODELS", "openai"}, {"BRANDLENS_PROVIDER_KEYS_SECRET_ARN", "!Ref ProviderKeysSecret"}}
+
+// dispatchEnv gives worker-dispatch the ARN of every workflow.
+func dispatchEnv() []EnvVar {
+	var out []EnvVar
+	for _, w := range Workflows {
+		out = append(out, EnvVar{config.StateMachineEnv(w.Name), "!Ref " + StateMachineID(w.Name)})
+	}
+	return out
+}
+
+// executionARNs are the ARNs of every workflow's executions, which
+// worker-dispatch describes when a redelivered job's execution exists.
+func executionARNs() []string {
+	var out []string
+	for _, w := range Workflows {
+		out = append(out, "!Sub arn:${AWS::Partition}:states:${AWS::Region}:${AWS::AccountId}:execution:${"+StateMachineID(w.Name)+".Name}:*")
+	}
+	return out
+}
+
+func stateMachineRefs() []string {
+	var out []string
+	for _, w := range Workflows {
+		out = append(out, "!Ref "+StateMachineID(w.Name))
+	}
+	return out
+}
+
+// StateMachineID is the template resource name of a workflow's state
+// machine.
+func StateMachineID(workflow string) string { return LogicalID(workflow) + "StateMachine" }
+
 // Workflow is one Step Functions state machine and the step functions its
 // Tasks invoke (${<LogicalID(step)>Arn} in the definition).
 type Workflow struct {
@@ -285,6 +392,15 @@ var Workflows = []Workflow{
 			"what makes a duplicate jobs-queue message harmless. A run of five\n" +
 			"platforms costs about a dozen state transitions (~$0.0003), far below\n" +
 			"the AI platforms' own cost per answer."},
+	{Name: meter.MachineGapDetection, File: "statemachines/gap-detection.asl.json", Definition: statemachines.GapDetection,
+		Steps:   []string{meter.StepJobStart, gaps.StepDetect, meter.StepJobSettle},
+		Comment: "Gap detection (5 credits): Standard for the same reason; 3 transitions\nplus retries."},
+	{Name: meter.MachineContentGeneration, File: "statemachines/content-generation.asl.json", Definition: statemachines.ContentGeneration,
+		Steps:   []string{meter.StepJobStart, content.StepGenerateBrief, content.StepGenerateArticle, meter.StepJobSettle},
+		Comment: "Briefs (2 credits) and articles (10 credits), by the job's type:\nStandard for the same reason; 4 transitions plus retries."},
+	{Name: meter.MachineRescore, File: "statemachines/brand-rescore.asl.json", Definition: statemachines.BrandRescore,
+		Steps:   []string{meter.StepJobStart, runs.StepRescore, meter.StepJobSettle},
+		Comment: "Re-scoring a brand profile's stored answers (5 credits), in batches:\nStandard for the same reason."},
 }
 
 // Substitutions are the workflow's DefinitionSubstitutions for the local
@@ -312,7 +428,11 @@ func Functions() []Function {
 	for i := range out {
 		out[i] = apiFunction(out[i])
 	}
-	return append(out, workers...)
+	out = append(out, workers...)
+	for i := range out {
+		out[i] = withSecretsKey(out[i])
+	}
+	return out
 }
 
 // FunctionNamed returns the function called name.

@@ -30,6 +30,8 @@ func artifact(t *testing.T, name string) app.Artifact {
 		return app.Worker()
 	case app.ArtifactPlatform:
 		return app.Platform(providers.FromEnv)
+	case app.ArtifactGenerate:
+		return app.Generate(app.OfflineModels)
 	case app.ArtifactBrandCheck:
 		return app.BrandCheck(providers.FromEnv)
 	}
@@ -46,7 +48,9 @@ func clearEnv(t testing.TB) {
 		config.EnvMetricsNamespace, config.EnvSecretsTTL, config.EnvTracing, config.EnvOTLPEndpoint,
 		config.EnvBrandCheckSecret, config.EnvBrandCheckSecretARN, config.EnvRecaptchaSecretARN, config.EnvOriginSecretARN,
 		recaptcha.EnvSecret, recaptcha.EnvVerifyURL, recaptcha.EnvMinScore, recaptcha.EnvLambdaFunction, brandcheck.EnvOriginSecret,
-		brandcheck.EnvPlatforms, brandcheck.EnvBudget, brandcheck.EnvDailyBudget} {
+		brandcheck.EnvPlatforms, brandcheck.EnvBudget, brandcheck.EnvDailyBudget,
+		"BRANDLENS_MODELS", config.StateMachineEnv("gap-detection"), config.StateMachineEnv("content-generation"),
+		config.StateMachineEnv("brand-rescore")} {
 		t.Setenv(k, "")
 	}
 }
@@ -98,6 +102,10 @@ func TestEveryFunctionIsFullyAssembled(t *testing.T) {
 			if f.CallsPlatforms() {
 				override = []string{"BRANDLENS_PROVIDERS", "simulated"}
 			}
+			if f.Artifact == app.ArtifactGenerate {
+				// The template asks for a vendor's model; these builds link none.
+				override = []string{"BRANDLENS_MODELS", "offline"}
+			}
 			asm, err := coldStart(t, c, tpl, f.Name, log, override...)
 			if err != nil {
 				t.Fatal(err)
@@ -121,6 +129,9 @@ func TestEveryFunctionIsFullyAssembled(t *testing.T) {
 			// (the brand-check function's providers are its check's).
 			if w.has["Providers"] && (!f.CallsPlatforms() || f.Kind != app.KindRunsStep) {
 				want["Providers"] = true
+			}
+			if w.has["Content"] && f.Artifact != app.ArtifactGenerate {
+				want["Content"] = true
 			}
 			if w.has["BrandCheck"] && !f.AnswersBrandChecks() {
 				want["BrandCheck"] = true

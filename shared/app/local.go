@@ -11,10 +11,13 @@ import (
 
 	"github.com/brandlens/brandlens/shared/brandcheck"
 	"github.com/brandlens/brandlens/shared/brandpage"
+	"github.com/brandlens/brandlens/shared/content"
 	"github.com/brandlens/brandlens/shared/httpapi"
+	"github.com/brandlens/brandlens/shared/models"
 	"github.com/brandlens/brandlens/shared/providers"
 	"github.com/brandlens/brandlens/shared/queue"
 	"github.com/brandlens/brandlens/shared/runs"
+	"github.com/brandlens/brandlens/shared/secrets"
 	"github.com/brandlens/brandlens/shared/ssrf"
 	"github.com/brandlens/brandlens/shared/store"
 	"github.com/brandlens/brandlens/shared/webhooks"
@@ -38,6 +41,8 @@ type LocalOptions struct {
 	// site-content receiver's bodies (nil: it refuses all).
 	KeySecret, SiteContentSecret []byte
 	Providers                    providers.Set
+	// Generator writes briefs and articles (nil: the offline writer).
+	Generator models.Generator
 	// Logger (nil: slog.Default()); Now is the clock (nil: time.Now).
 	Logger *slog.Logger
 	Now    func() time.Time
@@ -46,6 +51,9 @@ type LocalOptions struct {
 	// Guard and RetryScale configure webhook deliveries (RetryScale 0: 1).
 	Guard      ssrf.Guard
 	RetryScale float64
+	// Secrets seals tenants' secrets (nil: an in-memory keyring, whose
+	// secrets do not outlive the process — tests).
+	Secrets *secrets.Sealer
 	// DispatchInterval is how often the outbox is polled (0: the
 	// dispatcher's default).
 	DispatchInterval time.Duration
@@ -88,14 +96,20 @@ func NewLocal(o LocalOptions) (*Local, error) {
 	if o.Logger == nil {
 		o.Logger = slog.Default()
 	}
+	if o.Generator == nil {
+		o.Generator = content.NewOffline()
+	}
 	repos, err := NewRepos(o.Table, o.KeySecret, o.Now)
 	if err != nil {
 		return nil, err
 	}
 	jobsQ := queue.NewLocal(queue.LocalOptions{Logger: o.Logger})
 	deliveriesQ := queue.NewLocal(queue.LocalOptions{Logger: o.Logger})
+	if o.Secrets == nil {
+		o.Secrets = secrets.NewSealer(secrets.NewMemoryKeyring())
+	}
 	svc, err := NewServices(repos, Deps{Logger: o.Logger, Jobs: jobsQ, Deliveries: deliveriesQ, Providers: o.Providers,
-		Guard: o.Guard, RetryScale: o.RetryScale})
+		Guard: o.Guard, RetryScale: o.RetryScale, Generator: o.Generator, Secrets: o.Secrets})
 	if err != nil {
 		return nil, err
 	}
@@ -121,8 +135,13 @@ func NewLocal(o LocalOptions) (*Local, error) {
 	}
 	steps := workflow.Handlers{}
 	for _, f := range Functions() {
-		if f.Kind == KindRunsStep {
+		switch f.Kind {
+		case KindRunsStep:
 			steps[f.Name] = stepHandler(svc.Runs, f.Name)
+		case KindJobStep:
+			if steps[f.Name], err = jobStepHandler(svc, f.Name); err != nil {
+				return nil, err
+			}
 		}
 	}
 	deps := withBrandCheck(svc.HTTPDeps(o.SiteContentSecret), bc, bco.Trust)
@@ -146,7 +165,7 @@ func NewLocal(o LocalOptions) (*Local, error) {
 // ctx ends.
 func (l *Local) Run(ctx context.Context) error {
 	jobsDone := make(chan error, 1)
-	go func() { jobsDone <- l.jobs.Run(ctx, runs.Dispatch(l.workflow), localJobWorkers) }()
+	go func() { jobsDone <- l.jobs.Run(ctx, runs.Dispatch(l.workflow, l.Services.Logger), localJobWorkers) }()
 	deliveriesDone := make(chan error, 1)
 	go func() { deliveriesDone <- l.deliveries.Run(ctx, l.Services.Webhooks.Handle, LocalDeliveryWorkers) }()
 	if l.schedulerEvery > 0 {
@@ -180,9 +199,10 @@ func (l *Local) schedule(ctx context.Context) {
 }
 
 // OpenLocal assembles `brandlens serve` from the settings of res: the store
-// they name, its key secret, and the providers factory builds. close
+// they name, its key secret, the providers factory builds and the content
+// generator modelFactory builds. close
 // releases the store once Run has returned.
-func OpenLocal(ctx context.Context, res *Resources, factory ProviderFactory, logger *slog.Logger) (l *Local, close func() error, err error) {
+func OpenLocal(ctx context.Context, res *Resources, factory ProviderFactory, modelFactory ModelFactory, logger *slog.Logger) (l *Local, close func() error, err error) {
 	tbl, closeTable, err := res.OpenTable(ctx)
 	if err != nil {
 		return nil, nil, err
@@ -192,7 +212,7 @@ func OpenLocal(ctx context.Context, res *Resources, factory ProviderFactory, log
 			_ = closeTable()
 		}
 	}()
-	keySecret, err := res.KeySecret(ctx)
+	keySecret, err := res.KeySecret(ctx, tbl)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -204,16 +224,30 @@ func OpenLocal(ctx context.Context, res *Resources, factory ProviderFactory, log
 	if err != nil {
 		return nil, nil, err
 	}
+	gen, err := res.Models(ctx, modelFactory)
+	if err != nil {
+		return nil, nil, err
+	}
 	bco, page, err := res.localBrandCheck(keySecret)
 	if err != nil {
 		return nil, nil, err
 	}
-	cfg := res.Config()
-	l, err = NewLocal(LocalOptions{Table: tbl, KeySecret: keySecret, SiteContentSecret: siteSecret, Providers: provs,
-		Logger: logger, SchedulerEvery: cfg.SchedulerInterval, Guard: res.Guard(), RetryScale: cfg.RetryScale,
-		BrandCheck: bco, Page: page})
+	sealer, err := res.Secrets()
 	if err != nil {
 		return nil, nil, err
+	}
+	cfg := res.Config()
+	l, err = NewLocal(LocalOptions{Table: tbl, KeySecret: keySecret, SiteContentSecret: siteSecret, Providers: provs, Generator: gen,
+		Logger: logger, SchedulerEvery: cfg.SchedulerInterval, Guard: res.Guard(), RetryScale: cfg.RetryScale,
+		BrandCheck: bco, Page: page, Secrets: sealer})
+	if err != nil {
+		return nil, nil, err
+	}
+	// Secrets stored in plain text by an older version are sealed now.
+	if n, err := l.Services.ResealSecrets(ctx); err != nil {
+		return nil, nil, err
+	} else if n > 0 {
+		l.Services.Logger.Info("sealed webhook secrets stored in plain text or under an older key", "count", n)
 	}
 	return l, closeTable, nil
 }

@@ -40,6 +40,10 @@ const (
 	// EnvAllowLoopback lets webhook URLs point to loopback addresses (local
 	// development only; template.yaml never sets it).
 	EnvAllowLoopback = "BRANDLENS_ALLOW_LOOPBACK_TARGETS"
+	// EnvSecretsKeyID names the AWS KMS key that seals tenants' secrets
+	// (template.yaml sets it on the functions that seal or open them);
+	// unset, the embedded store's data directory holds a local keyring.
+	EnvSecretsKeyID = "BRANDLENS_SECRETS_KEY_ID"
 	// EnvMetricsNamespace is the CloudWatch namespace of the business
 	// figures, written as embedded-metric-format lines (empty: none).
 	EnvMetricsNamespace = "BRANDLENS_METRICS_NAMESPACE"
@@ -110,6 +114,9 @@ type Config struct {
 	RetryScale float64
 	// AllowLoopbackTargets admits loopback webhook URLs.
 	AllowLoopbackTargets bool
+	// SecretsKeyID is the KMS key sealing tenants' secrets (empty: the
+	// local keyring of the embedded store, or none).
+	SecretsKeyID string
 	// MetricsNamespace is where the business figures go ("": nowhere).
 	MetricsNamespace string
 	// SecretsTTL is how long a secret that may be rotated while the
@@ -132,6 +139,17 @@ type Config struct {
 // FromEnv reads the settings from the process environment.
 func FromEnv() (Config, error) { return Parse(os.Getenv) }
 
+// StateMachineEnv names the variable that holds the ARN of the named state
+// machine (worker-dispatch starts every workflow): EnvStateMachineARN for
+// query-execution, BRANDLENS_STATE_MACHINE_ARN_<NAME> for the others
+// (gap-detection: BRANDLENS_STATE_MACHINE_ARN_GAP_DETECTION).
+func StateMachineEnv(machine string) string {
+	if machine == "query-execution" {
+		return EnvStateMachineARN
+	}
+	return EnvStateMachineARN + "_" + strings.ToUpper(strings.ReplaceAll(machine, "-", "_"))
+}
+
 // Parse reads the settings through getenv. With BRANDLENS_TABLE set and no
 // BRANDLENS_STORE the store is DynamoDB; otherwise it is embedded. A value
 // that does not parse is an error naming its variable.
@@ -151,6 +169,7 @@ func Parse(getenv func(string) string) (Config, error) {
 		DeliveriesQueueURL:    get(EnvDeliveriesQueueURL),
 		StateMachineARN:       get(EnvStateMachineARN),
 		ProviderKeysSecretARN: get(EnvProviderKeysSecretARN),
+		SecretsKeyID:          get(EnvSecretsKeyID),
 		BrandCheckSecret:      []byte(getenv(EnvBrandCheckSecret)),
 		BrandCheckSecretARN:   get(EnvBrandCheckSecretARN),
 		RecaptchaSecretARN:    get(EnvRecaptchaSecretARN),

@@ -93,7 +93,7 @@ func TestAuthErrors(t *testing.T) {
 		{"agent key cannot review", "GET", "/api/tracker/approvals/pending", apitest.KeyAAgent, "", 403, "insufficient_scope"},
 		{"read key cannot review", "GET", "/api/tracker/approvals/pending", apitest.KeyARead, "", 403, "insufficient_scope"},
 		{"human publish key may review (not built yet)", "GET", "/api/tracker/approvals/pending", apitest.KeyAPublish, "", 501, "not_implemented"},
-		{"write route after its guard", "POST", "/api/v1/gaps/detect", apitest.KeyAPublish, `{"brandProfileId":1}`, 501, "not_implemented"},
+		{"write route after its guard", "POST", "/api/v1/opportunities/01m82pxk3cp716pqtea60svpsr/publish", apitest.KeyAPublish, `{"destinationId":"d","mode":"propose"}`, 501, "not_implemented"},
 		{"signed receiver without signature", "POST", "/api/site-content/webhooks/news", "", `{"Title":"x"}`, 401, "invalid_signature"},
 		{"unknown route", "GET", "/api/v1/nothing", apitest.KeyAPublish, "", 404, "not_found"},
 		{"unknown route without key", "GET", "/nothing", "", "", 404, "not_found"},

@@ -6,9 +6,12 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/brandlens/brandlens/shared/audit"
 	"github.com/brandlens/brandlens/shared/citations"
 	"github.com/brandlens/brandlens/shared/competitors"
+	"github.com/brandlens/brandlens/shared/gaps"
 	"github.com/brandlens/brandlens/shared/jobs"
+	"github.com/brandlens/brandlens/shared/opportunities"
 	"github.com/brandlens/brandlens/shared/queries"
 )
 
@@ -121,6 +124,83 @@ type RunRequest struct {
 	Platforms []string `json:"platforms"`
 	// Samples per platform, 1..5 (default 1).
 	Samples *int32 `json:"samples"`
+}
+
+// GapList is the answer of GET /api/v1/gaps.
+type GapList struct {
+	Items []gaps.Gap `json:"items"`
+	// NextCursor continues after this page; null after the last one.
+	NextCursor *string `json:"nextCursor"`
+}
+
+// OpportunityList is the answer of GET /api/v1/opportunities.
+type OpportunityList struct {
+	Items      []opportunities.Opportunity `json:"items"`
+	NextCursor *string                     `json:"nextCursor"`
+}
+
+// AuditPage is the answer of GET /api/v1/audit.
+type AuditPage struct {
+	Items      []audit.Entry `json:"items"`
+	NextCursor *string       `json:"nextCursor"`
+}
+
+// BrandProfile is a brand profile on the API.
+type BrandProfile struct {
+	ID        int32     `json:"id"`
+	Name      string    `json:"name"`
+	Aliases   []string  `json:"aliases"`
+	Domains   []string  `json:"domains"`
+	CreatedAt time.Time `json:"createdAt"`
+	// UpdatedAt is createdAt until aliases or domains change.
+	UpdatedAt time.Time `json:"updatedAt"`
+}
+
+// BrandProfileList is the answer of GET /api/v1/brand-profiles.
+type BrandProfileList struct {
+	Items []BrandProfile `json:"items"`
+}
+
+// UpdateBrandProfileRequest is the body of PUT /api/v1/brand-profiles/{id}:
+// the members sent replace the profile's; absent ones stay.
+type UpdateBrandProfileRequest struct {
+	Aliases *[]string `json:"aliases"`
+	Domains *[]string `json:"domains"`
+}
+
+// CreateQueryRequest is the body of POST /api/v1/queries.
+type CreateQueryRequest struct {
+	Text      string   `json:"text"`
+	Platforms []string `json:"platforms"`
+	Schedule  *string  `json:"schedule"`
+	// BrandProfileID defaults to the tenant's first brand profile.
+	BrandProfileID *int32 `json:"brandProfileId"`
+}
+
+// UpdateQueryRequest is the body of PUT /api/v1/queries/{id}: the members
+// sent change; absent ones stay (schedule null clears the schedule).
+type UpdateQueryRequest struct {
+	Text      *string   `json:"text"`
+	Platforms *[]string `json:"platforms"`
+	Schedule  *string   `json:"schedule"`
+	IsActive  *bool     `json:"isActive"`
+}
+
+// CreateCompetitorRequest is the body of POST /api/v1/competitors.
+type CreateCompetitorRequest struct {
+	Name        string   `json:"name"`
+	Aliases     []string `json:"aliases"`
+	Domains     []string `json:"domains"`
+	Description *string  `json:"description"`
+}
+
+// UpdateCompetitorRequest is the body of PUT /api/v1/competitors/{id}: the
+// members sent change; absent ones stay.
+type UpdateCompetitorRequest struct {
+	Name        *string   `json:"name"`
+	Aliases     *[]string `json:"aliases"`
+	Domains     *[]string `json:"domains"`
+	Description *string   `json:"description"`
 }
 
 // GapDetectRequest is the body of POST /api/v1/gaps/detect.

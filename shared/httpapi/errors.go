@@ -4,13 +4,14 @@ import (
 	"net/http"
 
 	"github.com/brandlens/brandlens/shared/brandcheck"
+	"github.com/brandlens/brandlens/shared/opportunities"
 )
 
 // Error codes of the spec, and those this service adds (documented in the
-// OpenAPI document): method_not_allowed, payload_too_large,
-// invalid_signature, not_implemented, internal_error, bad_request,
-// request_headers_too_large, and the brand check's recaptcha_failed and
-// service_unavailable.
+// OpenAPI document): invalid_state, already_exists, method_not_allowed,
+// payload_too_large, invalid_signature, not_implemented, internal_error,
+// bad_request, request_headers_too_large, and the brand check's
+// recaptcha_failed and service_unavailable.
 const (
 	CodeMissingAPIKey        = "missing_api_key"
 	CodeInvalidAPIKey        = "invalid_api_key"
@@ -23,13 +24,19 @@ const (
 	CodeRateLimitExceeded    = "rate_limit_exceeded"
 	CodeCreditCeilingReached = "credit_ceiling_reached"
 	CodeInsufficientCredits  = "insufficient_credits"
-	CodeMethodNotAllowed     = "method_not_allowed"
-	CodePayloadTooLarge      = "payload_too_large"
-	CodeInvalidSignature     = "invalid_signature"
-	CodeNotImplemented       = "not_implemented"
-	CodeInternal             = "internal_error"
-	CodeBadRequest           = "bad_request"
-	CodeHeadersTooLarge      = "request_headers_too_large"
+	// CodeInvalidState: a write on an opportunity in a state that does not
+	// allow it (opportunities.CodeInvalidState).
+	CodeInvalidState = opportunities.CodeInvalidState
+	// CodeAlreadyExists: a create or rename would take a unique value (a
+	// query's text, a competitor's name) another record holds.
+	CodeAlreadyExists    = "already_exists"
+	CodeMethodNotAllowed = "method_not_allowed"
+	CodePayloadTooLarge  = "payload_too_large"
+	CodeInvalidSignature = "invalid_signature"
+	CodeNotImplemented   = "not_implemented"
+	CodeInternal         = "internal_error"
+	CodeBadRequest       = "bad_request"
+	CodeHeadersTooLarge  = "request_headers_too_large"
 	// The anonymous brand check's (package brandcheck names them).
 	CodeRecaptchaFailed    = brandcheck.CodeRecaptchaFailed
 	CodeServiceUnavailable = brandcheck.CodeUnavailable
@@ -48,6 +55,8 @@ var ErrorStatus = map[string]int{
 	CodeRateLimitExceeded:    http.StatusTooManyRequests,
 	CodeCreditCeilingReached: http.StatusTooManyRequests,
 	CodeInsufficientCredits:  http.StatusPaymentRequired,
+	CodeInvalidState:         http.StatusConflict,
+	CodeAlreadyExists:        http.StatusConflict,
 	CodeMethodNotAllowed:     http.StatusMethodNotAllowed,
 	CodePayloadTooLarge:      http.StatusRequestEntityTooLarge,
 	CodeInvalidSignature:     http.StatusUnauthorized,

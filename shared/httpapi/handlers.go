@@ -76,11 +76,6 @@ func (s *Server) getCredits(rq *Request, _ NoInput) (CreditInfo, error) {
 	}, nil
 }
 
-func (s *Server) listQueries(rq *Request, _ NoInput) (QueryList, error) {
-	qs, err := s.Queries.List(rq.HTTP.Context(), rq.Principal.TenantID)
-	return QueryList{Items: qs}, err
-}
-
 func (s *Server) getQuery(rq *Request, in IntID) (queries.Query, error) {
 	q, err := s.Queries.Get(rq.HTTP.Context(), rq.Principal.TenantID, in.ID)
 	if errors.Is(err, queries.ErrNotFound) {
@@ -108,6 +103,7 @@ type listCitationsIn struct {
 	Sentiment   string    `query:"sentiment" enum:"sentiments"`
 	SourceType  string    `query:"sourceType" enum:"sourceTypes"`
 	HasMention  *bool     `query:"hasMention" doc:"true: only citations from answers that mention the brand; false: only those that do not"`
+	Verdict     string    `query:"detectionVerdict" enum:"detectionVerdicts" doc:"only citations of answers with this detection verdict (why the brand is or is not in the answer)"`
 	SearchQuery string    `query:"searchQuery" doc:"case-insensitive substring of the monitoring query text"`
 	DateFrom    time.Time `query:"dateFrom" doc:"inclusive lower bound of the citation date"`
 	DateTo      time.Time `query:"dateTo" doc:"inclusive upper bound of the citation date"`
@@ -135,7 +131,7 @@ func (in listCitationsIn) check(rq *Request) error {
 func (s *Server) listCitations(rq *Request, in listCitationsIn) (CitationPage, error) {
 	f := citations.Filter{
 		Platform: in.Platform, Sentiment: in.Sentiment, SourceType: in.SourceType, HasMention: in.HasMention,
-		SearchQuery: in.SearchQuery, DateFrom: in.DateFrom, DateTo: in.DateTo,
+		DetectionVerdict: in.Verdict, SearchQuery: in.SearchQuery, DateFrom: in.DateFrom, DateTo: in.DateTo,
 	}
 	pr := citations.PageRequest{Size: int(in.PageSize), Offset: int(in.Page-1) * int(in.PageSize), After: in.Cursor}
 	res, err := s.Citations.List(rq.HTTP.Context(), rq.Principal.TenantID, f, pr)

@@ -14,13 +14,18 @@ import (
 
 	"github.com/getkin/kin-openapi/openapi3"
 
+	"github.com/brandlens/brandlens/shared/audit"
 	"github.com/brandlens/brandlens/shared/auth"
 	"github.com/brandlens/brandlens/shared/brandcheck"
 	"github.com/brandlens/brandlens/shared/citations"
 	"github.com/brandlens/brandlens/shared/competitors"
+	"github.com/brandlens/brandlens/shared/content"
+	"github.com/brandlens/brandlens/shared/gaps"
 	"github.com/brandlens/brandlens/shared/idempotency"
 	"github.com/brandlens/brandlens/shared/jobs"
+	"github.com/brandlens/brandlens/shared/models"
 	"github.com/brandlens/brandlens/shared/openapi"
+	"github.com/brandlens/brandlens/shared/opportunities"
 	"github.com/brandlens/brandlens/shared/platforms"
 	"github.com/brandlens/brandlens/shared/queries"
 	"github.com/brandlens/brandlens/shared/validation"
@@ -51,22 +56,40 @@ const (
 // componentNames names the components of the spec's DTOs by the spec's
 // names; other types are named by their Go type name.
 var componentNames = map[reflect.Type]string{
-	reflect.TypeFor[citations.Citation]():          "CitationDto",
-	reflect.TypeFor[citations.AICitationMetrics](): "AICitationMetricsDto",
-	reflect.TypeFor[citations.EngagementMetrics](): "EngagementMetricsDto",
-	reflect.TypeFor[citations.EntityMention]():     "EntityMentionDto",
-	reflect.TypeFor[competitors.Competitor]():      "CompetitorDto",
-	reflect.TypeFor[queries.Query]():               "MonitoringQuery",
-	reflect.TypeFor[RunRequest]():                  "PublicRunRequest",
-	reflect.TypeFor[BrandCheckRequest]():           "BrandCheckRequest",
-	reflect.TypeFor[brandcheck.Response]():         "BrandCheckResponse",
-	reflect.TypeFor[brandcheck.PlatformResult]():   "BrandCheckPlatformResult",
-	reflect.TypeFor[brandcheck.CompetitorPage]():   "BrandCheckCompetitor",
-	reflect.TypeFor[PublishPayload]():              "PublishPayload",
+	reflect.TypeFor[citations.Citation]():           "CitationDto",
+	reflect.TypeFor[citations.AICitationMetrics]():  "AICitationMetricsDto",
+	reflect.TypeFor[citations.EngagementMetrics]():  "EngagementMetricsDto",
+	reflect.TypeFor[citations.EntityMention]():      "EntityMentionDto",
+	reflect.TypeFor[competitors.Competitor]():       "CompetitorDto",
+	reflect.TypeFor[queries.Query]():                "MonitoringQuery",
+	reflect.TypeFor[RunRequest]():                   "PublicRunRequest",
+	reflect.TypeFor[BrandCheckRequest]():            "BrandCheckRequest",
+	reflect.TypeFor[PublishPayload]():               "PublishPayload",
+	reflect.TypeFor[gaps.Gap]():                     "Gap",
+	reflect.TypeFor[gaps.Metrics]():                 "GapFigures",
+	reflect.TypeFor[gaps.GapMetrics]():              "GapMetrics",
+	reflect.TypeFor[gaps.Evidence]():                "GapEvidence",
+	reflect.TypeFor[gaps.Snippet]():                 "GapEvidenceSnippet",
+	reflect.TypeFor[gaps.Lead]():                    "GapLeadingCompetitor",
+	reflect.TypeFor[gaps.WindowInfo]():              "GapWindow",
+	reflect.TypeFor[opportunities.Opportunity]():    "Opportunity",
+	reflect.TypeFor[opportunities.Brief]():          "ContentBrief",
+	reflect.TypeFor[opportunities.Content]():        "GeneratedContent",
+	reflect.TypeFor[opportunities.Heading]():        "OutlineHeading",
+	reflect.TypeFor[opportunities.CompetitorPage](): "CompetitorPage",
+	reflect.TypeFor[audit.Entry]():                  "AuditEntry",
+	reflect.TypeFor[audit.Actor]():                  "AuditActor",
+	reflect.TypeFor[audit.ModelCall]():              "AuditModelCall",
+	reflect.TypeFor[models.Message]():               "ModelMessage",
+	reflect.TypeFor[brandcheck.Response]():          "BrandCheckResponse",
+	reflect.TypeFor[brandcheck.PlatformResult]():    "BrandCheckPlatformResult",
+	reflect.TypeFor[brandcheck.CompetitorPage]():    "BrandCheckCompetitor",
 }
 
 var (
-	jobTypeValues  = []string{jobs.TypeQueryRun, jobs.TypeGapDetection, jobs.TypeBriefGeneration, jobs.TypeContentGeneration, jobs.TypePublish}
+	jobTypeValues  = []string{jobs.TypeQueryRun, jobs.TypeGapDetection, jobs.TypeBriefGeneration, jobs.TypeContentGeneration, jobs.TypePublish, jobs.TypeRescore}
+	tierValues     = []string{string(gaps.TierNoMention), string(gaps.TierCompetitorDominated), string(gaps.TierLowVisibility), string(gaps.TierWeakMention)}
+	scheduleValues = []string{queries.ScheduleHourly, queries.ScheduleDaily, queries.ScheduleWeekly}
 	scopeValues    = []string{string(auth.ScopeRead), string(auth.ScopeReadWrite), string(auth.ScopePublish)}
 	autonomyValues = []string{string(auth.L0), string(auth.L1), string(auth.L2)}
 	publishModes   = []string{"propose", "execute"}
@@ -105,20 +128,66 @@ var fieldDocs = map[string]openapi.FieldDoc{
 		Description: "samples per platform (AI answers vary from run to run; more samples give a mention rate with a tighter interval)"},
 	"PublishRequest.mode": {Enum: publishModes,
 		Description: "propose: create an approval request; execute: publish now (needs autonomy L2 or an approved request)"},
-	"PublishPayload.SchemaVersion":     {Description: "currently 1.0"},
-	"PublishPayload.ContentId":         {Description: "opportunity id; correlation key; same as the X-Service-Content-Id header"},
-	"PublishPayload.ContentVersion":    {Description: "revision; a re-publish keeps ContentId and carries a new version"},
-	"PublishPayload.Slug":              {Description: "already slugified; the upsert key of a receiver"},
-	"PublishPayload.ContentType":       {Description: "informational; for the service's own-site destination one of knowledge, research, news"},
-	"PublishPayload.BodyHtml":          {Description: "HTML fragment (not a full document)"},
-	"PublishPayload.SchemaJsonLd":      {Optional: true, Description: "JSON-LD markup encoded as a JSON string"},
-	"PublishPayload.MetaDescription":   {Description: "about 160 characters"},
-	"PublishPayload.Author":            {Description: "receivers should cap it at about 200 characters"},
-	"PublishPayload.PublishDate":       {Description: "ISO 8601, UTC"},
-	"PublishPayload.UpdatedDate":       {Description: "ISO 8601, UTC"},
-	"PublishPayload.TargetEntities":    {Description: "entity names the article targets"},
-	"PublishPayload.Headings":          {Description: "heading structure (H2 and below)"},
-	"FieldError.field":                 {Description: "the parameter, body member or header at fault"},
+	"PublishPayload.SchemaVersion":   {Description: "currently 1.0"},
+	"PublishPayload.ContentId":       {Description: "opportunity id; correlation key; same as the X-Service-Content-Id header"},
+	"PublishPayload.ContentVersion":  {Description: "revision; a re-publish keeps ContentId and carries a new version"},
+	"PublishPayload.Slug":            {Description: "already slugified; the upsert key of a receiver"},
+	"PublishPayload.ContentType":     {Description: "informational; for the service's own-site destination one of knowledge, research, news"},
+	"PublishPayload.BodyHtml":        {Description: "HTML fragment (not a full document)"},
+	"PublishPayload.SchemaJsonLd":    {Optional: true, Description: "JSON-LD markup encoded as a JSON string"},
+	"PublishPayload.MetaDescription": {Description: "about 160 characters"},
+	"PublishPayload.Author":          {Description: "receivers should cap it at about 200 characters"},
+	"PublishPayload.PublishDate":     {Description: "ISO 8601, UTC"},
+	"PublishPayload.UpdatedDate":     {Description: "ISO 8601, UTC"},
+	"PublishPayload.TargetEntities":  {Description: "entity names the article targets"},
+	"PublishPayload.Headings":        {Description: "heading structure (H2 and below)"},
+	"FieldError.field":               {Description: "the parameter, body member or header at fault"},
+	"CitationDto.detectionVerdict": {Enum: detectionVerdicts(),
+		Description: "why the brand is or is not in the answer: mentioned; unknown_to_model (the answer disclaims knowing it); cited_only (only its domain is cited or linked); ordinary_word (its name appears only as a word); not_mentioned"},
+	"CitationDto.detectionConfidence":   {Description: "0..1; 0.55 to 0.69 marks the ambiguous band of ordinary-word names"},
+	"MonitoringQuery.schedule":          {Enum: scheduleValues, Description: "null: run on demand only"},
+	"MonitoringQuery.deletedAt":         {Description: "set when the query was deleted: it no longer runs and is not listed, but it and its history stay readable"},
+	"MonitoringQuery.isActive":          {Description: "false: paused (not scheduled, runs refused) or deleted"},
+	"CreateQueryRequest.platforms":      {Enum: platforms.All, Description: "platforms to ask; empty or absent: all of them"},
+	"CreateQueryRequest.schedule":       {Enum: scheduleValues, Description: "hourly, daily or weekly; absent or null: on demand only"},
+	"CreateQueryRequest.text":           {Description: "the phrase users type into AI platforms, 1 to 500 characters; unique within the tenant ignoring case and spacing"},
+	"CreateQueryRequest.brandProfileId": {Description: "the brand profile the query monitors; default: the tenant's first brand profile"},
+	"UpdateQueryRequest.platforms":      {Enum: platforms.All},
+	"UpdateQueryRequest.schedule":       {Enum: scheduleValues, Description: "null clears the schedule; absent keeps it"},
+	"UpdateQueryRequest.isActive":       {Description: "false pauses the query (no scheduled runs, runs refused); true resumes it"},
+	"CreateCompetitorRequest.domains":   {Description: "host names such as notion.so (no scheme or path); the first gives websiteUrl"},
+	"UpdateBrandProfileRequest.aliases": {Description: "other names of the brand detection matches (at most 20); replaces the list"},
+	"UpdateBrandProfileRequest.domains": {Description: "host names such as acmenotes.com (at most 20); replaces the list. Re-score the profile (POST …/rescore) to apply a change to stored answers"},
+	"Gap.tier":                          {Enum: tierValues, Description: "the first tier that holds, in the order no_mention, competitor_dominated, low_visibility, weak_mention"},
+	"Gap.status":                        {Enum: gaps.Statuses, Description: "open; addressed (its content was published); resolved (the tier no longer holds); dismissed"},
+	"Gap.platforms":                     {Enum: platforms.All, Description: "the platforms on whose answers alone the tier holds (all answered platforms when none does alone)"},
+	"Gap.competitors":                   {Description: "competitors named ahead of the brand in the evidence answers, most often first"},
+	"GapFigures.mentionRate":            {Description: "share of the answers naming the brand, with its 95% Wilson interval"},
+	"GapFigures.meanRank":               {Description: "the brand's mean rank among the tracked brands an answer names (1 = first); null when never named"},
+	"GapFigures.outrankedShare":         {Description: "of the answers naming any tracked brand, the share where a competitor is named before the brand (or the brand not at all)"},
+	"GapFigures.meanVisibilityScore":    {Description: "mean visibility score (0..100) of the answers"},
+	"GapFigures.passingShare":           {Description: "of the answers naming the brand, the share naming it only in passing: late (after the first half) or once"},
+	"Opportunity.status": {Enum: opportunities.Statuses,
+		Description: "open → brief_ready (generate-brief) → content_ready (generate-content) → published (publish), plus dismissed; a failed job leaves it where it was"},
+	"Opportunity.tier":                 {Enum: tierValues},
+	"Opportunity.priority":             {Min: openapi.Float(0), Max: openapi.Float(100), Description: "the severity of the gap's tier (no_mention 100, competitor_dominated 85, low_visibility 70, weak_mention 50) × the query's weight (schedule weight × reach), rounded"},
+	"Opportunity.brief":                {Description: "null until a brief was generated"},
+	"Opportunity.content":              {Description: "null until an article was generated"},
+	"Opportunity.publish":              {Description: "null until the content is published"},
+	"ContentBrief.contentFormat":       {Enum: content.Formats},
+	"ContentBrief.wordCount":           {Description: "target length of the piece in words"},
+	"GeneratedContent.bodyHtml":        {Description: "sanitized HTML fragment (no document, script or style elements, event handlers or javascript: URLs), humanized"},
+	"GeneratedContent.schemaJsonLd":    {Description: "JSON-LD (Article, or FAQPage for the faq format) encoded as a JSON string"},
+	"GeneratedContent.headings":        {Description: "the H2 and lower headings of bodyHtml, in order"},
+	"GeneratedContent.metaDescription": {Description: "at most 160 characters"},
+	"GeneratedContent.contentVersion":  {Description: "a new id per generation"},
+	"BriefRequest.contentFormat":       {Enum: content.Formats, Default: content.DefaultFormat},
+	"ContentRequest.persona":           {Description: "who the article is written as, 1 to 200 characters without control characters; default: " + content.DefaultPersona},
+	"AuditEntry.outcome":               {Enum: []string{audit.OutcomeAccepted, audit.OutcomeSucceeded, audit.OutcomeFailed}},
+	"AuditEntry.resource":              {Description: "type:id of what the action was done to"},
+	"AuditActor.kind":                  {Enum: []string{audit.KindHuman, audit.KindAgent, audit.KindSystem}},
+	"AuditModelCall.prompt":            {Description: "every message sent, in order, verbatim"},
+	"AuditModelCall.vendor":            {Description: "openai, anthropic, gemini or offline for generation; the platform for a query run's answer"},
 	"BrandCheckRequest.brandName":      {Description: "required; 1 to 100 characters after trimming (inner whitespace collapsed), no control characters"},
 	"BrandCheckRequest.websiteUrl":     {Description: "required; an absolute http(s) URL of a public host (no address of a private, loopback or other special-purpose network, no user@, a name under a public suffix). It is never fetched"},
 	"BrandCheckRequest.recaptchaToken": {Description: "required; the token of Google's reCAPTCHA (v3 action brand_check, or v2), at most 4,096 characters; verified with siteverify before anything is counted or run"},
@@ -175,12 +244,17 @@ var errorDocs = map[string]errorDoc{
 	CodeValidation: {Meaning: "a parameter or body member is invalid, unknown or ill-typed, or the body is not JSON; details.fields names each one",
 		Example: "invalid field pageSize: must be at most 100",
 		Details: map[string]any{"fields": []validation.FieldError{{Field: "pageSize", Message: "must be at most 100"}}}},
-	CodeRateLimitExceeded: {Meaning: "the key's requests-per-minute limit (rpm_limit), or the brand check's daily limit, is used up; Retry-After says when to retry",
+	CodeRateLimitExceeded: {Meaning: "the key's requests-per-minute limit (rpm_limit), its hourly redeliveries and pings of webhooks, or the brand check's daily limit, is used up; Retry-After says when to retry",
 		Example: "rate limit of 60 requests per minute exceeded", Details: map[string]any{"rpmLimit": 60}},
 	CodeCreditCeilingReached: {Meaning: "the operation would pass the tenant's daily credit ceiling (daily_credit_ceiling); Retry-After gives the seconds until it resets at UTC midnight",
 		Example: "the daily credit ceiling is reached"},
 	CodeInsufficientCredits: {Meaning: "the credit balance cannot cover the operation's price",
 		Example: "not enough credits for this operation"},
+	CodeInvalidState: {Meaning: "the opportunity's status does not allow this action (details.status is its status, details.allowed the statuses that would); nothing was stored or charged",
+		Example: "opportunity 01m8… is open; generate content needs it to be brief_ready or content_ready or published",
+		Details: map[string]any{"status": "open", "allowed": []string{"brief_ready", "content_ready", "published"}}, Extension: true},
+	CodeAlreadyExists: {Meaning: "another record of the tenant holds this unique value (a query's text, a competitor's name; case and spacing ignored); details.id names it",
+		Example: "a query with this text exists already (ignoring case and spacing)", Details: map[string]any{"id": 3, "field": "text"}, Extension: true},
 	CodeMethodNotAllowed: {Meaning: "the path exists, but not under this method; the Allow header and details.allow list the methods",
 		Example: "method DELETE is not allowed on /api/v1/me", Details: map[string]any{"allow": []string{"GET"}}, Extension: true},
 	CodePayloadTooLarge: {Meaning: "the request body exceeds 1 MiB (1048576 bytes)",
@@ -204,11 +278,12 @@ var errorDocs = map[string]errorDoc{
 // creditNotes tell what each credit-metered function costs (default
 // prices; the price list is configurable).
 var creditNotes = map[string]string{
-	"api-post-query-run":           "Credit-metered: 1 credit per platform per sample, charged only for the platforms that succeeded; a failed run costs 0.",
-	"api-post-gaps-detect":         "Credit-metered: 5 credits per gap detection, charged only on success or partial success.",
-	"api-post-opportunity-brief":   "Credit-metered: 2 credits per brief, charged only on success.",
-	"api-post-opportunity-content": "Credit-metered: 10 credits per article, charged only on success.",
-	"api-post-opportunity-publish": "Publishing costs 0 credits.",
+	"api-post-query-run":             "Credit-metered: 1 credit per platform per sample, charged only for the platforms that succeeded; a failed run costs 0.",
+	"api-post-gaps-detect":           "Credit-metered: 5 credits per gap detection, charged only on success or partial success.",
+	"api-post-opportunity-brief":     "Credit-metered: 2 credits per brief, charged only on success.",
+	"api-post-opportunity-content":   "Credit-metered: 10 credits per article, charged only on success.",
+	"api-post-opportunity-publish":   "Publishing costs 0 credits.",
+	"api-post-brand-profile-rescore": "Credit-metered: a flat 5 credits per re-scoring, whatever the number of stored answers, charged only on success.",
 }
 
 // The document is static: it is built once, on first request, and served
@@ -674,7 +749,12 @@ Added beyond the spec: %s. Answers with status 429 or 402 carry Retry-After (sec
 - Every write (POST, PUT, DELETE with an API key) takes Idempotency-Key (1 to %d characters; per tenant and API key; kept 24 hours). A retry with the same key and the same request (method, path and JSON body, whatever the order and spacing of its members) replays the original answer, status and body, with Idempotent-Replayed: true, and nothing runs twice, also under concurrent duplicates (they wait for the first one's answer). The same key with a different request is 409 idempotency_conflict; a retry while the first request still runs after 10 s is 409 with details.reason in_progress and Retry-After. Only successful answers are kept: after an error answer (a 422 included) the key is free for the corrected request. A replayed webhook creation shows the subscription's current secret: secrets are not copied into idempotency records.
 
 ## Credits
-One credit ledger per tenant. Prices (defaults, configurable): 1 credit per platform per sample of a query run, charged only for the platforms that succeeded; 5 per gap detection; 2 per brief; 10 per article; 0 per publish. Failed executions cost 0. A balance too small is 402 insufficient_credits; passing the daily ceiling (daily_credit_ceiling) is 429 credit_ceiling_reached.
+One credit ledger per tenant. Prices (defaults, configurable): 1 credit per platform per sample of a query run, charged only for the platforms that succeeded; 5 per gap detection; 2 per brief; 10 per article; 5 per re-scoring of a brand profile (flat); 0 per publish. Failed executions cost 0. A balance too small is 402 insufficient_credits; passing the daily ceiling (daily_credit_ceiling) is 429 credit_ceiling_reached.
+
+## Content loop
+- Gap detection (POST /api/v1/gaps/detect) judges each active query of a brand profile over its latest answers (the last 30 days, at most 5 runs) and gives it at most one tier, the first that holds: no_mention (never named), competitor_dominated (a competitor named first in most answers naming a tracked brand), low_visibility (named in fewer than half), weak_mention (named, but late or once in most answers, or a mean visibility score under 35). Each gap is one content opportunity; detecting again updates the gap of the same query and tier and resolves gaps that no longer hold.
+- Opportunity lifecycle: open → brief_ready (generate-brief) → content_ready (generate-content) → published, plus dismissed. A write in a state that does not allow it is 409 invalid_state; a generation job that fails leaves the status where it was and costs 0.
+- Brief formats: %s. Every model call (the exact prompt, the model, the answer, tokens and cost) and every platform call of a query run is in the audit log (GET /api/v1/audit).
 
 ## Pagination and limits
 - GET /api/v1/citations: page default 1; pageSize default %d, maximum %d; newest first; hasMore tells whether another page follows. A numbered page reads every match before it, so page × pageSize may be at most %d (422 validation_error naming page beyond). Deeper reads go by cursor: every page answers nextCursor (null after the last page); pass it as cursor, instead of page, to get the page right after it, at any depth, with the same cost per page. A cursor is opaque (do not build or change one: a malformed cursor is 422 naming cursor), stays valid indefinitely, and only ever reads the caller's own citations; pages addressed by cursor answer page null.
@@ -689,7 +769,7 @@ One credit ledger per tenant. Prices (defaults, configurable): 1 credit per plat
 `,
 		strings.Join(scopeValues, " < "), table.String(), strings.Join(ext, ", "), requestIDPattern.String(),
 		MaxListedFields, q(JSONMediaTypes), DefaultMaxBody,
-		q(jobs.Statuses), idempotency.MaxKeyLen,
+		q(jobs.Statuses), idempotency.MaxKeyLen, q(content.Formats),
 		DefaultPageSize, MaxPageSize, MaxPageDepth, DefaultJobLimit, MaxJobLimit,
 		q(platforms.All), q(citations.Sentiments), q(citations.SourceTypes), q(autonomyValues))
 	return b.String()

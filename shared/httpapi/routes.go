@@ -6,8 +6,11 @@ import (
 
 	"github.com/brandlens/brandlens/shared/auth"
 	"github.com/brandlens/brandlens/shared/citations"
+	"github.com/brandlens/brandlens/shared/detect"
+	"github.com/brandlens/brandlens/shared/gaps"
 	"github.com/brandlens/brandlens/shared/idempotency"
 	"github.com/brandlens/brandlens/shared/jobs"
+	"github.com/brandlens/brandlens/shared/opportunities"
 	"github.com/brandlens/brandlens/shared/platforms"
 	"github.com/brandlens/brandlens/shared/webhooks"
 )
@@ -68,12 +71,24 @@ const (
 
 // enumSets are the value sets an input field may name with enum:"…".
 var enumSets = map[string][]string{
-	"platforms":        platforms.All,
-	"sentiments":       citations.Sentiments,
-	"sourceTypes":      citations.SourceTypes,
-	"jobStatuses":      jobs.Statuses,
-	"deliveryStatuses": webhooks.Statuses,
-	"siteContentTypes": {"news", "research", "knowledge"},
+	"platforms":           platforms.All,
+	"sentiments":          citations.Sentiments,
+	"sourceTypes":         citations.SourceTypes,
+	"jobStatuses":         jobs.Statuses,
+	"deliveryStatuses":    webhooks.Statuses,
+	"siteContentTypes":    {"news", "research", "knowledge"},
+	"gapStatuses":         gaps.Statuses,
+	"opportunityStatuses": opportunities.Statuses,
+	"detectionVerdicts":   detectionVerdicts(),
+}
+
+// detectionVerdicts are detect.Verdicts() as strings.
+func detectionVerdicts() []string {
+	var out []string
+	for _, v := range detect.Verdicts() {
+		out = append(out, string(v))
+	}
+	return out
 }
 
 // Inputs shared by several routes.
@@ -85,10 +100,6 @@ type (
 	// StrID addresses a resource with a string id (ULIDs, wh_…).
 	StrID struct {
 		ID string `path:"id"`
-	}
-	// StatusFilter is the status query of lists not built yet.
-	StatusFilter struct {
-		Status string `query:"status"`
 	}
 	// OpenObject is an answer whose shape the route does not fix yet.
 	OpenObject map[string]any
@@ -115,6 +126,15 @@ func routeTable() []Route {
 		{Method: http.MethodGet, Path: "/api/v1/queries/{id}", Function: "api-get-query", Guard: GuardAPIKey, Scope: auth.ScopeRead,
 			Capability: "queries:read", Tag: "Queries", Summary: "One monitoring query",
 			Status: http.StatusOK, Errors: []string{CodeNotFound}, Handler: Handle((*Server).getQuery)},
+		{Method: http.MethodPost, Path: "/api/v1/queries", Function: "api-post-query", Guard: GuardAPIKey, Scope: auth.ScopeReadWrite,
+			Capability: "queries:manage", Tag: "Queries", Summary: "Add a monitoring query (extension)",
+			Status: http.StatusCreated, Errors: []string{CodeValidation, CodeAlreadyExists}, Handler: Handle((*Server).postQuery)},
+		{Method: http.MethodPut, Path: "/api/v1/queries/{id}", Function: "api-put-query", Guard: GuardAPIKey, Scope: auth.ScopeReadWrite,
+			Capability: "queries:manage", Tag: "Queries", Summary: "Change a monitoring query (extension)",
+			Status: http.StatusOK, Errors: []string{CodeNotFound, CodeValidation, CodeAlreadyExists}, Handler: Handle((*Server).putQuery)},
+		{Method: http.MethodDelete, Path: "/api/v1/queries/{id}", Function: "api-delete-query", Guard: GuardAPIKey, Scope: auth.ScopeReadWrite,
+			Capability: "queries:manage", Tag: "Queries", Summary: "Delete a monitoring query; its history stays readable (extension)",
+			Status: http.StatusOK, Errors: []string{CodeNotFound}, Handler: Handle((*Server).deleteQuery)},
 		{Method: http.MethodPost, Path: "/api/v1/queries/{id}/run", Function: "api-post-query-run", Guard: GuardAPIKey, Scope: auth.ScopeReadWrite,
 			Capability: "queries:run", Tag: "Queries", Summary: "Run a query across AI platforms (credit-metered, asynchronous)",
 			Status: http.StatusAccepted, Errors: writeErrors, Handler: Handle((*Server).postQueryRun)},
@@ -130,32 +150,36 @@ func routeTable() []Route {
 		{Method: http.MethodGet, Path: "/api/v1/competitors/{id}", Function: "api-get-competitor", Guard: GuardAPIKey, Scope: auth.ScopeRead,
 			Capability: "competitors:read", Tag: "Competitors", Summary: "One competitor",
 			Status: http.StatusOK, Errors: []string{CodeNotFound}, Handler: Handle((*Server).getCompetitor)},
+		{Method: http.MethodPost, Path: "/api/v1/competitors", Function: "api-post-competitor", Guard: GuardAPIKey, Scope: auth.ScopeReadWrite,
+			Capability: "competitors:manage", Tag: "Competitors", Summary: "Track a competitor by hand (extension)",
+			Status: http.StatusCreated, Errors: []string{CodeValidation, CodeAlreadyExists}, Handler: Handle((*Server).postCompetitor)},
+		{Method: http.MethodPut, Path: "/api/v1/competitors/{id}", Function: "api-put-competitor", Guard: GuardAPIKey, Scope: auth.ScopeReadWrite,
+			Capability: "competitors:manage", Tag: "Competitors", Summary: "Rename a competitor or change its aliases, domains, description (extension)",
+			Status: http.StatusOK, Errors: []string{CodeNotFound, CodeValidation, CodeAlreadyExists}, Handler: Handle((*Server).putCompetitor)},
+		{Method: http.MethodPost, Path: "/api/v1/competitors/{id}/dismiss", Function: "api-post-competitor-dismiss", Guard: GuardAPIKey, Scope: auth.ScopeReadWrite,
+			Capability: "competitors:manage", Tag: "Competitors", Summary: "Dismiss a competitor: it no longer counts in detection and gaps (extension)",
+			Status: http.StatusOK, Errors: []string{CodeNotFound}, Handler: Handle((*Server).dismissCompetitor)},
+		{Method: http.MethodPost, Path: "/api/v1/competitors/{id}/restore", Function: "api-post-competitor-restore", Guard: GuardAPIKey, Scope: auth.ScopeReadWrite,
+			Capability: "competitors:manage", Tag: "Competitors", Summary: "Restore a dismissed competitor (extension)",
+			Status: http.StatusOK, Errors: []string{CodeNotFound}, Handler: Handle((*Server).restoreCompetitor)},
 		{Method: http.MethodGet, Path: "/api/v1/gaps", Function: "api-list-gaps", Guard: GuardAPIKey, Scope: auth.ScopeRead,
-			Capability: "gaps:read", Tag: "Gaps", Summary: "Visibility gaps (four tiers) as content opportunities",
-			Status: http.StatusOK, Handler: NotImplemented[StatusFilter, OpenObject]()},
+			Capability: "gaps:read", Tag: "Gaps", Summary: "Visibility gaps (four tiers), newest first",
+			Status: http.StatusOK, Handler: Handle((*Server).listGaps)},
 		{Method: http.MethodPost, Path: "/api/v1/gaps/detect", Function: "api-post-gaps-detect", Guard: GuardAPIKey, Scope: auth.ScopeReadWrite,
 			Capability: "gaps:detect", Tag: "Gaps", Summary: "Start four-tier gap detection (credit-metered, asynchronous)",
-			Status: http.StatusAccepted, Errors: writeErrors, Handler: NotImplemented[struct {
-				Body GapDetectRequest `body:"json"`
-			}, JobAccepted]()},
+			Status: http.StatusAccepted, Errors: writeErrors, Handler: Handle((*Server).postGapsDetect)},
 		{Method: http.MethodGet, Path: "/api/v1/opportunities", Function: "api-list-opportunities", Guard: GuardAPIKey, Scope: auth.ScopeRead,
-			Capability: "opportunities:read", Tag: "Opportunities", Summary: "Content opportunities",
-			Status: http.StatusOK, Handler: NotImplemented[StatusFilter, OpenObject]()},
+			Capability: "opportunities:read", Tag: "Opportunities", Summary: "Content opportunities, newest first",
+			Status: http.StatusOK, Handler: Handle((*Server).listOpportunities)},
 		{Method: http.MethodGet, Path: "/api/v1/opportunities/{id}", Function: "api-get-opportunity", Guard: GuardAPIKey, Scope: auth.ScopeRead,
 			Capability: "opportunities:read", Tag: "Opportunities", Summary: "One opportunity with brief, content and publish status",
-			Status: http.StatusOK, Errors: []string{CodeNotFound}, Handler: NotImplemented[StrID, OpenObject]()},
+			Status: http.StatusOK, Errors: []string{CodeNotFound}, Handler: Handle((*Server).getOpportunity)},
 		{Method: http.MethodPost, Path: "/api/v1/opportunities/{id}/generate-brief", Function: "api-post-opportunity-brief", Guard: GuardAPIKey, Scope: auth.ScopeReadWrite,
-			Capability: "content:generate", Tag: "Opportunities", Summary: "Generate a content brief (asynchronous)",
-			Status: http.StatusAccepted, Errors: writeErrors, Handler: NotImplemented[struct {
-				StrID
-				Body BriefRequest `body:"json"`
-			}, JobAccepted]()},
+			Capability: "content:generate", Tag: "Opportunities", Summary: "Generate a content brief (credit-metered, asynchronous)",
+			Status: http.StatusAccepted, Errors: append([]string{CodeInvalidState}, writeErrors...), Handler: Handle((*Server).postGenerateBrief)},
 		{Method: http.MethodPost, Path: "/api/v1/opportunities/{id}/generate-content", Function: "api-post-opportunity-content", Guard: GuardAPIKey, Scope: auth.ScopeReadWrite,
-			Capability: "content:generate", Tag: "Opportunities", Summary: "Generate the article (asynchronous)",
-			Status: http.StatusAccepted, Errors: writeErrors, Handler: NotImplemented[struct {
-				StrID
-				Body ContentRequest `body:"json"`
-			}, JobAccepted]()},
+			Capability: "content:generate", Tag: "Opportunities", Summary: "Generate the article from the brief (credit-metered, asynchronous)",
+			Status: http.StatusAccepted, Errors: append([]string{CodeInvalidState}, writeErrors...), Handler: Handle((*Server).postGenerateContent)},
 		{Method: http.MethodPost, Path: "/api/v1/opportunities/{id}/publish", Function: "api-post-opportunity-publish", Guard: GuardAPIKey, Scope: auth.ScopePublish,
 			Capability: "content:publish", Tag: "Opportunities", Summary: "Publish (propose or execute) to a destination",
 			Status: http.StatusAccepted, Errors: append([]string{CodeApprovalRequired, CodeApprovalPending}, writeErrors...),
@@ -209,8 +233,20 @@ func routeTable() []Route {
 			Capability: "destinations:manage", Tag: "Destinations", Summary: "Delete a publish destination (extension)",
 			Status: http.StatusOK, Errors: []string{CodeNotFound}, Handler: NotImplemented[StrID, OpenObject]()},
 		{Method: http.MethodGet, Path: "/api/v1/audit", Function: "api-list-audit", Guard: GuardAPIKey, Scope: auth.ScopeRead,
-			Capability: "audit:read", Tag: "Audit", Summary: "Audit log with exact LLM prompts (extension)",
-			Status: http.StatusOK, Handler: NotImplemented[NoInput, OpenObject]()},
+			Capability: "audit:read", Tag: "Audit", Summary: "Audit log with exact LLM prompts, newest first (extension)",
+			Status: http.StatusOK, Handler: Handle((*Server).listAudit)},
+		{Method: http.MethodGet, Path: "/api/v1/brand-profiles", Function: "api-list-brand-profiles", Guard: GuardAPIKey, Scope: auth.ScopeRead,
+			Capability: "brand_profiles:read", Tag: "Brand profiles", Summary: "Brand profiles of the tenant (extension)",
+			Status: http.StatusOK, Handler: Handle((*Server).listBrandProfiles)},
+		{Method: http.MethodGet, Path: "/api/v1/brand-profiles/{id}", Function: "api-get-brand-profile", Guard: GuardAPIKey, Scope: auth.ScopeRead,
+			Capability: "brand_profiles:read", Tag: "Brand profiles", Summary: "One brand profile (extension)",
+			Status: http.StatusOK, Errors: []string{CodeNotFound}, Handler: Handle((*Server).getBrandProfile)},
+		{Method: http.MethodPut, Path: "/api/v1/brand-profiles/{id}", Function: "api-put-brand-profile", Guard: GuardAPIKey, Scope: auth.ScopePublish,
+			Capability: "brand_profiles:manage", Tag: "Brand profiles", Summary: "Change a brand profile's aliases and domains (extension)",
+			Status: http.StatusOK, Errors: []string{CodeNotFound, CodeValidation}, Handler: Handle((*Server).putBrandProfile)},
+		{Method: http.MethodPost, Path: "/api/v1/brand-profiles/{id}/rescore", Function: "api-post-brand-profile-rescore", Guard: GuardAPIKey, Scope: auth.ScopeReadWrite,
+			Capability: "brand_profiles:rescore", Tag: "Brand profiles", Summary: "Re-run detection over the profile's stored answers (credit-metered, asynchronous; extension)",
+			Status: http.StatusAccepted, Errors: writeErrors, Handler: Handle((*Server).postRescore)},
 		{Method: http.MethodPost, Path: "/api/v1/brand-check", Function: "brand-check", Guard: GuardAnonymous,
 			Tag: "Brand check", Summary: "Anonymous brand check: visibility score and grade (reCAPTCHA, 3 per day)",
 			Status: http.StatusOK, Errors: []string{CodeValidation, CodeRecaptchaFailed, CodeRateLimitExceeded, CodeServiceUnavailable},

@@ -21,13 +21,18 @@ import (
 
 	"github.com/awslabs/aws-lambda-go-api-proxy/core"
 
+	"github.com/brandlens/brandlens/shared/audit"
 	"github.com/brandlens/brandlens/shared/auth"
 	"github.com/brandlens/brandlens/shared/brandcheck"
 	"github.com/brandlens/brandlens/shared/citations"
 	"github.com/brandlens/brandlens/shared/competitors"
+	"github.com/brandlens/brandlens/shared/content"
 	"github.com/brandlens/brandlens/shared/credits"
+	"github.com/brandlens/brandlens/shared/gaps"
 	"github.com/brandlens/brandlens/shared/idempotency"
 	"github.com/brandlens/brandlens/shared/jobs"
+	"github.com/brandlens/brandlens/shared/meter"
+	"github.com/brandlens/brandlens/shared/opportunities"
 	"github.com/brandlens/brandlens/shared/queries"
 	"github.com/brandlens/brandlens/shared/ratelimit"
 	"github.com/brandlens/brandlens/shared/runs"
@@ -53,8 +58,16 @@ type Deps struct {
 	Runs        *runs.Service
 	Webhooks    *webhooks.Service
 	Idempotency *idempotency.Records
-	Logger      *slog.Logger
-	Now         func() time.Time
+	// The content loop: metered jobs, gap detection, gaps, opportunities,
+	// brief and article job requests, and the audit log.
+	Meter         *meter.Service
+	Detector      *gaps.Detector
+	Gaps          *gaps.Repo
+	Opportunities *opportunities.Repo
+	ContentJobs   *content.Jobs
+	Audit         *audit.Log
+	Logger        *slog.Logger
+	Now           func() time.Time
 	// SiteContentSecret signs bodies sent to the site-content receiver.
 	SiteContentSecret []byte
 	MaxBody           int64

@@ -2,6 +2,8 @@ package httpapi
 
 import (
 	"errors"
+	"math"
+	"strconv"
 	"time"
 
 	"github.com/brandlens/brandlens/shared/webhooks"
@@ -61,11 +63,11 @@ func (c WebhookSubscriptionCreated) withoutSecret() any { c.Secret = ""; return 
 // as it is now (rotated by a PUT since, the new one); a subscription deleted
 // since is 404.
 func (c WebhookSubscriptionCreated) withSecret(s *Server, rq *Request) (any, error) {
-	sub, err := s.Webhooks.GetSubscription(rq.HTTP.Context(), rq.Principal.TenantID, c.ID)
+	secret, err := s.Webhooks.RevealSecret(rq.HTTP.Context(), rq.Principal.TenantID, c.ID)
 	if err != nil {
 		return nil, webhookError(err, "webhook subscription")
 	}
-	c.Secret = sub.Secret
+	c.Secret = secret
 	return c, nil
 }
 
@@ -87,6 +89,7 @@ type WebhookDeliveryAttempt struct {
 	At         time.Time `json:"at"`
 	HTTPStatus *int      `json:"httpStatus"`
 	LatencyMS  int64     `json:"latencyMs"`
+	Reason     *string   `json:"reason"`
 	Error      *string   `json:"error"`
 }
 
@@ -125,13 +128,13 @@ type WebhookRedeliveryAccepted struct {
 
 func subscriptionDTO(s webhooks.Subscription) WebhookSubscription {
 	return WebhookSubscription{ID: s.ID, URL: s.URL, Events: s.Events, Description: s.Description, Active: s.Active,
-		HasSecret: s.Secret != "", CreatedAt: s.CreatedAt, UpdatedAt: s.UpdatedAt}
+		HasSecret: s.HasSecret(), CreatedAt: s.CreatedAt, UpdatedAt: s.UpdatedAt}
 }
 
 func deliveryDTO(d webhooks.Delivery) WebhookDelivery {
 	atts := make([]WebhookDeliveryAttempt, len(d.Attempts))
 	for i, a := range d.Attempts {
-		atts[i] = WebhookDeliveryAttempt{N: a.N, Cycle: a.Cycle, At: a.At, HTTPStatus: a.HTTPStatus, LatencyMS: a.LatencyMS, Error: a.Error}
+		atts[i] = WebhookDeliveryAttempt{N: a.N, Cycle: a.Cycle, At: a.At, HTTPStatus: a.HTTPStatus, LatencyMS: a.LatencyMS, Reason: a.Reason, Error: a.Error}
 	}
 	return WebhookDelivery{ID: d.ID, SubscriptionID: d.SubscriptionID, EventID: d.EventID, EventType: d.EventType,
 		Status: d.Status, Cycle: d.Cycle, Attempts: atts, NextAttemptAt: d.NextAttemptAt(),
@@ -141,8 +144,15 @@ func deliveryDTO(d webhooks.Delivery) WebhookDelivery {
 // webhookError maps the webhooks package's not-found to 404 (its
 // validation errors are the service's one kind and pass as they are).
 func webhookError(err error, what string) error {
-	if errors.Is(err, webhooks.ErrNotFound) {
+	var le *webhooks.LimitError
+	switch {
+	case errors.Is(err, webhooks.ErrNotFound):
 		return notFound(what)
+	case errors.As(err, &le):
+		return &Error{Code: CodeRateLimitExceeded,
+			Message:    "at most " + strconv.Itoa(le.Limit) + " redeliveries and pings per hour per API key",
+			Details:    map[string]any{"manualSendLimit": le.Limit},
+			RetryAfter: int(math.Ceil(le.RetryAfter.Seconds()))}
 	}
 	return err
 }
@@ -207,7 +217,7 @@ func (s *Server) deleteWebhook(rq *Request, in StrID) (WebhookDeleted, error) {
 }
 
 func (s *Server) pingWebhook(rq *Request, in StrID) (WebhookPingAccepted, error) {
-	d, err := s.Webhooks.Ping(rq.HTTP.Context(), rq.Principal.TenantID, in.ID)
+	d, err := s.Webhooks.Ping(rq.HTTP.Context(), rq.Principal.TenantID, rq.Principal.KeyID, in.ID)
 	return WebhookPingAccepted{DeliveryID: d.ID, EventID: d.EventID}, webhookError(err, "webhook subscription")
 }
 
@@ -225,6 +235,6 @@ func (s *Server) redeliverWebhook(rq *Request, in deliveryIn) (WebhookRedelivery
 	if _, err := s.Webhooks.GetSubscription(ctx, rq.Principal.TenantID, in.ID); err != nil {
 		return WebhookRedeliveryAccepted{}, webhookError(err, "webhook subscription")
 	}
-	d, err := s.Webhooks.Redeliver(ctx, rq.Principal.TenantID, in.ID, in.DeliveryID)
+	d, err := s.Webhooks.Redeliver(ctx, rq.Principal.TenantID, rq.Principal.KeyID, in.ID, in.DeliveryID)
 	return WebhookRedeliveryAccepted{DeliveryID: d.ID, EventID: d.EventID, Status: d.Status}, webhookError(err, "delivery")
 }

@@ -106,8 +106,10 @@ func init() {
 		"WebhookDeliveryAttempt.n":                     {Description: "the attempt's number within its cycle, 1 to 5"},
 		"WebhookDeliveryAttempt.httpStatus":            {Description: "the receiver's status; null when no answer came (timeout, refused or SSRF-denied connection)"},
 		"WebhookDeliveryAttempt.latencyMs":             {Description: "time from sending to the end of the answer"},
-		"WebhookDeliveryAttempt.error":                 {Description: "why the attempt failed; null on success"},
-		"WebhookRedeliveryAccepted.status":             {Enum: webhooks.Statuses},
+		"WebhookDeliveryAttempt.reason": {Description: "why the attempt failed, as a stable code: http_<status> (the receiver answered with a status other than 2xx), or " +
+			strings.Join(webhooks.FailureReasons, ", ") + " (no answer); null on success"},
+		"WebhookDeliveryAttempt.error":     {Description: "the failure in words, naming no address or resolver (those are logged with the delivery id); null on success"},
+		"WebhookRedeliveryAccepted.status": {Enum: webhooks.Statuses},
 	} {
 		fieldDocs[k] = v
 	}

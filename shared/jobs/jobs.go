@@ -32,6 +32,8 @@ const (
 	TypeBriefGeneration   = "brief_generation"
 	TypeContentGeneration = "content_generation"
 	TypePublish           = "publish"
+	// TypeRescore re-runs detection over a brand profile's stored answers.
+	TypeRescore = "rescore"
 )
 
 // PlatformStatus is one platform's outcome within a query run.

@@ -34,6 +34,10 @@ const (
 	PriceGapDetection      = 5
 	PriceBriefGeneration   = 2
 	PriceContentGeneration = 10
+	// PriceRescore is a flat price per re-scoring of a brand profile's
+	// stored answers, whatever their number: the work is detection only, no
+	// AI platform or model is called.
+	PriceRescore = 5
 )
 
 // Message is the jobs-queue message that starts a metered job's workflow;
@@ -223,24 +227,17 @@ func (s *Service) createOps(r Request, job jobs.Job, ceiling int64, now time.Tim
 	if err != nil {
 		return nil, at, err
 	}
-	raw, err := json.Marshal(r.Params)
-	if err != nil {
-		return nil, at, fmt.Errorf("meter: encode params: %w", err)
-	}
-	doc, err := store.EncodeDoc(params{Actor: r.Actor, Params: raw})
+	paramsOp, err := ParamsOp(r.TenantID, job.ID, r.Actor, r.Params)
 	if err != nil {
 		return nil, at, err
 	}
-	pk := paramsKey(r.TenantID, job.ID)
 	entry := audit.New(r.TenantID, r.Actor, r.Action, r.Resource, audit.OutcomeAccepted, now)
 	entry.JobID = job.ID
 	auditOp, err := audit.Op(entry)
 	if err != nil {
 		return nil, at, err
 	}
-	ops = append(ops, jobOp,
-		store.PutOp(store.Item{store.AttrPK: pk.PK, store.AttrSK: pk.SK, store.AttrDoc: doc}, store.NotExists()),
-		auditOp)
+	ops = append(ops, jobOp, paramsOp, auditOp)
 	at.guards = len(ops)
 	for _, g := range r.Guards {
 		ops = append(ops, g.Op)
@@ -286,6 +283,21 @@ func (s *Service) enqueue(ctx context.Context, j jobs.Job) {
 	}
 }
 
+// ParamsOp is the put of a job's parameters and the actor who asked for
+// it (Params reads them), for the transaction that creates the job.
+func ParamsOp(tenantID int32, jobID string, actor audit.Actor, p any) (store.Op, error) {
+	raw, err := json.Marshal(p)
+	if err != nil {
+		return store.Op{}, fmt.Errorf("meter: encode params: %w", err)
+	}
+	doc, err := store.EncodeDoc(params{Actor: actor, Params: raw})
+	if err != nil {
+		return store.Op{}, err
+	}
+	k := paramsKey(tenantID, jobID)
+	return store.PutOp(store.Item{store.AttrPK: k.PK, store.AttrSK: k.SK, store.AttrDoc: doc}, store.NotExists()), nil
+}
+
 // Params reads the parameters and the actor of a job, for its steps.
 func Params[T any](ctx context.Context, tbl store.Table, tenantID int32, jobID string) (T, audit.Actor, error) {
 	var v T
@@ -303,10 +315,25 @@ func Params[T any](ctx context.Context, tbl store.Table, tenantID int32, jobID s
 	return v, p.Actor, nil
 }
 
+// ActorOf returns who asked for the job; ok is false when the job has no
+// parameters (query runs created before runs recorded their actor).
+func ActorOf(ctx context.Context, tbl store.Table, tenantID int32, jobID string) (audit.Actor, bool, error) {
+	it, err := tbl.Get(ctx, paramsKey(tenantID, jobID))
+	if errors.Is(err, store.ErrNotFound) {
+		return audit.Actor{}, false, nil
+	}
+	if err != nil {
+		return audit.Actor{}, false, storeErr("read job parameters", err)
+	}
+	p, err := store.Doc[params](it)
+	return p.Actor, err == nil, err
+}
+
 // State machines of the metered jobs (statemachines/<name>.asl.json).
 const (
 	MachineGapDetection      = "gap-detection"
 	MachineContentGeneration = "content-generation"
+	MachineRescore           = "brand-rescore"
 )
 
 // Machine names the state machine that runs a job of type jobType; ok is
@@ -317,6 +344,8 @@ func Machine(jobType string) (name string, ok bool) {
 		return MachineGapDetection, true
 	case jobs.TypeBriefGeneration, jobs.TypeContentGeneration:
 		return MachineContentGeneration, true
+	case jobs.TypeRescore:
+		return MachineRescore, true
 	}
 	return "", false
 }

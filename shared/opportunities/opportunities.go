@@ -12,7 +12,6 @@ package opportunities
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
@@ -148,10 +147,11 @@ type Opportunity struct {
 	Priority int      `json:"priority"`
 	Brief    *Brief   `json:"brief"`
 	Content  *Content `json:"content"`
-	// Publish is null until the publish step records where the content went.
-	Publish   json.RawMessage `json:"publish"`
-	CreatedAt time.Time       `json:"createdAt"`
-	UpdatedAt time.Time       `json:"updatedAt"`
+	// Publish is null until the publish step records where the content
+	// went (its shape is the publishing issue's).
+	Publish   any       `json:"publish"`
+	CreatedAt time.Time `json:"createdAt"`
+	UpdatedAt time.Time `json:"updatedAt"`
 
 	// rev counts the writes of the record; each write is conditional on it.
 	rev int64

@@ -129,6 +129,9 @@ type Error struct {
 	Code       string // vendor error code or type
 	Message    string
 	RetryAfter time.Duration
+	// Detail is the raw cause (redacted of keys) for the logs; it may name
+	// addresses and internal hosts, so it never reaches a job record.
+	Detail string
 }
 
 func (e *Error) Error() string {

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/brandlens/brandlens/shared/audit"
 	"github.com/brandlens/brandlens/shared/idempotency"
 	"github.com/brandlens/brandlens/shared/jobs"
 	"github.com/brandlens/brandlens/shared/queries"
@@ -70,6 +71,7 @@ func (s *Service) RunSchedules(ctx context.Context) (ScheduleReport, error) {
 				TenantID: t.ID, QueryID: q.ID, Samples: DefaultSamples,
 				Idempotency: &idempotency.Key{TenantID: t.ID, APIKeyID: schedulerKeyID,
 					Key: "schedule:" + strconv.Itoa(int(q.ID)) + ":" + period, Fingerprint: "schedule"},
+				Actor: audit.System(),
 			})
 			var ice *InsufficientCreditsError
 			var ce *CeilingError

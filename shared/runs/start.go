@@ -14,11 +14,13 @@ import (
 	"strings"
 	"time"
 
+	"github.com/brandlens/brandlens/shared/audit"
 	"github.com/brandlens/brandlens/shared/competitors"
 	"github.com/brandlens/brandlens/shared/credits"
 	"github.com/brandlens/brandlens/shared/idempotency"
 	"github.com/brandlens/brandlens/shared/ids"
 	"github.com/brandlens/brandlens/shared/jobs"
+	"github.com/brandlens/brandlens/shared/meter"
 	"github.com/brandlens/brandlens/shared/platforms"
 	"github.com/brandlens/brandlens/shared/providers"
 	"github.com/brandlens/brandlens/shared/queries"
@@ -39,10 +41,13 @@ const (
 // sample; only samples that succeed are charged.
 const PricePerPlatformSample = 1
 
-// Message is the jobs-queue message that starts a job's workflow.
+// Message is the jobs-queue message that starts a job's workflow; Type
+// (the job's) picks the workflow, so every sender — the write paths and
+// the scheduler's sweep of jobs left queued — sends it.
 type Message struct {
 	JobID    string `json:"jobId"`
 	TenantID int32  `json:"tenantId"`
+	Type     string `json:"type,omitempty"`
 }
 
 // Request is a run request; Start checks it.
@@ -56,6 +61,9 @@ type Request struct {
 	// most one job. The HTTP router passes the key it claimed; the
 	// scheduler an unclaimed one.
 	Idempotency *idempotency.Key
+	// Actor asked for the run (the scheduler: audit.System()); the audit
+	// log names it on the run and on every platform call of the run.
+	Actor audit.Actor
 }
 
 // check refuses samples out of range and unknown platform names, naming the
@@ -128,6 +136,9 @@ type Deps struct {
 	Logger *slog.Logger
 	// Metrics receives the figures of settled jobs (nil: none).
 	Metrics Metrics
+	// RescoreBatch is how many stored answers one invocation of the
+	// re-scoring step reads (0: DefaultRescoreBatch).
+	RescoreBatch int
 }
 
 // Service runs queries. Build it with New: every dependency is given at
@@ -154,7 +165,18 @@ func New(d Deps) (*Service, error) {
 	if d.Metrics == nil {
 		d.Metrics = noMetrics{}
 	}
+	if d.RescoreBatch <= 0 {
+		d.RescoreBatch = DefaultRescoreBatch
+	}
 	return &Service{Deps: d, idem: idempotency.NewRecords(d.Table, d.Now)}, nil
+}
+
+// runParams are kept beside a run's job (meter.ParamsOp) with its actor,
+// whom the audit entries of the run's platform calls name.
+type runParams struct {
+	QueryID   int32    `json:"queryId"`
+	Platforms []string `json:"platforms"`
+	Samples   int      `json:"samples"`
 }
 
 // Accepted is the outcome of Start.
@@ -181,7 +203,7 @@ func (s *Service) Start(ctx context.Context, r Request) (Accepted, error) {
 		}
 	}
 	q, err := s.Queries.Get(ctx, r.TenantID, r.QueryID)
-	if errors.Is(err, queries.ErrNotFound) {
+	if errors.Is(err, queries.ErrNotFound) || (err == nil && q.DeletedAt != nil) {
 		return Accepted{}, ErrQueryNotFound
 	}
 	if err != nil {
@@ -239,9 +261,23 @@ func (s *Service) create(ctx context.Context, r Request, job jobs.Job, jobOp sto
 	}
 	base := len(ops)
 	ops = append(ops, credits.ReserveOps(r.TenantID, job.ID, cost, ceiling, now)...)
-	ops = append(ops, jobOp)
+	actor := r.Actor
+	if actor.KeyID == "" {
+		actor = audit.System()
+	}
+	paramsOp, err := meter.ParamsOp(r.TenantID, job.ID, actor, runParams{QueryID: *job.QueryID, Platforms: job.Platforms, Samples: job.Samples})
+	if err != nil {
+		return Accepted{}, err
+	}
+	entry := audit.New(r.TenantID, actor, "queries.run", audit.Resource("query", *job.QueryID), audit.OutcomeAccepted, now)
+	entry.JobID = job.ID
+	auditOp, err := audit.Op(entry)
+	if err != nil {
+		return Accepted{}, err
+	}
+	ops = append(ops, jobOp, paramsOp, auditOp)
 
-	err := s.Table.TransactWrite(ctx, ops...)
+	err = s.Table.TransactWrite(ctx, ops...)
 	var txe *store.TxConditionError
 	switch {
 	case errors.As(err, &txe) && txe.Index == idemAt:
@@ -299,7 +335,7 @@ func (s *Service) replay(ctx context.Context, r Request) (Accepted, bool, error)
 // returned: the job is stored and the scheduler's sweep re-enqueues jobs
 // left queued.
 func (s *Service) enqueue(ctx context.Context, j jobs.Job) {
-	body, _ := json.Marshal(Message{JobID: j.ID, TenantID: j.TenantID})
+	body, _ := json.Marshal(Message{JobID: j.ID, TenantID: j.TenantID, Type: j.Type})
 	if err := s.Sender.Send(ctx, body, 0); err != nil {
 		s.Logger.Error("enqueue job", "job_id", j.ID, "tenant_id", j.TenantID, "error", err.Error())
 	}

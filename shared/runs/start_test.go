@@ -17,6 +17,7 @@ import (
 	"github.com/brandlens/brandlens/shared/outbox"
 	"github.com/brandlens/brandlens/shared/providers"
 	"github.com/brandlens/brandlens/shared/runs"
+	"github.com/brandlens/brandlens/shared/secrets"
 	"github.com/brandlens/brandlens/shared/seed"
 	"github.com/brandlens/brandlens/shared/store"
 	"github.com/brandlens/brandlens/shared/store/dynamotest"
@@ -62,7 +63,7 @@ func newEnv(t *testing.T, tbl store.Table, clock *storetest.Clock) *env {
 	}
 	rs, provs := &recordingSender{}, providers.Set{}
 	svc, err := app.NewServices(repos, app.Deps{Jobs: rs, Deliveries: &recordingSender{}, Providers: provs,
-		Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+		Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), Secrets: secrets.NewSealer(secrets.NewMemoryKeyring())})
 	if err != nil {
 		t.Fatal(err)
 	}

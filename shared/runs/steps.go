@@ -7,13 +7,16 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/brandlens/brandlens/shared/audit"
 	"github.com/brandlens/brandlens/shared/citations"
 	"github.com/brandlens/brandlens/shared/competitors"
 	"github.com/brandlens/brandlens/shared/detect"
 	"github.com/brandlens/brandlens/shared/ids"
 	"github.com/brandlens/brandlens/shared/jobs"
+	"github.com/brandlens/brandlens/shared/meter"
 	"github.com/brandlens/brandlens/shared/outbox"
 	"github.com/brandlens/brandlens/shared/providers"
+	"github.com/brandlens/brandlens/shared/queries"
 	"github.com/brandlens/brandlens/shared/store"
 	"github.com/brandlens/brandlens/shared/tenants"
 )
@@ -252,9 +255,29 @@ func (s *Service) RunPlatform(ctx context.Context, it Item) (PlatformOutput, err
 	for _, c := range tracked {
 		hints.Competitors = append(hints.Competitors, c.NameOrEmpty())
 	}
+	actor, ok, err := meter.ActorOf(ctx, s.Table, it.TenantID, it.JobID)
+	if err != nil {
+		return PlatformOutput{}, err
+	}
+	if !ok {
+		actor = audit.System()
+	}
 	start := s.Now()
 	ans, err := prov.Answer(ctx, providers.Request{Platform: it.Platform, Query: q.Text, Sample: it.Sample, Hints: hints})
 	if err != nil {
+		// The call is audited although it failed: what was asked, and why
+		// it did not answer (a failed audit write is not worth more than
+		// the platform's error, which the workflow acts on).
+		e := s.platformEntry(it, q, actor, audit.OutcomeFailed, audit.ProviderCall(it.Platform, q.Text, providers.Answer{Latency: s.Now().Sub(start)}, err.Error()))
+		if aerr := audit.NewLog(s.Table).Append(ctx, e); aerr != nil {
+			s.Logger.Error("audit platform call", "job_id", it.JobID, "platform", it.Platform, "error", aerr.Error())
+		}
+		// The job records err's safe text; the raw cause is for operators.
+		var pe *providers.Error
+		if errors.As(err, &pe) && pe.Detail != "" {
+			s.Logger.Warn("platform call failed", "job_id", it.JobID, "tenant_id", it.TenantID, "platform", it.Platform,
+				"sample", it.Sample, "code", pe.Code, "detail", pe.Detail)
+		}
 		if providers.IsRetryable(err) {
 			honourRetryAfter(ctx, err)
 			return PlatformOutput{}, &TransientProviderError{Platform: it.Platform, Message: err.Error()}
@@ -326,6 +349,13 @@ func (s *Service) RunPlatform(ctx context.Context, it Item) (PlatformOutput, err
 	if err != nil {
 		return PlatformOutput{}, err
 	}
+	// The platform call, with the exact question sent, commits with the
+	// answer it produced.
+	auditOp, err := audit.Op(s.platformEntry(it, q, actor, audit.OutcomeSucceeded, audit.ProviderCall(it.Platform, q.Text, ans, "")))
+	if err != nil {
+		return PlatformOutput{}, err
+	}
+	ops = append(ops, auditOp)
 	err = s.Table.TransactWrite(ctx, ops...)
 	var txe *store.TxConditionError
 	if errors.As(err, &txe) && txe.Index == 0 {
@@ -350,11 +380,9 @@ func (s *Service) recordOps(it Item, out PlatformOutput, vr VisibilityResult, cs
 	if err != nil {
 		return nil, err
 	}
-	vk := visibilityKey(it.TenantID, vr.ID)
 	ops := []store.Op{
 		store.PutOp(store.Item{store.AttrPK: rk.PK, store.AttrSK: rk.SK, store.AttrDoc: outDoc}, store.NotExists()),
-		store.PutOp(store.Item{store.AttrPK: vk.PK, store.AttrSK: vk.SK, store.AttrDoc: vrDoc,
-			store.AttrGSI1PK: byQueryPK(it.TenantID, vr.QueryID), store.AttrGSI1SK: byQuerySK(vr.ExecutedAt, vr.ID)}, store.NotExists()),
+		store.PutOp(visibilityItem(vr, vrDoc), store.NotExists()),
 	}
 	for _, c := range cs {
 		op, err := citations.PutOp(c)
@@ -383,6 +411,14 @@ func (s *Service) recordOps(it Item, out PlatformOutput, vr VisibilityResult, cs
 		ops = append(ops, op)
 	}
 	return ops, nil
+}
+
+// platformEntry is the audit entry of one platform call of a run.
+func (s *Service) platformEntry(it Item, q queries.Query, actor audit.Actor, outcome string, call audit.ModelCall) audit.Entry {
+	e := audit.New(it.TenantID, actor, "platform.answer", audit.Resource("query", q.ID), outcome, s.Now())
+	e.JobID = it.JobID
+	e.Detail = fmt.Sprintf("%s, sample %d", it.Platform, it.Sample)
+	return e.WithModelCall(call)
 }
 
 // recorded returns the stored output of an item already recorded.

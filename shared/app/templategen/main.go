@@ -123,7 +123,7 @@ func Generate() ([]byte, error) {
 		return nil, err
 	}
 	fns := app.Functions()
-	var gen []resource
+	gen := secretsKeyResources(fns)
 	for _, w := range app.Workflows {
 		const sec = "  # ---- Workflows (statemachines/, app.Workflows) ----"
 		gen = append(gen,

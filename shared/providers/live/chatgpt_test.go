@@ -7,6 +7,7 @@ import (
 	"math"
 	"net/http"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -200,5 +201,35 @@ func TestChatGPTNetworkError(t *testing.T) {
 	var pe *providers.Error
 	if !errors.As(err, &pe) || pe.Kind != providers.KindTransient || pe.Code != "network" {
 		t.Fatalf("err = %v", err)
+	}
+}
+
+// A transport failure reaches the job record as a reason and a safe
+// message: no address, resolver ("lookup x on 10.0.0.2:53") or URL. The raw
+// cause stays in Detail, which only the logs get.
+func TestNetworkErrorsNameNoInternals(t *testing.T) {
+	cases := []struct{ name, url, reason, detail string }{
+		{"refused", closedURL(t), "connection_refused", "127.0.0.1"},
+		{"unresolvable", "http://brandlens-test.invalid", "dns_error", "lookup"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			_, err := newTestChatGPT(c.url, 5*time.Second).Answer(context.Background(), providers.Request{Query: "q"})
+			var pe *providers.Error
+			if !errors.As(err, &pe) || pe.Code != "network" {
+				t.Fatalf("err = %v", err)
+			}
+			if !strings.Contains(pe.Message, "("+c.reason+")") {
+				t.Errorf("message %q lacks reason %s", pe.Message, c.reason)
+			}
+			for _, leak := range []string{"127.0.0.1", "lookup", ":53", "dial tcp", "brandlens-test.invalid", "http://"} {
+				if strings.Contains(err.Error(), leak) {
+					t.Errorf("job-visible error %q holds %q", err.Error(), leak)
+				}
+			}
+			if !strings.Contains(pe.Detail, c.detail) {
+				t.Errorf("detail %q lacks %q", pe.Detail, c.detail)
+			}
+		})
 	}
 }
