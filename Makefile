@@ -13,8 +13,14 @@ STAGE ?= staging
 
 .PHONY: run test build generate lint deploy stack-policy clean tools bench eval
 
+# The AI vendors' SDKs are linked only when they are used: live providers
+# or a vendor's writer (BRANDLENS_MODELS) build with the live tag
+# (cmd/brandlens/providers_live.go).
+RUN_TAGS := $(if $(or $(filter live,$(BRANDLENS_PROVIDERS)),$(filter-out offline,$(BRANDLENS_MODELS))),-tags live)
+
 run:
-	$(GO) run ./cmd/brandlens serve $(ARGS)
+	@echo "brandlens: building (the first build compiles every dependency and prints nothing for several minutes; later builds take seconds)$(if $(RUN_TAGS), with the AI vendors' SDKs,)..."
+	$(GO) run $(RUN_TAGS) ./cmd/brandlens serve $(ARGS)
 
 tools: tools/node_modules/.package-lock.json
 
@@ -24,6 +30,7 @@ tools/node_modules/.package-lock.json: tools/package.json tools/package-lock.jso
 
 test: tools
 	$(GO) vet ./...
+	$(GO) vet -tags live ./cmd/brandlens
 	$(GO) test -count=1 -timeout 9m ./...
 
 bench:
@@ -41,6 +48,7 @@ eval:
 lint:
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
 	$(GO) vet ./...
+	$(GO) vet -tags live ./cmd/brandlens
 
 # One arm64 bootstrap per artifact, as provided.al2023 expects.
 build: $(ARTIFACTS:%=$(BUILD_DIR)/%/bootstrap)
@@ -114,6 +122,7 @@ build-StepGenerateBrief: ARTIFACT = step-generate
 build-StepGenerateArticle: ARTIFACT = step-generate
 build-StepJobSettle: ARTIFACT = worker
 build-Scheduler: ARTIFACT = worker
+build-WorkerExecutionEnded: ARTIFACT = worker
 build-WorkerFanout: ARTIFACT = worker
 build-WorkerDeliver: ARTIFACT = worker
 # END sam build targets.

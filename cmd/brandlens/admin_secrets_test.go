@@ -21,7 +21,7 @@ func TestAdminSealsAndRotatesSecrets(t *testing.T) {
 	t.Setenv("BRANDLENS_SECRETS_KEY_ID", "")
 	ctx := context.Background()
 	dir := t.TempDir()
-	runAdmin(t, dir, "create-tenant", "--name", "Sealed Co")
+	runAdmin(t, dir, "create-tenant", "--create", "--name", "Sealed Co")
 	const plain = "legacy-plain-signing-secret-0001"
 	key := store.Key{PK: "TENANT#1", SK: "WEBHOOK#wh_legacy"}
 	withTable := func(f func(store.Table)) {

@@ -201,7 +201,10 @@ func buildWorker(ctx context.Context, res *Resources, f Function, log *slog.Logg
 			return nil, err
 		}
 	case KindScheduler:
-		h = svc.Runs.RunSchedules
+		schedules := res.Config().Schedules
+		h = func(ctx context.Context) (SchedulerReport, error) { return svc.RunScheduler(ctx, schedules) }
+	case KindExecutionEnded:
+		h = executionEndedHandler(svc)
 	case KindFanout:
 		h = fanoutHandler(svc.Webhooks, log)
 	case KindDeliver:
@@ -243,6 +246,10 @@ func lambdaServices(ctx context.Context, res *Resources, keySecret []byte, provs
 	if err != nil {
 		return nil, err
 	}
+	timeouts, err := providers.Timeouts(res.getenv)
+	if err != nil {
+		return nil, err
+	}
 	m, err := res.Metrics(log)
 	if err != nil {
 		return nil, err
@@ -252,7 +259,7 @@ func lambdaServices(ctx context.Context, res *Resources, keySecret []byte, provs
 		return nil, err
 	}
 	d := Deps{Logger: log, Jobs: tr.Sender(jobsQ, "jobs"), Deliveries: tr.Sender(deliveriesQ, "deliveries"), Providers: provs,
-		Guard: res.Guard(), RetryScale: cfg.RetryScale, Metrics: m, Generator: gen, Secrets: sealer}
+		Guard: res.Guard(), RetryScale: cfg.RetryScale, Metrics: m, Timeouts: timeouts, Generator: gen, Secrets: sealer}
 	if tr != nil {
 		// The guarded delivery client, its attempts traced.
 		d.DeliveryClient = d.Guard.NewClient(ssrf.ClientOptions{})

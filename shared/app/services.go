@@ -111,6 +111,9 @@ type Services struct {
 	*Repos
 	Runs     *runs.Service
 	Webhooks *webhooks.Service
+	// Sweeper finds the jobs nothing will finish (lost start messages,
+	// past their deadline, in flight when a local runtime stopped).
+	Sweeper *jobs.Sweeper
 	// Meter creates the metered jobs other than query runs and runs their
 	// generic steps (start, settle).
 	Meter         *meter.Service
@@ -139,6 +142,10 @@ type Deps struct {
 	Guard ssrf.Guard
 	// RetryScale multiplies the webhook retry waits (0: 1).
 	RetryScale float64
+	// Timeouts are the AI platforms' per-call timeouts
+	// (providers.Timeouts; nil: the defaults), which query runs' deadlines
+	// derive from.
+	Timeouts map[string]time.Duration
 	// Generator writes briefs and articles; nil in a process that runs no
 	// generation step.
 	Generator models.Generator
@@ -182,6 +189,13 @@ func NewServices(r *Repos, d Deps) (*Services, error) {
 	}
 	if d.Generator != nil {
 		svc.Content = content.NewService(r.Table, r.Tenants, r.Competitors, d.Generator, gaps.Defaults, r.Now)
+	}
+	kinds, err := jobKinds(rs, svc.Meter, d.Timeouts)
+	if err != nil {
+		return nil, err
+	}
+	if svc.Sweeper, err = jobs.NewSweeper(r.Jobs, r.Tenants, kinds, d.Jobs, r.Now, d.Logger); err != nil {
+		return nil, fmt.Errorf("app: %w", err)
 	}
 	return svc, nil
 }

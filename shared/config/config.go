@@ -34,6 +34,13 @@ const (
 	EnvStateMachineARN       = "BRANDLENS_STATE_MACHINE_ARN"
 	EnvProviderKeysSecretARN = "BRANDLENS_PROVIDER_KEYS_SECRET_ARN"
 	EnvSchedulerInterval     = "BRANDLENS_SCHEDULER_INTERVAL"
+	// EnvSchedules turns the runs of scheduled queries on (on/off; off by
+	// default, so that a local service spends no credits on its own;
+	// template.yaml turns it on for the scheduler function).
+	EnvSchedules = "BRANDLENS_SCHEDULES"
+	// EnvShutdownGrace is how long `brandlens serve` lets running steps
+	// finish after SIGTERM (a Go duration).
+	EnvShutdownGrace = "BRANDLENS_SHUTDOWN_GRACE"
 	// EnvRetryScale multiplies the webhook retry waits (a positive factor):
 	// tests run the whole schedule in about a second with 0.01.
 	EnvRetryScale = "BRANDLENS_RETRY_SCALE"
@@ -81,7 +88,11 @@ const (
 	// DefaultDataDir is where the embedded store keeps its files locally.
 	DefaultDataDir           = ".brandlens"
 	DefaultSchedulerInterval = time.Minute
-	DefaultSecretsTTL        = 5 * time.Minute
+	// DefaultShutdownGrace leaves a step that is writing its result time to
+	// commit; a platform call still waiting is cut off and asked again
+	// after the restart.
+	DefaultShutdownGrace = 30 * time.Second
+	DefaultSecretsTTL    = 5 * time.Minute
 )
 
 // Config is the settings read from the environment.
@@ -110,6 +121,11 @@ type Config struct {
 	ProviderKeysSecretARN string
 	// SchedulerInterval is the local scheduler's period (0: off).
 	SchedulerInterval time.Duration
+	// Schedules runs scheduled queries (off: the scheduler only sweeps
+	// jobs).
+	Schedules bool
+	// ShutdownGrace is how long serve lets running steps finish on SIGTERM.
+	ShutdownGrace time.Duration
 	// RetryScale multiplies the webhook retry waits.
 	RetryScale float64
 	// AllowLoopbackTargets admits loopback webhook URLs.
@@ -175,6 +191,7 @@ func Parse(getenv func(string) string) (Config, error) {
 		RecaptchaSecretARN:    get(EnvRecaptchaSecretARN),
 		OriginSecretARN:       get(EnvOriginSecretARN),
 		SchedulerInterval:     DefaultSchedulerInterval,
+		ShutdownGrace:         DefaultShutdownGrace,
 		RetryScale:            1,
 		MetricsNamespace:      get(EnvMetricsNamespace),
 		SecretsTTL:            DefaultSecretsTTL,
@@ -208,6 +225,20 @@ func Parse(getenv func(string) string) (Config, error) {
 			return Config{}, fmt.Errorf("config: %s must be a duration such as 1m (0s: off), not %q", EnvSchedulerInterval, v)
 		}
 		c.SchedulerInterval = d
+	}
+	switch v := strings.ToLower(get(EnvSchedules)); v {
+	case "", "off", "0", "false":
+	case "on", "1", "true":
+		c.Schedules = true
+	default:
+		return Config{}, fmt.Errorf("config: %s must be on or off, not %q", EnvSchedules, v)
+	}
+	if v := get(EnvShutdownGrace); v != "" {
+		d, err := time.ParseDuration(v)
+		if err != nil || d <= 0 {
+			return Config{}, fmt.Errorf("config: %s must be a positive duration such as 30s, not %q", EnvShutdownGrace, v)
+		}
+		c.ShutdownGrace = d
 	}
 	if v := get(EnvRetryScale); v != "" {
 		f, err := strconv.ParseFloat(v, 64)

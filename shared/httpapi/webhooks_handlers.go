@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/brandlens/brandlens/shared/validation"
 	"github.com/brandlens/brandlens/shared/webhooks"
 )
 
@@ -111,6 +112,8 @@ type WebhookDelivery struct {
 // WebhookDeliveryList is the answer of GET /api/v1/webhooks/{id}/deliveries.
 type WebhookDeliveryList struct {
 	Items []WebhookDelivery `json:"items"`
+	// NextCursor continues after this page; null after the last one.
+	NextCursor *string `json:"nextCursor"`
 }
 
 // WebhookPingAccepted is the 202 answer of POST /api/v1/webhooks/{id}/ping.
@@ -167,6 +170,7 @@ type (
 		StrID
 		Limit  int32  `query:"limit" default:"50" min:"1" max:"200"`
 		Status string `query:"status" enum:"deliveryStatuses"`
+		Cursor string `query:"cursor" maxLength:"200" doc:"the nextCursor of the previous page: continues right after it, however old the deliveries (the status filter still applies)"`
 	}
 	createWebhookIn struct {
 		Body CreateWebhookSubscriptionRequest `body:"json"`
@@ -222,10 +226,16 @@ func (s *Server) pingWebhook(rq *Request, in StrID) (WebhookPingAccepted, error)
 }
 
 func (s *Server) listWebhookDeliveries(rq *Request, in listDeliveriesIn) (WebhookDeliveryList, error) {
-	ds, err := s.Webhooks.ListDeliveries(rq.HTTP.Context(), rq.Principal.TenantID, in.ID, in.Status, int(in.Limit))
+	ds, next, err := s.Webhooks.PageDeliveries(rq.HTTP.Context(), rq.Principal.TenantID, in.ID, in.Status, int(in.Limit), in.Cursor)
+	if errors.Is(err, webhooks.ErrInvalidCursor) {
+		return WebhookDeliveryList{}, validation.Field("cursor", "is not a cursor of this list; pass the nextCursor of a page unchanged")
+	}
 	out := WebhookDeliveryList{Items: make([]WebhookDelivery, len(ds))}
 	for i, d := range ds {
 		out.Items[i] = deliveryDTO(d)
+	}
+	if next != "" {
+		out.NextCursor = &next
 	}
 	return out, webhookError(err, "webhook subscription")
 }

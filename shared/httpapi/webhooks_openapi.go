@@ -103,6 +103,7 @@ func init() {
 		"WebhookDelivery.attempts":                     {Description: "every attempt so far, oldest first (the latest 50)"},
 		"WebhookDelivery.nextAttemptAt":                {Description: "when the next attempt is due; null while one is in flight and once the delivery is final"},
 		"WebhookDelivery.deadLettered":                 {Description: "true when the last cycle's 5 attempts all failed; POST …/redeliver sends it again"},
+		"WebhookDeliveryList.nextCursor":               {Description: "opaque; pass it as cursor to read the page after this one (the same status filter applies); null after the last page"},
 		"WebhookDeliveryAttempt.n":                     {Description: "the attempt's number within its cycle, 1 to 5"},
 		"WebhookDeliveryAttempt.httpStatus":            {Description: "the receiver's status; null when no answer came (timeout, refused or SSRF-denied connection)"},
 		"WebhookDeliveryAttempt.latencyMs":             {Description: "time from sending to the end of the answer"},

@@ -282,6 +282,33 @@ func TestReplay(t *testing.T) {
 	}
 }
 
+// The README's members at their zero values ("organicResults": [],
+// "aiOverview": false, "citations": []) are accepted on every platform: a
+// file written as documented never stops serve at start.
+func TestParseReplayAcceptsZeroValuesOnEveryPlatform(t *testing.T) {
+	for _, pf := range platforms.All {
+		t.Run(pf, func(t *testing.T) {
+			text := `"Acme CRM is a common pick."`
+			if pf == platforms.GoogleAIOverview {
+				text = `""` // aiOverview false: no Overview, so no text
+			}
+			data := `{"answers":[{"platform":"` + pf + `","query":"best crm","text":` + text +
+				`,"citations":[],"organicResults":[],"aiOverview":false}]}`
+			r, err := ParseReplay([]byte(data))
+			if err != nil {
+				t.Fatalf("refused %s: %v", data, err)
+			}
+			ans, err := r.Provider(pf).Answer(context.Background(), Request{Query: "best crm"})
+			if err != nil || len(ans.OrganicResults) != 0 || len(ans.Citations) != 0 {
+				t.Fatalf("answer %+v, %v", ans, err)
+			}
+			if pf == platforms.GoogleAIOverview && ans.AIOverviewState != OverviewAbsent {
+				t.Errorf("overview state %q", ans.AIOverviewState)
+			}
+		})
+	}
+}
+
 func TestParseReplayErrors(t *testing.T) {
 	cases := []struct {
 		name, data, want string
@@ -297,7 +324,8 @@ func TestParseReplayErrors(t *testing.T) {
 		{"missing text", `{"answers":[{"platform":"chatgpt","query":"q","text":"t"},{"platform":"claude","query":"q"}]}`, `answers[1]: "text" is required`},
 		{"overview shown without text", `{"answers":[{"platform":"google_ai_overview","query":"q","aiOverview":true}]}`, `"text" is required`},
 		{"overview absent with text", `{"answers":[{"platform":"google_ai_overview","query":"q","aiOverview":false,"text":"t"}]}`, `must be empty`},
-		{"overview fields on chatgpt", `{"answers":[{"platform":"chatgpt","query":"q","text":"t","aiOverview":true}]}`, `apply only to google_ai_overview`},
+		{"overview shown on chatgpt", `{"answers":[{"platform":"chatgpt","query":"q","text":"t","aiOverview":true}]}`, `answers[0]: the chatgpt answer to "q" has "aiOverview": true, which applies only to google_ai_overview`},
+		{"organic results on claude", `{"answers":[{"platform":"claude","query":"q","text":"t","organicResults":[{"url":"https://a.example/","title":"a"}]}]}`, `answers[0]: the claude answer to "q" has "organicResults", which apply only to google_ai_overview`},
 		{"relative citation url", `{"answers":[{"platform":"chatgpt","query":"q","text":"t","citations":[{"url":"/x","title":"t"}]}]}`, `citations[0]: url "/x"`},
 		{"bad organic url", `{"answers":[{"platform":"google_ai_overview","query":"q","aiOverview":false,"organicResults":[{"url":"ftp://x"}]}]}`, `organicResults[0]`},
 		{"wrong type", `{"answers":[{"platform":"chatgpt","query":1,"text":"t"}]}`, "invalid JSON"},

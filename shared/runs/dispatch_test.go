@@ -93,7 +93,7 @@ func sameJSON(t *testing.T, got, want string) {
 	}
 }
 
-// The scheduler's sweep re-sends jobs left queued with their type, so a
+// The jobs sweep (jobs.Sweeper) re-sends jobs left queued with their type, so a
 // gap detection whose first message was lost starts the gap-detection
 // workflow, not a query run's.
 func TestSweepKeepsTheJobType(t *testing.T) {
@@ -114,7 +114,7 @@ func TestSweepKeepsTheJobType(t *testing.T) {
 	}
 	e.sender.msgs = nil
 	clock.Advance(6 * time.Minute)
-	rep, err := e.svc.Runs.RunSchedules(ctx)
+	rep, err := e.svc.Sweeper.Sweep(ctx, false)
 	if err != nil || rep.Requeued != 2 {
 		t.Fatalf("sweep: %+v %v", rep, err)
 	}

@@ -228,6 +228,11 @@ func (s *Service) RunPlatform(ctx context.Context, it Item) (PlatformOutput, err
 	if err != nil {
 		return PlatformOutput{}, storeErr("load job", err)
 	}
+	if jobs.Terminal(j.Status) {
+		// Settled already (past its deadline, say): asking the platform now
+		// would cost a call whose answer nothing would charge or show.
+		return PlatformOutput{}, &ProviderFailedError{Platform: it.Platform, Message: "the job was settled before this platform answered"}
+	}
 	q, err := s.Queries.Get(ctx, it.TenantID, *j.QueryID)
 	if err != nil {
 		return PlatformOutput{}, storeErr("load query", err)

@@ -263,39 +263,11 @@ func (s *Service) enqueue(ctx context.Context, d Delivery, delay time.Duration) 
 	return nil
 }
 
-// ListDeliveries returns the deliveries of a subscription, newest first,
-// optionally of one status.
+// ListDeliveries returns the first limit deliveries of a subscription,
+// newest first, optionally of one status (PageDeliveries reads further).
 func (s *Service) ListDeliveries(ctx context.Context, tenantID int32, subscriptionID, status string, limit int) ([]Delivery, error) {
-	if _, err := s.GetSubscription(ctx, tenantID, subscriptionID); err != nil {
-		return nil, err
-	}
-	q := store.Query{PK: tenants.PK(tenantID), SK: store.SKBeginsWith("WHDELIVERY#" + subscriptionID + "#"), Desc: true, Limit: limit}
-	if status != "" {
-		q.Filter = store.Eq("status", status)
-	}
-	var out []Delivery
-	for {
-		page, err := s.tbl.Query(ctx, q)
-		if err != nil {
-			return nil, fmt.Errorf("webhooks: list deliveries: %w", err)
-		}
-		ds, err := store.Docs[Delivery](page.Items)
-		if err != nil {
-			return nil, err
-		}
-		for i := range ds {
-			ds[i].Attempts = legacyAttempts(ds[i].Attempts)
-		}
-		out = append(out, ds...)
-		if len(out) >= limit || page.Cursor == "" {
-			break
-		}
-		q.Cursor = page.Cursor
-	}
-	if len(out) > limit {
-		out = out[:limit]
-	}
-	return out, nil
+	ds, _, err := s.PageDeliveries(ctx, tenantID, subscriptionID, status, limit, "")
+	return ds, err
 }
 
 // GetDelivery returns one delivery of a subscription.
