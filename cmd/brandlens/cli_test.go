@@ -106,3 +106,22 @@ func TestAdminPrintsTheAPINames(t *testing.T) {
 		t.Fatalf("list-keys printed %s", out.Bytes())
 	}
 }
+
+// A brandlens built without the live tag (what `make run` builds unless
+// asked) refuses the vendors' modes at start and says how to get a build
+// that has them, instead of failing later or silently running offline.
+func TestServeWithoutTheLiveTagRefusesVendors(t *testing.T) {
+	clearStoreEnv(t)
+	for _, env := range [][2]string{{"BRANDLENS_PROVIDERS", "live"}, {"BRANDLENS_MODELS", "openai"}} {
+		t.Run(env[0]+"="+env[1], func(t *testing.T) {
+			t.Setenv("BRANDLENS_PROVIDERS", "")
+			t.Setenv("BRANDLENS_MODELS", "")
+			t.Setenv(env[0], env[1])
+			var out, errOut bytes.Buffer
+			code := run(context.Background(), []string{"serve", "--addr", "127.0.0.1:0", "--data-dir", t.TempDir()}, &out, &errOut)
+			if code != 1 || !strings.Contains(errOut.String(), env[0]) || !strings.Contains(errOut.String(), "-tags live") {
+				t.Fatalf("exit %d\nstdout: %s\nstderr: %s", code, out.String(), errOut.String())
+			}
+		})
+	}
+}

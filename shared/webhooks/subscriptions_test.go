@@ -325,8 +325,13 @@ func TestFailedAttemptsNameAReasonAndNoInternals(t *testing.T) {
 					t.Errorf("tenant-visible error %q holds %q", *a.Error, leak)
 				}
 			}
-			if !strings.Contains(logs.String(), `"delivery_id":"`+d.ID+`"`) {
-				t.Errorf("no log line names delivery %s", d.ID)
+			// The attempt is stored before its log line is written: wait
+			// for the line a little.
+			for deadline := time.Now().Add(5 * time.Second); !strings.Contains(logs.String(), `"delivery_id":"`+d.ID+`"`); {
+				if time.Now().After(deadline) {
+					t.Fatalf("no log line names delivery %s", d.ID)
+				}
+				time.Sleep(10 * time.Millisecond)
 			}
 		})
 	}
