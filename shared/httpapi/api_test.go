@@ -200,7 +200,10 @@ func keyFor(tenantID int32, plain string) auth.NewKey {
 	return auth.NewKey{TenantID: tenantID, Plaintext: plain, Scopes: []auth.Scope{auth.ScopeRead}}
 }
 
-func TestReadEndpoints(t *testing.T) {
+// newCitedAPI is an API whose tenant A has 250 synthetic citations and
+// tenant B 3, for the read paths that must never mix tenants.
+func newCitedAPI(t *testing.T) *apitest.API {
+	t.Helper()
 	api := apitest.New(t, apitest.Options{})
 	ctx := context.Background()
 	if _, err := seed.SyntheticCitations(ctx, api.Svc.Repos, api.A.ID, 250, 7); err != nil {
@@ -209,6 +212,11 @@ func TestReadEndpoints(t *testing.T) {
 	if _, err := seed.SyntheticCitations(ctx, api.Svc.Repos, api.B.ID, 3, 8); err != nil {
 		t.Fatal(err)
 	}
+	return api
+}
+
+func TestReadEndpoints(t *testing.T) {
+	api := newCitedAPI(t)
 
 	t.Run("queries", func(t *testing.T) {
 		var l httpapi.QueryList
@@ -591,14 +599,7 @@ func TestRunWritePath(t *testing.T) {
 
 // Deep reads go by cursor; numbered pages stop at page × pageSize = 10,000.
 func TestCitationCursorsAndDepth(t *testing.T) {
-	api := apitest.New(t, apitest.Options{})
-	ctx := context.Background()
-	if _, err := seed.SyntheticCitations(ctx, api.Svc.Repos, api.A.ID, 250, 7); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := seed.SyntheticCitations(ctx, api.Svc.Repos, api.B.ID, 3, 8); err != nil {
-		t.Fatal(err)
-	}
+	api := newCitedAPI(t)
 	byPage := allCitations(t, api, apitest.KeyARead, "platform=chatgpt")
 
 	type page struct {

@@ -10,8 +10,9 @@ package providers
 import (
 	"context"
 	"errors"
-	"fmt"
 	"time"
+
+	"github.com/brandlens/brandlens/shared/vendorerr"
 )
 
 // Request is one question to one platform.
@@ -135,18 +136,7 @@ type Error struct {
 }
 
 func (e *Error) Error() string {
-	s := fmt.Sprintf("%s: %s", e.Platform, e.Kind)
-	if e.Status != 0 {
-		s += fmt.Sprintf(" (HTTP %d", e.Status)
-		if e.Code != "" {
-			s += " " + e.Code
-		}
-		s += ")"
-	}
-	if e.Message != "" {
-		s += ": " + e.Message
-	}
-	return s
+	return vendorerr.Message(e.Platform, string(e.Kind), e.Status, e.Code, e.Message)
 }
 
 // Retryable reports whether trying again may succeed.

@@ -11,6 +11,7 @@ import (
 
 	"github.com/brandlens/brandlens/shared/audit"
 	"github.com/brandlens/brandlens/shared/jobs"
+	"github.com/brandlens/brandlens/shared/jsontest"
 	"github.com/brandlens/brandlens/shared/meter"
 	"github.com/brandlens/brandlens/shared/queue"
 	"github.com/brandlens/brandlens/shared/runs"
@@ -72,24 +73,8 @@ func TestDispatchStartsTheWorkflowOfTheJobsType(t *testing.T) {
 			if got.machine != c.machine || got.name != id.JobID {
 				t.Errorf("started %s/%s, want %s/%s", got.machine, got.name, c.machine, id.JobID)
 			}
-			sameJSON(t, got.input, c.input)
+			jsontest.Equal(t, got.input, c.input)
 		})
-	}
-}
-
-func sameJSON(t *testing.T, got, want string) {
-	t.Helper()
-	var g, w any
-	if err := json.Unmarshal([]byte(got), &g); err != nil {
-		t.Fatalf("%s: %v", got, err)
-	}
-	if err := json.Unmarshal([]byte(want), &w); err != nil {
-		t.Fatalf("%s: %v", want, err)
-	}
-	gb, _ := json.Marshal(g)
-	wb, _ := json.Marshal(w)
-	if string(gb) != string(wb) {
-		t.Errorf("got %s, want %s", got, want)
 	}
 }
 

@@ -8,6 +8,7 @@ import (
 	"testing/synctest"
 	"time"
 
+	"github.com/brandlens/brandlens/shared/logtest"
 	"github.com/brandlens/brandlens/shared/outbox"
 	"github.com/brandlens/brandlens/shared/secrets"
 	"github.com/brandlens/brandlens/shared/store"
@@ -79,7 +80,7 @@ func TestSecretsAreSealedAtRest(t *testing.T) {
 func TestPlainSecretsFromBeforeStillWorkAndGetSealed(t *testing.T) {
 	ctx := context.Background()
 	tbl := embedded.NewMemory()
-	var logs syncBuffer
+	var logs logtest.Buffer
 	keys := secrets.NewSealer(secrets.NewMemoryKeyring())
 	h := newHarness(t, tbl, webhooks.Options{Guard: loopback, Secrets: keys, Logger: slog.New(slog.NewJSONHandler(&logs, nil))})
 	rc := newReceiver(t, secret, nil)
@@ -151,7 +152,7 @@ func TestUnopenableSecretSendsNothing(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		var logs syncBuffer
+		var logs logtest.Buffer
 		h := mem.harness(tbl, webhooks.Options{Guard: loopback, Secrets: secrets.NewSealer(secrets.NewMemoryKeyring()),
 			Logger: slog.New(slog.NewJSONHandler(&logs, nil))}, 8)
 		ev := emit(t, tbl, 1, outbox.CreditLow, outbox.CreditLowData{Balance: 1, Threshold: 10, Granted: 100})

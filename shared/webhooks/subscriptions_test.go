@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/brandlens/brandlens/shared/logtest"
 	"github.com/brandlens/brandlens/shared/outbox"
 	"github.com/brandlens/brandlens/shared/ssrf"
 	"github.com/brandlens/brandlens/shared/store"
@@ -295,7 +296,7 @@ func TestFailedAttemptsNameAReasonAndNoInternals(t *testing.T) {
 		}
 		return nil, &net.DNSError{Err: "no such host", Name: host, Server: "10.0.0.2:53", IsNotFound: true}
 	}
-	var logs syncBuffer
+	var logs logtest.Buffer
 	h := newHarness(t, nil, webhooks.Options{Guard: ssrf.Guard{AllowLoopback: true}, Lookup: lookup,
 		Logger: slog.New(slog.NewJSONHandler(&logs, nil))})
 	cases := []struct {
@@ -346,17 +347,3 @@ func deref(p *string) string {
 	}
 	return *p
 }
-
-// syncBuffer is a log sink safe for the engine's concurrent workers.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  strings.Builder
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string { s.mu.Lock(); defer s.mu.Unlock(); return s.b.String() }

@@ -10,6 +10,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/brandlens/brandlens/shared/jsontest"
 	"github.com/brandlens/brandlens/shared/workflow"
 	"github.com/brandlens/brandlens/shared/workflow/workflowtest"
 )
@@ -142,7 +143,7 @@ func TestMeteredJobsDifferential(t *testing.T) {
 			if errName != "" {
 				t.Fatalf("aws-local-stepfunctions: execution failed: %s: %s", errName, cause)
 			}
-			if !sameJSON(t, goOut, jsOut) {
+			if !jsontest.Same(t, goOut, jsOut) {
 				t.Errorf("outputs differ\nGo runner:               %s\naws-local-stepfunctions: %s", goOut, jsOut)
 			}
 			if !reflect.DeepEqual(goSteps.calls, jsSteps.calls) {

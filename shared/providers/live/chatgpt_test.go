@@ -20,7 +20,7 @@ func newTestChatGPT(base string, timeout time.Duration) providers.Provider {
 }
 
 func TestChatGPTSuccess(t *testing.T) {
-	type cite struct{ url, span string }
+	type cite = wantCite
 	cases := []struct {
 		name      string
 		fixture   string
@@ -37,7 +37,7 @@ func TestChatGPTSuccess(t *testing.T) {
 			model: "gpt-5.5-2026-04-23", in: 312, out: 148,
 			cost:      312*5.0/1e6 + 148*30.0/1e6 + 0.01,
 			sources:   []string{"https://acme.com/pricing"},
-			citations: []cite{{"https://acme.com/pricing", "Acme CRM is a common pick for agencies (acme.com)"}},
+			citations: []cite{{URL: "https://acme.com/pricing", Span: "Acme CRM is a common pick for agencies (acme.com)"}},
 		},
 		{
 			name: "code points, two parts, out-of-range index", fixture: "openai_response_unicode.json",
@@ -46,9 +46,9 @@ func TestChatGPTSuccess(t *testing.T) {
 			cost:    1000*1.25/1e6 + 100*10.0/1e6 + 0.01,
 			sources: []string{"https://zoe.example/", "https://acme.com/pricing"},
 			citations: []cite{
-				{"https://zoe.example/", "Zoë Café CRM"},
-				{"https://acme.com/pricing", ""}, // 400 does not fit: -1/-1
-				{"https://acme.com/pricing", "Acme"},
+				{URL: "https://zoe.example/", Span: "Zoë Café CRM"},
+				{URL: "https://acme.com/pricing", Span: ""}, // 400 does not fit: -1/-1
+				{URL: "https://acme.com/pricing", Span: "Acme"},
 			},
 		},
 	}
@@ -104,19 +104,7 @@ func TestChatGPTSuccess(t *testing.T) {
 			if ans.Latency <= 0 {
 				t.Error("latency not recorded")
 			}
-			checkSpans(t, ans)
-			if len(ans.Citations) != len(tc.citations) {
-				t.Fatalf("citations = %+v", ans.Citations)
-			}
-			for i, c := range tc.citations {
-				got := ans.Citations[i]
-				if got.URL != c.url || spanOf(ans.Text, got) != c.span {
-					t.Errorf("citation %d = %+v (span %q), want %s %q", i, got, spanOf(ans.Text, got), c.url, c.span)
-				}
-				if c.span == "" && (got.Start != -1 || got.End != -1) {
-					t.Errorf("citation %d span = [%d,%d), want -1/-1", i, got.Start, got.End)
-				}
-			}
+			checkCitations(t, ans, tc.citations)
 		})
 	}
 }
