@@ -9,7 +9,6 @@ import (
 	"net"
 	"net/http"
 	"os"
-	"time"
 
 	"github.com/brandlens/brandlens/shared/app"
 	"github.com/brandlens/brandlens/shared/config"
@@ -32,8 +31,13 @@ func serve(ctx context.Context, args []string, providers app.ProviderFactory, mo
 	addr := fs.String("addr", defAddr, "listen address (PORT sets the port)")
 	fs.StringVar(&cfg.DataDir, "data-dir", cfg.DataDir, "embedded store directory")
 	fs.StringVar(&cfg.SeedFile, "seed", cfg.SeedFile, "JSON seed file loaded at start, idempotently")
-	if err := fs.Parse(args); err != nil {
+	fs.BoolVar(&cfg.Schedules, "schedules", cfg.Schedules, "run the hourly/daily/weekly queries on their schedule (BRANDLENS_SCHEDULES=on); off, they run only when asked, so no credits are spent on their own")
+	fs.DurationVar(&cfg.ShutdownGrace, "shutdown-grace", cfg.ShutdownGrace, "on SIGTERM or Ctrl-C, how long running steps may finish before they are cut off (BRANDLENS_SHUTDOWN_GRACE)")
+	if err := parseFlags(fs, args, stdout); err != nil {
 		return err
+	}
+	if cfg.ShutdownGrace <= 0 {
+		return fmt.Errorf("serve: --shutdown-grace must be positive, not %s", cfg.ShutdownGrace)
 	}
 	logger := app.NewLogger(stderr, cfg.LogLevel)
 	// Listen first: the own site's base URL (where own_site destinations
@@ -53,7 +57,8 @@ func serve(ctx context.Context, args []string, providers app.ProviderFactory, mo
 	}
 	defer closeRuntime()
 	// The queues, the workflow runner, the outbox dispatcher (DynamoDB
-	// Streams and SQS in AWS) and the scheduler.
+	// Streams and SQS in AWS) and the scheduler. Run first starts again the
+	// jobs a previous process left in flight; when ctx ends it drains.
 	rtDone := make(chan error, 1)
 	go func() { rtDone <- rt.Run(ctx) }()
 
@@ -87,6 +92,11 @@ func serve(ctx context.Context, args []string, providers app.ProviderFactory, mo
 	if demoKey != "" {
 		fmt.Fprintf(stdout, "demo tenant \"Acme Notes\" — API key (publish scope):\n  %s\ntry:\n  curl -s -H 'X-API-Key: %s' %s/api/v1/me\n", demoKey, demoKey, base)
 	}
+	if cfg.Schedules {
+		fmt.Fprintln(stdout, "schedules: on — hourly/daily/weekly queries run on their own and spend credits")
+	} else {
+		fmt.Fprintln(stdout, "schedules: off — scheduled queries run only when asked (--schedules or BRANDLENS_SCHEDULES=on runs them)")
+	}
 
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(httpapi.Listener(ln, logger)) }()
@@ -95,9 +105,13 @@ func serve(ctx context.Context, args []string, providers app.ProviderFactory, mo
 		return err
 	case <-ctx.Done():
 	}
-	shutdownCtx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	// Graceful stop: no new request or job; requests, steps and deliveries
+	// in progress get the grace period; what is cut off restarts with the
+	// next serve.
+	fmt.Fprintf(stdout, "brandlens stopping: letting running steps finish (up to %s; again to quit now)\n", cfg.ShutdownGrace)
+	shutdownCtx, cancel := context.WithTimeout(context.Background(), cfg.ShutdownGrace)
 	defer cancel()
-	if err := srv.Shutdown(shutdownCtx); err != nil && !errors.Is(err, http.ErrServerClosed) {
+	if err := srv.Shutdown(shutdownCtx); err != nil && !errors.Is(err, http.ErrServerClosed) && !errors.Is(err, context.DeadlineExceeded) {
 		return err
 	}
 	if err := <-rtDone; err != nil {

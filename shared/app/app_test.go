@@ -19,6 +19,7 @@ import (
 
 	"github.com/brandlens/brandlens/shared/queue/sqstest"
 	"github.com/brandlens/brandlens/shared/recaptcha/recaptchatest"
+	"github.com/brandlens/brandlens/shared/secrets/kmstest"
 	"github.com/brandlens/brandlens/shared/store/dynamotest"
 )
 
@@ -174,6 +175,15 @@ func (a *awsJSON) secretReads() map[string]int {
 type cloud struct {
 	table, jobsURL, deliveriesURL string
 	aws                           *awsJSON
+	// kms is a fake KMS holding the secrets key (ARN secretsKey).
+	kms        *kmstest.Server
+	secretsKey string
+}
+
+// withKMS gives c its fake KMS.
+func withKMS(t testing.TB, c *cloud) *cloud {
+	c.kms, c.secretsKey = kmstest.New(t)
+	return c
 }
 
 // setAWSEnv points the AWS SDK's default configuration at the test
@@ -188,6 +198,7 @@ func setAWSEnv(t testing.TB, c *cloud, dynamoEndpoint, sqsEndpoint string) {
 		"AWS_ENDPOINT_URL_SQS":             sqsEndpoint,
 		"AWS_ENDPOINT_URL_SECRETS_MANAGER": c.aws.srv.URL,
 		"AWS_ENDPOINT_URL_SFN":             c.aws.srv.URL,
+		"AWS_ENDPOINT_URL_KMS":             c.kms.URL,
 	} {
 		t.Setenv(k, v)
 	}
@@ -196,7 +207,7 @@ func setAWSEnv(t testing.TB, c *cloud, dynamoEndpoint, sqsEndpoint string) {
 // offlineCloud is a cloud whose table and queues are never reached (the
 // functions are only assembled, which calls nothing but Secrets Manager).
 func offlineCloud(t testing.TB) *cloud {
-	c := &cloud{table: "brandlens-test", jobsURL: unreachableQueueURL, deliveriesURL: unreachableQueueURL, aws: newAWSJSON(t)}
+	c := withKMS(t, &cloud{table: "brandlens-test", jobsURL: unreachableQueueURL, deliveriesURL: unreachableQueueURL, aws: newAWSJSON(t)})
 	setAWSEnv(t, c, "http://127.0.0.1:1", "http://127.0.0.1:1")
 	return c
 }
@@ -206,9 +217,9 @@ func emulatedCloud(t *testing.T) *cloud {
 	db := dynamotest.Start(t)
 	table := dynamotest.NewTable(t, db)
 	sq := sqstest.Start(t)
-	c := &cloud{table: table, aws: newAWSJSON(t),
+	c := withKMS(t, &cloud{table: table, aws: newAWSJSON(t),
 		jobsURL:       sqstest.NewQueue(t, sq, sqstest.QueueOptions{}).URL,
-		deliveriesURL: sqstest.NewQueue(t, sq, sqstest.QueueOptions{}).URL}
+		deliveriesURL: sqstest.NewQueue(t, sq, sqstest.QueueOptions{}).URL})
 	setAWSEnv(t, c, *db.Options().BaseEndpoint, *sq.Options().BaseEndpoint)
 	return c
 }
@@ -260,7 +271,7 @@ func (tpl template) setFunctionEnv(t testing.TB, c *cloud, id string) {
 		"GapDetectionStateMachine": gapStateMachineARN, "ContentGenerationStateMachine": contentStateMachineARN,
 		"BrandRescoreStateMachine": rescoreStateMachineARN,
 		"PublishStateMachine":      publishStateMachineARN,
-		"LogLevel":                 "INFO", "BrandCheckDailyBudget": "1000",
+		"LogLevel":                 "INFO", "BrandCheckDailyBudget": "1000", "SecretsKey": c.secretsKey,
 	}
 	maps.Copy(refs, secretARNs)
 	// What !Sub texts name besides those: pseudo parameters and the

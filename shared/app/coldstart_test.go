@@ -21,12 +21,14 @@ import (
 	"github.com/brandlens/brandlens/shared/app"
 	"github.com/brandlens/brandlens/shared/audit"
 	"github.com/brandlens/brandlens/shared/config"
+	"github.com/brandlens/brandlens/shared/jsontest"
 	"github.com/brandlens/brandlens/shared/outbox"
 	"github.com/brandlens/brandlens/shared/queue"
 	"github.com/brandlens/brandlens/shared/queue/sqstest"
 	"github.com/brandlens/brandlens/shared/recaptcha"
 	"github.com/brandlens/brandlens/shared/recaptcha/recaptchatest"
 	"github.com/brandlens/brandlens/shared/runs"
+	"github.com/brandlens/brandlens/shared/secrets"
 	"github.com/brandlens/brandlens/shared/seed"
 	"github.com/brandlens/brandlens/shared/signing"
 	"github.com/brandlens/brandlens/shared/store"
@@ -90,20 +92,6 @@ func receive(t *testing.T, url string) []string {
 	return out
 }
 
-func sameJSON(t *testing.T, got, want string) {
-	t.Helper()
-	var g, w any
-	if err := json.Unmarshal([]byte(got), &g); err != nil {
-		t.Fatalf("%s: %v", got, err)
-	}
-	if err := json.Unmarshal([]byte(want), &w); err != nil {
-		t.Fatalf("%s: %v", want, err)
-	}
-	if !reflect.DeepEqual(g, w) {
-		t.Errorf("got %s, want %s", got, want)
-	}
-}
-
 // The API bootstrap, as api-get-me and api-post-query-run: the key secret
 // comes from Secrets Manager, keys are found in DynamoDB, and an accepted
 // run's job goes to the SQS jobs queue.
@@ -140,7 +128,7 @@ func TestAPIFunctionsColdStart(t *testing.T) {
 		if len(msgs) != 1 {
 			t.Fatalf("jobs queue holds %q", msgs)
 		}
-		sameJSON(t, msgs[0], `{"jobId":"`+acc.JobID+`","tenantId":1,"type":"query_run"}`)
+		jsontest.Equal(t, msgs[0], `{"jobId":"`+acc.JobID+`","tenantId":1,"type":"query_run"}`)
 	})
 }
 
@@ -164,13 +152,13 @@ func TestDispatchStartsTheJobsWorkflow(t *testing.T) {
 		return out
 	}
 	for range 2 {
-		sameJSON(t, string(invoke(t, asm, readEvent(t, "sqs-jobs.json"))), `{"batchItemFailures":[]}`)
+		jsontest.Equal(t, string(invoke(t, asm, readEvent(t, "sqs-jobs.json"))), `{"batchItemFailures":[]}`)
 	}
 	c.aws.mu.Lock()
 	if len(c.aws.executions) != 1 || c.aws.executions[0].StateMachineArn != stateMachineARN || c.aws.executions[0].Name != "01jexample" {
 		t.Fatalf("executions %+v", c.aws.executions)
 	}
-	sameJSON(t, c.aws.executions[0].Input, `{"jobId":"01jexample","tenantId":1}`)
+	jsontest.Equal(t, c.aws.executions[0].Input, `{"jobId":"01jexample","tenantId":1}`)
 	if want := []string{"arn:aws:states:us-east-1:123456789012:execution:query-execution:01jexample"}; !reflect.DeepEqual(c.aws.described, want) {
 		t.Errorf("described %q, want %q", c.aws.described, want)
 	}
@@ -188,12 +176,12 @@ func TestDispatchStartsTheJobsWorkflow(t *testing.T) {
 		"content_generation": contentStateMachineARN, "rescore": rescoreStateMachineARN} {
 		ev := strings.Replace(string(readEvent(t, "sqs-jobs.json")), `\"tenantId\":1}`, `\"tenantId\":1,\"type\":\"`+typ+`\"}`, 1)
 		ev = strings.ReplaceAll(ev, "01jexample", "01j"+typ)
-		sameJSON(t, string(invoke(t, asm, []byte(ev))), `{"batchItemFailures":[]}`)
+		jsontest.Equal(t, string(invoke(t, asm, []byte(ev))), `{"batchItemFailures":[]}`)
 		ex := started()
 		if len(ex) != 1 || ex[0].StateMachineArn != arn || ex[0].Name != "01j"+typ {
 			t.Fatalf("%s: executions %+v", typ, ex)
 		}
-		sameJSON(t, ex[0].Input, `{"jobId":"01j`+typ+`","tenantId":1,"type":"`+typ+`"}`)
+		jsontest.Equal(t, ex[0].Input, `{"jobId":"01j`+typ+`","tenantId":1,"type":"`+typ+`"}`)
 	}
 }
 
@@ -207,7 +195,7 @@ func TestStepFunctionsColdStart(t *testing.T) {
 	tbl := emulatedTable(t, c)
 	repos := seedAcme(t, tbl)
 	svc, err := app.NewServices(repos, app.Deps{Logger: quiet(), Callbacks: workflow.LocalCallbacks{Tokens: workflow.NewTaskTokens()}, Jobs: queue.NewSQS(sqstest.Start(t), c.jobsURL, nil),
-		Deliveries: queue.NewSQS(sqstest.Start(t), c.deliveriesURL, nil)})
+		Deliveries: queue.NewSQS(sqstest.Start(t), c.deliveriesURL, nil), Secrets: secrets.NewSealer(secrets.NewMemoryKeyring())})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -335,12 +323,19 @@ func TestWebhookWorkersColdStart(t *testing.T) {
 	ctx := context.Background()
 	const secret = "fixture-subscription-secret-0001"
 	rc := newReceiver(t, secret)
-	doc, err := store.EncodeDoc(webhooks.Subscription{ID: fixtureSubscription, TenantID: 1, URL: rc.srv.URL, Events: []string{"*"},
-		Active: true, Secret: secret, CreatedAt: time.Now(), UpdatedAt: time.Now()})
+	// Stored the way CreateSubscription stores it, with the fixtures' id:
+	// the secret sealed under the stack's KMS key, which worker-deliver
+	// (and it alone) may open.
+	sealed, err := secrets.NewSealer(secrets.NewKMS(c.kms.Client(), c.secretsKey)).Seal(ctx, secret,
+		secrets.Binding{Purpose: webhooks.SecretPurpose, TenantID: 1, RecordID: fixtureSubscription})
 	if err != nil {
 		t.Fatal(err)
 	}
-	// Stored the way CreateSubscription stores it, with the fixtures' id.
+	doc, err := store.EncodeDoc(webhooks.Subscription{ID: fixtureSubscription, TenantID: 1, URL: rc.srv.URL, Events: []string{"*"},
+		Active: true, SealedSecret: &sealed, CreatedAt: time.Now(), UpdatedAt: time.Now()})
+	if err != nil {
+		t.Fatal(err)
+	}
 	if err := tbl.Put(ctx, store.Item{store.AttrPK: "TENANT#1", store.AttrSK: "WEBHOOK#" + fixtureSubscription,
 		store.AttrDoc: doc, "kind": "webhook", "active": true}, store.NotExists()); err != nil {
 		t.Fatal(err)
@@ -367,7 +362,7 @@ func TestWebhookWorkersColdStart(t *testing.T) {
 			t.Fatal(err)
 		}
 		// The second record (a ping event, not pending) is not fanned out.
-		sameJSON(t, string(invoke(t, asm, raw)), `{"batchItemFailures":[]}`)
+		jsontest.Equal(t, string(invoke(t, asm, raw)), `{"batchItemFailures":[]}`)
 		if p, _ := outbox.Pending(ctx, tbl, 10); len(p) != 0 {
 			t.Errorf("still pending: %v", p)
 		}
@@ -377,7 +372,7 @@ func TestWebhookWorkersColdStart(t *testing.T) {
 		if len(msgs) != 1 {
 			t.Fatalf("deliveries queue holds %q", msgs)
 		}
-		sameJSON(t, msgs[0], fixture.Records[0].Body)
+		jsontest.Equal(t, msgs[0], fixture.Records[0].Body)
 	})
 	t.Run("worker-deliver", func(t *testing.T) {
 		asm, err := coldStart(t, c, tpl, "worker-deliver", quiet(), allowLoopback...)
@@ -385,13 +380,16 @@ func TestWebhookWorkersColdStart(t *testing.T) {
 			t.Fatal(err)
 		}
 		for range 2 { // the second is a duplicate message: nothing is sent again
-			sameJSON(t, string(invoke(t, asm, readEvent(t, "sqs-deliveries.json"))), `{"batchItemFailures":[]}`)
+			jsontest.Equal(t, string(invoke(t, asm, readEvent(t, "sqs-deliveries.json"))), `{"batchItemFailures":[]}`)
 		}
 		want, _ := webhooks.Envelope(ev)
 		rc.mu.Lock()
 		defer rc.mu.Unlock()
 		if len(rc.bodies) != 1 || !bytes.Equal(rc.bodies[0], want) || rc.badSig != 0 {
 			t.Fatalf("%d signed POSTs (%d badly signed), want the event once", len(rc.bodies), rc.badSig)
+		}
+		if n := c.kms.Calls()["Decrypt"]; n != 1 {
+			t.Errorf("KMS Decrypt called %d times, want once (the data key is kept while warm)", n)
 		}
 	})
 	t.Run("worker-fanout sweep", func(t *testing.T) {
@@ -406,7 +404,7 @@ func TestWebhookWorkersColdStart(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		sameJSON(t, string(invoke(t, asm, readEvent(t, "schedule-fanout-sweep.json"))), `{"fannedOut":1,"resent":0}`)
+		jsontest.Equal(t, string(invoke(t, asm, readEvent(t, "schedule-fanout-sweep.json"))), `{"fannedOut":1,"resent":0}`)
 		if p, _ := outbox.Pending(ctx, tbl, 10); len(p) != 1 || p[0].ID != fresh.ID {
 			t.Errorf("pending after the sweep: %v", p)
 		}

@@ -56,6 +56,10 @@ const (
 	KindRunsStep
 	// KindScheduler: an EventBridge schedule; enqueues due scheduled runs.
 	KindScheduler
+	// KindExecutionEnded: an EventBridge rule on Step Functions' execution
+	// status changes; settles the job of an execution that failed, timed
+	// out or was aborted before its settle step.
+	KindExecutionEnded
 	// KindJobStep: a task of a metered job's workflow (gap detection,
 	// brief and article generation, re-scoring): the handler of its step
 	// resource in Services.JobSteps.
@@ -87,6 +91,10 @@ type Function struct {
 	TableOnly bool
 	// Grants are the IAM statements beyond the table.
 	Grants []Grant
+	// SecretsKey are the KMS actions the secrets key's policy allows the
+	// function's role (see secretskey.go); none: the function may neither
+	// seal nor open tenants' secrets.
+	SecretsKey []string
 	// Triggers are the event sources besides API routes.
 	Triggers []Trigger
 	// ReservedConcurrency names the template parameter that reserves (and
@@ -131,13 +139,44 @@ type Trigger struct {
 	StreamFilter string
 	// Schedule: an EventBridge Scheduler expression (ScheduleV2).
 	Schedule string
-	// RetryAttempts is the schedule's (or the stream's) retry count.
+	// Rule: an EventBridge rule on the default event bus.
+	Rule *EventRule
+	// RetryAttempts is the schedule's (or the stream's, or the rule's)
+	// retry count.
 	RetryAttempts int
 	BatchSize     int
 	// MaxConcurrency names the template parameter that bounds the
 	// concurrent invocations of a queue's event source
 	// (ScalingConfig.MaximumConcurrency).
 	MaxConcurrency string
+}
+
+// EventRule is the pattern of an EventBridge rule: the event's source and
+// detail-type, and detail members each matched against a list of values
+// (written as in the template: "!Ref X" or a plain string).
+type EventRule struct {
+	Source, DetailType string
+	Detail             []EventMatch
+}
+
+// EventMatch matches one detail member against values.
+type EventMatch struct {
+	Field  string
+	Values []string
+}
+
+// executionEnded is the rule of worker-execution-ended: an execution of
+// one of the Workflows stopped without succeeding. Step Functions sends
+// these status changes to the default bus by itself (best effort: the
+// scheduler's sweep settles what a lost event leaves, at the job's
+// deadline).
+func executionEnded() *EventRule {
+	var arns []string
+	for _, w := range Workflows {
+		arns = append(arns, "!Ref "+LogicalID(w.Name)+"StateMachine")
+	}
+	return &EventRule{Source: "aws.states", DetailType: "Step Functions Execution Status Change",
+		Detail: []EventMatch{{Field: "status", Values: []string{"FAILED", "TIMED_OUT", "ABORTED"}}, {Field: "stateMachineArn", Values: arns}}}
 }
 
 // Table actions.
@@ -336,12 +375,24 @@ var workers = []Function{
 	{Name: "scheduler", Artifact: ArtifactWorker, Kind: KindScheduler,
 		Comment: "Scheduled monitoring: every 5 minutes the scheduler enqueues the runs of\n" +
 			"hourly/daily/weekly queries whose period has none yet (idempotent per\n" +
-			"query per period) and re-enqueues jobs stuck in queued.",
-		Description: "Enqueues due scheduled query runs",
+			"query per period), then sweeps the unfinished jobs (sparse index):\n" +
+			"re-enqueues those queued for over 5 minutes and settles those past\n" +
+			"their deadline from what they recorded.",
+		Description: "Enqueues due scheduled query runs; sweeps stuck jobs",
 		Timeout:     120,
+		Env:         []EnvVar{{"BRANDLENS_SCHEDULES", "1"}}, // "on"; a digit reads the same in YAML 1.1 and 1.2
 		Table:       tableSteps,
 		Grants:      []Grant{enqueueJobs},
 		Triggers:    []Trigger{{Name: "Every5Minutes", Schedule: "rate(5 minutes)", RetryAttempts: 2}}},
+	{Name: "worker-execution-ended", Artifact: ArtifactWorker, Kind: KindExecutionEnded,
+		Comment: "Every path of a workflow ends in its settle step, unless the execution\n" +
+			"itself fails (a settle that kept failing), times out or is stopped: then\n" +
+			"this function settles the job from what it recorded, releasing the\n" +
+			"rest of its hold, so that no path leaves a hold.",
+		Description: "Settles the job of a workflow execution that failed, timed out or was aborted",
+		Timeout:     60,
+		Table:       tableSteps,
+		Triggers:    []Trigger{{Name: "ExecutionEnded", Rule: executionEnded(), RetryAttempts: 10}}},
 	{Name: "worker-fanout", Artifact: ArtifactWorker, Kind: KindFanout,
 		Description: "Fans pending outbox events out to one webhook delivery per matching subscription",
 		Timeout:     120,
@@ -468,7 +519,11 @@ func Functions() []Function {
 	for i := range out {
 		out[i] = apiFunction(out[i])
 	}
-	return append(out, workers...)
+	out = append(out, workers...)
+	for i := range out {
+		out[i] = withSecretsKey(out[i])
+	}
+	return out
 }
 
 // FunctionNamed returns the function called name.

@@ -160,7 +160,7 @@ func buildAPI(ctx context.Context, res *Resources, f Function, log *slog.Logger)
 	var keySecret, siteSecret []byte
 	var err error
 	if f.AuthenticatesKeys() {
-		if keySecret, err = res.KeySecret(ctx); err != nil {
+		if keySecret, err = res.KeySecret(ctx, nil); err != nil {
 			return nil, err
 		}
 	}
@@ -210,7 +210,10 @@ func buildWorker(ctx context.Context, res *Resources, f Function, log *slog.Logg
 			return nil, err
 		}
 	case KindScheduler:
-		h = svc.Runs.RunSchedules
+		schedules := res.Config().Schedules
+		h = func(ctx context.Context) (SchedulerReport, error) { return svc.RunScheduler(ctx, schedules) }
+	case KindExecutionEnded:
+		h = executionEndedHandler(svc)
 	case KindFanout:
 		h = fanoutHandler(svc.Webhooks, log)
 	case KindDeliver:
@@ -252,7 +255,15 @@ func lambdaServices(ctx context.Context, res *Resources, keySecret, siteSecret [
 	if err != nil {
 		return nil, err
 	}
+	timeouts, err := providers.Timeouts(res.getenv)
+	if err != nil {
+		return nil, err
+	}
 	m, err := res.Metrics(log)
+	if err != nil {
+		return nil, err
+	}
+	sealer, err := res.Secrets()
 	if err != nil {
 		return nil, err
 	}
@@ -261,7 +272,7 @@ func lambdaServices(ctx context.Context, res *Resources, keySecret, siteSecret [
 		return nil, err
 	}
 	d := Deps{Logger: log, Jobs: tr.Sender(jobsQ, "jobs"), Deliveries: tr.Sender(deliveriesQ, "deliveries"), Providers: provs,
-		Guard: res.Guard(), RetryScale: cfg.RetryScale, Metrics: m, Generator: gen,
+		Guard: res.Guard(), RetryScale: cfg.RetryScale, Metrics: m, Timeouts: timeouts, Generator: gen, Secrets: sealer,
 		Callbacks: workflow.SFNCallbacks{Client: sfn.NewFromConfig(c)}, SiteBaseURL: cfg.SiteBaseURL,
 		SiteSecret: siteSecret, IndexNowEndpoint: cfg.IndexNowEndpoint}
 	if tr != nil {

@@ -12,12 +12,15 @@ import (
 
 	"github.com/brandlens/brandlens/shared/brandcheck"
 	"github.com/brandlens/brandlens/shared/brandpage"
+	"github.com/brandlens/brandlens/shared/config"
 	"github.com/brandlens/brandlens/shared/content"
 	"github.com/brandlens/brandlens/shared/httpapi"
+	"github.com/brandlens/brandlens/shared/jobs"
 	"github.com/brandlens/brandlens/shared/models"
 	"github.com/brandlens/brandlens/shared/providers"
 	"github.com/brandlens/brandlens/shared/queue"
 	"github.com/brandlens/brandlens/shared/runs"
+	"github.com/brandlens/brandlens/shared/secrets"
 	"github.com/brandlens/brandlens/shared/ssrf"
 	"github.com/brandlens/brandlens/shared/store"
 	"github.com/brandlens/brandlens/shared/webhooks"
@@ -46,11 +49,23 @@ type LocalOptions struct {
 	// Logger (nil: slog.Default()); Now is the clock (nil: time.Now).
 	Logger *slog.Logger
 	Now    func() time.Time
-	// SchedulerEvery is the scheduler's period (0: no scheduler).
+	// SchedulerEvery is the scheduler's period (0: no scheduler): each pass
+	// sweeps the jobs and, when Schedules is set, starts the due runs of
+	// scheduled queries.
 	SchedulerEvery time.Duration
+	Schedules      bool
+	// ShutdownGrace is how long Run lets running steps and deliveries
+	// finish once its ctx ends (0: config.DefaultShutdownGrace).
+	ShutdownGrace time.Duration
+	// Timeouts are the AI platforms' per-call timeouts that query runs'
+	// deadlines derive from (nil: the defaults).
+	Timeouts map[string]time.Duration
 	// Guard and RetryScale configure webhook deliveries (RetryScale 0: 1).
 	Guard      ssrf.Guard
 	RetryScale float64
+	// Secrets seals tenants' secrets (nil: an in-memory keyring, whose
+	// secrets do not outlive the process — tests).
+	Secrets *secrets.Sealer
 	// DispatchInterval is how often the outbox is polled (0: the
 	// dispatcher's default).
 	DispatchInterval time.Duration
@@ -90,6 +105,8 @@ type Local struct {
 	workflow         *workflow.Local
 	dispatcher       *webhooks.Dispatcher
 	schedulerEvery   time.Duration
+	schedules        bool
+	grace            time.Duration
 }
 
 // NewLocal assembles the local runtime; Run starts it.
@@ -106,10 +123,14 @@ func NewLocal(o LocalOptions) (*Local, error) {
 	}
 	jobsQ := queue.NewLocal(queue.LocalOptions{Logger: o.Logger})
 	deliveriesQ := queue.NewLocal(queue.LocalOptions{Logger: o.Logger})
+	if o.Secrets == nil {
+		o.Secrets = secrets.NewSealer(secrets.NewMemoryKeyring())
+	}
 	tokens := workflow.NewTaskTokens()
 	svc, err := NewServices(repos, Deps{Logger: o.Logger, Jobs: jobsQ, Deliveries: deliveriesQ, Providers: o.Providers,
-		Guard: o.Guard, RetryScale: o.RetryScale, Generator: o.Generator, Callbacks: workflow.LocalCallbacks{Tokens: tokens},
-		SiteBaseURL: o.SiteBaseURL, SiteSecret: o.SiteContentSecret, IndexNowEndpoint: o.IndexNowEndpoint})
+		Guard: o.Guard, RetryScale: o.RetryScale, Timeouts: o.Timeouts, Generator: o.Generator, Secrets: o.Secrets,
+		Callbacks: workflow.LocalCallbacks{Tokens: tokens}, SiteBaseURL: o.SiteBaseURL, SiteSecret: o.SiteContentSecret,
+		IndexNowEndpoint: o.IndexNowEndpoint})
 	if err != nil {
 		return nil, err
 	}
@@ -147,6 +168,18 @@ func NewLocal(o LocalOptions) (*Local, error) {
 	// Tasks that wait for a token invoke their step through Step
 	// Functions' Lambda integration; locally the step runs in process.
 	steps[LambdaInvokeWaitForToken] = lambdaInvoke(steps)
+	// A workflow that fails without reaching its settle (a settle step that
+	// kept failing, say) is settled at once from what its job recorded, as
+	// the EventBridge rule on Step Functions' status changes does in AWS.
+	onFailure := func(ctx context.Context, _, _ string, input json.RawMessage, xe *workflow.ExecutionError) {
+		if _, err := svc.settleFailedExecution(ctx, input, jobs.Failure{Error: xe.Name, Cause: xe.Cause}); err != nil {
+			o.Logger.Error("settle after a failed execution", "error", err.Error())
+		}
+	}
+	grace := o.ShutdownGrace
+	if grace <= 0 {
+		grace = config.DefaultShutdownGrace
+	}
 	deps := withBrandCheck(svc.HTTPDeps(o.SiteContentSecret), bc, bco.Trust)
 	api := httpapi.New(deps)
 	return &Local{
@@ -158,9 +191,11 @@ func NewLocal(o LocalOptions) (*Local, error) {
 		LocalBypass:    isBypass(bco.Verifier),
 		jobs:           jobsQ,
 		deliveries:     deliveriesQ,
-		workflow:       workflow.NewLocal(machines, steps, workflow.WithLogger(o.Logger), workflow.WithTaskTokens(tokens)),
+		workflow:       workflow.NewLocal(machines, steps, workflow.WithLogger(o.Logger), workflow.WithFailureHandler(onFailure), workflow.WithTaskTokens(tokens)),
 		dispatcher:     svc.Webhooks.NewDispatcher(webhooks.DispatcherOptions{Interval: o.DispatchInterval}),
 		schedulerEvery: o.SchedulerEvery,
+		schedules:      o.Schedules,
+		grace:          grace,
 	}, nil
 }
 
@@ -184,17 +219,64 @@ func lambdaInvoke(steps workflow.Handlers) workflow.Handler {
 }
 
 // Run serves the queues, the workflows, the outbox and the scheduler until
-// ctx ends.
+// ctx ends, then stops gracefully.
+//
+// At start it recovers what a previous process left: the workflows and
+// queues live in memory, so every job that was queued or running when the
+// process stopped (SIGTERM, kill -9, a crash) is started again from the
+// beginning — its steps are idempotent by their markers, so an answer
+// already recorded is not asked or charged again — unless it is past its
+// deadline, when it is settled from what it recorded.
+//
+// When ctx ends it stops taking work (no new job, state, retry or
+// delivery) and lets the steps and deliveries already running finish
+// within the grace period, then cuts off the rest; the jobs cut off are
+// started again by the next Run.
 func (l *Local) Run(ctx context.Context) error {
-	jobsDone := make(chan error, 1)
-	go func() { jobsDone <- l.jobs.Run(ctx, runs.Dispatch(l.workflow, l.Services.Logger), localJobWorkers) }()
-	deliveriesDone := make(chan error, 1)
-	go func() { deliveriesDone <- l.deliveries.Run(ctx, l.Services.Webhooks.Handle, LocalDeliveryWorkers) }()
-	if l.schedulerEvery > 0 {
-		go l.schedule(ctx)
+	log := l.Services.Logger
+	rep, err := l.Services.Sweeper.Sweep(ctx, true)
+	if err != nil {
+		return fmt.Errorf("app: recover unfinished jobs: %w", err)
 	}
+	if rep.Unfinished > 0 {
+		log.Info("recovered unfinished jobs", "restarted", rep.Redriven, "settled_past_deadline", rep.Reaped,
+			"skipped", rep.Skipped, "failed", rep.Failed)
+	}
+	// Handlers keep this context through the grace period: it ends only
+	// when the grace has run out.
+	hard, cutOff := context.WithCancel(context.WithoutCancel(ctx))
+	defer cutOff()
+	jobsDone := make(chan error, 1)
+	go func() { jobsDone <- l.jobs.Run(hard, runs.Dispatch(l.workflow, l.Services.Logger), localJobWorkers) }()
+	deliveriesDone := make(chan error, 1)
+	go func() { deliveriesDone <- l.deliveries.Run(hard, l.Services.Webhooks.Handle, LocalDeliveryWorkers) }()
+	schedDone := make(chan struct{})
+	go func() { defer close(schedDone); l.schedule(ctx) }()
 	derr := l.dispatcher.Run(ctx)
-	jerr, qerr := <-jobsDone, <-deliveriesDone
+
+	// Stopping: take nothing new; let what runs finish within the grace.
+	start := time.Now()
+	l.jobs.Stop()
+	l.deliveries.Stop()
+	graceCtx, cancel := context.WithTimeout(context.Background(), l.grace)
+	defer cancel()
+	var jerr, qerr error
+	queuesDone := make(chan struct{})
+	go func() { jerr, qerr = <-jobsDone, <-deliveriesDone; close(queuesDone) }()
+	werr := l.workflow.Shutdown(graceCtx)
+	select {
+	case <-queuesDone:
+	case <-graceCtx.Done():
+		cutOff()
+		<-queuesDone
+	}
+	<-schedDone
+	if werr != nil {
+		log.Warn("stopped: steps still running after the grace period were cut off; their jobs restart at the next start",
+			"grace", l.grace.String(), "error", werr.Error())
+	} else {
+		log.Info("stopped: running steps finished", "took", time.Since(start).Round(time.Millisecond).String())
+	}
 	_ = l.workflow.Close()
 	_ = l.jobs.Close()
 	_ = l.deliveries.Close()
@@ -202,15 +284,20 @@ func (l *Local) Run(ctx context.Context) error {
 }
 
 func (l *Local) schedule(ctx context.Context) {
+	if l.schedulerEvery <= 0 {
+		return
+	}
 	t := time.NewTicker(l.schedulerEvery)
 	defer t.Stop()
 	log := l.Services.Logger
 	for {
-		rep, err := l.Services.Runs.RunSchedules(ctx)
+		rep, err := l.Services.RunScheduler(ctx, l.schedules)
+		sw := rep.Sweep
 		if err != nil && ctx.Err() == nil {
 			log.Error("scheduler", "error", err.Error())
-		} else if rep.Started+rep.Requeued > 0 {
-			log.Info("scheduler", "started", rep.Started, "requeued", rep.Requeued, "refused", strconv.Itoa(rep.Refused))
+		} else if rep.Started+sw.Requeued+sw.Reaped+sw.Failed > 0 {
+			log.Info("scheduler", "started", rep.Started, "refused", strconv.Itoa(rep.Refused),
+				"requeued", sw.Requeued, "settled_past_deadline", sw.Reaped, "failed", sw.Failed)
 		}
 		select {
 		case <-ctx.Done():
@@ -234,7 +321,7 @@ func OpenLocal(ctx context.Context, res *Resources, factory ProviderFactory, mod
 			_ = closeTable()
 		}
 	}()
-	keySecret, err := res.KeySecret(ctx)
+	keySecret, err := res.KeySecret(ctx, tbl)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -246,6 +333,10 @@ func OpenLocal(ctx context.Context, res *Resources, factory ProviderFactory, mod
 	if err != nil {
 		return nil, nil, err
 	}
+	timeouts, err := providers.Timeouts(res.getenv)
+	if err != nil {
+		return nil, nil, err
+	}
 	gen, err := res.Models(ctx, modelFactory)
 	if err != nil {
 		return nil, nil, err
@@ -254,12 +345,23 @@ func OpenLocal(ctx context.Context, res *Resources, factory ProviderFactory, mod
 	if err != nil {
 		return nil, nil, err
 	}
-	cfg := res.Config()
-	l, err = NewLocal(LocalOptions{Table: tbl, KeySecret: keySecret, SiteContentSecret: siteSecret, Providers: provs, Generator: gen,
-		Logger: logger, SchedulerEvery: cfg.SchedulerInterval, Guard: res.Guard(), RetryScale: cfg.RetryScale,
-		SiteBaseURL: cfg.SiteBaseURL, IndexNowEndpoint: cfg.IndexNowEndpoint, BrandCheck: bco, Page: page})
+	sealer, err := res.Secrets()
 	if err != nil {
 		return nil, nil, err
+	}
+	cfg := res.Config()
+	l, err = NewLocal(LocalOptions{Table: tbl, KeySecret: keySecret, SiteContentSecret: siteSecret, Providers: provs, Generator: gen,
+		Logger: logger, SchedulerEvery: cfg.SchedulerInterval, Schedules: cfg.Schedules, ShutdownGrace: cfg.ShutdownGrace,
+		Timeouts: timeouts, Guard: res.Guard(), RetryScale: cfg.RetryScale, BrandCheck: bco, Page: page, Secrets: sealer,
+		SiteBaseURL: cfg.SiteBaseURL, IndexNowEndpoint: cfg.IndexNowEndpoint})
+	if err != nil {
+		return nil, nil, err
+	}
+	// Secrets stored in plain text by an older version are sealed now.
+	if n, err := l.Services.ResealSecrets(ctx); err != nil {
+		return nil, nil, err
+	} else if n > 0 {
+		l.Services.Logger.Info("sealed webhook secrets stored in plain text or under an older key", "count", n)
 	}
 	return l, closeTable, nil
 }

@@ -13,7 +13,6 @@ package app
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -43,6 +42,7 @@ import (
 	"github.com/brandlens/brandlens/shared/queue"
 	"github.com/brandlens/brandlens/shared/ratelimit"
 	"github.com/brandlens/brandlens/shared/runs"
+	"github.com/brandlens/brandlens/shared/secrets"
 	"github.com/brandlens/brandlens/shared/sitecontent"
 	"github.com/brandlens/brandlens/shared/ssrf"
 	"github.com/brandlens/brandlens/shared/store"
@@ -116,6 +116,9 @@ type Services struct {
 	*Repos
 	Runs     *runs.Service
 	Webhooks *webhooks.Service
+	// Sweeper finds the jobs nothing will finish (lost start messages,
+	// past their deadline, in flight when a local runtime stopped).
+	Sweeper *jobs.Sweeper
 	// Meter creates the metered jobs other than query runs and runs their
 	// generic steps (start, settle).
 	Meter         *meter.Service
@@ -152,17 +155,24 @@ type Deps struct {
 	Guard ssrf.Guard
 	// RetryScale multiplies the webhook retry waits (0: 1).
 	RetryScale float64
+	// Timeouts are the AI platforms' per-call timeouts
+	// (providers.Timeouts; nil: the defaults), which query runs' deadlines
+	// derive from.
+	Timeouts map[string]time.Duration
 	// Generator writes briefs and articles; nil in a process that runs no
 	// generation step.
 	Generator models.Generator
 	// Callbacks answer workflows waiting for an approval (Step Functions,
-	// or the local runner's task tokens).
+	// or the local runner's task tokens); nil in a process that answers
+	// none (a review there fails to resume its publish, saying so).
 	Callbacks workflow.Callbacks
 	// Publishing: the own site's base URL and secret, and the IndexNow
 	// endpoint (empty: the shared one).
 	SiteBaseURL      string
 	SiteSecret       []byte
 	IndexNowEndpoint string
+	// Secrets seals and opens tenants' secrets (webhook signing secrets).
+	Secrets *secrets.Sealer
 	// Metrics receives the settled jobs' figures (nil: none).
 	Metrics runs.Metrics
 	// DeliveryClient, when set, replaces the webhook deliveries' guarded
@@ -178,6 +188,9 @@ func NewServices(r *Repos, d Deps) (*Services, error) {
 	if d.Jobs == nil || d.Deliveries == nil {
 		return nil, errors.New("app: NewServices needs the jobs and deliveries queues")
 	}
+	if d.Secrets == nil {
+		return nil, errors.New("app: NewServices needs the secrets sealer")
+	}
 	if d.Logger == nil {
 		d.Logger = slog.Default()
 	}
@@ -188,7 +201,7 @@ func NewServices(r *Repos, d Deps) (*Services, error) {
 		return nil, fmt.Errorf("app: %w", err)
 	}
 	wh := webhooks.New(r.Table, webhooks.Options{Sender: d.Deliveries, Guard: d.Guard, Client: d.DeliveryClient,
-		RetryScale: d.RetryScale, Now: r.Now, Logger: d.Logger})
+		RetryScale: d.RetryScale, Now: r.Now, Logger: d.Logger, Secrets: d.Secrets})
 	svc := &Services{Repos: r, Runs: rs, Webhooks: wh, Logger: d.Logger,
 		Meter:         meter.New(r.Table, r.Tenants, r.Ledger, r.Jobs, d.Jobs, r.Now, d.Logger),
 		Detector:      gaps.NewDetector(r.Table, r.Tenants, r.Queries, r.Competitors, gaps.Defaults, r.Now),
@@ -197,18 +210,11 @@ func NewServices(r *Repos, d Deps) (*Services, error) {
 		Audit:         audit.NewLog(r.Table),
 		ContentJobs:   content.NewJobs(r.Table),
 	}
-	if d.Callbacks == nil {
-		return nil, errors.New("app: NewServices needs the task callbacks")
-	}
-	svc.Destinations = destinations.NewService(r.Table, d.Guard, destinations.PlainBox{}, r.Now)
+	svc.Destinations = destinations.NewService(r.Table, d.Guard, destinations.Sealed{Sealer: d.Secrets}, r.Now)
 	// An approved subscription change of an L0 agent is applied as it was
 	// requested (with its write-only secret, which reviewers never see).
 	applyChange := func(ctx context.Context, req approvals.Request) error {
-		var c webhooks.Change
-		if err := json.Unmarshal(req.ApplyData, &c); err != nil {
-			return fmt.Errorf("app: approval %s holds no webhook change: %w", req.ID, err)
-		}
-		return wh.ApplyChange(ctx, req.TenantID, c)
+		return wh.ApplyHeld(ctx, req.TenantID, req.ID, req.ApplyData)
 	}
 	svc.Approvals = approvals.NewService(r.Table, d.Callbacks, svc.Meter, map[string]approvals.Applier{
 		webhooks.ChangeCreate: applyChange, webhooks.ChangeUpdate: applyChange, webhooks.ChangeDelete: applyChange}, r.Now)
@@ -219,6 +225,13 @@ func NewServices(r *Repos, d Deps) (*Services, error) {
 	svc.SiteContent, svc.siteBaseURL = sitecontent.NewService(r.Table, r.Now), d.SiteBaseURL
 	if d.Generator != nil {
 		svc.Content = content.NewService(r.Table, r.Tenants, r.Competitors, d.Generator, gaps.Defaults, r.Now)
+	}
+	kinds, err := jobKinds(rs, svc.Meter, d.Timeouts)
+	if err != nil {
+		return nil, err
+	}
+	if svc.Sweeper, err = jobs.NewSweeper(r.Jobs, r.Tenants, kinds, d.Jobs, r.Now, d.Logger); err != nil {
+		return nil, fmt.Errorf("app: %w", err)
 	}
 	return svc, nil
 }
@@ -238,6 +251,31 @@ func (s *Services) JobSteps() workflow.Handlers {
 		}
 	}
 	return h
+}
+
+// ResealSecrets seals every tenant's subscription secrets that are stored
+// in plain text (from before secrets were sealed) or under an older key,
+// and returns how many it sealed.
+func (s *Services) ResealSecrets(ctx context.Context) (int, error) {
+	return ResealSecrets(ctx, s.Tenants, s.Webhooks)
+}
+
+// ResealSecrets is Services.ResealSecrets for a process without the other
+// services (`brandlens admin seal-secrets`).
+func ResealSecrets(ctx context.Context, ts *tenants.Repo, wh *webhooks.Service) (int, error) {
+	list, err := ts.List(ctx)
+	if err != nil {
+		return 0, err
+	}
+	n := 0
+	for _, t := range list {
+		m, err := wh.ResealSecrets(ctx, t.ID)
+		n += m
+		if err != nil {
+			return n, fmt.Errorf("app: seal the secrets of tenant %d: %w", t.ID, err)
+		}
+	}
+	return n, nil
 }
 
 // HTTPDeps are the dependencies of the HTTP handlers; siteContentSecret

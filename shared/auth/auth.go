@@ -276,6 +276,21 @@ func (k *Keys) listItems(ctx context.Context, tenantID int32) ([]store.Item, err
 	return items, nil
 }
 
+// AnyKey reports whether any of the tenants holds an API key (revoked
+// ones count: they were hashed with the same secret).
+func AnyKey(ctx context.Context, tbl store.Table, tenantIDs []int32) (bool, error) {
+	for _, id := range tenantIDs {
+		page, err := tbl.Query(ctx, store.Query{Index: store.IndexGSI1, PK: tenantKeysPK(id), Limit: 1})
+		if err != nil {
+			return false, fmt.Errorf("auth: list keys: %w", err)
+		}
+		if len(page.Items) > 0 {
+			return true, nil
+		}
+	}
+	return false, nil
+}
+
 // ErrKeyNotFound: no key of that id in the tenant.
 var ErrKeyNotFound = errors.New("auth: key not found")
 

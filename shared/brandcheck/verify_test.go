@@ -49,7 +49,10 @@ func TestCheckWithSiteverify(t *testing.T) {
 		set[pf] = providers.NewSimulated(pf)
 	}
 	logger := slog.New(slog.NewTextHandler(io.Discard, nil))
-	tbl := embedded.NewMemory()
+	// The store's clock is the service's: with the real one, the day's
+	// counters (TTL an hour past t0's day) read as expired once that hour
+	// has passed, and the limit never bites.
+	tbl := embedded.NewMemory(embedded.WithClock(func() time.Time { return t0 }))
 	trail := audit.NewLog(tbl)
 	svc, err := brandcheck.New(brandcheck.Deps{Table: tbl, Providers: set, Verifier: rc,
 		Auditor: brandcheck.NewAuditTrail(trail), Logger: logger, Now: func() time.Time { return t0 }},

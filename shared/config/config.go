@@ -35,6 +35,13 @@ const (
 	EnvStateMachineARN       = "BRANDLENS_STATE_MACHINE_ARN"
 	EnvProviderKeysSecretARN = "BRANDLENS_PROVIDER_KEYS_SECRET_ARN"
 	EnvSchedulerInterval     = "BRANDLENS_SCHEDULER_INTERVAL"
+	// EnvSchedules turns the runs of scheduled queries on (on/off; off by
+	// default, so that a local service spends no credits on its own;
+	// template.yaml turns it on for the scheduler function).
+	EnvSchedules = "BRANDLENS_SCHEDULES"
+	// EnvShutdownGrace is how long `brandlens serve` lets running steps
+	// finish after SIGTERM (a Go duration).
+	EnvShutdownGrace = "BRANDLENS_SHUTDOWN_GRACE"
 	// EnvRetryScale multiplies the webhook retry waits (a positive factor):
 	// tests run the whole schedule in about a second with 0.01.
 	EnvRetryScale = "BRANDLENS_RETRY_SCALE"
@@ -47,6 +54,10 @@ const (
 	// EnvIndexNowEndpoint is the IndexNow endpoint publishes ping (tests
 	// point it at a local fake).
 	EnvIndexNowEndpoint = "BRANDLENS_INDEXNOW_ENDPOINT"
+	// EnvSecretsKeyID names the AWS KMS key that seals tenants' secrets
+	// (template.yaml sets it on the functions that seal or open them);
+	// unset, the embedded store's data directory holds a local keyring.
+	EnvSecretsKeyID = "BRANDLENS_SECRETS_KEY_ID"
 	// EnvMetricsNamespace is the CloudWatch namespace of the business
 	// figures, written as embedded-metric-format lines (empty: none).
 	EnvMetricsNamespace = "BRANDLENS_METRICS_NAMESPACE"
@@ -84,7 +95,11 @@ const (
 	// DefaultDataDir is where the embedded store keeps its files locally.
 	DefaultDataDir           = ".brandlens"
 	DefaultSchedulerInterval = time.Minute
-	DefaultSecretsTTL        = 5 * time.Minute
+	// DefaultShutdownGrace leaves a step that is writing its result time to
+	// commit; a platform call still waiting is cut off and asked again
+	// after the restart.
+	DefaultShutdownGrace = 30 * time.Second
+	DefaultSecretsTTL    = 5 * time.Minute
 )
 
 // Config is the settings read from the environment.
@@ -113,12 +128,20 @@ type Config struct {
 	ProviderKeysSecretARN string
 	// SchedulerInterval is the local scheduler's period (0: off).
 	SchedulerInterval time.Duration
+	// Schedules runs scheduled queries (off: the scheduler only sweeps
+	// jobs).
+	Schedules bool
+	// ShutdownGrace is how long serve lets running steps finish on SIGTERM.
+	ShutdownGrace time.Duration
 	// RetryScale multiplies the webhook retry waits.
 	RetryScale float64
 	// AllowLoopbackTargets admits loopback webhook URLs.
 	AllowLoopbackTargets bool
 	// SiteBaseURL and IndexNowEndpoint: publishing (see the variables).
 	SiteBaseURL, IndexNowEndpoint string
+	// SecretsKeyID is the KMS key sealing tenants' secrets (empty: the
+	// local keyring of the embedded store, or none).
+	SecretsKeyID string
 	// MetricsNamespace is where the business figures go ("": nowhere).
 	MetricsNamespace string
 	// SecretsTTL is how long a secret that may be rotated while the
@@ -171,11 +194,13 @@ func Parse(getenv func(string) string) (Config, error) {
 		DeliveriesQueueURL:    get(EnvDeliveriesQueueURL),
 		StateMachineARN:       get(EnvStateMachineARN),
 		ProviderKeysSecretARN: get(EnvProviderKeysSecretARN),
+		SecretsKeyID:          get(EnvSecretsKeyID),
 		BrandCheckSecret:      []byte(getenv(EnvBrandCheckSecret)),
 		BrandCheckSecretARN:   get(EnvBrandCheckSecretARN),
 		RecaptchaSecretARN:    get(EnvRecaptchaSecretARN),
 		OriginSecretARN:       get(EnvOriginSecretARN),
 		SchedulerInterval:     DefaultSchedulerInterval,
+		ShutdownGrace:         DefaultShutdownGrace,
 		RetryScale:            1,
 		SiteBaseURL:           strings.TrimRight(get(EnvSiteBaseURL), "/"),
 		IndexNowEndpoint:      get(EnvIndexNowEndpoint),
@@ -211,6 +236,20 @@ func Parse(getenv func(string) string) (Config, error) {
 			return Config{}, fmt.Errorf("config: %s must be a duration such as 1m (0s: off), not %q", EnvSchedulerInterval, v)
 		}
 		c.SchedulerInterval = d
+	}
+	switch v := strings.ToLower(get(EnvSchedules)); v {
+	case "", "off", "0", "false":
+	case "on", "1", "true":
+		c.Schedules = true
+	default:
+		return Config{}, fmt.Errorf("config: %s must be on or off, not %q", EnvSchedules, v)
+	}
+	if v := get(EnvShutdownGrace); v != "" {
+		d, err := time.ParseDuration(v)
+		if err != nil || d <= 0 {
+			return Config{}, fmt.Errorf("config: %s must be a positive duration such as 30s, not %q", EnvShutdownGrace, v)
+		}
+		c.ShutdownGrace = d
 	}
 	if v := get(EnvRetryScale); v != "" {
 		f, err := strconv.ParseFloat(v, 64)

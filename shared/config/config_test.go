@@ -60,6 +60,16 @@ func TestParse(t *testing.T) {
 				t.Errorf("%v", c.SchedulerInterval)
 			}
 		}},
+		{"schedules off and a 30 s grace by default", nil, func(t *testing.T, c config.Config) {
+			if c.Schedules || c.ShutdownGrace != 30*time.Second {
+				t.Errorf("%+v", c)
+			}
+		}},
+		{"schedules on, another grace", map[string]string{config.EnvSchedules: " ON ", config.EnvShutdownGrace: "2m"}, func(t *testing.T, c config.Config) {
+			if !c.Schedules || c.ShutdownGrace != 2*time.Minute {
+				t.Errorf("%+v", c)
+			}
+		}},
 		{"retry scale and loopback", map[string]string{config.EnvRetryScale: "0.01", config.EnvAllowLoopback: "true"}, func(t *testing.T, c config.Config) {
 			if c.RetryScale != 0.01 || !c.AllowLoopbackTargets {
 				t.Errorf("%+v", c)
@@ -113,6 +123,10 @@ func TestParseRefusesBadValues(t *testing.T) {
 		{config.EnvRetryScale, "+Inf", nil},
 		{config.EnvRetryScale, "fast", nil},
 		{config.EnvAllowLoopback, "yes please", nil},
+		{config.EnvSchedules, "sometimes", nil},
+		{config.EnvShutdownGrace, "soon", nil},
+		{config.EnvShutdownGrace, "-5s", nil},
+		{config.EnvShutdownGrace, "0s", nil},
 		{config.EnvSecretsTTL, "300", nil},
 		{config.EnvTracing, "xray", nil},
 		{config.EnvSecretsTTL, "10ms", nil},

@@ -12,6 +12,7 @@ package destinations
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"regexp"
@@ -21,6 +22,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/brandlens/brandlens/shared/ids"
+	"github.com/brandlens/brandlens/shared/secrets"
 	"github.com/brandlens/brandlens/shared/ssrf"
 	"github.com/brandlens/brandlens/shared/store"
 	"github.com/brandlens/brandlens/shared/tenants"
@@ -86,26 +88,44 @@ func (d Destination) HasSecret() bool { return d.SealedSecret != "" }
 // IndexNow reports whether publishing to d pings IndexNow.
 func (d Destination) IndexNow() bool { return d.IndexNowKey != "" }
 
-// SecretBox seals destination secrets at rest. PlainBox keeps them as
-// they are; the AES-GCM/KMS sealer of the secrets-at-rest work plugs in
-// here (the binding names the tenant and destination, so a sealed value
-// copied onto another destination does not open).
+// SecretBox seals destination secrets at rest (the binding names the
+// tenant and destination, so a sealed value copied onto another
+// destination does not open).
 type SecretBox interface {
 	Seal(ctx context.Context, tenantID int32, destinationID, secret string) (string, error)
 	Open(ctx context.Context, tenantID int32, destinationID, sealed string) (string, error)
 }
 
-// PlainBox stores secrets unsealed (until the keyring lands).
-type PlainBox struct{}
+// SecretPurpose binds sealed destination secrets to what they are (the
+// KMS encryption context's purpose).
+const SecretPurpose = "publish-destination-secret"
+
+// Sealed is the SecretBox of package secrets: AES-256-GCM envelopes under
+// the KMS key in AWS, the data directory's keyring locally, stored as the
+// envelope's JSON.
+type Sealed struct{ Sealer *secrets.Sealer }
+
+func binding(tenantID int32, destinationID string) secrets.Binding {
+	return secrets.Binding{Purpose: SecretPurpose, TenantID: tenantID, RecordID: destinationID}
+}
 
 // Seal implements SecretBox.
-func (PlainBox) Seal(_ context.Context, _ int32, _ string, secret string) (string, error) {
-	return secret, nil
+func (b Sealed) Seal(ctx context.Context, tenantID int32, destinationID, secret string) (string, error) {
+	sl, err := b.Sealer.Seal(ctx, secret, binding(tenantID, destinationID))
+	if err != nil {
+		return "", err
+	}
+	out, err := json.Marshal(sl)
+	return string(out), err
 }
 
 // Open implements SecretBox.
-func (PlainBox) Open(_ context.Context, _ int32, _ string, sealed string) (string, error) {
-	return sealed, nil
+func (b Sealed) Open(ctx context.Context, tenantID int32, destinationID, sealed string) (string, error) {
+	var sl secrets.Sealed
+	if err := json.Unmarshal([]byte(sealed), &sl); err != nil {
+		return "", fmt.Errorf("destinations: the stored secret of %s is no sealed envelope: %w", destinationID, err)
+	}
+	return b.Sealer.Open(ctx, sl, binding(tenantID, destinationID))
 }
 
 // New is a create request.

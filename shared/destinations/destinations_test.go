@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/brandlens/brandlens/shared/destinations"
+	"github.com/brandlens/brandlens/shared/secrets"
 	"github.com/brandlens/brandlens/shared/ssrf"
 	"github.com/brandlens/brandlens/shared/ssrf/ssrftest"
 	"github.com/brandlens/brandlens/shared/store"
@@ -38,7 +39,7 @@ func fields(err error) []string {
 // same table of inputs (ssrftest) runs through both.
 func TestWebhookURLRefusesSSRF(t *testing.T) {
 	ctx := context.Background()
-	svc := destinations.NewService(embedded.NewMemory(), ssrf.Guard{}, destinations.PlainBox{}, nil)
+	svc := destinations.NewService(embedded.NewMemory(), ssrf.Guard{}, box(), nil)
 	for _, c := range ssrftest.Refused {
 		t.Run(c.Name, func(t *testing.T) {
 			_, err := svc.Create(ctx, 1, destinations.New{Type: destinations.TypeWebhook, Name: "blog", URL: c.URL})
@@ -47,7 +48,7 @@ func TestWebhookURLRefusesSSRF(t *testing.T) {
 			}
 		})
 	}
-	local := destinations.NewService(embedded.NewMemory(), ssrf.Guard{AllowLoopback: true}, destinations.PlainBox{}, nil)
+	local := destinations.NewService(embedded.NewMemory(), ssrf.Guard{AllowLoopback: true}, box(), nil)
 	if _, err := local.Create(ctx, 1, destinations.New{Type: destinations.TypeWebhook, Name: "local", URL: "http://127.0.0.1:9000/in"}); err != nil {
 		t.Errorf("loopback allowance: %v", err)
 	}
@@ -70,7 +71,7 @@ func TestWebhookURLRefusesSSRF(t *testing.T) {
 
 func TestValidation(t *testing.T) {
 	ctx := context.Background()
-	svc := destinations.NewService(embedded.NewMemory(), ssrf.Guard{}, destinations.PlainBox{}, nil)
+	svc := destinations.NewService(embedded.NewMemory(), ssrf.Guard{}, box(), nil)
 	good := "https://blog.example.com/hook"
 	cases := []struct {
 		name string
@@ -105,25 +106,16 @@ func TestValidation(t *testing.T) {
 	}
 }
 
-// sealBox marks sealed secrets so a test can see the box was used.
-type sealBox struct{}
-
-func (sealBox) Seal(_ context.Context, tenantID int32, id, secret string) (string, error) {
-	return "sealed:" + id + ":" + secret, nil
-}
-
-func (sealBox) Open(_ context.Context, tenantID int32, id, sealed string) (string, error) {
-	rest, ok := strings.CutPrefix(sealed, "sealed:"+id+":")
-	if !ok {
-		return "", errors.New("wrong binding")
-	}
-	return rest, nil
+// box seals with package secrets over an in-memory keyring.
+func box() destinations.Sealed {
+	return destinations.Sealed{Sealer: secrets.NewSealer(secrets.NewMemoryKeyring())}
 }
 
 func TestLifecycle(t *testing.T) {
 	dynamotest.Backends(t, time.Date(2026, 11, 22, 10, 0, 0, 0, time.UTC), func(t *testing.T, tbl store.Table, clock *storetest.Clock) {
 		ctx := context.Background()
-		svc := destinations.NewService(tbl, ssrf.Guard{}, sealBox{}, clock.Now)
+		sb := box()
+		svc := destinations.NewService(tbl, ssrf.Guard{}, sb, clock.Now)
 		d, err := svc.Create(ctx, 1, destinations.New{Type: destinations.TypeWebhook, Name: " Blog ", URL: "https://blog.example.com/hook",
 			Secret: ptr("a-secret-of-enough-length"), DefaultAuthor: ptr("Ada Lovelace"),
 			IndexNowKey: ptr("0123456789abcdef"), IndexNowHost: ptr("Blog.Example.com")})
@@ -133,8 +125,13 @@ func TestLifecycle(t *testing.T) {
 		if d.Name != "Blog" || !d.HasSecret() || d.IndexNowHost != "blog.example.com" || !d.IndexNow() {
 			t.Errorf("created %+v", d)
 		}
-		if d.SealedSecret == "a-secret-of-enough-length" {
+		if strings.Contains(d.SealedSecret, "a-secret-of-enough-length") {
 			t.Error("the secret is stored unsealed")
+		}
+		// The envelope is bound to its destination: copied onto another, it
+		// does not open.
+		if _, err := sb.Open(ctx, 1, "dst_other", d.SealedSecret); err == nil {
+			t.Error("a sealed secret opened for another destination")
 		}
 		got, err := svc.Get(ctx, 1, d.ID)
 		if err != nil {
@@ -172,7 +169,7 @@ func TestLifecycle(t *testing.T) {
 func TestCapUnderConcurrency(t *testing.T) {
 	dynamotest.Backends(t, time.Date(2026, 11, 22, 10, 0, 0, 0, time.UTC), func(t *testing.T, tbl store.Table, clock *storetest.Clock) {
 		ctx := context.Background()
-		svc := destinations.NewService(tbl, ssrf.Guard{}, destinations.PlainBox{}, nil)
+		svc := destinations.NewService(tbl, ssrf.Guard{}, box(), nil)
 		for i := 0; i < destinations.MaxPerTenant-3; i++ {
 			if _, err := svc.Create(ctx, 1, destinations.New{Type: destinations.TypeOwnSite, Name: "d"}); err != nil {
 				t.Fatal(err)

@@ -105,13 +105,13 @@ func (s *Server) deferChange(rq *Request, c webhooks.Change, resource string) er
 	if err != nil {
 		return err
 	}
-	apply, err := json.Marshal(c)
-	if err != nil {
-		return err
-	}
 	p := rq.Principal
 	r := approvals.New(p.TenantID, p, c.Action, resource, approvals.SlotOf(c.Action, resource, p.KeyID),
 		fmt.Sprintf("%s on %s, requested by agent key %s", c.Action, resource, p.KeyID), s.Now())
+	apply, err := s.Webhooks.Hold(ctx, p.TenantID, r.ID, c)
+	if err != nil {
+		return err
+	}
 	r.Gate, r.Payload, r.ApplyData = approvals.GateNone, shown, apply
 	r, err = s.Approvals.Create(ctx, r, audit.ActorOf(p))
 	if err != nil {

@@ -171,9 +171,9 @@ func jobError(err error) error {
 	case errors.As(err, &rice):
 		return insufficientCredits(rice.Cost, rice.Available)
 	case errors.As(err, &mce):
-		return ceilingReached(mce.Cost, mce.Ceiling, mce.SpentToday, mce.RetryAfter)
+		return ceilingReached(mce.Cost, mce.Ceiling, mce.SpentToday, mce.CommittedToday, mce.RetryAfter)
 	case errors.As(err, &rce):
-		return ceilingReached(rce.Cost, rce.Ceiling, rce.SpentToday, rce.RetryAfter)
+		return ceilingReached(rce.Cost, rce.Ceiling, rce.SpentToday, rce.CommittedToday, rce.RetryAfter)
 	case errors.As(err, &se):
 		return &Error{Code: CodeInvalidState, Message: se.Error(),
 			Details: map[string]any{"status": se.Status, "allowed": se.Allowed}}
@@ -198,9 +198,14 @@ func insufficientCredits(cost, available int64) error {
 		Details: map[string]any{"cost": cost, "available": available}, RetryAfter: credits.InsufficientCreditsRetryAfter}
 }
 
-func ceilingReached(cost, ceiling, spent int64, retryAfter int) error {
-	return &Error{Code: CodeCreditCeilingReached, Message: "the daily credit ceiling would be passed",
-		Details: map[string]any{"cost": cost, "dailyCreditCeiling": ceiling, "spentToday": spent}, RetryAfter: retryAfter}
+// ceilingReached counts what today's jobs committed (held or captured),
+// as the check does, so that a burst cannot pass the ceiling before any
+// job is charged; spent is the captured part.
+func ceilingReached(cost, ceiling, spent, committed int64, retryAfter int) error {
+	return &Error{Code: CodeCreditCeilingReached, Message: "the daily credit ceiling would be passed: the job costs " +
+		strconv.FormatInt(cost, 10) + ", " + strconv.FormatInt(committed, 10) + " of " + strconv.FormatInt(ceiling, 10) +
+		" are committed today (held or spent)",
+		Details: map[string]any{"cost": cost, "dailyCreditCeiling": ceiling, "spentToday": spent, "committedToday": committed}, RetryAfter: retryAfter}
 }
 
 // listAuditIn is the input of GET /api/v1/audit.

@@ -9,6 +9,7 @@ import (
 	"github.com/brandlens/brandlens/shared/audit"
 	"github.com/brandlens/brandlens/shared/citations"
 	"github.com/brandlens/brandlens/shared/competitors"
+	"github.com/brandlens/brandlens/shared/credits"
 	"github.com/brandlens/brandlens/shared/gaps"
 	"github.com/brandlens/brandlens/shared/jobs"
 	"github.com/brandlens/brandlens/shared/opportunities"
@@ -19,16 +20,19 @@ import (
 // Entitlement is the entitlement record of GET /api/v1/me. Credit amounts
 // are integers (credits are indivisible).
 type Entitlement struct {
-	TenantID           int32    `json:"tenant_id"`
-	KeyID              string   `json:"key_id"`
-	IsAgent            bool     `json:"is_agent"`
-	Scopes             []string `json:"scopes"`
-	CreditsBalance     int64    `json:"credits_balance"`
-	SpentToday         int64    `json:"spent_today"`
-	DailyCreditCeiling int64    `json:"daily_credit_ceiling"`
-	RPMLimit           int64    `json:"rpm_limit"`
-	AutonomyLevel      string   `json:"autonomy_level"`
-	PendingApprovals   int32    `json:"pending_approvals"`
+	TenantID       int32    `json:"tenant_id"`
+	KeyID          string   `json:"key_id"`
+	IsAgent        bool     `json:"is_agent"`
+	Scopes         []string `json:"scopes"`
+	CreditsBalance int64    `json:"credits_balance"`
+	// SpentToday is what was charged (captured) this UTC day; credits held
+	// by running jobs are Held until their job settles.
+	SpentToday         int64  `json:"spent_today"`
+	Held               int64  `json:"held"`
+	DailyCreditCeiling int64  `json:"daily_credit_ceiling"`
+	RPMLimit           int64  `json:"rpm_limit"`
+	AutonomyLevel      string `json:"autonomy_level"`
+	PendingApprovals   int32  `json:"pending_approvals"`
 	// Capabilities lists, sorted, what this key may do: the capability of
 	// every route its scopes and agent flag admit.
 	Capabilities []string `json:"capabilities"`
@@ -41,9 +45,22 @@ type CreditInfo struct {
 	Captured           int64     `json:"captured"`
 	Granted            int64     `json:"granted"`
 	SpentToday         int64     `json:"spent_today"`
+	CommittedToday     int64     `json:"committed_today"`
 	DailyCreditCeiling int64     `json:"daily_credit_ceiling"`
 	RemainingToday     int64     `json:"remaining_today"`
 	ResetsAt           time.Time `json:"resets_at"`
+}
+
+// NewCreditInfo is the credit ledger bal of a tenant whose daily ceiling
+// is ceiling, at now, as GET /api/v1/me/credits (and the admin CLI) show it.
+func NewCreditInfo(bal credits.Balance, ceiling int64, now time.Time) CreditInfo {
+	now = now.UTC()
+	return CreditInfo{
+		CreditsBalance: bal.Available, Held: bal.Held, Captured: bal.Captured, Granted: bal.Granted,
+		SpentToday: bal.SpentToday, CommittedToday: bal.CommittedToday, DailyCreditCeiling: ceiling,
+		RemainingToday: max(0, min(bal.Available, ceiling-bal.CommittedToday)),
+		ResetsAt:       now.Add(time.Duration(credits.SecondsToUTCMidnight(now)) * time.Second).Truncate(time.Second),
+	}
 }
 
 // QueryList is the answer of GET /api/v1/queries.
@@ -107,6 +124,8 @@ func (p CitationPage) MarshalJSON() ([]byte, error) {
 // JobList is the answer of GET /api/v1/jobs.
 type JobList struct {
 	Items []jobs.Job `json:"items"`
+	// NextCursor continues after this page; null after the last one.
+	NextCursor *string `json:"nextCursor"`
 }
 
 // JobAccepted is the 202 answer of every write that creates a job.

@@ -8,17 +8,21 @@ import (
 
 	"github.com/brandlens/brandlens/shared/citations"
 	"github.com/brandlens/brandlens/shared/competitors"
-	"github.com/brandlens/brandlens/shared/credits"
 	"github.com/brandlens/brandlens/shared/jobs"
 	"github.com/brandlens/brandlens/shared/queries"
 	"github.com/brandlens/brandlens/shared/validation"
 )
 
 // capabilities lists the capability of every route of the whole table the
-// principal may call (a Lambda's server knows only its own routes).
+// principal may call (a Lambda's server knows only its own routes). Routes
+// that answer 501 are left out: a capability is listed only once a route
+// that grants it works in this deployment.
 func (s *Server) capabilities(rq *Request) []string {
 	var out []string
 	for _, r := range Routes {
+		if !r.Implemented() {
+			continue
+		}
 		ok := false
 		switch r.Guard {
 		case GuardAPIKey:
@@ -55,7 +59,7 @@ func (s *Server) getMe(rq *Request, _ NoInput) (Entitlement, error) {
 	}
 	return Entitlement{
 		TenantID: p.TenantID, KeyID: p.KeyID, IsAgent: p.IsAgent, Scopes: scopes,
-		CreditsBalance: bal.Available, SpentToday: bal.SpentToday,
+		CreditsBalance: bal.Available, SpentToday: bal.SpentToday, Held: bal.Held,
 		DailyCreditCeiling: t.DailyCreditCeiling, RPMLimit: t.RPMLimit,
 		AutonomyLevel: string(p.Autonomy), PendingApprovals: int32(pending),
 		Capabilities: s.capabilities(rq),
@@ -72,13 +76,7 @@ func (s *Server) getCredits(rq *Request, _ NoInput) (CreditInfo, error) {
 	if err != nil {
 		return CreditInfo{}, err
 	}
-	now := s.Now().UTC()
-	return CreditInfo{
-		CreditsBalance: bal.Available, Held: bal.Held, Captured: bal.Captured, Granted: bal.Granted,
-		SpentToday: bal.SpentToday, DailyCreditCeiling: t.DailyCreditCeiling,
-		RemainingToday: max(0, min(bal.Available, t.DailyCreditCeiling-bal.SpentToday)),
-		ResetsAt:       now.Add(time.Duration(credits.SecondsToUTCMidnight(now)) * time.Second).Truncate(time.Second),
-	}, nil
+	return NewCreditInfo(bal, t.DailyCreditCeiling, s.Now()), nil
 }
 
 func (s *Server) getQuery(rq *Request, in IntID) (queries.Query, error) {
@@ -169,14 +167,25 @@ func (s *Server) getCitation(rq *Request, in IntID) (citations.Citation, error) 
 type listJobsIn struct {
 	Limit  int32  `query:"limit" default:"50" min:"1" max:"200"`
 	Status string `query:"status" enum:"jobStatuses"`
+	Cursor string `query:"cursor" maxLength:"200" doc:"the nextCursor of the previous page: continues right after it, however old the jobs (the status filter still applies)"`
 }
 
 func (s *Server) listJobs(rq *Request, in listJobsIn) (JobList, error) {
-	js, err := s.Jobs.List(rq.HTTP.Context(), rq.Principal.TenantID, in.Status, int(in.Limit))
-	if js == nil {
-		js = []jobs.Job{}
+	js, next, err := s.Jobs.Page(rq.HTTP.Context(), rq.Principal.TenantID, in.Status, int(in.Limit), in.Cursor)
+	if errors.Is(err, jobs.ErrInvalidCursor) {
+		return JobList{}, validation.Field("cursor", "is not a cursor of this list; pass the nextCursor of a page unchanged")
 	}
-	return JobList{Items: js}, err
+	if err != nil {
+		return JobList{}, err
+	}
+	l := JobList{Items: js}
+	if l.Items == nil {
+		l.Items = []jobs.Job{}
+	}
+	if next != "" {
+		l.NextCursor = &next
+	}
+	return l, nil
 }
 
 func (s *Server) getJob(rq *Request, in StrID) (jobs.Job, error) {

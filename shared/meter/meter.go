@@ -110,12 +110,15 @@ func (e *InsufficientCreditsError) Error() string {
 // CeilingError: the job would pass the daily credit ceiling (429
 // credit_ceiling_reached, Retry-After = RetryAfter seconds).
 type CeilingError struct {
-	Cost, Ceiling, SpentToday int64
-	RetryAfter                int
+	Cost, Ceiling int64
+	// SpentToday is what was captured today; CommittedToday what today's
+	// reservations hold or captured, the count the ceiling is checked against.
+	SpentToday, CommittedToday int64
+	RetryAfter                 int
 }
 
 func (e *CeilingError) Error() string {
-	return fmt.Sprintf("meter: the job costs %d credits; %d of the daily ceiling of %d are spent", e.Cost, e.SpentToday, e.Ceiling)
+	return fmt.Sprintf("meter: the job costs %d credits; %d of the daily ceiling of %d are committed", e.Cost, e.CommittedToday, e.Ceiling)
 }
 
 // Service creates metered jobs and runs their generic steps.
@@ -309,7 +312,7 @@ func (s *Service) ceilingError(ctx context.Context, tenantID int32, cost, ceilin
 	if err != nil {
 		return err
 	}
-	return &CeilingError{Cost: cost, Ceiling: ceiling, SpentToday: bal.SpentToday, RetryAfter: credits.SecondsToUTCMidnight(now)}
+	return &CeilingError{Cost: cost, Ceiling: ceiling, SpentToday: bal.SpentToday, CommittedToday: bal.CommittedToday, RetryAfter: credits.SecondsToUTCMidnight(now)}
 }
 
 // replay returns the job an earlier request with the same key created.

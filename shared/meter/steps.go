@@ -181,7 +181,7 @@ func (s *Service) Settle(ctx context.Context, in SettleInput) (SettleOutput, err
 	}
 	ops := []store.Op{jobOp}
 	if hold.Status == credits.HoldHeld {
-		settleOps, err := credits.SettleOps(j.TenantID, j.ID, hold, capture)
+		settleOps, err := credits.SettleOps(j.TenantID, j.ID, hold, capture, now)
 		if err != nil {
 			return SettleOutput{}, err
 		}

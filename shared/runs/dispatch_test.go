@@ -11,6 +11,7 @@ import (
 
 	"github.com/brandlens/brandlens/shared/audit"
 	"github.com/brandlens/brandlens/shared/jobs"
+	"github.com/brandlens/brandlens/shared/jsontest"
 	"github.com/brandlens/brandlens/shared/meter"
 	"github.com/brandlens/brandlens/shared/queue"
 	"github.com/brandlens/brandlens/shared/runs"
@@ -72,28 +73,12 @@ func TestDispatchStartsTheWorkflowOfTheJobsType(t *testing.T) {
 			if got.machine != c.machine || got.name != id.JobID {
 				t.Errorf("started %s/%s, want %s/%s", got.machine, got.name, c.machine, id.JobID)
 			}
-			sameJSON(t, got.input, c.input)
+			jsontest.Equal(t, got.input, c.input)
 		})
 	}
 }
 
-func sameJSON(t *testing.T, got, want string) {
-	t.Helper()
-	var g, w any
-	if err := json.Unmarshal([]byte(got), &g); err != nil {
-		t.Fatalf("%s: %v", got, err)
-	}
-	if err := json.Unmarshal([]byte(want), &w); err != nil {
-		t.Fatalf("%s: %v", want, err)
-	}
-	gb, _ := json.Marshal(g)
-	wb, _ := json.Marshal(w)
-	if string(gb) != string(wb) {
-		t.Errorf("got %s, want %s", got, want)
-	}
-}
-
-// The scheduler's sweep re-sends jobs left queued with their type, so a
+// The jobs sweep (jobs.Sweeper) re-sends jobs left queued with their type, so a
 // gap detection whose first message was lost starts the gap-detection
 // workflow, not a query run's.
 func TestSweepKeepsTheJobType(t *testing.T) {
@@ -114,7 +99,7 @@ func TestSweepKeepsTheJobType(t *testing.T) {
 	}
 	e.sender.msgs = nil
 	clock.Advance(6 * time.Minute)
-	rep, err := e.svc.Runs.RunSchedules(ctx)
+	rep, err := e.svc.Sweeper.Sweep(ctx, false)
 	if err != nil || rep.Requeued != 2 {
 		t.Fatalf("sweep: %+v %v", rep, err)
 	}

@@ -257,7 +257,7 @@ func TestRunPartialAndFailed(t *testing.T) {
 		if c := j.PerPlatformStatus["chatgpt"]; c.Status != jobs.StatusSucceeded || c.Mentions != 0 || c.MentionRate.Value != 0 {
 			t.Fatalf("chatgpt %+v", c)
 		}
-		if b := x.balance(t); b.Captured != 1 || b.Held != 0 || b.Available != 39 || b.SpentToday != 1 {
+		if b := x.balance(t); b.Captured != 1 || b.Held != 0 || b.Available != 39 || b.SpentToday != 1 || b.CommittedToday != 1 {
 			t.Fatalf("partial balance %+v", b)
 		}
 

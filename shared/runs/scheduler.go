@@ -9,7 +9,6 @@ import (
 
 	"github.com/brandlens/brandlens/shared/audit"
 	"github.com/brandlens/brandlens/shared/idempotency"
-	"github.com/brandlens/brandlens/shared/jobs"
 	"github.com/brandlens/brandlens/shared/queries"
 )
 
@@ -33,21 +32,17 @@ func Period(schedule string, t time.Time) string {
 // API key's.
 const schedulerKeyID = "scheduler"
 
-// stuckAfter is how long a job may stay queued before the sweep sends its
-// start message again (a lost enqueue; starting is idempotent).
-const stuckAfter = 5 * time.Minute
-
 // ScheduleReport tells what one scheduler pass did.
 type ScheduleReport struct {
 	Started    int `json:"started"`
 	AlreadyRun int `json:"alreadyRun"`
 	Refused    int `json:"refused"`
-	Requeued   int `json:"requeued"`
 }
 
 // RunSchedules enqueues the due runs of every scheduled, active query of
 // every tenant, idempotently per query per period (the period is the
-// idempotency key), and re-enqueues jobs left queued too long.
+// idempotency key). Jobs left queued, or past their deadline, are the jobs
+// sweep's (jobs.Sweeper), which sees every job type.
 func (s *Service) RunSchedules(ctx context.Context) (ScheduleReport, error) {
 	var rep ScheduleReport
 	now := s.Now()
@@ -85,22 +80,6 @@ func (s *Service) RunSchedules(ctx context.Context) (ScheduleReport, error) {
 				rep.AlreadyRun++
 			default:
 				rep.Started++
-			}
-		}
-		queued, err := s.Jobs.List(ctx, t.ID, jobs.StatusQueued, 200)
-		if err != nil {
-			return rep, err
-		}
-		for _, j := range queued {
-			// A job held for its approval is not stuck (a publish waits
-			// inside its workflow, where a repeated start is harmless
-			// and restarts an execution a local restart lost).
-			if j.AwaitingApproval && j.Type != jobs.TypePublish {
-				continue
-			}
-			if now.Sub(j.CreatedAt) > stuckAfter {
-				s.enqueue(ctx, j)
-				rep.Requeued++
 			}
 		}
 	}

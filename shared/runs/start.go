@@ -115,12 +115,15 @@ func (e *InsufficientCreditsError) Error() string {
 
 // CeilingError: the run would pass the tenant's daily credit ceiling.
 type CeilingError struct {
-	Cost, Ceiling, SpentToday int64
-	RetryAfter                int // seconds to UTC midnight
+	Cost, Ceiling int64
+	// SpentToday is what was captured today; CommittedToday what today's
+	// reservations hold or captured, the count the ceiling is checked against.
+	SpentToday, CommittedToday int64
+	RetryAfter                 int // seconds to UTC midnight
 }
 
 func (e *CeilingError) Error() string {
-	return fmt.Sprintf("runs: the run costs %d credits; %d of the daily ceiling of %d are spent", e.Cost, e.SpentToday, e.Ceiling)
+	return fmt.Sprintf("runs: the run costs %d credits; %d of the daily ceiling of %d are committed", e.Cost, e.CommittedToday, e.Ceiling)
 }
 
 // Deps are what a Service uses; New checks them.
@@ -351,7 +354,7 @@ func (s *Service) ceilingError(ctx context.Context, tenantID int32, cost, ceilin
 	if err != nil {
 		return err
 	}
-	return &CeilingError{Cost: cost, Ceiling: ceiling, SpentToday: bal.SpentToday, RetryAfter: credits.SecondsToUTCMidnight(now)}
+	return &CeilingError{Cost: cost, Ceiling: ceiling, SpentToday: bal.SpentToday, CommittedToday: bal.CommittedToday, RetryAfter: credits.SecondsToUTCMidnight(now)}
 }
 
 // replay returns the job an earlier request with the same key created.

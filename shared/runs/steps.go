@@ -234,6 +234,11 @@ func (s *Service) RunPlatform(ctx context.Context, it Item) (PlatformOutput, err
 	if err != nil {
 		return PlatformOutput{}, storeErr("load job", err)
 	}
+	if jobs.Terminal(j.Status) {
+		// Settled already (past its deadline, say): asking the platform now
+		// would cost a call whose answer nothing would charge or show.
+		return PlatformOutput{}, &ProviderFailedError{Platform: it.Platform, Message: "the job was settled before this platform answered"}
+	}
 	q, err := s.Queries.Get(ctx, it.TenantID, *j.QueryID)
 	if err != nil {
 		return PlatformOutput{}, storeErr("load query", err)
@@ -277,6 +282,12 @@ func (s *Service) RunPlatform(ctx context.Context, it Item) (PlatformOutput, err
 		e := s.platformEntry(it, q, actor, audit.OutcomeFailed, audit.ProviderCall(it.Platform, q.Text, providers.Answer{Latency: s.Now().Sub(start)}, err.Error()))
 		if aerr := audit.NewLog(s.Table).Append(ctx, e); aerr != nil {
 			s.Logger.Error("audit platform call", "job_id", it.JobID, "platform", it.Platform, "error", aerr.Error())
+		}
+		// The job records err's safe text; the raw cause is for operators.
+		var pe *providers.Error
+		if errors.As(err, &pe) && pe.Detail != "" {
+			s.Logger.Warn("platform call failed", "job_id", it.JobID, "tenant_id", it.TenantID, "platform", it.Platform,
+				"sample", it.Sample, "code", pe.Code, "detail", pe.Detail)
 		}
 		if providers.IsRetryable(err) {
 			honourRetryAfter(ctx, err)

@@ -2,9 +2,54 @@ package webhooks
 
 import (
 	"context"
+	"encoding/json"
+	"fmt"
 
+	"github.com/brandlens/brandlens/shared/secrets"
 	"github.com/brandlens/brandlens/shared/validation"
 )
+
+// ChangeSecretPurpose binds the sealed secret of a change that waits for
+// approval to its approval request.
+const ChangeSecretPurpose = "webhook-change-secret"
+
+// heldChange is a change as its approval request keeps it: the secret
+// sealed, bound to the request.
+type heldChange struct {
+	Change
+	SealedSecret *secrets.Sealed `json:"sealedSecret,omitempty"`
+}
+
+// Hold returns c as the approval request approvalID keeps it until its
+// review (the request's apply data): its secret sealed, as subscription
+// secrets are, and bound to the request.
+func (s *Service) Hold(ctx context.Context, tenantID int32, approvalID string, c Change) (json.RawMessage, error) {
+	h := heldChange{Change: c}
+	if c.Secret != nil {
+		sl, err := s.secrets.Seal(ctx, *c.Secret, secrets.Binding{Purpose: ChangeSecretPurpose, TenantID: tenantID, RecordID: approvalID})
+		if err != nil {
+			return nil, fmt.Errorf("webhooks: seal the secret of a held change: %w", err)
+		}
+		h.Secret, h.SealedSecret = nil, &sl
+	}
+	return json.Marshal(h)
+}
+
+// ApplyHeld carries out the change Hold kept for approvalID, once approved.
+func (s *Service) ApplyHeld(ctx context.Context, tenantID int32, approvalID string, data json.RawMessage) error {
+	var h heldChange
+	if err := json.Unmarshal(data, &h); err != nil {
+		return fmt.Errorf("webhooks: approval %s holds no change: %w", approvalID, err)
+	}
+	if h.SealedSecret != nil {
+		secret, err := s.secrets.Open(ctx, *h.SealedSecret, secrets.Binding{Purpose: ChangeSecretPurpose, TenantID: tenantID, RecordID: approvalID})
+		if err != nil {
+			return fmt.Errorf("webhooks: open the secret of a held change: %w", err)
+		}
+		h.Secret = &secret
+	}
+	return s.ApplyChange(ctx, tenantID, h.Change)
+}
 
 // Actions of subscription changes (the audit log's and the approval
 // requests' names).
@@ -58,7 +103,7 @@ func (s *Service) CheckChange(ctx context.Context, tenantID int32, c Change) err
 		if c.Secret == nil {
 			return validation.Field("secret", "is required when the subscription waits for approval: a generated secret could not be shown to you")
 		}
-		_, err := s.newSubscription(tenantID, c.subscription())
+		_, _, err := s.newSubscription(tenantID, c.subscription())
 		return err
 	case ChangeUpdate:
 		sub, err := s.GetSubscription(ctx, tenantID, c.SubscriptionID)

@@ -10,6 +10,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/brandlens/brandlens/shared/jsontest"
 	"github.com/brandlens/brandlens/shared/workflow"
 	"github.com/brandlens/brandlens/shared/workflow/workflowtest"
 )
@@ -158,7 +159,7 @@ func compareRuns(t *testing.T, want string, wantCalls map[string]int, goRun, jsR
 	if errName != "" {
 		t.Fatalf("aws-local-stepfunctions: execution failed: %s: %s", errName, cause)
 	}
-	if !sameJSON(t, goRun.out, jsRun.out) {
+	if !jsontest.Same(t, goRun.out, jsRun.out) {
 		t.Errorf("outputs differ\nGo runner:               %s\naws-local-stepfunctions: %s", goRun.out, jsRun.out)
 	}
 	if !reflect.DeepEqual(goRun.calls, jsRun.calls) {

@@ -44,6 +44,9 @@ type Local struct {
 	ctx    context.Context // executions outlive the Start call; Close ends them
 	cancel context.CancelFunc
 	wg     sync.WaitGroup
+	// stop is closed by Shutdown: executions drain (see Shutdown).
+	stop      chan struct{}
+	onFailure FailureHandler
 
 	mu     sync.Mutex
 	closed bool
@@ -86,12 +89,16 @@ func NewLocal(machines map[string]*Machine, inv Invoker, opts ...Option) *Local 
 		o.tokens = NewTaskTokens()
 		opts = append(append([]Option(nil), opts...), WithTaskTokens(o.tokens))
 	}
+	stop := make(chan struct{})
+	opts = append(append([]Option(nil), opts...), func(o *options) { o.stop = stop })
 	l := &Local{
-		machines: machines,
-		inv:      inv,
-		opts:     opts,
-		tokens:   o.tokens,
-		execs:    map[[2]string]*localExecution{},
+		machines:  machines,
+		inv:       inv,
+		opts:      opts,
+		tokens:    o.tokens,
+		execs:     map[[2]string]*localExecution{},
+		stop:      stop,
+		onFailure: o.onFailure,
 	}
 	if o.logger != nil {
 		logger := o.logger
@@ -145,8 +152,41 @@ func (l *Local) Start(ctx context.Context, machine, execName string, input json.
 		if ex.err != nil && l.logger != nil {
 			l.logger(machine, execName, ex.err)
 		}
+		var xe *ExecutionError
+		if l.onFailure != nil && errors.As(ex.err, &xe) {
+			l.onFailure(l.ctx, machine, execName, input, xe)
+		}
 	}()
 	return nil
+}
+
+// Shutdown drains the runner: it starts no new execution, and running
+// executions begin no further state, retry or wait — but the Tasks
+// already invoked run to their end, so that a step's work is not cut in
+// half. It returns once every execution has stopped, or when ctx ends
+// (the grace period), after aborting what is still running as Close does.
+// Executions stopped this way end with an error (not an ExecutionError)
+// and are meant to be started again after a restart: the steps must be
+// idempotent.
+func (l *Local) Shutdown(ctx context.Context) error {
+	l.mu.Lock()
+	l.closed = true
+	select {
+	case <-l.stop:
+	default:
+		close(l.stop)
+	}
+	l.mu.Unlock()
+	done := make(chan struct{})
+	go func() { l.wg.Wait(); close(done) }()
+	select {
+	case <-done:
+		return nil
+	case <-ctx.Done():
+		l.cancel()
+		<-done
+		return fmt.Errorf("workflow: executions aborted after the grace period: %w", context.Cause(ctx))
+	}
 }
 
 // Wait blocks until the execution ends and returns its output or error (a

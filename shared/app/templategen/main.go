@@ -123,7 +123,7 @@ func Generate() ([]byte, error) {
 		return nil, err
 	}
 	fns := app.Functions()
-	var gen []resource
+	gen := secretsKeyResources(fns)
 	for _, w := range app.Workflows {
 		const sec = "  # ---- Workflows (statemachines/, app.Workflows) ----"
 		gen = append(gen,
@@ -325,6 +325,11 @@ func function(f app.Function) *yaml.Node {
 			"ApiId", ref("HttpApi"), "Method", str(r.Method), "Path", str(r.Path), "PayloadFormatVersion", str("2.0"))))
 	}
 	for _, t := range f.Triggers {
+		if t.Rule != nil {
+			add(events, t.Name, ruleTrigger(t))
+			events.Content[len(events.Content)-2].HeadComment = t.Comment
+			continue
+		}
 		if t.Schedule == "" {
 			continue // queues and the stream are event source mappings
 		}

@@ -432,7 +432,9 @@ func checkPolicy(t *testing.T, tp tpl, res node, f app.Function) {
 	}
 	for _, ev := range res.get("Properties", "Events").entries() {
 		switch typ := ev[1].get("Type").str(); typ {
-		case "HttpApi", "ScheduleV2":
+		// EventBridgeRule adds no statement to the role: SAM writes the
+		// rule and a lambda:InvokeFunction permission for that rule only.
+		case "HttpApi", "ScheduleV2", "EventBridgeRule":
 		default:
 			t.Errorf("event %s is a SAM %s event source, whose managed policy allows every resource: write it as an AWS::Lambda::EventSourceMapping", ev[0].Value, typ)
 		}
@@ -645,6 +647,10 @@ func TestReferencesResolve(t *testing.T) {
 		// SAM's generated alias of a function with AutoPublishAlias.
 		if r.get("Properties", "AutoPublishAlias").ok() {
 			known[id+".Alias"] = true
+		}
+		// SAM's generated execution role of a function without a Role.
+		if r.get("Type").str() == "AWS::Serverless::Function" && !r.get("Properties", "Role").ok() {
+			known[id+"Role"] = true
 		}
 	}
 	for _, e := range tp.root.get("Parameters").entries() {
