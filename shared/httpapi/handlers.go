@@ -57,7 +57,7 @@ func (s *Server) getMe(rq *Request, _ NoInput) (Entitlement, error) {
 		CreditsBalance: bal.Available, SpentToday: bal.SpentToday, Held: bal.Held,
 		DailyCreditCeiling: t.DailyCreditCeiling, RPMLimit: t.RPMLimit,
 		AutonomyLevel: string(p.Autonomy), PendingApprovals: 0,
-		Capabilities: s.capabilities(rq),
+		Capabilities: s.capabilitiesOf(p),
 	}, nil
 }
 
