@@ -7,6 +7,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"log/slog"
 	"os"
 	"strings"
 	"time"
@@ -56,6 +57,7 @@ member names (tenant_id, credits_balance, …).
   export-page     [--site-key KEY] [--recaptcha-version v3|v2] [--cta-url URL] [--bucket B] [--distribution ID] DIR
                   (the brand check page for its S3 bucket: writes the files and prints the
                   upload commands; the site key defaults to BRANDLENS_RECAPTCHA_SITE_KEY)
+  migrate                         (bring data stored by an older release up to this one; idempotent)
 `
 
 type multi []string
@@ -323,6 +325,8 @@ func admin(ctx context.Context, args []string, stdout io.Writer) error {
 			return err
 		}
 		return printJSON(stdout, out)
+	case "migrate":
+		return app.Migrate(ctx, svc, app.NewLogger(stdout, slog.LevelInfo))
 	case "synthetic-citations":
 		if err := needTenant(); err != nil {
 			return err

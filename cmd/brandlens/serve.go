@@ -56,6 +56,11 @@ func serve(ctx context.Context, args []string, providers app.ProviderFactory, mo
 		return err
 	}
 	defer closeRuntime()
+	// Data of an older release first, so that every read finds what it
+	// expects (a no-op once done).
+	if err := app.Migrate(ctx, rt.Services.Repos, logger); err != nil {
+		return err
+	}
 	// The queues, the workflow runner, the outbox dispatcher (DynamoDB
 	// Streams and SQS in AWS) and the scheduler. Run first starts again the
 	// jobs a previous process left in flight; when ctx ends it drains.

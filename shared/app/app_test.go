@@ -63,7 +63,7 @@ func repoFile(t testing.TB, rel string) string {
 	return filepath.Join("..", "..", rel)
 }
 
-func readEvent(t *testing.T, name string) []byte {
+func readEvent(t testing.TB, name string) []byte {
 	t.Helper()
 	b, err := os.ReadFile(repoFile(t, filepath.Join("events", name)))
 	if err != nil {
@@ -213,7 +213,7 @@ func offlineCloud(t testing.TB) *cloud {
 }
 
 // emulatedCloud is a cloud on DynamoDB Local and fauxqs.
-func emulatedCloud(t *testing.T) *cloud {
+func emulatedCloud(t testing.TB) *cloud {
 	db := dynamotest.Start(t)
 	table := dynamotest.NewTable(t, db)
 	sq := sqstest.Start(t)

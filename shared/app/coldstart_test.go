@@ -43,7 +43,7 @@ import (
 // at cold start, on DynamoDB Local and fauxqs.
 
 // emulatedTable is the cloud's table, for the tests to seed and inspect.
-func emulatedTable(t *testing.T, c *cloud) store.Table {
+func emulatedTable(t testing.TB, c *cloud) store.Table {
 	return dynamo.New(dynamotest.Start(t), c.table)
 }
 
@@ -52,7 +52,7 @@ func quiet() *slog.Logger { return slog.New(slog.NewJSONHandler(io.Discard, nil)
 // seedAcme stores the tenant the sample events act as: "Acme Notes", one
 // query on chatgpt and perplexity (id 1), and the events' API key, hashed
 // with the key secret the functions read from Secrets Manager.
-func seedAcme(t *testing.T, tbl store.Table) *app.Repos {
+func seedAcme(t testing.TB, tbl store.Table) *app.Repos {
 	t.Helper()
 	repos, err := app.NewRepos(tbl, []byte(testKeySecret), nil)
 	if err != nil {

@@ -19,6 +19,7 @@ import (
 	"github.com/brandlens/brandlens/shared/models"
 	"github.com/brandlens/brandlens/shared/providers"
 	"github.com/brandlens/brandlens/shared/queue"
+	"github.com/brandlens/brandlens/shared/ratelimit"
 	"github.com/brandlens/brandlens/shared/runs"
 	"github.com/brandlens/brandlens/shared/secrets"
 	"github.com/brandlens/brandlens/shared/ssrf"
@@ -121,6 +122,9 @@ func NewLocal(o LocalOptions) (*Local, error) {
 	if err != nil {
 		return nil, err
 	}
+	// One process sees every request, so an exact in-memory window replaces
+	// a durable store write per request.
+	repos.Limiter = ratelimit.NewMemory(repos.Now)
 	jobsQ := queue.NewLocal(queue.LocalOptions{Logger: o.Logger})
 	deliveriesQ := queue.NewLocal(queue.LocalOptions{Logger: o.Logger})
 	if o.Secrets == nil {

@@ -74,7 +74,9 @@ type Repos struct {
 	Citations   *citations.Repo
 	Jobs        *jobs.Repo
 	Ledger      *credits.Ledger
-	Limiter     *ratelimit.Limiter
+	// Limiter counts requests per key: in the table (every Lambda function
+	// counts in one place); NewLocal swaps in the in-process one.
+	Limiter     httpapi.RateLimiter
 	Idempotency *idempotency.Records
 	Now         func() time.Time
 }
@@ -105,7 +107,7 @@ func NewRepos(tbl store.Table, keySecret []byte, now func() time.Time) (*Repos, 
 		Citations:   citations.NewRepo(tbl, now),
 		Jobs:        jobs.NewRepo(tbl),
 		Ledger:      credits.NewLedger(tbl, now),
-		Limiter:     ratelimit.New(tbl, now),
+		Limiter:     ratelimit.NewTable(tbl, now),
 		Idempotency: idempotency.NewRecords(tbl, now),
 		Now:         now,
 	}, nil

@@ -12,8 +12,10 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"hash"
 	"slices"
 	"strconv"
+	"sync"
 	"time"
 
 	"github.com/brandlens/brandlens/shared/ids"
@@ -80,21 +82,30 @@ func NewKeyPlaintext() string {
 // Hasher derives the stored lookup hash of a key: HMAC-SHA-256 under a
 // server secret. Keys are high-entropy, so a slow hash adds nothing and
 // would make lookup by hash impossible.
-type Hasher struct{ secret []byte }
+type Hasher struct {
+	// macs keyed with the secret are reused: keying one costs more than
+	// hashing a key.
+	macs sync.Pool
+}
 
 // NewHasher returns a hasher for the secret (at least 32 bytes).
 func NewHasher(secret []byte) (*Hasher, error) {
 	if len(secret) < 32 {
 		return nil, errors.New("auth: key secret must be at least 32 bytes")
 	}
-	return &Hasher{secret: slices.Clone(secret)}, nil
+	secret = slices.Clone(secret)
+	return &Hasher{macs: sync.Pool{New: func() any { return hmac.New(sha256.New, secret) }}}, nil
 }
 
 // Hash returns the lowercase hex HMAC of the plaintext key.
 func (h *Hasher) Hash(plaintext string) string {
-	m := hmac.New(sha256.New, h.secret)
+	m := h.macs.Get().(hash.Hash)
+	m.Reset()
 	m.Write([]byte(plaintext))
-	return hex.EncodeToString(m.Sum(nil))
+	var sum [sha256.Size]byte
+	s := hex.EncodeToString(m.Sum(sum[:0]))
+	h.macs.Put(m)
+	return s
 }
 
 // Key is the stored record of an API key (never the plaintext).
@@ -243,10 +254,22 @@ func (k *Keys) byHash(ctx context.Context, hk store.Key) (Key, error) {
 // Authenticate returns the principal of a plaintext key, or ErrInvalidKey
 // for unknown and revoked keys alike.
 func (k *Keys) Authenticate(ctx context.Context, plaintext string) (Principal, error) {
-	if plaintext == "" || len(plaintext) > 256 {
+	if plaintext == "" || len(plaintext) > MaxKeyLen {
 		return Principal{}, ErrInvalidKey
 	}
-	rec, err := k.byHash(ctx, hashKey(k.hasher.Hash(plaintext)))
+	return k.AuthenticateHash(ctx, k.hasher.Hash(plaintext))
+}
+
+// MaxKeyLen is the longest plaintext key looked up; longer ones are invalid.
+const MaxKeyLen = 256
+
+// Hash is the keyed hash a plaintext key is stored and looked up by (a
+// cache of principals keys its entries by it rather than by the key).
+func (k *Keys) Hash(plaintext string) string { return k.hasher.Hash(plaintext) }
+
+// AuthenticateHash is Authenticate of the key whose Hash is hash.
+func (k *Keys) AuthenticateHash(ctx context.Context, hash string) (Principal, error) {
+	rec, err := k.byHash(ctx, hashKey(hash))
 	if errors.Is(err, store.ErrNotFound) {
 		return Principal{}, ErrInvalidKey
 	}

@@ -8,6 +8,8 @@ import (
 	"fmt"
 	"net/url"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/brandlens/brandlens/shared/ids"
@@ -141,6 +143,34 @@ func key(tenantID, id int32) store.Key {
 
 func byDatePK(tenantID int32) string { return tenants.PK(tenantID) + "#CITATIONS" }
 
+// byFacetPK is the GSI2 partition of the tenant's citations of one platform
+// ("": none) with (mention) or without a brand mention; its sort key is the
+// GSI1 one, so both indexes order and page alike.
+func byFacetPK(tenantID int32, platform string, mention bool) string {
+	if platform == "" {
+		platform = "-"
+	}
+	m := "0"
+	if mention {
+		m = "1"
+	}
+	return byDatePK(tenantID) + "#" + platform + "#" + m
+}
+
+// indexAttrs are the index keys of c: GSI1 by date, GSI2 by platform and
+// mention, then date.
+func indexAttrs(c Citation) store.Item {
+	sk := dateKey(c.Date) + "#" + ids.Pad(c.ID)
+	var platform string
+	if c.Platform != nil {
+		platform = *c.Platform
+	}
+	return store.Item{
+		store.AttrGSI1PK: byDatePK(c.TenantID), store.AttrGSI1SK: sk,
+		store.AttrGSI2PK: byFacetPK(c.TenantID, platform, c.AICitationMetrics.MentionCount > 0), store.AttrGSI2SK: sk,
+	}
+}
+
 // dateKey renders t fixed-width so that index sort keys order by time.
 func dateKey(t time.Time) string { return t.UTC().Format("2006-01-02T15:04:05.000000Z") }
 
@@ -159,6 +189,10 @@ type Repo struct {
 	tbl  store.Table
 	docs store.Collection[Citation]
 	now  func() time.Time
+	// indexed caches the migration marker (see Indexed): true once seen.
+	indexed    atomic.Bool
+	indexedMu  sync.Mutex
+	indexedChk time.Time // when the marker was last found missing
 }
 
 // NewRepo returns the repository.
@@ -175,10 +209,8 @@ func collection(tbl store.Table) store.Collection[Citation] {
 		Table: tbl, Name: "citations", NotFound: ErrNotFound,
 		Key: func(c Citation) store.Key { return key(c.TenantID, c.ID) },
 		Attrs: func(c Citation) store.Item {
-			it := store.Item{
-				store.AttrGSI1PK: byDatePK(c.TenantID), store.AttrGSI1SK: dateKey(c.Date) + "#" + ids.Pad(c.ID),
-				attrHasMention: c.AICitationMetrics.MentionCount > 0,
-			}
+			it := indexAttrs(c)
+			it[attrHasMention] = c.AICitationMetrics.MentionCount > 0
 			set := func(name string, v *string) {
 				if v != nil {
 					it[name] = *v

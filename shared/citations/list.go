@@ -3,13 +3,14 @@ package citations
 import (
 	"context"
 	"encoding/base64"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 	"time"
 
+	"github.com/brandlens/brandlens/shared/platforms"
 	"github.com/brandlens/brandlens/shared/store"
 )
 
@@ -45,8 +46,8 @@ type PageRequest struct {
 type ListResult struct {
 	// Items are the stored documents, byte for byte: a stored citation is
 	// the wire CitationDto (see Citation), so a list is served without
-	// decoding and encoding each one.
-	Items   []json.RawMessage
+	// decoding and encoding each one (nor copying it).
+	Items   []string
 	HasMore bool
 	// Next is the cursor of the following page, "" after the last one.
 	Next string
@@ -84,17 +85,14 @@ func decodeCursor(c string) (string, error) {
 // Work grows with Offset (the skipped matches are read), so callers bound
 // it and read deeper with cursors, which start right where the last page
 // ended.
+//
+// A filter on platform or mention reads only the GSI2 partitions of the
+// values asked for (one for both, two for a platform, one per platform for
+// a mention), merged newest first; the other filters are applied to what
+// those partitions hold. Without either, GSI1 holds every citation by date.
 func (r *Repo) List(ctx context.Context, tenantID int32, f Filter, pr PageRequest) (ListResult, error) {
 	if pr.Size < 1 || pr.Offset < 0 {
 		return ListResult{}, fmt.Errorf("citations: list: page size %d, offset %d", pr.Size, pr.Offset)
-	}
-	cond, filtered := f.cond()
-	q := store.Query{
-		Index:  store.IndexGSI1,
-		PK:     byDatePK(tenantID),
-		Desc:   true,
-		Limit:  scanBatch,
-		Filter: cond,
 	}
 	var lo, hi string // inclusive sort-key bounds; "" is open
 	if !f.DateFrom.IsZero() {
@@ -115,54 +113,107 @@ func (r *Repo) List(ctx context.Context, tenantID int32, f Filter, pr PageReques
 			hi = after
 		}
 	}
+	var skc store.KeyCond
 	switch {
 	case lo != "" && hi != "" && hi < lo:
-		return ListResult{Items: []json.RawMessage{}}, nil // e.g. a cursor already past dateFrom
+		return ListResult{Items: []string{}}, nil // e.g. a cursor already past dateFrom
 	case lo != "" && hi != "":
-		q.SK = store.SKBetween(lo, hi)
+		skc = store.SKBetween(lo, hi)
 	case lo != "":
-		q.SK = store.KeyCond{Op: store.KeyGe, Value: lo}
+		skc = store.KeyCond{Op: store.KeyGe, Value: lo}
 	case hi != "":
-		q.SK = store.KeyCond{Op: store.KeyLe, Value: hi}
+		skc = store.KeyCond{Op: store.KeyLe, Value: hi}
 	}
+	// The skipped matches, the page, one to tell whether more follow, and
+	// the cursor's own item.
+	need := skip + pr.Size + 2
+	qs, err := r.queries(ctx, tenantID, f, skc, need)
+	if err != nil {
+		return ListResult{}, err
+	}
+	m := store.Merge(r.tbl, qs...)
 	var out []store.Item
-	for {
-		if !filtered {
-			// Every entry read is kept: read no more than the page needs
-			// (the skipped ones, the page, one to tell whether more follow,
-			// and the cursor's own item).
-			q.Limit = min(scanBatch, skip+pr.Size+2-len(out))
-		}
-		p, err := r.tbl.Query(ctx, q)
+	// One item beyond the page tells whether another page exists.
+	for len(out) <= pr.Size {
+		it, ok, err := m.Next(ctx)
 		if err != nil {
 			return ListResult{}, fmt.Errorf("citations: list: %w", err)
 		}
-		for _, it := range p.Items {
-			if after != "" && it.String(store.AttrGSI1SK) == after {
-				continue
-			}
-			if skip > 0 {
-				skip--
-				continue
-			}
-			out = append(out, it)
-		}
-		// One item beyond the page tells whether another page exists.
-		if len(out) > pr.Size || p.Cursor == "" {
+		if !ok {
 			break
 		}
-		q.Cursor = p.Cursor
+		if after != "" && it.String(store.AttrGSI1SK) == after {
+			continue
+		}
+		if skip > 0 {
+			skip--
+			continue
+		}
+		out = append(out, it)
 	}
 	res := ListResult{HasMore: len(out) > pr.Size}
 	if res.HasMore {
 		out = out[:pr.Size]
 		res.Next = encodeCursor(out[len(out)-1].String(store.AttrGSI1SK))
 	}
-	res.Items = make([]json.RawMessage, len(out))
+	res.Items = make([]string, len(out))
 	for i, it := range out {
-		res.Items[i] = json.RawMessage(it.String(store.AttrDoc))
+		res.Items[i] = it.String(store.AttrDoc)
 	}
 	return res, nil
+}
+
+// listAttrs are what a list keeps of an item: the document it answers,
+// the sort keys it merges and pages by, the table key that breaks ties.
+var listAttrs = []string{store.AttrDoc, store.AttrGSI1SK, store.AttrGSI2SK, store.AttrPK, store.AttrSK}
+
+// queries are the index reads whose merge, newest first, is every citation
+// of the tenant in skc that f keeps; need is how many the page needs.
+func (r *Repo) queries(ctx context.Context, tenantID int32, f Filter, skc store.KeyCond, need int) ([]store.Query, error) {
+	faceted := f.Platform != "" || f.HasMention != nil
+	if faceted {
+		ok, err := r.Indexed(ctx)
+		if err != nil {
+			return nil, err
+		}
+		faceted = ok
+	}
+	if !faceted {
+		q := store.Query{Index: store.IndexGSI1, PK: byDatePK(tenantID), SK: skc, Desc: true, Limit: scanBatch, Attrs: listAttrs}
+		var filtered bool
+		q.Filter, filtered = f.cond()
+		if !filtered {
+			// Every entry read is kept: read no more than the page needs.
+			q.Limit = min(scanBatch, need)
+		}
+		return []store.Query{q}, nil
+	}
+	platformsOf := []string{f.Platform}
+	if f.Platform == "" {
+		platformsOf = append(slices.Clone(platforms.All), "")
+	}
+	mentions := []bool{false, true}
+	if f.HasMention != nil {
+		mentions = []bool{*f.HasMention}
+	}
+	rest := f
+	rest.Platform, rest.HasMention = "", nil
+	filter, filtered := rest.cond()
+	// Each partition's first page is read at once; when every entry is
+	// kept, it reads about its share of the page, with room for an uneven
+	// spread (later pages come as the merge reaches them).
+	limit := scanBatch
+	if n := len(platformsOf) * len(mentions); !filtered {
+		limit = min(scanBatch, need, 2*need/n+2)
+	}
+	var qs []store.Query
+	for _, p := range platformsOf {
+		for _, m := range mentions {
+			qs = append(qs, store.Query{Index: store.IndexGSI2, PK: byFacetPK(tenantID, p, m), SK: skc, Desc: true,
+				Limit: limit, Filter: filter, Attrs: listAttrs})
+		}
+	}
+	return qs, nil
 }
 
 // cond is the store filter of f; filtered is false when f keeps everything.

@@ -89,7 +89,7 @@ func readAll(t *testing.T, repo *citations.Repo, tenant int32, f citations.Filte
 		}
 		for _, raw := range res.Items {
 			var c citations.Citation
-			if err := json.Unmarshal(raw, &c); err != nil {
+			if err := json.Unmarshal([]byte(raw), &c); err != nil {
 				t.Fatalf("stored document is not a citation: %v", err)
 			}
 			if c.TenantID != tenant {
@@ -111,10 +111,31 @@ func readAll(t *testing.T, repo *citations.Repo, tenant int32, f citations.Filte
 	}
 }
 
+// Every filter, page size and cursor, on both backends, read both ways:
+// before the GSI2 migration is marked (GSI1, filtered) and after (the GSI2
+// partitions of the platform and mention asked for, merged).
 func TestListPagesFiltersAndCursors(t *testing.T) {
 	listBackends(t, func(t *testing.T, tbl store.Table) {
-		repo := citations.NewRepo(tbl, nil)
-		all := listFixture(t, repo, 90)
+		all := listFixture(t, citations.NewRepo(tbl, nil), 90)
+		for _, mode := range []string{"GSI1", "GSI2"} {
+			t.Run(mode, func(t *testing.T) {
+				repo := citations.NewRepo(tbl, nil)
+				if mode == "GSI2" {
+					if err := repo.MarkIndexed(context.Background()); err != nil {
+						t.Fatal(err)
+					}
+				}
+				if ok, err := repo.Indexed(context.Background()); err != nil || ok != (mode == "GSI2") {
+					t.Fatalf("indexed %v %v", ok, err)
+				}
+				testListPages(t, repo, all)
+			})
+		}
+	})
+}
+
+func testListPages(t *testing.T, repo *citations.Repo, all []citations.Citation) {
+	{
 		// Newest first; a shared date lists the higher id first.
 		newestFirst := func(keep func(c citations.Citation) bool) []int32 {
 			var sel []citations.Citation
@@ -157,6 +178,16 @@ func TestListPagesFiltersAndCursors(t *testing.T) {
 			}},
 			{"nothing matches", citations.Filter{Platform: "claude", SourceType: citations.SourceAIResponse, Sentiment: "neutral"}, func(c citations.Citation) bool {
 				return *c.Platform == "claude" && *c.CitationSourceType == citations.SourceAIResponse && *c.Sentiment == "neutral"
+			}},
+			{"platform and mention", citations.Filter{Platform: "chatgpt", HasMention: ptr(true)}, func(c citations.Citation) bool {
+				return *c.Platform == "chatgpt" && c.AICitationMetrics.MentionCount > 0
+			}},
+			{"platform without mention, and sentiment", citations.Filter{Platform: "perplexity", HasMention: ptr(false), Sentiment: "negative"}, func(c citations.Citation) bool {
+				return *c.Platform == "perplexity" && c.AICitationMetrics.MentionCount == 0 && *c.Sentiment == "negative"
+			}},
+			{"mention, query text and dates", citations.Filter{HasMention: ptr(true), SearchQuery: "teams", DateFrom: from, DateTo: to}, func(c citations.Citation) bool {
+				return c.AICitationMetrics.MentionCount > 0 && c.SearchQueryText != nil && strings.Contains(*c.SearchQueryText, "teams") &&
+					!c.Date.Before(from) && !c.Date.After(to)
 			}},
 		}
 		for _, c := range cases {
@@ -218,7 +249,7 @@ func TestListPagesFiltersAndCursors(t *testing.T) {
 				t.Fatalf("%d items, more %v, %v", len(res.Items), res.HasMore, err)
 			}
 		})
-	})
+	}
 }
 
 func TestListRefusesBadCursors(t *testing.T) {
@@ -321,7 +352,7 @@ func TestStoredCitationIsTheWireDTO(t *testing.T) {
 		}
 	}
 	var doc any
-	if err := json.Unmarshal(res.Items[0], &doc); err != nil {
+	if err := json.Unmarshal([]byte(res.Items[0]), &doc); err != nil {
 		t.Fatal(err)
 	}
 	walk("", doc)

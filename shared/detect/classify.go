@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"unicode/utf8"
 )
 
@@ -11,7 +12,11 @@ import (
 // something. A rule runs only on a sentence that holds a mention, a
 // negation anchor and the rule's two keyword sets (see findUnknown), so the
 // small regexps rarely run. Apostrophes may be typographic.
-var unknownRules = func() []unknownRule {
+//
+// They are compiled on first use, not at package initialisation: every
+// binary that links detection (the API bootstrap too, through runs) would
+// otherwise pay for them at each cold start.
+var unknownRules = sync.OnceValue(func() []unknownRule {
 	specs := []struct {
 		re       string
 		any, and []string // the rule runs when one of any and one of and occur
@@ -60,7 +65,7 @@ var unknownRules = func() []unknownRule {
 		}
 	}
 	return rules
-}()
+})
 
 type unknownRule struct {
 	re       *regexp.Regexp
@@ -299,7 +304,7 @@ func (an *analysis) findUnknown(rec *sentRec) {
 	s := an.text[rec.start:rec.end]
 	// Every rule needs a negation anchor; tokenize noted whether one occurs.
 	if rec.anchor {
-		if m := unknownFilter.mask(s); m&anchorMask != 0 {
+		if m := unknownFilter().mask(s); m&anchorMask != 0 {
 			low := sc.key[:0]
 			for i := 0; i < len(s); i++ {
 				c := s[i]
@@ -309,8 +314,9 @@ func (an *analysis) findUnknown(rec *sentRec) {
 				low = append(low, c)
 			}
 			sc.key = low
-			for i := range unknownRules {
-				r := &unknownRules[i]
+			rules := unknownRules()
+			for i := range rules {
+				r := &rules[i]
 				if m&r.any == 0 || m&r.and == 0 {
 					continue
 				}

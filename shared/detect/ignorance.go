@@ -2,6 +2,7 @@ package detect
 
 import (
 	"strings"
+	"sync"
 	"unicode/utf8"
 )
 
@@ -85,7 +86,12 @@ const maxIgnoranceWords = 400
 
 // knowledgeStems prefilter the classifier: a sentence without one of them
 // (as a substring, any case) holds no knowledge term and is not read.
-var knowledgeFilter = buildAutomaton([]string{
+// Built on first use (see unknownRules).
+var knowledgeFilter = sync.OnceValue(func() *automaton {
+	return buildAutomaton(knowledgeStems)
+})
+
+var knowledgeStems = []string{
 	"info", "detail", "data", "knowledge", "specifics", "documentation", "documented", "sources", "record",
 	"evidence", "coverage", "covered", "covers", "fact", "reference", "mention", "material", "context",
 	"familiar", "aware", "know", "heard", "recogni", "find", "found", "locat", "verif", "confirm", "identif",
@@ -95,13 +101,13 @@ var knowledgeFilter = buildAutomaton([]string{
 	// French, German, Spanish, Portuguese, Italian
 	"donn", "renseign", "angab", "daten", "einzelheit", "dato", "dados", "dati", "dettagl", "connai", "kenne", "bekannt",
 	"vertraut", "conoz", "conhe", "conosc", "nothing",
-})
+}
 
 // ignoranceSpans appends the byte spans of ignorance statements in
 // text[s:e] to out.
 func (an *analysis) ignoranceSpans(s, e int, out [][2]int) [][2]int {
 	text := an.text
-	if !knowledgeFilter.matchAny(text[s:e]) {
+	if !knowledgeFilter().matchAny(text[s:e]) {
 		return out
 	}
 	toks := an.sc.igToks[:0]
@@ -431,8 +437,8 @@ func (an *analysis) namesOther(s, e int) bool {
 // unknownByRules runs the fixed-phrase rules over text[s:e].
 func (an *analysis) unknownByRules(s, e int) bool {
 	low := []byte(strings.ToLower(an.text[s:e]))
-	for i := range unknownRules {
-		if unknownRules[i].re.Match(low) {
+	for _, r := range unknownRules() {
+		if r.re.Match(low) {
 			return true
 		}
 	}

@@ -1,6 +1,9 @@
 package detect
 
-import "strings"
+import (
+	"strings"
+	"sync"
+)
 
 // set builds a lookup set from a space-separated word list.
 func set(words string) map[string]bool {
@@ -221,7 +224,7 @@ var lexicon = func() map[string]uint8 {
 
 // unknownFilter matches unknownAnchors and unknownKeywords; pattern i sets
 // bit i of the mask it returns (keywordBit names the bit of a string).
-var unknownFilter, unknownPatterns = func() (*automaton, []string) {
+var unknownPatterns = func() []string {
 	var pats []string
 	seen := make(map[string]bool)
 	for _, w := range append(append([]string(nil), unknownAnchors...), unknownKeywords...) {
@@ -233,8 +236,11 @@ var unknownFilter, unknownPatterns = func() (*automaton, []string) {
 	if len(pats) > 64 {
 		panic("detect: more than 64 unknown-filter patterns")
 	}
-	return buildAutomaton(pats), pats
+	return pats
 }()
+
+// unknownFilter is built on first use (see unknownRules).
+var unknownFilter = sync.OnceValue(func() *automaton { return buildAutomaton(unknownPatterns) })
 
 func keywordBit(w string) uint64 {
 	for i, p := range unknownPatterns {

@@ -44,6 +44,10 @@ func benchServer(b *testing.B, n int) (http.Handler, *app.Services) {
 			b.Fatal(err)
 		}
 	}
+	// What `brandlens serve` does at start.
+	if err := app.Migrate(ctx, svc.Repos, nil); err != nil {
+		b.Fatal(err)
+	}
 	return httpapi.New(svc.HTTPDeps(nil)), svc
 }
 

@@ -166,7 +166,7 @@ func tagInt(t reflect.Type, f reflect.StructField, tag string) *int64 {
 // bad, unknown or repeated parameter; then decodes the body.
 func (b *binding) bind(rq *Request, pathVals map[string]string, dst reflect.Value) error {
 	var ve validation.Error
-	query := rq.HTTP.URL.Query()
+	query := rq.Query()
 	params := b.params
 	if rq.Route != nil {
 		params = rq.Route.Params()

@@ -83,42 +83,54 @@ type CitationPage struct {
 	// NextCursor continues after this page; null after the last one.
 	NextCursor *string `json:"nextCursor"`
 	// stored are the items as the store keeps them (the CitationDto
-	// bytes), written out as they are instead of Items.
-	stored []json.RawMessage
+	// JSON), written out as they are instead of Items.
+	stored []string
 }
 
 // MarshalJSON writes the stored items without decoding them.
 func (p CitationPage) MarshalJSON() ([]byte, error) {
+	var b bytes.Buffer
+	if err := p.WriteJSON(&b); err != nil {
+		return nil, err
+	}
+	return b.Bytes(), nil
+}
+
+// WriteJSON writes the page into b, the stored items as they are.
+func (p CitationPage) WriteJSON(b *bytes.Buffer) error {
 	type plain CitationPage // without this method
 	if p.stored == nil {
 		if p.Items == nil {
 			p.Items = []citations.Citation{}
 		}
-		return json.Marshal(plain(p))
+		meta, err := json.Marshal(plain(p))
+		b.Write(meta)
+		return err
 	}
 	p.Items = nil
 	meta, err := json.Marshal(plain(p))
 	if err != nil {
-		return nil, err
+		return err
 	}
 	const head = `{"items":null`
 	if !bytes.HasPrefix(meta, []byte(head)) {
-		return nil, fmt.Errorf("httpapi: citation page encodes as %.40s…", meta)
+		return fmt.Errorf("httpapi: citation page encodes as %.40s…", meta)
 	}
 	n := len(meta) + 2
 	for _, d := range p.stored {
 		n += len(d) + 1
 	}
-	b := make([]byte, 0, n)
-	b = append(b, `{"items":[`...)
+	b.Grow(n)
+	b.WriteString(`{"items":[`)
 	for i, d := range p.stored {
 		if i > 0 {
-			b = append(b, ',')
+			b.WriteByte(',')
 		}
-		b = append(b, d...)
+		b.WriteString(d)
 	}
-	b = append(b, ']')
-	return append(b, meta[len(head):]...), nil
+	b.WriteByte(']')
+	b.Write(meta[len(head):])
+	return nil
 }
 
 // JobList is the answer of GET /api/v1/jobs.

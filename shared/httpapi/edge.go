@@ -68,8 +68,16 @@ type envelopeConn struct {
 // plainError matches the whole of a net/http pre-handler answer.
 var plainError = regexp.MustCompile(`\AHTTP/1\.1 ([0-9]{3}) [^\r\n]*\r\nContent-Type: text/plain; charset=utf-8\r\nConnection: close\r\n\r\n([^\r\n]*)\z`)
 
+// plainErrorHeader is the header that follows the status line of those
+// answers; a handler's answer never starts with it.
+var plainErrorHeader = []byte("\r\nContent-Type: text/plain; charset=utf-8\r\n")
+
 func (c *envelopeConn) Write(b []byte) (int, error) {
+	// Cheap tests first: every answer passes here.
 	if !bytes.HasPrefix(b, []byte("HTTP/1.1 ")) {
+		return c.Conn.Write(b)
+	}
+	if i := bytes.IndexByte(b, '\r'); i < 0 || !bytes.HasPrefix(b[i:], plainErrorHeader) {
 		return c.Conn.Write(b)
 	}
 	m := plainError.FindSubmatch(b)

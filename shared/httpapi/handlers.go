@@ -2,10 +2,10 @@ package httpapi
 
 import (
 	"errors"
-	"github.com/brandlens/brandlens/shared/approvals"
 	"slices"
 	"time"
 
+	"github.com/brandlens/brandlens/shared/approvals"
 	"github.com/brandlens/brandlens/shared/citations"
 	"github.com/brandlens/brandlens/shared/competitors"
 	"github.com/brandlens/brandlens/shared/jobs"
@@ -49,9 +49,11 @@ func (s *Server) getMe(rq *Request, _ NoInput) (Entitlement, error) {
 	if err != nil {
 		return Entitlement{}, err
 	}
-	pending, err := approvals.PendingCount(ctx, s.Approvals.Table(), p.TenantID)
-	if err != nil {
-		return Entitlement{}, err
+	var pending int64
+	if s.Approvals != nil { // nil in servers built without publishing
+		if pending, err = approvals.PendingCount(ctx, s.Approvals.Table(), p.TenantID); err != nil {
+			return Entitlement{}, err
+		}
 	}
 	scopes := make([]string, len(p.Scopes))
 	for i, sc := range p.Scopes {
@@ -62,7 +64,7 @@ func (s *Server) getMe(rq *Request, _ NoInput) (Entitlement, error) {
 		CreditsBalance: bal.Available, SpentToday: bal.SpentToday, Held: bal.Held,
 		DailyCreditCeiling: t.DailyCreditCeiling, RPMLimit: t.RPMLimit,
 		AutonomyLevel: string(p.Autonomy), PendingApprovals: int32(pending),
-		Capabilities: s.capabilities(rq),
+		Capabilities: s.capabilitiesOf(p),
 	}, nil
 }
 

@@ -1,3 +1,11 @@
+//go:build !brandlens.lambda
+
+// The document is built from the route table with kin-openapi, whose
+// package initialisation alone (JSON Schema meta-schemas compiled at init)
+// took a third of the API bootstrap's: Lambda builds (tag brandlens.lambda,
+// set by the Makefile) serve the generated openapi.json instead, which a
+// test keeps equal to what this file builds.
+
 package httpapi
 
 import (
@@ -9,7 +17,6 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"sync"
 	"unicode"
 
 	"github.com/getkin/kin-openapi/openapi3"
@@ -298,29 +305,17 @@ var creditNotes = map[string]string{
 	"api-post-brand-profile-rescore": "Credit-metered: a flat 5 credits per re-scoring, whatever the number of stored answers, charged only on success.",
 }
 
-// The document is static: it is built once, on first request, and served
-// as bytes.
-var openAPICache struct {
-	once sync.Once
-	doc  []byte
-	err  error
-}
+// OpenAPIJSON is the document of the route table as served (openapigen
+// writes it for Lambda builds).
+func OpenAPIJSON() ([]byte, error) { return openAPIDocument() }
 
-// rawJSON is an answer that is already JSON.
-type rawJSON []byte
-
-// MarshalJSON returns the bytes as they are.
-func (r rawJSON) MarshalJSON() ([]byte, error) { return r, nil }
-
-func (s *Server) getOpenAPI(rq *Request, _ NoInput) (rawJSON, error) {
-	openAPICache.once.Do(func() {
-		doc, err := OpenAPI(Routes)
-		if err == nil {
-			openAPICache.doc, err = json.Marshal(doc)
-		}
-		openAPICache.err = err
-	})
-	return openAPICache.doc, openAPICache.err
+// openAPIDocument builds the document of the route table, as served.
+func openAPIDocument() ([]byte, error) {
+	doc, err := OpenAPI(Routes)
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(doc)
 }
 
 // maxRunSamples bounds PublicRunRequest.samples in the document.

@@ -296,6 +296,9 @@ func (s *Server) review(rq *Request, in reviewIn, approve bool) (ReviewResult, e
 		// job's own path (the waiting step, the sweep).
 		s.Logger.Error("approvals: resume held job", "request_id", rq.RequestID, "approval_id", in.ID, "error", err.Error())
 	}
+	if out.Promoted != "" {
+		s.forgetCaller(out.Request.RequestedBy)
+	}
 	level := out.Promoted
 	if level == "" {
 		level = auth.Autonomy(out.Request.RequestedByLevel)

@@ -2,6 +2,7 @@ package httpapi
 
 import (
 	"net/http"
+	"net/url"
 
 	"github.com/brandlens/brandlens/shared/auth"
 	"github.com/brandlens/brandlens/shared/idempotency"
@@ -22,4 +23,13 @@ type Request struct {
 	// transaction (runs.Request, meter.Request).
 	Idempotency *idempotency.Key
 	tenant      *tenants.Tenant // the caller's, once read
+	query       url.Values      // the URL's query, once parsed
+}
+
+// Query is the request URL's query, parsed once.
+func (rq *Request) Query() url.Values {
+	if rq.query == nil && rq.HTTP.URL.RawQuery != "" {
+		rq.query = rq.HTTP.URL.Query()
+	}
+	return rq.query
 }

@@ -5,6 +5,7 @@
 package httpapi
 
 import (
+	"bytes"
 	"context"
 	"crypto/rand"
 	"encoding/hex"
@@ -16,6 +17,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 	"unicode/utf8"
 
@@ -42,6 +44,7 @@ import (
 	"github.com/brandlens/brandlens/shared/signing"
 	"github.com/brandlens/brandlens/shared/sitecontent"
 	"github.com/brandlens/brandlens/shared/tenants"
+	"github.com/brandlens/brandlens/shared/ttlcache"
 	"github.com/brandlens/brandlens/shared/validation"
 	"github.com/brandlens/brandlens/shared/webhooks"
 )
@@ -58,7 +61,9 @@ type Deps struct {
 	Citations   *citations.Repo
 	Jobs        *jobs.Repo
 	Ledger      *credits.Ledger
-	Limiter     *ratelimit.Limiter
+	// Limiter counts each key's requests (nil: no limit): in the table in
+	// Lambda, in memory in `brandlens serve` (see package ratelimit).
+	Limiter     RateLimiter
 	Runs        *runs.Service
 	Webhooks    *webhooks.Service
 	Idempotency *idempotency.Records
@@ -76,6 +81,9 @@ type Deps struct {
 	Publish      *publish.Service
 	Logger       *slog.Logger
 	Now          func() time.Time
+	// CallerTTL is how long a key's principal and tenant are reused (0:
+	// DefaultCallerTTL).
+	CallerTTL time.Duration
 	// SiteContentSecret signs bodies sent to the site-content receiver;
 	// SiteContent keeps the pages it receives; SiteBaseURL is the site's
 	// public base URL ("": the host API Gateway answered on).
@@ -90,10 +98,30 @@ type Deps struct {
 	ProxyTrust brandcheck.ProxyTrust
 }
 
+// RateLimiter counts one request of a key against its limit per minute; it
+// returns *ratelimit.Exceeded when the key's window is full.
+type RateLimiter interface {
+	Allow(ctx context.Context, keyID string, limit int64) error
+}
+
 // Server routes requests of the route table.
 type Server struct {
 	Deps
 	routes []*compiledRoute
+	// exact holds the routes of each literal path that no route with a
+	// placeholder also matches: matching such a path is one lookup.
+	exact map[string][]*compiledRoute
+	// callers are the keys seen lately (see DefaultCallerTTL); callerHash
+	// maps a key id to its cache key, so that a change this server makes to
+	// a key (an autonomy promotion by a review) applies at once here.
+	callers    *ttlcache.Cache[string, caller]
+	callerHash sync.Map
+	// caps are the capabilities of each kind of principal, by its highest
+	// scope (capScopes) and whether it is an agent: they depend on nothing
+	// else, so /me lists them without walking the table.
+	caps [len(capScopes)][2][]string
+	// answers are buffers answers are encoded into, reused.
+	answers sync.Pool
 	// catchAll: answer 404/405 for everything (API Gateway's $default).
 	catchAll bool
 }
@@ -118,11 +146,47 @@ func NewFor(d Deps, routes []Route) *Server {
 	if d.MaxBody <= 0 {
 		d.MaxBody = DefaultMaxBody
 	}
-	s := &Server{Deps: d}
+	if d.CallerTTL <= 0 {
+		d.CallerTTL = DefaultCallerTTL
+	}
+	s := &Server{Deps: d, callers: ttlcache.New[string, caller](d.CallerTTL, maxCallers, d.Now)}
 	for i := range routes {
 		s.routes = append(s.routes, &compiledRoute{Route: &routes[i], segs: splitPath(routes[i].Path)})
 	}
+	s.exact = map[string][]*compiledRoute{}
+	for _, r := range s.routes {
+		if !strings.Contains(r.Path, "{") && !s.placeholderMatches(r.segs) {
+			s.exact[r.Path] = append(s.exact[r.Path], r)
+		}
+	}
+	for i, sc := range capScopes {
+		for agent := range 2 {
+			p := auth.Principal{IsAgent: agent == 1}
+			if sc != "" {
+				p.Scopes = []auth.Scope{sc}
+			}
+			s.caps[i][agent] = s.capabilities(&Request{Principal: p})
+		}
+	}
 	return s
+}
+
+// capScopes are the kinds of principal capabilities tell apart, highest
+// scope first ("": none).
+var capScopes = [...]auth.Scope{auth.ScopePublish, auth.ScopeReadWrite, auth.ScopeRead, ""}
+
+// capabilitiesOf is capabilities of p, computed once per kind of principal.
+func (s *Server) capabilitiesOf(p auth.Principal) []string {
+	agent := 0
+	if p.IsAgent {
+		agent = 1
+	}
+	for i, sc := range capScopes {
+		if sc == "" || p.Allows(sc) {
+			return s.caps[i][agent]
+		}
+	}
+	return nil
 }
 
 func splitPath(p string) []string { return strings.Split(strings.Trim(p, "/"), "/") }
@@ -130,6 +194,15 @@ func splitPath(p string) []string { return strings.Split(strings.Trim(p, "/"), "
 // match finds the route for method and path; when the path matches only
 // under other methods, allow lists them.
 func (s *Server) match(method, path string) (rt *compiledRoute, vals map[string]string, allow []string) {
+	if rs, ok := s.exact[path]; ok {
+		for _, r := range rs {
+			if r.Method == method || (method == http.MethodHead && r.Method == http.MethodGet) {
+				return r, nil, nil
+			}
+			allow = append(allow, r.Method)
+		}
+		return nil, nil, allow
+	}
 	segs := splitPath(path)
 	for _, r := range s.routes {
 		v, ok := r.matchPath(segs)
@@ -142,6 +215,19 @@ func (s *Server) match(method, path string) (rt *compiledRoute, vals map[string]
 		allow = append(allow, r.Method)
 	}
 	return nil, nil, allow
+}
+
+// placeholderMatches reports whether a route with a placeholder matches the
+// path of segs.
+func (s *Server) placeholderMatches(segs []string) bool {
+	for _, r := range s.routes {
+		if strings.Contains(r.Path, "{") {
+			if _, ok := r.matchPath(segs); ok {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 func (r *compiledRoute) matchPath(segs []string) (map[string]string, bool) {
@@ -203,6 +289,9 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 				s.writeError(sw, &Error{Code: CodeInternal, Message: "internal error; the request id identifies it in our logs"})
 			}
 		}
+		if !s.Logger.Enabled(r.Context(), slog.LevelInfo) {
+			return
+		}
 		attrs := []any{"request_id", rid, "method", r.Method, "path", r.URL.Path, "status", sw.status,
 			"duration_ms", float64(s.Now().Sub(start).Microseconds()) / 1000}
 		if clientRID != "" {
@@ -261,7 +350,7 @@ func (s *Server) serve(w http.ResponseWriter, rq *Request) (any, error) {
 		return nil, &Error{Code: CodeNotFound, Message: "no route for " + r.URL.Path}
 	}
 	rq.Route = rt.Route
-	if r.Body != nil {
+	if r.Body != nil && r.Body != http.NoBody {
 		b, err := io.ReadAll(http.MaxBytesReader(w, r.Body, s.MaxBody))
 		var mbe *http.MaxBytesError
 		if errors.As(err, &mbe) {
@@ -286,7 +375,7 @@ func (s *Server) guard(ctx context.Context, rq *Request) error {
 	case GuardSignedBody:
 		return s.checkSignature(rq)
 	}
-	if _, ok := rq.HTTP.URL.Query()["api_key"]; ok {
+	if _, ok := rq.Query()["api_key"]; ok {
 		return &Error{Code: CodeInvalidAPIKey, Message: "API keys are not accepted in the query string; send the X-API-Key header"}
 	}
 	keys := rq.HTTP.Header.Values("X-API-Key")
@@ -298,15 +387,15 @@ func (s *Server) guard(ctx context.Context, rq *Request) error {
 	if len(keys) == 0 || keys[0] == "" {
 		return &Error{Code: CodeMissingAPIKey, Message: "the X-API-Key header is required"}
 	}
-	key := keys[0]
-	p, err := s.Keys.Authenticate(ctx, key)
+	c, err := s.caller(ctx, keys[0])
 	if errors.Is(err, auth.ErrInvalidKey) {
 		return &Error{Code: CodeInvalidAPIKey, Message: "the API key is not valid"}
 	}
 	if err != nil {
 		return err
 	}
-	rq.Principal = p
+	p := c.principal
+	rq.Principal, rq.tenant = p, &c.tenant
 	switch rq.Route.Guard {
 	case GuardReviewer:
 		if !p.CanReview() {
@@ -320,6 +409,56 @@ func (s *Server) guard(ctx context.Context, rq *Request) error {
 		}
 	}
 	return s.rateLimit(ctx, rq)
+}
+
+// DefaultCallerTTL is how long a server reuses what a key authenticated as
+// (its principal) and its tenant's settings (rate limit, daily ceiling)
+// before reading them again: a revoked key stops working, and a changed
+// limit applies, at most this long after the change. It saves the key and
+// tenant reads of every request but the first of each period.
+const DefaultCallerTTL = 10 * time.Second
+
+// maxCallers bounds the callers a server keeps (only keys that
+// authenticated enter, so unknown keys cannot fill it).
+const maxCallers = 10_000
+
+// caller is what a key authenticated as, with its tenant.
+type caller struct {
+	principal auth.Principal
+	tenant    tenants.Tenant
+}
+
+// caller authenticates key, from the cache when the key was seen less than
+// the TTL ago. The cache is keyed by the key's hash, never the key.
+func (s *Server) caller(ctx context.Context, key string) (caller, error) {
+	if len(key) > auth.MaxKeyLen {
+		return caller{}, auth.ErrInvalidKey
+	}
+	hash := s.Keys.Hash(key)
+	if c, ok := s.callers.Get(hash); ok {
+		return c, nil
+	}
+	p, err := s.Keys.AuthenticateHash(ctx, hash)
+	if err != nil {
+		return caller{}, err
+	}
+	t, err := s.Tenants.Get(ctx, p.TenantID)
+	if err != nil {
+		return caller{}, err
+	}
+	c := caller{principal: p, tenant: t}
+	s.callers.Put(hash, c)
+	s.callerHash.Store(p.KeyID, hash)
+	return c, nil
+}
+
+// forgetCaller drops what this server cached of a key, after it changed
+// the key itself. Other servers (other Lambda containers) keep what they
+// read for at most DefaultCallerTTL.
+func (s *Server) forgetCaller(keyID string) {
+	if h, ok := s.callerHash.Load(keyID); ok {
+		s.callers.Delete(h.(string))
+	}
 }
 
 // tenant returns the caller's tenant, read once per request.
@@ -445,6 +584,12 @@ func (s *Server) writeError(w http.ResponseWriter, e *Error) {
 	s.writeJSON(w, e.Status(), e.body())
 }
 
+// jsonWriter is an answer that writes its JSON into a buffer itself.
+type jsonWriter interface{ WriteJSON(*bytes.Buffer) error }
+
+// maxPooledAnswer bounds the answer buffers kept for reuse.
+const maxPooledAnswer = 64 << 10
+
 func (s *Server) writeJSON(w http.ResponseWriter, status int, body any) {
 	s.writeJSONAs(w, status, body, mediaJSON)
 }
@@ -452,24 +597,44 @@ func (s *Server) writeJSON(w http.ResponseWriter, status int, body any) {
 // writeJSONAs writes body as JSON labelled contentType (application/json,
 // or text/json when a report answer's caller asked for it).
 func (s *Server) writeJSONAs(w http.ResponseWriter, status int, body any, contentType string) {
-	var b []byte
+	buf, _ := s.answers.Get().(*bytes.Buffer)
+	if buf == nil {
+		buf = new(bytes.Buffer)
+	}
+	defer func() {
+		if buf.Cap() <= maxPooledAnswer {
+			buf.Reset()
+			s.answers.Put(buf)
+		}
+	}()
 	var err error
-	if m, ok := body.(json.Marshaler); ok {
+	if w, ok := body.(jsonWriter); ok {
+		// Large answers of stored JSON write themselves in place.
+		if err = w.WriteJSON(buf); err == nil {
+			buf.WriteByte('\n')
+		}
+	} else if m, ok := body.(json.Marshaler); ok {
 		// Answers that carry stored JSON write it as it is (encoding/json
 		// would scan and copy it again).
-		b, err = m.MarshalJSON()
+		var b []byte
+		if b, err = m.MarshalJSON(); err == nil {
+			buf.Write(b)
+			buf.WriteByte('\n')
+		}
 	} else {
-		b, err = json.Marshal(body)
+		// Encode ends the value with a newline.
+		err = json.NewEncoder(buf).Encode(body)
 	}
 	if err != nil {
 		s.Logger.Error("encode response", "error", err.Error())
 		status, contentType = http.StatusInternalServerError, mediaJSON
-		b = []byte(`{"error":{"code":"internal_error","message":"could not encode the response","details":{}}}`)
+		buf.Reset()
+		buf.WriteString(`{"error":{"code":"internal_error","message":"could not encode the response","details":{}}}` + "\n")
 	}
 	w.Header().Set("Content-Type", contentType)
-	w.Header().Set("Content-Length", strconv.Itoa(len(b)+1))
+	w.Header().Set("Content-Length", strconv.Itoa(buf.Len()))
 	w.WriteHeader(status)
-	_, _ = w.Write(append(b, '\n'))
+	_, _ = w.Write(buf.Bytes())
 }
 
 type statusWriter struct {

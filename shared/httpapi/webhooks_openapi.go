@@ -1,3 +1,5 @@
+//go:build !brandlens.lambda
+
 package httpapi
 
 import (

@@ -213,7 +213,7 @@ func TestRunSucceeds(t *testing.T) {
 		var info, own int
 		for _, raw := range page.Items {
 			var c citations.Citation
-			if err := json.Unmarshal(raw, &c); err != nil {
+			if err := json.Unmarshal([]byte(raw), &c); err != nil {
 				t.Fatal(err)
 			}
 			if *c.CitationSourceType == citations.SourceInfoSite {

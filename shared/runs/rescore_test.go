@@ -84,7 +84,7 @@ func mentionCitations(t *testing.T, x *execEnv, f citations.Filter) []citations.
 	var out []citations.Citation
 	for _, raw := range page.Items {
 		var c citations.Citation
-		if err := json.Unmarshal(raw, &c); err != nil {
+		if err := json.Unmarshal([]byte(raw), &c); err != nil {
 			t.Fatal(err)
 		}
 		out = append(out, c)

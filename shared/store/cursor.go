@@ -20,12 +20,13 @@ var ErrInvalidCursor = errors.New("store: invalid cursor")
 // backends hand out and accept the same form.
 
 // CursorKeyNames are the attributes of a last evaluated key of index: the
-// table's key, plus the index's own key on GSI1.
+// table's key, plus the index's own key on an index.
 func CursorKeyNames(index string) []string {
-	if index == IndexGSI1 {
-		return []string{AttrPK, AttrSK, AttrGSI1PK, AttrGSI1SK}
+	if index == "" {
+		return []string{AttrPK, AttrSK}
 	}
-	return []string{AttrPK, AttrSK}
+	h, r := IndexKeyAttrs(index)
+	return []string{AttrPK, AttrSK, h, r}
 }
 
 // EncodeCursor renders a last evaluated key.
@@ -58,10 +59,7 @@ func DecodeCursor(s, index, hash string) (map[string]string, error) {
 			return nil, ErrInvalidCursor
 		}
 	}
-	hashAttr := AttrPK
-	if index == IndexGSI1 {
-		hashAttr = AttrGSI1PK
-	}
+	hashAttr, _ := IndexKeyAttrs(index)
 	if m[hashAttr] != hash {
 		return nil, fmt.Errorf("%w: it belongs to another partition", ErrInvalidCursor)
 	}

@@ -2,8 +2,9 @@
 // talks to, and the typed condition and update forms that both backends
 // (embedded and dynamodb) implement with the same meaning.
 //
-// The table has the key attributes PK and SK, one global secondary index
-// GSI1 (GSI1PK, GSI1SK) and the TTL attribute expiresAt (epoch seconds).
+// The table has the key attributes PK and SK, two global secondary indexes
+// GSI1 (GSI1PK, GSI1SK) and GSI2 (GSI2PK, GSI2SK), and the TTL attribute
+// expiresAt (epoch seconds).
 // Items whose expiresAt lies in the past are invisible to reads and count as
 // absent for NotExists: DynamoDB deletes expired items lazily (up to ~48 h
 // later), so expiry is decided here, in code, the same way by both backends.
@@ -22,11 +23,31 @@ const (
 	AttrSK        = "SK"
 	AttrGSI1PK    = "GSI1PK"
 	AttrGSI1SK    = "GSI1SK"
+	AttrGSI2PK    = "GSI2PK"
+	AttrGSI2SK    = "GSI2SK"
 	AttrExpiresAt = "expiresAt"
 
-	// IndexGSI1 names the one global secondary index.
+	// IndexGSI1 names the general global secondary index.
 	IndexGSI1 = "GSI1"
+	// IndexGSI2 names the second one, for access patterns whose partitions
+	// GSI1 cannot also key (citations by platform and mention).
+	IndexGSI2 = "GSI2"
 )
+
+// Indexes are the global secondary indexes.
+var Indexes = []string{IndexGSI1, IndexGSI2}
+
+// IndexKeyAttrs returns the hash and range key attributes of index ("":
+// the table).
+func IndexKeyAttrs(index string) (hash, rng string) {
+	switch index {
+	case IndexGSI1:
+		return AttrGSI1PK, AttrGSI1SK
+	case IndexGSI2:
+		return AttrGSI2PK, AttrGSI2SK
+	}
+	return AttrPK, AttrSK
+}
 
 // Item is one row. Values are string, int64 or bool; anything richer is
 // stored as a JSON document in a string attribute.
@@ -147,7 +168,8 @@ func (o Op) OpKey() Key {
 	return o.Key
 }
 
-// Query selects items of one partition of the table (Index "") or of GSI1.
+// Query selects items of one partition of the table (Index "") or of an
+// index (IndexGSI1, IndexGSI2).
 type Query struct {
 	Index string
 	PK    string
@@ -161,6 +183,10 @@ type Query struct {
 	Filter Cond
 	// Cursor continues after the previous page; "" starts at the beginning.
 	Cursor string
+	// Attrs, when set, are the only attributes the items of the page carry
+	// (DynamoDB's ProjectionExpression; the filter still sees all of them).
+	// A read that keeps little of many items copies less.
+	Attrs []string
 }
 
 // Page is one page of a query. Cursor is "" after the last page. A page may

@@ -54,6 +54,8 @@ func (it Item) Validate() error {
 		{AttrSK, MaxRangeKeyBytes, true},
 		{AttrGSI1PK, MaxHashKeyBytes, false},
 		{AttrGSI1SK, MaxRangeKeyBytes, false},
+		{AttrGSI2PK, MaxHashKeyBytes, false},
+		{AttrGSI2SK, MaxRangeKeyBytes, false},
 	} {
 		if err := checkKeyAttr(it, k.name, k.max, k.required); err != nil {
 			return err
@@ -92,7 +94,20 @@ func checkKeyAttr(it Item, name string, max int, required bool) error {
 
 // Validate rejects a key DynamoDB would refuse.
 func (k Key) Validate() error {
-	return Item{AttrPK: k.PK, AttrSK: k.SK}.Validate()
+	// The key rules of Item.Validate, without building an item (every read
+	// validates its key).
+	for _, a := range []struct {
+		name, v string
+		max     int
+	}{{AttrPK, k.PK, MaxHashKeyBytes}, {AttrSK, k.SK, MaxRangeKeyBytes}} {
+		switch {
+		case a.v == "":
+			return fmt.Errorf("store: key attribute %s is empty", a.name)
+		case len(a.v) > a.max:
+			return fmt.Errorf("store: key attribute %s is longer than %d bytes", a.name, a.max)
+		}
+	}
+	return nil
 }
 
 // numberSize approximates DynamoDB's size of a number: one byte per two
@@ -196,7 +211,7 @@ func (c Cond) Validate() error {
 // Validate rejects queries DynamoDB would refuse.
 func (q Query) Validate() error {
 	switch {
-	case q.Index != "" && q.Index != IndexGSI1:
+	case q.Index != "" && !slices.Contains(Indexes, q.Index):
 		return fmt.Errorf("store: unknown index %q", q.Index)
 	case q.PK == "":
 		return errors.New("store: query needs a partition key")
@@ -206,6 +221,8 @@ func (q Query) Validate() error {
 		return fmt.Errorf("store: unknown sort-key operator %d", q.SK.Op)
 	case q.SK.Op == KeyBetween && q.SK.Value > q.SK.Value2:
 		return fmt.Errorf("store: BETWEEN needs its lower bound %q <= its upper bound %q", q.SK.Value, q.SK.Value2)
+	case slices.Contains(q.Attrs, ""):
+		return errors.New("store: query projects an empty attribute name")
 	}
 	return q.Filter.Validate()
 }

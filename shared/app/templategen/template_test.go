@@ -21,6 +21,7 @@ import (
 	"github.com/brandlens/brandlens/shared/meter"
 	"github.com/brandlens/brandlens/shared/publish"
 	"github.com/brandlens/brandlens/shared/runs"
+	"github.com/brandlens/brandlens/shared/store"
 )
 
 const root = "../../.."
@@ -698,17 +699,22 @@ func TestTableAndSettings(t *testing.T) {
 	tp := load(t)
 	table := tp.resources["Table"]
 	p := table.get("Properties")
-	var gsi1 node
+	gsis := map[string]node{}
 	for _, g := range p.get("GlobalSecondaryIndexes").items() {
-		if g.get("IndexName").str() == "GSI1" {
-			gsi1 = g
-		}
+		gsis[g.get("IndexName").str()] = g
+	}
+	indexesOK := len(gsis) == len(store.Indexes)
+	for _, ix := range store.Indexes {
+		h, r := store.IndexKeyAttrs(ix)
+		ks := gsis[ix].get("KeySchema").items()
+		indexesOK = indexesOK && gsis[ix].get("Projection", "ProjectionType").str() == "ALL" && len(ks) == 2 &&
+			ks[0].get("AttributeName").str() == h && ks[1].get("AttributeName").str() == r
 	}
 	env := tp.root.get("Globals", "Function", "Environment", "Variables")
 	checks := map[string]bool{
 		"the table is the only one":              len(tp.ofType("AWS::DynamoDB::Table")) == 1 && table.ok(),
 		"billing is PAY_PER_REQUEST":             p.get("BillingMode").str() == "PAY_PER_REQUEST",
-		"GSI1 projects ALL":                      gsi1.get("Projection", "ProjectionType").str() == "ALL",
+		"the indexes are store.Indexes, ALL":     indexesOK,
 		"point-in-time recovery is on":           p.get("PointInTimeRecoverySpecification", "PointInTimeRecoveryEnabled").str() == "true",
 		"TTL is on expiresAt":                    p.get("TimeToLiveSpecification", "AttributeName").str() == "expiresAt",
 		"the stream carries new images":          p.get("StreamSpecification", "StreamViewType").str() == "NEW_IMAGE",

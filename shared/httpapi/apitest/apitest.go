@@ -173,6 +173,10 @@ func NewHandler(tb testing.TB, o Options) *API {
 	if err != nil {
 		tb.Fatal(err)
 	}
+	// What `brandlens serve` does at start.
+	if err := app.Migrate(context.Background(), svc.Repos, nil); err != nil {
+		tb.Fatal(err)
+	}
 	return &API{Handler: local.API, Deps: local.APIDeps, Svc: svc, Local: local, Table: tbl, A: res.Tenants[0], B: res.Tenants[1],
 		Siteverify: sv}
 }

@@ -14,9 +14,11 @@ import (
 )
 
 // CreateTable creates the single table as template.yaml declares it (PK/SK,
-// GSI1 on GSI1PK/GSI1SK projecting all attributes, on-demand billing),
-// waits until it is active and turns on TTL on expiresAt. A table that
-// already exists is left as it is, with TTL turned on if it was off.
+// GSI1 on GSI1PK/GSI1SK and GSI2 on GSI2PK/GSI2SK, both projecting all
+// attributes, on-demand billing), waits until it is active and turns on TTL
+// on expiresAt. A table that already exists is left as it is, with TTL
+// turned on if it was off and an index it lacks added (DynamoDB backfills
+// it from the items that carry its attributes).
 func CreateTable(ctx context.Context, client *dynamodb.Client, name string) error {
 	str := func(attr string) types.AttributeDefinition {
 		return types.AttributeDefinition{AttributeName: aws.String(attr), AttributeType: types.ScalarAttributeTypeS}
@@ -27,22 +29,32 @@ func CreateTable(ctx context.Context, client *dynamodb.Client, name string) erro
 			{AttributeName: aws.String(rng), KeyType: types.KeyTypeRange},
 		}
 	}
-	_, err := client.CreateTable(ctx, &dynamodb.CreateTableInput{
-		TableName:            &name,
-		BillingMode:          types.BillingModePayPerRequest,
-		AttributeDefinitions: []types.AttributeDefinition{str(store.AttrPK), str(store.AttrSK), str(store.AttrGSI1PK), str(store.AttrGSI1SK)},
-		KeySchema:            key(store.AttrPK, store.AttrSK),
-		GlobalSecondaryIndexes: []types.GlobalSecondaryIndex{{
-			IndexName:  aws.String(store.IndexGSI1),
-			KeySchema:  key(store.AttrGSI1PK, store.AttrGSI1SK),
+	attrs := []types.AttributeDefinition{str(store.AttrPK), str(store.AttrSK)}
+	var gsis []types.GlobalSecondaryIndex
+	for _, ix := range store.Indexes {
+		h, r := store.IndexKeyAttrs(ix)
+		attrs = append(attrs, str(h), str(r))
+		gsis = append(gsis, types.GlobalSecondaryIndex{
+			IndexName:  aws.String(ix),
+			KeySchema:  key(h, r),
 			Projection: &types.Projection{ProjectionType: types.ProjectionTypeAll},
-		}},
+		})
+	}
+	_, err := client.CreateTable(ctx, &dynamodb.CreateTableInput{
+		TableName:              &name,
+		BillingMode:            types.BillingModePayPerRequest,
+		AttributeDefinitions:   attrs,
+		KeySchema:              key(store.AttrPK, store.AttrSK),
+		GlobalSecondaryIndexes: gsis,
 	})
 	var inUse *types.ResourceInUseException
 	if err != nil && !errors.As(err, &inUse) {
 		return fmt.Errorf("store: create table %s: %w", name, err)
 	}
 	if err := waitActive(ctx, client, name); err != nil {
+		return err
+	}
+	if err := addMissingIndexes(ctx, client, name, attrs, gsis); err != nil {
 		return err
 	}
 	ttl, err := client.DescribeTimeToLive(ctx, &dynamodb.DescribeTimeToLiveInput{TableName: &name})
@@ -61,6 +73,38 @@ func CreateTable(ctx context.Context, client *dynamodb.Client, name string) erro
 	})
 	if err != nil {
 		return fmt.Errorf("store: enable TTL on %s: %w", name, err)
+	}
+	return nil
+}
+
+// addMissingIndexes adds the indexes a table created by an older release
+// lacks, one per update as DynamoDB requires.
+func addMissingIndexes(ctx context.Context, client *dynamodb.Client, name string, attrs []types.AttributeDefinition, gsis []types.GlobalSecondaryIndex) error {
+	out, err := client.DescribeTable(ctx, &dynamodb.DescribeTableInput{TableName: &name})
+	if err != nil {
+		return fmt.Errorf("store: describe table %s: %w", name, err)
+	}
+	have := map[string]bool{}
+	for _, g := range out.Table.GlobalSecondaryIndexes {
+		have[aws.ToString(g.IndexName)] = true
+	}
+	for _, g := range gsis {
+		if have[aws.ToString(g.IndexName)] {
+			continue
+		}
+		_, err := client.UpdateTable(ctx, &dynamodb.UpdateTableInput{
+			TableName:            &name,
+			AttributeDefinitions: attrs,
+			GlobalSecondaryIndexUpdates: []types.GlobalSecondaryIndexUpdate{{Create: &types.CreateGlobalSecondaryIndexAction{
+				IndexName: g.IndexName, KeySchema: g.KeySchema, Projection: g.Projection,
+			}}},
+		})
+		if err != nil {
+			return fmt.Errorf("store: add index %s to %s: %w", aws.ToString(g.IndexName), name, err)
+		}
+		if err := waitActive(ctx, client, name); err != nil {
+			return err
+		}
 	}
 	return nil
 }

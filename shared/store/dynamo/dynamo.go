@@ -11,6 +11,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -474,10 +475,7 @@ func (t *Table) Query(ctx context.Context, q store.Query) (store.Page, error) {
 	if err := q.Validate(); err != nil {
 		return store.Page{}, err
 	}
-	hashAttr, rangeAttr := store.AttrPK, store.AttrSK
-	if q.Index == store.IndexGSI1 {
-		hashAttr, rangeAttr = store.AttrGSI1PK, store.AttrGSI1SK
-	}
+	hashAttr, rangeAttr := store.IndexKeyAttrs(q.Index)
 	filter, err := translate(q.Filter)
 	if err != nil {
 		return store.Page{}, err
@@ -507,6 +505,13 @@ func (t *Table) Query(ctx context.Context, q store.Query) (store.Page, error) {
 	}
 	if q.Limit > 0 {
 		in.Limit = aws.Int32(int32(min(q.Limit, math.MaxInt32)))
+	}
+	if len(q.Attrs) > 0 {
+		names := make([]string, len(q.Attrs))
+		for i, a := range q.Attrs {
+			names[i] = b.name(a)
+		}
+		in.ProjectionExpression = aws.String(strings.Join(names, ", "))
 	}
 	in.ExpressionAttributeNames, in.ExpressionAttributeValues = b.attrNames(), b.attrValues()
 	out, err := t.client.Query(ctx, in)

@@ -5,8 +5,9 @@ import "github.com/brandlens/brandlens/shared/store"
 // encodeCursor renders entry e of the tree of index as a last evaluated key.
 func encodeCursor(e entry, index string) string {
 	m := map[string]string{store.AttrPK: e.h, store.AttrSK: e.r}
-	if index == store.IndexGSI1 {
-		m = map[string]string{store.AttrGSI1PK: e.h, store.AttrGSI1SK: e.r, store.AttrPK: e.pk, store.AttrSK: e.sk}
+	if index != "" {
+		h, r := store.IndexKeyAttrs(index)
+		m = map[string]string{h: e.h, r: e.r, store.AttrPK: e.pk, store.AttrSK: e.sk}
 	}
 	return store.EncodeCursor(m)
 }
@@ -18,8 +19,9 @@ func decodeCursor(s, index, hashKey string) (entry, error) {
 	if err != nil {
 		return entry{}, err
 	}
-	if index == store.IndexGSI1 {
-		return entry{h: m[store.AttrGSI1PK], r: m[store.AttrGSI1SK], pk: m[store.AttrPK], sk: m[store.AttrSK]}, nil
+	if index != "" {
+		h, r := store.IndexKeyAttrs(index)
+		return entry{h: m[h], r: m[r], pk: m[store.AttrPK], sk: m[store.AttrSK]}, nil
 	}
 	return entry{h: m[store.AttrPK], r: m[store.AttrSK]}, nil
 }

@@ -71,6 +71,7 @@ type Table struct {
 	mu     sync.RWMutex
 	items  *btree.BTreeG[entry]
 	gsi    *btree.BTreeG[entry]
+	gsi2   *btree.BTreeG[entry]
 	seq    uint64 // last commit
 	closed bool
 
@@ -99,7 +100,7 @@ func newTable(o options) *Table {
 	if o.now == nil {
 		o.now = time.Now
 	}
-	return &Table{now: o.now, items: newTree(), gsi: newTree(), overlay: map[store.Key]overlayEntry{}}
+	return &Table{now: o.now, items: newTree(), gsi: newTree(), gsi2: newTree(), overlay: map[store.Key]overlayEntry{}}
 }
 
 func buildOptions(opts []Option) options {
@@ -170,6 +171,21 @@ func (t *Table) insert(it store.Item, seq uint64) {
 		g.seq, g.item = seq, it
 		t.gsi.ReplaceOrInsert(g)
 	}
+	t.index2(old.item, had, it)
+}
+
+// index2 moves an item's GSI2 entry from its old version (had: there was
+// one) to the new one (nil: deleted).
+func (t *Table) index2(old store.Item, had bool, it store.Item) {
+	if had {
+		if g, ok := indexEntry(old, store.IndexGSI2); ok {
+			t.gsi2.Delete(g)
+		}
+	}
+	if g, ok := indexEntry(it, store.IndexGSI2); ok {
+		g.item = it
+		t.gsi2.ReplaceOrInsert(g)
+	}
 }
 
 func (t *Table) remove(k store.Key) {
@@ -180,6 +196,7 @@ func (t *Table) remove(k store.Key) {
 	if g, ok := gsiEntry(old.item); ok {
 		t.gsi.Delete(g)
 	}
+	t.index2(old.item, true, nil)
 }
 
 // lookup returns the durable item, expired or not, or nil.
@@ -454,8 +471,11 @@ func (t *Table) Query(ctx context.Context, q store.Query) (store.Page, error) {
 		return store.Page{}, ErrClosed
 	}
 	tree := t.items
-	if q.Index == store.IndexGSI1 {
+	switch q.Index {
+	case store.IndexGSI1:
 		tree = t.gsi
+	case store.IndexGSI2:
+		tree = t.gsi2
 	}
 	start := startPivot(q.PK, q.SK, q.Desc)
 	if hasCursor && (!q.Desc && less(start, after) || q.Desc && less(after, start)) {
@@ -484,7 +504,7 @@ func (t *Table) Query(ctx context.Context, q store.Query) (store.Page, error) {
 			n++
 			last = e
 			if !e.item.Expired(now) && q.Filter.Eval(e.item, now) {
-				page.Items = append(page.Items, e.item.Clone())
+				page.Items = append(page.Items, project(e.item, q.Attrs))
 			}
 			return true
 		}

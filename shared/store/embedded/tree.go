@@ -52,13 +52,31 @@ func tableEntry(k store.Key) entry { return entry{h: k.PK, r: k.SK} }
 
 // gsiEntry returns the item's GSI1 entry; items lacking either GSI1
 // attribute are not in the index (a sparse index, as in DynamoDB).
-func gsiEntry(it store.Item) (entry, bool) {
-	h, ok1 := it[store.AttrGSI1PK].(string)
-	r, ok2 := it[store.AttrGSI1SK].(string)
+func gsiEntry(it store.Item) (entry, bool) { return indexEntry(it, store.IndexGSI1) }
+
+// indexEntry returns the item's entry in index, like gsiEntry.
+func indexEntry(it store.Item, index string) (entry, bool) {
+	ha, ra := store.IndexKeyAttrs(index)
+	h, ok1 := it[ha].(string)
+	r, ok2 := it[ra].(string)
 	if !ok1 || !ok2 {
 		return entry{}, false
 	}
 	return entry{h: h, r: r, pk: it.String(store.AttrPK), sk: it.String(store.AttrSK)}, true
+}
+
+// project returns a copy of it with only attrs (nil: all of them).
+func project(it store.Item, attrs []string) store.Item {
+	if attrs == nil {
+		return it.Clone()
+	}
+	out := make(store.Item, len(attrs))
+	for _, a := range attrs {
+		if v, ok := it[a]; ok {
+			out[a] = v
+		}
+	}
+	return out
 }
 
 // startPivot is where a scan of the sort-key range begins: its low end

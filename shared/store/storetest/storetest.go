@@ -72,8 +72,13 @@ func Run(t *testing.T, newTable func(t *testing.T, now func() time.Time) store.T
 		{"TransactLimits", testTransactLimits},
 		{"KeyRange", testKeyRange},
 		{"Filter", testFilter},
-		{"GSI1", testGSI1},
-		{"GSI1Maintenance", testGSI1Maintenance},
+		{"GSI1", testIndex(store.IndexGSI1)},
+		{"GSI1Maintenance", testIndexMaintenance(store.IndexGSI1)},
+		{"GSI2", testIndex(store.IndexGSI2)},
+		{"GSI2Maintenance", testIndexMaintenance(store.IndexGSI2)},
+		{"IndexesApart", testIndexesApart},
+		{"Merge", testMerge},
+		{"Projection", testProjection},
 		{"TTL", testTTL},
 		{"InvalidInput", testInvalidInput},
 		{"InvalidCursor", testInvalidCursor},
@@ -599,20 +604,27 @@ func testFilter(t *testing.T, e env) {
 	}
 }
 
-func testGSI1(t *testing.T, e env) {
+// testIndex checks a global secondary index: sparse, every key condition
+// in both directions and page sizes, filters, tied sort keys.
+func testIndex(ix string) func(t *testing.T, e env) {
+	return func(t *testing.T, e env) { testIndexQueries(t, e, ix) }
+}
+
+func testIndexQueries(t *testing.T, e env, ix string) {
+	ha, ra := store.IndexKeyAttrs(ix)
 	var want []string
 	for i := range 12 {
 		sk := fmt.Sprintf("S#%02d", i)
 		want = append(want, sk)
 		put(t, e, store.Item{
 			store.AttrPK: fmt.Sprintf("U#%d", i%3), store.AttrSK: fmt.Sprintf("G#%02d", i),
-			store.AttrGSI1PK: "IDX", store.AttrGSI1SK: sk, "payload": int64(i),
+			ha: "IDX", ra: sk, "payload": int64(i),
 		})
 	}
 	// Sparse: without both GSI1 attributes an item is not in the index.
 	put(t, e, store.Item{store.AttrPK: "U#0", store.AttrSK: "NOGSI"})
-	put(t, e, store.Item{store.AttrPK: "U#0", store.AttrSK: "HALF", store.AttrGSI1PK: "IDX"})
-	put(t, e, store.Item{store.AttrPK: "U#1", store.AttrSK: "OTHER", store.AttrGSI1PK: "IDX2", store.AttrGSI1SK: "S#05"})
+	put(t, e, store.Item{store.AttrPK: "U#0", store.AttrSK: "HALF", ha: "IDX"})
+	put(t, e, store.Item{store.AttrPK: "U#1", store.AttrSK: "OTHER", ha: "IDX2", ra: "S#05"})
 	put(t, e, store.Item{store.AttrPK: "IDX", store.AttrSK: "S#03"})
 
 	conds := []store.KeyCond{
@@ -635,19 +647,19 @@ func testGSI1(t *testing.T, e env) {
 				slices.Reverse(w)
 			}
 			for _, limit := range []int{0, 1, 5} {
-				q := store.Query{Index: store.IndexGSI1, PK: "IDX", SK: kc, Desc: desc, Limit: limit}
+				q := store.Query{Index: ix, PK: "IDX", SK: kc, Desc: desc, Limit: limit}
 				items := collect(t, e, q)
-				wantStrings(t, fmt.Sprintf("GSI1 %+v desc=%v limit=%d", kc, desc, limit), attrs(items, store.AttrGSI1SK), w)
+				wantStrings(t, fmt.Sprintf(ix+" %+v desc=%v limit=%d", kc, desc, limit), attrs(items, ra), w)
 				for _, it := range items {
-					if it.String(store.AttrGSI1SK) != fmt.Sprintf("S#%02d", it.Int("payload")) || it.String(store.AttrPK) == "" {
-						t.Fatalf("GSI1 returned an incomplete item %v", it)
+					if it.String(ra) != fmt.Sprintf("S#%02d", it.Int("payload")) || it.String(store.AttrPK) == "" {
+						t.Fatalf("index returned an incomplete item %v", it)
 					}
 				}
 			}
 		}
 	}
-	got := collect(t, e, store.Query{Index: store.IndexGSI1, PK: "IDX", Filter: store.Ge("payload", 10), Desc: true, Limit: 2})
-	wantStrings(t, "filtered descending GSI1", attrs(got, store.AttrGSI1SK), []string{"S#11", "S#10"})
+	got := collect(t, e, store.Query{Index: ix, PK: "IDX", Filter: store.Ge("payload", 10), Desc: true, Limit: 2})
+	wantStrings(t, "filtered descending GSI1", attrs(got, ra), []string{"S#11", "S#10"})
 
 	// Items sharing a GSI1 sort key: every one exactly once, whatever the
 	// page size.
@@ -655,13 +667,13 @@ func testGSI1(t *testing.T, e env) {
 	for i := range 5 {
 		pk := fmt.Sprintf("T#%d", 4-i)
 		tied = append(tied, pk)
-		put(t, e, store.Item{store.AttrPK: pk, store.AttrSK: "X", store.AttrGSI1PK: "TIE", store.AttrGSI1SK: "same"})
+		put(t, e, store.Item{store.AttrPK: pk, store.AttrSK: "X", ha: "TIE", ra: "same"})
 	}
-	put(t, e, store.Item{store.AttrPK: "T#9", store.AttrSK: "X", store.AttrGSI1PK: "TIE", store.AttrGSI1SK: "samf"})
+	put(t, e, store.Item{store.AttrPK: "T#9", store.AttrSK: "X", ha: "TIE", ra: "samf"})
 	sort.Strings(tied)
 	for _, desc := range []bool{false, true} {
 		for _, limit := range []int{1, 2} {
-			items := collect(t, e, store.Query{Index: store.IndexGSI1, PK: "TIE", SK: store.SKEq("same"), Desc: desc, Limit: limit})
+			items := collect(t, e, store.Query{Index: ix, PK: "TIE", SK: store.SKEq("same"), Desc: desc, Limit: limit})
 			got := attrs(items, store.AttrPK)
 			sort.Strings(got)
 			wantStrings(t, fmt.Sprintf("tied GSI1 keys desc=%v limit=%d", desc, limit), got, tied)
@@ -669,22 +681,29 @@ func testGSI1(t *testing.T, e env) {
 	}
 }
 
-func testGSI1Maintenance(t *testing.T, e env) {
+// testIndexMaintenance checks that an index follows its items' updates
+// and deletes.
+func testIndexMaintenance(ix string) func(t *testing.T, e env) {
+	return func(t *testing.T, e env) { testIndexMoves(t, e, ix) }
+}
+
+func testIndexMoves(t *testing.T, e env, ix string) {
+	ha, ra := store.IndexKeyAttrs(ix)
 	gsi := func() []string {
-		return attrs(collect(t, e, store.Query{Index: store.IndexGSI1, PK: "STATUS#open"}), store.AttrSK)
+		return attrs(collect(t, e, store.Query{Index: ix, PK: "STATUS#open"}), store.AttrSK)
 	}
 	for _, sk := range []string{"J#1", "J#2", "J#3"} {
-		put(t, e, store.Item{store.AttrPK: "T", store.AttrSK: sk, store.AttrGSI1PK: "STATUS#open", store.AttrGSI1SK: sk})
+		put(t, e, store.Item{store.AttrPK: "T", store.AttrSK: sk, ha: "STATUS#open", ra: sk})
 	}
 	wantStrings(t, "index after puts", gsi(), []string{"J#1", "J#2", "J#3"})
-	if _, err := e.tbl.Update(e.ctx, key("T", "J#1"), store.Update{Set: map[string]any{store.AttrGSI1PK: "STATUS#done"}}, store.Cond{}); err != nil {
+	if _, err := e.tbl.Update(e.ctx, key("T", "J#1"), store.Update{Set: map[string]any{ha: "STATUS#done"}}, store.Cond{}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := e.tbl.Update(e.ctx, key("T", "J#2"), store.Update{Set: map[string]any{store.AttrGSI1SK: "J#9"}}, store.Cond{}); err != nil {
+	if _, err := e.tbl.Update(e.ctx, key("T", "J#2"), store.Update{Set: map[string]any{ra: "J#9"}}, store.Cond{}); err != nil {
 		t.Fatal(err)
 	}
 	wantStrings(t, "index after moving items", gsi(), []string{"J#3", "J#2"})
-	if _, err := e.tbl.Update(e.ctx, key("T", "J#3"), store.Update{Remove: []string{store.AttrGSI1SK}}, store.Cond{}); err != nil {
+	if _, err := e.tbl.Update(e.ctx, key("T", "J#3"), store.Update{Remove: []string{ra}}, store.Cond{}); err != nil {
 		t.Fatal(err)
 	}
 	put(t, e, store.Item{store.AttrPK: "T", store.AttrSK: "J#2", "plain": true})
@@ -692,7 +711,105 @@ func testGSI1Maintenance(t *testing.T, e env) {
 	if err := e.tbl.Delete(e.ctx, key("T", "J#1"), store.Cond{}); err != nil {
 		t.Fatal(err)
 	}
-	wantStrings(t, "other partition of the index", attrs(collect(t, e, store.Query{Index: store.IndexGSI1, PK: "STATUS#done"}), store.AttrSK), nil)
+	wantStrings(t, "other partition of the index", attrs(collect(t, e, store.Query{Index: ix, PK: "STATUS#done"}), store.AttrSK), nil)
+}
+
+// testIndexesApart: an item carrying the keys of both indexes is in each,
+// under its own key; one carrying one index's keys is in that one only.
+func testIndexesApart(t *testing.T, e env) {
+	put(t, e, store.Item{store.AttrPK: "B", store.AttrSK: "1", store.AttrGSI1PK: "ONE", store.AttrGSI1SK: "a",
+		store.AttrGSI2PK: "TWO", store.AttrGSI2SK: "z"})
+	put(t, e, store.Item{store.AttrPK: "B", store.AttrSK: "2", store.AttrGSI2PK: "ONE", store.AttrGSI2SK: "b"})
+	wantStrings(t, "GSI1 partition ONE", attrs(collect(t, e, store.Query{Index: store.IndexGSI1, PK: "ONE"}), store.AttrSK), []string{"1"})
+	wantStrings(t, "GSI2 partition ONE", attrs(collect(t, e, store.Query{Index: store.IndexGSI2, PK: "ONE"}), store.AttrSK), []string{"2"})
+	wantStrings(t, "GSI2 partition TWO", attrs(collect(t, e, store.Query{Index: store.IndexGSI2, PK: "TWO"}), store.AttrSK), []string{"1"})
+	if err := e.tbl.Delete(e.ctx, key("B", "1"), store.Cond{}); err != nil {
+		t.Fatal(err)
+	}
+	wantStrings(t, "GSI2 after the delete", attrs(collect(t, e, store.Query{Index: store.IndexGSI2, PK: "TWO"}), store.AttrSK), nil)
+}
+
+// testMerge: partitions merged read as one partition in sort-key order,
+// whatever the page size, with filters, ties broken by table key.
+func testMerge(t *testing.T, e env) {
+	type row struct{ part, sk, pk string }
+	var rows []row
+	for i := range 30 {
+		part := []string{"M#a", "M#b", "M#c"}[i*7%3]
+		sk := fmt.Sprintf("%03d", i*37%101) // interleaved across the partitions
+		rows = append(rows, row{part, sk, fmt.Sprintf("R#%02d", i)})
+	}
+	rows = append(rows, row{"M#a", "tie", "R#91"}, row{"M#c", "tie", "R#90"}, row{"M#b", "tie", "R#92"})
+	for i, r := range rows {
+		put(t, e, store.Item{store.AttrPK: r.pk, store.AttrSK: "X", store.AttrGSI2PK: r.part, store.AttrGSI2SK: r.sk, "odd": i%2 == 1})
+	}
+	put(t, e, store.Item{store.AttrPK: "R#other", store.AttrSK: "X", store.AttrGSI2PK: "M#d", store.AttrGSI2SK: "050"})
+	for _, desc := range []bool{false, true} {
+		for _, limit := range []int{0, 1, 4} {
+			for _, oddOnly := range []bool{false, true} {
+				var want []string
+				sorted := slices.Clone(rows)
+				slices.SortFunc(sorted, func(a, b row) int {
+					c := strings.Compare(a.sk, b.sk)
+					if c == 0 {
+						c = strings.Compare(a.pk, b.pk)
+					}
+					if desc {
+						return -c
+					}
+					return c
+				})
+				for _, r := range sorted {
+					i := slices.IndexFunc(rows, func(x row) bool { return x.pk == r.pk })
+					if !oddOnly || i%2 == 1 {
+						want = append(want, r.pk)
+					}
+				}
+				var qs []store.Query
+				for _, part := range []string{"M#a", "M#b", "M#c"} {
+					q := store.Query{Index: store.IndexGSI2, PK: part, Desc: desc, Limit: limit}
+					if oddOnly {
+						q.Filter = store.Eq("odd", true)
+					}
+					qs = append(qs, q)
+				}
+				m := store.Merge(e.tbl, qs...)
+				var got []string
+				for {
+					it, ok, err := m.Next(e.ctx)
+					if err != nil {
+						t.Fatal(err)
+					}
+					if !ok {
+						break
+					}
+					got = append(got, it.String(store.AttrPK))
+				}
+				wantStrings(t, fmt.Sprintf("merge desc=%v limit=%d odd=%v", desc, limit, oddOnly), got, want)
+			}
+		}
+	}
+}
+
+// testProjection: a query's Attrs are all its items carry, absent ones are
+// left out, and the filter still reads the others; on the table and an
+// index, with pages that continue.
+func testProjection(t *testing.T, e env) {
+	for i := range 4 {
+		put(t, e, store.Item{store.AttrPK: "PRJ", store.AttrSK: fmt.Sprintf("%d", i), store.AttrGSI2PK: "PRJX",
+			store.AttrGSI2SK: fmt.Sprintf("%d", i), "keep": fmt.Sprintf("k%d", i), "drop": "x", "n": int64(i)})
+	}
+	for _, ix := range []string{"", store.IndexGSI2} {
+		pk := map[string]string{"": "PRJ", store.IndexGSI2: "PRJX"}[ix]
+		items := collect(t, e, store.Query{Index: ix, PK: pk, Filter: store.Ge("n", 1), Limit: 2,
+			Attrs: []string{"keep", store.AttrSK, "absent"}})
+		wantStrings(t, "projected "+ix, attrs(items, "keep"), []string{"k1", "k2", "k3"})
+		for _, it := range items {
+			if len(it) != 2 {
+				t.Fatalf("projection %q: item %v carries more than keep and SK", ix, it)
+			}
+		}
+	}
 }
 
 func testTTL(t *testing.T, e env) {
