@@ -18,3 +18,15 @@ var GapDetection []byte
 //
 //go:embed content-generation.asl.json
 var ContentGeneration []byte
+
+// BrandRescore is brand-rescore.asl.json (re-scoring a brand profile's
+// stored answers).
+//
+//go:embed brand-rescore.asl.json
+var BrandRescore []byte
+
+// Publish is publish.asl.json (approval-gated publishing; Standard: it
+// waits for a human).
+//
+//go:embed publish.asl.json
+var Publish []byte

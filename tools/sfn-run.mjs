@@ -98,7 +98,10 @@ try {
       waitTimeOverrides: waitOverrides,
       retryIntervalOverrides: retryOverrides,
     },
-    context: { Execution: { Name: req.executionName } },
+    // Task.Token: a placeholder the Go harness swaps for a token it issued
+    // (the library has no callbacks; .waitForTaskToken tasks are answered
+    // through the Go side).
+    context: { Execution: { Name: req.executionName }, ...(req.taskToken ? { Task: { Token: req.taskToken } } : {}) },
   });
   result = { ok: true, output: (await execution.result) ?? null };
 } catch (e) {

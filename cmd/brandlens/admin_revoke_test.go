@@ -30,19 +30,19 @@ func TestAdminRevokeKeyEmitsEvent(t *testing.T) {
 	t.Setenv("BRANDLENS_STORE", "")
 	t.Setenv("BRANDLENS_KEY_SECRET", "")
 	dir := t.TempDir()
-	tn := runAdmin(t, dir, "create-tenant", "--name", "Revoke Co")["tenant"].(map[string]any)
-	tid := jsonNumber(tn["id"])
+	tn := runAdmin(t, dir, "create-tenant", "--name", "Revoke Co", "--create")["tenant"].(map[string]any)
+	tid := jsonNumber(tn["tenant_id"])
 	key := runAdmin(t, dir, "create-key", "--tenant", tid, "--scope", "read", "--name", "ci")
 	rec := key["record"].(map[string]any)
-	keyID := rec["id"].(string)
+	keyID := rec["key_id"].(string)
 
 	out := runAdmin(t, dir, "revoke-key", "--tenant", tid, "--key-id", keyID)
-	evID, _ := out["eventId"].(string)
+	evID, _ := out["event_id"].(string)
 	if out["revoked"] != true || evID == "" {
 		t.Fatalf("revoke-key printed %v", out)
 	}
 	again := runAdmin(t, dir, "revoke-key", "--tenant", tid, "--key-id", keyID)
-	if again["revoked"] != false || again["eventId"] != nil {
+	if again["revoked"] != false || again["event_id"] != nil {
 		t.Errorf("second revoke printed %v", again)
 	}
 

@@ -226,7 +226,8 @@ func newCostRun(ctx context.Context, nQueries int) (*costRun, error) {
 	}
 	secret := []byte("cost-model-key-secret-0123456789abcdef")
 	local, err := app.NewLocal(app.LocalOptions{Table: tbl, KeySecret: secret, Providers: provs, Logger: log,
-		Guard: ssrf.Guard{AllowLoopback: true}, RetryScale: 0.01, DispatchInterval: 20 * time.Millisecond, Observer: m})
+		Guard: ssrf.Guard{AllowLoopback: true}, RetryScale: 0.01, DispatchInterval: 20 * time.Millisecond, Observer: m,
+		BrandCheck: app.BrandCheckOptions{Verifier: recaptcha.Bypass{}}})
 	if err != nil {
 		return nil, err
 	}
@@ -353,7 +354,7 @@ func waitFor(ctx context.Context, done func() (bool, error)) error {
 }
 
 func (r *costRun) reads(ctx context.Context, n int) (float64, error) {
-	js, err := r.local.Services.Jobs.List(ctx, r.tid, "", 1)
+	js, _, err := r.local.Services.Jobs.Page(ctx, r.tid, "", 1, "")
 	if err != nil || len(js) == 0 {
 		return 0, fmt.Errorf("no job to read: %v", err)
 	}
@@ -489,7 +490,7 @@ func (r *costRun) content(ctx context.Context, typ string) (float64, error) {
 func (r *costRun) brandChecks(ctx context.Context, n int) (float64, error) {
 	repos := r.local.Services.Repos
 	svc, err := brandcheck.New(brandcheck.Deps{Table: repos.Table, Providers: r.provs,
-		Verifier: recaptcha.Bypass{}, Auditor: brandcheck.LogAuditor{Logger: r.log}, Logger: r.log, Now: time.Now},
+		Verifier: recaptcha.Bypass{}, Auditor: brandcheck.NewAuditTrail(audit.NewLog(repos.Table)), Logger: r.log, Now: time.Now},
 		brandcheck.Config{ClientKey: []byte("cost-model-client-key-0123456789abcdef"), ClientDailyLimit: n + 1, DailyBudget: n + 1})
 	if err != nil {
 		return 0, err

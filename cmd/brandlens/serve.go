@@ -9,15 +9,15 @@ import (
 	"net"
 	"net/http"
 	"os"
-	"time"
 
 	"github.com/brandlens/brandlens/shared/app"
 	"github.com/brandlens/brandlens/shared/config"
 	"github.com/brandlens/brandlens/shared/httpapi"
+	"github.com/brandlens/brandlens/shared/recaptcha"
 	"github.com/brandlens/brandlens/shared/seed"
 )
 
-func serve(ctx context.Context, args []string, providers app.ProviderFactory, stdout, stderr io.Writer) error {
+func serve(ctx context.Context, args []string, providers app.ProviderFactory, models app.ModelFactory, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	defAddr := "127.0.0.1:8080"
@@ -31,11 +31,27 @@ func serve(ctx context.Context, args []string, providers app.ProviderFactory, st
 	addr := fs.String("addr", defAddr, "listen address (PORT sets the port)")
 	fs.StringVar(&cfg.DataDir, "data-dir", cfg.DataDir, "embedded store directory")
 	fs.StringVar(&cfg.SeedFile, "seed", cfg.SeedFile, "JSON seed file loaded at start, idempotently")
-	if err := fs.Parse(args); err != nil {
+	fs.BoolVar(&cfg.Schedules, "schedules", cfg.Schedules, "run the hourly/daily/weekly queries on their schedule (BRANDLENS_SCHEDULES=on); off, they run only when asked, so no credits are spent on their own")
+	fs.DurationVar(&cfg.ShutdownGrace, "shutdown-grace", cfg.ShutdownGrace, "on SIGTERM or Ctrl-C, how long running steps may finish before they are cut off (BRANDLENS_SHUTDOWN_GRACE)")
+	if err := parseFlags(fs, args, stdout); err != nil {
 		return err
 	}
+	if cfg.ShutdownGrace <= 0 {
+		return fmt.Errorf("serve: --shutdown-grace must be positive, not %s", cfg.ShutdownGrace)
+	}
 	logger := app.NewLogger(stderr, cfg.LogLevel)
-	rt, closeRuntime, err := app.OpenLocal(ctx, app.NewResources(cfg, os.Getenv), providers, logger)
+	// Listen first: the own site's base URL (where own_site destinations
+	// publish and its pages link to) is this address unless configured.
+	ln, err := net.Listen("tcp", *addr)
+	if err != nil {
+		return fmt.Errorf("listen on %s: %w", *addr, err)
+	}
+	defer ln.Close()
+	base := "http://" + ln.Addr().String()
+	if cfg.SiteBaseURL == "" {
+		cfg.SiteBaseURL = base
+	}
+	rt, closeRuntime, err := app.OpenLocal(ctx, app.NewResources(cfg, os.Getenv), providers, models, logger)
 	if err != nil {
 		return err
 	}
@@ -46,7 +62,8 @@ func serve(ctx context.Context, args []string, providers app.ProviderFactory, st
 		return err
 	}
 	// The queues, the workflow runner, the outbox dispatcher (DynamoDB
-	// Streams and SQS in AWS) and the scheduler.
+	// Streams and SQS in AWS) and the scheduler. Run first starts again the
+	// jobs a previous process left in flight; when ctx ends it drains.
 	rtDone := make(chan error, 1)
 	go func() { rtDone <- rt.Run(ctx) }()
 
@@ -63,21 +80,27 @@ func serve(ctx context.Context, args []string, providers app.ProviderFactory, st
 		return err
 	}
 
-	ln, err := net.Listen("tcp", *addr)
-	if err != nil {
-		return fmt.Errorf("listen on %s: %w", *addr, err)
-	}
 	// Bounded headers; net/http's own plain-text refusals (431, 400) go
 	// out in the JSON error envelope.
-	srv := httpapi.NewHTTPServer(rt.API)
-	base := "http://" + ln.Addr().String()
+	srv := httpapi.NewHTTPServer(rt.Handler)
 	fmt.Fprintf(stdout, "brandlens serving %s (store: %s", base, cfg.Store)
 	if cfg.Store == config.StoreEmbedded {
 		fmt.Fprintf(stdout, " in %s", cfg.DataDir)
 	}
 	fmt.Fprintln(stdout, ")")
+	check := "reCAPTCHA checked with Google"
+	if rt.LocalBypass {
+		check = "local mode: reCAPTCHA bypassed, token " + recaptcha.BypassToken
+	}
+	fmt.Fprintf(stdout, "brand check page: %s/brand-check (%s)\n", base, check)
+	fmt.Fprintf(stdout, "own site: %s/site/sitemap.xml (receiver %s/api/site-content/webhooks/{news|research|knowledge})\n", cfg.SiteBaseURL, cfg.SiteBaseURL)
 	if demoKey != "" {
 		fmt.Fprintf(stdout, "demo tenant \"Acme Notes\" — API key (publish scope):\n  %s\ntry:\n  curl -s -H 'X-API-Key: %s' %s/api/v1/me\n", demoKey, demoKey, base)
+	}
+	if cfg.Schedules {
+		fmt.Fprintln(stdout, "schedules: on — hourly/daily/weekly queries run on their own and spend credits")
+	} else {
+		fmt.Fprintln(stdout, "schedules: off — scheduled queries run only when asked (--schedules or BRANDLENS_SCHEDULES=on runs them)")
 	}
 
 	errc := make(chan error, 1)
@@ -87,9 +110,13 @@ func serve(ctx context.Context, args []string, providers app.ProviderFactory, st
 		return err
 	case <-ctx.Done():
 	}
-	shutdownCtx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	// Graceful stop: no new request or job; requests, steps and deliveries
+	// in progress get the grace period; what is cut off restarts with the
+	// next serve.
+	fmt.Fprintf(stdout, "brandlens stopping: letting running steps finish (up to %s; again to quit now)\n", cfg.ShutdownGrace)
+	shutdownCtx, cancel := context.WithTimeout(context.Background(), cfg.ShutdownGrace)
 	defer cancel()
-	if err := srv.Shutdown(shutdownCtx); err != nil && !errors.Is(err, http.ErrServerClosed) {
+	if err := srv.Shutdown(shutdownCtx); err != nil && !errors.Is(err, http.ErrServerClosed) && !errors.Is(err, context.DeadlineExceeded) {
 		return err
 	}
 	if err := <-rtDone; err != nil {

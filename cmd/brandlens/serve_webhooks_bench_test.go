@@ -16,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/brandlens/brandlens/shared/app"
 	"github.com/brandlens/brandlens/shared/providers"
 )
 
@@ -47,11 +48,19 @@ func startServe(b testing.TB) served {
 	if err := os.WriteFile(seedFile, []byte(seed), 0o600); err != nil {
 		b.Fatal(err)
 	}
+	return startServeArgs(b, "--data-dir", filepath.Join(dir, "data"), "--seed", seedFile)
+}
+
+// startServeArgs runs `brandlens serve` with args on a free loopback port
+// (simulated or replayed platforms, as the environment says) until the
+// test ends or stop is called.
+func startServeArgs(tb testing.TB, args ...string) served {
+	tb.Helper()
 	pr, pw := io.Pipe()
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() {
-		done <- serve(ctx, []string{"--addr", "127.0.0.1:0", "--data-dir", filepath.Join(dir, "data"), "--seed", seedFile}, providers.FromEnv, pw, io.Discard)
+		done <- serve(ctx, append([]string{"--addr", "127.0.0.1:0"}, args...), providers.FromEnv, app.OfflineModels, pw, io.Discard)
 		pw.Close()
 	}()
 	sc := bufio.NewScanner(pr)
@@ -65,9 +74,12 @@ func startServe(b testing.TB) served {
 	go io.Copy(io.Discard, pr)
 	if base == "" {
 		cancel()
-		b.Fatalf("serve did not start: %v", <-done)
+		tb.Fatalf("serve did not start: %v", <-done)
 	}
-	return served{base: base, stop: func() { cancel(); <-done }}
+	var once sync.Once
+	stop := func() { once.Do(func() { cancel(); <-done }) }
+	tb.Cleanup(stop)
+	return served{base: base, stop: stop}
 }
 
 func (s served) call(b *testing.B, method, path, body string) map[string]any {

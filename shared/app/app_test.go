@@ -3,6 +3,7 @@ package app_test
 import (
 	"encoding/json"
 	"io"
+	"maps"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -17,6 +18,8 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/brandlens/brandlens/shared/queue/sqstest"
+	"github.com/brandlens/brandlens/shared/recaptcha/recaptchatest"
+	"github.com/brandlens/brandlens/shared/secrets/kmstest"
 	"github.com/brandlens/brandlens/shared/store/dynamotest"
 )
 
@@ -30,15 +33,29 @@ import (
 
 func TestMain(m *testing.M) { dynamotest.Around(func() int { return sqstest.Around(m.Run) }) }
 
+// secretARNs are the ARNs the tests give the template's secrets.
+var secretARNs = map[string]string{"KeySecret": keySecretARN, "SiteContentSecret": siteSecretARN, "ProviderKeysSecret": providerKeysARN,
+	"RecaptchaSecret": recaptchaSecretARN, "BrandCheckSecret": brandCheckSecretARN, "OriginVerifySecret": originSecretARN}
+
 // Values the template's references stand for in tests.
 const (
-	keySecretARN        = "arn:aws:secretsmanager:us-east-1:123456789012:secret:KeySecret"
-	siteSecretARN       = "arn:aws:secretsmanager:us-east-1:123456789012:secret:SiteContentSecret"
-	providerKeysARN     = "arn:aws:secretsmanager:us-east-1:123456789012:secret:ProviderKeysSecret"
-	stateMachineARN     = "arn:aws:states:us-east-1:123456789012:stateMachine:query-execution"
-	testKeySecret       = "key-secret-for-the-lambda-tests-0123456789"
-	testSiteSecret      = "site-content-secret-for-the-lambda-tests"
-	unreachableQueueURL = "http://127.0.0.1:1/000000000000/unreachable"
+	keySecretARN           = "arn:aws:secretsmanager:us-east-1:123456789012:secret:KeySecret"
+	siteSecretARN          = "arn:aws:secretsmanager:us-east-1:123456789012:secret:SiteContentSecret"
+	providerKeysARN        = "arn:aws:secretsmanager:us-east-1:123456789012:secret:ProviderKeysSecret"
+	stateMachineARN        = "arn:aws:states:us-east-1:123456789012:stateMachine:query-execution"
+	gapStateMachineARN     = "arn:aws:states:us-east-1:123456789012:stateMachine:gap-detection"
+	contentStateMachineARN = "arn:aws:states:us-east-1:123456789012:stateMachine:content-generation"
+	rescoreStateMachineARN = "arn:aws:states:us-east-1:123456789012:stateMachine:brand-rescore"
+	publishStateMachineARN = "arn:aws:states:us-east-1:123456789012:stateMachine:publish"
+	testKeySecret          = "key-secret-for-the-lambda-tests-0123456789"
+	testSiteSecret         = "site-content-secret-for-the-lambda-tests"
+	unreachableQueueURL    = "http://127.0.0.1:1/000000000000/unreachable"
+	recaptchaSecretARN     = "arn:aws:secretsmanager:us-east-1:123456789012:secret:RecaptchaSecret"
+	brandCheckSecretARN    = "arn:aws:secretsmanager:us-east-1:123456789012:secret:BrandCheckSecret"
+	originSecretARN        = "arn:aws:secretsmanager:us-east-1:123456789012:secret:OriginVerifySecret"
+	emptySecretARN         = "arn:aws:secretsmanager:us-east-1:123456789012:secret:Empty"
+	testBrandSecret        = "brand-check-secret-for-the-lambda-tests-0123"
+	testOriginSecret       = "origin-secret-for-the-lambda-tests"
 )
 
 func repoFile(t testing.TB, rel string) string {
@@ -83,8 +100,9 @@ type startExecution struct {
 
 func newAWSJSON(t testing.TB) *awsJSON {
 	a := &awsJSON{
-		secrets: map[string]string{keySecretARN: testKeySecret, siteSecretARN: testSiteSecret, providerKeysARN: "{}"},
-		reads:   map[string]int{},
+		secrets: map[string]string{keySecretARN: testKeySecret, siteSecretARN: testSiteSecret, providerKeysARN: "{}",
+			recaptchaSecretARN: recaptchatest.Secret, brandCheckSecretARN: testBrandSecret, originSecretARN: testOriginSecret, emptySecretARN: ""},
+		reads: map[string]int{},
 	}
 	a.srv = httptest.NewServer(http.HandlerFunc(a.serve))
 	t.Cleanup(a.srv.Close)
@@ -157,6 +175,15 @@ func (a *awsJSON) secretReads() map[string]int {
 type cloud struct {
 	table, jobsURL, deliveriesURL string
 	aws                           *awsJSON
+	// kms is a fake KMS holding the secrets key (ARN secretsKey).
+	kms        *kmstest.Server
+	secretsKey string
+}
+
+// withKMS gives c its fake KMS.
+func withKMS(t testing.TB, c *cloud) *cloud {
+	c.kms, c.secretsKey = kmstest.New(t)
+	return c
 }
 
 // setAWSEnv points the AWS SDK's default configuration at the test
@@ -171,6 +198,7 @@ func setAWSEnv(t testing.TB, c *cloud, dynamoEndpoint, sqsEndpoint string) {
 		"AWS_ENDPOINT_URL_SQS":             sqsEndpoint,
 		"AWS_ENDPOINT_URL_SECRETS_MANAGER": c.aws.srv.URL,
 		"AWS_ENDPOINT_URL_SFN":             c.aws.srv.URL,
+		"AWS_ENDPOINT_URL_KMS":             c.kms.URL,
 	} {
 		t.Setenv(k, v)
 	}
@@ -179,7 +207,7 @@ func setAWSEnv(t testing.TB, c *cloud, dynamoEndpoint, sqsEndpoint string) {
 // offlineCloud is a cloud whose table and queues are never reached (the
 // functions are only assembled, which calls nothing but Secrets Manager).
 func offlineCloud(t testing.TB) *cloud {
-	c := &cloud{table: "brandlens-test", jobsURL: unreachableQueueURL, deliveriesURL: unreachableQueueURL, aws: newAWSJSON(t)}
+	c := withKMS(t, &cloud{table: "brandlens-test", jobsURL: unreachableQueueURL, deliveriesURL: unreachableQueueURL, aws: newAWSJSON(t)})
 	setAWSEnv(t, c, "http://127.0.0.1:1", "http://127.0.0.1:1")
 	return c
 }
@@ -189,9 +217,9 @@ func emulatedCloud(t testing.TB) *cloud {
 	db := dynamotest.Start(t)
 	table := dynamotest.NewTable(t, db)
 	sq := sqstest.Start(t)
-	c := &cloud{table: table, aws: newAWSJSON(t),
+	c := withKMS(t, &cloud{table: table, aws: newAWSJSON(t),
 		jobsURL:       sqstest.NewQueue(t, sq, sqstest.QueueOptions{}).URL,
-		deliveriesURL: sqstest.NewQueue(t, sq, sqstest.QueueOptions{}).URL}
+		deliveriesURL: sqstest.NewQueue(t, sq, sqstest.QueueOptions{}).URL})
 	setAWSEnv(t, c, *db.Options().BaseEndpoint, *sq.Options().BaseEndpoint)
 	return c
 }
@@ -239,12 +267,17 @@ func (tpl template) setFunctionEnv(t testing.TB, c *cloud, id string) {
 		t.Fatalf("template.yaml has no resource %s", id)
 	}
 	refs := map[string]string{
-		"Table": c.table, "KeySecret": keySecretARN, "SiteContentSecret": siteSecretARN, "ProviderKeysSecret": providerKeysARN,
-		"JobsQueue": c.jobsURL, "DeliveriesQueue": c.deliveriesURL, "QueryExecutionStateMachine": stateMachineARN, "LogLevel": "INFO",
+		"Table": c.table, "JobsQueue": c.jobsURL, "DeliveriesQueue": c.deliveriesURL, "QueryExecutionStateMachine": stateMachineARN,
+		"GapDetectionStateMachine": gapStateMachineARN, "ContentGenerationStateMachine": contentStateMachineARN,
+		"BrandRescoreStateMachine": rescoreStateMachineARN,
+		"PublishStateMachine":      publishStateMachineARN,
+		"LogLevel":                 "INFO", "BrandCheckDailyBudget": "1000", "SecretsKey": c.secretsKey,
 	}
+	maps.Copy(refs, secretARNs)
 	// What !Sub texts name besides those: pseudo parameters and the
 	// parameters' defaults.
-	subs := map[string]string{"AWS::StackName": "brandlens-test", "AWS::Region": "us-east-1"}
+	subs := map[string]string{"AWS::StackName": "brandlens-test", "AWS::Region": "us-east-1", "AWS::URLSuffix": "amazonaws.com",
+		"HttpApi": "api0test"}
 	params := get(tpl.root, "Parameters")
 	for i := 0; params != nil && i+1 < len(params.Content); i += 2 {
 		if d := get(params.Content[i+1], "Default"); d != nil {

@@ -19,17 +19,23 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/sqs"
 
 	"github.com/brandlens/brandlens/shared/app"
+	"github.com/brandlens/brandlens/shared/audit"
 	"github.com/brandlens/brandlens/shared/config"
+	"github.com/brandlens/brandlens/shared/jsontest"
 	"github.com/brandlens/brandlens/shared/outbox"
 	"github.com/brandlens/brandlens/shared/queue"
 	"github.com/brandlens/brandlens/shared/queue/sqstest"
+	"github.com/brandlens/brandlens/shared/recaptcha"
+	"github.com/brandlens/brandlens/shared/recaptcha/recaptchatest"
 	"github.com/brandlens/brandlens/shared/runs"
+	"github.com/brandlens/brandlens/shared/secrets"
 	"github.com/brandlens/brandlens/shared/seed"
 	"github.com/brandlens/brandlens/shared/signing"
 	"github.com/brandlens/brandlens/shared/store"
 	"github.com/brandlens/brandlens/shared/store/dynamo"
 	"github.com/brandlens/brandlens/shared/store/dynamotest"
 	"github.com/brandlens/brandlens/shared/webhooks"
+	"github.com/brandlens/brandlens/shared/workflow"
 )
 
 // The sample events of events/, sent through the functions that
@@ -86,20 +92,6 @@ func receive(t *testing.T, url string) []string {
 	return out
 }
 
-func sameJSON(t *testing.T, got, want string) {
-	t.Helper()
-	var g, w any
-	if err := json.Unmarshal([]byte(got), &g); err != nil {
-		t.Fatalf("%s: %v", got, err)
-	}
-	if err := json.Unmarshal([]byte(want), &w); err != nil {
-		t.Fatalf("%s: %v", want, err)
-	}
-	if !reflect.DeepEqual(g, w) {
-		t.Errorf("got %s, want %s", got, want)
-	}
-}
-
 // The API bootstrap, as api-get-me and api-post-query-run: the key secret
 // comes from Secrets Manager, keys are found in DynamoDB, and an accepted
 // run's job goes to the SQS jobs queue.
@@ -136,14 +128,15 @@ func TestAPIFunctionsColdStart(t *testing.T) {
 		if len(msgs) != 1 {
 			t.Fatalf("jobs queue holds %q", msgs)
 		}
-		sameJSON(t, msgs[0], `{"jobId":"`+acc.JobID+`","tenantId":1}`)
+		jsontest.Equal(t, msgs[0], `{"jobId":"`+acc.JobID+`","tenantId":1,"type":"query_run"}`)
 	})
 }
 
-// worker-dispatch starts the job's workflow in Step Functions under the
-// job id; the redelivered message starts nothing and does not fail while
-// that execution runs, but comes back (and ends in the DLQ) once it has
-// failed: the job's name cannot run again and the job may be unsettled.
+// worker-dispatch starts the workflow of the job's type in Step Functions
+// under the job id; the redelivered message starts nothing and does not
+// fail while that execution runs, but comes back (and ends in the DLQ) once
+// it has failed: the job's name cannot run again and the job may be
+// unsettled.
 func TestDispatchStartsTheJobsWorkflow(t *testing.T) {
 	clearEnv(t)
 	c := offlineCloud(t)
@@ -151,14 +144,21 @@ func TestDispatchStartsTheJobsWorkflow(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	started := func() []startExecution {
+		c.aws.mu.Lock()
+		defer c.aws.mu.Unlock()
+		out := c.aws.executions
+		c.aws.executions = nil
+		return out
+	}
 	for range 2 {
-		sameJSON(t, string(invoke(t, asm, readEvent(t, "sqs-jobs.json"))), `{"batchItemFailures":[]}`)
+		jsontest.Equal(t, string(invoke(t, asm, readEvent(t, "sqs-jobs.json"))), `{"batchItemFailures":[]}`)
 	}
 	c.aws.mu.Lock()
 	if len(c.aws.executions) != 1 || c.aws.executions[0].StateMachineArn != stateMachineARN || c.aws.executions[0].Name != "01jexample" {
 		t.Fatalf("executions %+v", c.aws.executions)
 	}
-	sameJSON(t, c.aws.executions[0].Input, `{"jobId":"01jexample","tenantId":1}`)
+	jsontest.Equal(t, c.aws.executions[0].Input, `{"jobId":"01jexample","tenantId":1}`)
 	if want := []string{"arn:aws:states:us-east-1:123456789012:execution:query-execution:01jexample"}; !reflect.DeepEqual(c.aws.described, want) {
 		t.Errorf("described %q, want %q", c.aws.described, want)
 	}
@@ -168,6 +168,20 @@ func TestDispatchStartsTheJobsWorkflow(t *testing.T) {
 	json.Unmarshal(invoke(t, asm, readEvent(t, "sqs-jobs.json")), &resp)
 	if len(resp.BatchItemFailures) != 1 {
 		t.Errorf("a message whose execution FAILED was acknowledged: %+v", resp)
+	}
+	started()
+
+	// A metered job's message starts the state machine of its type.
+	for typ, arn := range map[string]string{"gap_detection": gapStateMachineARN, "brief_generation": contentStateMachineARN,
+		"content_generation": contentStateMachineARN, "rescore": rescoreStateMachineARN} {
+		ev := strings.Replace(string(readEvent(t, "sqs-jobs.json")), `\"tenantId\":1}`, `\"tenantId\":1,\"type\":\"`+typ+`\"}`, 1)
+		ev = strings.ReplaceAll(ev, "01jexample", "01j"+typ)
+		jsontest.Equal(t, string(invoke(t, asm, []byte(ev))), `{"batchItemFailures":[]}`)
+		ex := started()
+		if len(ex) != 1 || ex[0].StateMachineArn != arn || ex[0].Name != "01j"+typ {
+			t.Fatalf("%s: executions %+v", typ, ex)
+		}
+		jsontest.Equal(t, ex[0].Input, `{"jobId":"01j`+typ+`","tenantId":1,"type":"`+typ+`"}`)
 	}
 }
 
@@ -180,8 +194,8 @@ func TestStepFunctionsColdStart(t *testing.T) {
 	tpl := loadTemplate(t)
 	tbl := emulatedTable(t, c)
 	repos := seedAcme(t, tbl)
-	svc, err := app.NewServices(repos, app.Deps{Logger: quiet(), Jobs: queue.NewSQS(sqstest.Start(t), c.jobsURL, nil),
-		Deliveries: queue.NewSQS(sqstest.Start(t), c.deliveriesURL, nil)})
+	svc, err := app.NewServices(repos, app.Deps{Logger: quiet(), Callbacks: workflow.LocalCallbacks{Tokens: workflow.NewTaskTokens()}, Jobs: queue.NewSQS(sqstest.Start(t), c.jobsURL, nil),
+		Deliveries: queue.NewSQS(sqstest.Start(t), c.deliveriesURL, nil), Secrets: secrets.NewSealer(secrets.NewMemoryKeyring())})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -309,12 +323,19 @@ func TestWebhookWorkersColdStart(t *testing.T) {
 	ctx := context.Background()
 	const secret = "fixture-subscription-secret-0001"
 	rc := newReceiver(t, secret)
-	doc, err := store.EncodeDoc(webhooks.Subscription{ID: fixtureSubscription, TenantID: 1, URL: rc.srv.URL, Events: []string{"*"},
-		Active: true, Secret: secret, CreatedAt: time.Now(), UpdatedAt: time.Now()})
+	// Stored the way CreateSubscription stores it, with the fixtures' id:
+	// the secret sealed under the stack's KMS key, which worker-deliver
+	// (and it alone) may open.
+	sealed, err := secrets.NewSealer(secrets.NewKMS(c.kms.Client(), c.secretsKey)).Seal(ctx, secret,
+		secrets.Binding{Purpose: webhooks.SecretPurpose, TenantID: 1, RecordID: fixtureSubscription})
 	if err != nil {
 		t.Fatal(err)
 	}
-	// Stored the way CreateSubscription stores it, with the fixtures' id.
+	doc, err := store.EncodeDoc(webhooks.Subscription{ID: fixtureSubscription, TenantID: 1, URL: rc.srv.URL, Events: []string{"*"},
+		Active: true, SealedSecret: &sealed, CreatedAt: time.Now(), UpdatedAt: time.Now()})
+	if err != nil {
+		t.Fatal(err)
+	}
 	if err := tbl.Put(ctx, store.Item{store.AttrPK: "TENANT#1", store.AttrSK: "WEBHOOK#" + fixtureSubscription,
 		store.AttrDoc: doc, "kind": "webhook", "active": true}, store.NotExists()); err != nil {
 		t.Fatal(err)
@@ -341,7 +362,7 @@ func TestWebhookWorkersColdStart(t *testing.T) {
 			t.Fatal(err)
 		}
 		// The second record (a ping event, not pending) is not fanned out.
-		sameJSON(t, string(invoke(t, asm, raw)), `{"batchItemFailures":[]}`)
+		jsontest.Equal(t, string(invoke(t, asm, raw)), `{"batchItemFailures":[]}`)
 		if p, _ := outbox.Pending(ctx, tbl, 10); len(p) != 0 {
 			t.Errorf("still pending: %v", p)
 		}
@@ -351,7 +372,7 @@ func TestWebhookWorkersColdStart(t *testing.T) {
 		if len(msgs) != 1 {
 			t.Fatalf("deliveries queue holds %q", msgs)
 		}
-		sameJSON(t, msgs[0], fixture.Records[0].Body)
+		jsontest.Equal(t, msgs[0], fixture.Records[0].Body)
 	})
 	t.Run("worker-deliver", func(t *testing.T) {
 		asm, err := coldStart(t, c, tpl, "worker-deliver", quiet(), allowLoopback...)
@@ -359,13 +380,16 @@ func TestWebhookWorkersColdStart(t *testing.T) {
 			t.Fatal(err)
 		}
 		for range 2 { // the second is a duplicate message: nothing is sent again
-			sameJSON(t, string(invoke(t, asm, readEvent(t, "sqs-deliveries.json"))), `{"batchItemFailures":[]}`)
+			jsontest.Equal(t, string(invoke(t, asm, readEvent(t, "sqs-deliveries.json"))), `{"batchItemFailures":[]}`)
 		}
 		want, _ := webhooks.Envelope(ev)
 		rc.mu.Lock()
 		defer rc.mu.Unlock()
 		if len(rc.bodies) != 1 || !bytes.Equal(rc.bodies[0], want) || rc.badSig != 0 {
 			t.Fatalf("%d signed POSTs (%d badly signed), want the event once", len(rc.bodies), rc.badSig)
+		}
+		if n := c.kms.Calls()["Decrypt"]; n != 1 {
+			t.Errorf("KMS Decrypt called %d times, want once (the data key is kept while warm)", n)
 		}
 	})
 	t.Run("worker-fanout sweep", func(t *testing.T) {
@@ -380,9 +404,75 @@ func TestWebhookWorkersColdStart(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		sameJSON(t, string(invoke(t, asm, readEvent(t, "schedule-fanout-sweep.json"))), `{"fannedOut":1,"resent":0}`)
+		jsontest.Equal(t, string(invoke(t, asm, readEvent(t, "schedule-fanout-sweep.json"))), `{"fannedOut":1,"resent":0}`)
 		if p, _ := outbox.Pending(ctx, tbl, 10); len(p) != 1 || p[0].ID != fresh.ID {
 			t.Errorf("pending after the sweep: %v", p)
 		}
 	})
+}
+
+// The brand-check function, assembled by its own bootstrap: its secrets
+// come from Secrets Manager, tokens are verified with siteverify, the
+// client is API Gateway's sourceIp unless CloudFront's origin secret comes
+// with the viewer's address, and the prompts are audited in the service's
+// partition of the table (DynamoDB Local).
+func TestBrandCheckColdStart(t *testing.T) {
+	clearEnv(t)
+	c := emulatedCloud(t)
+	tbl := emulatedTable(t, c)
+	sv := recaptchatest.New(t)
+	asm, err := coldStart(t, c, loadTemplate(t), "brand-check", quiet(),
+		// The template asks for live providers; these tests use the simulated ones.
+		"BRANDLENS_PROVIDERS", "simulated", recaptcha.EnvVerifyURL, sv.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw := readEvent(t, "brand-check.json")
+	withHeaders := func(kv ...string) []byte {
+		var ev map[string]any
+		if err := json.Unmarshal(raw, &ev); err != nil {
+			t.Fatal(err)
+		}
+		h := ev["headers"].(map[string]any)
+		for i := 0; i+1 < len(kv); i += 2 {
+			h[kv[i]] = kv[i+1]
+		}
+		b, _ := json.Marshal(ev)
+		return b
+	}
+	cases := []struct {
+		name   string
+		event  []byte
+		viewer string // the address siteverify must be told
+	}{
+		{"direct", raw, "203.0.113.24"},
+		{"through CloudFront", withHeaders("cloudfront-viewer-address", "198.51.100.7:40123", "x-origin-verify", testOriginSecret), "198.51.100.7"},
+		{"a forged viewer address", withHeaders("cloudfront-viewer-address", "198.51.100.8:40123", "x-origin-verify", "guess"), "203.0.113.24"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			var resp awsevents.APIGatewayV2HTTPResponse
+			if err := json.Unmarshal(invoke(t, asm, tc.event), &resp); err != nil {
+				t.Fatal(err)
+			}
+			var body struct {
+				BrandName string
+				Platforms []struct{ Platform, Status string }
+			}
+			json.Unmarshal([]byte(resp.Body), &body)
+			if resp.StatusCode != 200 || body.BrandName != "Acme Notes" || len(body.Platforms) != 5 {
+				t.Fatalf("%d %s", resp.StatusCode, resp.Body)
+			}
+			calls := sv.Calls()
+			if last := calls[len(calls)-1]; last.RemoteIP != tc.viewer || last.Token != "03AFcWeA-sample-recaptcha-token" {
+				t.Errorf("siteverify was asked %+v, want remoteip %s", last, tc.viewer)
+			}
+		})
+	}
+	// Only the first check asked the platforms (the others were the day's
+	// cache): its 15 prompts are in the brand check's audit partition.
+	page, err := audit.NewLog(tbl).ListService(context.Background(), audit.ScopeBrandCheck, audit.Filter{Limit: 100})
+	if err != nil || len(page.Items) != 15 {
+		t.Fatalf("%d audit entries (%v), want 15", len(page.Items), err)
+	}
 }

@@ -6,7 +6,12 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/brandlens/brandlens/shared/config"
+	"github.com/brandlens/brandlens/shared/content"
+	"github.com/brandlens/brandlens/shared/gaps"
 	"github.com/brandlens/brandlens/shared/httpapi"
+	"github.com/brandlens/brandlens/shared/meter"
+	"github.com/brandlens/brandlens/shared/publish"
 	"github.com/brandlens/brandlens/shared/runs"
 	"github.com/brandlens/brandlens/statemachines"
 )
@@ -24,10 +29,14 @@ const (
 	// ArtifactPlatform is the one step that calls the AI platforms: only it
 	// links their SDKs.
 	ArtifactPlatform = "step-run-platform"
+	// ArtifactGenerate serves the steps that ask a chat model to write
+	// (briefs and articles): only it links the model vendors' SDKs
+	// (package models/live).
+	ArtifactGenerate = "step-generate"
 )
 
 // Artifacts lists the build artifacts (the directories under functions/).
-var Artifacts = []string{ArtifactAPI, ArtifactWorker, ArtifactPlatform}
+var Artifacts = []string{ArtifactAPI, ArtifactWorker, ArtifactPlatform, ArtifactGenerate, ArtifactBrandCheck}
 
 // Kind is what triggers a function, and so which handler it gets.
 type Kind int
@@ -47,6 +56,14 @@ const (
 	KindRunsStep
 	// KindScheduler: an EventBridge schedule; enqueues due scheduled runs.
 	KindScheduler
+	// KindExecutionEnded: an EventBridge rule on Step Functions' execution
+	// status changes; settles the job of an execution that failed, timed
+	// out or was aborted before its settle step.
+	KindExecutionEnded
+	// KindJobStep: a task of a metered job's workflow (gap detection,
+	// brief and article generation, re-scoring): the handler of its step
+	// resource in Services.JobSteps.
+	KindJobStep
 )
 
 // Function is one Lambda function of template.yaml: what it runs and what
@@ -74,6 +91,10 @@ type Function struct {
 	TableOnly bool
 	// Grants are the IAM statements beyond the table.
 	Grants []Grant
+	// SecretsKey are the KMS actions the secrets key's policy allows the
+	// function's role (see secretskey.go); none: the function may neither
+	// seal nor open tenants' secrets.
+	SecretsKey []string
 	// Triggers are the event sources besides API routes.
 	Triggers []Trigger
 	// ReservedConcurrency names the template parameter that reserves (and
@@ -118,13 +139,44 @@ type Trigger struct {
 	StreamFilter string
 	// Schedule: an EventBridge Scheduler expression (ScheduleV2).
 	Schedule string
-	// RetryAttempts is the schedule's (or the stream's) retry count.
+	// Rule: an EventBridge rule on the default event bus.
+	Rule *EventRule
+	// RetryAttempts is the schedule's (or the stream's, or the rule's)
+	// retry count.
 	RetryAttempts int
 	BatchSize     int
 	// MaxConcurrency names the template parameter that bounds the
 	// concurrent invocations of a queue's event source
 	// (ScalingConfig.MaximumConcurrency).
 	MaxConcurrency string
+}
+
+// EventRule is the pattern of an EventBridge rule: the event's source and
+// detail-type, and detail members each matched against a list of values
+// (written as in the template: "!Ref X" or a plain string).
+type EventRule struct {
+	Source, DetailType string
+	Detail             []EventMatch
+}
+
+// EventMatch matches one detail member against values.
+type EventMatch struct {
+	Field  string
+	Values []string
+}
+
+// executionEnded is the rule of worker-execution-ended: an execution of
+// one of the Workflows stopped without succeeding. Step Functions sends
+// these status changes to the default bus by itself (best effort: the
+// scheduler's sweep settles what a lost event leaves, at the job's
+// deadline).
+func executionEnded() *EventRule {
+	var arns []string
+	for _, w := range Workflows {
+		arns = append(arns, "!Ref "+LogicalID(w.Name)+"StateMachine")
+	}
+	return &EventRule{Source: "aws.states", DetailType: "Step Functions Execution Status Change",
+		Detail: []EventMatch{{Field: "status", Values: []string{"FAILED", "TIMED_OUT", "ABORTED"}}, {Field: "stateMachineArn", Values: arns}}}
 }
 
 // Table actions.
@@ -165,6 +217,10 @@ var apiAccess = map[string][]string{
 	"api-list-jobs":               tableRead,
 	"api-list-webhooks":           tableRead,
 	"api-list-webhook-deliveries": tableRead,
+	"api-list-brand-profiles":     tableRead,
+	"api-list-gaps":               tableRead,
+	"api-list-opportunities":      tableRead,
+	"api-list-audit":              tableRead,
 	// Writes. (GET of one item needs only GetItem, which the guard has.)
 	"api-post-query-run":         tableWrite,
 	"api-post-webhook":           tableWrite,
@@ -172,6 +228,36 @@ var apiAccess = map[string][]string{
 	"api-delete-webhook":         tableWrite,
 	"api-post-webhook-ping":      tableWrite,
 	"api-post-webhook-redeliver": tableWrite,
+	// The content loop's writes (its job-creating ones join the meter's
+	// transaction), and the management of profiles, queries, competitors.
+	"api-put-brand-profile":          tableWrite,
+	"api-post-brand-profile-rescore": tableWrite,
+	"api-post-query":                 tableWrite,
+	"api-put-query":                  tableWrite,
+	"api-delete-query":               tableWrite,
+	"api-post-competitor":            tableWrite,
+	"api-put-competitor":             tableWrite,
+	"api-post-competitor-dismiss":    tableWrite,
+	"api-post-competitor-restore":    tableWrite,
+	"api-post-gaps-detect":           tableWrite,
+	"api-post-opportunity-brief":     tableWrite,
+	"api-post-opportunity-content":   tableWrite,
+	// Publishing: destinations, the publish write (the meter's transaction
+	// with the approval it creates or uses), reviews (the request, its
+	// slot, the pending count, the agent's stats and level, the held job).
+	"api-list-destinations":        tableRead,
+	"api-post-destination":         tableWrite,
+	"api-put-destination":          tableWrite,
+	"api-delete-destination":       tableWrite,
+	"api-post-opportunity-publish": tableWrite,
+	"api-list-approvals-pending":   tableRead,
+	"api-post-approval-approve":    tableWrite,
+	"api-post-approval-reject":     tableWrite,
+	// The own site: the signed receiver upserts a page and its sitemap
+	// entry; the pages and the sitemap read them.
+	"api-post-site-content": tableWrite,
+	"api-get-site-page":     tableRead,
+	"api-get-site-sitemap":  tableRead,
 }
 
 // apiIndex are the API functions that query GSI1; the others reach the
@@ -184,12 +270,25 @@ var (
 	enqueueDeliveries = Grant{Sid: "EnqueueDeliveries", Actions: []string{"sqs:SendMessage"}, Resources: []string{"!GetAtt DeliveriesQueue.Arn"}}
 )
 
+// answerTasks lets a function answer the publish workflow's task tokens.
+var answerTasks = Grant{Sid: "AnswerTaskTokens", Actions: []string{"states:SendTaskSuccess", "states:SendTaskFailure"},
+	Resources: []string{"!Ref " + StateMachineID(publish.Machine)}}
+
 // apiGrants are what API functions do beyond the table and the secrets
 // their routes' guards imply: the queues they send to. A route whose
 // handler enqueues work adds its function here.
 var apiGrants = map[string][]Grant{
-	"api-post-query-run":         {enqueueJobs},
-	"api-post-webhook-ping":      {enqueueDeliveries},
+	"api-post-query-run":             {enqueueJobs},
+	"api-post-gaps-detect":           {enqueueJobs},
+	"api-post-opportunity-brief":     {enqueueJobs},
+	"api-post-opportunity-content":   {enqueueJobs},
+	"api-post-brand-profile-rescore": {enqueueJobs},
+	"api-post-webhook-ping":          {enqueueDeliveries},
+	"api-post-opportunity-publish":   {enqueueJobs},
+	// A review answers the publish workflow waiting for it, or enqueues
+	// (or fails) the job it held back.
+	"api-post-approval-approve":  {enqueueJobs, answerTasks},
+	"api-post-approval-reject":   {enqueueJobs, answerTasks},
 	"api-post-webhook-redeliver": {enqueueDeliveries},
 }
 
@@ -198,14 +297,13 @@ var apiGrants = map[string][]Grant{
 // `go generate ./shared/app`.
 var workers = []Function{
 	{Name: "worker-dispatch", Artifact: ArtifactWorker, Kind: KindJobsDispatch,
-		Description: "Starts the query-execution workflow of each queued job (execution name = job id)",
+		Description: "Starts the workflow of each queued job's type (execution name = job id)",
 		Timeout:     30, Gradual: true,
-		Env: []EnvVar{{"BRANDLENS_STATE_MACHINE_ARN", "!Ref QueryExecutionStateMachine"}},
+		Env: dispatchEnv(),
 		Grants: []Grant{
-			{Sid: "StartExecution", Actions: []string{"states:StartExecution"}, Resources: []string{"!Ref QueryExecutionStateMachine"}},
+			{Sid: "StartExecution", Actions: []string{"states:StartExecution"}, Resources: stateMachineRefs()},
 			// A redelivered job's execution exists already: how did it end?
-			{Sid: "DescribeExecution", Actions: []string{"states:DescribeExecution"},
-				Resources: []string{"!Sub arn:${AWS::Partition}:states:${AWS::Region}:${AWS::AccountId}:execution:${QueryExecutionStateMachine.Name}:*"}},
+			{Sid: "DescribeExecution", Actions: []string{"states:DescribeExecution"}, Resources: executionARNs()},
 		},
 		Triggers: []Trigger{{Name: "Jobs", Queue: "JobsQueue", BatchSize: 10, MaxConcurrency: "JobsDispatchConcurrency"}}},
 	{Name: "step-mark-running", Artifact: ArtifactWorker, Kind: KindRunsStep,
@@ -225,7 +323,7 @@ var workers = []Function{
 			{"BRANDLENS_PROVIDER_KEYS_SECRET_ARN", "!Ref ProviderKeysSecret"},
 			{"BRANDLENS_SECRETS_TTL", "!Sub ${SecretsTTLSeconds}s"}},
 		Table:  tableSteps,
-		Grants: []Grant{{Sid: "ProviderKeys", Actions: []string{"secretsmanager:GetSecretValue"}, Resources: []string{"!Ref ProviderKeysSecret"}}},
+		Grants: []Grant{providerKeys},
 		// Bursts of scheduled runs queue up behind this cap (throttled
 		// tasks retry with jitter) instead of taking the account's
 		// concurrency from the API functions.
@@ -238,15 +336,70 @@ var workers = []Function{
 		Timeout:     60, TimeoutComment: "Above the Settle task's 50 s, so that the task's timeout decides.",
 		Gradual: true,
 		Table:   tableSettle},
+	{Name: meter.StepJobStart, Artifact: ArtifactWorker, Kind: KindJobStep,
+		Description: "Metered-job workflow step: queued → running, execution.started",
+		Timeout:     30, TimeoutComment: "Above the Start task's 25 s, so that the task's timeout decides.",
+		Gradual: true,
+		Table:   tableSteps},
+	{Name: gaps.StepDetect, Artifact: ArtifactWorker, Kind: KindJobStep,
+		Description: "Gap-detection step: judge every active query of the brand profile, write gaps and opportunities",
+		Timeout:     300, TimeoutComment: "Reads each query's window of answers and detects them again; above the\nDetect task's 290 s, so that the task's timeout decides.",
+		Gradual: true,
+		Table:   tableSteps},
+	{Name: runs.StepRescore, Artifact: ArtifactWorker, Kind: KindJobStep,
+		Description: "Re-scoring step: detect a batch of stored answers again, update results, citations and competitors",
+		Timeout:     300, TimeoutComment: "One batch of runs.DefaultRescoreBatch answers; the workflow loops over\nbatches. Above the RescoreBatch task's 290 s.",
+		Gradual: true,
+		Table:   tableSteps},
+	{Name: content.StepGenerateBrief, Artifact: ArtifactGenerate, Kind: KindJobStep,
+		Description: "Content-generation step: write the opportunity's brief with the chat model",
+		Timeout:     240, TimeoutComment: generateTimeoutComment, MemorySize: 512, Gradual: true,
+		Env: generateEnv, Table: tableSteps, Grants: []Grant{providerKeys}},
+	{Name: content.StepGenerateArticle, Artifact: ArtifactGenerate, Kind: KindJobStep,
+		Description: "Content-generation step: write, humanize and sanitize the article with the chat model",
+		Timeout:     240, TimeoutComment: generateTimeoutComment, MemorySize: 512, Gradual: true,
+		Env: generateEnv, Table: tableSteps, Grants: []Grant{providerKeys}},
+	{Name: publish.StepAwaitApproval, Artifact: ArtifactWorker, Kind: KindJobStep,
+		Description: "Publish step: register the task token on the job's approval request, or answer it at once",
+		Timeout:     30, Gradual: true,
+		Table:  tableSteps,
+		Grants: []Grant{answerTasks}},
+	{Name: publish.StepDeliver, Artifact: ArtifactWorker, Kind: KindJobStep,
+		Description: "Publish step: one signed POST of the PublishPayload (30 s, no redirects), IndexNow, published",
+		Timeout:     75, TimeoutComment: "One POST of at most 30 s, an IndexNow ping of at most 10 s, and the writes:\nunder the Deliver task's 65 s, under these 75 s.",
+		Gradual: true,
+		// own_site destinations POST to the API's own receiver. (The API
+		// functions cannot name the API: SAM's HttpApi depends on them.)
+		Env: []EnvVar{{"BRANDLENS_SITE_CONTENT_SECRET_ARN", "!Ref SiteContentSecret"},
+			{"BRANDLENS_SITE_BASE_URL", "!Sub https://${HttpApi}.execute-api.${AWS::Region}.${AWS::URLSuffix}"}},
+		Table:  tableSteps,
+		Grants: []Grant{{Sid: "SiteContentSecret", Actions: []string{"secretsmanager:GetSecretValue"}, Resources: []string{"!Ref SiteContentSecret"}}}},
+	{Name: meter.StepJobSettle, Artifact: ArtifactWorker, Kind: KindJobStep,
+		Description: "Metered-job workflow step: succeeded with the price captured, or failed at 0 credits; events",
+		Timeout:     60, TimeoutComment: "Above the Settle task's 50 s, so that the task's timeout decides.",
+		Gradual: true,
+		Table:   tableSteps},
 	{Name: "scheduler", Artifact: ArtifactWorker, Kind: KindScheduler,
 		Comment: "Scheduled monitoring: every 5 minutes the scheduler enqueues the runs of\n" +
 			"hourly/daily/weekly queries whose period has none yet (idempotent per\n" +
-			"query per period) and re-enqueues jobs stuck in queued.",
-		Description: "Enqueues due scheduled query runs",
+			"query per period), then sweeps the unfinished jobs (sparse index):\n" +
+			"re-enqueues those queued for over 5 minutes and settles those past\n" +
+			"their deadline from what they recorded.",
+		Description: "Enqueues due scheduled query runs; sweeps stuck jobs",
 		Timeout:     120,
+		Env:         []EnvVar{{"BRANDLENS_SCHEDULES", "1"}}, // "on"; a digit reads the same in YAML 1.1 and 1.2
 		Table:       tableSteps,
 		Grants:      []Grant{enqueueJobs},
 		Triggers:    []Trigger{{Name: "Every5Minutes", Schedule: "rate(5 minutes)", RetryAttempts: 2}}},
+	{Name: "worker-execution-ended", Artifact: ArtifactWorker, Kind: KindExecutionEnded,
+		Comment: "Every path of a workflow ends in its settle step, unless the execution\n" +
+			"itself fails (a settle that kept failing), times out or is stopped: then\n" +
+			"this function settles the job from what it recorded, releasing the\n" +
+			"rest of its hold, so that no path leaves a hold.",
+		Description: "Settles the job of a workflow execution that failed, timed out or was aborted",
+		Timeout:     60,
+		Table:       tableSteps,
+		Triggers:    []Trigger{{Name: "ExecutionEnded", Rule: executionEnded(), RetryAttempts: 10}}},
 	{Name: "worker-fanout", Artifact: ArtifactWorker, Kind: KindFanout,
 		Description: "Fans pending outbox events out to one webhook delivery per matching subscription",
 		Timeout:     120,
@@ -268,6 +421,48 @@ var workers = []Function{
 		Grants:    []Grant{enqueueDeliveries},
 		Triggers:  []Trigger{{Name: "Deliveries", Queue: "DeliveriesQueue", BatchSize: 10, MaxConcurrency: "DeliveriesConcurrency"}}},
 }
+
+// generateTimeoutComment explains the generation steps' timeout.
+const generateTimeoutComment = "One model call (BRANDLENS_MODEL_TIMEOUT, 180 s by default) and the\nwrites; a rate-limited or failed call is retried by the workflow."
+
+// providerKeys lets a function read the vendors' API keys.
+var providerKeys = Grant{Sid: "ProviderKeys", Actions: []string{"secretsmanager:GetSecretValue"}, Resources: []string{"!Ref ProviderKeysSecret"}}
+
+// generateEnv is the environment of the generation steps: the model
+// vendor (its key in the provider keys secret, shared with the answer
+// providers of the same vendor).
+var generateEnv = []EnvVar{{"BRANDLENS_MODELS", "openai"}, {"BRANDLENS_PROVIDER_KEYS_SECRET_ARN", "!Ref ProviderKeysSecret"}}
+
+// dispatchEnv gives worker-dispatch the ARN of every workflow.
+func dispatchEnv() []EnvVar {
+	var out []EnvVar
+	for _, w := range Workflows {
+		out = append(out, EnvVar{config.StateMachineEnv(w.Name), "!Ref " + StateMachineID(w.Name)})
+	}
+	return out
+}
+
+// executionARNs are the ARNs of every workflow's executions, which
+// worker-dispatch describes when a redelivered job's execution exists.
+func executionARNs() []string {
+	var out []string
+	for _, w := range Workflows {
+		out = append(out, "!Sub arn:${AWS::Partition}:states:${AWS::Region}:${AWS::AccountId}:execution:${"+StateMachineID(w.Name)+".Name}:*")
+	}
+	return out
+}
+
+func stateMachineRefs() []string {
+	var out []string
+	for _, w := range Workflows {
+		out = append(out, "!Ref "+StateMachineID(w.Name))
+	}
+	return out
+}
+
+// StateMachineID is the template resource name of a workflow's state
+// machine.
+func StateMachineID(workflow string) string { return LogicalID(workflow) + "StateMachine" }
 
 // Workflow is one Step Functions state machine and the step functions its
 // Tasks invoke (${<LogicalID(step)>Arn} in the definition).
@@ -294,6 +489,18 @@ var Workflows = []Workflow{
 			"the cost model (make cost), against $0.005 as Express, which would cap\n" +
 			"an execution at 5 minutes and pay the AI platforms again for a\n" +
 			"duplicate message ($0.006-$0.05 per answer)."},
+	{Name: meter.MachineGapDetection, File: "statemachines/gap-detection.asl.json", Definition: statemachines.GapDetection,
+		Steps:   []string{meter.StepJobStart, gaps.StepDetect, meter.StepJobSettle},
+		Comment: "Gap detection (5 credits): Standard for the same reason; 3 transitions\nplus retries."},
+	{Name: meter.MachineContentGeneration, File: "statemachines/content-generation.asl.json", Definition: statemachines.ContentGeneration,
+		Steps:   []string{meter.StepJobStart, content.StepGenerateBrief, content.StepGenerateArticle, meter.StepJobSettle},
+		Comment: "Briefs (2 credits) and articles (10 credits), by the job's type:\nStandard for the same reason; 4 transitions plus retries."},
+	{Name: meter.MachineRescore, File: "statemachines/brand-rescore.asl.json", Definition: statemachines.BrandRescore,
+		Steps:   []string{meter.StepJobStart, runs.StepRescore, meter.StepJobSettle},
+		Comment: "Re-scoring a brand profile's stored answers (5 credits), in batches:\nStandard for the same reason."},
+	{Name: publish.Machine, File: "statemachines/publish.asl.json", Definition: statemachines.Publish,
+		Steps:   []string{publish.StepAwaitApproval, meter.StepJobStart, publish.StepDeliver, meter.StepJobSettle},
+		Comment: "Publishing (0 credits): Standard, since a proposed publish waits for a human\nreview (a task token, up to 7 days) and Express workflows end after 5\nminutes; 5 transitions."},
 }
 
 // Substitutions are the workflow's DefinitionSubstitutions for the local
@@ -321,7 +528,11 @@ func Functions() []Function {
 	for i := range out {
 		out[i] = apiFunction(out[i])
 	}
-	return append(out, workers...)
+	out = append(out, workers...)
+	for i := range out {
+		out[i] = withSecretsKey(out[i])
+	}
+	return out
 }
 
 // FunctionNamed returns the function called name.
@@ -353,6 +564,9 @@ func apiFunction(f Function) Function {
 	// The write path deploys gradually.
 	f.Gradual = slices.Contains(f.Table, "dynamodb:TransactWriteItems")
 	f.Grants = append(f.Grants, apiGrants[f.Name]...)
+	if f.AnswersBrandChecks() {
+		f = brandCheckFunction(f)
+	}
 	return f
 }
 
@@ -389,8 +603,15 @@ func (f Function) VerifiesSignedBodies() bool {
 	return slices.ContainsFunc(f.Routes, func(r httpapi.Route) bool { return r.Guard == httpapi.GuardSignedBody })
 }
 
-// CallsPlatforms reports whether the function asks the AI platforms.
-func (f Function) CallsPlatforms() bool { return f.Artifact == ArtifactPlatform }
+// SignsSiteContent reports whether the function signs bodies for the
+// site-content receiver (the publish step, for own_site destinations).
+func (f Function) SignsSiteContent() bool { return f.Name == publish.StepDeliver }
+
+// CallsPlatforms reports whether the function asks the AI platforms (the
+// query-execution step, and the brand check within its request).
+func (f Function) CallsPlatforms() bool {
+	return f.Artifact == ArtifactPlatform || f.Artifact == ArtifactBrandCheck
+}
 
 // LogicalID is the template resource name of a function: its name in
 // PascalCase (api-get-me → ApiGetMe).

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"net/http"
 	"os"
 
 	"github.com/aws/aws-lambda-go/lambda"
@@ -13,7 +14,9 @@ import (
 
 	"github.com/brandlens/brandlens/shared/config"
 	"github.com/brandlens/brandlens/shared/httpapi"
+	"github.com/brandlens/brandlens/shared/models"
 	"github.com/brandlens/brandlens/shared/providers"
+	"github.com/brandlens/brandlens/shared/publish"
 	"github.com/brandlens/brandlens/shared/queue"
 	"github.com/brandlens/brandlens/shared/runs"
 	"github.com/brandlens/brandlens/shared/ssrf"
@@ -64,11 +67,46 @@ func Platform(factory ProviderFactory) Artifact {
 			return nil, err
 		}
 		provs = tr.Providers(provs)
-		svc, err := lambdaServices(ctx, res, nil, provs, log)
+		svc, err := lambdaServices(ctx, res, nil, nil, provs, nil, log)
 		if err != nil {
 			return nil, err
 		}
 		return &Assembled{Handler: lambda.NewHandler(stepHandler(svc.Runs, f.Name)), Deps: []any{svc}}, nil
+	}}
+}
+
+// ModelFactory builds the content generator from the environment:
+// models/live.FromEnv in the binaries that write with a vendor's model
+// (only their mains import it), given the offline writer for the offline
+// mode.
+type ModelFactory func(getenv func(string) string, client *http.Client, offline models.Generator) (models.Generator, error)
+
+// OfflineModels is the ModelFactory of builds without the vendor adapters
+// (tests): the offline mode only, as models.FromEnv allows.
+func OfflineModels(getenv func(string) string, _ *http.Client, offline models.Generator) (models.Generator, error) {
+	return models.FromEnv(getenv, offline)
+}
+
+// Generate is the artifact of the steps that ask a chat model to write
+// (functions/step-generate); factory builds the generator.
+func Generate(factory ModelFactory) Artifact {
+	return Artifact{Name: ArtifactGenerate, build: func(ctx context.Context, res *Resources, f Function, log *slog.Logger) (*Assembled, error) {
+		if f.Kind != KindJobStep {
+			return nil, fmt.Errorf("app: %s is not a workflow step", f.Name)
+		}
+		gen, err := res.Models(ctx, factory)
+		if err != nil {
+			return nil, err
+		}
+		svc, err := lambdaServices(ctx, res, nil, nil, nil, gen, log)
+		if err != nil {
+			return nil, err
+		}
+		h, err := jobStepHandler(svc, f.Name)
+		if err != nil {
+			return nil, err
+		}
+		return &Assembled{Handler: lambda.NewHandler(h), Deps: []any{svc}}, nil
 	}}
 }
 
@@ -122,7 +160,7 @@ func buildAPI(ctx context.Context, res *Resources, f Function, log *slog.Logger)
 	var keySecret, siteSecret []byte
 	var err error
 	if f.AuthenticatesKeys() {
-		if keySecret, err = res.KeySecret(ctx); err != nil {
+		if keySecret, err = res.KeySecret(ctx, nil); err != nil {
 			return nil, err
 		}
 	}
@@ -131,7 +169,7 @@ func buildAPI(ctx context.Context, res *Resources, f Function, log *slog.Logger)
 			return nil, err
 		}
 	}
-	svc, err := lambdaServices(ctx, res, keySecret, nil, log)
+	svc, err := lambdaServices(ctx, res, keySecret, siteSecret, nil, nil, log)
 	if err != nil {
 		return nil, err
 	}
@@ -149,9 +187,17 @@ func buildWorker(ctx context.Context, res *Resources, f Function, log *slog.Logg
 		if err != nil {
 			return nil, err
 		}
-		return &Assembled{Handler: lambda.NewHandler(queue.LambdaHandler(runs.Dispatch(starter), log)), Deps: []any{starter}}, nil
+		return &Assembled{Handler: lambda.NewHandler(queue.LambdaHandler(runs.Dispatch(starter, log), log)), Deps: []any{starter}}, nil
 	}
-	svc, err := lambdaServices(ctx, res, nil, nil, log)
+	var siteSecret []byte
+	if f.Name == publish.StepDeliver {
+		// own_site destinations are signed with the receiver's secret.
+		var err error
+		if siteSecret, err = res.SiteContentSecret(ctx); err != nil {
+			return nil, err
+		}
+	}
+	svc, err := lambdaServices(ctx, res, nil, siteSecret, nil, nil, log)
 	if err != nil {
 		return nil, err
 	}
@@ -159,8 +205,15 @@ func buildWorker(ctx context.Context, res *Resources, f Function, log *slog.Logg
 	switch f.Kind {
 	case KindRunsStep:
 		h = stepHandler(svc.Runs, f.Name)
+	case KindJobStep:
+		if h, err = jobStepHandler(svc, f.Name); err != nil {
+			return nil, err
+		}
 	case KindScheduler:
-		h = svc.Runs.RunSchedules
+		schedules := res.Config().Schedules
+		h = func(ctx context.Context) (SchedulerReport, error) { return svc.RunScheduler(ctx, schedules) }
+	case KindExecutionEnded:
+		h = executionEndedHandler(svc)
 	case KindFanout:
 		h = fanoutHandler(svc.Webhooks, log)
 	case KindDeliver:
@@ -173,8 +226,9 @@ func buildWorker(ctx context.Context, res *Resources, f Function, log *slog.Logg
 
 // lambdaServices builds the services of a Lambda function: the configured
 // table and the SQS queues. keySecret is nil in functions that
-// authenticate no key; provs is nil but in the platform step.
-func lambdaServices(ctx context.Context, res *Resources, keySecret []byte, provs providers.Set, log *slog.Logger) (*Services, error) {
+// authenticate no key; provs is nil but in the platform step, gen but in
+// the generation steps.
+func lambdaServices(ctx context.Context, res *Resources, keySecret, siteSecret []byte, provs providers.Set, gen models.Generator, log *slog.Logger) (*Services, error) {
 	cfg := res.Config()
 	for _, q := range [][2]string{{config.EnvJobsQueueURL, cfg.JobsQueueURL}, {config.EnvDeliveriesQueueURL, cfg.DeliveriesQueueURL}} {
 		if q[1] == "" {
@@ -201,12 +255,26 @@ func lambdaServices(ctx context.Context, res *Resources, keySecret []byte, provs
 	if err != nil {
 		return nil, err
 	}
+	timeouts, err := providers.Timeouts(res.getenv)
+	if err != nil {
+		return nil, err
+	}
 	m, err := res.Metrics(log)
 	if err != nil {
 		return nil, err
 	}
+	sealer, err := res.Secrets()
+	if err != nil {
+		return nil, err
+	}
+	c, err := res.aws()
+	if err != nil {
+		return nil, err
+	}
 	d := Deps{Logger: log, Jobs: tr.Sender(jobsQ, "jobs"), Deliveries: tr.Sender(deliveriesQ, "deliveries"), Providers: provs,
-		Guard: res.Guard(), RetryScale: cfg.RetryScale, Metrics: m}
+		Guard: res.Guard(), RetryScale: cfg.RetryScale, Metrics: m, Timeouts: timeouts, Generator: gen, Secrets: sealer,
+		Callbacks: workflow.SFNCallbacks{Client: sfn.NewFromConfig(c)}, SiteBaseURL: cfg.SiteBaseURL,
+		SiteSecret: siteSecret, IndexNowEndpoint: cfg.IndexNowEndpoint}
 	if tr != nil {
 		// The guarded delivery client, its attempts traced.
 		d.DeliveryClient = d.Guard.NewClient(ssrf.ClientOptions{})
@@ -216,17 +284,37 @@ func lambdaServices(ctx context.Context, res *Resources, keySecret []byte, provs
 }
 
 // stateMachines is worker-dispatch's starter: Step Functions, with the
-// query-execution state machine of the settings.
+// state machine of every workflow (config.StateMachineEnv names the
+// variable of each ARN).
 func (r *Resources) stateMachines() (*workflow.SFN, error) {
-	arn := r.cfg.StateMachineARN
-	if arn == "" {
-		return nil, errors.New(config.EnvStateMachineARN + " is not set")
+	machines := map[string]string{}
+	for _, w := range Workflows {
+		env := config.StateMachineEnv(w.Name)
+		arn := r.getenv(env)
+		if env == config.EnvStateMachineARN {
+			arn = r.cfg.StateMachineARN
+		}
+		if arn == "" {
+			return nil, errors.New(env + " is not set")
+		}
+		machines[w.Name] = arn
 	}
 	c, err := r.aws()
 	if err != nil {
 		return nil, err
 	}
-	return &workflow.SFN{Client: sfn.NewFromConfig(c), Machines: map[string]string{runs.QueryExecution: arn}}, nil
+	return &workflow.SFN{Client: sfn.NewFromConfig(c), Machines: machines}, nil
+}
+
+// jobStepHandler is the handler of a metered job's workflow step, in
+// Lambda and in the local runner alike (its errors reach Step Functions
+// unwrapped, as stepHandler's do).
+func jobStepHandler(svc *Services, step string) (workflow.Handler, error) {
+	h, ok := svc.JobSteps()[step]
+	if !ok {
+		return nil, fmt.Errorf("app: no handler for step %s in this process", step)
+	}
+	return h, nil
 }
 
 // stepHandler is the handler of a workflow step, in Lambda and in the

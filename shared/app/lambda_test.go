@@ -12,8 +12,10 @@ import (
 	"testing"
 
 	"github.com/brandlens/brandlens/shared/app"
+	"github.com/brandlens/brandlens/shared/brandcheck"
 	"github.com/brandlens/brandlens/shared/config"
 	"github.com/brandlens/brandlens/shared/providers"
+	"github.com/brandlens/brandlens/shared/recaptcha"
 )
 
 // artifact is the entry point each bootstrap's main passes to app.Main,
@@ -28,6 +30,10 @@ func artifact(t *testing.T, name string) app.Artifact {
 		return app.Worker()
 	case app.ArtifactPlatform:
 		return app.Platform(providers.FromEnv)
+	case app.ArtifactGenerate:
+		return app.Generate(app.OfflineModels)
+	case app.ArtifactBrandCheck:
+		return app.BrandCheck(providers.FromEnv)
 	}
 	t.Fatalf("no entry point for artifact %q", name)
 	return app.Artifact{}
@@ -38,7 +44,13 @@ func clearEnv(t testing.TB) {
 	for _, k := range []string{config.EnvStore, config.EnvDataDir, config.EnvSeedFile, config.EnvTableName, config.EnvKeySecret,
 		config.EnvKeySecretARN, config.EnvSiteContentSecret, config.EnvSiteContentSecretARN, config.EnvLogLevel, config.EnvFunction,
 		config.EnvJobsQueueURL, config.EnvDeliveriesQueueURL, config.EnvStateMachineARN, config.EnvProviderKeysSecretARN,
-		config.EnvSchedulerInterval, config.EnvRetryScale, config.EnvAllowLoopback, "BRANDLENS_PROVIDERS", "BRANDLENS_REPLAY_FILE", config.EnvMetricsNamespace, config.EnvSecretsTTL, config.EnvTracing, config.EnvOTLPEndpoint} {
+		config.EnvSchedulerInterval, config.EnvRetryScale, config.EnvAllowLoopback, "BRANDLENS_PROVIDERS", "BRANDLENS_REPLAY_FILE",
+		config.EnvMetricsNamespace, config.EnvSecretsTTL, config.EnvTracing, config.EnvOTLPEndpoint,
+		config.EnvBrandCheckSecret, config.EnvBrandCheckSecretARN, config.EnvRecaptchaSecretARN, config.EnvOriginSecretARN,
+		recaptcha.EnvSecret, recaptcha.EnvVerifyURL, recaptcha.EnvMinScore, recaptcha.EnvLambdaFunction, brandcheck.EnvOriginSecret,
+		brandcheck.EnvPlatforms, brandcheck.EnvBudget, brandcheck.EnvDailyBudget,
+		"BRANDLENS_MODELS", config.StateMachineEnv("gap-detection"), config.StateMachineEnv("content-generation"),
+		config.StateMachineEnv("brand-rescore"), config.StateMachineEnv("publish"), config.EnvSiteBaseURL, config.EnvIndexNowEndpoint} {
 		t.Setenv(k, "")
 	}
 }
@@ -90,6 +102,10 @@ func TestEveryFunctionIsFullyAssembled(t *testing.T) {
 			if f.CallsPlatforms() {
 				override = []string{"BRANDLENS_PROVIDERS", "simulated"}
 			}
+			if f.Artifact == app.ArtifactGenerate {
+				// The template asks for a vendor's model; these builds link none.
+				override = []string{"BRANDLENS_MODELS", "offline"}
+			}
 			asm, err := coldStart(t, c, tpl, f.Name, log, override...)
 			if err != nil {
 				t.Fatal(err)
@@ -106,11 +122,19 @@ func TestEveryFunctionIsFullyAssembled(t *testing.T) {
 			if w.has["Keys"] && !f.AuthenticatesKeys() {
 				want["Keys"] = true
 			}
-			if w.has["SiteContentSecret"] && !f.VerifiesSignedBodies() {
+			if w.has["SiteContentSecret"] && !f.VerifiesSignedBodies() && !f.SignsSiteContent() {
 				want["SiteContentSecret"] = true
 			}
-			if w.has["Providers"] && !f.CallsPlatforms() {
+			// The runs service asks the platforms only in the platform step
+			// (the brand-check function's providers are its check's).
+			if w.has["Providers"] && (!f.CallsPlatforms() || f.Kind != app.KindRunsStep) {
 				want["Providers"] = true
+			}
+			if w.has["Content"] && f.Artifact != app.ArtifactGenerate {
+				want["Content"] = true
+			}
+			if w.has["BrandCheck"] && !f.AnswersBrandChecks() {
+				want["BrandCheck"] = true
 			}
 			absent := map[string]bool{}
 			for _, p := range w.nils {
@@ -135,8 +159,7 @@ func TestEveryFunctionIsFullyAssembled(t *testing.T) {
 			for _, g := range f.Grants {
 				if slices.Contains(g.Actions, "secretsmanager:GetSecretValue") {
 					for _, r := range g.Resources {
-						wantReads[map[string]string{"!Ref KeySecret": keySecretARN, "!Ref SiteContentSecret": siteSecretARN,
-							"!Ref ProviderKeysSecret": providerKeysARN}[r]] = 1
+						wantReads[secretARNs[strings.TrimPrefix(r, "!Ref ")]] = 1
 					}
 				}
 			}
@@ -229,6 +252,14 @@ func TestAssembleRefusesMisconfiguredFunctions(t *testing.T) {
 		{"no state machine", "worker-dispatch", app.Worker(), map[string]string{config.EnvStateMachineARN: ""}, "BRANDLENS_STATE_MACHINE_ARN is not set"},
 		{"unreadable key secret", "api-get-me", app.API(), map[string]string{config.EnvKeySecretARN: keySecretARN + "-gone"}, "ResourceNotFoundException"},
 		{"live providers without their SDKs", "step-run-platform", app.Platform(providers.FromEnv), nil, "without the live providers"},
+		{"brand check in the API", "brand-check", app.API(), nil, "runs artifact brand-check, not api"},
+		{"API function in the brand check", "api-get-me", app.BrandCheck(providers.FromEnv), nil, "runs artifact api, not brand-check"},
+		{"brand check without a reCAPTCHA secret", "brand-check", app.BrandCheck(providers.FromEnv),
+			map[string]string{"BRANDLENS_PROVIDERS": "simulated", config.EnvRecaptchaSecretARN: emptySecretARN}, "BRANDLENS_RECAPTCHA_SECRET is not set"},
+		{"brand check without a hash secret", "brand-check", app.BrandCheck(providers.FromEnv),
+			map[string]string{"BRANDLENS_PROVIDERS": "simulated", config.EnvBrandCheckSecretARN: ""}, "BRANDLENS_BRANDCHECK_SECRET"},
+		{"brand check with a short hash secret", "brand-check", app.BrandCheck(providers.FromEnv),
+			map[string]string{"BRANDLENS_PROVIDERS": "simulated", config.EnvBrandCheckSecretARN: emptySecretARN}, "at least 32 bytes"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

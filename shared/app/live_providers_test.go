@@ -2,18 +2,24 @@ package app_test
 
 import (
 	"context"
+	"encoding/json"
+	"os"
 	"strings"
 	"testing"
 
-	"github.com/brandlens/brandlens/shared/app"
-	"github.com/brandlens/brandlens/shared/config"
-	"github.com/brandlens/brandlens/shared/providers"
+	awsevents "github.com/aws/aws-lambda-go/events"
 
+	"github.com/brandlens/brandlens/shared/app"
+	"github.com/brandlens/brandlens/shared/brandcheck"
+	"github.com/brandlens/brandlens/shared/config"
 	"github.com/brandlens/brandlens/shared/httpapi"
 	"github.com/brandlens/brandlens/shared/jobs"
 	"github.com/brandlens/brandlens/shared/platforms"
+	"github.com/brandlens/brandlens/shared/providers"
 	"github.com/brandlens/brandlens/shared/providers/live"
 	"github.com/brandlens/brandlens/shared/providers/live/vendorfake"
+	"github.com/brandlens/brandlens/shared/recaptcha"
+	"github.com/brandlens/brandlens/shared/recaptcha/recaptchatest"
 	"github.com/brandlens/brandlens/shared/runs"
 	"github.com/brandlens/brandlens/shared/store"
 	"github.com/brandlens/brandlens/shared/tenants"
@@ -127,5 +133,73 @@ func TestProviderKeysRotationReachesWarmFunctions(t *testing.T) {
 	}
 	if r := f.Refused(); len(r) != 1 || !strings.Contains(r[0], "key") {
 		t.Errorf("the fake refused %v, want the revoked key once", r)
+	}
+}
+
+// The brand-check function asks each platform's cheap model: every model
+// it sets is priced (its cost is never unknown) and cheaper than the
+// platform's default, which paying users' runs keep.
+func TestBrandCheckModelsArePricedAndCheap(t *testing.T) {
+	f, _ := app.FunctionNamed("brand-check")
+	defaults := map[string]string{"BRANDLENS_MODEL_CHATGPT": live.DefaultChatGPTModel, "BRANDLENS_MODEL_GEMINI": live.DefaultGeminiModel,
+		"BRANDLENS_MODEL_CLAUDE": live.DefaultClaudeModel, "BRANDLENS_MODEL_PERPLEXITY": live.DefaultPerplexityModel}
+	book := live.NewPriceBook(nil)
+	n := 0
+	for _, e := range f.Env {
+		def, ok := defaults[e.Name]
+		if !ok {
+			continue
+		}
+		n++
+		cheap, ok := book.Lookup(e.Value)
+		dear, _ := book.Lookup(def)
+		if !ok || cheap.InputPerMTok >= dear.InputPerMTok || cheap.OutputPerMTok >= dear.OutputPerMTok {
+			t.Errorf("%s=%s: priced %v at %+v, the default %s at %+v", e.Name, e.Value, ok, cheap, def, dear)
+		}
+	}
+	if n != 3 {
+		t.Errorf("%d cheap models set, want chatgpt, gemini and claude (perplexity/sonar is already the cheapest)", n)
+	}
+}
+
+// The brand-check function as deployed — live providers, the template's
+// models — against the vendors' fakes: every platform answers, Gemini is
+// asked with the cheap model, and every platform's cost is known.
+func TestBrandCheckFunctionWithLiveProviders(t *testing.T) {
+	clearEnv(t)
+	c := emulatedCloud(t)
+	sv := recaptchatest.New(t)
+	fake := vendorfake.New(vendorfake.Answer{Brand: "Acme Notes", Domain: "acmenotes.com"})
+	t.Cleanup(fake.Close)
+	loadTemplate(t).setFunctionEnv(t, c, app.LogicalID("brand-check"))
+	for k, v := range fake.Env() {
+		if k != "BRANDLENS_PROVIDERS" { // the template's own: live
+			t.Setenv(k, v)
+		}
+	}
+	t.Setenv(recaptcha.EnvVerifyURL, sv.URL)
+	cfg, err := config.FromEnv()
+	if err != nil {
+		t.Fatal(err)
+	}
+	asm, err := app.BrandCheck(live.FromEnv).Assemble(context.Background(), app.NewResources(cfg, os.Getenv), quiet())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var resp awsevents.APIGatewayV2HTTPResponse
+	if err := json.Unmarshal(invoke(t, asm, readEvent(t, "brand-check.json")), &resp); err != nil {
+		t.Fatal(err)
+	}
+	var body brandcheck.Response
+	if err := json.Unmarshal([]byte(resp.Body), &body); err != nil || resp.StatusCode != 200 {
+		t.Fatalf("%d %s", resp.StatusCode, resp.Body)
+	}
+	for _, p := range body.Platforms {
+		if p.Status != brandcheck.StatusSucceeded || p.MentionCount == 0 || p.CostIncurred <= 0 {
+			t.Errorf("%s: %+v (refused by the fakes: %v)", p.Platform, p, fake.Refused())
+		}
+	}
+	if n := fake.Count("/gemini/v1beta/models/gemini-2.5-flash:generateContent"); n != 3 {
+		t.Errorf("gemini-2.5-flash was asked %d times, want the 3 questions", n)
 	}
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/brandlens/brandlens/shared/httpapi"
 	"github.com/brandlens/brandlens/shared/jobs"
 	"github.com/brandlens/brandlens/shared/providers"
+	"github.com/brandlens/brandlens/shared/recaptcha"
 	"github.com/brandlens/brandlens/shared/seed"
 	"github.com/brandlens/brandlens/shared/store"
 	"github.com/brandlens/brandlens/shared/store/embedded"
@@ -42,7 +43,7 @@ func serveLocalWith(t *testing.T, provs providers.Set, platforms []string) (stri
 	t.Helper()
 	tbl := embedded.NewMemory()
 	rt, err := app.NewLocal(app.LocalOptions{Table: tbl, KeySecret: []byte("0123456789abcdef0123456789abcdef"),
-		Providers: provs, Logger: slog.New(slog.NewJSONHandler(io.Discard, nil))})
+		Providers: provs, Logger: slog.New(slog.NewJSONHandler(io.Discard, nil)), BrandCheck: app.BrandCheckOptions{Verifier: recaptcha.Bypass{}}})
 	if err != nil {
 		t.Fatal(err)
 	}

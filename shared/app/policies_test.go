@@ -18,10 +18,12 @@ import (
 	"github.com/brandlens/brandlens/shared/app"
 	"github.com/brandlens/brandlens/shared/httpapi"
 	"github.com/brandlens/brandlens/shared/runs"
+	"github.com/brandlens/brandlens/shared/secrets"
 	"github.com/brandlens/brandlens/shared/signing"
 	"github.com/brandlens/brandlens/shared/store"
 	"github.com/brandlens/brandlens/shared/store/embedded"
 	"github.com/brandlens/brandlens/shared/webhooks"
+	"github.com/brandlens/brandlens/shared/workflow"
 )
 
 // The IAM policy of every API function (the function table's Table,
@@ -142,6 +144,34 @@ func allows(f app.Function, a dynamoAction) bool {
 	return false
 }
 
+// recordingKeys records the KMS actions sealing and opening amount to
+// (over a keyring in memory).
+type recordingKeys struct {
+	*secrets.Keyring
+	mu   sync.Mutex
+	acts []string
+}
+
+func (k *recordingKeys) record(a string) { k.mu.Lock(); k.acts = append(k.acts, a); k.mu.Unlock() }
+
+func (k *recordingKeys) take() []string {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	out := k.acts
+	k.acts = nil
+	return out
+}
+
+func (k *recordingKeys) DataKey(ctx context.Context, ec map[string]string) (string, []byte, []byte, error) {
+	k.record("kms:GenerateDataKey")
+	return k.Keyring.DataKey(ctx, ec)
+}
+
+func (k *recordingKeys) Unwrap(ctx context.Context, kid string, wrapped []byte, ec map[string]string) ([]byte, error) {
+	k.record("kms:Decrypt")
+	return k.Keyring.Unwrap(ctx, kid, wrapped, ec)
+}
+
 func grantsQueue(f app.Function, logicalID string) bool {
 	for _, g := range f.Grants {
 		if slices.Contains(g.Actions, "sqs:SendMessage") && slices.Contains(g.Resources, "!GetAtt "+logicalID+".Arn") {
@@ -204,12 +234,18 @@ func TestAPIPoliciesCoverWhatHandlersDo(t *testing.T) {
 		mu   sync.Mutex
 		sent []string
 	)
-	svc, err := app.NewServices(repos, app.Deps{Logger: quiet(),
+	keys := &recordingKeys{Keyring: secrets.NewMemoryKeyring()}
+	svc, err := app.NewServices(repos, app.Deps{Logger: quiet(), Callbacks: workflow.LocalCallbacks{Tokens: workflow.NewTaskTokens()},
 		Jobs:       recordingSender{"JobsQueue", &sent, &mu},
-		Deliveries: recordingSender{"DeliveriesQueue", &sent, &mu}})
+		Deliveries: recordingSender{"DeliveriesQueue", &sent, &mu},
+		Secrets:    secrets.NewSealer(keys)})
 	if err != nil {
 		t.Fatal(err)
 	}
+	// The test's own writes go through a sealer of their own, so that no
+	// data key they leave in the handlers' cache hides an open.
+	setup := webhooks.New(rec, webhooks.Options{Sender: recordingSender{"DeliveriesQueue", &sent, &mu}, Logger: quiet(),
+		Secrets: secrets.NewSealer(keys)})
 	ctx := context.Background()
 	job, err := svc.Runs.Start(ctx, runs.Request{TenantID: 1, QueryID: 1, Samples: 1})
 	if err != nil {
@@ -232,15 +268,19 @@ func TestAPIPoliciesCoverWhatHandlersDo(t *testing.T) {
 			}
 			// What the routes' ids name: the first query, the job, and a
 			// subscription with one delivery of its own.
-			sub, err := svc.Webhooks.CreateSubscription(ctx, 1, webhooks.NewSubscription{URL: "https://hooks.example.com/" + f.Name})
+			sub, err := setup.CreateSubscription(ctx, 1, webhooks.NewSubscription{URL: "https://hooks.example.com/" + f.Name})
 			if err != nil {
 				t.Fatal(err)
 			}
-			dlv, err := svc.Webhooks.Ping(ctx, 1, sub.ID)
+			// Removed afterwards: the tenant may hold 50 subscriptions, fewer
+			// than the functions.
+			t.Cleanup(func() { _ = svc.Webhooks.DeleteSubscription(ctx, 1, sub.ID) })
+			dlv, err := setup.Ping(ctx, 1, "key-"+f.Name, sub.ID)
 			if err != nil {
 				t.Fatal(err)
 			}
 			rec.take()
+			keys.take()
 			builtAny := false
 			for _, r := range f.Routes {
 				p := map[string]string{"id": "1", "type": "news"}
@@ -266,6 +306,11 @@ func TestAPIPoliciesCoverWhatHandlersDo(t *testing.T) {
 				for _, a := range rec.take() {
 					if !allows(f, a) {
 						t.Errorf("%s (answered %d) does %s on %s (index %v), which its policy does not allow", f.Name, out.StatusCode, a.Action, a.PK, a.Index)
+					}
+				}
+				for _, a := range keys.take() {
+					if !slices.Contains(f.SecretsKey, a) {
+						t.Errorf("%s (answered %d) calls %s on the secrets key, which its policy does not allow", f.Name, out.StatusCode, a)
 					}
 				}
 				mu.Lock()

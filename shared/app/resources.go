@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -18,18 +19,25 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	awsconfig "github.com/aws/aws-sdk-go-v2/config"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/kms"
 	"github.com/aws/aws-sdk-go-v2/service/secretsmanager"
 	"github.com/aws/aws-sdk-go-v2/service/sqs"
 
+	"github.com/brandlens/brandlens/shared/auth"
 	"github.com/brandlens/brandlens/shared/config"
+	"github.com/brandlens/brandlens/shared/content"
+	"github.com/brandlens/brandlens/shared/datadir"
 	"github.com/brandlens/brandlens/shared/metrics"
+	"github.com/brandlens/brandlens/shared/models"
 	"github.com/brandlens/brandlens/shared/providers"
 	"github.com/brandlens/brandlens/shared/queue"
 	"github.com/brandlens/brandlens/shared/runs"
+	"github.com/brandlens/brandlens/shared/secrets"
 	"github.com/brandlens/brandlens/shared/ssrf"
 	"github.com/brandlens/brandlens/shared/store"
 	"github.com/brandlens/brandlens/shared/store/dynamo"
 	"github.com/brandlens/brandlens/shared/store/embedded"
+	"github.com/brandlens/brandlens/shared/tenants"
 	"github.com/brandlens/brandlens/shared/tracing"
 )
 
@@ -137,28 +145,57 @@ func (r *Resources) SQSQueue(url string, log *slog.Logger) (*queue.SQS, error) {
 }
 
 // KeySecret returns the API-key hashing secret: from the environment, from
-// Secrets Manager (in AWS), or — for the embedded store only — from a file
-// in the data directory, created on first use.
-func (r *Resources) KeySecret(ctx context.Context) ([]byte, error) {
+// Secrets Manager (in AWS), or — for the embedded store only — from the
+// file key-secret in the data directory. tbl is the opened embedded store
+// (nil elsewhere): the file is generated only while it holds no API key,
+// since keys hashed under a lost secret could never be checked again.
+func (r *Resources) KeySecret(ctx context.Context, tbl store.Table) ([]byte, error) {
 	switch {
 	case len(r.cfg.KeySecret) > 0:
 		return r.cfg.KeySecret, nil
 	case r.cfg.KeySecretARN != "":
 		return r.secretValue(ctx, "key secret", r.cfg.KeySecretARN)
-	case r.cfg.Store == config.StoreEmbedded:
-		return localSecret(filepath.Join(r.cfg.DataDir, "key-secret"))
+	case r.cfg.Store == config.StoreEmbedded && tbl != nil:
+		return localKeySecret(ctx, r.cfg.DataDir, tbl)
 	}
 	return nil, fmt.Errorf("app: set %s or %s", config.EnvKeySecret, config.EnvKeySecretARN)
 }
 
-// SiteContentSecret returns the secret that signs bodies posted to the
-// site-content receiver: from the environment or from Secrets Manager. It
-// is empty when neither is set, and the receiver then refuses every body.
-func (r *Resources) SiteContentSecret(ctx context.Context) ([]byte, error) {
-	if len(r.cfg.SiteContentSecret) > 0 || r.cfg.SiteContentSecretARN == "" {
-		return r.cfg.SiteContentSecret, nil
+// Secrets returns the sealer of tenants' secrets: under the KMS key of
+// the settings (in AWS), else — for the embedded store — under the
+// keyring file of the data directory. A process with neither (a Lambda
+// function the key's policy does not name) gets a sealer that refuses,
+// saying why.
+func (r *Resources) Secrets() (*secrets.Sealer, error) {
+	switch {
+	case r.cfg.SecretsKeyID != "":
+		c, err := r.aws()
+		if err != nil {
+			return nil, err
+		}
+		return secrets.NewSealer(secrets.NewKMS(kms.NewFromConfig(c), r.cfg.SecretsKeyID)), nil
+	case r.cfg.Store == config.StoreEmbedded:
+		return secrets.NewSealer(secrets.NewKeyring(r.cfg.DataDir)), nil
 	}
-	return r.secretValue(ctx, "site content secret", r.cfg.SiteContentSecretARN)
+	return secrets.NewSealer(secrets.Unavailable{Reason: "secrets: " + config.EnvSecretsKeyID +
+		" is not set: this function may neither seal nor open tenants' secrets"}), nil
+}
+
+// SiteContentSecret returns the secret that signs bodies posted to the
+// site-content receiver: from the environment, from Secrets Manager, or —
+// for the embedded store only, so that brandlens serve publishes to its
+// own site out of the box — from a file in the data directory, created on
+// first use. Otherwise it is empty, and the receiver refuses every body.
+func (r *Resources) SiteContentSecret(ctx context.Context) ([]byte, error) {
+	switch {
+	case len(r.cfg.SiteContentSecret) > 0:
+		return r.cfg.SiteContentSecret, nil
+	case r.cfg.SiteContentSecretARN != "":
+		return r.secretValue(ctx, "site content secret", r.cfg.SiteContentSecretARN)
+	case r.cfg.Store == config.StoreEmbedded && r.cfg.DataDir != "":
+		return localSiteSecret(r.cfg.DataDir)
+	}
+	return nil, nil
 }
 
 // Providers builds the AI platform providers with factory. In AWS the
@@ -188,6 +225,41 @@ func (r *Resources) Providers(ctx context.Context, factory ProviderFactory, log 
 	})
 }
 
+// Models builds the content generator with factory, the vendors' keys
+// read from the same secret as Providers' (at cold start only: a rotation
+// reaches the generation steps with their next cold start); the offline
+// mode gets the offline writer.
+func (r *Resources) Models(ctx context.Context, factory ModelFactory) (models.Generator, error) {
+	getenv, err := r.vendorEnv(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return factory(getenv, http.DefaultClient, content.NewOffline())
+}
+
+// vendorEnv is the environment with the members of the provider keys
+// secret (BRANDLENS_PROVIDER_KEYS_SECRET_ARN, in AWS) winning over it.
+func (r *Resources) vendorEnv(ctx context.Context) (func(string) string, error) {
+	arn := r.cfg.ProviderKeysSecretARN
+	if arn == "" {
+		return r.getenv, nil
+	}
+	raw, err := r.secretValue(ctx, "provider keys", arn)
+	if err != nil {
+		return nil, err
+	}
+	keys := map[string]string{}
+	if err := json.Unmarshal(raw, &keys); err != nil {
+		return nil, fmt.Errorf("app: the provider keys secret must be a JSON object of strings: %w", err)
+	}
+	return func(name string) string {
+		if v, ok := keys[name]; ok {
+			return v
+		}
+		return r.getenv(name)
+	}, nil
+}
+
 // secretValue reads a string secret from Secrets Manager.
 func (r *Resources) secretValue(ctx context.Context, what, arn string) ([]byte, error) {
 	c, err := r.aws()
@@ -201,25 +273,71 @@ func (r *Resources) secretValue(ctx context.Context, what, arn string) ([]byte, 
 	return []byte(aws.ToString(out.SecretString)), nil
 }
 
-// localSecret reads or creates a random secret file readable by the owner only.
-func localSecret(path string) ([]byte, error) {
-	b, err := os.ReadFile(path)
-	if err == nil {
-		return []byte(strings.TrimSpace(string(b))), nil
+// siteSecretFile holds the generated site-content secret in the data
+// directory (brandlens serve signs its own site's deliveries with it).
+const siteSecretFile = "site-content-secret"
+
+// localSiteSecret reads the site-content secret of the data directory, or
+// creates it. Unlike the key secret nothing stored depends on it: a lost
+// file only means a new secret.
+func localSiteSecret(dir string) ([]byte, error) {
+	b, err := datadir.ReadFile(dir, siteSecretFile)
+	if s := strings.TrimSpace(string(b)); err == nil && len(s) >= 32 {
+		return []byte(s), nil
 	}
-	if !errors.Is(err, os.ErrNotExist) {
-		return nil, fmt.Errorf("app: read %s: %w", path, err)
+	if err != nil && !errors.Is(err, os.ErrNotExist) {
+		return nil, fmt.Errorf("app: read the site-content secret: %w", err)
 	}
 	var buf [32]byte
 	if _, err := rand.Read(buf[:]); err != nil {
 		return nil, fmt.Errorf("app: generate a secret: %w", err)
 	}
 	s := hex.EncodeToString(buf[:])
-	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
-		return nil, fmt.Errorf("app: create %s: %w", filepath.Dir(path), err)
+	if err := datadir.WriteFile(dir, siteSecretFile, []byte(s+"\n")); err != nil {
+		return nil, fmt.Errorf("app: %w", err)
 	}
-	if err := os.WriteFile(path, []byte(s+"\n"), 0o600); err != nil {
-		return nil, fmt.Errorf("app: write %s: %w", path, err)
+	return []byte(s), nil
+}
+
+// keySecretFile holds the generated key secret in the data directory.
+const keySecretFile = "key-secret"
+
+// localKeySecret reads the key secret of the data directory, or creates it
+// (written whole or not at all) when the store holds no API key yet.
+func localKeySecret(ctx context.Context, dir string, tbl store.Table) ([]byte, error) {
+	b, err := datadir.ReadFile(dir, keySecretFile)
+	if err == nil {
+		s := strings.TrimSpace(string(b))
+		if len(s) < 32 {
+			return nil, fmt.Errorf("app: %s holds %d bytes; a key secret has at least 32", filepath.Join(dir, keySecretFile), len(s))
+		}
+		return []byte(s), nil
+	}
+	if !errors.Is(err, os.ErrNotExist) {
+		return nil, fmt.Errorf("app: read the key secret: %w", err)
+	}
+	ts, err := tenants.NewRepo(tbl, nil).List(ctx)
+	if err != nil {
+		return nil, err
+	}
+	ids := make([]int32, len(ts))
+	for i, t := range ts {
+		ids[i] = t.ID
+	}
+	switch held, err := auth.AnyKey(ctx, tbl, ids); {
+	case err != nil:
+		return nil, err
+	case held:
+		return nil, fmt.Errorf("app: %s is missing but the store holds API keys hashed with it: restore the file (or set %s to its value); a new secret would lock every key out",
+			filepath.Join(dir, keySecretFile), config.EnvKeySecret)
+	}
+	var buf [32]byte
+	if _, err := rand.Read(buf[:]); err != nil {
+		return nil, fmt.Errorf("app: generate a secret: %w", err)
+	}
+	s := hex.EncodeToString(buf[:])
+	if err := datadir.WriteFile(dir, keySecretFile, []byte(s+"\n")); err != nil {
+		return nil, fmt.Errorf("app: %w", err)
 	}
 	return []byte(s), nil
 }

@@ -147,11 +147,15 @@ func Op(e Entry) (store.Op, error) {
 	if e.ID == "" || e.TenantID == 0 || e.Action == "" {
 		return store.Op{}, errors.New("audit: an entry needs an id, a tenant and an action")
 	}
+	return entryOp(key(e.TenantID, e.ID), e)
+}
+
+// entryOp is the not-exists put of e at k.
+func entryOp(k store.Key, e Entry) (store.Op, error) {
 	doc, err := store.EncodeDoc(e)
 	if err != nil {
 		return store.Op{}, err
 	}
-	k := key(e.TenantID, e.ID)
 	return store.PutOp(store.Item{
 		store.AttrPK: k.PK, store.AttrSK: k.SK,
 		attrActor: e.Actor.KeyID, attrAction: e.Action, attrResource: e.Resource,
@@ -200,6 +204,15 @@ type Page struct {
 // (from, to, cursor) selects the entries; timeline errors report a bad
 // limit or cursor.
 func (l *Log) List(ctx context.Context, tenantID int32, f Filter) (Page, error) {
+	items, next, err := timeline.Page[Entry](ctx, l.tbl, timeline.Query{
+		PK: tenants.PK(tenantID), Prefix: skPrefix, From: f.From, To: f.To,
+		Filter: filterCond(f), Limit: f.Limit, Cursor: f.Cursor,
+	})
+	return Page{Items: items, Cursor: next}, err
+}
+
+// filterCond is the store filter of f's resource, actor and action.
+func filterCond(f Filter) store.Cond {
 	var conds []store.Cond
 	if f.Resource != "" {
 		conds = append(conds, store.Eq(attrResource, f.Resource))
@@ -210,11 +223,7 @@ func (l *Log) List(ctx context.Context, tenantID int32, f Filter) (Page, error) 
 	if f.Action != "" {
 		conds = append(conds, store.Eq(attrAction, f.Action))
 	}
-	items, next, err := timeline.Page[Entry](ctx, l.tbl, timeline.Query{
-		PK: tenants.PK(tenantID), Prefix: skPrefix, From: f.From, To: f.To,
-		Filter: store.And(conds...), Limit: f.Limit, Cursor: f.Cursor,
-	})
-	return Page{Items: items, Cursor: next}, err
+	return store.And(conds...)
 }
 
 // ProviderCall records a query run's call to an AI platform the way a

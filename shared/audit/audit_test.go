@@ -157,3 +157,93 @@ func TestProviderCall(t *testing.T) {
 		t.Errorf("provider call %+v", c)
 	}
 }
+
+// TestServicePartition: entries of work done for no tenant (the brand
+// check) are appended together, never overwritten, listed newest first
+// with the filters, and never seen in a tenant's partition.
+func TestServicePartition(t *testing.T) {
+	clock := storetest.NewClock(gapstest.Start)
+	tbl := embedded.NewMemory(embedded.WithClock(clock.Now))
+	ctx := context.Background()
+	log := audit.NewLog(tbl)
+	visitor := audit.Anonymous("0123456789abcdef")
+	var batch []audit.Entry
+	for _, pf := range []string{"chatgpt", "claude"} {
+		e := audit.New(0, visitor, "brand_check.ask", audit.Resource("brand_check", "req1"), audit.OutcomeAccepted, clock.Now())
+		batch = append(batch, e.WithModelCall(audit.ModelCall{Vendor: pf,
+			Prompt: []models.Message{{Role: models.RoleUser, Content: "what is Acme Notes"}}}))
+	}
+	if err := log.AppendService(ctx, audit.ScopeBrandCheck, batch...); err != nil {
+		t.Fatal(err)
+	}
+	clock.Advance(time.Second)
+	later := audit.New(0, audit.Anonymous("fedcba9876543210"), "brand_check.ask", audit.Resource("brand_check", "req2"), audit.OutcomeAccepted, clock.Now())
+	if err := log.AppendService(ctx, audit.ScopeBrandCheck, later); err != nil {
+		t.Fatal(err)
+	}
+
+	tests := []struct {
+		name string
+		f    audit.Filter
+		want int
+	}{
+		{"all, newest first", audit.Filter{}, 3},
+		{"by resource", audit.Filter{Resource: "brand_check:req1"}, 2},
+		{"by actor", audit.Filter{Actor: visitor.KeyID}, 2},
+		{"by action", audit.Filter{Action: "brand_check.ask"}, 3},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p, err := log.ListService(ctx, audit.ScopeBrandCheck, tt.f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(p.Items) != tt.want {
+				t.Fatalf("%d entries, want %d", len(p.Items), tt.want)
+			}
+			if tt.f == (audit.Filter{}) && p.Items[0].ID != later.ID {
+				t.Errorf("first entry %s, want the newest %s", p.Items[0].ID, later.ID)
+			}
+			for _, e := range p.Items {
+				if e.TenantID != 0 || e.Actor.Kind != audit.KindAnonymous {
+					t.Errorf("entry %+v", e)
+				}
+			}
+		})
+	}
+	p, err := log.ListService(ctx, audit.ScopeBrandCheck, audit.Filter{Resource: "brand_check:req1"})
+	if err != nil || p.Items[0].Model == nil || p.Items[0].Model.Prompt[0].Content != "what is Acme Notes" {
+		t.Fatalf("prompt not kept verbatim: %+v %v", p.Items, err)
+	}
+
+	// All or none, and never overwritten: a batch repeating an id stores nothing.
+	fresh := audit.New(0, visitor, "brand_check.ask", "brand_check:req3", audit.OutcomeAccepted, clock.Now().Add(time.Second))
+	if err := log.AppendService(ctx, audit.ScopeBrandCheck, fresh, later); !errors.Is(err, store.ErrConditionFailed) {
+		t.Errorf("re-appending an entry: %v", err)
+	}
+	if p, _ := log.ListService(ctx, audit.ScopeBrandCheck, audit.Filter{Resource: "brand_check:req3"}); len(p.Items) != 0 {
+		t.Errorf("half a batch was stored: %+v", p.Items)
+	}
+	// No tenant sees them.
+	if p, err := log.List(ctx, 1, audit.Filter{}); err != nil || len(p.Items) != 0 {
+		t.Errorf("tenant 1 lists %d service entries (%v)", len(p.Items), err)
+	}
+
+	bad := []struct {
+		name  string
+		scope string
+		e     audit.Entry
+	}{
+		{"a tenant's entry", audit.ScopeBrandCheck, audit.New(1, visitor, "x", "y", audit.OutcomeAccepted, clock.Now())},
+		{"no action", audit.ScopeBrandCheck, audit.New(0, visitor, "", "y", audit.OutcomeAccepted, clock.Now())},
+		{"a scope with a separator", "brand#check", audit.New(0, visitor, "x", "y", audit.OutcomeAccepted, clock.Now())},
+		{"no scope", "", audit.New(0, visitor, "x", "y", audit.OutcomeAccepted, clock.Now())},
+	}
+	for _, b := range bad {
+		t.Run(b.name, func(t *testing.T) {
+			if _, err := audit.ServiceOp(b.scope, b.e); err == nil {
+				t.Error("accepted")
+			}
+		})
+	}
+}

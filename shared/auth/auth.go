@@ -299,6 +299,21 @@ func (k *Keys) listItems(ctx context.Context, tenantID int32) ([]store.Item, err
 	return items, nil
 }
 
+// AnyKey reports whether any of the tenants holds an API key (revoked
+// ones count: they were hashed with the same secret).
+func AnyKey(ctx context.Context, tbl store.Table, tenantIDs []int32) (bool, error) {
+	for _, id := range tenantIDs {
+		page, err := tbl.Query(ctx, store.Query{Index: store.IndexGSI1, PK: tenantKeysPK(id), Limit: 1})
+		if err != nil {
+			return false, fmt.Errorf("auth: list keys: %w", err)
+		}
+		if len(page.Items) > 0 {
+			return true, nil
+		}
+	}
+	return false, nil
+}
+
 // ErrKeyNotFound: no key of that id in the tenant.
 var ErrKeyNotFound = errors.New("auth: key not found")
 
@@ -355,4 +370,35 @@ func (k *Keys) RevokeWith(ctx context.Context, tenantID int32, keyID string, ext
 		return true, nil
 	}
 	return false, ErrKeyNotFound
+}
+
+// AutonomyOp returns the key's record and the transaction op that sets its
+// autonomy level to to, conditional on the record being unchanged since it
+// was read (so a promotion joins the transaction that earned it, and a
+// concurrent revocation or promotion makes it fail instead of being lost).
+// It needs no key secret: keys are found by id through the tenant's index.
+func AutonomyOp(ctx context.Context, tbl store.Table, tenantID int32, keyID string, to Autonomy) (Key, store.Op, error) {
+	if !to.Valid() {
+		return Key{}, store.Op{}, fmt.Errorf("auth: unknown autonomy level %q", to)
+	}
+	items, err := store.All(ctx, tbl, store.Query{Index: store.IndexGSI1, PK: tenantKeysPK(tenantID), SK: store.SKEq(keyID)})
+	if err != nil {
+		return Key{}, store.Op{}, fmt.Errorf("auth: find key: %w", err)
+	}
+	if len(items) == 0 {
+		return Key{}, store.Op{}, ErrKeyNotFound
+	}
+	it := items[0]
+	rec, err := store.Doc[Key](it)
+	if err != nil {
+		return Key{}, store.Op{}, err
+	}
+	old := rec
+	rec.Autonomy = to
+	doc, err := store.EncodeDoc(rec)
+	if err != nil {
+		return Key{}, store.Op{}, err
+	}
+	return old, store.UpdateOp(it.Key(), store.Update{Set: map[string]any{store.AttrDoc: doc}},
+		store.Eq(store.AttrDoc, it.String(store.AttrDoc))), nil
 }

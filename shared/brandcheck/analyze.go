@@ -223,12 +223,12 @@ func analyze(det *detect.Detector, brand detect.Entity, comps []detect.Entity, q
 	if pa.evidence == "" {
 		pa.evidence = pa.unknown
 	}
-	res.MentionCount = pa.mentionCount
+	res.MentionCount = int32(pa.mentionCount)
 	res.EvidenceSnippet = clip(pa.evidence, maxEvidenceRunes)
 	res.CostIncurred = math.Round(pa.cost*1e6) / 1e6
 	res.ModelUsed = pa.model
 	if pa.weights > 0 {
-		res.VisibilityScore = int(math.Round(pa.weighted / pa.weights))
+		res.VisibilityScore = int32(math.Round(pa.weighted / pa.weights))
 	}
 	rs := sortedRivals(pa.rivals)
 	for _, rv := range rs[:min(len(rs), maxPlatformRivals)] {

@@ -46,21 +46,6 @@ type Prompt struct {
 	Text     string
 }
 
-// LogAuditor writes prompt audits to a structured log, until the audit log
-// of the service takes them.
-type LogAuditor struct{ Logger *slog.Logger }
-
-// AuditPrompts implements Auditor.
-func (l LogAuditor) AuditPrompts(ctx context.Context, a PromptAudit) error {
-	ps := make([]string, len(a.Prompts))
-	for i, p := range a.Prompts {
-		ps[i] = p.Platform + ": " + p.Text
-	}
-	l.Logger.LogAttrs(ctx, slog.LevelInfo, "brand check prompts", slog.String("request_id", a.RequestID),
-		slog.String("client_hash", a.ClientHash), slog.Any("prompts", ps))
-	return nil
-}
-
 // Config tunes the service.
 type Config struct {
 	// Platforms asked, in this order (default: all five).
@@ -266,7 +251,7 @@ func (s *Service) Check(ctx context.Context, in Input, who Caller) (Response, er
 		grade = *resp.Grade
 	}
 	s.log.LogAttrs(ctx, slog.LevelInfo, "brand check", slog.String("request_id", rid), slog.String("client_hash", hash[:16]),
-		slog.String("host", req.Host), slog.Bool("cached", hit), slog.Int("score", resp.VisibilityScore),
+		slog.String("host", req.Host), slog.Bool("cached", hit), slog.Int("score", int(resp.VisibilityScore)),
 		slog.String("grade", grade), slog.Float64("cost_usd", rec.CostUSD), slog.Int64("duration_ms", rec.DurationMS))
 	return resp, nil
 }
@@ -408,7 +393,7 @@ func (s *Service) build(req Request, qs []Question, outs [][]outcome) Response {
 		answers += len(mine)
 		mentioned += naming
 		if res.answered() {
-			total += res.VisibilityScore
+			total += int(res.VisibilityScore)
 			scored++
 		}
 		for name, rv := range rivals {
@@ -426,7 +411,7 @@ func (s *Service) build(req Request, qs []Question, outs [][]outcome) Response {
 		resp.Platforms = append(resp.Platforms, res)
 	}
 	if scored > 0 {
-		resp.VisibilityScore = int(math.Round(float64(total) / float64(scored)))
+		resp.VisibilityScore = int32(math.Round(float64(total) / float64(scored)))
 		g := Grade(resp.VisibilityScore)
 		resp.Grade = &g
 	}

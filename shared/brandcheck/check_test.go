@@ -25,6 +25,7 @@ import (
 	"github.com/brandlens/brandlens/shared/store/dynamo"
 	"github.com/brandlens/brandlens/shared/store/dynamotest"
 	"github.com/brandlens/brandlens/shared/store/embedded"
+	"github.com/brandlens/brandlens/shared/validation"
 )
 
 func TestMain(m *testing.M) { os.Exit(dynamotest.Main(m)) }
@@ -166,7 +167,7 @@ func TestCheckResponse(t *testing.T) {
 	if len(resp.Platforms) != len(platforms.All) {
 		t.Fatalf("%d platforms", len(resp.Platforms))
 	}
-	mentions := 0
+	mentions := int32(0)
 	for i, p := range resp.Platforms {
 		if p.Platform != platforms.All[i] || p.Status != brandcheck.StatusSucceeded || p.ErrorMessage != "" {
 			t.Errorf("platform %d: %+v", i, p)
@@ -215,6 +216,11 @@ func TestCheckResponse(t *testing.T) {
 			t.Errorf("member %s missing", k)
 		}
 	}
+	for _, k := range []string{"platforms", "topCompetitors", "topCompetitorCitedPages"} {
+		if m[k] == nil {
+			t.Errorf("list %s is null (the OpenAPI document promises it never is)", k)
+		}
+	}
 	p0 := m["platforms"].([]any)[0].(map[string]any)
 	for _, k := range []string{"platform", "status", "mentionCount", "evidenceSnippet", "competitors",
 		"competitorCitedUrls", "errorMessage", "costIncurred", "modelUsed"} {
@@ -239,7 +245,7 @@ func TestCheckResponse(t *testing.T) {
 func TestCheckDailyLimit(t *testing.T) {
 	f := newFixture(t, fixtureOpts{})
 	ctx := context.Background()
-	var ve *brandcheck.ValidationError
+	var ve *validation.Error
 	var vf *brandcheck.VerificationError
 	var ue *brandcheck.UnavailableError
 	if _, err := f.svc.Check(ctx, input("", "https://acme.com", "ok"), visitor); !errors.As(err, &ve) {
@@ -533,7 +539,7 @@ func TestCheckConcurrentLimit(t *testing.T) {
 
 func TestGrade(t *testing.T) {
 	cases := []struct {
-		score int
+		score int32
 		want  string
 	}{{100, "A"}, {80, "A"}, {79, "B"}, {60, "B"}, {59, "C"}, {40, "C"}, {39, "D"}, {20, "D"}, {19, "F"}, {0, "F"}}
 	for _, tc := range cases {

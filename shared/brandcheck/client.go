@@ -1,10 +1,12 @@
 package brandcheck
 
 import (
+	"crypto/hkdf"
 	"crypto/hmac"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
+	"fmt"
 	"net/netip"
 	"strconv"
 	"strings"
@@ -113,4 +115,21 @@ func clientHash(key []byte, day string, a netip.Addr) string {
 	m.Write([]byte{0})
 	m.Write([]byte(a.String()))
 	return hex.EncodeToString(m.Sum(nil))
+}
+
+// clientKeyInfo binds derived client keys to their one use.
+const clientKeyInfo = "brandlens brand-check client hash v1"
+
+// MinSecretBytes is the shortest secret a client key is derived from.
+const MinSecretBytes = 32
+
+// ClientKeyFrom derives the key client hashes are keyed with from a
+// deployment secret (HKDF-SHA256 with a purpose label), so the secret
+// itself keys nothing else through this package and the same secret can
+// serve other purposes under other labels.
+func ClientKeyFrom(secret []byte) ([]byte, error) {
+	if len(secret) < MinSecretBytes {
+		return nil, fmt.Errorf("brandcheck: the client hash secret must be at least %d bytes (got %d)", MinSecretBytes, len(secret))
+	}
+	return hkdf.Key(sha256.New, secret, nil, clientKeyInfo, 32)
 }

@@ -6,7 +6,7 @@
 // It knows nothing of HTTP: Check takes the request members and the
 // caller's address (ProxyTrust.ClientAddress derives it from the TCP peer
 // and the CloudFront headers) and returns a Response or a typed error per
-// HTTP outcome — *ValidationError 422, *VerificationError 403,
+// HTTP outcome — *validation.Error 422, *VerificationError 403,
 // *RateLimitError 429 and *UnavailableError 503, the last two with
 // RetryAfterSeconds — so the route handler is a thin mapping.
 //

@@ -1,39 +1,16 @@
 package brandcheck
 
-import (
-	"fmt"
-	"strings"
-)
+import "fmt"
 
-// Error codes of the brand check's refusals. validation_error and
-// rate_limit_exceeded are the spec's; recaptcha_failed (403) and
-// service_unavailable (503) are added by this service.
+// Error codes of the brand check's refusals. rate_limit_exceeded is the
+// spec's; recaptcha_failed (403) and service_unavailable (503) are added by
+// this service. Invalid members are a *validation.Error (422
+// validation_error naming each one).
 const (
-	CodeValidation        = "validation_error"
 	CodeRecaptchaFailed   = "recaptcha_failed"
 	CodeRateLimitExceeded = "rate_limit_exceeded"
 	CodeUnavailable       = "service_unavailable"
 )
-
-// FieldError names one invalid member of the request.
-type FieldError struct {
-	Field   string `json:"field"`
-	Message string `json:"message"`
-}
-
-// ValidationError (422 validation_error) lists every invalid member.
-type ValidationError struct{ Fields []FieldError }
-
-func (e *ValidationError) Error() string {
-	parts := make([]string, len(e.Fields))
-	for i, f := range e.Fields {
-		parts[i] = f.Field + " " + f.Message
-	}
-	return "invalid brand check request: " + strings.Join(parts, "; ")
-}
-
-// Code is the API error code.
-func (e *ValidationError) Code() string { return CodeValidation }
 
 // VerificationError (403 recaptcha_failed): the reCAPTCHA token was refused
 // (invalid, expired or used twice, or a v3 score under the threshold).

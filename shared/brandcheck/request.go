@@ -11,6 +11,7 @@ import (
 	"golang.org/x/net/publicsuffix"
 
 	"github.com/brandlens/brandlens/shared/ssrf"
+	"github.com/brandlens/brandlens/shared/validation"
 )
 
 // Input is the BrandCheckRequest as received: every member may be absent.
@@ -42,10 +43,8 @@ const (
 // user@, no localhost) and a host name under a public suffix
 // ("intranet", "corp.local" are refused). The website is never fetched.
 func Validate(in Input) (Request, error) {
-	var fields []FieldError
-	bad := func(field, format string, args ...any) {
-		fields = append(fields, FieldError{Field: field, Message: fmt.Sprintf(format, args...)})
-	}
+	var fields validation.Error
+	bad := fields.Add
 	var r Request
 	switch {
 	case in.BrandName == nil || strings.TrimSpace(*in.BrandName) == "":
@@ -75,8 +74,8 @@ func Validate(in Input) (Request, error) {
 	default:
 		r.Token = strings.TrimSpace(*in.RecaptchaToken)
 	}
-	if len(fields) > 0 {
-		return Request{}, &ValidationError{Fields: fields}
+	if err := fields.Err(); err != nil {
+		return Request{}, err
 	}
 	return r, nil
 }

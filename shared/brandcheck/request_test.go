@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/brandlens/brandlens/shared/brandcheck"
+	"github.com/brandlens/brandlens/shared/validation"
 )
 
 func sp(s string) *string { return &s }
@@ -63,9 +64,9 @@ func TestValidate(t *testing.T) {
 				}
 				return
 			}
-			var ve *brandcheck.ValidationError
+			var ve *validation.Error
 			if !errors.As(err, &ve) {
-				t.Fatalf("err = %v, want *ValidationError", err)
+				t.Fatalf("err = %v, want *validation.Error", err)
 			}
 			var got []string
 			for _, f := range ve.Fields {
@@ -208,7 +209,7 @@ func FuzzValidate(f *testing.F) {
 	f.Fuzz(func(t *testing.T, brand, site, token string) {
 		r, err := brandcheck.Validate(brandcheck.Input{BrandName: &brand, WebsiteURL: &site, RecaptchaToken: &token})
 		if err != nil {
-			var ve *brandcheck.ValidationError
+			var ve *validation.Error
 			if !errors.As(err, &ve) || len(ve.Fields) == 0 {
 				t.Fatalf("untyped error %v", err)
 			}
@@ -232,5 +233,25 @@ func TestProxyTrustFromEnv(t *testing.T) {
 	})
 	if err != nil || got != netip.MustParseAddr("203.0.113.4") {
 		t.Fatalf("got %s, %v", got, err)
+	}
+}
+
+func TestClientKeyFrom(t *testing.T) {
+	a, err := brandcheck.ClientKeyFrom([]byte("0123456789abcdef0123456789abcdef"))
+	if err != nil || len(a) != 32 {
+		t.Fatalf("%x %v", a, err)
+	}
+	b, _ := brandcheck.ClientKeyFrom([]byte("0123456789abcdef0123456789abcdeF"))
+	again, _ := brandcheck.ClientKeyFrom([]byte("0123456789abcdef0123456789abcdef"))
+	switch {
+	case string(a) == string(b):
+		t.Error("two secrets derive the same key")
+	case string(a) != string(again):
+		t.Error("the derivation is not deterministic")
+	case string(a) == "0123456789abcdef0123456789abcdef":
+		t.Error("the secret is used as it is")
+	}
+	if _, err := brandcheck.ClientKeyFrom([]byte("short")); err == nil {
+		t.Error("a short secret was accepted")
 	}
 }

@@ -15,7 +15,7 @@ import (
 // score, drawn as its bar).
 type Response struct {
 	BrandName               string           `json:"brandName"`
-	VisibilityScore         int              `json:"visibilityScore"`
+	VisibilityScore         int32            `json:"visibilityScore"`
 	Grade                   *string          `json:"grade"`
 	Platforms               []PlatformResult `json:"platforms"`
 	TopCompetitors          []string         `json:"topCompetitors"`
@@ -38,14 +38,14 @@ const (
 type PlatformResult struct {
 	Platform            string            `json:"platform"`
 	Status              string            `json:"status"`
-	MentionCount        int               `json:"mentionCount"`
+	MentionCount        int32             `json:"mentionCount"`
 	EvidenceSnippet     string            `json:"evidenceSnippet"`
 	Competitors         []string          `json:"competitors"`
 	CompetitorCitedURLs map[string]string `json:"competitorCitedUrls"`
 	ErrorMessage        string            `json:"errorMessage"`
 	CostIncurred        float64           `json:"costIncurred"`
 	ModelUsed           string            `json:"modelUsed"`
-	VisibilityScore     int               `json:"visibilityScore"`
+	VisibilityScore     int32             `json:"visibilityScore"`
 }
 
 // answered reports whether the platform contributes to the score.
@@ -62,13 +62,13 @@ type CompetitorPage struct {
 
 // Grade bands of the overall score.
 var gradeBands = []struct {
-	min   int
+	min   int32
 	grade string
 }{{80, "A"}, {60, "B"}, {40, "C"}, {20, "D"}, {0, "F"}}
 
 // Grade returns the letter of a 0–100 score: A 80–100, B 60–79, C 40–59,
 // D 20–39, F 0–19.
-func Grade(score int) string {
+func Grade(score int32) string {
 	for _, b := range gradeBands {
 		if score >= b.min {
 			return b.grade
@@ -173,7 +173,7 @@ func (r Response) Text() string {
 	b.WriteString("Platforms\n")
 	for _, p := range r.Platforms {
 		fmt.Fprintf(&b, "  %-20s %-9s score %3d  %s  mentions %d\n", platformName(p.Platform), p.Status,
-			p.VisibilityScore, bar(p.VisibilityScore), p.MentionCount)
+			p.VisibilityScore, bar(int(p.VisibilityScore)), p.MentionCount)
 		if p.EvidenceSnippet != "" {
 			b.WriteString(wrap("\""+p.EvidenceSnippet+"\"", 74, "    ") + "\n")
 		}

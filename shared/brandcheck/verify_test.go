@@ -7,10 +7,12 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
 
+	"github.com/brandlens/brandlens/shared/audit"
 	"github.com/brandlens/brandlens/shared/brandcheck"
 	"github.com/brandlens/brandlens/shared/platforms"
 	"github.com/brandlens/brandlens/shared/providers"
@@ -47,8 +49,13 @@ func TestCheckWithSiteverify(t *testing.T) {
 		set[pf] = providers.NewSimulated(pf)
 	}
 	logger := slog.New(slog.NewTextHandler(io.Discard, nil))
-	svc, err := brandcheck.New(brandcheck.Deps{Table: embedded.NewMemory(), Providers: set, Verifier: rc,
-		Auditor: brandcheck.LogAuditor{Logger: logger}, Logger: logger, Now: func() time.Time { return t0 }},
+	// The store's clock is the service's: with the real one, the day's
+	// counters (TTL an hour past t0's day) read as expired once that hour
+	// has passed, and the limit never bites.
+	tbl := embedded.NewMemory(embedded.WithClock(func() time.Time { return t0 }))
+	trail := audit.NewLog(tbl)
+	svc, err := brandcheck.New(brandcheck.Deps{Table: tbl, Providers: set, Verifier: rc,
+		Auditor: brandcheck.NewAuditTrail(trail), Logger: logger, Now: func() time.Time { return t0 }},
 		brandcheck.Config{ClientKey: clientKey})
 	if err != nil {
 		t.Fatal(err)
@@ -74,6 +81,28 @@ func TestCheckWithSiteverify(t *testing.T) {
 		}
 		if got := remoteIP.Load(); got != visitor.Addr.String() {
 			t.Errorf("remoteip %v", got)
+		}
+	}
+	// The prompts of the one check that asked the platforms are in the
+	// service's audit partition — refused requests and the two answered
+	// from the day's cache sent nothing, so audited nothing —: one entry per
+	// platform and question, by an anonymous actor that is no address.
+	page, err := trail.ListService(context.Background(), audit.ScopeBrandCheck, audit.Filter{Limit: 200})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(page.Items) != len(platforms.All)*3 {
+		t.Fatalf("%d audit entries, want %d", len(page.Items), len(platforms.All)*3)
+	}
+	questions := map[string]bool{}
+	for _, q := range brandcheck.Questions("Acme", "acme.com") {
+		questions[q.Text] = true
+	}
+	for _, e := range page.Items {
+		if e.Action != brandcheck.AuditAction || e.Actor.Kind != audit.KindAnonymous || strings.Contains(e.Actor.KeyID, visitor.Addr.String()) ||
+			!strings.HasPrefix(e.Resource, brandcheck.AuditResource+":") || e.Model == nil || len(e.Model.Prompt) != 1 ||
+			!questions[e.Model.Prompt[0].Content] || !platforms.Valid(e.Model.Vendor) {
+			t.Fatalf("entry %+v (model %+v)", e, e.Model)
 		}
 	}
 }

@@ -21,6 +21,8 @@ import (
 	"html/template"
 	"io/fs"
 	"net/http"
+	"net/url"
+	"slices"
 	"strings"
 	"time"
 
@@ -60,6 +62,23 @@ type Config struct {
 // DefaultCTAURL is where the call to action leads by default.
 const DefaultCTAURL = "https://brandlens.example/signup"
 
+// Settings read by ConfigFromEnv: what the page tells the browser. The
+// secret that goes with the site key is the server's
+// (BRANDLENS_RECAPTCHA_SECRET, package recaptcha).
+const (
+	EnvSiteKey = "BRANDLENS_RECAPTCHA_SITE_KEY"
+	EnvVersion = "BRANDLENS_RECAPTCHA_VERSION" // v3 (default) or v2
+	EnvCTAURL  = "BRANDLENS_BRANDCHECK_CTA_URL"
+)
+
+// ConfigFromEnv reads the page's settings; the platforms, the time budget
+// and whether the local bypass is on are the caller's to fill from the
+// check's own settings. The rendering (New, Files) checks the values.
+func ConfigFromEnv(getenv func(string) string) Config {
+	return Config{SiteKey: strings.TrimSpace(getenv(EnvSiteKey)), Version: strings.TrimSpace(getenv(EnvVersion)),
+		CTAURL: strings.TrimSpace(getenv(EnvCTAURL))}
+}
+
 // pageConfig is #bl-config.
 type pageConfig struct {
 	APIPath       string          `json:"apiPath"`
@@ -90,27 +109,64 @@ type Handler struct {
 	files map[string]file
 }
 
+// Cache-Control of the files: the page names the API and the site key, so
+// it is always revalidated; the assets may be kept a few minutes.
+const (
+	cacheDocument = "no-cache"
+	cacheAsset    = "public, max-age=300"
+)
+
 // New renders the page for cfg. Without Bypass a site key is required.
 func New(cfg Config) (*Handler, error) {
-	files, err := Files(cfg)
+	objs, err := Objects(cfg)
 	if err != nil {
 		return nil, err
 	}
 	h := &Handler{files: map[string]file{}}
-	for name, body := range files {
-		f := file{body: body, contentType: contentType(name), cache: "public, max-age=300"}
-		sum := sha256.Sum256(body)
-		f.etag = `"` + hex.EncodeToString(sum[:8]) + `"`
-		if name == "index.html" {
-			// The page names the API and the key: always revalidate it.
-			f.cache = "no-cache"
+	for _, o := range objs {
+		sum := sha256.Sum256(o.Body)
+		f := file{body: o.Body, contentType: o.ContentType, cache: o.CacheControl, etag: `"` + hex.EncodeToString(sum[:8]) + `"`}
+		if o.Key == DocumentKey {
 			h.files[PathRoot] = f
 			h.files[PathPage] = f
 			continue
 		}
-		h.files[AssetBase+"/"+name] = f
+		h.files["/"+o.Key] = f
 	}
 	return h, nil
+}
+
+// DocumentKey is the page's document in the S3 origin; CloudFront serves it
+// at / and /brand-check (a CloudFront Function rewrites both to it).
+const DocumentKey = "index.html"
+
+// Object is one file of the page as the S3 origin holds it.
+type Object struct {
+	// Key is the object key: DocumentKey, or the asset's path under
+	// AssetBase without the leading slash — where the page links to it.
+	Key          string
+	ContentType  string
+	CacheControl string
+	Body         []byte
+}
+
+// Objects are the rendered files as uploaded to the page's bucket, in key
+// order.
+func Objects(cfg Config) ([]Object, error) {
+	files, err := Files(cfg)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]Object, 0, len(files))
+	for name, body := range files {
+		o := Object{Key: strings.TrimPrefix(AssetBase, "/") + "/" + name, ContentType: contentType(name), CacheControl: cacheAsset, Body: body}
+		if name == DocumentKey {
+			o.Key, o.CacheControl = DocumentKey, cacheDocument
+		}
+		out = append(out, o)
+	}
+	slices.SortFunc(out, func(a, b Object) int { return strings.Compare(a.Key, b.Key) })
+	return out, nil
 }
 
 // Files returns the rendered files by name (index.html, app.css, app.js),
@@ -175,6 +231,9 @@ func (cfg Config) page() (pageConfig, error) {
 	if pc.Recaptcha.Action == "" {
 		pc.Recaptcha.Action = recaptcha.DefaultAction
 	}
+	if u, err := url.Parse(pc.CTAURL); err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" {
+		return pc, fmt.Errorf("brandpage: call-to-action URL %q is not an absolute http(s) URL", pc.CTAURL)
+	}
 	switch {
 	case pc.Recaptcha.Version != "v3" && pc.Recaptcha.Version != "v2":
 		return pc, fmt.Errorf("brandpage: reCAPTCHA version %q: want v3 or v2", pc.Recaptcha.Version)
@@ -198,8 +257,10 @@ func contentType(name string) string {
 	return "application/octet-stream"
 }
 
-// csp allows the page's own files and Google's reCAPTCHA, nothing else.
-const csp = "default-src 'self'; script-src 'self' https://www.google.com/recaptcha/ https://www.gstatic.com/recaptcha/; " +
+// CSP is the page's Content-Security-Policy: its own files and Google's
+// reCAPTCHA, nothing else. CloudFront sends the same one (template.yaml's
+// response headers policy).
+const CSP = "default-src 'self'; script-src 'self' https://www.google.com/recaptcha/ https://www.gstatic.com/recaptcha/; " +
 	"frame-src https://www.google.com/recaptcha/ https://recaptcha.google.com/recaptcha/; style-src 'self'; " +
 	"img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
 
@@ -222,7 +283,7 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	hd.Set("X-Content-Type-Options", "nosniff")
 	hd.Set("Referrer-Policy", "strict-origin-when-cross-origin")
 	if strings.HasPrefix(f.contentType, "text/html") {
-		hd.Set("Content-Security-Policy", csp)
+		hd.Set("Content-Security-Policy", CSP)
 	}
 	http.ServeContent(w, r, "", time.Time{}, bytes.NewReader(f.body))
 }

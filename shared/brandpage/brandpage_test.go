@@ -110,6 +110,9 @@ func TestConfig(t *testing.T) {
 		{"site key", brandpage.Config{SiteKey: "k"}, true},
 		{"no key, no bypass", brandpage.Config{}, false},
 		{"unknown version", brandpage.Config{SiteKey: "k", Version: "v4"}, false},
+		{"call to action elsewhere", brandpage.Config{Bypass: true, CTAURL: "https://example.com/try"}, true},
+		{"call to action that is no web address", brandpage.Config{Bypass: true, CTAURL: "javascript:alert(1)"}, false},
+		{"relative call to action", brandpage.Config{Bypass: true, CTAURL: "/signup"}, false},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -121,5 +124,13 @@ func TestConfig(t *testing.T) {
 				t.Errorf("files %d", len(files))
 			}
 		})
+	}
+}
+
+func TestConfigFromEnv(t *testing.T) {
+	env := map[string]string{brandpage.EnvSiteKey: " site ", brandpage.EnvVersion: "v2", brandpage.EnvCTAURL: "https://example.com/go"}
+	got := brandpage.ConfigFromEnv(func(k string) string { return env[k] })
+	if got.SiteKey != "site" || got.Version != "v2" || got.CTAURL != "https://example.com/go" || got.Bypass {
+		t.Errorf("%+v", got)
 	}
 }

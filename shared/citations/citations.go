@@ -180,6 +180,7 @@ const (
 	attrSentiment  = "sentiment"
 	attrSourceType = "sourceType"
 	attrHasMention = "hasMention"
+	attrVerdict    = "verdict"
 	attrQueryText  = "queryText" // lower-cased, for case-insensitive search
 )
 
@@ -218,6 +219,7 @@ func collection(tbl store.Table) store.Collection[Citation] {
 			set(attrPlatform, c.Platform)
 			set(attrSentiment, c.Sentiment)
 			set(attrSourceType, c.CitationSourceType)
+			set(attrVerdict, c.DetectionVerdict)
 			if c.SearchQueryText != nil {
 				it[attrQueryText] = strings.ToLower(*c.SearchQueryText)
 			}
@@ -284,4 +286,10 @@ func (r *Repo) Get(ctx context.Context, tenantID, id int32) (Citation, error) {
 // PutOp is the transaction op that stores one citation whose id is set.
 func PutOp(c Citation) (store.Op, error) {
 	return collection(nil).PutOp(c, store.NotExists())
+}
+
+// ReplaceOp is the transaction op that rewrites a stored citation (its
+// detection members after a re-scoring), with the filter attributes.
+func ReplaceOp(c Citation) (store.Op, error) {
+	return collection(nil).PutOp(c, store.Exists())
 }

@@ -22,13 +22,15 @@ var (
 
 // Filter selects citations. Zero members select everything.
 type Filter struct {
-	Platform    string
-	Sentiment   string
-	SourceType  string
-	HasMention  *bool
-	SearchQuery string // case-insensitive substring of the query text
-	DateFrom    time.Time
-	DateTo      time.Time
+	Platform   string
+	Sentiment  string
+	SourceType string
+	HasMention *bool
+	// DetectionVerdict is one of detect.Verdicts().
+	DetectionVerdict string
+	SearchQuery      string // case-insensitive substring of the query text
+	DateFrom         time.Time
+	DateTo           time.Time
 }
 
 // PageRequest addresses one page of a list, newest first: either the page
@@ -228,6 +230,9 @@ func (f Filter) cond() (c store.Cond, filtered bool) {
 	}
 	if f.HasMention != nil {
 		cs = append(cs, store.Eq(attrHasMention, *f.HasMention))
+	}
+	if f.DetectionVerdict != "" {
+		cs = append(cs, store.Eq(attrVerdict, f.DetectionVerdict))
 	}
 	if f.SearchQuery != "" {
 		cs = append(cs, store.Contains(attrQueryText, strings.ToLower(f.SearchQuery)))

@@ -5,12 +5,16 @@ package competitors
 import (
 	"context"
 	"errors"
+	"fmt"
+	"reflect"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/brandlens/brandlens/shared/ids"
 	"github.com/brandlens/brandlens/shared/store"
 	"github.com/brandlens/brandlens/shared/tenants"
+	"github.com/brandlens/brandlens/shared/validation"
 )
 
 // Data sources of a competitor record.
@@ -185,4 +189,129 @@ func (r *Repo) Snapshots(ctx context.Context, tenantID int32) ([]store.Snapshot[
 // concurrency between runs settling at once).
 func (r *Repo) ReplaceOp(old store.Snapshot[Competitor], updated Competitor) (store.Op, error) {
 	return r.docs.ReplaceOp(old, updated)
+}
+
+// NameTakenError: another competitor of the tenant has this name (ignoring
+// case and spacing).
+type NameTakenError struct{ HolderID int32 }
+
+func (e *NameTakenError) Error() string {
+	return fmt.Sprintf("competitors: competitor %d already has this name", e.HolderID)
+}
+
+// Change is what Update may change; nil members stay as they are.
+type Change struct {
+	Name        *string
+	Aliases     *[]string
+	Domains     *[]string
+	Description *string
+	// Dismissed sets the competitor aside (it no longer counts in detection
+	// and gaps) or restores it.
+	Dismissed *bool
+}
+
+// maxWriteAttempts bounds re-reads when a competitor changed between read
+// and write (a settle counting its mentions, say).
+const maxWriteAttempts = 8
+
+// Update changes a competitor. A new name moves the name claim in the same
+// transaction (NameTakenError when another competitor holds it); names,
+// aliases and domains are checked as tenants.CheckName, CheckAliases and
+// CheckDomains do (a *validation.Error naming name, aliases or domains).
+// Dismissing sets dismissedAt; restoring clears it; either is a no-op when
+// the competitor is already so.
+func (r *Repo) Update(ctx context.Context, tenantID, id int32, ch Change) (Competitor, error) {
+	for attempt := 1; ; attempt++ {
+		snap, err := r.docs.Read(ctx, key(tenantID, id))
+		if err != nil {
+			return Competitor{}, err
+		}
+		old := snap.Value
+		c := old
+		var ve validation.Error
+		name := old.NameOrEmpty()
+		if ch.Name != nil {
+			name = tenants.CheckName(&ve, "name", *ch.Name)
+			c.Name = &name
+		}
+		if ch.Aliases != nil {
+			c.Aliases = tenants.CheckAliases(&ve, "aliases", name, *ch.Aliases)
+		}
+		if ch.Domains != nil {
+			c.Domains = tenants.CheckDomains(&ve, "domains", *ch.Domains)
+			c.WebsiteURL = nil
+			if len(c.Domains) > 0 {
+				site := "https://" + c.Domains[0]
+				c.WebsiteURL = &site
+			}
+		}
+		if ch.Description != nil {
+			d := strings.TrimSpace(*ch.Description)
+			if utf8.RuneCountInString(d) > MaxDescription {
+				ve.Add("description", "must be at most %d characters", MaxDescription)
+			}
+			c.Description = &d
+		}
+		if err := ve.Err(); err != nil {
+			return Competitor{}, err
+		}
+		now := r.now().UTC()
+		if ch.Dismissed != nil && *ch.Dismissed != old.IsDismissed {
+			c.IsDismissed = *ch.Dismissed
+			c.DismissedAt = nil
+			if c.IsDismissed {
+				c.DismissedAt = &now
+			}
+		}
+		if reflect.DeepEqual(c, old) {
+			return old, nil
+		}
+		c.UpdatedAt = &now
+		err = r.names.Replace(ctx, tenants.PK(tenantID), snap, c)
+		var taken *store.TakenError[Competitor]
+		switch {
+		case err == nil:
+			return c, nil
+		case errors.As(err, &taken):
+			return Competitor{}, &NameTakenError{HolderID: taken.Holder.ID}
+		case !errors.Is(err, store.ErrConditionFailed) || attempt == maxWriteAttempts:
+			return Competitor{}, fmt.Errorf("competitors: update %d: %w", id, err)
+		}
+	}
+}
+
+// MaxDescription is the longest description of a competitor, in characters.
+const MaxDescription = 1000
+
+// Track adds a competitor by hand (dataSource manual), its name, aliases
+// and domains checked (a *validation.Error naming name, aliases, domains
+// or description). A competitor of the same name is NameTakenError.
+func (r *Repo) Track(ctx context.Context, s Spec, description string) (Competitor, error) {
+	var ve validation.Error
+	s.Name = tenants.CheckName(&ve, "name", s.Name)
+	s.Aliases = tenants.CheckAliases(&ve, "aliases", s.Name, s.Aliases)
+	s.Domains = tenants.CheckDomains(&ve, "domains", s.Domains)
+	description = strings.TrimSpace(description)
+	if utf8.RuneCountInString(description) > MaxDescription {
+		ve.Add("description", "must be at most %d characters", MaxDescription)
+	}
+	if err := ve.Err(); err != nil {
+		return Competitor{}, err
+	}
+	s.DataSource = SourceManual
+	build := r.build(ctx, s, s.Name)
+	c, created, err := r.names.Create(ctx, tenants.PK(s.TenantID), s.Name, func() (Competitor, error) {
+		c, err := build()
+		if description != "" {
+			c.Description = &description
+		}
+		return c, err
+	})
+	if err != nil {
+		return Competitor{}, err
+	}
+	if !created {
+		return Competitor{}, &NameTakenError{HolderID: c.ID}
+	}
+	return c, nil
 }

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"log/slog"
 	"math"
+	"net/url"
 	"os"
 	"strconv"
 	"strings"
@@ -34,12 +35,29 @@ const (
 	EnvStateMachineARN       = "BRANDLENS_STATE_MACHINE_ARN"
 	EnvProviderKeysSecretARN = "BRANDLENS_PROVIDER_KEYS_SECRET_ARN"
 	EnvSchedulerInterval     = "BRANDLENS_SCHEDULER_INTERVAL"
+	// EnvSchedules turns the runs of scheduled queries on (on/off; off by
+	// default, so that a local service spends no credits on its own;
+	// template.yaml turns it on for the scheduler function).
+	EnvSchedules = "BRANDLENS_SCHEDULES"
+	// EnvShutdownGrace is how long `brandlens serve` lets running steps
+	// finish after SIGTERM (a Go duration).
+	EnvShutdownGrace = "BRANDLENS_SHUTDOWN_GRACE"
 	// EnvRetryScale multiplies the webhook retry waits (a positive factor):
 	// tests run the whole schedule in about a second with 0.01.
 	EnvRetryScale = "BRANDLENS_RETRY_SCALE"
 	// EnvAllowLoopback lets webhook URLs point to loopback addresses (local
 	// development only; template.yaml never sets it).
 	EnvAllowLoopback = "BRANDLENS_ALLOW_LOOPBACK_TARGETS"
+	// EnvSiteBaseURL is where the service's own site (its receiver and
+	// pages) is served: own_site destinations POST there.
+	EnvSiteBaseURL = "BRANDLENS_SITE_BASE_URL"
+	// EnvIndexNowEndpoint is the IndexNow endpoint publishes ping (tests
+	// point it at a local fake).
+	EnvIndexNowEndpoint = "BRANDLENS_INDEXNOW_ENDPOINT"
+	// EnvSecretsKeyID names the AWS KMS key that seals tenants' secrets
+	// (template.yaml sets it on the functions that seal or open them);
+	// unset, the embedded store's data directory holds a local keyring.
+	EnvSecretsKeyID = "BRANDLENS_SECRETS_KEY_ID"
 	// EnvMetricsNamespace is the CloudWatch namespace of the business
 	// figures, written as embedded-metric-format lines (empty: none).
 	EnvMetricsNamespace = "BRANDLENS_METRICS_NAMESPACE"
@@ -53,6 +71,17 @@ const (
 	// EnvOTLPEndpoint is OpenTelemetry's standard variable of the
 	// collector's base URL.
 	EnvOTLPEndpoint = "OTEL_EXPORTER_OTLP_ENDPOINT"
+	// EnvBrandCheckSecret is the secret the brand check's client-hash key
+	// derives from (≥ 32 bytes; brandlens serve derives it from the key
+	// secret when unset); EnvBrandCheckSecretARN names it in Secrets
+	// Manager (the brand-check function).
+	EnvBrandCheckSecret    = "BRANDLENS_BRANDCHECK_SECRET"
+	EnvBrandCheckSecretARN = "BRANDLENS_BRANDCHECK_SECRET_ARN"
+	// EnvRecaptchaSecretARN and EnvOriginSecretARN name, in Secrets Manager,
+	// the reCAPTCHA secret (BRANDLENS_RECAPTCHA_SECRET) and the CloudFront
+	// origin secret (BRANDLENS_ORIGIN_SECRET) of the brand-check function.
+	EnvRecaptchaSecretARN = "BRANDLENS_RECAPTCHA_SECRET_ARN"
+	EnvOriginSecretARN    = "BRANDLENS_ORIGIN_SECRET_ARN"
 )
 
 // Store backends.
@@ -66,7 +95,11 @@ const (
 	// DefaultDataDir is where the embedded store keeps its files locally.
 	DefaultDataDir           = ".brandlens"
 	DefaultSchedulerInterval = time.Minute
-	DefaultSecretsTTL        = 5 * time.Minute
+	// DefaultShutdownGrace leaves a step that is writing its result time to
+	// commit; a platform call still waiting is cut off and asked again
+	// after the restart.
+	DefaultShutdownGrace = 30 * time.Second
+	DefaultSecretsTTL    = 5 * time.Minute
 )
 
 // Config is the settings read from the environment.
@@ -95,10 +128,20 @@ type Config struct {
 	ProviderKeysSecretARN string
 	// SchedulerInterval is the local scheduler's period (0: off).
 	SchedulerInterval time.Duration
+	// Schedules runs scheduled queries (off: the scheduler only sweeps
+	// jobs).
+	Schedules bool
+	// ShutdownGrace is how long serve lets running steps finish on SIGTERM.
+	ShutdownGrace time.Duration
 	// RetryScale multiplies the webhook retry waits.
 	RetryScale float64
 	// AllowLoopbackTargets admits loopback webhook URLs.
 	AllowLoopbackTargets bool
+	// SiteBaseURL and IndexNowEndpoint: publishing (see the variables).
+	SiteBaseURL, IndexNowEndpoint string
+	// SecretsKeyID is the KMS key sealing tenants' secrets (empty: the
+	// local keyring of the embedded store, or none).
+	SecretsKeyID string
 	// MetricsNamespace is where the business figures go ("": nowhere).
 	MetricsNamespace string
 	// SecretsTTL is how long a secret that may be rotated while the
@@ -108,10 +151,29 @@ type Config struct {
 	// collector extension's default).
 	Tracing         bool
 	TracingEndpoint string
+	// BrandCheckSecret keys the brand check's client hashes (through a
+	// derivation); BrandCheckSecretARN is read when it is empty.
+	BrandCheckSecret    []byte
+	BrandCheckSecretARN string
+	// RecaptchaSecretARN and OriginSecretARN name the brand check's other
+	// secrets in Secrets Manager (empty: from the environment).
+	RecaptchaSecretARN string
+	OriginSecretARN    string
 }
 
 // FromEnv reads the settings from the process environment.
 func FromEnv() (Config, error) { return Parse(os.Getenv) }
+
+// StateMachineEnv names the variable that holds the ARN of the named state
+// machine (worker-dispatch starts every workflow): EnvStateMachineARN for
+// query-execution, BRANDLENS_STATE_MACHINE_ARN_<NAME> for the others
+// (gap-detection: BRANDLENS_STATE_MACHINE_ARN_GAP_DETECTION).
+func StateMachineEnv(machine string) string {
+	if machine == "query-execution" {
+		return EnvStateMachineARN
+	}
+	return EnvStateMachineARN + "_" + strings.ToUpper(strings.ReplaceAll(machine, "-", "_"))
+}
 
 // Parse reads the settings through getenv. With BRANDLENS_TABLE set and no
 // BRANDLENS_STORE the store is DynamoDB; otherwise it is embedded. A value
@@ -132,8 +194,16 @@ func Parse(getenv func(string) string) (Config, error) {
 		DeliveriesQueueURL:    get(EnvDeliveriesQueueURL),
 		StateMachineARN:       get(EnvStateMachineARN),
 		ProviderKeysSecretARN: get(EnvProviderKeysSecretARN),
+		SecretsKeyID:          get(EnvSecretsKeyID),
+		BrandCheckSecret:      []byte(getenv(EnvBrandCheckSecret)),
+		BrandCheckSecretARN:   get(EnvBrandCheckSecretARN),
+		RecaptchaSecretARN:    get(EnvRecaptchaSecretARN),
+		OriginSecretARN:       get(EnvOriginSecretARN),
 		SchedulerInterval:     DefaultSchedulerInterval,
+		ShutdownGrace:         DefaultShutdownGrace,
 		RetryScale:            1,
+		SiteBaseURL:           strings.TrimRight(get(EnvSiteBaseURL), "/"),
+		IndexNowEndpoint:      get(EnvIndexNowEndpoint),
 		MetricsNamespace:      get(EnvMetricsNamespace),
 		SecretsTTL:            DefaultSecretsTTL,
 	}
@@ -167,12 +237,31 @@ func Parse(getenv func(string) string) (Config, error) {
 		}
 		c.SchedulerInterval = d
 	}
+	switch v := strings.ToLower(get(EnvSchedules)); v {
+	case "", "off", "0", "false":
+	case "on", "1", "true":
+		c.Schedules = true
+	default:
+		return Config{}, fmt.Errorf("config: %s must be on or off, not %q", EnvSchedules, v)
+	}
+	if v := get(EnvShutdownGrace); v != "" {
+		d, err := time.ParseDuration(v)
+		if err != nil || d <= 0 {
+			return Config{}, fmt.Errorf("config: %s must be a positive duration such as 30s, not %q", EnvShutdownGrace, v)
+		}
+		c.ShutdownGrace = d
+	}
 	if v := get(EnvRetryScale); v != "" {
 		f, err := strconv.ParseFloat(v, 64)
 		if err != nil || f <= 0 || math.IsInf(f, 0) || math.IsNaN(f) {
 			return Config{}, fmt.Errorf("config: %s must be a positive number, not %q", EnvRetryScale, v)
 		}
 		c.RetryScale = f
+	}
+	for _, u := range [][2]string{{EnvSiteBaseURL, c.SiteBaseURL}, {EnvIndexNowEndpoint, c.IndexNowEndpoint}} {
+		if p, err := url.Parse(u[1]); u[1] != "" && (err != nil || (p.Scheme != "http" && p.Scheme != "https") || p.Host == "") {
+			return Config{}, fmt.Errorf("config: %s must be an absolute http(s) URL, not %q", u[0], u[1])
+		}
 	}
 	if v := get(EnvSecretsTTL); v != "" {
 		d, err := time.ParseDuration(v)

@@ -44,6 +44,12 @@ func TestParse(t *testing.T) {
 				t.Errorf("%+v", c)
 			}
 		}},
+		{"brand check secrets", map[string]string{config.EnvBrandCheckSecretARN: " arn:b ", config.EnvRecaptchaSecretARN: "arn:r",
+			config.EnvOriginSecretARN: "arn:o", config.EnvBrandCheckSecret: " b "}, func(t *testing.T, c config.Config) {
+			if c.BrandCheckSecretARN != "arn:b" || c.RecaptchaSecretARN != "arn:r" || c.OriginSecretARN != "arn:o" || string(c.BrandCheckSecret) != " b " {
+				t.Errorf("%+v", c)
+			}
+		}},
 		{"secrets are kept byte for byte", map[string]string{config.EnvKeySecret: " s p ", config.EnvSiteContentSecret: "x "}, func(t *testing.T, c config.Config) {
 			if string(c.KeySecret) != " s p " || string(c.SiteContentSecret) != "x " {
 				t.Errorf("%q %q", c.KeySecret, c.SiteContentSecret)
@@ -52,6 +58,16 @@ func TestParse(t *testing.T) {
 		{"scheduler off", map[string]string{config.EnvSchedulerInterval: "0s"}, func(t *testing.T, c config.Config) {
 			if c.SchedulerInterval != 0 {
 				t.Errorf("%v", c.SchedulerInterval)
+			}
+		}},
+		{"schedules off and a 30 s grace by default", nil, func(t *testing.T, c config.Config) {
+			if c.Schedules || c.ShutdownGrace != 30*time.Second {
+				t.Errorf("%+v", c)
+			}
+		}},
+		{"schedules on, another grace", map[string]string{config.EnvSchedules: " ON ", config.EnvShutdownGrace: "2m"}, func(t *testing.T, c config.Config) {
+			if !c.Schedules || c.ShutdownGrace != 2*time.Minute {
+				t.Errorf("%+v", c)
 			}
 		}},
 		{"retry scale and loopback", map[string]string{config.EnvRetryScale: "0.01", config.EnvAllowLoopback: "true"}, func(t *testing.T, c config.Config) {
@@ -107,6 +123,10 @@ func TestParseRefusesBadValues(t *testing.T) {
 		{config.EnvRetryScale, "+Inf", nil},
 		{config.EnvRetryScale, "fast", nil},
 		{config.EnvAllowLoopback, "yes please", nil},
+		{config.EnvSchedules, "sometimes", nil},
+		{config.EnvShutdownGrace, "soon", nil},
+		{config.EnvShutdownGrace, "-5s", nil},
+		{config.EnvShutdownGrace, "0s", nil},
 		{config.EnvSecretsTTL, "300", nil},
 		{config.EnvTracing, "xray", nil},
 		{config.EnvSecretsTTL, "10ms", nil},

@@ -267,12 +267,14 @@ func offlineArticle(in ArticleInput) ArticleOutput {
 		intro = fmt.Sprintf(`Ask an AI assistant about "%s" and you will mostly hear about %s.`, query, list(rivals))
 	}
 	p(intro, fmt.Sprintf("This page sets out what matters when choosing, what %s offers, and how the options compare.", brand))
-	if len(in.AnswerSnippets) > 0 {
-		quote := in.AnswerSnippets[0]
+	for _, quote := range in.AnswerSnippets {
 		if _, text, ok := strings.Cut(quote, ": "); ok {
 			quote = text
 		}
-		body.WriteString("<blockquote>" + html.EscapeString(quote) + "</blockquote>\n")
+		if quote = strings.TrimSpace(quote); quote != "" {
+			body.WriteString("<blockquote>" + html.EscapeString(quote) + "</blockquote>\n")
+			break
+		}
 	}
 	facts := b.Facts
 	entities := append([]string{brand}, rivals...)

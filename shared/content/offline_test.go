@@ -80,3 +80,33 @@ func TestOfflineRefusesOtherPrompts(t *testing.T) {
 		t.Errorf("an answer over the cap: %v", err)
 	}
 }
+
+// The offline article quotes the first answer snippet that has text (an
+// answer without an AI Overview has none), never an empty quote.
+func TestOfflineQuotesAnAnswerWithText(t *testing.T) {
+	ctx := context.Background()
+	brief := opportunities.Brief{ContentFormat: content.FormatArticle, Title: "Team wikis", TargetQueries: []string{"best team wiki"},
+		TargetEntities: []string{"Acme Notes", "Notion"}, Outline: []opportunities.Heading{{Level: 2, Text: "What a wiki needs"}, {Level: 2, Text: "Choosing"}},
+		Questions: []string{"What is the best team wiki?"}, WordCount: 900}
+	for _, snippets := range [][]string{
+		{"google_ai_overview: ", "chatgpt: Notion is the usual choice for a team wiki."},
+		{"", "Notion is the usual choice for a team wiki."},
+	} {
+		msgs, err := content.ArticleMessages(content.ArticleInput{Persona: content.DefaultPersona, Brand: content.Brand{Name: "Acme Notes"},
+			Brief: brief, AnswerSnippets: snippets})
+		if err != nil {
+			t.Fatal(err)
+		}
+		art, err := content.NewOffline().Generate(ctx, models.Request{Messages: msgs})
+		if err != nil {
+			t.Fatal(err)
+		}
+		c, err := content.Finish(art.Text, brief, content.DefaultPersona, art.Model, "v1", time.Unix(0, 0))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if strings.Contains(c.BodyHTML, "<blockquote></blockquote>") || !strings.Contains(c.BodyHTML, "<blockquote>Notion is the usual choice for a team wiki.</blockquote>") {
+			t.Errorf("quote with snippets %q: %s", snippets, c.BodyHTML)
+		}
+	}
+}

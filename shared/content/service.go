@@ -41,8 +41,16 @@ const (
 	articleMaxTokens = 8192
 )
 
+// Jobs builds the metered job requests of briefs and articles. It calls
+// no model, so the API, which never generates, builds it without one.
+type Jobs struct{ opps *opportunities.Repo }
+
+// NewJobs returns the request builder over tbl.
+func NewJobs(tbl store.Table) *Jobs { return &Jobs{opps: opportunities.NewRepo(tbl)} }
+
 // Service writes briefs and articles.
 type Service struct {
+	*Jobs
 	tbl         store.Table
 	opps        *opportunities.Repo
 	gaps        *gaps.Repo
@@ -59,7 +67,7 @@ func NewService(tbl store.Table, tenantRepo *tenants.Repo, compRepo *competitors
 	if now == nil {
 		now = time.Now
 	}
-	return &Service{tbl: tbl, opps: opportunities.NewRepo(tbl), gaps: gaps.NewRepo(tbl, now), tenants: tenantRepo,
+	return &Service{Jobs: NewJobs(tbl), tbl: tbl, opps: opportunities.NewRepo(tbl), gaps: gaps.NewRepo(tbl, now), tenants: tenantRepo,
 		competitors: compRepo, gen: gen, rules: rules, now: now}
 }
 
@@ -101,34 +109,34 @@ type ArticleResult struct {
 // StateError before anything is stored; its guard holds the opportunity's
 // state in the job's own transaction. ErrInvalidFormat is a validation
 // error of the request.
-func (s *Service) BriefRequest(tenantID int32, opportunityID, format string, actor audit.Actor) (meter.Request, error) {
+func (j *Jobs) BriefRequest(tenantID int32, opportunityID, format string, actor audit.Actor) (meter.Request, error) {
 	f, err := Format(format)
 	if err != nil {
 		return meter.Request{}, err
 	}
-	return s.request(tenantID, opportunityID, opportunities.ActionGenerateBrief, jobs.TypeBriefGeneration,
+	return j.request(tenantID, opportunityID, opportunities.ActionGenerateBrief, jobs.TypeBriefGeneration,
 		meter.PriceBriefGeneration, "content.generate_brief", BriefParams{OpportunityID: opportunityID, ContentFormat: f}, actor), nil
 }
 
 // ArticleRequest is the metered job request of an article (persona nil
 // means DefaultPersona); see BriefRequest. ErrInvalidPersona is a
 // validation error of the request.
-func (s *Service) ArticleRequest(tenantID int32, opportunityID string, persona *string, actor audit.Actor) (meter.Request, error) {
+func (j *Jobs) ArticleRequest(tenantID int32, opportunityID string, persona *string, actor audit.Actor) (meter.Request, error) {
 	p, err := Persona(persona)
 	if err != nil {
 		return meter.Request{}, err
 	}
-	return s.request(tenantID, opportunityID, opportunities.ActionGenerateContent, jobs.TypeContentGeneration,
+	return j.request(tenantID, opportunityID, opportunities.ActionGenerateContent, jobs.TypeContentGeneration,
 		meter.PriceContentGeneration, "content.generate_article", ArticleParams{OpportunityID: opportunityID, Persona: p}, actor), nil
 }
 
-func (s *Service) request(tenantID int32, oppID, action, typ string, cost int64, auditAction string, params any, actor audit.Actor) meter.Request {
+func (j *Jobs) request(tenantID int32, oppID, action, typ string, cost int64, auditAction string, params any, actor audit.Actor) meter.Request {
 	id := oppID
 	return meter.Request{
 		TenantID: tenantID, Type: typ, Cost: cost, Actor: actor, Action: auditAction,
 		Resource: audit.Resource("opportunity", oppID), Params: params, OpportunityID: &id,
 		Precheck: func(ctx context.Context) error {
-			o, err := s.opps.Get(ctx, tenantID, oppID)
+			o, err := j.opps.Get(ctx, tenantID, oppID)
 			if err != nil {
 				return err
 			}

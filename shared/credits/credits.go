@@ -3,8 +3,14 @@
 // The ledger item of a tenant keeps four counters: available, held (reserved
 // by running jobs), captured (charged) and granted, with the invariant
 // available + held + captured = granted after any sequence of operations.
-// A per-day item counts what was spent (held or captured) that UTC day
-// against the tenant's daily ceiling.
+//
+// A per-day item keeps two counts of a UTC day. "Committed" (attribute
+// spent, its name from before the distinction) is what jobs created that
+// day reserved and did not get back — held or captured —, the count the
+// daily ceiling is checked against, so that a burst of reservations cannot
+// pass the ceiling before any of them is captured. "Spent" (attribute
+// captured) is what was captured that day: credits actually charged, the
+// spent_today the API shows. Held credits are shown apart, as held.
 package credits
 
 import (
@@ -25,7 +31,12 @@ const (
 	AttrHeld      = "held"
 	AttrCaptured  = "captured"
 	AttrGranted   = "granted"
-	AttrSpent     = "spent"
+	// AttrSpent is the day item's committed count (held or captured by the
+	// day's reservations); the daily ceiling counts it.
+	AttrSpent = "spent"
+	// AttrCapturedToday is the day item's captured count: credits charged
+	// that day.
+	AttrCapturedToday = "captured"
 )
 
 // LedgerKey is the tenant's ledger item.
@@ -40,11 +51,15 @@ func DayKey(tenantID int32, t time.Time) store.Key {
 
 // Balance is a tenant's ledger as read.
 type Balance struct {
-	Available  int64 `json:"available"`
-	Held       int64 `json:"held"`
-	Captured   int64 `json:"captured"`
-	Granted    int64 `json:"granted"`
+	Available int64 `json:"available"`
+	Held      int64 `json:"held"`
+	Captured  int64 `json:"captured"`
+	Granted   int64 `json:"granted"`
+	// SpentToday is what was captured (charged) this UTC day.
 	SpentToday int64 `json:"spentToday"`
+	// CommittedToday is what this UTC day's reservations hold or captured:
+	// the count the daily ceiling is checked against.
+	CommittedToday int64 `json:"committedToday"`
 }
 
 // Ledger reads and changes the credit ledger.
@@ -74,7 +89,7 @@ func (l *Ledger) Balance(ctx context.Context, tenantID int32) (Balance, error) {
 	day, err := l.tbl.Get(ctx, DayKey(tenantID, l.now()))
 	switch {
 	case err == nil:
-		b.SpentToday = day.Int(AttrSpent)
+		b.SpentToday, b.CommittedToday = day.Int(AttrCapturedToday), day.Int(AttrSpent)
 	case !errors.Is(err, store.ErrNotFound):
 		return Balance{}, fmt.Errorf("credits: read day: %w", err)
 	}
@@ -139,7 +154,7 @@ func ReserveOps(tenantID int32, jobID string, cost, ceiling int64, now time.Time
 			store.Update{Add: map[string]int64{AttrAvailable: -cost, AttrHeld: cost}},
 			store.Ge(AttrAvailable, cost)),
 		store.UpdateOp(day,
-			store.Update{Add: map[string]int64{AttrSpent: cost}, Set: map[string]any{store.AttrExpiresAt: now.Add(72 * time.Hour).Unix()}},
+			store.Update{Add: map[string]int64{AttrSpent: cost}, Set: map[string]any{store.AttrExpiresAt: now.Add(dayItemTTL).Unix()}},
 			store.Or(store.AttrNotExists(AttrSpent), store.Le(AttrSpent, ceiling-cost))),
 		store.PutOp(store.Item{
 			store.AttrPK: holdKey(tenantID, jobID).PK, store.AttrSK: holdKey(tenantID, jobID).SK,
@@ -172,10 +187,12 @@ func (l *Ledger) GetHold(ctx context.Context, tenantID int32, jobID string) (Hol
 }
 
 // SettleOps capture `capture` credits of the job's hold and release the
-// rest (also giving the released part back to the day's allowance). The
-// hold must still be HELD, so a repeated settle fails its condition and
-// changes nothing: callers treat that as "already settled".
-func SettleOps(tenantID int32, jobID string, h Hold, capture int64) ([]store.Op, error) {
+// rest: the released part goes back to the committed count of the day the
+// hold was made (the ceiling's allowance), the captured part is counted as
+// spent on the UTC day of now. The hold must still be HELD, so a repeated
+// settle fails its condition and changes nothing: callers treat that as
+// "already settled".
+func SettleOps(tenantID int32, jobID string, h Hold, capture int64, now time.Time) ([]store.Op, error) {
 	if capture < 0 || capture > h.Amount {
 		return nil, fmt.Errorf("credits: capture %d of a %d hold", capture, h.Amount)
 	}
@@ -188,12 +205,30 @@ func SettleOps(tenantID int32, jobID string, h Hold, capture int64) ([]store.Op,
 			store.Update{Add: map[string]int64{AttrHeld: -h.Amount, AttrCaptured: capture, AttrAvailable: release}},
 			store.Cond{}),
 	}
+	today := DayKey(tenantID, now)
+	sameDay := h.DaySK == today.SK
 	if release > 0 && h.DaySK != "" {
+		add := map[string]int64{AttrSpent: -release}
+		if sameDay && capture > 0 {
+			// One action per item and transaction: both counts at once.
+			add[AttrCapturedToday] = capture
+		}
 		ops = append(ops, store.UpdateOp(store.Key{PK: tenants.PK(tenantID), SK: h.DaySK},
-			store.Update{Add: map[string]int64{AttrSpent: -release}}, store.Exists()))
+			store.Update{Add: add}, store.Exists()))
+		if sameDay {
+			return ops, nil
+		}
+	}
+	if capture > 0 {
+		ops = append(ops, store.UpdateOp(today, store.Update{Add: map[string]int64{AttrCapturedToday: capture},
+			Set: map[string]any{store.AttrExpiresAt: now.Add(dayItemTTL).Unix()}}, store.Cond{}))
 	}
 	return ops, nil
 }
+
+// dayItemTTL is how long a day item is kept after its last reservation or
+// capture.
+const dayItemTTL = 72 * time.Hour
 
 // InsufficientCreditsRetryAfter is the Retry-After of a 402: held credits
 // of running jobs may come back within about a minute.
@@ -206,9 +241,8 @@ const InsufficientCreditsRetryAfter = 60
 //     whole credits. Staying low fires nothing more; only a change that
 //     lifts the balance back to the threshold (a grant, or released holds)
 //     re-arms it.
-//   - credit.ceiling_reached fires when the credits spent today (UTC) reach
-//     the daily ceiling: at most once per UTC day, as spending only grows
-//     within a day.
+//   - credit.ceiling_reached fires when the credits committed today (UTC,
+//     held or captured) reach the daily ceiling: at most once per UTC day.
 //
 // Both are decided from the ledger as stored, each exactly once however
 // many writers race: the low state is a flag flipped under a condition in
@@ -240,8 +274,8 @@ func ceilingEventID(now time.Time) string { return "evt_ceiling_" + now.UTC().Fo
 // for, each exactly once however many writers race here: credit.low when
 // the balance is below the low threshold and was not already flagged low
 // (re-armed when the balance is back at or above it), and
-// credit.ceiling_reached once per UTC day when today's spend reached the
-// ceiling (0 or less: no ceiling). Call it after each committed
+// credit.ceiling_reached once per UTC day when today's committed credits
+// reached the ceiling (0 or less: no ceiling). Call it after each committed
 // reservation, grant or release.
 func (l *Ledger) CheckThresholds(ctx context.Context, tenantID int32, ceiling int64) error {
 	b, err := l.Balance(ctx, tenantID)
@@ -294,14 +328,14 @@ func (l *Ledger) checkLow(ctx context.Context, tenantID int32, b Balance, now ti
 	return false, fmt.Errorf("credits: credit.low: %w", err)
 }
 
-// checkCeiling appends today's credit.ceiling_reached when the spend has
-// reached the ceiling and the event is not there yet.
+// checkCeiling appends today's credit.ceiling_reached when the committed
+// credits have reached the ceiling and the event is not there yet.
 func (l *Ledger) checkCeiling(ctx context.Context, tenantID int32, b Balance, ceiling int64, now time.Time) (fired bool, err error) {
-	if ceiling <= 0 || b.SpentToday < ceiling {
+	if ceiling <= 0 || b.CommittedToday < ceiling {
 		return false, nil
 	}
 	ev, err := outbox.New(tenantID, outbox.CreditCeilingReached, outbox.CreditCeilingReachedData{
-		Ceiling: ceiling, SpentToday: b.SpentToday, ResetsAt: nextUTCMidnight(now),
+		Ceiling: ceiling, SpentToday: b.SpentToday, CommittedToday: b.CommittedToday, ResetsAt: nextUTCMidnight(now),
 	}, now)
 	if err != nil {
 		return false, err

@@ -49,7 +49,7 @@ func (l *ledgerAt) set(t *testing.T, b credits.Balance) {
 	for _, it := range []store.Item{
 		{store.AttrPK: ledger.PK, store.AttrSK: ledger.SK, credits.AttrAvailable: b.Available, credits.AttrHeld: 0,
 			credits.AttrCaptured: b.Granted - b.Available, credits.AttrGranted: b.Granted},
-		{store.AttrPK: day.PK, store.AttrSK: day.SK, credits.AttrSpent: b.SpentToday},
+		{store.AttrPK: day.PK, store.AttrSK: day.SK, credits.AttrSpent: b.CommittedToday, credits.AttrCapturedToday: b.SpentToday},
 	} {
 		if err := l.tbl.Put(context.Background(), it, store.Cond{}); err != nil {
 			t.Fatal(err)
@@ -80,8 +80,8 @@ func (l *ledgerAt) check(t *testing.T, ceiling int64) []outbox.Event {
 // called for was emitted already).
 func TestThresholdEvents(t *testing.T) {
 	now := time.Date(2026, 11, 3, 22, 15, 0, 0, time.UTC)
-	bal := func(avail, granted, spent int64) credits.Balance {
-		return credits.Balance{Available: avail, Granted: granted, SpentToday: spent}
+	bal := func(avail, granted, committed int64) credits.Balance {
+		return credits.Balance{Available: avail, Granted: granted, CommittedToday: committed}
 	}
 	cases := []struct {
 		name    string
@@ -129,9 +129,9 @@ func TestThresholdEvents(t *testing.T) {
 func TestThresholdPayloads(t *testing.T) {
 	now := time.Date(2026, 11, 3, 22, 15, 0, 0, time.UTC)
 	l := newLedgerAt(now)
-	l.set(t, credits.Balance{Available: 101, Granted: 1000, SpentToday: 495})
+	l.set(t, credits.Balance{Available: 101, Granted: 1000, CommittedToday: 495})
 	l.check(t, 500)
-	l.set(t, credits.Balance{Available: 95, Granted: 1000, SpentToday: 501})
+	l.set(t, credits.Balance{Available: 95, Granted: 1000, CommittedToday: 501, SpentToday: 120})
 	evs := l.check(t, 500)
 	if len(evs) != 2 {
 		t.Fatalf("events %+v", evs)
@@ -151,7 +151,7 @@ func TestThresholdPayloads(t *testing.T) {
 			if err := json.Unmarshal(ev.Data, &ceil); err != nil {
 				t.Fatal(err)
 			}
-			if ceil.Ceiling != 500 || ceil.SpentToday != 501 || !ceil.ResetsAt.Equal(time.Date(2026, 11, 4, 0, 0, 0, 0, time.UTC)) {
+			if ceil.Ceiling != 500 || ceil.CommittedToday != 501 || ceil.SpentToday != 120 || !ceil.ResetsAt.Equal(time.Date(2026, 11, 4, 0, 0, 0, 0, time.UTC)) {
 				t.Errorf("credit.ceiling_reached data %+v", ceil)
 			}
 		default:

@@ -140,9 +140,26 @@ func buildAutomaton(pats []string) *automaton {
 }
 
 // mask scans s and returns a bit set of the pattern ids found (ids < 64).
+// matchAny reports whether any pattern occurs in s (any number of
+// patterns; mask holds at most 64).
+func (a *automaton) matchAny(s string) bool {
+	found := false
+	a.eachMatch(s, func(int32) bool { found = true; return false })
+	return found
+}
+
+// mask returns the set of patterns that occur in s, bit i for pattern i;
+// it serves automata of at most 64 patterns.
 func (a *automaton) mask(s string) uint64 {
-	var st int32
 	var m uint64
+	a.eachMatch(s, func(p int32) bool { m |= 1 << p; return true })
+	return m
+}
+
+// eachMatch calls fn with the id of every pattern occurrence in s until
+// fn returns false.
+func (a *automaton) eachMatch(s string, fn func(p int32) bool) {
+	var st int32
 	for i := 0; i < len(s); i++ {
 		v := a.trans[st+int32(a.cls[s[i]]&classMask)]
 		if v >= 0 {
@@ -152,8 +169,9 @@ func (a *automaton) mask(s string) uint64 {
 		id := ^v
 		st = id * a.nc
 		for _, p := range a.outs[a.outOff[id]:a.outOff[id+1]] {
-			m |= 1 << p
+			if !fn(p) {
+				return
+			}
 		}
 	}
-	return m
 }

@@ -1,6 +1,7 @@
 package detect
 
 import (
+	"context"
 	"fmt"
 	"math/rand"
 	"regexp"
@@ -147,5 +148,27 @@ func TestBenchCorpusIsRealistic(t *testing.T) {
 	}
 	if mentions < 10*len(ans) {
 		t.Fatalf("only %d mentions in %d answers", mentions, len(ans))
+	}
+}
+
+// BenchmarkDetectCorpus analyses the labelled corpus (testdata/corpus):
+// short answers full of ordinary-word brands, ignorance and sentiment, so
+// the evidence, ignorance and sentiment rules run on nearly every answer.
+// The detectors are compiled once, as a caller compiles one per profile.
+func BenchmarkDetectCorpus(b *testing.B) {
+	cases := append(loadCorpus(b, "tune.jsonl"), loadCorpus(b, "holdout.jsonl")...)
+	ds := make([]*Detector, len(cases))
+	total := int64(0)
+	for i, c := range cases {
+		ds[i] = New(c.Brand, c.Competitors)
+		total += int64(len(c.Text))
+	}
+	b.SetBytes(total)
+	b.ReportAllocs()
+	ctx := context.Background()
+	for b.Loop() {
+		for i, c := range cases {
+			ds[i].Analyze(ctx, Input{Text: c.Text, Citations: c.Citations, Query: c.Query})
+		}
 	}
 }

@@ -198,6 +198,44 @@ var genericAspects = set(`features feature pricing prices price product products
 offerings plans capabilities platform app apps tool software reputation reviews details background
 history company business`)
 
+// statementObject returns the object of an ignorance statement m that
+// ends with, or is followed by, a preposition ("no data about you"), or "".
+func statementObject(text string, m [2]int, end int) string {
+	pos := m[1]
+	if last := lastWord(text[m[0]:m[1]]); !inSet(aboutPreps, last) {
+		p, np := wordAt(text, pos, end)
+		if !inSet(aboutPreps, p) {
+			return ""
+		}
+		pos = np
+	}
+	o, _ := wordAt(text, pos, end)
+	return o
+}
+
+// lastWord returns the last word of s.
+func lastWord(s string) string {
+	e := len(s)
+	for e > 0 && !isWordRune(lastRune(s[:e])) {
+		_, size := utf8.DecodeLastRuneInString(s[:e])
+		e -= size
+	}
+	b := e
+	for b > 0 && isWordRune(lastRune(s[:b])) {
+		_, size := utf8.DecodeLastRuneInString(s[:b])
+		b -= size
+	}
+	return s[b:e]
+}
+
+// aboutPreps introduce what an ignorance statement is about; referringWords
+// as their object point back to the mention ("X? I have no information
+// about it").
+var (
+	aboutPreps     = set(`about on regarding concerning for of`)
+	referringWords = set(`it its this that them they these those the such`)
+)
+
 var sourceLabels = set(`sources source references reference citations citation links further reading`)
 
 // unknownReach bounds the gap (bytes) between an unknown-statement and the
@@ -231,13 +269,20 @@ func (an *analysis) isUnknown(c *cand) bool {
 				if text[c.end] == '\'' {
 					skip = len("'s")
 				}
-				if w, _ := wordAt(text, min(c.end+skip, rec.end), rec.end); !inSet(genericAspects, w) {
+				// …unless the query asks about that very thing ("norvia
+				// business account": "nothing on Norvia's business accounts").
+				if w, _ := wordAt(text, min(c.end+skip, rec.end), rec.end); !inSet(genericAspects, w) && (startsWithDigit(w) || !containsWord(foldString(an.query), foldString(w))) {
 					continue
 				}
 			}
 			region = text[m[1]:c.start]
 		case m[0] >= c.end:
 			region = text[c.end:m[0]]
+			// "Signal keeps no data about you": the statement has an
+			// object of its own, not the mention before it.
+			if o := statementObject(text, m, rec.end); o != "" && !inSet(referringWords, o) {
+				continue
+			}
 		}
 		if !hasContrast(region) {
 			return true
@@ -290,19 +335,20 @@ func (an *analysis) findUnknown(rec *sentRec) {
 
 // hasContrast: region holds a clause boundary.
 func hasContrast(region string) bool {
-	if strings.IndexByte(region, ';') >= 0 {
-		return true
-	}
-	pos := 0
-	for {
-		w, next := wordAtAny(region, pos)
+	return strings.IndexByte(region, ';') >= 0 || hasWordIn(region, contrastWords)
+}
+
+// hasWordIn: a word of the set occurs in t.
+func hasWordIn(t string, m map[string]bool) bool {
+	for pos := 0; ; {
+		w, np := wordAtAny(t, pos)
 		if w == "" {
 			return false
 		}
-		if inSet(contrastWords, w) {
+		if inSet(m, w) {
 			return true
 		}
-		pos = next
+		pos = np
 	}
 }
 

@@ -63,7 +63,13 @@ func (c *Citation) UnmarshalJSON(b []byte) error {
 
 func loadCorpus(t testing.TB, name string) []corpusCase {
 	t.Helper()
-	f, err := os.Open(filepath.Join("testdata", "corpus", name))
+	return loadCases(t, filepath.Join("testdata", "corpus", name))
+}
+
+func loadCases(t testing.TB, path string) []corpusCase {
+	t.Helper()
+	name := filepath.Base(path)
+	f, err := os.Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -139,14 +145,16 @@ type evaluation struct {
 	verdictBy   map[Verdict]*prf  // per expected verdict: predicted that verdict
 	sentiment   agree             // where a sentiment is labelled and the brand was found
 	sentimentBy map[Sentiment]*agree
-	negatives   agree // negative answers read negative or mixed
-	competitors prf   // per (case, competitor)
+	sentTag     map[string]*agree // sentiment agreement, per class tag
+	negatives   agree             // negative answers read negative or mixed
+	startFound  agree             // ordinary-word brands stated at a sentence start: found
+	competitors prf               // per (case, competitor)
 	failures    []string
 }
 
 func newEvaluation() *evaluation {
 	return &evaluation{byTag: map[string]*prf{}, verdictTag: map[string]*agree{}, verdictBy: map[Verdict]*prf{},
-		sentimentBy: map[Sentiment]*agree{}}
+		sentimentBy: map[Sentiment]*agree{}, sentTag: map[string]*agree{}}
 }
 
 // prediction is what a detector says about one case.
@@ -177,6 +185,9 @@ func (ev *evaluation) add(c corpusCase, p prediction) {
 		}
 		ev.verdictBy[v].add(c.Verdict == v, p.verdict == v)
 	}
+	if wantM && slices.Contains(c.Tags, "ordinary") && slices.Contains(c.Tags, "sentence_start") {
+		ev.startFound.add(gotM)
+	}
 	var why []string
 	if c.Verdict != p.verdict {
 		why = append(why, fmt.Sprintf("verdict %s, want %s", p.verdict, c.Verdict))
@@ -188,6 +199,12 @@ func (ev *evaluation) add(c corpusCase, p prediction) {
 			ev.sentimentBy[c.Sentiment] = &agree{}
 		}
 		ev.sentimentBy[c.Sentiment].add(ok)
+		for _, tag := range c.Tags {
+			if ev.sentTag[tag] == nil {
+				ev.sentTag[tag] = &agree{}
+			}
+			ev.sentTag[tag].add(ok)
+		}
 		if c.Sentiment == Negative {
 			ev.negatives.add(p.sentiment == Negative || p.sentiment == Mixed)
 		}
@@ -274,8 +291,8 @@ func evaluate(cases []corpusCase, run func(corpusCase) prediction) *evaluation {
 // Floors: the figures the rules reach on the corpus (make eval), rounded
 // down. A change that drops below one fails the suite.
 var corpusFloors = map[string]struct{ mentionF1, verdict, sentiment, competitorF1, noQueryF1 float64 }{
-	"tune.jsonl":    {mentionF1: 1.00, verdict: 1.00, sentiment: 0.93, competitorF1: 1.00, noQueryF1: 0.98},
-	"holdout.jsonl": {mentionF1: 0.94, verdict: 0.91, sentiment: 0.81, competitorF1: 0.94, noQueryF1: 0.92},
+	"tune.jsonl":    {mentionF1: 1.00, verdict: 1.00, sentiment: 0.93, competitorF1: 1.00, noQueryF1: 0.99},
+	"holdout.jsonl": {mentionF1: 1.00, verdict: 0.99, sentiment: 0.93, competitorF1: 1.00, noQueryF1: 0.97},
 }
 
 func TestCorpus(t *testing.T) {
@@ -300,21 +317,30 @@ func TestCorpus(t *testing.T) {
 			}
 		}
 		fl := corpusFloors[half]
-		if got := ev.mention.f1(); got < fl.mentionF1 {
-			t.Errorf("%s: mention F1 %.3f below the floor %.3f", half, got, fl.mentionF1)
-		}
-		if got := ev.verdict.rate(); got < fl.verdict {
-			t.Errorf("%s: verdict accuracy %.3f below the floor %.3f", half, got, fl.verdict)
-		}
-		if got := ev.sentiment.rate(); got < fl.sentiment {
-			t.Errorf("%s: sentiment agreement %.3f below the floor %.3f", half, got, fl.sentiment)
-		}
-		if got := ev.competitors.f1(); got < fl.competitorF1 {
-			t.Errorf("%s: competitor F1 %.3f below the floor %.3f", half, got, fl.competitorF1)
-		}
+		checkFloors(t, half, []floorCheck{
+			{"mention F1", ev.mention.f1(), fl.mentionF1},
+			{"verdict accuracy", ev.verdict.rate(), fl.verdict},
+			{"sentiment agreement", ev.sentiment.rate(), fl.sentiment},
+			{"competitor F1", ev.competitors.f1(), fl.competitorF1},
+		})
 	}
 	if total < 250 {
 		t.Errorf("corpus has %d answers, want at least 250", total)
+	}
+}
+
+// floorCheck is one figure against its floor.
+type floorCheck struct {
+	what       string
+	got, floor float64
+}
+
+func checkFloors(t *testing.T, set string, checks []floorCheck) {
+	t.Helper()
+	for _, c := range checks {
+		if c.got < c.floor {
+			t.Errorf("%s: %s %.3f below the floor %.3f", set, c.what, c.got, c.floor)
+		}
 	}
 }
 
@@ -357,6 +383,77 @@ func report(half string, n int, ev, naive *evaluation) string {
 		}
 		fmt.Fprintf(&b, "%-28s %4.2f (%d/%d)          %4.2f\n", "  sentiment "+string(s), a.rate(), a.ok, a.n, zr)
 	}
+	for _, tag := range tags {
+		a, z := ev.sentTag[tag], naive.sentTag[tag]
+		if a == nil || strings.HasPrefix(tag, "sentiment_") {
+			continue
+		}
+		zr := 0.0
+		if z != nil {
+			zr = z.rate()
+		}
+		fmt.Fprintf(&b, "%-28s %4.2f (%d/%d)          %4.2f\n", "  sentiment, class "+tag, a.rate(), a.ok, a.n, zr)
+	}
 	fmt.Fprintf(&b, "%-28s %4.2f (%d/%d)          %4.2f\n", "negatives read neg/mixed", ev.negatives.rate(), ev.negatives.ok, ev.negatives.n, naive.negatives.rate())
+	fmt.Fprintf(&b, "%-28s %4.2f (%d/%d)          %4.2f\n", "word brand at start found", ev.startFound.rate(), ev.startFound.ok, ev.startFound.n, naive.startFound.rate())
 	return b.String()
+}
+
+// The held-out batches (testdata/heldout) were each written and labelled
+// before the detector was run on them: batch-a.jsonl against the rules of
+// detect/2026.11-2, batch-b.jsonl after the rules batch A's misses led to,
+// batch-c.jsonl after batch B's. Each was measured untouched first (README,
+// Detection) and its misses then analysed by class, so all three are now
+// tuning data too; the next fresh batch is the honest measure. Floors are
+// the figures reached, rounded down.
+var heldoutFloors = map[string]struct{ mentionF1, verdict, sentiment, negatives, startFound float64 }{
+	"batch-a.jsonl": {mentionF1: 1.00, verdict: 1.00, sentiment: 0.85, negatives: 1.00, startFound: 1.00},
+	"batch-b.jsonl": {mentionF1: 0.98, verdict: 0.98, sentiment: 0.79, negatives: 1.00, startFound: 1.00},
+	"batch-c.jsonl": {mentionF1: 0.97, verdict: 0.96, sentiment: 0.80, negatives: 1.00, startFound: 1.00},
+}
+
+func TestHeldout(t *testing.T) {
+	paths, err := filepath.Glob(filepath.Join("testdata", "heldout", "*.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(paths) == 0 {
+		t.Fatal("no held-out batches in testdata/heldout")
+	}
+	for _, path := range paths {
+		name := filepath.Base(path)
+		fl, ok := heldoutFloors[name]
+		if !ok {
+			t.Errorf("%s: no floors", name)
+		}
+		cases := loadCases(t, path)
+		ev := evaluate(cases, detectCorpusCase)
+		naive := evaluate(cases, naiveCase)
+		t.Logf("\n%s", report("heldout/"+name, len(cases), ev, naive))
+		// The hidden set's sentiment half: answers that all name the brand.
+		var sent []corpusCase
+		for _, c := range cases {
+			if slices.Contains(c.Tags, "sentiment_set") {
+				sent = append(sent, c)
+			}
+		}
+		evs := evaluate(sent, detectCorpusCase)
+		t.Logf("%s exact: mention F1 %.4f, verdict %.4f, sentiment %.4f (%d/%d), negatives neg/mixed %d/%d, "+
+			"word brand at sentence start found %d/%d; sentiment set (%d answers): sentiment %d/%d, negatives %d/%d, found at start %d/%d",
+			name, ev.mention.f1(), ev.verdict.rate(), ev.sentiment.rate(), ev.sentiment.ok, ev.sentiment.n,
+			ev.negatives.ok, ev.negatives.n, ev.startFound.ok, ev.startFound.n, len(sent),
+			evs.sentiment.ok, evs.sentiment.n, evs.negatives.ok, evs.negatives.n, evs.startFound.ok, evs.startFound.n)
+		if os.Getenv("DETECT_EVAL_FAILURES") != "" {
+			for _, f := range ev.failures {
+				t.Logf("  FAIL %s", f)
+			}
+		}
+		checkFloors(t, name, []floorCheck{
+			{"mention F1", ev.mention.f1(), fl.mentionF1},
+			{"verdict accuracy", ev.verdict.rate(), fl.verdict},
+			{"sentiment agreement", ev.sentiment.rate(), fl.sentiment},
+			{"negatives read negative or mixed", ev.negatives.rate(), fl.negatives},
+			{"word brands at a sentence start found", ev.startFound.rate(), fl.startFound},
+		})
+	}
 }

@@ -45,7 +45,7 @@ func Verdicts() []Verdict {
 // Version identifies the detection rules; every Result carries it, so a
 // stored result says which detector produced it. Bump it whenever a rule,
 // lexicon or threshold changes what Detect returns.
-const Version = "detect/2026.11-2"
+const Version = "detect/2026.11-3"
 
 // Input is everything detection reads: re-running it over a stored answer
 // with the same brand profile and competitors gives the same Result.
@@ -266,8 +266,14 @@ func New(brand Entity, competitors []Entity, opts ...Option) *Detector {
 	for ei, e := range all {
 		info := entInfo{name: e.Name}
 		add(ei, e.Name, KindName)
+		if v := withoutApostrophes(e.Name); v != e.Name {
+			add(ei, v, KindAlias) // "Arc'teryx" written "Arcteryx"
+		}
 		for _, a := range e.Aliases {
 			add(ei, a, KindAlias)
+			if v := withoutApostrophes(a); v != a {
+				add(ei, v, KindAlias)
+			}
 		}
 		for _, dom := range e.Domains {
 			if nd := normalizeDomain(dom); strings.Contains(nd, ".") {
@@ -289,6 +295,20 @@ func New(brand Entity, competitors []Entity, opts ...Option) *Detector {
 	}
 	d.scratch.New = func() any { return new(scratch) }
 	return d
+}
+
+// withoutApostrophes drops the apostrophes inside a name ("Arc'teryx" →
+// "Arcteryx"), as answers often write it; a possessive ending is kept.
+func withoutApostrophes(s string) string {
+	var b strings.Builder
+	for i, r := range s {
+		if (r == '\'' || r == '’') && i > 0 && i+utf8.RuneLen(r) < len(s) &&
+			isWordRune(lastRune(s[:i])) && isWordRune(firstRune(s[i+utf8.RuneLen(r):])) {
+			continue
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
 }
 
 func isASCII(s string) bool {
@@ -362,9 +382,11 @@ type scratch struct {
 	igToks []igTok
 	// spans: the byte ranges that govern the brand's sentiment
 	spans [][2]int
-	found []found
-	parts []part
-	ends  [][2]int // sentence start → end, for sentences with hits
+	// igSpans: the ignorance statements of a span scored for sentiment
+	igSpans [][2]int
+	found   []found
+	parts   []part
+	ends    [][2]int // sentence start → end, for sentences with hits
 	// citedBy pairs an entity with a citation on one of its domains
 	citedBy [][2]int32
 	// wide lists, per multi-byte rune, the byte offset after it and the

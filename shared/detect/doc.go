@@ -43,24 +43,42 @@
 //     some other evidence), its domain cited or in the text when
 //     capitalised (+1.2), a capitalised possessive (+1.0), being all of a
 //     heading, a list item's head or a table row's first cell (+0.7);
-//   - a product predicate after it, past a product line or a version
-//     ("X offers", "X has a free plan", "X is known for", "X remains the
-//     default", "Bear 2 added": +0.6), a product line, version or product
-//     noun after it ("Mercury Treasury", "Things 3", "Zoom calls": +0.5),
-//     product attributes in its sentence (pricing, plans, users,
-//     integrations, encryption, features, …: +0.3 each, at most two);
-//   - the query: naming the entity (+0.5) or asking about products
-//     ("best", "app", "pricing", "vs", "note-taking", "bank", …: +0.4);
-//     without a query (Detect) the answer stands in for it (+0.4): another
-//     tracked entity named by a form that is no word, or cited (for a
-//     competitor, not the brand), or four distinct product attributes;
+//   - a product predicate after it, past a product line, a version, a
+//     category noun ("Nest thermostats are"), a short parenthetical
+//     ("Telegram, by contrast, stores") or an enumerated name ("Stripe or
+//     Wise are"): a product verb ("X offers", "X learns", "X has a free
+//     plan", "X has lost market share", "X can do", "X doesn't sync"), a
+//     lower-case verb in -s or -ed with an object ("Nest learns your
+//     schedule", "Square introduced the reader"), a state or an evaluation
+//     within three words of a copula ("X is known for", "X is pleasant to
+//     write in", "X is prettier for"), or — in French, Spanish, Italian,
+//     Portuguese and German, whose common nouns take an article — a bare
+//     capitalised subject ("Signal est", "Notion ist", which also counts its
+//     capitals): +0.6; a product line, version or product or category noun
+//     after it ("Mercury Treasury", "Things 3", "Zoom calls", "Nest
+//     thermostat": +0.5); product attributes in its sentence or the next
+//     one of its paragraph (pricing, plans, users, integrations,
+//     encryption, features, …: +0.3 each, at most two); "called", "named"
+//     before it (+1.2, "a product called Fathom"); a statement of ignorance
+//     that reaches it (+0.8: one disclaims knowledge of names, not words);
+//   - the query: naming the entity (+0.5; +0.2 when the word is common and
+//     the query asks about nothing product-like: "is honey healthier than
+//     sugar") or asking about products ("best", "app", "pricing", "vs",
+//     "note-taking", "bank", a product category, a trouble such as
+//     "outage", "data loss", "reliability", or two tracked entities: +0.4;
+//     plural forms count); without a query (Detect) the answer stands in
+//     for it (+0.4): another tracked entity named by a form that is no
+//     word, or cited (for a competitor, not the brand), or four distinct
+//     product attributes;
 //   - the rest of the answer (iterated, at most eight passes): enumerated
 //     beside an accepted tracked entity (+1.2), heading a list item in a
 //     list of items headed by other tracked entities (+1.2), another
 //     tracked entity accepted in the same sentence (+0.5) or the previous
 //     or next one (+0.5; for a competitor only other competitors count, so
 //     naming the brand never adds competitor mentions), the entity
-//     accepted elsewhere (+0.5);
+//     accepted elsewhere (+0.5), and, when none of these holds, another
+//     tracked entity accepted anywhere in the answer (+0.3; for a
+//     competitor, another competitor);
 //   - its rarity: SCOWL level 50 and above ("acme", "obsidian", "coda")
 //     +1.0, levels 35–40 ("slack", "loom") +0.3, the commonest words 0;
 //
@@ -68,14 +86,32 @@
 // "Bear in mind": −1.5, unless a year or a name follows: "Zoom in 2020"),
 // a sentence-initial verb with an object ("Craft a reply": −1.0), "of"
 // after it ("Notion of progress": −0.8), a UI command before it ("click
-// Zoom": −1.0), a menu path ("Settings > Display > Zoom": −3.0), a title
-// whose every word is capitalised or a line in capitals (−0.5, and its
-// capitals say nothing), a hyphenated suffix other than "-like", "-style",
-// "-based", … ("Mercury-free": −0.7). A lower-case ordinary word needs a
-// cue, a domain suffix, a definition, a link anchor or rarity; the second
-// part of a compound ("high-mercury fish") and a weekday or month in a
-// temporal context ("on Monday morning", "May 5", "every Monday") are
-// rejected outright, and capitals never count for weekdays and months.
+// Zoom", "uncheck Zoom": −1.0), a step of a menu path after its root
+// ("Settings > Display > Zoom": −3.0; the root, "Zoom > Settings", is the
+// application and costs nothing), a title whose every word is capitalised
+// or a line in capitals (−0.5, and its capitals say nothing), a
+// hyphenated suffix other than "-like", "-style", "-based", …
+// ("Mercury-free": −0.7), a natural kind after it or defining it ("the
+// Amazon basin", "Mercury is the smallest planet", "**Amazon** – the
+// largest river": −1.5), another capitalised word before it mid-sentence
+// ("The Big Apple": −0.8, the end of another name). A platform before it
+// qualifies a feature ("iOS Zoom") and is no product cue. One sense per
+// answer (Gale, Church and Yarowsky, 1992): when one occurrence is plainly
+// another sense — a menu step, a natural kind, a compound part after a
+// quantity ("high-mercury fish") — every other capitalised occurrence
+// without a cue of its own loses 1.0 ("That's iOS Zoom", "Mercury can
+// harm"); verb uses are another part of speech and do not count. A
+// lower-case ordinary word needs a cue, a domain suffix, a definition, a
+// link anchor or rarity, and after an article it is a common noun ("a
+// coda", "the notion that"); the second part of a compound ("high-mercury
+// fish"), a weekday or month in a temporal context ("on Monday morning",
+// "May 5", "every Monday") and a weekday heading a list or lines headed by
+// other weekdays (a plan by day) are rejected outright, and capitals never
+// count for weekdays and months. A definition may put adverbs before its
+// article ("X is by far the fastest issue tracker", "X is one of the
+// best banks") and defines a product by a product or category noun, an
+// "alternative", "option" or "choice". A name or alias written with an
+// inner apostrophe also matches without it ("Arc'teryx", "Arcteryx").
 //
 // Each mention records its EvidenceScore. An accepted ordinary word has
 // confidence 0.65 at the threshold, +0.1 per point above it (at most
@@ -101,7 +137,14 @@
 // existential frame ("there is", "available") in the clause; a speech verb
 // with a qualifier ("can't describe X reliably", "can't say what it
 // offers"); or a notability term ("doesn't appear to be a widely known
-// tool", "may not exist"), but not "known for/as". So "I'm not able to find
+// tool", "may not exist"), but not "known for/as"; "I have nothing
+// (reliable) on X". The classifier also reads French, German, Spanish,
+// Portuguese and Italian negations, information nouns, cognition verbs and
+// first-person forms ("Je n'ai pas d'informations fiables sur X", "Ich
+// habe keine Informationen über X", "No tengo información sobre X"). A
+// statement with an object of its own after the mention ("Signal keeps
+// no data about you") is about that object, unless the object refers back
+// ("… about it"). So "I'm not able to find
 // reliable details on X", "There isn't enough reliable information
 // available to me about X" and "I can't describe X reliably" are
 // ignorance, while "X doesn't require any knowledge of SQL" and "X is not
@@ -109,14 +152,18 @@
 // mention in its sentence with no contrast between them ("I don't know
 // Beta, but Acme is great" leaves Acme counted); a possessive after it is
 // about the thing ("no information about Acme's 2025 roadmap"), unless the
-// thing is generic ("Acme's features", "pricing", "reviews").
+// thing is generic ("Acme's features", "pricing", "reviews") or is what
+// the query asks about ("norvia business account": "nothing on Norvia's
+// business accounts").
 //
 // Then the answer-level rule: when the brand is disclaimed — an Unknown
 // mention, or an ignorance sentence right after a sentence naming it
 // ("You asked about X. I couldn't find anything on it.") that names no
 // other entity — and no sentence asserts anything about it (its other
 // sentences are questions, conditions, guesses, echoes of the user —
-// "if", "may", "called", "asked", "check", … — or bare headings), every
+// "if", "may be", "could refer", "not certain", "called", "asked",
+// "check", … ("X could generate titles" states a capability, no guess) —
+// or bare headings), every
 // mention of the brand is Unknown. A positive statement about the brand
 // anywhere wins.
 //
@@ -146,11 +193,51 @@
 // issues") and bold topic labels ("**Reliability.**") do not count. When
 // the query asks for a recommendation and the brand is named first, or
 // the answer tells the reader to try it, +1 praise (unless it is
-// criticised). Praise P and criticism N give neutral when both are below
-// 0.5; mixed when both reach 0.8 and the smaller is at least a third of
-// the larger, or when praise wins but criticism reaches 1.5; otherwise the
-// larger side. The sentences with the strongest criticism and praise are
-// kept (Brand.NegativeEvidence, Result.NegativeEvidence,
+// criticised).
+//
+// The text read is refined by class. Statements of ignorance carry no
+// polarity ("I don't have reliable details on X's kiosk"). A following
+// sentence that names another entity still speaks of the brand up to the
+// rival's clause when it refers to the brand by a pronoun before it ("I
+// would not trust it — use Obsidian") or names the rival only as the
+// object of a comparison ("limited compared with Jira", "lags behind
+// Notion"); in the brand's own sentence such a rival leaves the clause to
+// the brand up to the comparison. Requirements are no praise ("if you need
+// fast offline access"), nor are conditions ("forgiving on weak
+// connections"). Negation: "n't", "not", "no longer", "less" ("less
+// compelling"), "rather than" ("functional rather than polished"); it
+// reaches past articles and the adjectives of a choice ("no longer the
+// obvious choice"); a criticism followed by "rare" or "minimal" is denied
+// ("outages are rare"). First-person endorsements ("I'd choose", "I would
+// rely on", "not something I'd build a workflow around") are praise,
+// negated they are criticism, restricted they are criticism ("I'd only
+// pick it for a solo writer"). Intensity: boosters ("genuinely",
+// "surprisingly"), positive adverbs ("beautifully"), graded forms read
+// through their base ("cleanest", "clunkier"), "the widest selection",
+// "the gold standard"; popularity and adequacy are weak praise ×0.5
+// ("popular", "fine"). Reported complaints: "accused", "allegations", "a
+// class action", "users report it loses …", teams "moving off" the brand
+// (+1 criticism). Product facts: "high fees", "prices have risen", "the
+// price went up" are criticism, "low fees" praise; discontinuation ("shut
+// it down", "stopped adding features", "no longer maintained") is
+// criticism; "has since added/improved" after a criticism is a remedy (+1
+// praise). A rival named the unconditionally better choice in the brand's
+// sentence or the next ("For most people, Ecobee is the better pick") is
+// +1 criticism; trade-offs ("Teams is stronger for meetings") and
+// conditions ("if you already pay for Microsoft 365, Teams is the better
+// fit") are not. A first sentence of at most four words that only says
+// yes or no, when the query names the brand ("Honestly, no.", "I
+// wouldn't."), is +1 praise or criticism.
+//
+// Praise P and criticism N give neutral when both are below 0.5; mixed
+// when both reach 0.8 and the smaller is at least a third of the larger,
+// or when praise wins but criticism reaches 1.5; otherwise the larger
+// side. A verdict against the brand — a negated endorsement, "not the
+// right tool", "a poor fit", "hard to justify", "skip it", a rival as the
+// better pick, discontinuation, a bare "no" — turns mixed into negative
+// when N ≥ P: praise beside such a verdict is conceded ("powerful, but
+// rarely the right tool"). The sentences with the strongest criticism and
+// praise are kept (Brand.NegativeEvidence, Result.NegativeEvidence,
 // Brand.PositiveEvidence).
 //
 // # Verdict, confidence and evidence
@@ -236,9 +323,15 @@
 //
 // # Limits
 //
-// The lexicons are English; other languages get neutral sentiment and no
-// unknown-statement detection (the ordinary-word rule reads capitals and
-// markup, so it works in part). The evidence weights were tuned on the
+// The sentiment lexicon is English (a curated product-review lexicon:
+// general ones such as VADER or AFINN rate "free" as praise and "freezing"
+// as criticism, and miss "clunky", "bloated", "steep"); other languages get
+// neutral sentiment. Ignorance is read in English, French, German,
+// Spanish, Portuguese and Italian. The ordinary-word rule reads capitals,
+// markup and the bare subjects of those languages, so it works in part
+// elsewhere. A place or a character that shares a brand's name and is no
+// dictionary word ("Patagonia" the region, "the Oracle" of a film) counts
+// as the brand. The evidence weights were tuned on the
 // corpus in testdata/corpus (make eval). Sentences end at
 // ". ", "! ", "? ", CJK full stops and line breaks (not after list numbers
 // or a few abbreviations), so other abbreviations split sentences. Inflected

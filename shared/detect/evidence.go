@@ -19,29 +19,35 @@ const (
 	// Adjudicator is asked about.
 	ambiguousBand = 0.4
 
-	wCue          = 1.2  // "Slack app", "Notion's API", "Apple Inc"
-	wTLD          = 2.0  // "Monday.com"
-	wDefinition   = 1.5  // "Box is a cloud storage platform"
-	wLinkAnchor   = 1.5  // "[Notion](…)"
-	wDomainSeen   = 1.2  // capitalised, and the entity's domain is cited or in the text
-	wCapital      = 0.8  // capitalised mid-sentence: a proper noun; the product only with some context
-	wPossessive   = 1.0  // capitalised possessive: "Apple's"
-	wEnumeration  = 1.2  // enumerated beside an accepted tracked entity
-	wListContext  = 1.2  // heads a list item beside items headed by other tracked entities
-	wNameHeading  = 0.7  // a heading or list head that is only the name
-	wPredicate    = 0.6  // "X offers", "X is known for", "X was criticised"
-	wAttribute    = 0.3  // per product attribute in the sentence (pricing, users, …), at most two
-	wProductLine  = 0.5  // a product line or product noun follows: "Mercury Treasury", "Zoom calls"
-	wQueryTopic   = 0.4  // the query asks about products, or names a tracked entity
-	wQueryNames   = 0.5  // the query names this entity (instead of wQueryTopic)
-	wOtherSame    = 0.5  // another tracked entity accepted in the same sentence
-	wOtherNear    = 0.5  // another tracked entity accepted in the previous or next sentence
-	wSameEntity   = 0.5  // the entity is accepted elsewhere in the answer
-	wVerbParticle = -1.5 // "Zoom in on", "Bear in mind", "Craft a message": a verb, not a name
-	wOf           = -0.8 // "Notion of progress"
-	wUICommand    = -1.0 // "click Zoom", "select Square"
-	wTitleCase    = -0.5 // every word of the line capitalised: capitals say nothing
-	wSuffix       = -0.7 // "Mercury-free"
+	wCue            = 1.2  // "Slack app", "Notion's API", "Apple Inc"
+	wTLD            = 2.0  // "Monday.com"
+	wDefinition     = 1.5  // "Box is a cloud storage platform"
+	wLinkAnchor     = 1.5  // "[Notion](…)"
+	wDomainSeen     = 1.2  // capitalised, and the entity's domain is cited or in the text
+	wCapital        = 0.8  // capitalised mid-sentence: a proper noun; the product only with some context
+	wPossessive     = 1.0  // capitalised possessive: "Apple's"
+	wEnumeration    = 1.2  // enumerated beside an accepted tracked entity
+	wListContext    = 1.2  // heads a list item beside items headed by other tracked entities
+	wNameHeading    = 0.7  // a heading or list head that is only the name
+	wPredicate      = 0.6  // "X offers", "X is known for", "X was criticised"
+	wAttribute      = 0.3  // per product attribute in the sentence (pricing, users, …), at most two
+	wProductLine    = 0.5  // a product line or product noun follows: "Mercury Treasury", "Zoom calls"
+	wQueryTopic     = 0.4  // the query asks about products, or names a tracked entity
+	wQueryNames     = 0.5  // the query names this entity (instead of wQueryTopic)
+	wQueryNamesBare = 0.2  // the query names this common word and nothing product-like
+	wOtherSame      = 0.5  // another tracked entity accepted in the same sentence
+	wOtherNear      = 0.5  // another tracked entity accepted in the previous or next sentence
+	wSameEntity     = 0.5  // the entity is accepted elsewhere in the answer
+	wVerbParticle   = -1.5 // "Zoom in on", "Bear in mind", "Craft a message": a verb, not a name
+	wOf             = -0.8 // "Notion of progress"
+	wUICommand      = -1.0 // "click Zoom", "select Square"
+	wTitleCase      = -0.5 // every word of the line capitalised: capitals say nothing
+	wSuffix         = -0.7 // "Mercury-free"
+	wOtherAnswer    = 0.3  // another tracked entity accepted anywhere in the answer (no closer one)
+	wNaturalKind    = -1.5 // "the Amazon basin", "Mercury is a planet": another sense of the word
+	wSense          = -1.0 // another occurrence is that other sense (a menu item, a natural kind), no cue here
+	wDisclaimed     = 0.8  // capitalised, and its sentence says the model does not know it: a name
+	wNameTail       = -0.8 // after another capitalised word mid-sentence: the end of another name ("The Big Apple")
 )
 
 // guardAll applies the ordinary-word rule: every guarded candidate gets a
@@ -62,10 +68,13 @@ func (an *analysis) guardAll() {
 	for i := range cands {
 		if c := &cands[i]; c.guarded && c.state == candPending {
 			an.localEvidence(c)
-			if c.state == candPending && c.local >= evidenceThreshold {
-				c.score = c.local
-				an.accept(c, guardConfidence(c.score))
-			}
+		}
+	}
+	an.propagateSense()
+	for i := range cands {
+		if c := &cands[i]; c.guarded && c.state == candPending && c.local >= evidenceThreshold {
+			c.score = c.local
+			an.accept(c, guardConfidence(c.score))
 		}
 	}
 	for pass, changed := 0, true; changed && pass < maxGuardPasses; pass++ {
@@ -85,6 +94,30 @@ func (an *analysis) guardAll() {
 	for i := range cands {
 		if cands[i].state == candPending {
 			cands[i].state = candRejected
+		}
+	}
+}
+
+// propagateSense applies one sense per answer (Gale, Church and Yarowsky,
+// 1992): when an occurrence of a form is plainly another sense of the word
+// — a step of a menu path, a natural kind ("the Amazon basin") — its other
+// capitalised occurrences without a product cue of their own ("That's iOS
+// Zoom", "uncheck Zoom") are read the same way. Verb uses do not count: a
+// verb is another part of speech, not another sense of the name ("Zoom
+// lets you zoom in").
+func (an *analysis) propagateSense() {
+	cands := an.sc.cands
+	for i := range cands {
+		c := &cands[i]
+		if !c.otherSense {
+			continue
+		}
+		for k := range cands {
+			o := &cands[k]
+			if k != i && o.pat == c.pat && o.guarded && o.state == candPending && !o.otherSense && !o.cued && !o.sensed {
+				o.sensed = true
+				o.local += wSense
+			}
 		}
 	}
 }
@@ -121,15 +154,37 @@ func (an *analysis) prepareQuery() {
 			}
 		}
 	}
-	pos := 0
-	for !an.queryTopic {
+	for pos := 0; !an.queryProduct; {
 		w, next := wordAtAny(q, pos)
 		if w == "" {
 			break
 		}
-		an.queryTopic = inSet(queryProductWords, w)
+		an.queryProduct = inSetStem(queryProductWords, w) || inSetStem(categoryNouns, w)
 		pos = next
 	}
+	named := 0
+	for _, ok := range an.queryNames {
+		if ok {
+			named++
+		}
+	}
+	// Two tracked entities in one query ("signal vs whatsapp") ask about
+	// products too.
+	an.queryProduct = an.queryProduct || named > 1
+	an.queryTopic = an.queryTopic || an.queryProduct
+}
+
+// inSetStem looks w up as written and without a plural ending
+// ("recommendations", "thermostats", "boxes").
+func inSetStem(m map[string]bool, w string) bool {
+	if inSet(m, w) {
+		return true
+	}
+	n := len(w)
+	if n < 4 || w[n-1]|0x20 != 's' {
+		return false
+	}
+	return inSet(m, w[:n-1]) || n > 4 && w[n-2]|0x20 == 'e' && inSet(m, w[:n-2])
 }
 
 // answerAboutProducts stands in for the query's topic when there is no
@@ -180,6 +235,7 @@ func (an *analysis) countAttributes(s, e, limit int) int {
 		if w == "" {
 			break
 		}
+		w = strings.TrimRight(w, "'’") // "users'"
 		if inSet(productAttributes, w) && !slices.ContainsFunc(seen, func(x string) bool { return strings.EqualFold(x, w) }) {
 			seen = append(seen, w)
 		}
@@ -216,14 +272,21 @@ func (an *analysis) localEvidence(c *cand) {
 	prev := prevToken(text, rec.rawStart, c.start)
 	next := nextToken(text, c.end, rec.end)
 	tld := tldFollows(text, c.end)
-	cue := inSet(productCues, prev.word) || inSet(productCues, next.word)
+	// A platform before a name qualifies a feature ("iOS Zoom", "Android
+	// Ring tones"); after it, the product ("Zoom iOS app").
+	cue := inSet(productCues, prev.word) && !inSet(platformCues, prev.word) || inSet(productCues, next.word)
 	def := an.definitional(c)
 	anchor := isLinkAnchor(text, c.start, c.end)
 	reject := func() { c.state, c.local, c.verbUse = candRejected, -2, true }
 
-	// A compound's second part ("high-mercury fish") is a word.
+	// A compound's second part ("high-mercury fish") is a word; after a
+	// quantity ("high-", "low-", "non-") it names a substance or a kind,
+	// and the answer's other occurrences mean the same.
 	if c.start > 1 && text[c.start-1] == '-' && isWordRune(lastRune(text[:c.start-1])) {
 		reject()
+		if w := prevToken(text, rec.rawStart, c.start-1); inSet(quantityPrefixes, strings.TrimSuffix(w.word, "-")) {
+			c.otherSense = true
+		}
 		return
 	}
 	if p.calendar && !inSet(productCues, next.word) && !tld && (inSet(temporalBefore, prev.word) || inSet(temporalAfter, next.word) ||
@@ -239,9 +302,18 @@ func (an *analysis) localEvidence(c *cand) {
 	case cue:
 		score += wCue
 	}
-	if def {
+	switch def {
+	case defProduct:
 		score += wDefinition
+	case defNaturalKind:
+		score += wNaturalKind
+		c.otherSense = true
 	}
+	if !cue && def == defNone && an.naturalKindFollows(c, rec) {
+		score += wNaturalKind // "Amazon basin", "Amazon River", "Apple pie"
+		c.otherSense = true
+	}
+	c.cued = cue || tld || def == defProduct || anchor
 	if anchor {
 		score += wLinkAnchor
 	}
@@ -249,8 +321,9 @@ func (an *analysis) localEvidence(c *cand) {
 	if !capital {
 		// A lower-case ordinary word is the word, unless it is rare, or a
 		// product cue, a domain suffix, a definition or a link anchor says
-		// otherwise.
-		if score < evidenceThreshold || an.verbUse(c, rec, prev, next, true) {
+		// otherwise; after an article it is a common noun ("a coda", "the
+		// notion that") unless a cue or a domain suffix makes it a product.
+		if score < evidenceThreshold || an.verbUse(c, rec, prev, next, true) || inSet(articles, prev.word) && !cue && !tld {
 			reject()
 			return
 		}
@@ -259,15 +332,28 @@ func (an *analysis) localEvidence(c *cand) {
 	}
 	start := atSentenceStart(text, rec.rawStart, c.start)
 	title := titleCaseLine(text, c.start)
+	if inSet(nameIntroducers, prev.word) {
+		score += wCue // "a product called Fathom", "an app named Ember"
+		c.cued = true
+	} else if an.disclaimed(c, rec) {
+		score += wDisclaimed // "Lantern isn't a tool I have reliable knowledge of"
+	}
+	if !start && !title && prev.word != "" && nameLike(prev.word) && !cue && !inSet(productCues, prev.word) &&
+		!atSentenceStart(text, rec.rawStart, c.start-len(prev.word)-1) {
+		score += wNameTail // "The Big Apple": the end of another name
+	}
 	menu := uiPath(text, c.start, c.end)
 	if an.verbUse(c, rec, prev, next, start || title) {
 		c.verbUse = true
 		score += wVerbParticle
 	}
 	switch {
+	case menu && uiPathRoot(text, c.start):
+		// "Zoom > Settings > Audio": the application whose menus follow
 	case menu:
 		c.verbUse = true
 		score += 2 * wVerbParticle
+		c.otherSense = true // "Settings > Accessibility > Zoom": a setting, not the app
 	case inSet(uiCommands, prev.word):
 		score += wUICommand
 	}
@@ -286,15 +372,23 @@ func (an *analysis) localEvidence(c *cand) {
 	// Weekdays and months are capitalised in ordinary English: their
 	// capitals say nothing.
 	capEvidence := !start && !title && !menu && !p.calendar
+	// A bare capitalised subject of a French, Spanish, Italian, Portuguese
+	// or German verb is a name: their common nouns take an article.
+	capEvidence = capEvidence || start && !title && inSet(foreignPredicates, next.word)
 	switch {
 	case an.domainSeen[c.ent] && !title && !menu:
 		score += wDomainSeen
+		c.cued = true
 	case capEvidence:
 		score += wCapital
 	case next.possessive && !title && !p.calendar:
 		score += wPossessive
 	}
 	if start && !title && nameOnlyHead(text, c) {
+		if p.calendar && calendarSiblings(text, c.start) {
+			reject() // "- **Monday:** review goals" beside "- **Friday:** …": a plan by day
+			return
+		}
 		score += wNameHeading
 	}
 	if !title && !p.calendar && next.sep == 0 && (nameLike(next.word) && !inSet(functionWords, next.word) && !inSet(verbParticles, next.word) ||
@@ -307,10 +401,20 @@ func (an *analysis) localEvidence(c *cand) {
 	if an.predicateFollows(c, rec) {
 		score += wPredicate
 	}
-	score += wAttribute * float64(an.attributes(rec))
+	attrs := an.attributes(rec)
+	if attrs < maxAttributes {
+		// "Buffer keeps things simple. The free plan covers three
+		// channels.": the next sentence goes on about it.
+		attrs += an.followingAttributes(rec, maxAttributes-attrs)
+	}
+	score += wAttribute * float64(attrs)
 	switch {
-	case an.queryNames[c.ent]:
+	case an.queryNames[c.ent] && (an.queryProduct || p.level >= 35):
 		score += wQueryNames
+	case an.queryNames[c.ent]:
+		// "is honey healthier than sugar": a query that names a common
+		// word and asks about nothing product-like says little.
+		score += wQueryNamesBare
 	case an.queryTopic || an.query == "" && an.answerAboutProducts(c.ent):
 		score += wQueryTopic
 	}
@@ -320,14 +424,30 @@ func (an *analysis) localEvidence(c *cand) {
 // productNounFollows: one of the next two words is a product noun ("Zoom
 // calls", "Discord voice channels").
 func (an *analysis) productNounFollows(c *cand, rec *sentRec) bool {
+	return an.nounFollows(c, rec, false, func(w string) bool { return inSet(productNouns, w) || inSetStem(categoryNouns, w) })
+}
+
+// naturalKindFollows: a natural-kind noun follows, right after the name or
+// after a second name ("the Amazon basin", "Amazon River basin",
+// "Mercury levels"): the word names a place, a thing or a substance, not
+// the product.
+func (an *analysis) naturalKindFollows(c *cand, rec *sentRec) bool {
+	return an.nounFollows(c, rec, true, func(w string) bool { return inSetStem(naturalNouns, w) })
+}
+
+// nounFollows: one of the next two words is a noun of the kind; with
+// pastName, the second only after a capitalised word.
+func (an *analysis) nounFollows(c *cand, rec *sentRec, pastName bool, kind func(string) bool) bool {
 	pos := c.end
 	for k := 0; k < 2; k++ {
 		w, np := wordAt(an.text, pos, rec.end)
-		if w == "" {
+		switch {
+		case w == "":
 			return false
-		}
-		if inSet(productNouns, w) {
+		case kind(w):
 			return true
+		case pastName && !nameLike(w):
+			return false
 		}
 		pos = np
 	}
@@ -379,7 +499,24 @@ func (an *analysis) contextEvidence(c *cand) float64 {
 	if an.entAcc[c.ent] {
 		s += wSameEntity
 	}
+	if s == 0 && an.otherAccepted(c.ent) {
+		// The answer names another tracked entity somewhere: it is about
+		// the products of the category (for a competitor, another
+		// competitor must be named).
+		s += wOtherAnswer
+	}
 	return s
+}
+
+// otherAccepted: an entity other than ent (for a competitor: another
+// competitor) has an accepted mention.
+func (an *analysis) otherAccepted(ent int32) bool {
+	for e, ok := range an.entAcc {
+		if ok && int32(e) != ent && (ent == 0 || e != 0) {
+			return true
+		}
+	}
+	return false
 }
 
 func abs(x int) int {
@@ -418,12 +555,11 @@ func (an *analysis) verbUse(c *cand, rec *sentRec, prev, next tok, initial bool)
 // "View → Zoom"): the nearest non-space character on either side, past
 // markdown emphasis, is a path separator.
 func uiPath(text string, start, end int) bool {
-	isPath := func(r rune) bool { return r == '>' || r == '→' || r == '›' || r == '»' || r == '➜' }
 	p := start
 	for k := 0; p > 0 && k < 8; k++ {
 		r, size := utf8.DecodeLastRuneInString(text[:p])
-		if r != ' ' && r != '*' && r != '_' && r != '`' {
-			if isPath(r) {
+		if !pathPadding(r) {
+			if isPathSep(r) {
 				return true
 			}
 			break
@@ -433,10 +569,54 @@ func uiPath(text string, start, end int) bool {
 	n := end
 	for k := 0; n < len(text) && k < 8; k++ {
 		r, size := utf8.DecodeRuneInString(text[n:])
-		if r != ' ' && r != '*' && r != '_' && r != '`' {
-			return isPath(r)
+		if !pathPadding(r) {
+			return isPathSep(r)
 		}
 		n += size
+	}
+	return false
+}
+
+func isPathSep(r rune) bool { return r == '>' || r == '→' || r == '›' || r == '»' || r == '➜' }
+
+// pathPadding may stand between a menu step and its separator: spaces,
+// emphasis, quotes ("„Bedienungshilfen“ > „Zoom“").
+func pathPadding(r rune) bool {
+	switch r {
+	case ' ', '*', '_', '`', '"', '\'', '„', '“', '”', '‘', '’', '«':
+		return true
+	}
+	return false
+}
+
+// uiPathRoot: the word opens its menu path ("Zoom > Settings > Audio"):
+// the application whose menus follow, not one of its settings.
+func uiPathRoot(text string, start int) bool {
+	p := start
+	for k := 0; p > 0 && k < 8; k++ {
+		r, size := utf8.DecodeLastRuneInString(text[:p])
+		if !pathPadding(r) {
+			return !isPathSep(r)
+		}
+		p -= size
+	}
+	return true
+}
+
+// calendarSiblings: one of the two lines before or after the line at pos
+// (within maxTitleBytes each way) starts with a weekday or month too.
+func calendarSiblings(text string, pos int) bool {
+	lo := max(0, pos-2*maxTitleBytes)
+	hi := min(len(text), pos+2*maxTitleBytes)
+	lines := strings.Split(text[lo:hi], "\n")
+	cur := strings.Count(text[lo:pos], "\n")
+	for _, k := range [...]int{cur - 2, cur - 1, cur + 1, cur + 2} {
+		if k <= 0 && lo > 0 || k < 0 || k >= len(lines) || k == len(lines)-1 && hi < len(text) {
+			continue // a line cut by the window
+		}
+		if w, _ := wordAtAny(lines[k], 0); inSet(calendarWords, w) {
+			return true
+		}
 	}
 	return false
 }
@@ -553,32 +733,143 @@ func (an *analysis) predicateFollows(c *cand, rec *sentRec) bool {
 	} else if strings.HasPrefix(text[pos:rec.end], "’s") {
 		pos += len("’s")
 	}
+	// "Telegram, by contrast, stores …": past a short parenthetical.
+	if strings.HasPrefix(text[pos:rec.end], ", ") {
+		if k := strings.Index(text[pos+2:min(rec.end, pos+2+maxParenthetical)], ", "); k > 0 {
+			pos += 2 + k + 1
+		}
+	}
 	for k := 0; k < 4; k++ {
 		w, np := wordAt(text, pos, rec.end)
 		switch {
 		case w == "":
 			return false
+		case k == 0 && inSet(enumerators, w) && nameLike(peekWordAt(text, np, rec.end)):
+			// "Stripe or Wise are cheaper": the predicate of both
+			_, np = wordAt(text, np, rec.end)
 		case k < 2 && (nameLike(w) && !inSet(functionWords, w) || startsWithDigit(w) && len(w) <= 4):
 			// "Mercury Treasury lets …", "Bear 2 added …": a product line or version
+		case k == 0 && !inSet(brandVerbs, w) && (inSet(productNouns, w) || inSetStem(categoryNouns, w)):
+			// "Nest thermostats are …", "Zoom calls drop …" (but "Telegram
+			// stores chats")
 		case inSet(predicateAdverbs, w):
-		case inSet(brandVerbs, w):
+		case inSet(possessVerbs, w) && strings.EqualFold(peekWordAt(text, np, rec.end), "been"):
+			// "X has been criticised": the copula after "has been"
+			_, np = wordAt(text, np, rec.end)
+			return an.stateFollows(np, rec.end)
+		case inSet(auxiliaries, w) && !inSet(possessVerbs, w):
+			return true
+		case inSet(brandVerbs, w) || k == 0 && inSet(foreignPredicates, w):
+			// In French, Spanish, Italian, Portuguese and German a common
+			// noun takes an article: a bare capitalised subject ("Signal
+			// est", "Notion ist") is a name.
+			return true
+		case verbWithObject(text, w, np, rec.end):
 			return true
 		case inSet(possessVerbs, w):
-			// "X has a free plan", "X had no API": a product owns things
+			// "X has a free plan", "X had no API": a product owns things;
+			// "X has lost market share", "X has added tabs": it acts
 			w2, _ := wordAt(text, np, rec.end)
-			return inSet(articles, w2) || inSet(quantifiers, w2) || startsWithDigit(w2) || inSet(productAttributes, w2)
-		case inSet(copulas, w) || inSet(linkingVerbs, w) || strings.EqualFold(w, "been"):
-			w2, np2 := wordAt(text, np, rec.end)
-			for inSet(predicateAdverbs, w2) || inSet(articles, w2) {
-				w2, np2 = wordAt(text, np2, rec.end)
-			}
-			return inSet(brandStates, w2)
+			return inSet(articles, w2) || inSet(quantifiers, w2) || startsWithDigit(w2) || inSet(productAttributes, w2) ||
+				inSet(brandVerbs, w2) || inSet(participles, w2) || len(w2) > 4 && strings.HasSuffix(w2, "ed")
+		case inSet(copulas, w) || inSet(pluralCopulas, w) || inSet(linkingVerbs, w) || strings.EqualFold(w, "been"):
+			return an.stateFollows(np, rec.end)
 		default:
 			return false
 		}
 		pos = np
 	}
 	return false
+}
+
+// maxParenthetical bounds a parenthetical between commas after a name.
+const maxParenthetical = 32
+
+// stateFollows: after a copula at pos, a product's state or an evaluation
+// within three words ("X is known for", "X is pleasant to write in", "X is
+// not flawless", "X is Mac-only and better suited").
+func (an *analysis) stateFollows(pos, end int) bool {
+	text := an.text
+	w, np := wordAt(text, pos, end)
+	for inSet(predicateAdverbs, w) || inSet(articles, w) {
+		w, np = wordAt(text, np, end)
+	}
+	for j := 0; j < 3 && w != ""; j++ {
+		if inSet(brandStates, w) || lexLookup(w)&(lexPositive|lexNegative|lexNegator) != 0 || gradedLookup(w) != 0 {
+			return true
+		}
+		if strings.HasSuffix(w, "er") && inSet(comparedBy, peekWordAt(text, np, end)) {
+			return true // "X is prettier for structured documents", "X is cheaper than Y"
+		}
+		if inSet(functionWords, w) && !strings.EqualFold(w, "and") {
+			return false
+		}
+		w, np = wordAt(text, np, end)
+	}
+	return false
+}
+
+// comparedBy follows a comparative.
+var comparedBy = set(`than for at`)
+
+// peekWordAt returns the word at pos without its end.
+func peekWordAt(text string, pos, end int) string {
+	w, _ := wordAt(text, pos, end)
+	return w
+}
+
+// disclaimed: the candidate's sentence holds a statement of ignorance
+// that reaches it ("Lantern: no idea — it isn't in my knowledge base").
+func (an *analysis) disclaimed(c *cand, rec *sentRec) bool {
+	if !rec.analysed {
+		an.tokenize(rec)
+	}
+	if !rec.anchor {
+		return false
+	}
+	return an.isUnknown(c)
+}
+
+// verbWithObject: w, after a name, is a present-tense verb with an
+// object — a lower-case word in -s followed by a determiner or a pronoun
+// ("Nest learns your schedule", "Linear builds this in"). A plural noun of
+// a compound is followed by its verb instead ("Mercury levels vary", "Nest
+// boxes in the garden", "Signal drops that happen").
+func verbWithObject(text, w string, pos, end int) bool {
+	n := len(w)
+	if n < 4 || !asciiWord[w[0]] || w[0] < 'a' || w[0] > 'z' {
+		return false
+	}
+	past := n >= 5 && strings.HasSuffix(w, "ed") // "Square popularised the model"
+	if !past && (w[n-1] != 's' || w[n-2] == 's' || w[n-2] == 'u' || w[n-2] == 'i') {
+		return false
+	}
+	if inSet(productNouns, w) || inSetStem(categoryNouns, w) || inSetStem(naturalNouns, w) || inSet(productAttributes, w) {
+		return false
+	}
+	o, _ := wordAt(text, pos, end)
+	return inSet(objectStarts, o)
+}
+
+// maxAttributes caps the product attributes counted for a mention.
+const maxAttributes = 2
+
+// followingAttributes counts the product attributes (up to limit) of the
+// sentence after rec when it continues the paragraph and names no tracked
+// entity.
+func (an *analysis) followingAttributes(rec *sentRec, limit int) int {
+	s, e, ok := sentenceAfter(an.text, rec.end)
+	if !ok || strings.IndexByte(an.text[rec.end:s], '\n') >= 0 || an.hasCandIn(s, e) || an.hasPendingIn(s, e) {
+		return 0
+	}
+	return an.countAttributes(s, e, limit)
+}
+
+// hasPendingIn: a candidate of any state lies in [s,e).
+func (an *analysis) hasPendingIn(s, e int) bool {
+	cands := an.sc.cands
+	i, _ := slices.BinarySearchFunc(cands, s, func(c cand, t int) int { return c.start - t })
+	return i < len(cands) && cands[i].start < e
 }
 
 // attributes counts distinct product attributes ("pricing", "users",
@@ -596,6 +887,7 @@ func (an *analysis) attributes(rec *sentRec) int {
 		if w == "" {
 			break
 		}
+		w = strings.TrimRight(w, "'’") // "users'"
 		if inSet(productAttributes, w) && !strings.EqualFold(w, seen) {
 			seen = w
 			n++
@@ -634,7 +926,59 @@ note notes note-taking notebook messenger doorbell doorbells smartwatch watch la
 transfers send payment terminal reader wiki wikis docs documents tasks task todo to-do calendar scheduling
 meetings meeting webinar webinars streaming music photos storage cloud backup password vpn antivirus
 hosting domain analytics marketing seo ads invoicing accounting payroll hr hiring ecommerce e-commerce
+settings install download update login export import sync shortcuts extension plugin
+problems problem issues outage outages crash crashes bug bugs loss refund refunds support privacy security
+fees fee reliability uptime
 marketplace delivery grocery groceries retailers shopping subscription subscriptions`)
+
+	// platformCues qualify a feature when they come before a name ("iOS
+	// Zoom") and a product after it ("Zoom iOS app").
+	platformCues = set(`ios android desktop mobile web windows macos mac`)
+
+	// foreignPredicates: copulas and common verbs of other languages, and
+	// the French negation particle, which only a verb follows.
+	foreignPredicates = set(`ist war hat bietet bleibt est offre propose permet reste ne es ofrece tiene permite sigue é
+oferece tem permite è offre ha permette resta`)
+
+	// objectStarts open the object of a verb ("learns your schedule").
+	objectStarts = set(`your you the an this it its these those them their our my his her users people teams
+customers businesses every each all any some both`)
+
+	// quantityPrefixes make a compound's second part a substance or a kind:
+	// "high-mercury fish", "low-signal areas".
+	quantityPrefixes = set(`high low non zero rich heavy light reduced added extra`)
+
+	// nameIntroducers before a word make it a name: "a product called X".
+	nameIntroducers = set(`called named dubbed titled`)
+
+	// auxiliaries after a name make it the subject of a verb: "Notion can
+	// do similar things", "Bear doesn't sync tags".
+	auxiliaries = set(`can could will would may might should cannot can't won't doesn't didn't isn't wasn't
+does did do has have had must`)
+
+	// participles after "has" that are not in -ed: "has lost", "has grown".
+	participles = set(`lost grown become built won made kept given taken shown begun fallen risen seen gone had been`)
+
+	// pluralCopulas: "Nest thermostats are …".
+	pluralCopulas = set(`are were`)
+
+	// categoryNouns name kinds of products and services: a query asking
+	// about one is about products, one after a name makes it a product
+	// ("Nest thermostat"), and a definition by one defines a product.
+	categoryNouns = set(`thermostat doorbell camera speaker phone smartphone laptop tablet watch headphone earbud
+router printer tv television console vacuum bank neobank fintech card issuer lender broker exchange wallet
+messenger browser tracker editor app platform tool service software suite client retailer store marketplace
+airline carrier insurer network station chain brand database crm erp pos terminal reader notebook notetaker
+recorder assistant chatbot`)
+
+	// naturalNouns after (or defining) a capitalised ordinary word make it
+	// another sense of the word: a place, a body, a substance, a creature,
+	// a food ("the Amazon basin", "Mercury is the smallest planet").
+	naturalNouns = set(`river rivers rainforest rainforests basin delta tributary jungle forest forests region
+planet planets moon star element metal metals mineral poisoning toxicity exposure levels fish species bird birds
+tree trees fruit fruits pie cider juice sauce slices orchard animal animals mythology myth god goddess
+priestess temple oracle sanctuary mountain mountains lake lakes ocean sea island islands valley desert tribe
+tribes warrior warriors horse`)
 
 	// productNouns after a name make it a product: "Zoom calls", "Slack
 	// channels", "Discord servers".
@@ -655,7 +999,7 @@ membership account accounts card cards`)
 	verbBefore = set(`to can could will would should might must please cannot don't doesn't didn't won't let's lets`)
 
 	// uiCommands before a word make it a button or menu item.
-	uiCommands = set(`click tap select choose press toggle hit`)
+	uiCommands = set(`click tap select choose press toggle hit uncheck untick tick enable disable`)
 
 	// brandSuffixes: "Notion-like", "Slack-style" refer to the product.
 	brandSuffixes = set(`like style based powered compatible native integrated friendly first only certified approved`)
@@ -673,6 +1017,10 @@ thousands millions`)
 
 	// brandVerbs: what products and companies do.
 	brandVerbs = set(`offers offer offered provides provide provided lets let allows allow supports supported
+learns learned builds built produces produced operates operated pays paid work processes processed protects protected
+detects detected notifies alerts streams streamed transcribes summarizes summarises generates generated imports
+exports converts converted invests invested holds held accepts accepted issues issued hosts charges waives waived
+bills billed ranks delivers delivered integrates replaced replaces adds
 integrates integrated charges charged costs cost includes included ships shipped launched released added
 introduced announced acquired raised encrypts encrypted syncs synced stores stored features featured focuses
 focused excels excel shines stands dominates leads targets uses requires works runs handles delivers gives
@@ -686,7 +1034,7 @@ syncs backs wins won ranks rated scores scored topped outperforms undercuts matc
 
 	// brandStates after "X is/was/has been": "known for", "preferred by".
 	brandStates = set(`known preferred favored favoured used considered regarded praised criticised criticized
-recommended popular designed built owned headquartered based available priced aimed geared focused loved
+recommended popular designed built owned headquartered based available priced aimed geared focused loved cheap
 trusted widely free cheaper pricier faster slower better worse best ideal great good solid strong weaker
 stronger simpler easier harder beloved famous notable owned used adopted backed funded acquired criticized
 blamed sued fined praised rated reviewed often one choice pick option alternative winner fit tool app

@@ -14,6 +14,11 @@ func FuzzDetect(f *testing.F) {
 		"## The Slack Of Progress\nSettings > Slack", "You asked about Acme. I can't find anything on it.",
 		"| Slack | $8 |\n| Acme | free |", "[acme.com/docs](https://acme.com/docs)", "Sources: acme.com",
 		"Users report it loses edits. Acme is hard to recommend.",
+		"Je n'ai pas d'informations sur Acme. Ich habe keine Informationen über Slack.",
+		"Open Slack > Settings > Slack, then uncheck Slack. The Slack basin.",
+		"Slack, by contrast, stores chats; Slack or Acme are cheaper for most teams.",
+		"Slack was criticised, but has since improved. I wouldn't choose it; Acme is the better pick.",
+		"- **Monday:** plan\n- **Friday:** review", "a high-slack chain. Slack can harm",
 	} {
 		f.Add(s, "best crm for acme users")
 	}

@@ -43,6 +43,9 @@ type cand struct {
 	local, score float64
 	scored       bool // local is computed
 	verbUse      bool // used as a verb, a compound part or a menu item: context cannot rescue it
+	otherSense   bool // plainly another sense of the word (a menu step, a natural kind)
+	cued         bool // a product cue, domain suffix, definition, link anchor or cited domain of its own
+	sensed       bool // penalised for another occurrence's other sense
 	hedge        bool // the sentence does not assert anything about the entity (ignorance.go)
 	adjudicated  bool // the decision came from the Adjudicator
 }
@@ -76,9 +79,12 @@ type analysis struct {
 	citations  []Citation
 
 	query      string
-	queryTopic bool   // the query asks about products or names a tracked entity
-	queryNames []bool // per entity: the query names it
-	entAcc     []bool // per entity: a mention is accepted
+	queryTopic bool // the query asks about products or names a tracked entity
+	// queryProduct: the query asks about products ("best", "app", "vs", a
+	// product category) or names two tracked entities
+	queryProduct bool
+	queryNames   []bool // per entity: the query names it
+	entAcc       []bool // per entity: a mention is accepted
 	// textAttributes: distinct product attributes in the answer (capped),
 	// -1 until counted
 	textAttributes int
@@ -203,22 +209,45 @@ func (an *analysis) buildCands() {
 
 // inURLPath reports whether pos lies in the path of a URL: the token
 // around it (no spaces, brackets or quotes) has "://" before pos and a "/"
-// after the scheme's host. Looks back at most maxURLBytes.
+// after the scheme's host, or starts with a host ("atlassian.com/software/
+// confluence", as a link's anchor writes it) followed by a "/" before pos.
+// Looks back at most maxURLBytes.
 func inURLPath(text string, lo, pos int) bool {
 	lo = max(lo, pos-maxURLBytes)
-	slash := false
-	for k := pos - 1; k >= lo; k-- {
-		switch c := text[k]; c {
-		case ' ', '\t', '\n', '(', '<', '[', '"', '\'':
-			return false
-		case '/':
-			if k > 0 && text[k-1] == '/' && k > 1 && text[k-2] == ':' {
-				return slash
+	slash := -1 // the first "/" of the token seen so far (scanning back)
+	k := pos - 1
+	for ; k >= lo; k-- {
+		c := text[k]
+		if c == ' ' || c == '\t' || c == '\n' || c == '(' || c == '<' || c == '[' || c == '"' || c == '\'' {
+			break
+		}
+		if c == '/' {
+			if k > 1 && text[k-1] == '/' && text[k-2] == ':' {
+				return slash >= 0
 			}
-			slash = true
+			slash = k
 		}
 	}
-	return false
+	if slash < 0 {
+		return false
+	}
+	// No scheme: the token up to its first "/" must be a host name.
+	host := text[k+1 : slash]
+	dot := strings.LastIndexByte(host, '.')
+	if dot <= 0 || dot == len(host)-1 {
+		return false
+	}
+	for i := 0; i < len(host); i++ {
+		if c := host[i]; !(c == '.' || c == '-' || c < utf8.RuneSelf && isWordRune(rune(c))) {
+			return false
+		}
+	}
+	for i := dot + 1; i < len(host); i++ {
+		if c := host[i] | 0x20; c < 'a' || c > 'z' {
+			return false
+		}
+	}
+	return true
 }
 
 // inHostname reports whether [s,e) is part of, but not all of, a
@@ -327,35 +356,66 @@ func (an *analysis) isHead(c *cand) bool {
 	return c.head == 1
 }
 
-// definitional: "X is a cloud storage platform" — the sentence defines X
-// as a product within a few words.
-func (an *analysis) definitional(c *cand) bool {
+// Definition kinds (definitional).
+const (
+	defNone        = iota
+	defProduct     // "Box is a cloud storage platform"
+	defNaturalKind // "Mercury is the smallest planet", "**Amazon** – the largest river"
+)
+
+// definitional: the sentence defines X within a few words — "X is a cloud
+// storage platform", "X is by far the fastest issue tracker", "X is one of
+// the most popular banks", "**X** – the largest river" — as a product
+// (defProduct) or as a natural kind (defNaturalKind).
+func (an *analysis) definitional(c *cand) int {
 	text := an.text
 	end := an.sc.sents[c.srec].end
 	pos := c.end
-	w, pos := wordAt(text, pos, end)
-	if !inSet(copulas, w) {
-		return false
+	dash := false
+	for pos < end && (text[pos] == '*' || text[pos] == '_' || text[pos] == ' ') {
+		pos++
 	}
-	w, pos = wordAt(text, pos, end)
+	if r := firstRune(text[pos:end]); r == '–' || r == '—' || r == '-' || r == ':' {
+		dash = true // "**Amazon** – the largest river": a list item's definition
+		pos += utf8.RuneLen(r)
+	}
+	w, np := wordAt(text, pos, end)
+	if !dash {
+		if !inSet(copulas, w) {
+			return defNone
+		}
+		w, np = wordAt(text, np, end)
+	}
+	for k := 0; k < 3 && !inSet(articles, w); k++ {
+		if !inSet(definitionAdverbs, w) {
+			return defNone
+		}
+		w, np = wordAt(text, np, end)
+	}
 	if !inSet(articles, w) {
-		return false
+		return defNone
 	}
 	for k := 0; k < 6; k++ {
-		w, pos = wordAt(text, pos, end)
-		if w == "" {
-			return false
-		}
-		if inSet(definitionCues, w) {
-			return true
+		w, np = wordAt(text, np, end)
+		switch {
+		case w == "":
+			return defNone
+		case inSetStem(definitionCues, w) || inSetStem(categoryNouns, w):
+			return defProduct
+		case inSetStem(naturalNouns, w):
+			return defNaturalKind
 		}
 	}
-	return false
+	return defNone
 }
 
 var (
 	copulas  = set(`is was remains`)
 	articles = set(`a an the`)
+	// definitionAdverbs may stand between the copula and the article:
+	// "is by far the", "is arguably the", "is one of the", "is still a".
+	definitionAdverbs = set(`by far arguably probably likely easily simply perhaps still also now currently one of
+generally widely often usually really clearly undoubtedly possibly essentially basically mainly primarily`)
 )
 
 // wordAt skips non-word runes from pos and returns the next word (letters,

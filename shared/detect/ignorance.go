@@ -45,16 +45,22 @@ var ignoranceWords = func() map[string]uint16 {
 	}
 	add(igNeg, `not no never cannot cant unable lack lacks lacking limited little insufficient scarce sparse
 		unclear uncertain unsure unfamiliar unaware unknown unverified beyond outside hard difficult few
-		nothing none nor without`)
+		nothing none nor without
+		ne pas aucune aucun keine kein keinen keiner nicht nichts não nao non nessuna nessun ninguna ningún ningun`)
 	add(igInfo, `information info details detail data knowledge specifics documentation sources records
 		record evidence coverage facts references mentions material context insight insights idea
-		picture training opinion assessment reviews overview`)
+		picture training opinion assessment reviews overview
+		informations données donnees détails details renseignements informationen angaben daten einzelheiten
+		información informacion datos detalles informações informacoes dados detalhes informazioni dati dettagli`)
 	add(igCog, `know knew familiar aware heard recognize recognise recognized recognised find found locate located
-		verify verified confirm confirmed identify identified encountered knowledgeable match across`)
+		verify verified confirm confirmed identify identified encountered knowledgeable match across
+		connais connaissais sais trouve kenne weiß weiss bekannt vertraut conozco conoce encuentro encontré conheço
+		conheco sei conosco trovo`)
 	add(igSpeech, `say tell describe comment speak assess evaluate judge vouch characterize characterise explain`)
 	add(igNotable, `known well-known widely-known established exist exists existed existence notable mainstream
 		prominent recognized recognised covered covers documented discussed`)
-	add(igSelf, `i me my we our us myself`)
+	add(igSelf, `i me my we our us myself
+		je j moi ich mir mich yo tengo dispongo conozco encuentro eu tenho conheço conheco io ho conosco`)
 	add(igExist, `there available publicly public online accessible`)
 	add(igQualify, `reliably accurately confidently much anything what whether how specifics details definitively
 		certainty sure precisely exactly authoritatively meaningfully about assessment opinion evaluation
@@ -92,13 +98,16 @@ var knowledgeStems = []string{
 	"encounter", "describ", "say", "tell", "comment", "speak", "assess", "evaluat", "judg", "vouch", "character",
 	"explain", "establish", "notable", "mainstream", "prominent", "discuss", "exist", "unfamiliar", "unaware",
 	"unknown", "unverified", "insight", "no idea", "picture", "training", "opinion", "match", "reviews", "come across", "came across", "overview",
+	// French, German, Spanish, Portuguese, Italian
+	"donn", "renseign", "angab", "daten", "einzelheit", "dato", "dados", "dati", "dettagl", "connai", "kenne", "bekannt",
+	"vertraut", "conoz", "conhe", "conosc", "nothing",
 }
 
 // ignoranceSpans appends the byte spans of ignorance statements in
 // text[s:e] to out.
 func (an *analysis) ignoranceSpans(s, e int, out [][2]int) [][2]int {
 	text := an.text
-	if knowledgeFilter().mask(text[s:e]) == 0 {
+	if !knowledgeFilter().matchAny(text[s:e]) {
 		return out
 	}
 	toks := an.sc.igToks[:0]
@@ -132,11 +141,13 @@ func (an *analysis) ignoranceSpans(s, e int, out [][2]int) [][2]int {
 		if n := len(w); n > 3 && (w[n-3:] == "n't" || strings.HasSuffix(w, "n’t")) {
 			cls |= igNeg
 		}
-		base := w
+		base, elided := w, ""
 		if k := strings.IndexAny(base, "'’"); k > 0 {
 			base = base[:k] // "I'm" → "i", "don't" → "don"
+			_, size := utf8.DecodeRuneInString(w[k:])
+			elided = w[k+size:] // "d'informations" → "informations"
 		}
-		cls |= lookupIgnorance(w) | lookupIgnorance(base)
+		cls |= lookupIgnorance(w) | lookupIgnorance(base) | lookupIgnorance(elided)
 		if f&lexNegator != 0 {
 			cls |= igNeg
 		}
@@ -177,6 +188,14 @@ func knowledgeNear(toks []igTok, i int) (int, bool) {
 	}
 	if toks[i].cls&igNegCog != 0 && (self || followedBy(toks, i, "to", "me")) {
 		return i, true
+	}
+	if self && strings.EqualFold(toks[i].word, "nothing") {
+		// "I have nothing (reliable) on X", "I've got nothing about X"
+		for j := i + 1; j < min(len(toks), i+3); j++ {
+			if toks[j].clause == cl && toks[j].cls&igPrep != 0 {
+				return j, true
+			}
+		}
 	}
 	for j := max(0, i-5); j < min(len(toks), i+10); j++ {
 		t := &toks[j]
@@ -319,13 +338,23 @@ func (an *analysis) hedged(rec *sentRec, c *cand) bool {
 			return false
 		}
 		if inSet(hedgeWords, w) {
-			return true
+			// "X could be a startup" guesses; "X could auto-generate
+			// titles" states what it did.
+			if !inSet(hedgeModals, w) || inSet(guessVerbs, peekWordAt(s, np, len(s))) {
+				return true
+			}
 		}
 		pos = np
 	}
 }
 
+var (
+	hedgeModals = set(`may might could`)
+	guessVerbs  = set(`be have refer mean exist not also well possibly still just`)
+)
+
 var hedgeWords = set(`if whether may might could possible possibly perhaps maybe unless assuming suppose supposing likely
+sure certain unsure
 appears appear seems seem unclear uncertain called named asked asking mentioned mentioning referring meant
 regarding clarify verify check visit share context`)
 

@@ -50,7 +50,7 @@ products service services company startup vendor provider marketplace cli
 var definitionCues = set(`
 app application software tool platform crm service suite solution product company
 startup provider vendor browser editor workspace marketplace sdk api plugin extension
-saas website search engine assistant chatbot manager tracker builder
+saas website search engine assistant chatbot manager tracker builder alternative option choice pick
 `)
 
 // enumerators join items of an enumeration.
@@ -78,6 +78,10 @@ market-leading industry-leading transparent privacy-focused well-documented
 well-supported favoured favored praiseworthy excelled standouts painless effortless recommendation
 cheapest inexpensive low-cost hassle-free rave raves uptime worth sleek modern quick fun top-notch
 first-class world-class won
+pleasant supportive comfortable compelling competitive dominant dominates flawless improved sharper smoother
+safe durable lovely
+fine decent okay usable adequate reasonable forgiving beautifully wonderfully elegantly brilliantly superbly
+nicely
 `)
 
 // strongWords weigh sentStrong.
@@ -90,7 +94,7 @@ downside downsides weakness weaknesses limitation limitations criticism criticis
 
 // boosters intensify the next polar word; softeners weaken it.
 var (
-	boosters  = set(`very extremely really highly incredibly exceptionally particularly remarkably truly super consistently genuinely seriously deeply significantly especially so`)
+	boosters  = set(`very extremely really highly incredibly exceptionally particularly remarkably truly super consistently genuinely seriously deeply significantly especially so surprisingly`)
 	softeners = set(`slightly somewhat bit occasionally sometimes minor mildly marginally relatively fairly little`)
 )
 
@@ -105,7 +109,7 @@ lacklustre annoying terrible awful horrible insecure vulnerable breach breaches 
 outages downtime scam fraud risky concern concerns overwhelming bloated laggy
 inconsistent inaccurate cons hate hated fails fail failed failure struggles struggle
 unresponsive unintuitive deprecated discontinued cluttered lose loses losing lost loss corrupt
-corrupts corrupted freezes freeze freezing hangs lag lags lagging glitch glitches broken breaks
+corrupts corrupted freezes hangs lag lags lagging glitch glitches broken breaks
 unusable painful headache headaches annoyance annoyances gripe gripes complain complains
 complained complaining controversy controversial lawsuit lawsuits fined scandal leak leaked
 leaks backlash stagnant abandoned neglected overkill restrictive paywall paywalled intrusive
@@ -115,13 +119,17 @@ shady predatory hidden-fees underwhelming subpar sluggishness unhelpful clumsy a
 nightmare disaster data-loss falls lags distracting fatigue noisy missing tedious irritating downgrade
 spam hacked breached vulnerability vulnerabilities sued penalized penalised boycott boycotts layoffs shutdown
 declined decline struggling cramped outdated-looking bite bites
+notorious aggressive cautious undermines undermine unhappy wrong draining drain fragile mixed frozen outgrow
+accused accusations allegations alleged uninstalled messy unsafe disappearing disappear disappears vanish
+vanishing reverting reverted
+outgrew outgrown
 `)
 
 // negators flip the polarity of the next sentiment word within negationWindow
 // words: "not recommended", "isn't great", "no issues", "never crashes".
 // Any word ending in "n't" (or "n’t") is a negator as well.
 var negators = set(`not no never none nothing neither nor without hardly barely rarely
-cannot cant isnt dont doesnt wont arent wasnt`)
+cannot cant isnt dont doesnt wont arent wasnt less`)
 
 const negationWindow = 3
 
@@ -207,7 +215,8 @@ var lexicon = func() map[string]uint8 {
 		m[w] |= lexSoftener
 	}
 	for _, w := range strings.Fields(`unable limited unfamiliar unaware unknown beyond outside blank radar lack lacks lacking
-		little insufficient scarce sparse unclear uncertain unsure unverified hard difficult few`) {
+		little insufficient scarce sparse unclear uncertain unsure unverified hard difficult few
+		ne pas aucune aucun keine kein keinen keiner nicht não nao non nessuna nessun ninguna ningun`) {
 		m[w] |= lexAnchor
 	}
 	return m

@@ -59,7 +59,17 @@ func (an *analysis) brandSentiment(er *EntityResult) {
 		end := rec.end
 		for k := 0; k < maxFollowSentences; k++ {
 			s, e, ok := sentenceAfter(text, end)
-			if !ok || strings.IndexByte(text[end:s], '\n') >= 0 || an.hasCandIn(s, e) {
+			if !ok || strings.IndexByte(text[end:s], '\n') >= 0 {
+				break
+			}
+			if an.hasCandIn(s, e) {
+				// "It's slow to load large pages and limited compared with
+				// Obsidian", "I would not trust it — use Obsidian": a
+				// sentence that goes on about the brand by a pronoun is the
+				// brand's up to the clause naming another.
+				if ce := an.clauseBeforeOther(s, e); ce > s && (hasWordIn(text[s:ce], brandPronouns) || an.comparisonCut(s, an.firstAcceptedIn(s, e)) > s) {
+					spans = append(spans, [2]int{s, ce})
+				}
 				break
 			}
 			spans = append(spans, [2]int{s, e})
@@ -72,6 +82,7 @@ func (an *analysis) brandSentiment(er *EntityResult) {
 	slices.SortFunc(spans, func(a, b [2]int) int { return a[0] - b[0] })
 	sc.spans = spans
 	var P, N, bestP, bestN float64
+	verdict := false // a negative verdict on the brand ("I wouldn't choose it", "a poor fit")
 	covered := 0
 	for _, sp := range spans {
 		s, e := max(sp[0], covered), sp[1]
@@ -82,9 +93,10 @@ func (an *analysis) brandSentiment(er *EntityResult) {
 		if question(text[s:e]) {
 			continue
 		}
-		p, n := an.valence(s, e)
+		p, n, v := an.valenceBeside(s, e)
 		P += p
 		N += n
+		verdict = verdict || v
 		if p > bestP {
 			bestP, er.PositiveEvidence = p, an.sentenceText(s, e)
 		}
@@ -94,6 +106,24 @@ func (an *analysis) brandSentiment(er *EntityResult) {
 	}
 	if an.urgedTo(warnVerbs) {
 		N += sentRecommended // "I'd skip X if …"
+		verdict = true
+	}
+	switch an.bareAnswer() {
+	case Negative:
+		N += sentRecommended // "Should I still use X?" — "I wouldn't."
+		verdict = true
+	case Positive:
+		P += sentRecommended // "Is X worth it?" — "Yes."
+	}
+	if an.defectedFrom() {
+		N += sentRecommended // "many teams are moving off X": a reported complaint
+	}
+	if s, e, ok := an.rivalPreferred(); ok {
+		N += sentRecommended // "For most people, Ecobee is the better pick."
+		verdict = true
+		if bestN < sentRecommended {
+			bestN, er.NegativeEvidence = sentRecommended, an.sentenceText(s, e)
+		}
 	}
 	if N < sentClear && (an.recommendedFirst(er) || an.urgedTo(urgeVerbs)) {
 		// The answer to "best …?" leads with the brand, or tells the reader
@@ -104,6 +134,11 @@ func (an *analysis) brandSentiment(er *EntityResult) {
 		}
 	}
 	er.Sentiment = decideSentiment(P, N)
+	if er.Sentiment == Mixed && verdict && N >= P {
+		// Praise beside a verdict against the brand ("powerful, but
+		// rarely the right tool") reads as the verdict.
+		er.Sentiment = Negative
+	}
 	if N < sentNeutral {
 		er.NegativeEvidence = ""
 	}
@@ -147,12 +182,7 @@ good should ideal`)
 // urgedTo: a counted brand mention follows one of verbs ("try", "skip"),
 // or, for urgeVerbs, "go with", "start with", "look at".
 func (an *analysis) urgedTo(verbs map[string]bool) bool {
-	for i := range an.sc.cands {
-		c := &an.sc.cands[i]
-		if c.ent != 0 || !counted(c) {
-			continue
-		}
-		rec := &an.sc.sents[c.srec]
+	return an.anyBrandMention(func(c *cand, rec *sentRec) bool {
 		p := prevToken(an.text, rec.rawStart, c.start)
 		if inSet(verbs, p.word) {
 			return true
@@ -161,6 +191,16 @@ func (an *analysis) urgedTo(verbs map[string]bool) bool {
 			if w := prevToken(an.text, rec.rawStart, c.start-len(p.word)-1); inSet(urgeGo, w.word) {
 				return true
 			}
+		}
+		return false
+	})
+}
+
+// anyBrandMention: f holds for a counted brand mention.
+func (an *analysis) anyBrandMention(f func(c *cand, rec *sentRec) bool) bool {
+	for i := range an.sc.cands {
+		if c := &an.sc.cands[i]; c.ent == 0 && counted(c) && f(c, &an.sc.sents[c.srec]) {
+			return true
 		}
 	}
 	return false
@@ -172,6 +212,189 @@ var (
 	warnVerbs = set(`skip avoid ditch drop abandon`)
 	urgePreps = set(`with at`)
 	urgeGo    = set(`go start look`)
+)
+
+// brandPronouns open a sentence that goes on about the brand.
+var brandPronouns = set(`it its it's it’s they their them`)
+
+// clauseBeforeOther returns where the clause holding the first accepted
+// mention in [s,e) starts: the last clause boundary (contrast word,
+// semicolon, colon, comma, dash) or comparison ("compared with", "than",
+// "like") before it, or s.
+func (an *analysis) clauseBeforeOther(s, e int) int {
+	text, cands := an.text, an.sc.cands
+	i, _ := slices.BinarySearchFunc(cands, s, func(c cand, t int) int { return c.start - t })
+	for ; i < len(cands) && cands[i].start < e && cands[i].state != candAccepted; i++ {
+	}
+	if i == len(cands) || cands[i].start >= e {
+		return e
+	}
+	cut := s
+	for pos := s; pos < cands[i].start; {
+		w, np := wordAtAny(text[:cands[i].start], pos)
+		if w == "" {
+			break
+		}
+		between := text[pos : np-len(w)]
+		if strings.ContainsAny(between, ";:,") || strings.Contains(between, "—") || strings.Contains(between, "–") {
+			cut = pos
+		}
+		if inSet(contrastWords, w) || inSet(comparisonMarkers, w) {
+			cut = np - len(w)
+		}
+		pos = np
+	}
+	return cut
+}
+
+var comparisonMarkers = set(`compared than like versus vs relative behind below`)
+
+// bareAnswer: when the query asks about the brand, a first sentence of at
+// most four words that only says yes or no ("No.", "I wouldn't.", "Not
+// really.", "Yes, absolutely.") is the answer's verdict on it.
+func (an *analysis) bareAnswer() Sentiment {
+	if !an.queryNames[0] {
+		return Neutral
+	}
+	// The first sentence up to its terminator: "No." is a sentence here,
+	// not the abbreviation of "No. 5".
+	e := strings.IndexAny(an.text[:min(len(an.text), maxBareBytes)], ".!?\n")
+	if e < 0 {
+		return Neutral
+	}
+	words, yes, no := 0, false, false
+	for pos := 0; ; {
+		w, np := wordAtAny(an.text[:e], pos)
+		if w == "" {
+			break
+		}
+		words++
+		switch {
+		case inSet(bareNo, w) || lexLookup(w)&lexNegator != 0:
+			no = true
+		case inSet(bareYes, w):
+			yes = true
+		case !inSet(bareFiller, w):
+			return Neutral
+		}
+		pos = np
+	}
+	switch {
+	case words == 0 || words > 4:
+		return Neutral
+	case no:
+		return Negative
+	case yes:
+		return Positive
+	}
+	return Neutral
+}
+
+// maxBareBytes bounds the first sentence read as a bare answer.
+const maxBareBytes = 64
+
+var (
+	bareNo     = set(`no nope nah`)
+	bareYes    = set(`yes yeah yep absolutely definitely certainly`)
+	bareFiller = set(`i i'd i’d would really probably honestly not anymore today generally mostly short answer`)
+)
+
+// rivalPreferred: the brand's sentence, or the next one in its paragraph,
+// says without condition that another tracked entity is the better choice
+// — "Y is the better pick", "Y is a safer bet", "Y is better for most
+// teams" after the other's mention. Trade-offs ("Y is stronger for
+// meetings") and conditions ("if you need X, Y is the better fit") are no
+// such verdict.
+func (an *analysis) rivalPreferred() (s, e int, ok bool) {
+	text := an.text
+	if !an.otherAccepted(0) {
+		return 0, 0, false // no rival is named
+	}
+	check := func(s, e int) bool {
+		cands := an.sc.cands
+		i, _ := slices.BinarySearchFunc(cands, s, func(c cand, t int) int { return c.start - t })
+		for ; i < len(cands) && cands[i].start < e; i++ {
+			c := &cands[i]
+			if c.ent == 0 || !counted(c) {
+				continue
+			}
+			// after the rival, before any brand mention: "is the better pick"
+			lim := e
+			for k := i + 1; k < len(cands) && cands[k].start < e; k++ {
+				if cands[k].ent == 0 && counted(&cands[k]) {
+					lim = cands[k].start
+					break
+				}
+			}
+			prev, prev2 := "", ""
+			for pos := c.end; pos < lim; {
+				w, np := wordAtAny(text[:lim], pos)
+				if w == "" {
+					break
+				}
+				if inSet(fitNouns, w) && (inSet(preferredComparatives, prev) || inSet(preferredComparatives, prev2)) ||
+					strings.EqualFold(w, "most") && strings.EqualFold(prev, "for") && inSet(preferredComparatives, prev2) {
+					return !hasWordIn(text[s:e], conditionWords)
+				}
+				prev, prev2, pos = w, prev, np
+			}
+		}
+		return false
+	}
+	seen := -1
+	for i := range an.sc.cands {
+		c := &an.sc.cands[i]
+		if c.ent != 0 || !counted(c) || c.srec == seen {
+			continue
+		}
+		seen = c.srec
+		rec := &an.sc.sents[c.srec]
+		if check(rec.start, rec.end) {
+			return rec.start, rec.end, true
+		}
+		if s, e, ok := sentenceAfter(text, rec.end); ok && strings.IndexByte(text[rec.end:s], '\n') < 0 && check(s, e) {
+			return s, e, true
+		}
+	}
+	return 0, 0, false
+}
+
+var (
+	preferredComparatives = set(`better safer smarter stronger wiser cheaper simpler easier preferable`)
+	conditionWords        = set(`if unless when whereas`)
+)
+
+// defectedFrom: a counted brand mention follows a verb of leaving it —
+// "moving off X", "migrating away from X", "switched from X", "leaving X".
+func (an *analysis) defectedFrom() bool {
+	return an.anyBrandMention(func(c *cand, rec *sentRec) bool {
+		p := prevToken(an.text, rec.rawStart, c.start)
+		if inSet(leaveVerbs, p.word) {
+			return true
+		}
+		if !inSet(leavePreps, p.word) {
+			return false
+		}
+		at := c.start - len(p.word)
+		for k := 0; k < 2 && at > rec.rawStart; k++ { // "moving away from", "switched from"
+			q := prevToken(an.text, rec.rawStart, max(rec.rawStart, at-1))
+			if inSet(moveVerbs, q.word) {
+				return true
+			}
+			if !strings.EqualFold(q.word, "away") {
+				return false
+			}
+			at -= len(q.word) + 1
+		}
+		return false
+	})
+}
+
+var (
+	leaveVerbs = set(`leaving left abandoning abandoned ditching ditched dropping dropped replacing replaced`)
+	leavePreps = set(`off from`)
+	moveVerbs  = set(`moving moved move migrating migrated migrate switching switched switch transitioning
+transitioned churning churned`)
 )
 
 // brandIsTopic: the query names the brand and no competitor is named more
@@ -290,9 +513,44 @@ func (an *analysis) scopeBytes(i int) (int, int, bool) {
 	end := rec.end
 	if hi+1 < len(clauses) {
 		end = int(clauses[hi+1].start)
+		// "…, but for teams it falls short and lags behind Notion": a rival
+		// named as the object of a comparison leaves the clause to the
+		// brand, up to the comparison.
+		if n := sc.nextOther[i]; n >= 0 {
+			if cut := an.comparisonCut(int(clauses[hi+1].start), sc.cands[n].start); cut > end {
+				end = cut
+			}
+		}
 	}
 	return int(clauses[lo].start), end, true
 }
+
+// comparisonCut returns where a comparison marker ("than", "behind",
+// "compared with", "like") starts within the three words before the
+// rival mention at other, when the clause from s leads to it; 0 when the
+// rival is not the object of a comparison.
+func (an *analysis) comparisonCut(s, other int) int {
+	text := an.text
+	cut, after := 0, 0 // the last marker, and the words after it
+	for pos := s; pos < other; {
+		w, np := wordAtAny(text[:other], pos)
+		if w == "" {
+			break
+		}
+		if inSet(comparisonMarkers, w) || inSet(behindWords, w) {
+			cut, after = np-len(w), 0
+		} else {
+			after++
+		}
+		pos = np
+	}
+	if cut > 0 && after <= 3 {
+		return cut
+	}
+	return 0
+}
+
+var behindWords = set(`behind below beneath`)
 
 // sectionEnd: where the section headed by c ends — the next heading, the
 // next list item at the head's indent or shallower, a line headed by
@@ -338,6 +596,19 @@ func startsWithLabel(q string) bool {
 	return i > 0 && i < 30 && !strings.ContainsAny(q[:i], ".!?")
 }
 
+// firstAcceptedIn returns the start of the first accepted candidate in
+// [s,e), or e.
+func (an *analysis) firstAcceptedIn(s, e int) int {
+	cands := an.sc.cands
+	i, _ := slices.BinarySearchFunc(cands, s, func(c cand, t int) int { return c.start - t })
+	for ; i < len(cands) && cands[i].start < e; i++ {
+		if cands[i].state == candAccepted {
+			return cands[i].start
+		}
+	}
+	return e
+}
+
 // hasCandIn: an accepted candidate lies in [s,e).
 func (an *analysis) hasCandIn(s, e int) bool {
 	cands := an.sc.cands
@@ -350,25 +621,68 @@ func (an *analysis) hasCandIn(s, e int) bool {
 	return false
 }
 
+// valenceBeside scores text[s:e] leaving out its statements of
+// ignorance ("I don't have reliable details on X's kiosk" says nothing
+// about X): the stretches between them are scored apart.
+func (an *analysis) valenceBeside(s, e int) (p, n float64, verdict bool) {
+	ig := an.ignoranceSpans(s, e, an.sc.igSpans[:0])
+	an.sc.igSpans = ig
+	slices.SortFunc(ig, func(a, b [2]int) int { return a[0] - b[0] })
+	from := s
+	for _, sp := range ig {
+		if sp[0] > from {
+			a, b, v := an.valence(from, sp[0])
+			p, n, verdict = p+a, n+b, verdict || v
+		}
+		from = max(from, sp[1])
+	}
+	if from < e {
+		a, b, v := an.valence(from, e)
+		p, n, verdict = p+a, n+b, verdict || v
+	}
+	return p, n, verdict
+}
+
 // valence scores the polar words of text[s:e] outside accepted mentions:
-// praise p and criticism n, both ≥ 0.
-func (an *analysis) valence(s, e int) (p, n float64) {
+// praise p and criticism n, both ≥ 0, and whether the criticism holds a
+// verdict on the whole product ("I wouldn't choose it", "not the right
+// tool", "a poor fit", "hard to justify").
+func (an *analysis) valence(s, e int) (p, n float64, verdict bool) {
 	text, cands := an.text, an.sc.cands
 	j, _ := slices.BinarySearchFunc(cands, s, func(c cand, t int) int { return c.end - t })
 	neg, mult := 0, 1.0
 	multLeft := 0
 	pendingNeg := false
-	deferred := 0.0 // "hard to …": negative unless it negates praise ("hard to recommend")
-	prev := ""
+	selfLeft := 0 // words left in a first-person frame ("I wouldn't choose it")
+	costLeft := 0 // words left after a cost noun ("fees are high")
+	since := false
+	want := false                    // in "if you need fast offline access": a requirement, not praise
+	lastNeg, wordsSinceNeg := 0.0, 0 // the last criticism, for "outages are rare"
+	deferred := 0.0                  // "hard to …": negative unless it negates praise ("hard to recommend")
+	prev, prev2 := "", ""
 	flush := func() {
 		n += deferred
 		deferred = 0
+	}
+	// plain counts a word that is no polar word against the reach of a
+	// negation (unless keepNeg) and of an intensifier.
+	plain := func(keepNeg bool) {
+		if neg > 0 && !keepNeg {
+			if neg--; neg == 0 {
+				flush()
+			}
+		}
+		if multLeft > 0 {
+			if multLeft--; multLeft == 0 {
+				mult = 1
+			}
+		}
 	}
 	for pos := s; pos < e; {
 		c := text[pos]
 		if c < utf8.RuneSelf && !asciiWord[c] {
 			if c == ',' || c == ';' || c == '.' || c == ':' {
-				neg, pendingNeg = 0, false
+				neg, pendingNeg, want = 0, false, false
 				flush()
 			}
 			pos++
@@ -385,12 +699,12 @@ func (an *analysis) valence(s, e int) (p, n float64) {
 			j++
 		}
 		if j < len(cands) && cands[j].start < pos && cands[j].state == candAccepted {
-			prev = ""
+			prev, prev2 = "", ""
 			continue // part of a mention ("Best Buy")
 		}
 		w := text[st:pos]
-		before := prev
-		prev = w
+		before, before2 := prev, prev2
+		prev, prev2 = w, prev
 		f := lexLookup(w)
 		if f&(lexPositive|lexNegative) != 0 && f&lexStrong == 0 && boldLabel(text, st, pos) {
 			f = 0 // "**Reliability.** Users report outages": a topic label
@@ -401,6 +715,19 @@ func (an *analysis) valence(s, e int) (p, n float64) {
 			if f == 0 && strings.EqualFold(w, "only") {
 				neg = 0
 			}
+		}
+		if f == 0 && !since && !want && !sentimentRole(w) && strings.IndexByte(w, '-') < 0 &&
+			!(len(w) > 5 && (strings.HasSuffix(w, "est") || strings.HasSuffix(w, "er"))) {
+			// The common case: a word no rule reads.
+			if selfLeft > 0 {
+				selfLeft--
+			}
+			if costLeft > 0 {
+				costLeft--
+			}
+			wordsSinceNeg++
+			plain(false)
+			continue
 		}
 		next := func() string { return peekWord(text, pos, e) }
 		switch {
@@ -424,7 +751,87 @@ func (an *analysis) valence(s, e int) (p, n float64) {
 			}
 			flush()
 			deferred, neg = mult, negationWindow+1
+			if inSet(endorseVerbs, peekWord(text, pos+len(" to"), e)) || strings.EqualFold(peekWord(text, pos+len(" to"), e), "justify") {
+				verdict = true // "hard to recommend", "hard to justify"
+			}
 			continue
+		case inSet(selfWords, w):
+			selfLeft = 4
+			continue
+		case inSet(wantVerbs, w) && strings.EqualFold(before, "you"):
+			want = true // "if you need fast sync, …"
+			continue
+		case want:
+			continue
+		case since && !strings.EqualFold(w, "since"):
+			// "was criticised for …, but has since added …": a remedy
+			since = false
+			if f&(lexPositive|lexNegative) == 0 && neg == 0 {
+				p += mult
+				continue
+			}
+		case strings.EqualFold(w, "since") && inSet(possessVerbs, before):
+			since = true
+			continue
+		case inSet(endorseVerbs, w) && selfLeft > 0 && (strings.EqualFold(before, "only") || strings.EqualFold(before2, "only")):
+			f = lexNegative // "I'd only pick it for a tiny team": a restricted recommendation
+		case inSet(endorseVerbs, w) && selfLeft > 0:
+			f = lexPositive // "I'd choose", "I would not build a workflow around"
+		case inSet(costNouns, w):
+			costLeft = 4
+			if inSet(lowWords, before) || inSet(lowWords, before2) {
+				f = lexPositive // "low fees", "low conversion fees"
+			} else if inSet(highWords, before) || inSet(highWords, before2) {
+				f = lexNegative // "high fees"
+			}
+		case f&lexNegative != 0 && inSet(conditionPreps, before) && inSet(conditionNouns, next()):
+			f = 0 // "forgiving on weak connections": the conditions, not the product
+		case inSet(choiceNouns, w) && strings.EqualFold(before2, "more") && lexLookup(before)&lexNegative == 0:
+			f = lexPositive // "the more private choice"
+		case costLeft > 0 && inSet(highWords, w) && !inSet(costNouns, next()):
+			f = lexNegative // "fees are high"
+		case costLeft > 0 && inSet(lowWords, w) && !inSet(costNouns, next()):
+			f = lexPositive // "prices are low"
+		case inSet(breadthWords, w) && inSet(rangeNouns, next()):
+			f = lexPositive // "the widest selection"
+		case inSet(haltVerbs, w) && inSet(developmentWords, next()):
+			f, verdict = lexNegative, true // "stopped adding features", "ended support"
+		case inSet(shutVerbs, w) && (strings.EqualFold(next(), "down") || strings.EqualFold(peekWord(text, pos+1+len(next()), e), "down")):
+			f, verdict = lexNegative, true // "shut it down", "shutting down": the product is gone
+		case strings.EqualFold(w, "action") && strings.EqualFold(before, "class"):
+			f = lexNegative // "a class action"
+		case strings.EqualFold(w, "last") && strings.EqualFold(before, "to") && inSet(builtWords, before2):
+			f = lexPositive // "built to last"
+		case strings.EqualFold(w, "longer") && strings.EqualFold(before, "no") && inSet(developmentState, next()):
+			f, neg = lexNegative, 0 // "no longer maintained"
+		case strings.EqualFold(w, "standard") && (inSet(standardBefore, before) || strings.EqualFold(before, "the") && inSet(standardAfter, next())):
+			f = lexPositive | lexStrong // "the gold standard", "the standard for design teams"
+		case strings.EqualFold(w, "than") && strings.EqualFold(before, "rather"):
+			pendingNeg = true // "functional rather than polished"
+			continue
+		case inSet(rankVerbs, w) && inSet(behindWords, next()):
+			f = lexNegative // "scores below the Pixel", "falls behind"
+		case strings.EqualFold(w, "short") && inSet(fallVerbs, before):
+			f = lexNegative // "falls short"
+		case strings.EqualFold(w, "up") && costLeft > 0 && inSet(goVerbs, before):
+			f = lexNegative // "the price went up"
+		case inSet(rarityWords, w) && lastNeg > 0 && wordsSinceNeg <= 3:
+			// "outages are rare": the criticism is denied
+			n -= lastNeg
+			p += lastNeg * sentFlipToPositive
+			lastNeg = 0
+			continue
+		case strings.EqualFold(w, "locked") && strings.EqualFold(next(), "behind"):
+			f = lexNegative // "features are locked behind the Pro plan"
+		case strings.EqualFold(w, "right") && inSet(fitNouns, next()) || inSet(fitNouns, w) && inSet(fitAdjectives, before):
+			f = lexPositive // "the right tool", "a good fit"
+		case f == 0 && len(w) > 5 && (strings.HasSuffix(w, "est") || strings.HasSuffix(w, "er")):
+			f = gradedLookup(w) // "cleanest", "clunkier"
+		case f == 0 && strings.IndexByte(w, '-') > 0:
+			// "best-looking", "well-built", "poorly-documented": a polar first part
+			if fp := lexLookup(w[:strings.IndexByte(w, '-')]); fp&(lexPositive|lexNegative) != 0 && inSet(compoundHeads, w[:strings.IndexByte(w, '-')]) {
+				f = fp &^ lexStrong
+			}
 		case inSet(contextIssues, w) && !inSet(issueQualifiers, before) && !strings.EqualFold(next(), "with"):
 			f = 0 // "closes issues", "GitHub issues": the tracker's noun
 		case strings.EqualFold(w, "limited") && strings.EqualFold(next(), "to"):
@@ -435,44 +842,51 @@ func (an *analysis) valence(s, e int) (p, n float64) {
 			f = lexNegative | lexStrong // "the catch is price"
 		case strings.EqualFold(w, "too") && inSet(tooAdjectives, next()) || strings.EqualFold(before, "too") && f&lexPositive != 0:
 			f = lexNegative // "too basic", "too simple": a fault
-		case inSet(worksVerbs, before) && inSet(worksWell, w):
+		case (inSet(worksVerbs, before) || inSet(worksVerbs, before2) && lexLookup(before)&lexBooster != 0) && inSet(worksWell, w):
 			f = lexPositive // "works well", "works great"
 		case strings.EqualFold(w, "worth") && !inSet(worthObjects, next()):
 			f = 0 // "worth taking seriously", "worth noting"
 		case inSet(choiceNouns, w) && inSet(choiceAdjectives, before):
 			f = lexPositive // "the obvious choice", "first recommendation"
 		}
+		if selfLeft > 0 {
+			selfLeft--
+		}
+		wordsSinceNeg++
+		if costLeft > 0 {
+			costLeft--
+		}
 		if f&(lexPositive|lexNegative) == 0 {
-			if neg > 0 {
-				if neg--; neg == 0 {
-					flush()
-				}
-			}
-			if multLeft > 0 {
-				if multLeft--; multLeft == 0 {
-					mult = 1
-				}
-			}
+			// "no longer the obvious choice": articles and the adjectives of
+			// a choice do not use up the negation's reach
+			plain(inSet(articles, w) || inSet(choiceAdjectives, w))
 			continue
 		}
 		wt := mult
 		if f&lexStrong != 0 {
 			wt *= sentStrong
 		}
+		if inSet(weakPraise, w) {
+			wt *= sentSoften // "popular", "fine": praise that commits to little
+		}
 		positive := f&lexPositive != 0
 		if neg > 0 {
 			if positive {
 				positive = false
 				deferred = 0 // "hard to recommend": one criticism
+				verdict = verdict || inSet(endorseVerbs, w) || inSet(verdictWords, w)
 			} else {
 				positive, wt = true, wt*sentFlipToPositive
 			}
 			neg = 0
+		} else if !positive && inSet(fitNouns, next()) {
+			verdict = true // "a poor fit", "the wrong choice"
 		}
 		if positive {
 			p += wt
 		} else {
 			n += wt
+			lastNeg, wordsSinceNeg = wt, 0
 		}
 		flush()
 		mult, multLeft = 1, 0
@@ -481,8 +895,66 @@ func (an *analysis) valence(s, e int) (p, n float64) {
 		}
 	}
 	flush()
-	return p, n
+	return p, n, verdict
 }
+
+// gradedLookup reads a comparative or superlative through its base
+// adjective: "cleanest" → "clean", "nicest" → "nice", "clunkier" →
+// "clunky", "biggest" → "big"; 0 when the base is no polar word.
+func gradedLookup(w string) uint8 {
+	for _, suf := range [...]string{"est", "er"} {
+		if len(w) <= len(suf)+2 || !strings.HasSuffix(strings.ToLower(w), suf) {
+			continue
+		}
+		b := w[:len(w)-len(suf)]
+		cands := [...]string{b, b + "e"}
+		forms := cands[:]
+		if suf == "er" {
+			forms = cands[:1] // "issuer", "user": agent nouns, not "issue" + "-r"
+		}
+		for _, cand := range forms {
+			if f := lexLookup(cand); f&(lexPositive|lexNegative) != 0 {
+				return f & (lexPositive | lexNegative)
+			}
+		}
+		if n := len(b); b[n-1]|0x20 == 'i' {
+			var buf [lexMaxLen]byte
+			if n <= len(buf) {
+				copy(buf[:], b[:n-1])
+				buf[n-1] = 'y'
+				if f := lexLookup(string(buf[:n])); f&(lexPositive|lexNegative) != 0 {
+					return f & (lexPositive | lexNegative)
+				}
+			}
+		}
+		if n := len(b); n > 2 && b[n-1] == b[n-2] {
+			if f := lexLookup(b[:n-1]); f&(lexPositive|lexNegative) != 0 {
+				return f & (lexPositive | lexNegative)
+			}
+		}
+	}
+	return 0
+}
+
+// sentimentRoles holds every word a valence rule reads besides the polar
+// lexicon, so that the other words skip the rules with one lookup.
+var sentimentRoles = func() map[string]bool {
+	m := make(map[string]bool)
+	for _, set := range []map[string]bool{hardWords, selfWords, wantVerbs, endorseVerbs, costNouns, highWords,
+		lowWords, breadthWords, haltVerbs, shutVerbs, rankVerbs, rarityWords, contextIssues, choiceNouns, worksWell,
+		fitNouns, possessVerbs, articles, choiceAdjectives} {
+		for w := range set {
+			m[w] = true
+		}
+	}
+	for _, w := range strings.Fields(`since than short up action last locked right standard limited top catch too worth
+longer`) {
+		m[w] = true
+	}
+	return m
+}()
+
+func sentimentRole(w string) bool { return inSet(sentimentRoles, w) }
 
 // boldLabel: the word is a bold label at a line start ("**Reliability.**",
 // "- **Performance:**").
@@ -506,13 +978,56 @@ func peekWord(text string, pos, e int) string {
 		pos++
 	}
 	st := pos
-	for pos < e && asciiWord[text[pos]] {
+	for pos < e && (asciiWord[text[pos]] || text[pos] == '-' && pos > st && pos+1 < e && asciiWord[text[pos+1]]) {
 		pos++
 	}
 	return text[st:pos]
 }
 
 var (
+	// selfWords open a first-person frame in which endorseVerbs are
+	// recommendations: "I'd choose it", "I wouldn't build around it".
+	selfWords    = set(`i i'd i’d i'll i’ll we we'd we’d`)
+	endorseVerbs = set(`choose pick use rely build buy switch recommend trust bet adopt roll deploy standardise
+standardize`)
+	// verdictWords, negated, judge the whole product ("not worth it",
+	// "rarely the right tool").
+	verdictWords  = set(`worth right recommended recommendation choice pick option fit suitable`)
+	fitNouns      = set(`fit choice pick option match bet tool`)
+	fitAdjectives = set(`good great perfect ideal natural strong solid excellent safe safer safest`)
+	costNouns     = set(`price prices pricing fee fees cost costs commission commissions markup markups charges
+surcharge surcharges premium`)
+	highWords = set(`high higher highest steep steeper rising climbing hefty risen rose increased jumped
+climbed hiked doubled`)
+	lowWords         = set(`low lower lowest`)
+	breadthWords     = set(`widest broadest largest biggest huge vast wide broad large`)
+	rangeNouns       = set(`selection range catalog catalogue choice library ecosystem audience coverage inventory`)
+	haltVerbs        = set(`stopped ceased halted ended ending stopping dropped dropping`)
+	shutVerbs        = set(`shut shutting shuts`)
+	builtWords       = set(`built made designed`)
+	developmentWords = set(`adding developing updating supporting development support updates maintenance
+maintaining`)
+	developmentState = set(`developed maintained updated supported available sold`)
+	standardBefore   = set(`gold industry facto`)
+	standardAfter    = set(`for in among`)
+	compoundHeads    = set(`best better well worst poorly badly`)
+	// conditionNouns after "on/with/over" + a negative word name the
+	// conditions a product copes with ("on weak connections", "with slow
+	// laptops"), not a fault of it.
+	conditionPreps = set(`on with over for`)
+	conditionNouns = set(`connection connections connectivity network networks internet wifi wi-fi bandwidth
+signal hardware machines machine devices device laptops laptop computers phones`)
+	fallVerbs   = set(`fell falling fall`) // "falls" is criticism of its own
+	rankVerbs   = set(`scores scored ranks ranked rates rated sits trails trailed falls fell comes came lags lagged`)
+	goVerbs     = set(`went gone goes going has have`)
+	rarityWords = set(`rare rarer uncommon infrequent minimal negligible`)
+	// wantVerbs after "you" state a requirement: the polar words up to the
+	// next comma say what the reader needs ("if you need fast offline
+	// access"), not how the product is.
+	wantVerbs = set(`need want require prefer value expect`)
+	// weakPraise commits to little: popularity, adequacy.
+	weakPraise = set(`popular fine decent okay ok usable adequate reasonable well-known`)
+
 	hardWords    = set(`hard difficult tough`)
 	hardToPraise = set(`beat top match fault`)
 	// contextIssues are criticism only with a qualifier ("sync issues",

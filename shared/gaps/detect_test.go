@@ -12,6 +12,8 @@ import (
 	"github.com/brandlens/brandlens/shared/gaps/gapstest"
 	"github.com/brandlens/brandlens/shared/jobs"
 	"github.com/brandlens/brandlens/shared/meter"
+	"github.com/brandlens/brandlens/shared/platforms"
+	"github.com/brandlens/brandlens/shared/queries"
 	"github.com/brandlens/brandlens/shared/store"
 	"github.com/brandlens/brandlens/shared/store/embedded"
 	"github.com/brandlens/brandlens/shared/store/storetest"
@@ -124,7 +126,7 @@ func TestConcurrentDetections(t *testing.T) {
 		e := gapstest.New(t, tbl, clock, 100)
 		replay := readFile(t, "testdata/five-queries.json")
 		for _, fq := range fiveQueries[:2] {
-			q := e.AddQuery(t, fq.text)
+			q := e.AddQuery(t, fq.Text)
 			e.Record(t, replay, q.ID, 2)
 		}
 		var wg sync.WaitGroup
@@ -159,7 +161,7 @@ func TestConcurrentDetections(t *testing.T) {
 func TestDetectionStepTwice(t *testing.T) {
 	ctx := context.Background()
 	e := newMemEnv(t)
-	q := e.AddQuery(t, fiveQueries[0].text)
+	q := e.AddQuery(t, fiveQueries[0].Text)
 	e.Record(t, readFile(t, "testdata/five-queries.json"), q.ID, 2)
 	a, err := e.Meter.Create(ctx, e.Detector.Request(e.TenantID, e.Brand.ID, e.Actor))
 	if err != nil {
@@ -180,5 +182,37 @@ func TestDetectionStepTwice(t *testing.T) {
 	// An unknown brand profile is refused before anything is stored.
 	if _, err := e.Meter.Create(ctx, e.Detector.Request(e.TenantID, 99, e.Actor)); err != gaps.ErrBrandProfileNotFound {
 		t.Errorf("unknown profile: %v", err)
+	}
+}
+
+// An answer with no text (Google showed no AI Overview) counts in the
+// figures — the brand is not visible there — but is never quoted as
+// evidence.
+func TestAnswersWithoutTextAreNotQuoted(t *testing.T) {
+	ctx := context.Background()
+	e := newMemEnv(t)
+	q, _, err := e.Queries.Create(ctx, queries.Query{TenantID: e.TenantID, BrandProfileID: e.Brand.ID, Text: "best team wiki",
+		Platforms: []string{platforms.ChatGPT, platforms.GoogleAIOverview}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.Record(t, `{"answers":[
+	 {"platform":"google_ai_overview","query":"best team wiki","aiOverview":false,"text":"","organicResults":[{"url":"https://www.notion.so/wikis","title":"Notion wikis"}]},
+	 {"platform":"chatgpt","query":"best team wiki","text":"Notion is the usual choice for a team wiki."}]}`, q.ID, 2)
+	_, res := e.Detect(t, statemachines.GapDetection)
+	if res.Detected != 1 || res.Queries[0].Answers != 4 {
+		t.Fatalf("detection %+v", res)
+	}
+	g, err := e.Gaps.Get(ctx, e.TenantID, res.Queries[0].GapID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(g.Evidence.Snippets) == 0 {
+		t.Fatal("no evidence quoted")
+	}
+	for _, s := range g.Evidence.Snippets {
+		if s.Text == "" || s.Platform == platforms.GoogleAIOverview {
+			t.Errorf("snippet %+v quotes an answer without text", s)
+		}
 	}
 }

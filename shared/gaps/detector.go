@@ -323,7 +323,9 @@ func (r Rules) evidence(t Tier, brand tenants.Brand, answers []Answer) (Evidence
 	for pass := 0; pass < 2 && len(ev.Snippets) < maxSnippets; pass++ {
 		used := map[string]bool{}
 		for i, a := range shows {
-			if picked[i] || len(ev.Snippets) == maxSnippets || (pass == 0 && used[a.Platform]) {
+			// An answer with no text (no AI Overview shown) shows the gap
+			// in the figures, but has nothing to quote.
+			if picked[i] || a.Snippet == "" || len(ev.Snippets) == maxSnippets || (pass == 0 && used[a.Platform]) {
 				continue
 			}
 			picked[i], used[a.Platform] = true, true

@@ -30,16 +30,7 @@ func readFile(t *testing.T, path string) string {
 }
 
 // The five staged queries, in the order of the issue.
-var fiveQueries = []struct {
-	text string
-	tier gaps.Tier // "" for no gap
-}{
-	{"best markdown editor for developers", gaps.TierNoMention}, // brand absent everywhere
-	{"best team wiki", gaps.TierCompetitorDominated},            // always out-ranked by Notion
-	{"note app with offline sync", gaps.TierLowVisibility},      // named in one answer of four
-	{"simple note app for students", gaps.TierWeakMention},      // everywhere, in passing at the end
-	{"acme notes review", ""},                                   // first and often (Obsidian, ahead once, is dismissed)
-}
+var fiveQueries = gapstest.FiveQueries
 
 // Replayed answers of five queries, recorded by real runs, give exactly the
 // four tiers on the first four queries and no gap on the fifth; a second
@@ -54,10 +45,10 @@ func TestFiveQueriesGiveTheFourTiers(t *testing.T) {
 		replay := readFile(t, "testdata/five-queries.json")
 		ids := make([]int32, len(fiveQueries))
 		for i, fq := range fiveQueries {
-			q := e.AddQuery(t, fq.text)
+			q := e.AddQuery(t, fq.Text)
 			ids[i] = q.ID
 			if j := e.Record(t, replay, q.ID, 2); j.Status != jobs.StatusSucceeded {
-				t.Fatalf("staging run of %q: %s", fq.text, j.Status)
+				t.Fatalf("staging run of %q: %s", fq.Text, j.Status)
 			}
 		}
 		before := e.Balance(t)
@@ -77,12 +68,12 @@ func TestFiveQueriesGiveTheFourTiers(t *testing.T) {
 		for i, fq := range fiveQueries {
 			g, ok := open[ids[i]]
 			switch {
-			case fq.tier == "" && ok:
-				t.Errorf("%q: gap %s, want none (metrics %+v)", fq.text, g.Tier, g.Metrics.Metrics)
-			case fq.tier != "" && !ok:
-				t.Errorf("%q: no gap, want %s", fq.text, fq.tier)
-			case ok && g.Tier != fq.tier:
-				t.Errorf("%q: tier %s, want %s (metrics %+v)", fq.text, g.Tier, fq.tier, g.Metrics.Metrics)
+			case fq.Tier == "" && ok:
+				t.Errorf("%q: gap %s, want none (metrics %+v)", fq.Text, g.Tier, g.Metrics.Metrics)
+			case fq.Tier != "" && !ok:
+				t.Errorf("%q: no gap, want %s", fq.Text, fq.Tier)
+			case ok && g.Tier != fq.Tier:
+				t.Errorf("%q: tier %s, want %s (metrics %+v)", fq.Text, g.Tier, fq.Tier, g.Metrics.Metrics)
 			}
 		}
 		if len(open) != 4 {

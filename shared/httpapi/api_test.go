@@ -56,7 +56,7 @@ func TestMeReturnsEveryEntitlementMember(t *testing.T) {
 	if !slices.Equal(full, caps(apitest.KeyAPublish)) {
 		t.Error("capabilities are not deterministic")
 	}
-	for _, c := range []string{"queries:run", "content:publish", "approvals:review", "citations:read"} {
+	for _, c := range []string{"queries:run", "webhooks:manage", "citations:read", "jobs:read"} {
 		if !slices.Contains(full, c) {
 			t.Errorf("publish key lacks %s: %v", c, full)
 		}
@@ -64,8 +64,29 @@ func TestMeReturnsEveryEntitlementMember(t *testing.T) {
 	if slices.Contains(read, "queries:run") || !slices.Contains(read, "citations:read") {
 		t.Errorf("read key capabilities wrong: %v", read)
 	}
-	if slices.Contains(agent, "approvals:review") || !slices.Contains(agent, "content:publish") {
+	if !slices.Contains(agent, "queries:run") || slices.Contains(agent, "approvals:review") {
 		t.Errorf("agent key capabilities wrong: %v", agent)
+	}
+	// Only what works here: every capability listed is granted by a route
+	// that does more than answer 501, and the publish key is offered every
+	// such capability.
+	working := map[string]bool{}
+	for _, r := range httpapi.Routes {
+		if r.Implemented() && r.Capability != "" && (r.Guard == httpapi.GuardAPIKey || r.Guard == httpapi.GuardReviewer) {
+			working[r.Capability] = true
+		}
+	}
+	for _, key := range []string{apitest.KeyAPublish, apitest.KeyARead, apitest.KeyAAgent} {
+		for _, c := range caps(key) {
+			if !working[c] {
+				t.Errorf("%s is offered %s, which only routes answering 501 grant", key, c)
+			}
+		}
+	}
+	for c := range working {
+		if !slices.Contains(full, c) {
+			t.Errorf("publish key lacks working capability %s: %v", c, full)
+		}
 	}
 }
 
@@ -92,8 +113,7 @@ func TestAuthErrors(t *testing.T) {
 		{"read_write needed for webhooks", "POST", "/api/v1/webhooks", apitest.KeyARead, "", 403, "insufficient_scope"},
 		{"agent key cannot review", "GET", "/api/tracker/approvals/pending", apitest.KeyAAgent, "", 403, "insufficient_scope"},
 		{"read key cannot review", "GET", "/api/tracker/approvals/pending", apitest.KeyARead, "", 403, "insufficient_scope"},
-		{"human publish key may review (not built yet)", "GET", "/api/tracker/approvals/pending", apitest.KeyAPublish, "", 501, "not_implemented"},
-		{"write route after its guard", "POST", "/api/v1/gaps/detect", apitest.KeyAPublish, `{"brandProfileId":1}`, 501, "not_implemented"},
+		{"write route after its guard", "POST", "/api/v1/opportunities/01m82pxk3cp716pqtea60svpsr/publish", apitest.KeyAPublish, `{"destinationId":"d","mode":"propose"}`, 404, "not_found"},
 		{"signed receiver without signature", "POST", "/api/site-content/webhooks/news", "", `{"Title":"x"}`, 401, "invalid_signature"},
 		{"unknown route", "GET", "/api/v1/nothing", apitest.KeyAPublish, "", 404, "not_found"},
 		{"unknown route without key", "GET", "/nothing", "", "", 404, "not_found"},
@@ -179,7 +199,10 @@ func keyFor(tenantID int32, plain string) auth.NewKey {
 	return auth.NewKey{TenantID: tenantID, Plaintext: plain, Scopes: []auth.Scope{auth.ScopeRead}}
 }
 
-func TestReadEndpoints(t *testing.T) {
+// newCitedAPI is an API whose tenant A has 250 synthetic citations and
+// tenant B 3, for the read paths that must never mix tenants.
+func newCitedAPI(t *testing.T) *apitest.API {
+	t.Helper()
 	api := apitest.New(t, apitest.Options{})
 	ctx := context.Background()
 	if _, err := seed.SyntheticCitations(ctx, api.Svc.Repos, api.A.ID, 250, 7); err != nil {
@@ -188,6 +211,11 @@ func TestReadEndpoints(t *testing.T) {
 	if _, err := seed.SyntheticCitations(ctx, api.Svc.Repos, api.B.ID, 3, 8); err != nil {
 		t.Fatal(err)
 	}
+	return api
+}
+
+func TestReadEndpoints(t *testing.T) {
+	api := newCitedAPI(t)
 
 	t.Run("queries", func(t *testing.T) {
 		var l httpapi.QueryList
@@ -360,6 +388,29 @@ func TestJobs(t *testing.T) {
 	if len(l.Items) != 12 {
 		t.Fatalf("failed jobs: %d", len(l.Items))
 	}
+	// Every job is reachable by cursor, each once, newest first.
+	seen := map[string]bool{}
+	path := "/api/v1/jobs?limit=25"
+	for pages := 1; ; pages++ {
+		var p httpapi.JobList
+		api.Do(t, "GET", path, apitest.KeyARead, "").Decode(t, 200, &p)
+		for _, j := range p.Items {
+			if seen[j.ID] {
+				t.Fatalf("job %s twice", j.ID)
+			}
+			seen[j.ID] = true
+		}
+		if p.NextCursor == nil {
+			if pages != 3 || len(seen) != 60 || !seen["01jobtest0000"] {
+				t.Fatalf("%d pages reached %d jobs", pages, len(seen))
+			}
+			break
+		}
+		path = "/api/v1/jobs?limit=25&cursor=" + *p.NextCursor
+	}
+	if r := api.Do(t, "GET", "/api/v1/jobs?cursor=not-a-cursor!", apitest.KeyARead, ""); r.Status != 422 || !slices.Equal(r.Fields(t), []string{"cursor"}) {
+		t.Fatalf("bad cursor: %d %s", r.Status, r.Body)
+	}
 	var j jobs.Job
 	api.Do(t, "GET", "/api/v1/jobs/01jobtest0003", apitest.KeyARead, "").Decode(t, 200, &j)
 	if j.Status != "partial" {
@@ -467,8 +518,17 @@ func TestRunWritePath(t *testing.T) {
 		}
 		var c httpapi.CreditInfo
 		api.Do(t, "GET", "/api/v1/me/credits", apitest.KeyARead, "").Decode(t, 200, &c)
-		if c.Held != 4 || c.CreditsBalance != 996 || c.SpentToday != 4 {
+		if c.Held != 4 || c.CreditsBalance != 996 || c.CommittedToday != 4 || c.RemainingToday != 496 {
 			t.Fatalf("one 2-platform × 2-sample run must hold 4 credits once: %+v", c)
+		}
+		// Held is not spent: nothing was charged yet.
+		if c.SpentToday != 0 {
+			t.Fatalf("spent_today counts held credits: %+v", c)
+		}
+		var me httpapi.Entitlement
+		api.Do(t, "GET", "/api/v1/me", apitest.KeyARead, "").Decode(t, 200, &me)
+		if me.SpentToday != 0 || me.Held != 4 || me.CreditsBalance != 996 {
+			t.Fatalf("/me shows held credits as spent: %+v", me)
 		}
 	})
 	t.Run("bad idempotency keys", func(t *testing.T) {
@@ -538,14 +598,7 @@ func TestRunWritePath(t *testing.T) {
 
 // Deep reads go by cursor; numbered pages stop at page × pageSize = 10,000.
 func TestCitationCursorsAndDepth(t *testing.T) {
-	api := apitest.New(t, apitest.Options{})
-	ctx := context.Background()
-	if _, err := seed.SyntheticCitations(ctx, api.Svc.Repos, api.A.ID, 250, 7); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := seed.SyntheticCitations(ctx, api.Svc.Repos, api.B.ID, 3, 8); err != nil {
-		t.Fatal(err)
-	}
+	api := newCitedAPI(t)
 	byPage := allCitations(t, api, apitest.KeyARead, "platform=chatgpt")
 
 	type page struct {

@@ -12,6 +12,7 @@ import (
 	"github.com/brandlens/brandlens/shared/citations"
 	"github.com/brandlens/brandlens/shared/httpapi"
 	"github.com/brandlens/brandlens/shared/httpapi/apitest"
+	"github.com/brandlens/brandlens/shared/recaptcha"
 	"github.com/brandlens/brandlens/shared/seed"
 	"github.com/brandlens/brandlens/shared/store/embedded"
 )
@@ -24,7 +25,7 @@ import (
 func benchServer(b *testing.B, n int) (http.Handler, *app.Services) {
 	b.Helper()
 	local, err := app.NewLocal(app.LocalOptions{Table: embedded.NewMemory(), KeySecret: apitest.KeySecret,
-		Logger: slog.New(slog.NewJSONHandler(io.Discard, nil))})
+		Logger: slog.New(slog.NewJSONHandler(io.Discard, nil)), BrandCheck: app.BrandCheckOptions{Verifier: recaptcha.Bypass{}}})
 	if err != nil {
 		b.Fatal(err)
 	}

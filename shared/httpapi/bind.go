@@ -309,8 +309,15 @@ func decodeBody(rq *Request, dst any) error {
 	if ct := rq.HTTP.Header.Get("Content-Type"); !jsonContentType(ct) {
 		return validation.Field("Content-Type", "unsupported media type %q; send application/json, text/json or application/*+json", ct)
 	}
+	if p, ok := dst.(bodyParser); ok {
+		return p.ParseBody(rq.Body)
+	}
 	return decodeStrict(rq.Body, dst)
 }
+
+// bodyParser is a body that parses itself: the PublishPayload a receiver
+// reads case-insensitively, as the spec asks of receivers.
+type bodyParser interface{ ParseBody(body []byte) error }
 
 // decodeStrict decodes one JSON object into dst, a pointer to a struct.
 // The body must be well-formed JSON (UTF-8, one object, nothing after it)

@@ -6,25 +6,33 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/brandlens/brandlens/shared/audit"
 	"github.com/brandlens/brandlens/shared/citations"
 	"github.com/brandlens/brandlens/shared/competitors"
+	"github.com/brandlens/brandlens/shared/credits"
+	"github.com/brandlens/brandlens/shared/gaps"
 	"github.com/brandlens/brandlens/shared/jobs"
+	"github.com/brandlens/brandlens/shared/opportunities"
+	"github.com/brandlens/brandlens/shared/publish"
 	"github.com/brandlens/brandlens/shared/queries"
 )
 
 // Entitlement is the entitlement record of GET /api/v1/me. Credit amounts
 // are integers (credits are indivisible).
 type Entitlement struct {
-	TenantID           int32    `json:"tenant_id"`
-	KeyID              string   `json:"key_id"`
-	IsAgent            bool     `json:"is_agent"`
-	Scopes             []string `json:"scopes"`
-	CreditsBalance     int64    `json:"credits_balance"`
-	SpentToday         int64    `json:"spent_today"`
-	DailyCreditCeiling int64    `json:"daily_credit_ceiling"`
-	RPMLimit           int64    `json:"rpm_limit"`
-	AutonomyLevel      string   `json:"autonomy_level"`
-	PendingApprovals   int32    `json:"pending_approvals"`
+	TenantID       int32    `json:"tenant_id"`
+	KeyID          string   `json:"key_id"`
+	IsAgent        bool     `json:"is_agent"`
+	Scopes         []string `json:"scopes"`
+	CreditsBalance int64    `json:"credits_balance"`
+	// SpentToday is what was charged (captured) this UTC day; credits held
+	// by running jobs are Held until their job settles.
+	SpentToday         int64  `json:"spent_today"`
+	Held               int64  `json:"held"`
+	DailyCreditCeiling int64  `json:"daily_credit_ceiling"`
+	RPMLimit           int64  `json:"rpm_limit"`
+	AutonomyLevel      string `json:"autonomy_level"`
+	PendingApprovals   int32  `json:"pending_approvals"`
 	// Capabilities lists, sorted, what this key may do: the capability of
 	// every route its scopes and agent flag admit.
 	Capabilities []string `json:"capabilities"`
@@ -37,9 +45,22 @@ type CreditInfo struct {
 	Captured           int64     `json:"captured"`
 	Granted            int64     `json:"granted"`
 	SpentToday         int64     `json:"spent_today"`
+	CommittedToday     int64     `json:"committed_today"`
 	DailyCreditCeiling int64     `json:"daily_credit_ceiling"`
 	RemainingToday     int64     `json:"remaining_today"`
 	ResetsAt           time.Time `json:"resets_at"`
+}
+
+// NewCreditInfo is the credit ledger bal of a tenant whose daily ceiling
+// is ceiling, at now, as GET /api/v1/me/credits (and the admin CLI) show it.
+func NewCreditInfo(bal credits.Balance, ceiling int64, now time.Time) CreditInfo {
+	now = now.UTC()
+	return CreditInfo{
+		CreditsBalance: bal.Available, Held: bal.Held, Captured: bal.Captured, Granted: bal.Granted,
+		SpentToday: bal.SpentToday, CommittedToday: bal.CommittedToday, DailyCreditCeiling: ceiling,
+		RemainingToday: max(0, min(bal.Available, ceiling-bal.CommittedToday)),
+		ResetsAt:       now.Add(time.Duration(credits.SecondsToUTCMidnight(now)) * time.Second).Truncate(time.Second),
+	}
 }
 
 // QueryList is the answer of GET /api/v1/queries.
@@ -115,6 +136,8 @@ func (p CitationPage) WriteJSON(b *bytes.Buffer) error {
 // JobList is the answer of GET /api/v1/jobs.
 type JobList struct {
 	Items []jobs.Job `json:"items"`
+	// NextCursor continues after this page; null after the last one.
+	NextCursor *string `json:"nextCursor"`
 }
 
 // JobAccepted is the 202 answer of every write that creates a job.
@@ -124,6 +147,9 @@ type JobAccepted struct {
 	// CreditsBalance is the tenant's available credits after the job's
 	// hold (the spec: "responses carry credits_balance").
 	CreditsBalance int64 `json:"credits_balance"`
+	// ApprovalID names the approval request the job waits for (an L0
+	// agent's write, or a proposed publish); null when it runs at once.
+	ApprovalID *string `json:"approvalId"`
 }
 
 // RunRequest is the PublicRunRequest body of POST /api/v1/queries/{id}/run.
@@ -133,6 +159,83 @@ type RunRequest struct {
 	Platforms []string `json:"platforms"`
 	// Samples per platform, 1..5 (default 1).
 	Samples *int32 `json:"samples"`
+}
+
+// GapList is the answer of GET /api/v1/gaps.
+type GapList struct {
+	Items []gaps.Gap `json:"items"`
+	// NextCursor continues after this page; null after the last one.
+	NextCursor *string `json:"nextCursor"`
+}
+
+// OpportunityList is the answer of GET /api/v1/opportunities.
+type OpportunityList struct {
+	Items      []opportunities.Opportunity `json:"items"`
+	NextCursor *string                     `json:"nextCursor"`
+}
+
+// AuditPage is the answer of GET /api/v1/audit.
+type AuditPage struct {
+	Items      []audit.Entry `json:"items"`
+	NextCursor *string       `json:"nextCursor"`
+}
+
+// BrandProfile is a brand profile on the API.
+type BrandProfile struct {
+	ID        int32     `json:"id"`
+	Name      string    `json:"name"`
+	Aliases   []string  `json:"aliases"`
+	Domains   []string  `json:"domains"`
+	CreatedAt time.Time `json:"createdAt"`
+	// UpdatedAt is createdAt until aliases or domains change.
+	UpdatedAt time.Time `json:"updatedAt"`
+}
+
+// BrandProfileList is the answer of GET /api/v1/brand-profiles.
+type BrandProfileList struct {
+	Items []BrandProfile `json:"items"`
+}
+
+// UpdateBrandProfileRequest is the body of PUT /api/v1/brand-profiles/{id}:
+// the members sent replace the profile's; absent ones stay.
+type UpdateBrandProfileRequest struct {
+	Aliases *[]string `json:"aliases"`
+	Domains *[]string `json:"domains"`
+}
+
+// CreateQueryRequest is the body of POST /api/v1/queries.
+type CreateQueryRequest struct {
+	Text      string   `json:"text"`
+	Platforms []string `json:"platforms"`
+	Schedule  *string  `json:"schedule"`
+	// BrandProfileID defaults to the tenant's first brand profile.
+	BrandProfileID *int32 `json:"brandProfileId"`
+}
+
+// UpdateQueryRequest is the body of PUT /api/v1/queries/{id}: the members
+// sent change; absent ones stay (schedule null clears the schedule).
+type UpdateQueryRequest struct {
+	Text      *string   `json:"text"`
+	Platforms *[]string `json:"platforms"`
+	Schedule  *string   `json:"schedule"`
+	IsActive  *bool     `json:"isActive"`
+}
+
+// CreateCompetitorRequest is the body of POST /api/v1/competitors.
+type CreateCompetitorRequest struct {
+	Name        string   `json:"name"`
+	Aliases     []string `json:"aliases"`
+	Domains     []string `json:"domains"`
+	Description *string  `json:"description"`
+}
+
+// UpdateCompetitorRequest is the body of PUT /api/v1/competitors/{id}: the
+// members sent change; absent ones stay.
+type UpdateCompetitorRequest struct {
+	Name        *string   `json:"name"`
+	Aliases     *[]string `json:"aliases"`
+	Domains     *[]string `json:"domains"`
+	Description *string   `json:"description"`
 }
 
 // GapDetectRequest is the body of POST /api/v1/gaps/detect.
@@ -153,7 +256,9 @@ type ContentRequest struct {
 // PublishRequest is the body of POST /api/v1/opportunities/{id}/publish.
 type PublishRequest struct {
 	DestinationID string `json:"destinationId"`
-	Mode          string `json:"mode"`
+	Mode          string `json:"mode" doc:"propose (an approval request; the job waits for the review) or execute (publishes now: a human key, an L2 agent, or an agent with an approved request)"`
+	// Author overrides the destination's default author (extension).
+	Author *string `json:"author" doc:"the article's author (at most 200 characters); default: the destination's defaultAuthor; never invented"`
 }
 
 // BrandCheckRequest is the body of POST /api/v1/brand-check.
@@ -164,22 +269,7 @@ type BrandCheckRequest struct {
 }
 
 // PublishPayload is what a publish destination receives (PascalCase wire
-// names, as the spec fixes them).
-type PublishPayload struct {
-	SchemaVersion    string   `json:"SchemaVersion"`
-	ContentID        *string  `json:"ContentId"`
-	ContentVersion   *string  `json:"ContentVersion"`
-	Title            string   `json:"Title"`
-	Slug             string   `json:"Slug"`
-	ContentType      *string  `json:"ContentType"`
-	BodyHTML         string   `json:"BodyHtml"`
-	SchemaJSONLd     string   `json:"SchemaJsonLd"`
-	MetaDescription  *string  `json:"MetaDescription"`
-	CanonicalURL     *string  `json:"CanonicalUrl"`
-	FeaturedImageURL *string  `json:"FeaturedImageUrl"`
-	Author           *string  `json:"Author"`
-	PublishDate      *string  `json:"PublishDate"`
-	UpdatedDate      *string  `json:"UpdatedDate"`
-	TargetEntities   []string `json:"TargetEntities"`
-	Headings         []string `json:"Headings"`
-}
+// names, as the spec fixes them): the type publish sends, which parses
+// itself as a receiver must (publish.ParsePayload: any casing of the
+// names, SchemaVersion's major checked).
+type PublishPayload = publish.Payload

@@ -1,11 +1,17 @@
 package httpapi
 
-import "net/http"
+import (
+	"net/http"
+
+	"github.com/brandlens/brandlens/shared/brandcheck"
+	"github.com/brandlens/brandlens/shared/opportunities"
+)
 
 // Error codes of the spec, and those this service adds (documented in the
-// OpenAPI document): method_not_allowed, payload_too_large,
-// invalid_signature, not_implemented, internal_error, bad_request,
-// request_headers_too_large.
+// OpenAPI document): invalid_state, already_exists, method_not_allowed,
+// payload_too_large, invalid_signature, not_implemented, internal_error,
+// bad_request, request_headers_too_large, and the brand check's
+// recaptcha_failed and service_unavailable.
 const (
 	CodeMissingAPIKey        = "missing_api_key"
 	CodeInvalidAPIKey        = "invalid_api_key"
@@ -18,13 +24,28 @@ const (
 	CodeRateLimitExceeded    = "rate_limit_exceeded"
 	CodeCreditCeilingReached = "credit_ceiling_reached"
 	CodeInsufficientCredits  = "insufficient_credits"
-	CodeMethodNotAllowed     = "method_not_allowed"
-	CodePayloadTooLarge      = "payload_too_large"
-	CodeInvalidSignature     = "invalid_signature"
-	CodeNotImplemented       = "not_implemented"
-	CodeInternal             = "internal_error"
-	CodeBadRequest           = "bad_request"
-	CodeHeadersTooLarge      = "request_headers_too_large"
+	// CodeInvalidState: a write on an opportunity in a state that does not
+	// allow it (opportunities.CodeInvalidState).
+	CodeInvalidState = opportunities.CodeInvalidState
+	// CodeAlreadyExists: a create or rename would take a unique value (a
+	// query's text, a competitor's name) another record holds.
+	CodeAlreadyExists    = "already_exists"
+	CodeMethodNotAllowed = "method_not_allowed"
+	CodePayloadTooLarge  = "payload_too_large"
+	CodeInvalidSignature = "invalid_signature"
+	CodeNotImplemented   = "not_implemented"
+	CodeInternal         = "internal_error"
+	// CodeAlreadyReviewed: an approval request is approved or rejected
+	// already (a second review).
+	CodeAlreadyReviewed = "already_reviewed"
+	// CodeSlugTaken: the own site's page of that type and Slug is another
+	// piece's (another ContentId).
+	CodeSlugTaken       = "slug_taken"
+	CodeBadRequest      = "bad_request"
+	CodeHeadersTooLarge = "request_headers_too_large"
+	// The anonymous brand check's (package brandcheck names them).
+	CodeRecaptchaFailed    = brandcheck.CodeRecaptchaFailed
+	CodeServiceUnavailable = brandcheck.CodeUnavailable
 )
 
 // ErrorStatus maps each code to its HTTP status.
@@ -40,13 +61,19 @@ var ErrorStatus = map[string]int{
 	CodeRateLimitExceeded:    http.StatusTooManyRequests,
 	CodeCreditCeilingReached: http.StatusTooManyRequests,
 	CodeInsufficientCredits:  http.StatusPaymentRequired,
+	CodeInvalidState:         http.StatusConflict,
+	CodeAlreadyExists:        http.StatusConflict,
 	CodeMethodNotAllowed:     http.StatusMethodNotAllowed,
 	CodePayloadTooLarge:      http.StatusRequestEntityTooLarge,
 	CodeInvalidSignature:     http.StatusUnauthorized,
 	CodeNotImplemented:       http.StatusNotImplemented,
 	CodeInternal:             http.StatusInternalServerError,
+	CodeAlreadyReviewed:      http.StatusConflict,
+	CodeSlugTaken:            http.StatusConflict,
 	CodeBadRequest:           http.StatusBadRequest,
 	CodeHeadersTooLarge:      http.StatusRequestHeaderFieldsTooLarge,
+	CodeRecaptchaFailed:      http.StatusForbidden,
+	CodeServiceUnavailable:   http.StatusServiceUnavailable,
 }
 
 // Error is an API error; it renders as the spec's envelope

@@ -5,19 +5,24 @@ import (
 	"slices"
 	"time"
 
+	"github.com/brandlens/brandlens/shared/approvals"
 	"github.com/brandlens/brandlens/shared/citations"
 	"github.com/brandlens/brandlens/shared/competitors"
-	"github.com/brandlens/brandlens/shared/credits"
 	"github.com/brandlens/brandlens/shared/jobs"
 	"github.com/brandlens/brandlens/shared/queries"
 	"github.com/brandlens/brandlens/shared/validation"
 )
 
 // capabilities lists the capability of every route of the whole table the
-// principal may call (a Lambda's server knows only its own routes).
+// principal may call (a Lambda's server knows only its own routes). Routes
+// that answer 501 are left out: a capability is listed only once a route
+// that grants it works in this deployment.
 func (s *Server) capabilities(rq *Request) []string {
 	var out []string
 	for _, r := range Routes {
+		if !r.Implemented() {
+			continue
+		}
 		ok := false
 		switch r.Guard {
 		case GuardAPIKey:
@@ -44,15 +49,21 @@ func (s *Server) getMe(rq *Request, _ NoInput) (Entitlement, error) {
 	if err != nil {
 		return Entitlement{}, err
 	}
+	var pending int64
+	if s.Approvals != nil { // nil in servers built without publishing
+		if pending, err = approvals.PendingCount(ctx, s.Approvals.Table(), p.TenantID); err != nil {
+			return Entitlement{}, err
+		}
+	}
 	scopes := make([]string, len(p.Scopes))
 	for i, sc := range p.Scopes {
 		scopes[i] = string(sc)
 	}
 	return Entitlement{
 		TenantID: p.TenantID, KeyID: p.KeyID, IsAgent: p.IsAgent, Scopes: scopes,
-		CreditsBalance: bal.Available, SpentToday: bal.SpentToday,
+		CreditsBalance: bal.Available, SpentToday: bal.SpentToday, Held: bal.Held,
 		DailyCreditCeiling: t.DailyCreditCeiling, RPMLimit: t.RPMLimit,
-		AutonomyLevel: string(p.Autonomy), PendingApprovals: 0,
+		AutonomyLevel: string(p.Autonomy), PendingApprovals: int32(pending),
 		Capabilities: s.capabilitiesOf(p),
 	}, nil
 }
@@ -67,18 +78,7 @@ func (s *Server) getCredits(rq *Request, _ NoInput) (CreditInfo, error) {
 	if err != nil {
 		return CreditInfo{}, err
 	}
-	now := s.Now().UTC()
-	return CreditInfo{
-		CreditsBalance: bal.Available, Held: bal.Held, Captured: bal.Captured, Granted: bal.Granted,
-		SpentToday: bal.SpentToday, DailyCreditCeiling: t.DailyCreditCeiling,
-		RemainingToday: max(0, min(bal.Available, t.DailyCreditCeiling-bal.SpentToday)),
-		ResetsAt:       now.Add(time.Duration(credits.SecondsToUTCMidnight(now)) * time.Second).Truncate(time.Second),
-	}, nil
-}
-
-func (s *Server) listQueries(rq *Request, _ NoInput) (QueryList, error) {
-	qs, err := s.Queries.List(rq.HTTP.Context(), rq.Principal.TenantID)
-	return QueryList{Items: qs}, err
+	return NewCreditInfo(bal, t.DailyCreditCeiling, s.Now()), nil
 }
 
 func (s *Server) getQuery(rq *Request, in IntID) (queries.Query, error) {
@@ -108,6 +108,7 @@ type listCitationsIn struct {
 	Sentiment   string    `query:"sentiment" enum:"sentiments"`
 	SourceType  string    `query:"sourceType" enum:"sourceTypes"`
 	HasMention  *bool     `query:"hasMention" doc:"true: only citations from answers that mention the brand; false: only those that do not"`
+	Verdict     string    `query:"detectionVerdict" enum:"detectionVerdicts" doc:"only citations of answers with this detection verdict (why the brand is or is not in the answer)"`
 	SearchQuery string    `query:"searchQuery" doc:"case-insensitive substring of the monitoring query text"`
 	DateFrom    time.Time `query:"dateFrom" doc:"inclusive lower bound of the citation date"`
 	DateTo      time.Time `query:"dateTo" doc:"inclusive upper bound of the citation date"`
@@ -135,7 +136,7 @@ func (in listCitationsIn) check(rq *Request) error {
 func (s *Server) listCitations(rq *Request, in listCitationsIn) (CitationPage, error) {
 	f := citations.Filter{
 		Platform: in.Platform, Sentiment: in.Sentiment, SourceType: in.SourceType, HasMention: in.HasMention,
-		SearchQuery: in.SearchQuery, DateFrom: in.DateFrom, DateTo: in.DateTo,
+		DetectionVerdict: in.Verdict, SearchQuery: in.SearchQuery, DateFrom: in.DateFrom, DateTo: in.DateTo,
 	}
 	pr := citations.PageRequest{Size: int(in.PageSize), Offset: int(in.Page-1) * int(in.PageSize), After: in.Cursor}
 	res, err := s.Citations.List(rq.HTTP.Context(), rq.Principal.TenantID, f, pr)
@@ -168,14 +169,25 @@ func (s *Server) getCitation(rq *Request, in IntID) (citations.Citation, error) 
 type listJobsIn struct {
 	Limit  int32  `query:"limit" default:"50" min:"1" max:"200"`
 	Status string `query:"status" enum:"jobStatuses"`
+	Cursor string `query:"cursor" maxLength:"200" doc:"the nextCursor of the previous page: continues right after it, however old the jobs (the status filter still applies)"`
 }
 
 func (s *Server) listJobs(rq *Request, in listJobsIn) (JobList, error) {
-	js, err := s.Jobs.List(rq.HTTP.Context(), rq.Principal.TenantID, in.Status, int(in.Limit))
-	if js == nil {
-		js = []jobs.Job{}
+	js, next, err := s.Jobs.Page(rq.HTTP.Context(), rq.Principal.TenantID, in.Status, int(in.Limit), in.Cursor)
+	if errors.Is(err, jobs.ErrInvalidCursor) {
+		return JobList{}, validation.Field("cursor", "is not a cursor of this list; pass the nextCursor of a page unchanged")
 	}
-	return JobList{Items: js}, err
+	if err != nil {
+		return JobList{}, err
+	}
+	l := JobList{Items: js}
+	if l.Items == nil {
+		l.Items = []jobs.Job{}
+	}
+	if next != "" {
+		l.NextCursor = &next
+	}
+	return l, nil
 }
 
 func (s *Server) getJob(rq *Request, in StrID) (jobs.Job, error) {

@@ -14,6 +14,7 @@ import (
 	"github.com/brandlens/brandlens/shared/httpapi"
 	"github.com/brandlens/brandlens/shared/httpapi/apitest"
 	"github.com/brandlens/brandlens/shared/idempotency"
+	"github.com/brandlens/brandlens/shared/recaptcha"
 	"github.com/brandlens/brandlens/shared/store"
 	"github.com/brandlens/brandlens/shared/tenants"
 	"github.com/brandlens/brandlens/shared/webhooks"
@@ -227,7 +228,9 @@ func TestIdempotentRunsAndCreditsBalance(t *testing.T) {
 // reason in_progress and Retry-After (fake clock: no real wait).
 func TestRetryWhileTheFirstRequestRuns(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		api := apitest.NewHandler(t, apitest.Options{})
+		var o apitest.Options
+		o.Local.BrandCheck.Verifier = recaptcha.Bypass{}
+		api := apitest.NewHandler(t, o)
 		ctx := context.Background()
 		p, err := api.Svc.Keys.Authenticate(ctx, apitest.KeyAPublish)
 		if err != nil {

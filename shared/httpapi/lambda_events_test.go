@@ -77,10 +77,16 @@ var eventExpectations = map[string]eventWant{
 			}
 		}},
 	"api-post-query-run.json":         {status: http.StatusAccepted, keys: []string{"jobId", "status"}},
-	"api-list-approvals-pending.json": {status: http.StatusNotImplemented, code: httpapi.CodeNotImplemented},
+	"api-list-approvals-pending.json": {status: http.StatusOK},
 	"api-delete-webhook.json":         {status: http.StatusNotFound, code: httpapi.CodeNotFound}, // no such subscription in the tenant
-	"brand-check.json":                {status: http.StatusNotImplemented, code: httpapi.CodeNotImplemented},
-	"api-post-site-content.json":      {status: http.StatusUnauthorized, code: httpapi.CodeInvalidSignature},
+	"brand-check.json": {status: http.StatusOK,
+		keys: []string{"brandName", "visibilityScore", "grade", "platforms", "topCompetitors", "topCompetitorCitedPages", "summary", "hasUpsell", "requestId", "completedAt"},
+		check: func(t *testing.T, b map[string]any) {
+			if ps, _ := b["platforms"].([]any); b["brandName"] != "Acme Notes" || len(ps) != 5 {
+				t.Errorf("brand %v, %d platforms", b["brandName"], len(ps))
+			}
+		}},
+	"api-post-site-content.json": {status: http.StatusUnauthorized, code: httpapi.CodeInvalidSignature},
 	"api-get-openapi.json": {status: http.StatusOK, keys: []string{"openapi", "info"},
 		check: func(t *testing.T, b map[string]any) {
 			if v, _ := b["openapi"].(string); !strings.HasPrefix(v, "3.") {

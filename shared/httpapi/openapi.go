@@ -21,12 +21,18 @@ import (
 
 	"github.com/getkin/kin-openapi/openapi3"
 
+	"github.com/brandlens/brandlens/shared/audit"
 	"github.com/brandlens/brandlens/shared/auth"
+	"github.com/brandlens/brandlens/shared/brandcheck"
 	"github.com/brandlens/brandlens/shared/citations"
 	"github.com/brandlens/brandlens/shared/competitors"
+	"github.com/brandlens/brandlens/shared/content"
+	"github.com/brandlens/brandlens/shared/gaps"
 	"github.com/brandlens/brandlens/shared/idempotency"
 	"github.com/brandlens/brandlens/shared/jobs"
+	"github.com/brandlens/brandlens/shared/models"
 	"github.com/brandlens/brandlens/shared/openapi"
+	"github.com/brandlens/brandlens/shared/opportunities"
 	"github.com/brandlens/brandlens/shared/platforms"
 	"github.com/brandlens/brandlens/shared/queries"
 	"github.com/brandlens/brandlens/shared/validation"
@@ -52,24 +58,46 @@ const (
 	headerRequestID  = "X-Request-Id"
 	headerRetryAfter = "Retry-After"
 	headerAllow      = "Allow"
+	headerLocation   = "Location"
 )
 
 // componentNames names the components of the spec's DTOs by the spec's
 // names; other types are named by their Go type name.
 var componentNames = map[reflect.Type]string{
-	reflect.TypeFor[citations.Citation]():          "CitationDto",
-	reflect.TypeFor[citations.AICitationMetrics](): "AICitationMetricsDto",
-	reflect.TypeFor[citations.EngagementMetrics](): "EngagementMetricsDto",
-	reflect.TypeFor[citations.EntityMention]():     "EntityMentionDto",
-	reflect.TypeFor[competitors.Competitor]():      "CompetitorDto",
-	reflect.TypeFor[queries.Query]():               "MonitoringQuery",
-	reflect.TypeFor[RunRequest]():                  "PublicRunRequest",
-	reflect.TypeFor[BrandCheckRequest]():           "BrandCheckRequest",
-	reflect.TypeFor[PublishPayload]():              "PublishPayload",
+	reflect.TypeFor[citations.Citation]():           "CitationDto",
+	reflect.TypeFor[citations.AICitationMetrics]():  "AICitationMetricsDto",
+	reflect.TypeFor[citations.EngagementMetrics]():  "EngagementMetricsDto",
+	reflect.TypeFor[citations.EntityMention]():      "EntityMentionDto",
+	reflect.TypeFor[competitors.Competitor]():       "CompetitorDto",
+	reflect.TypeFor[queries.Query]():                "MonitoringQuery",
+	reflect.TypeFor[RunRequest]():                   "PublicRunRequest",
+	reflect.TypeFor[BrandCheckRequest]():            "BrandCheckRequest",
+	reflect.TypeFor[PublishPayload]():               "PublishPayload",
+	reflect.TypeFor[gaps.Gap]():                     "Gap",
+	reflect.TypeFor[gaps.Metrics]():                 "GapFigures",
+	reflect.TypeFor[gaps.GapMetrics]():              "GapMetrics",
+	reflect.TypeFor[gaps.Evidence]():                "GapEvidence",
+	reflect.TypeFor[gaps.Snippet]():                 "GapEvidenceSnippet",
+	reflect.TypeFor[gaps.Lead]():                    "GapLeadingCompetitor",
+	reflect.TypeFor[gaps.WindowInfo]():              "GapWindow",
+	reflect.TypeFor[opportunities.Opportunity]():    "Opportunity",
+	reflect.TypeFor[opportunities.Brief]():          "ContentBrief",
+	reflect.TypeFor[opportunities.Content]():        "GeneratedContent",
+	reflect.TypeFor[opportunities.Heading]():        "OutlineHeading",
+	reflect.TypeFor[opportunities.CompetitorPage](): "CompetitorPage",
+	reflect.TypeFor[audit.Entry]():                  "AuditEntry",
+	reflect.TypeFor[audit.Actor]():                  "AuditActor",
+	reflect.TypeFor[audit.ModelCall]():              "AuditModelCall",
+	reflect.TypeFor[models.Message]():               "ModelMessage",
+	reflect.TypeFor[brandcheck.Response]():          "BrandCheckResponse",
+	reflect.TypeFor[brandcheck.PlatformResult]():    "BrandCheckPlatformResult",
+	reflect.TypeFor[brandcheck.CompetitorPage]():    "BrandCheckCompetitor",
 }
 
 var (
-	jobTypeValues  = []string{jobs.TypeQueryRun, jobs.TypeGapDetection, jobs.TypeBriefGeneration, jobs.TypeContentGeneration, jobs.TypePublish}
+	jobTypeValues  = []string{jobs.TypeQueryRun, jobs.TypeGapDetection, jobs.TypeBriefGeneration, jobs.TypeContentGeneration, jobs.TypePublish, jobs.TypeRescore}
+	tierValues     = []string{string(gaps.TierNoMention), string(gaps.TierCompetitorDominated), string(gaps.TierLowVisibility), string(gaps.TierWeakMention)}
+	scheduleValues = []string{queries.ScheduleHourly, queries.ScheduleDaily, queries.ScheduleWeekly}
 	scopeValues    = []string{string(auth.ScopeRead), string(auth.ScopeReadWrite), string(auth.ScopePublish)}
 	autonomyValues = []string{string(auth.L0), string(auth.L1), string(auth.L2)}
 	publishModes   = []string{"propose", "execute"}
@@ -92,6 +120,7 @@ var fieldDocs = map[string]openapi.FieldDoc{
 	"Job.type":                           {Enum: jobTypeValues},
 	"Job.platforms":                      {Enum: platforms.All},
 	"Job.perPlatformStatus":              {Description: "outcome of each platform, keyed by platform; partial success is expressed here"},
+	"JobList.nextCursor":                 {Description: "opaque; pass it as cursor to read the page after this one (the same status filter applies); null after the last page"},
 	"JobAccepted.status":                 {Enum: jobs.Statuses},
 	"JobAccepted.jobId":                  {Description: "id of the job; poll GET /api/v1/jobs/{id} with it"},
 	"JobAccepted.credits_balance":        {Description: "the tenant's available credits right after this job's hold (a replay with the same Idempotency-Key answers the original value)"},
@@ -101,8 +130,13 @@ var fieldDocs = map[string]openapi.FieldDoc{
 	"Entitlement.autonomy_level":         {Enum: autonomyValues, Description: "L0 manual, L1 auto-propose, L2 auto-publish"},
 	"Entitlement.capabilities":           {Description: "sorted list of what this key may do: the capability of every route its scopes and agent flag admit"},
 	"Entitlement.rpm_limit":              {Description: "requests per minute allowed for this key"},
-	"CreditInfo.resets_at":               {Description: "next UTC midnight, when spent_today starts again from 0"},
-	"CreditInfo.remaining_today":         {Description: "credits still spendable today: the balance, capped by what the daily ceiling leaves"},
+	"CreditInfo.resets_at":               {Description: "next UTC midnight, when spent_today and committed_today start again from 0"},
+	"CreditInfo.remaining_today":         {Description: "credits that can still be reserved today: the balance, capped by what the daily ceiling leaves after committed_today"},
+	"CreditInfo.spent_today":             {Description: "credits charged (captured) this UTC day; credits reserved by running jobs are in held until they settle"},
+	"CreditInfo.held":                    {Description: "credits reserved by jobs that have not settled yet; what a job does not use comes back to credits_balance"},
+	"CreditInfo.committed_today":         {Description: "credits reserved by jobs created this UTC day that were not given back (held or captured): the count the daily ceiling is checked against, so that a burst of runs cannot pass it before any is charged"},
+	"Entitlement.spent_today":            {Description: "credits charged (captured) this UTC day; credits reserved by running jobs are in held"},
+	"Entitlement.held":                   {Description: "credits reserved by jobs that have not settled yet"},
 	"PublicRunRequest.platforms":         {Enum: platforms.All, Description: "subset of the query's platforms; absent or null runs them all; an empty array is 422"},
 	"PublicRunRequest.samples": {Min: openapi.Float(1), Max: openapi.Float(maxRunSamples), Default: 1,
 		Description: "samples per platform (AI answers vary from run to run; more samples give a mention rate with a tighter interval)"},
@@ -122,7 +156,81 @@ var fieldDocs = map[string]openapi.FieldDoc{
 	"PublishPayload.TargetEntities":  {Description: "entity names the article targets"},
 	"PublishPayload.Headings":        {Description: "heading structure (H2 and below)"},
 	"FieldError.field":               {Description: "the parameter, body member or header at fault"},
+	"SiteContentReceived.status":     {Enum: []string{"created", "updated", "stale"}},
+	"CitationDto.detectionVerdict": {Enum: detectionVerdicts(),
+		Description: "why the brand is or is not in the answer: mentioned; unknown_to_model (the answer disclaims knowing it); cited_only (only its domain is cited or linked); ordinary_word (its name appears only as a word); not_mentioned"},
+	"CitationDto.detectionConfidence":   {Description: "0..1; 0.55 to 0.69 marks the ambiguous band of ordinary-word names"},
+	"MonitoringQuery.schedule":          {Enum: scheduleValues, Description: "null: run on demand only"},
+	"MonitoringQuery.deletedAt":         {Description: "set when the query was deleted: it no longer runs and is not listed, but it and its history stay readable"},
+	"MonitoringQuery.isActive":          {Description: "false: paused (not scheduled, runs refused) or deleted"},
+	"CreateQueryRequest.platforms":      {Enum: platforms.All, Description: "platforms to ask; empty or absent: all of them"},
+	"CreateQueryRequest.schedule":       {Enum: scheduleValues, Description: "hourly, daily or weekly; absent or null: on demand only"},
+	"CreateQueryRequest.text":           {Description: "the phrase users type into AI platforms, 1 to 500 characters; unique within the tenant ignoring case and spacing"},
+	"CreateQueryRequest.brandProfileId": {Description: "the brand profile the query monitors; default: the tenant's first brand profile"},
+	"UpdateQueryRequest.platforms":      {Enum: platforms.All},
+	"UpdateQueryRequest.schedule":       {Enum: scheduleValues, Description: "null clears the schedule; absent keeps it"},
+	"UpdateQueryRequest.isActive":       {Description: "false pauses the query (no scheduled runs, runs refused); true resumes it"},
+	"CreateCompetitorRequest.domains":   {Description: "host names such as notion.so (no scheme or path); the first gives websiteUrl"},
+	"UpdateBrandProfileRequest.aliases": {Description: "other names of the brand detection matches (at most 20); replaces the list"},
+	"UpdateBrandProfileRequest.domains": {Description: "host names such as acmenotes.com (at most 20); replaces the list. Re-score the profile (POST …/rescore) to apply a change to stored answers"},
+	"Gap.tier":                          {Enum: tierValues, Description: "the first tier that holds, in the order no_mention, competitor_dominated, low_visibility, weak_mention"},
+	"Gap.status":                        {Enum: gaps.Statuses, Description: "open; addressed (its content was published); resolved (the tier no longer holds); dismissed"},
+	"Gap.platforms":                     {Enum: platforms.All, Description: "the platforms on whose answers alone the tier holds (all answered platforms when none does alone)"},
+	"Gap.competitors":                   {Description: "competitors named ahead of the brand in the evidence answers, most often first"},
+	"GapFigures.mentionRate":            {Description: "share of the answers naming the brand, with its 95% Wilson interval"},
+	"GapFigures.meanRank":               {Description: "the brand's mean rank among the tracked brands an answer names (1 = first); null when never named"},
+	"GapFigures.outrankedShare":         {Description: "of the answers naming any tracked brand, the share where a competitor is named before the brand (or the brand not at all)"},
+	"GapFigures.meanVisibilityScore":    {Description: "mean visibility score (0..100) of the answers"},
+	"GapFigures.passingShare":           {Description: "of the answers naming the brand, the share naming it only in passing: late (after the first half) or once"},
+	"Opportunity.status": {Enum: opportunities.Statuses,
+		Description: "open → brief_ready (generate-brief) → content_ready (generate-content) → published (publish), plus dismissed; a failed job leaves it where it was"},
+	"Opportunity.tier":                 {Enum: tierValues},
+	"Opportunity.priority":             {Min: openapi.Float(0), Max: openapi.Float(100), Description: "the severity of the gap's tier (no_mention 100, competitor_dominated 85, low_visibility 70, weak_mention 50) × the query's weight (schedule weight × reach), rounded"},
+	"Opportunity.brief":                {Description: "null until a brief was generated"},
+	"Opportunity.content":              {Description: "null until an article was generated"},
+	"Opportunity.publish":              {Description: "null until the content is published"},
+	"ContentBrief.contentFormat":       {Enum: content.Formats},
+	"ContentBrief.wordCount":           {Description: "target length of the piece in words"},
+	"GeneratedContent.bodyHtml":        {Description: "sanitized HTML fragment (no document, script or style elements, event handlers or javascript: URLs), humanized"},
+	"GeneratedContent.schemaJsonLd":    {Description: "JSON-LD (Article, or FAQPage for the faq format) encoded as a JSON string"},
+	"GeneratedContent.headings":        {Description: "the H2 and lower headings of bodyHtml, in order"},
+	"GeneratedContent.metaDescription": {Description: "at most 160 characters"},
+	"GeneratedContent.contentVersion":  {Description: "a new id per generation"},
+	"BriefRequest.contentFormat":       {Enum: content.Formats, Default: content.DefaultFormat},
+	"ContentRequest.persona":           {Description: "who the article is written as, 1 to 200 characters without control characters; default: " + content.DefaultPersona},
+	"AuditEntry.outcome":               {Enum: []string{audit.OutcomeAccepted, audit.OutcomeSucceeded, audit.OutcomeFailed}},
+	"AuditEntry.resource":              {Description: "type:id of what the action was done to"},
+	"AuditActor.kind":                  {Enum: []string{audit.KindHuman, audit.KindAgent, audit.KindSystem}},
+	"AuditModelCall.prompt":            {Description: "every message sent, in order, verbatim"},
+	"AuditModelCall.vendor":            {Description: "openai, anthropic, gemini or offline for generation; the platform for a query run's answer"},
+	"BrandCheckRequest.brandName":      {Description: "required; 1 to 100 characters after trimming (inner whitespace collapsed), no control characters"},
+	"BrandCheckRequest.websiteUrl":     {Description: "required; an absolute http(s) URL of a public host (no address of a private, loopback or other special-purpose network, no user@, a name under a public suffix). It is never fetched"},
+	"BrandCheckRequest.recaptchaToken": {Description: "required; the token of Google's reCAPTCHA (v3 action brand_check, or v2), at most 4,096 characters; verified with siteverify before anything is counted or run"},
+	"BrandCheckResponse.visibilityScore": {Min: openapi.Float(0), Max: openapi.Float(100),
+		Description: "0–100: the mean over the platforms that answered of each platform's weighted question scores (best <category> tools 0.5, <brand> alternatives 0.3, what is <brand> 0.2); 0 when none answered"},
+	"BrandCheckResponse.grade":                   {Enum: brandcheckGrades, Description: "A 80–100, B 60–79, C 40–59, D 20–39, F 0–19; null when no platform answered"},
+	"BrandCheckResponse.brandName":               {Nullable: openapi.Bool(true), Description: "the brand as checked (trimmed, inner whitespace collapsed); nullable in the spec, always sent"},
+	"BrandCheckResponse.platforms":               {Nullable: openapi.Bool(false), Description: "one result per platform asked, in the configured order"},
+	"BrandCheckResponse.topCompetitors":          {Nullable: openapi.Bool(false), Description: "at most 5 names the platforms gave instead of or beside the brand, ranked by the number of platforms naming them, then mentions"},
+	"BrandCheckResponse.topCompetitorCitedPages": {Nullable: openapi.Bool(false), Description: "for the top competitors, a page the platforms cited for them"},
+	"BrandCheckResponse.summary":                 {Nullable: openapi.Bool(true), Description: "two or three plain sentences; nullable in the spec, always sent"},
+	"BrandCheckResponse.hasUpsell":               {Description: "true when some platform answered and the score is under 80 or a competitor appeared"},
+	"BrandCheckResponse.requestId":               {Nullable: openapi.Bool(true), Description: "id of the stored check; nullable in the spec, always sent"},
+	"BrandCheckResponse.completedAt":             {Description: "when the platforms were asked (a check answered from the day's cache keeps the time of the check it repeats)"},
+	"BrandCheckPlatformResult.platform":          {Enum: platforms.All},
+	"BrandCheckPlatformResult.status": {Enum: []string{brandcheck.StatusSucceeded, brandcheck.StatusPartial, brandcheck.StatusFailed, brandcheck.StatusTimeout},
+		Description: "succeeded: every question answered; partial: some; failed: none, the platform refused or erred (errorMessage says why); timeout: none within the check's time budget"},
+	"BrandCheckPlatformResult.mentionCount":        {Description: "mentions of the brand in the platform's answers (statements of ignorance are not mentions)"},
+	"BrandCheckPlatformResult.evidenceSnippet":     {Description: "the sentence that decided the verdict, empty when none"},
+	"BrandCheckPlatformResult.competitors":         {Nullable: openapi.Bool(false), Description: "brands the platform named beside or instead of the brand"},
+	"BrandCheckPlatformResult.competitorCitedUrls": {Nullable: openapi.Bool(false), Description: "competitor name → a page the platform cited for it"},
+	"BrandCheckPlatformResult.errorMessage":        {Description: "why the platform gave no (or not every) answer; empty when it answered all"},
+	"BrandCheckPlatformResult.costIncurred":        {Description: "what asking the platform cost, in USD"},
+	"BrandCheckPlatformResult.modelUsed":           {Description: "the model that answered"},
+	"BrandCheckPlatformResult.visibilityScore":     {Min: openapi.Float(0), Max: openapi.Float(100), Description: "this platform's 0–100 score (an addition to the spec's members; the page draws it as the platform's bar)"},
 }
+
+var brandcheckGrades = []string{"A", "B", "C", "D", "F"}
 
 // errorDoc documents one error code.
 type errorDoc struct {
@@ -151,18 +259,27 @@ var errorDocs = map[string]errorDoc{
 	CodeValidation: {Meaning: "a parameter or body member is invalid, unknown or ill-typed, or the body is not JSON; details.fields names each one",
 		Example: "invalid field pageSize: must be at most 100",
 		Details: map[string]any{"fields": []validation.FieldError{{Field: "pageSize", Message: "must be at most 100"}}}},
-	CodeRateLimitExceeded: {Meaning: "the key's requests-per-minute limit (rpm_limit), or the brand check's daily limit, is used up; Retry-After says when to retry",
+	CodeRateLimitExceeded: {Meaning: "the key's requests-per-minute limit (rpm_limit), its hourly redeliveries and pings of webhooks, or the brand check's daily limit, is used up; Retry-After says when to retry",
 		Example: "rate limit of 60 requests per minute exceeded", Details: map[string]any{"rpmLimit": 60}},
-	CodeCreditCeilingReached: {Meaning: "the operation would pass the tenant's daily credit ceiling (daily_credit_ceiling); Retry-After gives the seconds until it resets at UTC midnight",
+	CodeCreditCeilingReached: {Meaning: "the operation would pass the tenant's daily credit ceiling (daily_credit_ceiling), which counts the credits committed today — held by running jobs or charged (details.committedToday; details.spentToday is the charged part); Retry-After gives the seconds until it resets at UTC midnight",
 		Example: "the daily credit ceiling is reached"},
 	CodeInsufficientCredits: {Meaning: "the credit balance cannot cover the operation's price",
 		Example: "not enough credits for this operation"},
+	CodeInvalidState: {Meaning: "the opportunity's status does not allow this action (details.status is its status, details.allowed the statuses that would); nothing was stored or charged",
+		Example: "opportunity 01m8… is open; generate content needs it to be brief_ready or content_ready or published",
+		Details: map[string]any{"status": "open", "allowed": []string{"brief_ready", "content_ready", "published"}}, Extension: true},
+	CodeAlreadyExists: {Meaning: "another record of the tenant holds this unique value (a query's text, a competitor's name; case and spacing ignored); details.id names it",
+		Example: "a query with this text exists already (ignoring case and spacing)", Details: map[string]any{"id": 3, "field": "text"}, Extension: true},
 	CodeMethodNotAllowed: {Meaning: "the path exists, but not under this method; the Allow header and details.allow list the methods",
 		Example: "method DELETE is not allowed on /api/v1/me", Details: map[string]any{"allow": []string{"GET"}}, Extension: true},
 	CodePayloadTooLarge: {Meaning: "the request body exceeds 1 MiB (1048576 bytes)",
 		Example: "request body exceeds 1048576 bytes", Details: map[string]any{"limit": DefaultMaxBody}, Extension: true},
 	CodeInvalidSignature: {Meaning: "X-Service-Signature is missing or is not sha256=<hex> of the HMAC-SHA256 of the raw body",
 		Example: "missing or invalid X-Service-Signature", Extension: true},
+	CodeAlreadyReviewed: {Meaning: "the approval request was approved or rejected already; a request is reviewed once",
+		Example: "the approval request is already approved", Details: map[string]any{"status": "approved"}, Extension: true},
+	CodeSlugTaken: {Meaning: "the own site's page of this type and Slug was published by another piece (another ContentId); a receiver upserts by Slug within one piece only",
+		Example: "the page /site/news/note-apps belongs to another piece: publish this one with another Slug", Details: map[string]any{"type": "news", "slug": "note-apps"}, Extension: true},
 	CodeNotImplemented: {Meaning: "the endpoint is declared but its feature is not available in this deployment yet",
 		Example: "GET /api/v1/gaps is not available yet", Extension: true},
 	CodeBadRequest: {Meaning: "the HTTP request itself is malformed (request line, Host or a header name or value); answered before routing",
@@ -171,16 +288,21 @@ var errorDocs = map[string]errorDoc{
 		Example: fmt.Sprintf("the request's headers exceed %d bytes", MaxHeaderBytes), Details: map[string]any{"limit": MaxHeaderBytes}, Extension: true},
 	CodeInternal: {Meaning: "an unexpected failure; the X-Request-Id identifies it in the service's logs",
 		Example: "internal error; the request id identifies it in our logs", Details: map[string]any{"requestId": "req_5f0c2a9e1b7d4c3a8e6f1d2b"}, Extension: true},
+	CodeRecaptchaFailed: {Meaning: "the brand check's reCAPTCHA token was refused by Google (invalid, expired or already used, a v3 score under the threshold, another action); details.reasons lists Google's error codes. Get a new token and retry; the refused request was not counted",
+		Example: "The reCAPTCHA check failed; please complete it again.", Details: map[string]any{"reasons": []string{"timeout-or-duplicate"}}, Extension: true},
+	CodeServiceUnavailable: {Meaning: "the brand check cannot run now: reCAPTCHA could not be asked (never a free pass), the day's budget of anonymous checks is used up, or the prompts could not be audited; details.reason says which and Retry-After when to retry. The request was not counted",
+		Example: "We could not verify that you are human just now; please try again in a minute.", Details: map[string]any{"reason": brandcheck.ReasonVerifier}, Extension: true},
 }
 
 // creditNotes tell what each credit-metered function costs (default
 // prices; the price list is configurable).
 var creditNotes = map[string]string{
-	"api-post-query-run":           "Credit-metered: 1 credit per platform per sample, charged only for the platforms that succeeded; a failed run costs 0.",
-	"api-post-gaps-detect":         "Credit-metered: 5 credits per gap detection, charged only on success or partial success.",
-	"api-post-opportunity-brief":   "Credit-metered: 2 credits per brief, charged only on success.",
-	"api-post-opportunity-content": "Credit-metered: 10 credits per article, charged only on success.",
-	"api-post-opportunity-publish": "Publishing costs 0 credits.",
+	"api-post-query-run":             "Credit-metered: 1 credit per platform per sample, charged only for the platforms that succeeded; a failed run costs 0.",
+	"api-post-gaps-detect":           "Credit-metered: 5 credits per gap detection, charged only on success or partial success.",
+	"api-post-opportunity-brief":     "Credit-metered: 2 credits per brief, charged only on success.",
+	"api-post-opportunity-content":   "Credit-metered: 10 credits per article, charged only on success.",
+	"api-post-opportunity-publish":   "Publishing costs 0 credits.",
+	"api-post-brand-profile-rescore": "Credit-metered: a flat 5 credits per re-scoring, whatever the number of stored answers, charged only on success.",
 }
 
 // OpenAPIJSON is the document of the route table as served (openapigen
@@ -215,6 +337,9 @@ func OpenAPI(routes []Route) (*openapi3.T, error) {
 	// Answers first: a type reached both ways is documented as returned
 	// (every non-pointer member required).
 	for i := range routes {
+		if routes[i].ResponseBody().Implements(reflect.TypeFor[document]()) {
+			continue // not JSON: no schema component
+		}
 		if _, err := b.gen.Response(routes[i].ResponseBody()); err != nil {
 			return nil, err
 		}
@@ -330,8 +455,15 @@ func (b *docBuilder) operation(r *Route) (*openapi3.Operation, error) {
 	if n := creditNotes[r.Function]; n != "" {
 		notes = append(notes, n)
 	}
+	if n := routeNotes[r.Function]; n != "" {
+		notes = append(notes, n)
+	}
 	if jobWrite(r) {
 		notes = append(notes, "Asynchronous: answers 202 with jobId and the credits_balance left after the job's hold, at once; follow the job with GET /api/v1/jobs/{id} or the execution.completed webhook event.")
+	}
+	if n := autonomyDocs[r.Autonomy]; n != "" {
+		notes = append(notes, n)
+		op.Extensions["x-autonomy"] = []string{"", "held_job", "held_change", "publish"}[r.Autonomy]
 	}
 	if r.Idempotent() {
 		notes = append(notes, "Idempotent: send Idempotency-Key to make retries safe; a retry with the same key and request replays the original answer (Idempotent-Replayed: true).")
@@ -366,6 +498,22 @@ func (b *docBuilder) operation(r *Route) (*openapi3.Operation, error) {
 		return nil, err
 	}
 	op.Responses.Set(strconv.Itoa(r.Status), &openapi3.ResponseRef{Value: ok})
+	if r.Autonomy == AutonomyHeldChange {
+		s, err := b.gen.Response(reflect.TypeFor[ApprovalRequestDto]())
+		if err != nil {
+			return nil, err
+		}
+		d := "Accepted: the caller is an L0 agent; nothing changed yet. The body is the approval request that holds the change; a human's approval applies it."
+		op.Responses.Set(strconv.Itoa(http.StatusAccepted), &openapi3.ResponseRef{Value: &openapi3.Response{Description: &d,
+			Headers: openapi3.Headers{headerRequestID: {Ref: headerRef + headerRequestID}}, Content: openapi3.NewContentWithJSONSchemaRef(s)}})
+	}
+	for _, st := range r.MoreStatuses {
+		more := *ok
+		d := http.StatusText(st) + *ok.Description
+		d = strings.Replace(d, http.StatusText(r.Status), "", 1)
+		more.Description = &d
+		op.Responses.Set(strconv.Itoa(st), &openapi3.ResponseRef{Value: &more})
+	}
 
 	codes = append(codes, r.Errors...)
 	// Unknown query parameters are refused on every route.
@@ -401,6 +549,19 @@ func (b *docBuilder) success(r *Route) (*openapi3.Response, error) {
 	if r.Idempotent() {
 		resp.Headers[HeaderIdempotentReplayed] = &openapi3.HeaderRef{Ref: headerRef + HeaderIdempotentReplayed}
 	}
+	if t := r.ResponseBody(); t.Implements(reflect.TypeFor[document]()) {
+		mt := documentMedia[t.Name()]
+		text := openapi3.NewStringSchema()
+		text.Description = "the document (" + mt + ", UTF-8)"
+		resp.Content = openapi3.Content{mt: &openapi3.MediaType{Schema: text.NewRef()}}
+		resp.Description = &desc
+		return resp, nil
+	}
+	if r.ResponseBody().Implements(reflect.TypeFor[chosenStatus]()) {
+		resp.Headers[headerLocation] = &openapi3.HeaderRef{Value: &openapi3.Header{Parameter: openapi3.Parameter{
+			Description: "the URL of the resource the request created or changed (the same as the answer's url)",
+			Schema:      openapi3.NewStringSchema().WithFormat("uri").NewRef()}}}
+	}
 	var s *openapi3.SchemaRef
 	switch t := r.ResponseBody(); t {
 	case reflect.TypeFor[rawJSON]():
@@ -419,8 +580,15 @@ func (b *docBuilder) success(r *Route) (*openapi3.Response, error) {
 			desc += ": the job is queued; nothing has run yet"
 		}
 	}
-	resp.Description = &desc
 	resp.Content = openapi3.NewContentWithJSONSchemaRef(s)
+	if hasTextReport(r.ResponseBody()) {
+		desc += ". Content-negotiated by Accept (q-values and wildcards honoured): application/json (the default, also when Accept is absent or names none of these) or text/json, the same JSON under that Content-Type; text/plain, a readable text report. Errors are always JSON."
+		resp.Content[mediaTextJSON] = &openapi3.MediaType{Schema: s}
+		text := openapi3.NewStringSchema()
+		text.Description = "the same result as a plain-text report (UTF-8)"
+		resp.Content[mediaText] = &openapi3.MediaType{Schema: text.NewRef()}
+	}
+	resp.Description = &desc
 	return resp, nil
 }
 
@@ -459,7 +627,7 @@ func (b *docBuilder) errorResponse(status int, codes []string) string {
 		Extensions: map[string]any{"x-error-codes": codes},
 	}
 	switch status {
-	case http.StatusTooManyRequests, http.StatusPaymentRequired, http.StatusConflict:
+	case http.StatusTooManyRequests, http.StatusPaymentRequired, http.StatusConflict, http.StatusServiceUnavailable:
 		resp.Headers[headerRetryAfter] = &openapi3.HeaderRef{Ref: headerRef + headerRetryAfter}
 	case http.StatusMethodNotAllowed:
 		resp.Headers[headerAllow] = &openapi3.HeaderRef{Ref: headerRef + headerAllow}
@@ -624,7 +792,12 @@ Added beyond the spec: %s. Answers with status 429 or 402 carry Retry-After (sec
 - Every write (POST, PUT, DELETE with an API key) takes Idempotency-Key (1 to %d characters; per tenant and API key; kept 24 hours). A retry with the same key and the same request (method, path and JSON body, whatever the order and spacing of its members) replays the original answer, status and body, with Idempotent-Replayed: true, and nothing runs twice, also under concurrent duplicates (they wait for the first one's answer). The same key with a different request is 409 idempotency_conflict; a retry while the first request still runs after 10 s is 409 with details.reason in_progress and Retry-After. Only successful answers are kept: after an error answer (a 422 included) the key is free for the corrected request. A replayed webhook creation shows the subscription's current secret: secrets are not copied into idempotency records.
 
 ## Credits
-One credit ledger per tenant. Prices (defaults, configurable): 1 credit per platform per sample of a query run, charged only for the platforms that succeeded; 5 per gap detection; 2 per brief; 10 per article; 0 per publish. Failed executions cost 0. A balance too small is 402 insufficient_credits; passing the daily ceiling (daily_credit_ceiling) is 429 credit_ceiling_reached.
+One credit ledger per tenant. Prices (defaults, configurable): 1 credit per platform per sample of a query run, charged only for the platforms that succeeded; 5 per gap detection; 2 per brief; 10 per article; 5 per re-scoring of a brand profile (flat); 0 per publish. Failed executions cost 0. A balance too small is 402 insufficient_credits; passing the daily ceiling (daily_credit_ceiling) is 429 credit_ceiling_reached.
+
+## Content loop
+- Gap detection (POST /api/v1/gaps/detect) judges each active query of a brand profile over its latest answers (the last 30 days, at most 5 runs) and gives it at most one tier, the first that holds: no_mention (never named), competitor_dominated (a competitor named first in most answers naming a tracked brand), low_visibility (named in fewer than half), weak_mention (named, but late or once in most answers, or a mean visibility score under 35). Each gap is one content opportunity; detecting again updates the gap of the same query and tier and resolves gaps that no longer hold.
+- Opportunity lifecycle: open → brief_ready (generate-brief) → content_ready (generate-content) → published, plus dismissed. A write in a state that does not allow it is 409 invalid_state; a generation job that fails leaves the status where it was and costs 0.
+- Brief formats: %s. Every model call (the exact prompt, the model, the answer, tokens and cost) and every platform call of a query run is in the audit log (GET /api/v1/audit).
 
 ## Pagination and limits
 - GET /api/v1/citations: page default 1; pageSize default %d, maximum %d; newest first; hasMore tells whether another page follows. A numbered page reads every match before it, so page × pageSize may be at most %d (422 validation_error naming page beyond). Deeper reads go by cursor: every page answers nextCursor (null after the last page); pass it as cursor, instead of page, to get the page right after it, at any depth, with the same cost per page. A cursor is opaque (do not build or change one: a malformed cursor is 422 naming cursor), stays valid indefinitely, and only ever reads the caller's own citations; pages addressed by cursor answer page null.
@@ -639,7 +812,7 @@ One credit ledger per tenant. Prices (defaults, configurable): 1 credit per plat
 `,
 		strings.Join(scopeValues, " < "), table.String(), strings.Join(ext, ", "), requestIDPattern.String(),
 		MaxListedFields, q(JSONMediaTypes), DefaultMaxBody,
-		q(jobs.Statuses), idempotency.MaxKeyLen,
+		q(jobs.Statuses), idempotency.MaxKeyLen, q(content.Formats),
 		DefaultPageSize, MaxPageSize, MaxPageDepth, DefaultJobLimit, MaxJobLimit,
 		q(platforms.All), q(citations.Sentiments), q(citations.SourceTypes), q(autonomyValues))
 	return b.String()

@@ -5,7 +5,6 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"reflect"
-	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -157,7 +156,9 @@ func TestRouteTableIsTyped(t *testing.T) {
 			names[string(p.In)+p.Name] = true
 		}
 	}
-	if implemented < 20 || !slices.ContainsFunc(Routes, func(r Route) bool { return !r.Implemented() }) {
+	// Every route of the spec is built (issue 12 built the last ones);
+	// NotImplemented remains for routes declared ahead of their feature.
+	if implemented != len(Routes) || CatchAll.Implemented() {
 		t.Errorf("%d implemented routes of %d", implemented, len(Routes))
 	}
 }

@@ -2,10 +2,8 @@ package httpapi
 
 import (
 	"errors"
-	"strconv"
 
-	"github.com/brandlens/brandlens/shared/credits"
-	"github.com/brandlens/brandlens/shared/idempotency"
+	"github.com/brandlens/brandlens/shared/audit"
 	"github.com/brandlens/brandlens/shared/jobs"
 	"github.com/brandlens/brandlens/shared/runs"
 	"github.com/brandlens/brandlens/shared/validation"
@@ -22,9 +20,11 @@ func (s *Server) postQueryRun(rq *Request, in runIn) (JobAccepted, error) {
 	if in.Body.Samples != nil {
 		samples = int(*in.Body.Samples)
 	}
+	resource := audit.Resource("query", in.ID)
 	acc, err := s.Runs.Start(rq.HTTP.Context(), runs.Request{
 		TenantID: rq.Principal.TenantID, QueryID: in.ID, Platforms: in.Body.Platforms, Samples: samples,
-		Idempotency: rq.Idempotency,
+		Idempotency: rq.Idempotency, Actor: audit.ActorOf(rq.Principal),
+		Prepare: s.heldJob(rq, runs.ActionRun, resource, "run "+resource+" on its platforms", in.Body, nil),
 	})
 	if err != nil {
 		return JobAccepted{}, runError(err)
@@ -41,16 +41,16 @@ func (s *Server) jobAccepted(rq *Request, j jobs.Job) (JobAccepted, error) {
 	if err != nil {
 		return JobAccepted{}, err
 	}
-	return JobAccepted{JobID: j.ID, Status: j.Status, CreditsBalance: bal.Available}, nil
+	a := JobAccepted{JobID: j.ID, Status: j.Status, CreditsBalance: bal.Available}
+	if j.AwaitingApproval {
+		a.ApprovalID = j.ApprovalID
+	}
+	return a, nil
 }
 
-// runError maps the write path's typed errors to API errors.
+// runError maps the run write path's typed errors to API errors.
 func runError(err error) error {
-	var (
-		pe  *runs.PlatformError
-		ice *runs.InsufficientCreditsError
-		ce  *runs.CeilingError
-	)
+	var pe *runs.PlatformError
 	switch {
 	case errors.Is(err, runs.ErrQueryNotFound):
 		return notFound("query")
@@ -58,16 +58,6 @@ func runError(err error) error {
 		return validation.Field("id", "the query is not active")
 	case errors.As(err, &pe):
 		return validation.Field("platforms", "%q is not one of the query's platforms", pe.Platform)
-	case errors.Is(err, idempotency.ErrConflict):
-		return idempotencyConflict()
-	case errors.Is(err, idempotency.ErrInProgress):
-		return idempotencyInProgress()
-	case errors.As(err, &ice):
-		return &Error{Code: CodeInsufficientCredits, Message: "not enough credits: the run costs " + strconv.FormatInt(ice.Cost, 10) + ", " + strconv.FormatInt(ice.Available, 10) + " available",
-			Details: map[string]any{"cost": ice.Cost, "available": ice.Available}, RetryAfter: credits.InsufficientCreditsRetryAfter}
-	case errors.As(err, &ce):
-		return &Error{Code: CodeCreditCeilingReached, Message: "the daily credit ceiling would be passed",
-			Details: map[string]any{"cost": ce.Cost, "dailyCreditCeiling": ce.Ceiling, "spentToday": ce.SpentToday}, RetryAfter: ce.RetryAfter}
 	}
-	return err
+	return jobError(err)
 }

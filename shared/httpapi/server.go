@@ -23,16 +23,26 @@ import (
 
 	"github.com/awslabs/aws-lambda-go-api-proxy/core"
 
+	"github.com/brandlens/brandlens/shared/approvals"
+	"github.com/brandlens/brandlens/shared/audit"
 	"github.com/brandlens/brandlens/shared/auth"
+	"github.com/brandlens/brandlens/shared/brandcheck"
 	"github.com/brandlens/brandlens/shared/citations"
 	"github.com/brandlens/brandlens/shared/competitors"
+	"github.com/brandlens/brandlens/shared/content"
 	"github.com/brandlens/brandlens/shared/credits"
+	"github.com/brandlens/brandlens/shared/destinations"
+	"github.com/brandlens/brandlens/shared/gaps"
 	"github.com/brandlens/brandlens/shared/idempotency"
 	"github.com/brandlens/brandlens/shared/jobs"
+	"github.com/brandlens/brandlens/shared/meter"
+	"github.com/brandlens/brandlens/shared/opportunities"
+	"github.com/brandlens/brandlens/shared/publish"
 	"github.com/brandlens/brandlens/shared/queries"
 	"github.com/brandlens/brandlens/shared/ratelimit"
 	"github.com/brandlens/brandlens/shared/runs"
 	"github.com/brandlens/brandlens/shared/signing"
+	"github.com/brandlens/brandlens/shared/sitecontent"
 	"github.com/brandlens/brandlens/shared/tenants"
 	"github.com/brandlens/brandlens/shared/ttlcache"
 	"github.com/brandlens/brandlens/shared/validation"
@@ -57,14 +67,35 @@ type Deps struct {
 	Runs        *runs.Service
 	Webhooks    *webhooks.Service
 	Idempotency *idempotency.Records
-	Logger      *slog.Logger
-	Now         func() time.Time
+	// The content loop: metered jobs, gap detection, gaps, opportunities,
+	// brief and article job requests, and the audit log.
+	Meter         *meter.Service
+	Detector      *gaps.Detector
+	Gaps          *gaps.Repo
+	Opportunities *opportunities.Repo
+	ContentJobs   *content.Jobs
+	Audit         *audit.Log
+	// Publishing: destinations, approvals and publish jobs.
+	Destinations *destinations.Service
+	Approvals    *approvals.Service
+	Publish      *publish.Service
+	Logger       *slog.Logger
+	Now          func() time.Time
 	// CallerTTL is how long a key's principal and tenant are reused (0:
 	// DefaultCallerTTL).
 	CallerTTL time.Duration
-	// SiteContentSecret signs bodies sent to the site-content receiver.
+	// SiteContentSecret signs bodies sent to the site-content receiver;
+	// SiteContent keeps the pages it receives; SiteBaseURL is the site's
+	// public base URL ("": the host API Gateway answered on).
 	SiteContentSecret []byte
+	SiteContent       *sitecontent.Service
+	SiteBaseURL       string
 	MaxBody           int64
+	// BrandCheck runs the anonymous brand check (nil in functions that do
+	// not serve it); ProxyTrust says when CloudFront's viewer address is
+	// believed (zero: never).
+	BrandCheck BrandChecker
+	ProxyTrust brandcheck.ProxyTrust
 }
 
 // RateLimiter counts one request of a key against its limit per minute; it
@@ -80,8 +111,11 @@ type Server struct {
 	// exact holds the routes of each literal path that no route with a
 	// placeholder also matches: matching such a path is one lookup.
 	exact map[string][]*compiledRoute
-	// callers are the keys seen lately (see DefaultCallerTTL).
-	callers *ttlcache.Cache[string, caller]
+	// callers are the keys seen lately (see DefaultCallerTTL); callerHash
+	// maps a key id to its cache key, so that a change this server makes to
+	// a key (an autonomy promotion by a review) applies at once here.
+	callers    *ttlcache.Cache[string, caller]
+	callerHash sync.Map
 	// caps are the capabilities of each kind of principal, by its highest
 	// scope (capScopes) and whether it is an agent: they depend on nothing
 	// else, so /me lists them without walking the table.
@@ -269,12 +303,34 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		s.Logger.Info("request", attrs...)
 	}()
 	body, err := s.serve(sw, rq)
+	var held *deferred
+	if errors.As(err, &held) {
+		s.writeJSON(sw, http.StatusAccepted, held.request)
+		return
+	}
 	if err != nil {
 		s.writeError(sw, s.apiError(rq, err))
 		return
 	}
-	if a, ok := body.(answer); ok {
-		s.writeAnswer(sw, a)
+	switch b := body.(type) {
+	case answer:
+		s.writeAnswer(sw, b)
+		return
+	case textReport:
+		s.writeReport(sw, rq, rq.Route.Status, b)
+		return
+	case document:
+		d := b.doc()
+		sw.Header().Set("Content-Type", d.MediaType)
+		sw.Header().Set("Content-Length", strconv.Itoa(len(d.Body)))
+		sw.WriteHeader(rq.Route.Status)
+		_, _ = sw.Write(d.Body)
+		return
+	case chosenStatus:
+		if loc := b.location(); loc != "" {
+			sw.Header().Set("Location", loc)
+		}
+		s.writeJSON(sw, b.httpStatus(rq.Route.Status), body)
 		return
 	}
 	s.writeJSON(sw, rq.Route.Status, body)
@@ -392,7 +448,17 @@ func (s *Server) caller(ctx context.Context, key string) (caller, error) {
 	}
 	c := caller{principal: p, tenant: t}
 	s.callers.Put(hash, c)
+	s.callerHash.Store(p.KeyID, hash)
 	return c, nil
+}
+
+// forgetCaller drops what this server cached of a key, after it changed
+// the key itself. Other servers (other Lambda containers) keep what they
+// read for at most DefaultCallerTTL.
+func (s *Server) forgetCaller(keyID string) {
+	if h, ok := s.callerHash.Load(keyID); ok {
+		s.callers.Delete(h.(string))
+	}
 }
 
 // tenant returns the caller's tenant, read once per request.
@@ -525,6 +591,12 @@ type jsonWriter interface{ WriteJSON(*bytes.Buffer) error }
 const maxPooledAnswer = 64 << 10
 
 func (s *Server) writeJSON(w http.ResponseWriter, status int, body any) {
+	s.writeJSONAs(w, status, body, mediaJSON)
+}
+
+// writeJSONAs writes body as JSON labelled contentType (application/json,
+// or text/json when a report answer's caller asked for it).
+func (s *Server) writeJSONAs(w http.ResponseWriter, status int, body any, contentType string) {
 	buf, _ := s.answers.Get().(*bytes.Buffer)
 	if buf == nil {
 		buf = new(bytes.Buffer)
@@ -555,11 +627,11 @@ func (s *Server) writeJSON(w http.ResponseWriter, status int, body any) {
 	}
 	if err != nil {
 		s.Logger.Error("encode response", "error", err.Error())
-		status = http.StatusInternalServerError
+		status, contentType = http.StatusInternalServerError, mediaJSON
 		buf.Reset()
 		buf.WriteString(`{"error":{"code":"internal_error","message":"could not encode the response","details":{}}}` + "\n")
 	}
-	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Content-Type", contentType)
 	w.Header().Set("Content-Length", strconv.Itoa(buf.Len()))
 	w.WriteHeader(status)
 	_, _ = w.Write(buf.Bytes())

@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -18,6 +19,7 @@ import (
 	"github.com/brandlens/brandlens/shared/outbox"
 	"github.com/brandlens/brandlens/shared/signing"
 	"github.com/brandlens/brandlens/shared/ssrf"
+	"github.com/brandlens/brandlens/shared/webhooks"
 )
 
 func TestWebhookSubscriptionsAPI(t *testing.T) {
@@ -188,7 +190,8 @@ func TestWebhookDeliveriesAPI(t *testing.T) {
 		t.Errorf("delivery %+v", d)
 	}
 	for i, a := range d.Attempts {
-		if a.N != i+1 || a.HTTPStatus == nil || *a.HTTPStatus != 500 || a.Error == nil || a.At.IsZero() {
+		if a.N != i+1 || a.HTTPStatus == nil || *a.HTTPStatus != 500 || a.Error == nil || a.At.IsZero() ||
+			a.Reason == nil || *a.Reason != "http_500" {
 			t.Errorf("attempt %d: %+v", i+1, a)
 		}
 	}
@@ -223,6 +226,22 @@ func TestWebhookDeliveriesAPI(t *testing.T) {
 	if r := api.Do(t, "POST", "/api/v1/webhooks/"+subID+"/deliveries/dlv_nope/redeliver", apitest.KeyAPublish, ""); r.Status != 404 {
 		t.Errorf("redeliver unknown: %d", r.Status)
 	}
+
+	// Manual sends are limited per key and hour: one redelivery and one
+	// ping so far, then the rest of the limit, then 429 with Retry-After.
+	redeliver := "/api/v1/webhooks/" + subID + "/deliveries/" + d.ID + "/redeliver"
+	for i := 2; i < webhooks.ManualSendLimit; i++ {
+		if r := api.Do(t, "POST", redeliver, apitest.KeyAPublish, ""); r.Status != 202 {
+			t.Fatalf("redelivery %d: %d %s", i+1, r.Status, r.Body)
+		}
+	}
+	for _, path := range []string{redeliver, "/api/v1/webhooks/" + subID + "/ping"} {
+		r := api.Do(t, "POST", path, apitest.KeyAPublish, "")
+		retry, err := strconv.Atoi(r.Header.Get("Retry-After"))
+		if r.Status != 429 || r.ErrorCode(t) != "rate_limit_exceeded" || err != nil || retry < 1 || retry > 3600 {
+			t.Errorf("POST %s past the limit: %d %s (Retry-After %q)", path, r.Status, r.Body, r.Header.Get("Retry-After"))
+		}
+	}
 }
 
 type deliveryView struct {
@@ -237,6 +256,7 @@ type deliveryView struct {
 		At         time.Time `json:"at"`
 		HTTPStatus *int      `json:"httpStatus"`
 		LatencyMS  int64     `json:"latencyMs"`
+		Reason     *string   `json:"reason"`
 		Error      *string   `json:"error"`
 	} `json:"attempts"`
 }

@@ -2,8 +2,11 @@ package httpapi
 
 import (
 	"errors"
+	"math"
+	"strconv"
 	"time"
 
+	"github.com/brandlens/brandlens/shared/validation"
 	"github.com/brandlens/brandlens/shared/webhooks"
 )
 
@@ -61,11 +64,11 @@ func (c WebhookSubscriptionCreated) withoutSecret() any { c.Secret = ""; return 
 // as it is now (rotated by a PUT since, the new one); a subscription deleted
 // since is 404.
 func (c WebhookSubscriptionCreated) withSecret(s *Server, rq *Request) (any, error) {
-	sub, err := s.Webhooks.GetSubscription(rq.HTTP.Context(), rq.Principal.TenantID, c.ID)
+	secret, err := s.Webhooks.RevealSecret(rq.HTTP.Context(), rq.Principal.TenantID, c.ID)
 	if err != nil {
 		return nil, webhookError(err, "webhook subscription")
 	}
-	c.Secret = sub.Secret
+	c.Secret = secret
 	return c, nil
 }
 
@@ -87,6 +90,7 @@ type WebhookDeliveryAttempt struct {
 	At         time.Time `json:"at"`
 	HTTPStatus *int      `json:"httpStatus"`
 	LatencyMS  int64     `json:"latencyMs"`
+	Reason     *string   `json:"reason"`
 	Error      *string   `json:"error"`
 }
 
@@ -108,6 +112,8 @@ type WebhookDelivery struct {
 // WebhookDeliveryList is the answer of GET /api/v1/webhooks/{id}/deliveries.
 type WebhookDeliveryList struct {
 	Items []WebhookDelivery `json:"items"`
+	// NextCursor continues after this page; null after the last one.
+	NextCursor *string `json:"nextCursor"`
 }
 
 // WebhookPingAccepted is the 202 answer of POST /api/v1/webhooks/{id}/ping.
@@ -125,13 +131,13 @@ type WebhookRedeliveryAccepted struct {
 
 func subscriptionDTO(s webhooks.Subscription) WebhookSubscription {
 	return WebhookSubscription{ID: s.ID, URL: s.URL, Events: s.Events, Description: s.Description, Active: s.Active,
-		HasSecret: s.Secret != "", CreatedAt: s.CreatedAt, UpdatedAt: s.UpdatedAt}
+		HasSecret: s.HasSecret(), CreatedAt: s.CreatedAt, UpdatedAt: s.UpdatedAt}
 }
 
 func deliveryDTO(d webhooks.Delivery) WebhookDelivery {
 	atts := make([]WebhookDeliveryAttempt, len(d.Attempts))
 	for i, a := range d.Attempts {
-		atts[i] = WebhookDeliveryAttempt{N: a.N, Cycle: a.Cycle, At: a.At, HTTPStatus: a.HTTPStatus, LatencyMS: a.LatencyMS, Error: a.Error}
+		atts[i] = WebhookDeliveryAttempt{N: a.N, Cycle: a.Cycle, At: a.At, HTTPStatus: a.HTTPStatus, LatencyMS: a.LatencyMS, Reason: a.Reason, Error: a.Error}
 	}
 	return WebhookDelivery{ID: d.ID, SubscriptionID: d.SubscriptionID, EventID: d.EventID, EventType: d.EventType,
 		Status: d.Status, Cycle: d.Cycle, Attempts: atts, NextAttemptAt: d.NextAttemptAt(),
@@ -141,8 +147,15 @@ func deliveryDTO(d webhooks.Delivery) WebhookDelivery {
 // webhookError maps the webhooks package's not-found to 404 (its
 // validation errors are the service's one kind and pass as they are).
 func webhookError(err error, what string) error {
-	if errors.Is(err, webhooks.ErrNotFound) {
+	var le *webhooks.LimitError
+	switch {
+	case errors.Is(err, webhooks.ErrNotFound):
 		return notFound(what)
+	case errors.As(err, &le):
+		return &Error{Code: CodeRateLimitExceeded,
+			Message:    "at most " + strconv.Itoa(le.Limit) + " redeliveries and pings per hour per API key",
+			Details:    map[string]any{"manualSendLimit": le.Limit},
+			RetryAfter: int(math.Ceil(le.RetryAfter.Seconds()))}
 	}
 	return err
 }
@@ -157,6 +170,7 @@ type (
 		StrID
 		Limit  int32  `query:"limit" default:"50" min:"1" max:"200"`
 		Status string `query:"status" enum:"deliveryStatuses"`
+		Cursor string `query:"cursor" maxLength:"200" doc:"the nextCursor of the previous page: continues right after it, however old the deliveries (the status filter still applies)"`
 	}
 	createWebhookIn struct {
 		Body CreateWebhookSubscriptionRequest `body:"json"`
@@ -177,6 +191,11 @@ func (s *Server) listWebhooks(rq *Request, _ NoInput) (WebhookSubscriptionList, 
 }
 
 func (s *Server) createWebhook(rq *Request, in createWebhookIn) (WebhookSubscriptionCreated, error) {
+	url := in.Body.URL
+	if err := s.deferChange(rq, webhooks.Change{Action: webhooks.ChangeCreate, URL: &url, Events: in.Body.Events,
+		Description: in.Body.Description, Active: in.Body.Active, Secret: in.Body.Secret}, "webhook:new"); err != nil {
+		return WebhookSubscriptionCreated{}, err
+	}
 	sub, err := s.Webhooks.CreateSubscription(rq.HTTP.Context(), rq.Principal.TenantID, webhooks.NewSubscription{
 		URL: in.Body.URL, Events: in.Body.Events, Description: in.Body.Description, Active: in.Body.Active, Secret: in.Body.Secret,
 	})
@@ -193,6 +212,10 @@ func (s *Server) getWebhook(rq *Request, in StrID) (WebhookSubscription, error) 
 
 func (s *Server) updateWebhook(rq *Request, in updateWebhookIn) (WebhookSubscription, error) {
 	b := in.Body
+	if err := s.deferChange(rq, webhooks.Change{Action: webhooks.ChangeUpdate, SubscriptionID: in.ID, URL: b.URL, Events: b.Events,
+		Description: b.Description, Active: b.Active, Secret: b.Secret}, "webhook:"+in.ID); err != nil {
+		return WebhookSubscription{}, err
+	}
 	sub, err := s.Webhooks.UpdateSubscription(rq.HTTP.Context(), rq.Principal.TenantID, in.ID, webhooks.Patch{
 		URL: b.URL, Events: b.Events, Description: b.Description, Active: b.Active, Secret: b.Secret,
 	})
@@ -200,6 +223,9 @@ func (s *Server) updateWebhook(rq *Request, in updateWebhookIn) (WebhookSubscrip
 }
 
 func (s *Server) deleteWebhook(rq *Request, in StrID) (WebhookDeleted, error) {
+	if err := s.deferChange(rq, webhooks.Change{Action: webhooks.ChangeDelete, SubscriptionID: in.ID}, "webhook:"+in.ID); err != nil {
+		return WebhookDeleted{}, err
+	}
 	if err := s.Webhooks.DeleteSubscription(rq.HTTP.Context(), rq.Principal.TenantID, in.ID); err != nil {
 		return WebhookDeleted{}, webhookError(err, "webhook subscription")
 	}
@@ -207,15 +233,21 @@ func (s *Server) deleteWebhook(rq *Request, in StrID) (WebhookDeleted, error) {
 }
 
 func (s *Server) pingWebhook(rq *Request, in StrID) (WebhookPingAccepted, error) {
-	d, err := s.Webhooks.Ping(rq.HTTP.Context(), rq.Principal.TenantID, in.ID)
+	d, err := s.Webhooks.Ping(rq.HTTP.Context(), rq.Principal.TenantID, rq.Principal.KeyID, in.ID)
 	return WebhookPingAccepted{DeliveryID: d.ID, EventID: d.EventID}, webhookError(err, "webhook subscription")
 }
 
 func (s *Server) listWebhookDeliveries(rq *Request, in listDeliveriesIn) (WebhookDeliveryList, error) {
-	ds, err := s.Webhooks.ListDeliveries(rq.HTTP.Context(), rq.Principal.TenantID, in.ID, in.Status, int(in.Limit))
+	ds, next, err := s.Webhooks.PageDeliveries(rq.HTTP.Context(), rq.Principal.TenantID, in.ID, in.Status, int(in.Limit), in.Cursor)
+	if errors.Is(err, webhooks.ErrInvalidCursor) {
+		return WebhookDeliveryList{}, validation.Field("cursor", "is not a cursor of this list; pass the nextCursor of a page unchanged")
+	}
 	out := WebhookDeliveryList{Items: make([]WebhookDelivery, len(ds))}
 	for i, d := range ds {
 		out.Items[i] = deliveryDTO(d)
+	}
+	if next != "" {
+		out.NextCursor = &next
 	}
 	return out, webhookError(err, "webhook subscription")
 }
@@ -225,6 +257,6 @@ func (s *Server) redeliverWebhook(rq *Request, in deliveryIn) (WebhookRedelivery
 	if _, err := s.Webhooks.GetSubscription(ctx, rq.Principal.TenantID, in.ID); err != nil {
 		return WebhookRedeliveryAccepted{}, webhookError(err, "webhook subscription")
 	}
-	d, err := s.Webhooks.Redeliver(ctx, rq.Principal.TenantID, in.ID, in.DeliveryID)
+	d, err := s.Webhooks.Redeliver(ctx, rq.Principal.TenantID, rq.Principal.KeyID, in.ID, in.DeliveryID)
 	return WebhookRedeliveryAccepted{DeliveryID: d.ID, EventID: d.EventID, Status: d.Status}, webhookError(err, "delivery")
 }

@@ -105,11 +105,14 @@ func init() {
 		"WebhookDelivery.attempts":                     {Description: "every attempt so far, oldest first (the latest 50)"},
 		"WebhookDelivery.nextAttemptAt":                {Description: "when the next attempt is due; null while one is in flight and once the delivery is final"},
 		"WebhookDelivery.deadLettered":                 {Description: "true when the last cycle's 5 attempts all failed; POST …/redeliver sends it again"},
+		"WebhookDeliveryList.nextCursor":               {Description: "opaque; pass it as cursor to read the page after this one (the same status filter applies); null after the last page"},
 		"WebhookDeliveryAttempt.n":                     {Description: "the attempt's number within its cycle, 1 to 5"},
 		"WebhookDeliveryAttempt.httpStatus":            {Description: "the receiver's status; null when no answer came (timeout, refused or SSRF-denied connection)"},
 		"WebhookDeliveryAttempt.latencyMs":             {Description: "time from sending to the end of the answer"},
-		"WebhookDeliveryAttempt.error":                 {Description: "why the attempt failed; null on success"},
-		"WebhookRedeliveryAccepted.status":             {Enum: webhooks.Statuses},
+		"WebhookDeliveryAttempt.reason": {Description: "why the attempt failed, as a stable code: http_<status> (the receiver answered with a status other than 2xx), or " +
+			strings.Join(webhooks.FailureReasons, ", ") + " (no answer); null on success"},
+		"WebhookDeliveryAttempt.error":     {Description: "the failure in words, naming no address or resolver (those are logged with the delivery id); null on success"},
+		"WebhookRedeliveryAccepted.status": {Enum: webhooks.Statuses},
 	} {
 		fieldDocs[k] = v
 	}

@@ -7,10 +7,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"regexp"
 	"time"
 
 	"github.com/brandlens/brandlens/shared/store"
 	"github.com/brandlens/brandlens/shared/tenants"
+	"github.com/brandlens/brandlens/shared/timeline"
 )
 
 // Job statuses.
@@ -32,7 +34,13 @@ const (
 	TypeBriefGeneration   = "brief_generation"
 	TypeContentGeneration = "content_generation"
 	TypePublish           = "publish"
+	// TypeRescore re-runs detection over a brand profile's stored answers.
+	TypeRescore = "rescore"
 )
+
+// Types lists every job type (the jobs sweep treats each; a type missing
+// here would never be reaped or restarted).
+var Types = []string{TypeQueryRun, TypeGapDetection, TypeBriefGeneration, TypeContentGeneration, TypePublish, TypeRescore}
 
 // PlatformStatus is one platform's outcome within a query run.
 type PlatformStatus struct {
@@ -84,6 +92,12 @@ type Job struct {
 	// Result is what a finished gap detection or generation produced (any
 	// JSON; its shape depends on Type); absent for query runs.
 	Result any `json:"result,omitempty"`
+	// ApprovalID is the approval request the job waits for, or was
+	// authorized by; AwaitingApproval holds while it is pending.
+	ApprovalID       *string `json:"approvalId,omitempty"`
+	AwaitingApproval bool    `json:"awaitingApproval,omitempty"`
+	// DestinationID is where a publish job publishes.
+	DestinationID *string `json:"destinationId,omitempty"`
 }
 
 // ErrNotFound: no such job in the tenant.
@@ -96,12 +110,25 @@ func Key(tenantID int32, id string) store.Key {
 
 const attrStatus = "status"
 
+// unfinishedPK is the GSI1 partition of the sparse index of unfinished
+// jobs: a job's item carries it while the job is queued or running, and
+// loses it with the write that settles the job, so the sweep reads every
+// unfinished job of every tenant, oldest first, and nothing else.
+const unfinishedPK = "JOBS#unfinished"
+
 // collection is the jobs' documents in tbl (nil: for building items).
 func collection(tbl store.Table) store.Collection[Job] {
 	return store.Collection[Job]{
 		Table: tbl, Name: "jobs", NotFound: ErrNotFound,
-		Key:   func(j Job) store.Key { return Key(j.TenantID, j.ID) },
-		Attrs: func(j Job) store.Item { return store.Item{attrStatus: j.Status} },
+		Key: func(j Job) store.Key { return Key(j.TenantID, j.ID) },
+		Attrs: func(j Job) store.Item {
+			it := store.Item{attrStatus: j.Status}
+			if !Terminal(j.Status) {
+				it[store.AttrGSI1PK] = unfinishedPK
+				it[store.AttrGSI1SK] = j.ID + "#" + tenants.PK(j.TenantID)
+			}
+			return it
+		},
 	}
 }
 
@@ -119,29 +146,102 @@ func (r *Repo) Get(ctx context.Context, tenantID int32, id string) (Job, error) 
 	return r.docs.Get(ctx, Key(tenantID, id))
 }
 
-// List returns up to limit jobs of the tenant, newest first, optionally of
-// one status. Job ids are ULIDs, so sort-key order is creation order.
-func (r *Repo) List(ctx context.Context, tenantID int32, status string, limit int) ([]Job, error) {
-	q := store.Query{PK: tenants.PK(tenantID), SK: store.SKBeginsWith("JOB#"), Desc: true, Limit: limit}
-	if status != "" {
-		q.Filter = store.Eq(attrStatus, status)
+// ErrInvalidCursor: a list cursor that no page of this list handed out.
+var ErrInvalidCursor = errors.New("jobs: invalid cursor")
+
+// jobIDRE is what a job id looks like (a lowercase ULID in practice).
+var jobIDRE = regexp.MustCompile(`^[0-9A-Za-z]{1,64}$`)
+
+// Page returns up to limit jobs of the tenant, newest first, optionally of
+// one status, starting after the job the cursor names (the next cursor of
+// an earlier page; "" for the first page). next is "" after the last page.
+// The cursor is opaque to clients (base64url of the last job's id); it
+// holds no tenant — the tenant is the caller's — so it can only move
+// within the caller's own jobs. Job ids are ULIDs, so sort-key order is
+// creation order, and a cursor stays valid however many jobs are added.
+func (r *Repo) Page(ctx context.Context, tenantID int32, status string, limit int, cursor string) (page []Job, next string, err error) {
+	after := ""
+	if cursor != "" {
+		if after, err = timeline.DecodeCursor(cursor, jobIDRE.MatchString); err != nil {
+			return nil, "", ErrInvalidCursor
+		}
 	}
-	var out []store.Item
-	for len(out) < limit {
+	js, last, err := timeline.PageAfter[Job](ctx, r.tbl, timeline.Query{PK: tenants.PK(tenantID), Prefix: "JOB#",
+		Filter: timeline.StatusFilter(attrStatus, status), Limit: limit, Cursor: after})
+	if err != nil {
+		return nil, "", fmt.Errorf("jobs: list: %w", err)
+	}
+	if last != "" {
+		next = timeline.EncodeCursor(last)
+	}
+	return js, next, nil
+}
+
+// EachUnfinished calls fn with every queued or running job of every
+// tenant, oldest first, a page of the sparse index at a time; fn's error
+// stops the walk.
+func (r *Repo) EachUnfinished(ctx context.Context, fn func(Job) error) error {
+	q := store.Query{Index: store.IndexGSI1, PK: unfinishedPK, Limit: 100}
+	for {
 		page, err := r.tbl.Query(ctx, q)
 		if err != nil {
-			return nil, fmt.Errorf("jobs: list: %w", err)
+			return fmt.Errorf("jobs: read unfinished jobs: %w", err)
 		}
-		out = append(out, page.Items...)
+		js, err := store.Docs[Job](page.Items)
+		if err != nil {
+			return err
+		}
+		for _, j := range js {
+			if Terminal(j.Status) {
+				continue // an index entry not yet caught up (DynamoDB's GSIs are eventually consistent)
+			}
+			if err := fn(j); err != nil {
+				return err
+			}
+		}
 		if page.Cursor == "" {
-			break
+			return nil
 		}
 		q.Cursor = page.Cursor
 	}
-	if len(out) > limit {
-		out = out[:limit]
+}
+
+// indexedKey marks that the unfinished jobs stored before the sparse index
+// existed were added to it (once per table).
+var indexedKey = store.Key{PK: "GLOBAL", SK: "MIGRATION#unfinished-jobs-index"}
+
+// IndexUnfinished adds to the sparse index the queued and running jobs
+// stored before it existed, once per table (a marker item records that it
+// ran; a run cut short runs again). Each job is rewritten unchanged, on
+// the condition that it was not changed meanwhile. tenantIDs are every
+// tenant of the table.
+func (r *Repo) IndexUnfinished(ctx context.Context, tenantIDs []int32) (indexed int, err error) {
+	if _, err := r.tbl.Get(ctx, indexedKey); err == nil {
+		return 0, nil
+	} else if !errors.Is(err, store.ErrNotFound) {
+		return 0, fmt.Errorf("jobs: read the index marker: %w", err)
 	}
-	return store.Docs[Job](out)
+	for _, t := range tenantIDs {
+		snaps, err := r.docs.ReadAll(ctx, store.Query{PK: tenants.PK(t), SK: store.SKBeginsWith("JOB#"),
+			Filter: store.And(store.Or(store.Eq(attrStatus, StatusQueued), store.Eq(attrStatus, StatusRunning)),
+				store.AttrNotExists(store.AttrGSI1PK))})
+		if err != nil {
+			return indexed, err
+		}
+		for _, sn := range snaps {
+			err := r.docs.Replace(ctx, sn, sn.Value)
+			if err != nil && !errors.Is(err, store.ErrConditionFailed) {
+				return indexed, err
+			}
+			if err == nil {
+				indexed++
+			}
+		}
+	}
+	if err := r.tbl.Put(ctx, store.Item{store.AttrPK: indexedKey.PK, store.AttrSK: indexedKey.SK}, store.Cond{}); err != nil {
+		return indexed, fmt.Errorf("jobs: write the index marker: %w", err)
+	}
+	return indexed, nil
 }
 
 // CreateOp is the transaction op that creates j (status queued).
@@ -155,6 +255,12 @@ func CreateOp(j Job) (store.Op, error) {
 func UpdateOp(j Job, fromStatus string) (store.Op, error) {
 	return collection(nil).PutOp(j, store.Eq(attrStatus, fromStatus))
 }
+
+// Held reports whether j waits for a human's review before its workflow
+// starts (an L0 agent's job, stored queued and not enqueued): the review
+// enqueues or fails it, nothing else may start it. A publish awaiting
+// approval is not held: it waits inside its workflow, on a task token.
+func (j Job) Held() bool { return j.AwaitingApproval && j.Type != TypePublish }
 
 // Terminal reports whether status is final.
 func Terminal(status string) bool {

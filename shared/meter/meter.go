@@ -27,6 +27,7 @@ import (
 	"github.com/brandlens/brandlens/shared/queue"
 	"github.com/brandlens/brandlens/shared/store"
 	"github.com/brandlens/brandlens/shared/tenants"
+	"github.com/brandlens/brandlens/shared/workflow"
 )
 
 // Prices of the metered jobs, in credits, charged only on success.
@@ -34,6 +35,10 @@ const (
 	PriceGapDetection      = 5
 	PriceBriefGeneration   = 2
 	PriceContentGeneration = 10
+	// PriceRescore is a flat price per re-scoring of a brand profile's
+	// stored answers, whatever their number: the work is detection only, no
+	// AI platform or model is called.
+	PriceRescore = 5
 )
 
 // Message is the jobs-queue message that starts a metered job's workflow;
@@ -72,11 +77,26 @@ type Request struct {
 	// returned as it is.
 	Precheck func(ctx context.Context) error
 	Guards   []Guard
+	// Prepare, when set, runs after Precheck with the job about to be
+	// created: it may mark the job (an approval it waits for) and return
+	// more guards for the transaction (the approval request it creates or
+	// uses). Hold keeps the job out of the queue until its approval.
+	Prepare func(ctx context.Context, job *jobs.Job) (Prepared, error)
 	// Idempotency, when set, makes the request safe to retry: its record
 	// joins the job's transaction (idempotency.JobOp), so one key makes at
 	// most one job. The HTTP router passes the key it claimed
 	// (Request.Idempotency of package httpapi).
 	Idempotency *idempotency.Key
+}
+
+// Prepared is what Request.Prepare adds to the job's transaction.
+type Prepared struct {
+	Guards []Guard
+	// Hold stores the job queued without enqueuing it: an approval
+	// releases it (Release) or a rejection fails it (Fail).
+	Hold bool
+	// Params, when set, replace Request.Params (built with the job).
+	Params any
 }
 
 // InsufficientCreditsError: the tenant's available credits are below cost
@@ -90,12 +110,15 @@ func (e *InsufficientCreditsError) Error() string {
 // CeilingError: the job would pass the daily credit ceiling (429
 // credit_ceiling_reached, Retry-After = RetryAfter seconds).
 type CeilingError struct {
-	Cost, Ceiling, SpentToday int64
-	RetryAfter                int
+	Cost, Ceiling int64
+	// SpentToday is what was captured today; CommittedToday what today's
+	// reservations hold or captured, the count the ceiling is checked against.
+	SpentToday, CommittedToday int64
+	RetryAfter                 int
 }
 
 func (e *CeilingError) Error() string {
-	return fmt.Sprintf("meter: the job costs %d credits; %d of the daily ceiling of %d are spent", e.Cost, e.SpentToday, e.Ceiling)
+	return fmt.Sprintf("meter: the job costs %d credits; %d of the daily ceiling of %d are committed", e.Cost, e.CommittedToday, e.Ceiling)
 }
 
 // Service creates metered jobs and runs their generic steps.
@@ -170,6 +193,16 @@ func (s *Service) Create(ctx context.Context, r Request) (Accepted, error) {
 		Platforms: []string{}, PerPlatformStatus: map[string]jobs.PlatformStatus{},
 		CreditsReserved: r.Cost, CreatedAt: now, BrandProfileID: r.BrandProfileID, OpportunityID: r.OpportunityID,
 	}
+	var prep Prepared
+	if r.Prepare != nil {
+		if prep, err = r.Prepare(ctx, &job); err != nil {
+			return Accepted{}, err
+		}
+		r.Guards = append(append([]Guard(nil), r.Guards...), prep.Guards...)
+		if prep.Params != nil {
+			r.Params = prep.Params
+		}
+	}
 	ops, at, err := s.createOps(r, job, t.DailyCreditCeiling, now)
 	if err != nil {
 		return Accepted{}, err
@@ -193,7 +226,7 @@ func (s *Service) Create(ctx context.Context, r Request) (Accepted, error) {
 		return Accepted{}, &InsufficientCreditsError{Cost: r.Cost, Available: bal.Available}
 	case errors.As(err, &txe) && txe.Index == at.day:
 		return Accepted{}, s.ceilingError(ctx, r.TenantID, r.Cost, t.DailyCreditCeiling, now)
-	case errors.As(err, &txe) && txe.Index >= at.guards:
+	case errors.As(err, &txe) && txe.Index >= at.guards && r.Guards[txe.Index-at.guards].Err != nil:
 		return Accepted{}, r.Guards[txe.Index-at.guards].Err
 	case err != nil:
 		return Accepted{}, fmt.Errorf("meter: create job: %w", err)
@@ -202,8 +235,41 @@ func (s *Service) Create(ctx context.Context, r Request) (Accepted, error) {
 		// The job is accepted; a missed threshold event is not worth failing it.
 		s.logger.Error("credit threshold events", "tenant_id", r.TenantID, "error", err.Error())
 	}
-	s.enqueue(ctx, job)
+	if !prep.Hold {
+		s.enqueue(ctx, job)
+	}
 	return Accepted{Job: job}, nil
+}
+
+// Release enqueues a job held for its approval, once approved (the review
+// already marked it no longer awaiting).
+func (s *Service) Release(ctx context.Context, tenantID int32, jobID string) error {
+	j, err := s.jobs.Get(ctx, tenantID, jobID)
+	if err != nil {
+		return err
+	}
+	if j.Status != jobs.StatusQueued {
+		return nil
+	}
+	if j.AwaitingApproval {
+		j.AwaitingApproval = false
+		op, err := jobs.UpdateOp(j, jobs.StatusQueued)
+		if err != nil {
+			return err
+		}
+		if err := s.tbl.TransactWrite(ctx, op); err != nil && !errors.Is(err, store.ErrConditionFailed) {
+			return fmt.Errorf("meter: release job: %w", err)
+		}
+	}
+	s.enqueue(ctx, j)
+	return nil
+}
+
+// Fail settles a held job whose approval was rejected: failed, 0 credits,
+// its hold released.
+func (s *Service) Fail(ctx context.Context, tenantID int32, jobID, reason string) error {
+	_, err := s.Settle(ctx, SettleInput{JobID: jobID, TenantID: tenantID, Failure: &workflow.ExecutionError{Name: "ApprovalRejected", Cause: reason}})
+	return err
 }
 
 // opIndex locates the ops of the creating transaction whose failure means
@@ -223,24 +289,17 @@ func (s *Service) createOps(r Request, job jobs.Job, ceiling int64, now time.Tim
 	if err != nil {
 		return nil, at, err
 	}
-	raw, err := json.Marshal(r.Params)
-	if err != nil {
-		return nil, at, fmt.Errorf("meter: encode params: %w", err)
-	}
-	doc, err := store.EncodeDoc(params{Actor: r.Actor, Params: raw})
+	paramsOp, err := ParamsOp(r.TenantID, job.ID, r.Actor, r.Params)
 	if err != nil {
 		return nil, at, err
 	}
-	pk := paramsKey(r.TenantID, job.ID)
 	entry := audit.New(r.TenantID, r.Actor, r.Action, r.Resource, audit.OutcomeAccepted, now)
 	entry.JobID = job.ID
 	auditOp, err := audit.Op(entry)
 	if err != nil {
 		return nil, at, err
 	}
-	ops = append(ops, jobOp,
-		store.PutOp(store.Item{store.AttrPK: pk.PK, store.AttrSK: pk.SK, store.AttrDoc: doc}, store.NotExists()),
-		auditOp)
+	ops = append(ops, jobOp, paramsOp, auditOp)
 	at.guards = len(ops)
 	for _, g := range r.Guards {
 		ops = append(ops, g.Op)
@@ -253,7 +312,7 @@ func (s *Service) ceilingError(ctx context.Context, tenantID int32, cost, ceilin
 	if err != nil {
 		return err
 	}
-	return &CeilingError{Cost: cost, Ceiling: ceiling, SpentToday: bal.SpentToday, RetryAfter: credits.SecondsToUTCMidnight(now)}
+	return &CeilingError{Cost: cost, Ceiling: ceiling, SpentToday: bal.SpentToday, CommittedToday: bal.CommittedToday, RetryAfter: credits.SecondsToUTCMidnight(now)}
 }
 
 // replay returns the job an earlier request with the same key created.
@@ -266,7 +325,7 @@ func (s *Service) replay(ctx context.Context, r Request) (Accepted, bool, error)
 	if err != nil {
 		return Accepted{}, false, err
 	}
-	if job.Status == jobs.StatusQueued {
+	if job.Status == jobs.StatusQueued && !job.AwaitingApproval {
 		s.enqueue(ctx, job)
 	}
 	return Accepted{Job: job, Replayed: true}, true, nil
@@ -286,6 +345,21 @@ func (s *Service) enqueue(ctx context.Context, j jobs.Job) {
 	}
 }
 
+// ParamsOp is the put of a job's parameters and the actor who asked for
+// it (Params reads them), for the transaction that creates the job.
+func ParamsOp(tenantID int32, jobID string, actor audit.Actor, p any) (store.Op, error) {
+	raw, err := json.Marshal(p)
+	if err != nil {
+		return store.Op{}, fmt.Errorf("meter: encode params: %w", err)
+	}
+	doc, err := store.EncodeDoc(params{Actor: actor, Params: raw})
+	if err != nil {
+		return store.Op{}, err
+	}
+	k := paramsKey(tenantID, jobID)
+	return store.PutOp(store.Item{store.AttrPK: k.PK, store.AttrSK: k.SK, store.AttrDoc: doc}, store.NotExists()), nil
+}
+
 // Params reads the parameters and the actor of a job, for its steps.
 func Params[T any](ctx context.Context, tbl store.Table, tenantID int32, jobID string) (T, audit.Actor, error) {
 	var v T
@@ -303,10 +377,39 @@ func Params[T any](ctx context.Context, tbl store.Table, tenantID int32, jobID s
 	return v, p.Actor, nil
 }
 
+// ActorOf returns who asked for the job; ok is false when the job has no
+// parameters (query runs created before runs recorded their actor).
+func ActorOf(ctx context.Context, tbl store.Table, tenantID int32, jobID string) (audit.Actor, bool, error) {
+	it, err := tbl.Get(ctx, paramsKey(tenantID, jobID))
+	if errors.Is(err, store.ErrNotFound) {
+		return audit.Actor{}, false, nil
+	}
+	if err != nil {
+		return audit.Actor{}, false, storeErr("read job parameters", err)
+	}
+	return ActorIn(it)
+}
+
+// ParamsKey is the key of a job's parameters, for reads batched with
+// others (ActorIn decodes the item).
+func ParamsKey(tenantID int32, jobID string) store.Key { return paramsKey(tenantID, jobID) }
+
+// ActorIn returns who asked for the job from its parameters item (nil:
+// none, ok false).
+func ActorIn(it store.Item) (audit.Actor, bool, error) {
+	if it == nil {
+		return audit.Actor{}, false, nil
+	}
+	p, err := store.Doc[params](it)
+	return p.Actor, err == nil, err
+}
+
 // State machines of the metered jobs (statemachines/<name>.asl.json).
 const (
 	MachineGapDetection      = "gap-detection"
 	MachineContentGeneration = "content-generation"
+	MachineRescore           = "brand-rescore"
+	MachinePublish           = "publish"
 )
 
 // Machine names the state machine that runs a job of type jobType; ok is
@@ -317,6 +420,10 @@ func Machine(jobType string) (name string, ok bool) {
 		return MachineGapDetection, true
 	case jobs.TypeBriefGeneration, jobs.TypeContentGeneration:
 		return MachineContentGeneration, true
+	case jobs.TypeRescore:
+		return MachineRescore, true
+	case jobs.TypePublish:
+		return MachinePublish, true
 	}
 	return "", false
 }

@@ -183,7 +183,7 @@ func TestCreateRefusals(t *testing.T) {
 		}
 		_, err = e.svc.Create(ctx, e.req("", ""))
 		var ce *meter.CeilingError
-		if !errors.As(err, &ce) || ce.SpentToday != 5 || ce.Ceiling != 8 || ce.RetryAfter <= 0 {
+		if !errors.As(err, &ce) || ce.CommittedToday != 5 || ce.SpentToday != 0 || ce.Ceiling != 8 || ce.RetryAfter <= 0 {
 			t.Errorf("over the ceiling: %v", err)
 		}
 		errGone := errors.New("gone")

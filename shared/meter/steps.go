@@ -115,6 +115,7 @@ func (s *Service) Start(ctx context.Context, in Message) (Message, error) {
 	now := s.now().UTC()
 	j.Status = jobs.StatusRunning
 	j.StartedAt = &now
+	j.AwaitingApproval = false
 	op, err := jobs.UpdateOp(j, jobs.StatusQueued)
 	if err != nil {
 		return Message{}, err
@@ -180,7 +181,7 @@ func (s *Service) Settle(ctx context.Context, in SettleInput) (SettleOutput, err
 	}
 	ops := []store.Op{jobOp}
 	if hold.Status == credits.HoldHeld {
-		settleOps, err := credits.SettleOps(j.TenantID, j.ID, hold, capture)
+		settleOps, err := credits.SettleOps(j.TenantID, j.ID, hold, capture, now)
 		if err != nil {
 			return SettleOutput{}, err
 		}

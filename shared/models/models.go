@@ -12,6 +12,8 @@ import (
 	"errors"
 	"fmt"
 	"time"
+
+	"github.com/brandlens/brandlens/shared/vendorerr"
 )
 
 // Role of a message.
@@ -129,18 +131,7 @@ type Error struct {
 }
 
 func (e *Error) Error() string {
-	s := fmt.Sprintf("%s %s: %s", e.Vendor, e.Model, e.Kind)
-	if e.Status != 0 {
-		s += fmt.Sprintf(" (HTTP %d", e.Status)
-		if e.Code != "" {
-			s += " " + e.Code
-		}
-		s += ")"
-	}
-	if e.Message != "" {
-		s += ": " + e.Message
-	}
-	return s
+	return vendorerr.Message(e.Vendor+" "+e.Model, string(e.Kind), e.Status, e.Code, e.Message)
 }
 
 // Retryable reports whether asking again may succeed.

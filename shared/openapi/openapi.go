@@ -33,6 +33,10 @@ type FieldDoc struct {
 	// Optional marks a plain (non-pointer) member of a request body that
 	// clients may leave out.
 	Optional bool
+	// Nullable, when set, overrides whether the member may be null: a slice
+	// the service never sends as null (false), or a member a contract
+	// declares nullable although the service always sends a value (true).
+	Nullable *bool
 }
 
 // Generator turns Go types into component schemas. Types reached first as
@@ -204,6 +208,9 @@ func applyDoc(ref *openapi3.SchemaRef, d FieldDoc) *openapi3.SchemaRef {
 	if target == nil {
 		return ref
 	}
+	if d.Nullable != nil {
+		target.Nullable = *d.Nullable
+	}
 	if target.Type.Is("array") && target.Items != nil && target.Items.Value != nil {
 		target = target.Items.Value
 	}
@@ -233,6 +240,9 @@ func Strings(ss []string) []any {
 
 // Float returns a pointer to n, for bounds.
 func Float(n float64) *float64 { return &n }
+
+// Bool returns a pointer to b, for FieldDoc.Nullable.
+func Bool(b bool) *bool { return &b }
 
 // Ref returns a reference to the component schema named name.
 func Ref(name string) *openapi3.SchemaRef { return openapi3.NewSchemaRef(SchemaPrefix+name, nil) }

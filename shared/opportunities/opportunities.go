@@ -12,7 +12,6 @@ package opportunities
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
@@ -132,6 +131,38 @@ type Content struct {
 	GeneratedAt     time.Time `json:"generatedAt"`
 }
 
+// Publication is where an opportunity's content was last published, and
+// whether AI answers cite it.
+type Publication struct {
+	// Status is "published" (a failed publish records nothing here: the
+	// job's error says why).
+	Status          string `json:"status"`
+	DestinationID   string `json:"destinationId"`
+	DestinationType string `json:"destinationType"`
+	LiveURL         string `json:"liveUrl"`
+	// ContentVersion is the version sent (new on every publish).
+	ContentVersion string    `json:"contentVersion"`
+	PublishedAt    time.Time `json:"publishedAt"`
+	// FirstPublishedAt is the first successful publish (the payload's
+	// PublishDate on every later one).
+	FirstPublishedAt time.Time `json:"firstPublishedAt"`
+	IndexNowPinged   bool      `json:"indexNowPinged"`
+	JobID            string    `json:"jobId"`
+	// Cited is null until an AI answer cites the live URL.
+	Cited *Cited `json:"cited"`
+}
+
+// Cited says when and where AI answers first cited a published piece, and
+// on which platforms they have cited it since.
+type Cited struct {
+	FirstCitedAt time.Time `json:"firstCitedAt"`
+	Platform     string    `json:"platform"`
+	CitationID   int32     `json:"citationId"`
+	QueryID      int32     `json:"queryId"`
+	JobID        string    `json:"jobId"`
+	Platforms    []string  `json:"platforms"`
+}
+
 // Opportunity is the record (its wire shape on the API).
 type Opportunity struct {
 	ID             string `json:"id"`
@@ -148,10 +179,10 @@ type Opportunity struct {
 	Priority int      `json:"priority"`
 	Brief    *Brief   `json:"brief"`
 	Content  *Content `json:"content"`
-	// Publish is null until the publish step records where the content went.
-	Publish   json.RawMessage `json:"publish"`
-	CreatedAt time.Time       `json:"createdAt"`
-	UpdatedAt time.Time       `json:"updatedAt"`
+	// Publish is null until a publish succeeds: where the content went.
+	Publish   *Publication `json:"publish"`
+	CreatedAt time.Time    `json:"createdAt"`
+	UpdatedAt time.Time    `json:"updatedAt"`
 
 	// rev counts the writes of the record; each write is conditional on it.
 	rev int64

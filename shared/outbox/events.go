@@ -8,6 +8,7 @@ package outbox
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"slices"
 	"time"
@@ -60,6 +61,12 @@ type Event struct {
 // PendingPK is the GSI1 partition of events not yet fanned out.
 const PendingPK = "OUTBOX#pending"
 
+// Retention is how long an event item is kept (TTL on expiresAt, counted
+// from its creation). Deliveries carry their own copy of the envelope, so
+// redelivery does not need the event; an event still pending after this
+// long (a fan-out down for a month) is dropped rather than sent that late.
+const Retention = 30 * 24 * time.Hour
+
 // Key is the item key of an event.
 func Key(tenantID int32, id string) store.Key {
 	return store.Key{PK: tenants.PK(tenantID), SK: "EVENT#" + id}
@@ -89,6 +96,7 @@ func Op(ev Event) (store.Op, error) {
 		store.AttrPK: k.PK, store.AttrSK: k.SK,
 		store.AttrGSI1PK: PendingPK, store.AttrGSI1SK: ev.ID,
 		"kind": "event", "type": ev.Type, store.AttrDoc: doc,
+		store.AttrExpiresAt: ev.CreatedAt.Add(Retention).Unix(),
 	}, store.NotExists()), nil
 }
 
@@ -114,10 +122,15 @@ func Pending(ctx context.Context, tbl store.Table, limit int) ([]Event, error) {
 }
 
 // MarkDone removes ev from the pending index; the event itself stays for
-// inspection and redelivery.
+// inspection until its Retention ends. An event already gone (expired) has
+// nothing left to mark: that is not an error, or a stream record of it
+// would be retried for nothing.
 func MarkDone(ctx context.Context, tbl store.Table, ev Event) error {
 	_, err := tbl.Update(ctx, Key(ev.TenantID, ev.ID),
 		store.Update{Remove: []string{store.AttrGSI1PK, store.AttrGSI1SK}}, store.Exists())
+	if errors.Is(err, store.ErrConditionFailed) {
+		return nil
+	}
 	if err != nil {
 		return fmt.Errorf("events: mark %s done: %w", ev.ID, err)
 	}

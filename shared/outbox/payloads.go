@@ -145,13 +145,16 @@ type CreditLowData struct {
 	Granted   int64 `json:"granted"`
 }
 
-// CreditCeilingReachedData is the data of credit.ceiling_reached: credits
-// spent today (UTC) reached the daily ceiling; credit-metered writes answer
-// 429 credit_ceiling_reached until resetsAt. Once per UTC day.
+// CreditCeilingReachedData is the data of credit.ceiling_reached: the
+// credits committed today (UTC: held by running jobs or captured) reached
+// the daily ceiling; credit-metered writes that would pass it answer 429
+// credit_ceiling_reached until resetsAt. Once per UTC day. SpentToday is
+// the captured part.
 type CreditCeilingReachedData struct {
-	Ceiling    int64     `json:"ceiling"`
-	SpentToday int64     `json:"spentToday"`
-	ResetsAt   time.Time `json:"resetsAt"`
+	Ceiling        int64     `json:"ceiling"`
+	SpentToday     int64     `json:"spentToday"`
+	CommittedToday int64     `json:"committedToday"`
+	ResetsAt       time.Time `json:"resetsAt"`
 }
 
 // APIKeyRevokedData is the data of api_key.revoked.

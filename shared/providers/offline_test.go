@@ -1,4 +1,4 @@
-package providers
+package providers_test
 
 import (
 	"context"
@@ -10,13 +10,15 @@ import (
 	"testing"
 
 	"github.com/brandlens/brandlens/shared/platforms"
+	"github.com/brandlens/brandlens/shared/providers"
+	"github.com/brandlens/brandlens/shared/providers/providerstest"
 )
 
-var simHints = Hints{Brand: "Acme CRM", BrandDomain: "acme.com", Competitors: []string{"Zoë CRM", "Pipedrive", "HubSpot"}}
+var simHints = providers.Hints{Brand: "Acme CRM", BrandDomain: "acme.com", Competitors: []string{"Zoë CRM", "Pipedrive", "HubSpot"}}
 
-func simAnswer(t *testing.T, platform string, req Request) Answer {
+func simAnswer(t *testing.T, platform string, req providers.Request) providers.Answer {
 	t.Helper()
-	ans, err := NewSimulated(platform).Answer(context.Background(), req)
+	ans, err := providers.NewSimulated(platform).Answer(context.Background(), req)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -28,7 +30,7 @@ func TestSimulatedDeterministic(t *testing.T) {
 	for _, pf := range platforms.All {
 		t.Run(pf, func(t *testing.T) {
 			for sample := range 5 {
-				req := Request{Platform: pf, Query: "Best CRM for small agencies", Sample: sample, Hints: simHints}
+				req := providers.Request{Platform: pf, Query: "Best CRM for small agencies", Sample: sample, Hints: simHints}
 				a := simAnswer(t, pf, req)
 				// Same query up to case and spacing: same answer.
 				req.Query = "  best crm   FOR small agencies"
@@ -36,10 +38,10 @@ func TestSimulatedDeterministic(t *testing.T) {
 				if !reflect.DeepEqual(a, b) {
 					t.Fatalf("sample %d differs:\n%+v\n%+v", sample, a, b)
 				}
-				if a.Platform != pf || a.Model != SimulatedModel || a.CostUSD != 0 {
+				if a.Platform != pf || a.Model != providers.SimulatedModel || a.CostUSD != 0 {
 					t.Errorf("answer = %+v", a)
 				}
-				checkSpans(t, a)
+				providerstest.CheckSpans(t, a)
 			}
 		})
 	}
@@ -54,20 +56,20 @@ func TestSimulatedVariesBySample(t *testing.T) {
 			seen := map[string]int{}
 			texts := map[string]bool{}
 			for sample := range n {
-				a := simAnswer(t, pf, Request{Query: "best crm for small agencies", Sample: sample, Hints: simHints})
+				a := simAnswer(t, pf, providers.Request{Query: "best crm for small agencies", Sample: sample, Hints: simHints})
 				texts[a.Text] = true
 				if a.Text == "" || len(a.Citations) == 0 || len(a.Citations) > 4 {
 					t.Fatalf("sample %d: %+v", sample, a)
 				}
-				checkSpans(t, a)
+				providerstest.CheckSpans(t, a)
 				for _, c := range a.Citations {
-					if c.Start < 0 || spanOf(a.Text, c) == "" {
+					if c.Start < 0 || providerstest.SpanOf(a.Text, c) == "" {
 						t.Errorf("sample %d: citation without span %+v", sample, c)
 					}
 					if c.URL == "https://acme.com/" {
 						seen["own domain cited"]++
-						if !strings.Contains(spanOf(a.Text, c), "Acme CRM") {
-							t.Errorf("brand citation spans %q", spanOf(a.Text, c))
+						if !strings.Contains(providerstest.SpanOf(a.Text, c), "Acme CRM") {
+							t.Errorf("brand citation spans %q", providerstest.SpanOf(a.Text, c))
 						}
 					}
 				}
@@ -110,7 +112,7 @@ func TestSimulatedVariesBySample(t *testing.T) {
 func TestSimulatedGoogleAIOverview(t *testing.T) {
 	present, absent, ownRanked := 0, 0, 0
 	for sample := range 100 {
-		a := simAnswer(t, platforms.GoogleAIOverview, Request{Query: "best crm", Sample: sample, Hints: simHints})
+		a := simAnswer(t, platforms.GoogleAIOverview, providers.Request{Query: "best crm", Sample: sample, Hints: simHints})
 		if len(a.OrganicResults) < 6 {
 			t.Fatalf("organic = %+v", a.OrganicResults)
 		}
@@ -123,12 +125,12 @@ func TestSimulatedGoogleAIOverview(t *testing.T) {
 			}
 		}
 		switch a.AIOverviewState {
-		case OverviewPresent:
+		case providers.OverviewPresent:
 			present++
 			if a.Text == "" {
 				t.Error("present overview without text")
 			}
-		case OverviewAbsent:
+		case providers.OverviewAbsent:
 			absent++
 			if a.Text != "" || len(a.Citations) != 0 {
 				t.Errorf("absent overview with text %q", a.Text)
@@ -136,7 +138,7 @@ func TestSimulatedGoogleAIOverview(t *testing.T) {
 		default:
 			t.Errorf("state %q", a.AIOverviewState)
 		}
-		checkSpans(t, a)
+		providerstest.CheckSpans(t, a)
 	}
 	if present == 0 || absent == 0 || ownRanked == 0 || ownRanked == 100 {
 		t.Errorf("present %d absent %d own domain ranked %d", present, absent, ownRanked)
@@ -146,19 +148,19 @@ func TestSimulatedGoogleAIOverview(t *testing.T) {
 func TestSimulatedEdgeHints(t *testing.T) {
 	cases := []struct {
 		name  string
-		hints Hints
+		hints providers.Hints
 	}{
-		{"no hints", Hints{}},
-		{"brand only", Hints{Brand: "Acme"}},
-		{"competitors only", Hints{Competitors: []string{"Zoë", " ", "Zoë"}}},
-		{"brand listed as competitor", Hints{Brand: "Acme", Competitors: []string{"acme"}}},
+		{"no hints", providers.Hints{}},
+		{"brand only", providers.Hints{Brand: "Acme"}},
+		{"competitors only", providers.Hints{Competitors: []string{"Zoë", " ", "Zoë"}}},
+		{"brand listed as competitor", providers.Hints{Brand: "Acme", Competitors: []string{"acme"}}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			for _, pf := range platforms.All {
 				for sample := range 20 {
-					a := simAnswer(t, pf, Request{Query: "crm", Sample: sample, Hints: tc.hints})
-					checkSpans(t, a)
+					a := simAnswer(t, pf, providers.Request{Query: "crm", Sample: sample, Hints: tc.hints})
+					providerstest.CheckSpans(t, a)
 					if pf != platforms.GoogleAIOverview && a.Text == "" {
 						t.Fatalf("%s sample %d: empty text", pf, sample)
 					}
@@ -180,12 +182,12 @@ func TestSimulatedInventsRivals(t *testing.T) {
 		for _, pf := range platforms.All {
 			for _, q := range []string{"best crm tools", brand + " alternatives", "what is " + brand} {
 				for sample := range 10 {
-					a := simAnswer(t, pf, Request{Query: q, Sample: sample, Hints: Hints{Brand: brand, BrandDomain: "acme.com"}})
+					a := simAnswer(t, pf, providers.Request{Query: q, Sample: sample, Hints: providers.Hints{Brand: brand, BrandDomain: "acme.com"}})
 					text := a.Text
 					for _, o := range a.OrganicResults {
 						text += " " + o.Title
 					}
-					for _, r := range rivalPool {
+					for _, r := range providers.RivalPool {
 						if strings.Contains(text, r) {
 							seen[r] = true
 						}
@@ -204,7 +206,7 @@ func TestSimulatedInventsRivals(t *testing.T) {
 				t.Fatalf("rivals named: %v, want exactly three", seen)
 			}
 			var names []string
-			for _, r := range rivalPool {
+			for _, r := range providers.RivalPool {
 				if seen[r] {
 					names = append(names, r)
 				}
@@ -220,14 +222,14 @@ func TestSimulatedInventsRivals(t *testing.T) {
 func TestSimulatedCancelled(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	_, err := NewSimulated(platforms.Claude).Answer(ctx, Request{Query: "q"})
-	if !IsRetryable(err) {
+	_, err := providers.NewSimulated(platforms.Claude).Answer(ctx, providers.Request{Query: "q"})
+	if !providers.IsRetryable(err) {
 		t.Fatalf("err = %v", err)
 	}
 }
 
 func TestReplay(t *testing.T) {
-	r, err := LoadReplay(filepath.Join("testdata", "replay.json"))
+	r, err := providers.LoadReplay(filepath.Join("testdata", "replay.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -246,18 +248,18 @@ func TestReplay(t *testing.T) {
 		{name: "second sample cycles", platform: "chatgpt", query: "best crm for small agencies", sample: 1, text: "Zoë CRM is a common pick."},
 		{name: "third sample wraps", platform: "chatgpt", query: "best crm for small agencies", sample: 2, text: "Acme CRM is a common pick."},
 		{name: "other platform", platform: "perplexity", query: "best crm for small agencies", sample: 3, text: "Acme CRM is popular [1]."},
-		{name: "overview present", platform: "google_ai_overview", query: "best crm for small agencies", text: "Acme CRM is a popular choice.", state: OverviewPresent, organic: 2},
-		{name: "overview absent", platform: "google_ai_overview", query: "crm pricing", state: OverviewAbsent, organic: 1},
+		{name: "overview present", platform: "google_ai_overview", query: "best crm for small agencies", text: "Acme CRM is a popular choice.", state: providers.OverviewPresent, organic: 2},
+		{name: "overview absent", platform: "google_ai_overview", query: "crm pricing", state: providers.OverviewAbsent, organic: 1},
 		{name: "no answer for platform", platform: "gemini", query: "best crm for small agencies", noAnswer: true},
 		{name: "no answer for query", platform: "chatgpt", query: "best crm for large agencies", noAnswer: true},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			p := r.Provider(tc.platform)
-			ans, err := p.Answer(context.Background(), Request{Query: tc.query, Sample: tc.sample})
+			ans, err := p.Answer(context.Background(), providers.Request{Query: tc.query, Sample: tc.sample})
 			if tc.noAnswer {
-				var pe *Error
-				if !errors.As(err, &pe) || pe.Kind != KindNoAnswer || IsRetryable(err) {
+				var pe *providers.Error
+				if !errors.As(err, &pe) || pe.Kind != providers.KindNoAnswer || providers.IsRetryable(err) {
 					t.Fatalf("err = %v", err)
 				}
 				for _, want := range []string{tc.platform, tc.query, "replay.json"} {
@@ -282,6 +284,33 @@ func TestReplay(t *testing.T) {
 	}
 }
 
+// The README's members at their zero values ("organicResults": [],
+// "aiOverview": false, "citations": []) are accepted on every platform: a
+// file written as documented never stops serve at start.
+func TestParseReplayAcceptsZeroValuesOnEveryPlatform(t *testing.T) {
+	for _, pf := range platforms.All {
+		t.Run(pf, func(t *testing.T) {
+			text := `"Acme CRM is a common pick."`
+			if pf == platforms.GoogleAIOverview {
+				text = `""` // aiOverview false: no Overview, so no text
+			}
+			data := `{"answers":[{"platform":"` + pf + `","query":"best crm","text":` + text +
+				`,"citations":[],"organicResults":[],"aiOverview":false}]}`
+			r, err := providers.ParseReplay([]byte(data))
+			if err != nil {
+				t.Fatalf("refused %s: %v", data, err)
+			}
+			ans, err := r.Provider(pf).Answer(context.Background(), providers.Request{Query: "best crm"})
+			if err != nil || len(ans.OrganicResults) != 0 || len(ans.Citations) != 0 {
+				t.Fatalf("answer %+v, %v", ans, err)
+			}
+			if pf == platforms.GoogleAIOverview && ans.AIOverviewState != providers.OverviewAbsent {
+				t.Errorf("overview state %q", ans.AIOverviewState)
+			}
+		})
+	}
+}
+
 func TestParseReplayErrors(t *testing.T) {
 	cases := []struct {
 		name, data, want string
@@ -297,20 +326,21 @@ func TestParseReplayErrors(t *testing.T) {
 		{"missing text", `{"answers":[{"platform":"chatgpt","query":"q","text":"t"},{"platform":"claude","query":"q"}]}`, `answers[1]: "text" is required`},
 		{"overview shown without text", `{"answers":[{"platform":"google_ai_overview","query":"q","aiOverview":true}]}`, `"text" is required`},
 		{"overview absent with text", `{"answers":[{"platform":"google_ai_overview","query":"q","aiOverview":false,"text":"t"}]}`, `must be empty`},
-		{"overview fields on chatgpt", `{"answers":[{"platform":"chatgpt","query":"q","text":"t","aiOverview":true}]}`, `apply only to google_ai_overview`},
+		{"overview shown on chatgpt", `{"answers":[{"platform":"chatgpt","query":"q","text":"t","aiOverview":true}]}`, `answers[0]: the chatgpt answer to "q" has "aiOverview": true, which applies only to google_ai_overview`},
+		{"organic results on claude", `{"answers":[{"platform":"claude","query":"q","text":"t","organicResults":[{"url":"https://a.example/","title":"a"}]}]}`, `answers[0]: the claude answer to "q" has "organicResults", which apply only to google_ai_overview`},
 		{"relative citation url", `{"answers":[{"platform":"chatgpt","query":"q","text":"t","citations":[{"url":"/x","title":"t"}]}]}`, `citations[0]: url "/x"`},
 		{"bad organic url", `{"answers":[{"platform":"google_ai_overview","query":"q","aiOverview":false,"organicResults":[{"url":"ftp://x"}]}]}`, `organicResults[0]`},
 		{"wrong type", `{"answers":[{"platform":"chatgpt","query":1,"text":"t"}]}`, "invalid JSON"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := ParseReplay([]byte(tc.data))
+			_, err := providers.ParseReplay([]byte(tc.data))
 			if err == nil || !strings.Contains(err.Error(), tc.want) {
 				t.Fatalf("err = %v, want it to mention %q", err, tc.want)
 			}
 		})
 	}
-	if _, err := LoadReplay(filepath.Join(t.TempDir(), "missing.json")); err == nil {
+	if _, err := providers.LoadReplay(filepath.Join(t.TempDir(), "missing.json")); err == nil {
 		t.Error("missing file accepted")
 	}
 }
@@ -324,13 +354,13 @@ func FuzzParseReplay(f *testing.F) {
 	f.Add([]byte(`{"answers":[{"platform":"google_ai_overview","query":"q","text":"t"}]}`))
 	f.Add([]byte(`{"answers":[]}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		r, err := ParseReplay(data)
+		r, err := providers.ParseReplay(data)
 		if err != nil {
 			return
 		}
 		for _, pf := range platforms.All {
 			for sample := -1; sample < 2; sample++ {
-				_, _ = r.Provider(pf).Answer(context.Background(), Request{Query: "q", Sample: sample})
+				_, _ = r.Provider(pf).Answer(context.Background(), providers.Request{Query: "q", Sample: sample})
 			}
 		}
 	})

@@ -10,8 +10,9 @@ package providers
 import (
 	"context"
 	"errors"
-	"fmt"
 	"time"
+
+	"github.com/brandlens/brandlens/shared/vendorerr"
 )
 
 // Request is one question to one platform.
@@ -129,21 +130,13 @@ type Error struct {
 	Code       string // vendor error code or type
 	Message    string
 	RetryAfter time.Duration
+	// Detail is the raw cause (redacted of keys) for the logs; it may name
+	// addresses and internal hosts, so it never reaches a job record.
+	Detail string
 }
 
 func (e *Error) Error() string {
-	s := fmt.Sprintf("%s: %s", e.Platform, e.Kind)
-	if e.Status != 0 {
-		s += fmt.Sprintf(" (HTTP %d", e.Status)
-		if e.Code != "" {
-			s += " " + e.Code
-		}
-		s += ")"
-	}
-	if e.Message != "" {
-		s += ": " + e.Message
-	}
-	return s
+	return vendorerr.Message(e.Platform, string(e.Kind), e.Status, e.Code, e.Message)
 }
 
 // Retryable reports whether trying again may succeed.

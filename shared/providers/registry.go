@@ -1,9 +1,11 @@
 package providers
 
 import (
+	"context"
 	"fmt"
 	"net/http"
 	"strings"
+	"time"
 
 	"github.com/brandlens/brandlens/shared/platforms"
 )
@@ -24,6 +26,28 @@ func (s Set) For(platform string) (Provider, error) {
 	return nil, &Error{Platform: platform, Kind: KindInvalid, Code: "unsupported_platform", Message: msg}
 }
 
+// EnvLatency makes the offline providers answer after a delay, as a real
+// platform does: demos, and tests that stop the service while answers are
+// awaited.
+const EnvLatency = "BRANDLENS_PROVIDER_LATENCY"
+
+// delayed answers after latency, unless the call is cancelled first.
+type delayed struct {
+	Provider
+	latency time.Duration
+}
+
+func (d *delayed) Answer(ctx context.Context, req Request) (Answer, error) {
+	t := time.NewTimer(d.latency)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return d.Provider.Answer(ctx, req)
+	case <-ctx.Done():
+		return Answer{}, &Error{Platform: d.Platform(), Kind: KindTransient, Code: "cancelled", Message: "call cancelled"}
+	}
+}
+
 // Provider modes of BRANDLENS_PROVIDERS.
 const (
 	ModeSimulated = "simulated"
@@ -40,14 +64,30 @@ const (
 //
 // Variables:
 //
-//	BRANDLENS_PROVIDERS   simulated (default) | replay | live (live.FromEnv only)
-//	BRANDLENS_REPLAY_FILE replay mode: path of the replay JSON file (required)
+//	BRANDLENS_PROVIDERS        simulated (default) | replay | live (live.FromEnv only)
+//	BRANDLENS_REPLAY_FILE      replay mode: path of the replay JSON file (required)
+//	BRANDLENS_PROVIDER_LATENCY simulated and replay answers take this long (a Go duration; default 0)
 //
-// An unknown mode, live mode, and a missing or invalid replay file are
-// errors.
+// An unknown mode, live mode, a missing or invalid replay file and a
+// latency that is not a duration are errors.
 func FromEnv(getenv func(string) string, client *http.Client) (Set, error) {
 	env := func(k string) string { return strings.TrimSpace(getenv(k)) }
 	set := Set{}
+	var latency time.Duration
+	if v := env(EnvLatency); v != "" {
+		d, err := time.ParseDuration(v)
+		if err != nil || d < 0 {
+			return nil, fmt.Errorf("%s=%q is not a duration such as 3s", EnvLatency, v)
+		}
+		latency = d
+	}
+	defer func() {
+		if latency > 0 {
+			for pf, p := range set {
+				set[pf] = &delayed{Provider: p, latency: latency}
+			}
+		}
+	}()
 	switch mode := strings.ToLower(env("BRANDLENS_PROVIDERS")); mode {
 	case "", ModeSimulated:
 		for _, pf := range platforms.All {

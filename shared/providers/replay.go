@@ -97,8 +97,14 @@ func (a replayAnswer) check() error {
 		return errors.New(`"query" is required`)
 	}
 	overview := a.Platform == platforms.GoogleAIOverview
-	if !overview && (a.AIOverview != nil || a.OrganicResults != nil) {
-		return fmt.Errorf(`"aiOverview" and "organicResults" apply only to %s`, platforms.GoogleAIOverview)
+	// The documented members at their zero values (false, []) say nothing
+	// that is untrue of another platform, so they are accepted everywhere;
+	// only a value that cannot apply is refused.
+	if !overview && a.AIOverview != nil && *a.AIOverview {
+		return fmt.Errorf(`the %s answer to %q has "aiOverview": true, which applies only to %s (false or omitted elsewhere)`, a.Platform, a.Query, platforms.GoogleAIOverview)
+	}
+	if !overview && len(a.OrganicResults) > 0 {
+		return fmt.Errorf(`the %s answer to %q has "organicResults", which apply only to %s (empty or omitted elsewhere)`, a.Platform, a.Query, platforms.GoogleAIOverview)
 	}
 	// An omitted aiOverview means "shown" exactly when there is text.
 	shown := !overview || (a.AIOverview == nil && a.Text != "") || (a.AIOverview != nil && *a.AIOverview)

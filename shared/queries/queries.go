@@ -10,11 +10,14 @@ import (
 	"slices"
 	"strings"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/brandlens/brandlens/shared/ids"
 	"github.com/brandlens/brandlens/shared/platforms"
 	"github.com/brandlens/brandlens/shared/store"
 	"github.com/brandlens/brandlens/shared/tenants"
+	"github.com/brandlens/brandlens/shared/validation"
 )
 
 // Schedules a query may carry.
@@ -42,6 +45,24 @@ type Query struct {
 	UpdatedAt      *time.Time `json:"updatedAt"`
 	LastRunAt      *time.Time `json:"lastRunAt"`
 	LastJobID      *string    `json:"lastJobId"`
+	// DeletedAt is set when the query was deleted: it no longer runs, is
+	// not listed and its text is free for a new query, but it and its
+	// history (answers, citations, jobs, gaps) stay readable.
+	DeletedAt *time.Time `json:"deletedAt"`
+}
+
+// MaxTextLen is the longest query text, in characters.
+const MaxTextLen = 500
+
+// ErrDeleted: the query was deleted (writes to it are refused).
+var ErrDeleted = errors.New("queries: deleted")
+
+// TextTakenError: another query of the tenant has this text (ignoring
+// case and spacing).
+type TextTakenError struct{ HolderID int32 }
+
+func (e *TextTakenError) Error() string {
+	return fmt.Sprintf("queries: query %d already has this text", e.HolderID)
 }
 
 // ErrNotFound: no such query in the tenant.
@@ -75,27 +96,53 @@ func NewRepo(tbl store.Table, now func() time.Time) *Repo {
 	}
 	return &Repo{tbl: tbl, now: now, docs: docs, texts: store.Unique[Query]{
 		Docs: docs, Kind: "QUERYTEXT", Value: func(q Query) string { return q.Text }, Prefix: prefix,
+		Holds: func(q Query) bool { return q.DeletedAt == nil },
 	}}
+}
+
+// check normalizes q's text and refuses an empty or too long text, unknown
+// platforms and an unknown schedule, naming the members text, platforms
+// and schedule in a *validation.Error.
+func check(q *Query) error {
+	var ve validation.Error
+	q.Text = strings.Join(strings.Fields(q.Text), " ")
+	switch {
+	case q.Text == "":
+		ve.Add("text", "must not be empty")
+	case utf8.RuneCountInString(q.Text) > MaxTextLen:
+		ve.Add("text", "must be at most %d characters", MaxTextLen)
+	case strings.ContainsFunc(q.Text, unicode.IsControl):
+		ve.Add("text", "must not contain control characters")
+	}
+	if len(q.Platforms) == 0 {
+		q.Platforms = slices.Clone(platforms.All)
+	}
+	var plats []string
+	for _, p := range q.Platforms {
+		if !platforms.Valid(p) {
+			ve.Add("platforms", "%q is not a platform; platforms are %s", p, strings.Join(platforms.All, ", "))
+			break
+		}
+		if !slices.Contains(plats, p) {
+			plats = append(plats, p)
+		}
+	}
+	q.Platforms = plats
+	if q.Schedule != nil && (*q.Schedule == "" || !ValidSchedule(*q.Schedule)) {
+		ve.Add("schedule", "must be %s, %s or %s (or null for none)", ScheduleHourly, ScheduleDaily, ScheduleWeekly)
+	}
+	return ve.Err()
 }
 
 // Create adds a query with the tenant's next query id. A query with the
 // same text (ignoring case and spacing) is returned as it is, with
 // created=false, also when another writer creates it at the same moment.
+//
+// An invalid query is a *validation.Error naming text, platforms or
+// schedule.
 func (r *Repo) Create(ctx context.Context, q Query) (Query, bool, error) {
-	q.Text = strings.Join(strings.Fields(q.Text), " ")
-	if q.Text == "" {
-		return Query{}, false, errors.New("queries: a query needs text")
-	}
-	if len(q.Platforms) == 0 {
-		q.Platforms = slices.Clone(platforms.All)
-	}
-	for _, p := range q.Platforms {
-		if !platforms.Valid(p) {
-			return Query{}, false, fmt.Errorf("queries: unknown platform %q", p)
-		}
-	}
-	if q.Schedule != nil && (*q.Schedule == "" || !ValidSchedule(*q.Schedule)) {
-		return Query{}, false, fmt.Errorf("queries: unknown schedule %q", *q.Schedule)
+	if err := check(&q); err != nil {
+		return Query{}, false, err
 	}
 	pk := tenants.PK(q.TenantID)
 	return r.texts.Create(ctx, pk, q.Text, func() (Query, error) {
@@ -113,4 +160,98 @@ func (r *Repo) Get(ctx context.Context, tenantID, id int32) (Query, error) {
 // List returns the tenant's queries in id order.
 func (r *Repo) List(ctx context.Context, tenantID int32) ([]Query, error) {
 	return r.docs.Query(ctx, store.Query{PK: tenants.PK(tenantID), SK: store.SKBeginsWith(prefix)})
+}
+
+// Change is what Update may change; nil members stay as they are.
+type Change struct {
+	Text      *string
+	Platforms *[]string
+	// Schedule: nil keeps it; a pointer to nil clears it.
+	Schedule **string
+	IsActive *bool
+}
+
+// maxWriteAttempts bounds re-reads when a query changed between read and
+// write.
+const maxWriteAttempts = 5
+
+// Update changes a live query. A new text moves the query's text claim in
+// the same transaction (TextTakenError when another query holds it); an
+// invalid change is a *validation.Error; a deleted query is ErrDeleted.
+func (r *Repo) Update(ctx context.Context, tenantID, id int32, ch Change) (Query, error) {
+	for attempt := 1; ; attempt++ {
+		snap, err := r.docs.Read(ctx, key(tenantID, id))
+		if err != nil {
+			return Query{}, err
+		}
+		old := snap.Value
+		if old.DeletedAt != nil {
+			return Query{}, ErrDeleted
+		}
+		q := old
+		if ch.Text != nil {
+			q.Text = *ch.Text
+		}
+		if ch.Platforms != nil {
+			q.Platforms = *ch.Platforms
+			if len(q.Platforms) == 0 {
+				return Query{}, validation.Field("platforms", "must name at least one platform")
+			}
+		}
+		if ch.Schedule != nil {
+			q.Schedule = *ch.Schedule
+		}
+		if ch.IsActive != nil {
+			q.IsActive = *ch.IsActive
+		}
+		if err := check(&q); err != nil {
+			return Query{}, err
+		}
+		now := r.now().UTC()
+		q.UpdatedAt = &now
+		err = r.texts.Replace(ctx, tenants.PK(tenantID), snap, q)
+		var taken *store.TakenError[Query]
+		switch {
+		case err == nil:
+			return q, nil
+		case errors.As(err, &taken):
+			return Query{}, &TextTakenError{HolderID: taken.Holder.ID}
+		case !errors.Is(err, store.ErrConditionFailed) || attempt == maxWriteAttempts:
+			return Query{}, fmt.Errorf("queries: update %d: %w", id, err)
+		}
+	}
+}
+
+// Delete deletes a live query: it stops running and being listed, and its
+// text claim is freed in the same transaction, so a new query may take
+// the text; the record and its history stay readable (DeletedAt is set).
+// A query deleted already is ErrDeleted.
+func (r *Repo) Delete(ctx context.Context, tenantID, id int32) (Query, error) {
+	for attempt := 1; ; attempt++ {
+		snap, err := r.docs.Read(ctx, key(tenantID, id))
+		if err != nil {
+			return Query{}, err
+		}
+		q := snap.Value
+		if q.DeletedAt != nil {
+			return Query{}, ErrDeleted
+		}
+		ops, err := r.texts.ReleaseOps(ctx, tenants.PK(tenantID), q.Text, q)
+		if err != nil {
+			return Query{}, err
+		}
+		now := r.now().UTC()
+		q.DeletedAt, q.UpdatedAt, q.IsActive = &now, &now, false
+		put, err := r.docs.ReplaceOp(snap, q)
+		if err != nil {
+			return Query{}, err
+		}
+		err = r.tbl.TransactWrite(ctx, append(ops, put)...)
+		if err == nil {
+			return q, nil
+		}
+		if !errors.Is(err, store.ErrConditionFailed) || attempt == maxWriteAttempts {
+			return Query{}, fmt.Errorf("queries: delete %d: %w", id, err)
+		}
+	}
 }

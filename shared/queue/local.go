@@ -70,6 +70,7 @@ type Local struct {
 	sent     uint64        // messages sent so far
 	signal   chan struct{} // closed (and replaced) on every change of state
 	closed   bool
+	stopped  bool          // Stop: no more deliveries
 	done     chan struct{} // closed by Close
 	runs     sync.WaitGroup
 }
@@ -207,7 +208,7 @@ func (l *Local) Run(ctx context.Context, h Handler, concurrency int) error {
 func (l *Local) take(ctx context.Context) *entry {
 	for {
 		l.mu.Lock()
-		if l.closed || ctx.Err() != nil {
+		if l.closed || l.stopped || ctx.Err() != nil {
 			l.mu.Unlock()
 			return nil
 		}
@@ -381,6 +382,19 @@ func (l *Local) DeadLetters() []DeadLetter {
 		out[i] = d
 	}
 	return out
+}
+
+// Stop ends deliveries without cutting the handlers short: no message is
+// handed out any more, and each Run returns once the handlers it has in
+// progress return (their contexts stay as Run's ctx made them). Messages
+// still queued stay where they are (and are lost with the process, see
+// Local). It is the first half of a graceful shutdown: Stop, wait for Run
+// up to a grace period, then cancel Run's ctx or Close.
+func (l *Local) Stop() {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.stopped = true
+	l.notify()
 }
 
 // Close stops every Run (cancelling their handlers' contexts), waits for

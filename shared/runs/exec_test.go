@@ -99,9 +99,15 @@ func newExecEnv(t *testing.T, e *env, modes map[string]string) *execEnv {
 // run starts a job and waits for its workflow.
 func (x *execEnv) run(t *testing.T, samples int) jobs.Job {
 	t.Helper()
-	ctx := context.Background()
 	r := x.req("", "")
 	r.Samples = samples
+	return x.runWith(t, r)
+}
+
+// runWith starts the job of r and waits for its workflow.
+func (x *execEnv) runWith(t *testing.T, r runs.Request) jobs.Job {
+	t.Helper()
+	ctx := context.Background()
 	a, err := x.svc.Runs.Start(ctx, r)
 	if err != nil {
 		t.Fatal(err)
@@ -251,7 +257,7 @@ func TestRunPartialAndFailed(t *testing.T) {
 		if c := j.PerPlatformStatus["chatgpt"]; c.Status != jobs.StatusSucceeded || c.Mentions != 0 || c.MentionRate.Value != 0 {
 			t.Fatalf("chatgpt %+v", c)
 		}
-		if b := x.balance(t); b.Captured != 1 || b.Held != 0 || b.Available != 39 || b.SpentToday != 1 {
+		if b := x.balance(t); b.Captured != 1 || b.Held != 0 || b.Available != 39 || b.SpentToday != 1 || b.CommittedToday != 1 {
 			t.Fatalf("partial balance %+v", b)
 		}
 

@@ -66,6 +66,13 @@ func visibilityKey(tenantID, id int32) store.Key {
 	return store.Key{PK: tenants.PK(tenantID), SK: "VISRESULT#" + ids.Pad(id)}
 }
 
+// visibilityItem is the stored item of vr, whose document is doc.
+func visibilityItem(vr VisibilityResult, doc string) store.Item {
+	k := visibilityKey(vr.TenantID, vr.ID)
+	return store.Item{store.AttrPK: k.PK, store.AttrSK: k.SK, store.AttrDoc: doc,
+		store.AttrGSI1PK: byQueryPK(vr.TenantID, vr.QueryID), store.AttrGSI1SK: byQuerySK(vr.ExecutedAt, vr.ID)}
+}
+
 // byQueryPK is the GSI1 partition of a query's visibility results; their
 // GSI1SK is executedAt (fixed width) and the result id, so a time range
 // reads in order.
@@ -110,6 +117,49 @@ func sourceType(rawURL, channel string) string {
 // for the brand's mention (when the answer names the brand) and one per
 // cited source and organic result. ids are assigned by the caller.
 func answerCitations(brand string, brandDomains []string, q queryInfo, ans providers.Answer, res detect.Result, vr VisibilityResult) []citations.Citation {
+	base := func() citations.Citation { return citationBase(brand, q, ans, res, vr) }
+	evidence := res.Evidence
+	var out []citations.Citation
+	if res.Brand.Mentioned {
+		c := base()
+		st := citations.SourceAIResponse
+		c.CitationSourceType = &st
+		c.Snippet = nonEmpty(evidence)
+		c.Tags = []string{"mention"}
+		out = append(out, c)
+	}
+	for _, ci := range ans.Citations {
+		c := base()
+		u, title := ci.URL, ci.Title
+		st := sourceType(u, citations.SourceAIResponse)
+		c.URL, c.Title, c.CitationSourceType = &u, nonEmpty(title), &st
+		c.Snippet = nonEmpty(citedSpan(ans.Text, ci))
+		c.Tags = []string{"cited"}
+		// Gemini cites Google redirect URLs whose title is the source's domain.
+		if ownDomain(u, brandDomains) || (!strings.ContainsAny(title, " /") && ownDomain("https://"+title, brandDomains)) {
+			c.Tags = append(c.Tags, "own_domain")
+		}
+		out = append(out, c)
+	}
+	for _, o := range ans.OrganicResults {
+		c := base()
+		u, title := o.URL, o.Title
+		st := sourceType(u, citations.SourceOrganicSearch)
+		c.URL, c.Title, c.CitationSourceType = &u, nonEmpty(title), &st
+		c.Snippet = nonEmpty(o.Snippet)
+		c.Tags = []string{"organic"}
+		out = append(out, c)
+	}
+	if len(out) > maxCitationsPerAnswer {
+		out = out[:maxCitationsPerAnswer]
+	}
+	return out
+}
+
+// citationBase is what every citation of one answer shares: the members
+// that come from the answer and from detection (a re-scoring rewrites
+// them).
+func citationBase(brand string, q queryInfo, ans providers.Answer, res detect.Result, vr VisibilityResult) citations.Citation {
 	now := vr.ExecutedAt
 	pl := ans.Platform
 	icon := platforms.Icon(pl)
@@ -159,52 +209,15 @@ func answerCitations(brand string, brandDomains []string, q queryInfo, ans provi
 		s := ans.AIOverviewState
 		overviewState = &s
 	}
-	base := func() citations.Citation {
-		return citations.Citation{
-			BrandName: &brand, Platform: &pl, PlatformIcon: &icon, Sentiment: &sent, Date: now,
-			RelevanceScore: float64(res.VisibilityScore) / 100, EngagementMetrics: engagement, AICitationMetrics: metrics,
-			Tags: []string{}, SearchQueryID: &qid, SearchQueryText: &qtext,
-			AIOverviewDetected: ans.AIOverviewState == providers.OverviewPresent || ans.AIOverviewState == providers.OverviewDeferred,
-			AIOverviewState:    overviewState, InlineCitationCount: int32(len(ans.Citations)),
-			VisibilityResultID: &vrID, DetectionVerdict: &verdict, DetectionConfidence: &conf, DetectionEvidence: nonEmpty(evidence),
-			CreatedAt: now, UpdatedAt: now,
-		}
+	return citations.Citation{
+		BrandName: &brand, Platform: &pl, PlatformIcon: &icon, Sentiment: &sent, Date: now,
+		RelevanceScore: float64(res.VisibilityScore) / 100, EngagementMetrics: engagement, AICitationMetrics: metrics,
+		Tags: []string{}, SearchQueryID: &qid, SearchQueryText: &qtext,
+		AIOverviewDetected: ans.AIOverviewState == providers.OverviewPresent || ans.AIOverviewState == providers.OverviewDeferred,
+		AIOverviewState:    overviewState, InlineCitationCount: int32(len(ans.Citations)),
+		VisibilityResultID: &vrID, DetectionVerdict: &verdict, DetectionConfidence: &conf, DetectionEvidence: nonEmpty(evidence),
+		CreatedAt: now, UpdatedAt: now,
 	}
-	var out []citations.Citation
-	if res.Brand.Mentioned {
-		c := base()
-		st := citations.SourceAIResponse
-		c.CitationSourceType = &st
-		c.Snippet = nonEmpty(evidence)
-		c.Tags = []string{"mention"}
-		out = append(out, c)
-	}
-	for _, ci := range ans.Citations {
-		c := base()
-		u, title := ci.URL, ci.Title
-		st := sourceType(u, citations.SourceAIResponse)
-		c.URL, c.Title, c.CitationSourceType = &u, nonEmpty(title), &st
-		c.Snippet = nonEmpty(citedSpan(ans.Text, ci))
-		c.Tags = []string{"cited"}
-		// Gemini cites Google redirect URLs whose title is the source's domain.
-		if ownDomain(u, brandDomains) || (!strings.ContainsAny(title, " /") && ownDomain("https://"+title, brandDomains)) {
-			c.Tags = append(c.Tags, "own_domain")
-		}
-		out = append(out, c)
-	}
-	for _, o := range ans.OrganicResults {
-		c := base()
-		u, title := o.URL, o.Title
-		st := sourceType(u, citations.SourceOrganicSearch)
-		c.URL, c.Title, c.CitationSourceType = &u, nonEmpty(title), &st
-		c.Snippet = nonEmpty(o.Snippet)
-		c.Tags = []string{"organic"}
-		out = append(out, c)
-	}
-	if len(out) > maxCitationsPerAnswer {
-		out = out[:maxCitationsPerAnswer]
-	}
-	return out
 }
 
 // citedSpan is the part of the answer a citation supports, when known.

@@ -7,8 +7,8 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/brandlens/brandlens/shared/audit"
 	"github.com/brandlens/brandlens/shared/idempotency"
-	"github.com/brandlens/brandlens/shared/jobs"
 	"github.com/brandlens/brandlens/shared/queries"
 )
 
@@ -32,21 +32,17 @@ func Period(schedule string, t time.Time) string {
 // API key's.
 const schedulerKeyID = "scheduler"
 
-// stuckAfter is how long a job may stay queued before the sweep sends its
-// start message again (a lost enqueue; starting is idempotent).
-const stuckAfter = 5 * time.Minute
-
 // ScheduleReport tells what one scheduler pass did.
 type ScheduleReport struct {
 	Started    int `json:"started"`
 	AlreadyRun int `json:"alreadyRun"`
 	Refused    int `json:"refused"`
-	Requeued   int `json:"requeued"`
 }
 
 // RunSchedules enqueues the due runs of every scheduled, active query of
 // every tenant, idempotently per query per period (the period is the
-// idempotency key), and re-enqueues jobs left queued too long.
+// idempotency key). Jobs left queued, or past their deadline, are the jobs
+// sweep's (jobs.Sweeper), which sees every job type.
 func (s *Service) RunSchedules(ctx context.Context) (ScheduleReport, error) {
 	var rep ScheduleReport
 	now := s.Now()
@@ -70,6 +66,7 @@ func (s *Service) RunSchedules(ctx context.Context) (ScheduleReport, error) {
 				TenantID: t.ID, QueryID: q.ID, Samples: DefaultSamples,
 				Idempotency: &idempotency.Key{TenantID: t.ID, APIKeyID: schedulerKeyID,
 					Key: "schedule:" + strconv.Itoa(int(q.ID)) + ":" + period, Fingerprint: "schedule"},
+				Actor: audit.System(),
 			})
 			var ice *InsufficientCreditsError
 			var ce *CeilingError
@@ -83,16 +80,6 @@ func (s *Service) RunSchedules(ctx context.Context) (ScheduleReport, error) {
 				rep.AlreadyRun++
 			default:
 				rep.Started++
-			}
-		}
-		queued, err := s.Jobs.List(ctx, t.ID, jobs.StatusQueued, 200)
-		if err != nil {
-			return rep, err
-		}
-		for _, j := range queued {
-			if now.Sub(j.CreatedAt) > stuckAfter {
-				s.enqueue(ctx, j)
-				rep.Requeued++
 			}
 		}
 	}

@@ -172,7 +172,7 @@ func (s *Service) settleOnce(ctx context.Context, in SettleInput) (SettleOutput,
 		return SettleOutput{}, false, storeErr("read hold", err)
 	}
 	if hold.Status == credits.HoldHeld {
-		settleOps, err := credits.SettleOps(j.TenantID, j.ID, hold, capture)
+		settleOps, err := credits.SettleOps(j.TenantID, j.ID, hold, capture, now)
 		if err != nil {
 			return SettleOutput{}, false, err
 		}

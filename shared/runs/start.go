@@ -14,11 +14,15 @@ import (
 	"strings"
 	"time"
 
+	"github.com/brandlens/brandlens/shared/audit"
+	"github.com/brandlens/brandlens/shared/citations"
 	"github.com/brandlens/brandlens/shared/competitors"
 	"github.com/brandlens/brandlens/shared/credits"
 	"github.com/brandlens/brandlens/shared/idempotency"
 	"github.com/brandlens/brandlens/shared/ids"
 	"github.com/brandlens/brandlens/shared/jobs"
+	"github.com/brandlens/brandlens/shared/livepages"
+	"github.com/brandlens/brandlens/shared/meter"
 	"github.com/brandlens/brandlens/shared/platforms"
 	"github.com/brandlens/brandlens/shared/providers"
 	"github.com/brandlens/brandlens/shared/queries"
@@ -39,10 +43,13 @@ const (
 // sample; only samples that succeed are charged.
 const PricePerPlatformSample = 1
 
-// Message is the jobs-queue message that starts a job's workflow.
+// Message is the jobs-queue message that starts a job's workflow; Type
+// (the job's) picks the workflow, so every sender — the write paths and
+// the scheduler's sweep of jobs left queued — sends it.
 type Message struct {
 	JobID    string `json:"jobId"`
 	TenantID int32  `json:"tenantId"`
+	Type     string `json:"type,omitempty"`
 }
 
 // Request is a run request; Start checks it.
@@ -56,6 +63,14 @@ type Request struct {
 	// most one job. The HTTP router passes the key it claimed; the
 	// scheduler an unclaimed one.
 	Idempotency *idempotency.Key
+	// Actor asked for the run (the scheduler: audit.System()); the audit
+	// log names it on the run and on every platform call of the run.
+	Actor audit.Actor
+	// Prepare, when set, runs with the job about to be created: it may
+	// mark the job (held for an approval) and return guards that join the
+	// creating transaction (the approval request). Hold keeps the job out
+	// of the queue until the review releases it.
+	Prepare func(ctx context.Context, job *jobs.Job) (meter.Prepared, error)
 }
 
 // check refuses samples out of range and unknown platform names, naming the
@@ -100,12 +115,15 @@ func (e *InsufficientCreditsError) Error() string {
 
 // CeilingError: the run would pass the tenant's daily credit ceiling.
 type CeilingError struct {
-	Cost, Ceiling, SpentToday int64
-	RetryAfter                int // seconds to UTC midnight
+	Cost, Ceiling int64
+	// SpentToday is what was captured today; CommittedToday what today's
+	// reservations hold or captured, the count the ceiling is checked against.
+	SpentToday, CommittedToday int64
+	RetryAfter                 int // seconds to UTC midnight
 }
 
 func (e *CeilingError) Error() string {
-	return fmt.Sprintf("runs: the run costs %d credits; %d of the daily ceiling of %d are spent", e.Cost, e.SpentToday, e.Ceiling)
+	return fmt.Sprintf("runs: the run costs %d credits; %d of the daily ceiling of %d are committed", e.Cost, e.CommittedToday, e.Ceiling)
 }
 
 // Deps are what a Service uses; New checks them.
@@ -128,6 +146,21 @@ type Deps struct {
 	Logger *slog.Logger
 	// Metrics receives the figures of settled jobs (nil: none).
 	Metrics Metrics
+	// RescoreBatch is how many stored answers one invocation of the
+	// re-scoring step reads (0: DefaultRescoreBatch).
+	RescoreBatch int
+	// Citations reads recorded citations back (nil: a store over Table).
+	Citations *citations.Repo
+	// Cited notices the citations of the tenant's published pages in each
+	// recorded answer (content.cited); nil: nothing is noticed.
+	Cited CitedPages
+}
+
+// CitedPages notices citations of published pages (livepages.Watcher).
+// Notice is idempotent: a piece cited on a platform is noticed once, however
+// often it is told.
+type CitedPages interface {
+	Notice(ctx context.Context, tenantID int32, cs []livepages.Citation) (int, error)
 }
 
 // Service runs queries. Build it with New: every dependency is given at
@@ -136,6 +169,9 @@ type Service struct {
 	Deps
 	idem *idempotency.Records
 }
+
+// ActionRun is a run's action (the audit log's, an approval request's).
+const ActionRun = "queries.run"
 
 // New returns the service over d.
 func New(d Deps) (*Service, error) {
@@ -154,7 +190,21 @@ func New(d Deps) (*Service, error) {
 	if d.Metrics == nil {
 		d.Metrics = noMetrics{}
 	}
+	if d.RescoreBatch <= 0 {
+		d.RescoreBatch = DefaultRescoreBatch
+	}
+	if d.Citations == nil {
+		d.Citations = citations.NewRepo(d.Table, d.Now)
+	}
 	return &Service{Deps: d, idem: idempotency.NewRecords(d.Table, d.Now)}, nil
+}
+
+// runParams are kept beside a run's job (meter.ParamsOp) with its actor,
+// whom the audit entries of the run's platform calls name.
+type runParams struct {
+	QueryID   int32    `json:"queryId"`
+	Platforms []string `json:"platforms"`
+	Samples   int      `json:"samples"`
 }
 
 // Accepted is the outcome of Start.
@@ -181,7 +231,7 @@ func (s *Service) Start(ctx context.Context, r Request) (Accepted, error) {
 		}
 	}
 	q, err := s.Queries.Get(ctx, r.TenantID, r.QueryID)
-	if errors.Is(err, queries.ErrNotFound) {
+	if errors.Is(err, queries.ErrNotFound) || (err == nil && q.DeletedAt != nil) {
 		return Accepted{}, ErrQueryNotFound
 	}
 	if err != nil {
@@ -217,19 +267,25 @@ func (s *Service) Start(ctx context.Context, r Request) (Accepted, error) {
 	for _, pl := range plats {
 		job.PerPlatformStatus[pl] = jobs.PlatformStatus{Status: jobs.StatusQueued, Samples: r.Samples}
 	}
+	if cost > t.DailyCreditCeiling {
+		return Accepted{}, s.ceilingError(ctx, r.TenantID, cost, t.DailyCreditCeiling, now)
+	}
+	var prep meter.Prepared
+	if r.Prepare != nil {
+		if prep, err = r.Prepare(ctx, &job); err != nil {
+			return Accepted{}, err
+		}
+	}
 	jobOp, err := jobs.CreateOp(job)
 	if err != nil {
 		return Accepted{}, err
 	}
-	if cost > t.DailyCreditCeiling {
-		return Accepted{}, s.ceilingError(ctx, r.TenantID, cost, t.DailyCreditCeiling, now)
-	}
-	return s.create(ctx, r, job, jobOp, t.DailyCreditCeiling, now)
+	return s.create(ctx, r, job, jobOp, prep, t.DailyCreditCeiling, now)
 }
 
 // create runs the job's creating transaction, then emits the credit
 // threshold events the reservation crossed.
-func (s *Service) create(ctx context.Context, r Request, job jobs.Job, jobOp store.Op, ceiling int64, now time.Time) (Accepted, error) {
+func (s *Service) create(ctx context.Context, r Request, job jobs.Job, jobOp store.Op, prep meter.Prepared, ceiling int64, now time.Time) (Accepted, error) {
 	cost := job.CreditsReserved
 	var ops []store.Op
 	idemAt := -1
@@ -239,9 +295,27 @@ func (s *Service) create(ctx context.Context, r Request, job jobs.Job, jobOp sto
 	}
 	base := len(ops)
 	ops = append(ops, credits.ReserveOps(r.TenantID, job.ID, cost, ceiling, now)...)
-	ops = append(ops, jobOp)
+	actor := r.Actor
+	if actor.KeyID == "" {
+		actor = audit.System()
+	}
+	paramsOp, err := meter.ParamsOp(r.TenantID, job.ID, actor, runParams{QueryID: *job.QueryID, Platforms: job.Platforms, Samples: job.Samples})
+	if err != nil {
+		return Accepted{}, err
+	}
+	entry := audit.New(r.TenantID, actor, ActionRun, audit.Resource("query", *job.QueryID), audit.OutcomeAccepted, now)
+	entry.JobID = job.ID
+	auditOp, err := audit.Op(entry)
+	if err != nil {
+		return Accepted{}, err
+	}
+	ops = append(ops, jobOp, paramsOp, auditOp)
+	guardsAt := len(ops)
+	for _, g := range prep.Guards {
+		ops = append(ops, g.Op)
+	}
 
-	err := s.Table.TransactWrite(ctx, ops...)
+	err = s.Table.TransactWrite(ctx, ops...)
 	var txe *store.TxConditionError
 	switch {
 	case errors.As(err, &txe) && txe.Index == idemAt:
@@ -260,6 +334,8 @@ func (s *Service) create(ctx context.Context, r Request, job jobs.Job, jobOp sto
 		return Accepted{}, &InsufficientCreditsError{Cost: cost, Available: bal.Available}
 	case errors.As(err, &txe) && txe.Index == base+credits.ReserveOpDay:
 		return Accepted{}, s.ceilingError(ctx, r.TenantID, cost, ceiling, now)
+	case errors.As(err, &txe) && txe.Index >= guardsAt && prep.Guards[txe.Index-guardsAt].Err != nil:
+		return Accepted{}, prep.Guards[txe.Index-guardsAt].Err
 	case err != nil:
 		return Accepted{}, fmt.Errorf("runs: create job: %w", err)
 	}
@@ -267,7 +343,9 @@ func (s *Service) create(ctx context.Context, r Request, job jobs.Job, jobOp sto
 		// The job is accepted; a missed threshold event is not worth failing it.
 		s.Logger.Error("credit threshold events", "tenant_id", r.TenantID, "error", err.Error())
 	}
-	s.enqueue(ctx, job)
+	if !prep.Hold {
+		s.enqueue(ctx, job)
+	}
 	return Accepted{Job: job}, nil
 }
 
@@ -276,7 +354,7 @@ func (s *Service) ceilingError(ctx context.Context, tenantID int32, cost, ceilin
 	if err != nil {
 		return err
 	}
-	return &CeilingError{Cost: cost, Ceiling: ceiling, SpentToday: bal.SpentToday, RetryAfter: credits.SecondsToUTCMidnight(now)}
+	return &CeilingError{Cost: cost, Ceiling: ceiling, SpentToday: bal.SpentToday, CommittedToday: bal.CommittedToday, RetryAfter: credits.SecondsToUTCMidnight(now)}
 }
 
 // replay returns the job an earlier request with the same key created.
@@ -289,7 +367,7 @@ func (s *Service) replay(ctx context.Context, r Request) (Accepted, bool, error)
 	if err != nil {
 		return Accepted{}, false, err
 	}
-	if job.Status == jobs.StatusQueued {
+	if job.Status == jobs.StatusQueued && !job.AwaitingApproval {
 		s.enqueue(ctx, job)
 	}
 	return Accepted{Job: job, Replayed: true}, true, nil
@@ -299,7 +377,7 @@ func (s *Service) replay(ctx context.Context, r Request) (Accepted, bool, error)
 // returned: the job is stored and the scheduler's sweep re-enqueues jobs
 // left queued.
 func (s *Service) enqueue(ctx context.Context, j jobs.Job) {
-	body, _ := json.Marshal(Message{JobID: j.ID, TenantID: j.TenantID})
+	body, _ := json.Marshal(Message{JobID: j.ID, TenantID: j.TenantID, Type: j.Type})
 	if err := s.Sender.Send(ctx, body, 0); err != nil {
 		s.Logger.Error("enqueue job", "job_id", j.ID, "tenant_id", j.TenantID, "error", err.Error())
 	}

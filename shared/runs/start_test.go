@@ -17,10 +17,12 @@ import (
 	"github.com/brandlens/brandlens/shared/outbox"
 	"github.com/brandlens/brandlens/shared/providers"
 	"github.com/brandlens/brandlens/shared/runs"
+	"github.com/brandlens/brandlens/shared/secrets"
 	"github.com/brandlens/brandlens/shared/seed"
 	"github.com/brandlens/brandlens/shared/store"
 	"github.com/brandlens/brandlens/shared/store/dynamotest"
 	"github.com/brandlens/brandlens/shared/store/storetest"
+	"github.com/brandlens/brandlens/shared/workflow"
 )
 
 func TestMain(m *testing.M) { dynamotest.Main(m) }
@@ -61,8 +63,8 @@ func newEnv(t *testing.T, tbl store.Table, clock *storetest.Clock) *env {
 		t.Fatal(err)
 	}
 	rs, provs := &recordingSender{}, providers.Set{}
-	svc, err := app.NewServices(repos, app.Deps{Jobs: rs, Deliveries: &recordingSender{}, Providers: provs,
-		Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	svc, err := app.NewServices(repos, app.Deps{Callbacks: workflow.LocalCallbacks{Tokens: workflow.NewTaskTokens()}, Jobs: rs, Deliveries: &recordingSender{}, Providers: provs,
+		Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), Secrets: secrets.NewSealer(secrets.NewMemoryKeyring())})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -105,9 +107,9 @@ func (e *env) balance(t *testing.T) credits.Balance {
 
 func (e *env) jobCount(t *testing.T) int {
 	t.Helper()
-	js, err := e.svc.Jobs.List(context.Background(), 1, "", 200)
-	if err != nil {
-		t.Fatal(err)
+	js, next, err := e.svc.Jobs.Page(context.Background(), 1, "", 200, "")
+	if err != nil || next != "" {
+		t.Fatal(err, next)
 	}
 	return len(js)
 }
@@ -138,7 +140,7 @@ func TestConcurrentIdenticalRequestsMakeOneJob(t *testing.T) {
 		if c := e.jobCount(t); c != 1 {
 			t.Fatalf("%d jobs", c)
 		}
-		if b := e.balance(t); b.Held != 2 || b.Available != 38 || b.SpentToday != 2 {
+		if b := e.balance(t); b.Held != 2 || b.Available != 38 || b.CommittedToday != 2 || b.SpentToday != 0 {
 			t.Fatalf("charged more than once: %+v", b)
 		}
 	})
@@ -241,7 +243,7 @@ func TestConcurrentRunsNeverOverdraw(t *testing.T) {
 		if ok != 15 || refused != 25 {
 			t.Fatalf("%d accepted, %d refused", ok, refused)
 		}
-		if b := e.balance(t); b.Held != 30 || b.SpentToday != 30 || b.Available != 10 {
+		if b := e.balance(t); b.Held != 30 || b.CommittedToday != 30 || b.SpentToday != 0 || b.Available != 10 {
 			t.Fatalf("balance %+v", b)
 		}
 	})
@@ -305,8 +307,8 @@ func TestCreditThresholdEventsOnce(t *testing.T) {
 			}()
 		}
 		wg.Wait()
-		if b := e.balance(t); b.SpentToday != 30 {
-			t.Fatalf("spent %d, want the ceiling of 30", b.SpentToday)
+		if b := e.balance(t); b.CommittedToday != 30 {
+			t.Fatalf("committed %d, want the ceiling of 30", b.CommittedToday)
 		}
 		if n := countEvents(t, e, outbox.CreditCeilingReached); n != 1 {
 			t.Fatalf("%d credit.ceiling_reached events", n)

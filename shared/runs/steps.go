@@ -8,11 +8,14 @@ import (
 	"sync"
 	"time"
 
+	"github.com/brandlens/brandlens/shared/audit"
 	"github.com/brandlens/brandlens/shared/citations"
 	"github.com/brandlens/brandlens/shared/competitors"
 	"github.com/brandlens/brandlens/shared/detect"
 	"github.com/brandlens/brandlens/shared/ids"
 	"github.com/brandlens/brandlens/shared/jobs"
+	"github.com/brandlens/brandlens/shared/livepages"
+	"github.com/brandlens/brandlens/shared/meter"
 	"github.com/brandlens/brandlens/shared/outbox"
 	"github.com/brandlens/brandlens/shared/providers"
 	"github.com/brandlens/brandlens/shared/queries"
@@ -235,13 +238,21 @@ type queryInfo struct {
 // citations and a mention.detected event in one transaction guarded by the
 // item's result marker, so that a redelivered step records nothing twice.
 func (s *Service) RunPlatform(ctx context.Context, it Item) (PlatformOutput, error) {
-	prev, q, err := s.itemReads(ctx, it)
+	r, err := s.itemReads(ctx, it)
 	if err != nil {
 		return PlatformOutput{}, err
 	}
-	if prev != nil {
-		return *prev, nil
+	if r.prev != nil {
+		// Recorded by an earlier attempt, which may have died before
+		// noticing its citations: notice them again (idempotent).
+		return *r.prev, s.noticeRecorded(ctx, it, *r.prev)
 	}
+	if jobs.Terminal(r.job.Status) {
+		// Settled already (past its deadline, say): asking the platform now
+		// would cost a call whose answer nothing would charge or show.
+		return PlatformOutput{}, &ProviderFailedError{Platform: it.Platform, Message: "the job was settled before this platform answered"}
+	}
+	q, actor := r.query, r.actor
 	// The brand and the competitors at once: two reads, one wait.
 	var brand tenants.Brand
 	var comps []competitors.Competitor
@@ -274,6 +285,19 @@ func (s *Service) RunPlatform(ctx context.Context, it Item) (PlatformOutput, err
 	start := s.Now()
 	ans, err := prov.Answer(ctx, providers.Request{Platform: it.Platform, Query: q.Text, Sample: it.Sample, Hints: hints})
 	if err != nil {
+		// The call is audited although it failed: what was asked, and why
+		// it did not answer (a failed audit write is not worth more than
+		// the platform's error, which the workflow acts on).
+		e := s.platformEntry(it, q, actor, audit.OutcomeFailed, audit.ProviderCall(it.Platform, q.Text, providers.Answer{Latency: s.Now().Sub(start)}, err.Error()))
+		if aerr := audit.NewLog(s.Table).Append(ctx, e); aerr != nil {
+			s.Logger.Error("audit platform call", "job_id", it.JobID, "platform", it.Platform, "error", aerr.Error())
+		}
+		// The job records err's safe text; the raw cause is for operators.
+		var pe *providers.Error
+		if errors.As(err, &pe) && pe.Detail != "" {
+			s.Logger.Warn("platform call failed", "job_id", it.JobID, "tenant_id", it.TenantID, "platform", it.Platform,
+				"sample", it.Sample, "code", pe.Code, "detail", pe.Detail)
+		}
 		if providers.IsRetryable(err) {
 			honourRetryAfter(ctx, err)
 			return PlatformOutput{}, &TransientProviderError{Platform: it.Platform, Message: err.Error()}
@@ -346,18 +370,85 @@ func (s *Service) RunPlatform(ctx context.Context, it Item) (PlatformOutput, err
 	if err != nil {
 		return PlatformOutput{}, err
 	}
+	// The platform call, with the exact question sent, commits with the
+	// answer it produced.
+	auditOp, err := audit.Op(s.platformEntry(it, q, actor, audit.OutcomeSucceeded, audit.ProviderCall(it.Platform, q.Text, ans, "")))
+	if err != nil {
+		return PlatformOutput{}, err
+	}
+	ops = append(ops, auditOp)
 	err = s.Table.TransactWrite(ctx, ops...)
 	var txe *store.TxConditionError
 	if errors.As(err, &txe) && txe.Index == 0 {
 		// A concurrent delivery of this item recorded it first.
 		prev, _, rerr := s.recorded(ctx, it)
+		if rerr == nil {
+			rerr = s.noticeRecorded(ctx, it, prev)
+		}
 		return prev, rerr
 	}
 	if err != nil {
 		return PlatformOutput{}, storeErr("record answer", err)
 	}
 	s.notify()
+	// content.cited follows the committed answer: a failure here fails the
+	// step, whose retry finds the answer recorded and notices again
+	// (noticeRecorded), so no citation of a published page is lost.
+	if err := s.notice(ctx, it.TenantID, it.JobID, cs); err != nil {
+		return PlatformOutput{}, err
+	}
 	return out, nil
+}
+
+// notice tells the watcher of published pages about the URLs an answer
+// cites.
+func (s *Service) notice(ctx context.Context, tenantID int32, jobID string, cs []citations.Citation) error {
+	if s.Cited == nil {
+		return nil
+	}
+	var lc []livepages.Citation
+	for _, c := range cs {
+		if c.URL == nil || c.Platform == nil {
+			continue
+		}
+		var qid int32
+		if c.SearchQueryID != nil {
+			qid = *c.SearchQueryID
+		}
+		lc = append(lc, livepages.Citation{ID: c.ID, URL: *c.URL, QueryID: qid, Platform: *c.Platform, JobID: jobID, At: c.Date})
+	}
+	if _, err := s.Cited.Notice(ctx, tenantID, lc); err != nil {
+		return storeErr("notice cited pages", err)
+	}
+	return nil
+}
+
+// noticeRecorded notices the citations of an answer recorded before,
+// read back from its visibility result.
+func (s *Service) noticeRecorded(ctx context.Context, it Item, out PlatformOutput) error {
+	if s.Cited == nil || out.VisibilityResultID == 0 {
+		return nil
+	}
+	item, err := s.Table.Get(ctx, visibilityKey(it.TenantID, out.VisibilityResultID))
+	if errors.Is(err, store.ErrNotFound) {
+		return nil
+	}
+	if err != nil {
+		return storeErr("read answer", err)
+	}
+	vr, err := store.Doc[VisibilityResult](item)
+	if err != nil {
+		return err
+	}
+	cs := make([]citations.Citation, 0, len(vr.CitationIDs))
+	for _, id := range vr.CitationIDs {
+		c, err := s.Citations.Get(ctx, it.TenantID, id)
+		if err != nil {
+			return storeErr("read citation", err)
+		}
+		cs = append(cs, c)
+	}
+	return s.notice(ctx, it.TenantID, it.JobID, cs)
 }
 
 func (s *Service) recordOps(it Item, out PlatformOutput, vr VisibilityResult, cs []citations.Citation, res detect.Result) ([]store.Op, error) {
@@ -370,11 +461,9 @@ func (s *Service) recordOps(it Item, out PlatformOutput, vr VisibilityResult, cs
 	if err != nil {
 		return nil, err
 	}
-	vk := visibilityKey(it.TenantID, vr.ID)
 	ops := []store.Op{
 		store.PutOp(store.Item{store.AttrPK: rk.PK, store.AttrSK: rk.SK, store.AttrDoc: outDoc}, store.NotExists()),
-		store.PutOp(store.Item{store.AttrPK: vk.PK, store.AttrSK: vk.SK, store.AttrDoc: vrDoc,
-			store.AttrGSI1PK: byQueryPK(it.TenantID, vr.QueryID), store.AttrGSI1SK: byQuerySK(vr.ExecutedAt, vr.ID)}, store.NotExists()),
+		store.PutOp(visibilityItem(vr, vrDoc), store.NotExists()),
 	}
 	for _, c := range cs {
 		op, err := citations.PutOp(c)
@@ -405,42 +494,71 @@ func (s *Service) recordOps(it Item, out PlatformOutput, vr VisibilityResult, cs
 	return ops, nil
 }
 
-// itemReads returns the item's output when it was recorded already, else
-// its query: the marker and the query in one round trip when the item
-// names the query.
-func (s *Service) itemReads(ctx context.Context, it Item) (*PlatformOutput, queries.Query, error) {
-	rk := resultKey(it.TenantID, it.JobID, it.Platform, it.Sample)
-	if it.QueryID == 0 {
-		prev, ok, err := s.recorded(ctx, it)
-		if err != nil {
-			return nil, queries.Query{}, err
-		}
-		if ok {
-			return &prev, queries.Query{}, nil
-		}
-		j, err := s.Jobs.Get(ctx, it.TenantID, it.JobID)
-		if err != nil {
-			return nil, queries.Query{}, storeErr("load job", err)
-		}
-		q, err := s.Queries.Get(ctx, it.TenantID, *j.QueryID)
-		if err != nil {
-			return nil, queries.Query{}, storeErr("load query", err)
-		}
-		return nil, q, nil
+// itemState is what a platform run reads before asking the platform.
+type itemState struct {
+	prev  *PlatformOutput // recorded by an earlier attempt
+	job   jobs.Job
+	query queries.Query
+	actor audit.Actor // who asked for the job (the system when unknown)
+}
+
+// itemReads reads the item's result marker, its job, who asked for the job
+// (its parameters) and its query in one round trip (BatchGetItem). Items
+// of older releases do not name their query: it is read after the job.
+func (s *Service) itemReads(ctx context.Context, it Item) (itemState, error) {
+	keys := []store.Key{resultKey(it.TenantID, it.JobID, it.Platform, it.Sample),
+		jobs.Key(it.TenantID, it.JobID), meter.ParamsKey(it.TenantID, it.JobID)}
+	if it.QueryID != 0 {
+		keys = append(keys, queries.Key(it.TenantID, it.QueryID))
 	}
-	got, err := store.GetMany(ctx, s.Table, rk, queries.Key(it.TenantID, it.QueryID))
+	got, err := store.GetMany(ctx, s.Table, keys...)
 	if err != nil {
-		return nil, queries.Query{}, storeErr("read result and query", err)
+		return itemState{}, storeErr("read marker, job and query", err)
 	}
+	var st itemState
 	if got[0] != nil {
 		out, err := store.Doc[PlatformOutput](got[0])
-		return &out, queries.Query{}, err
+		if err != nil {
+			return itemState{}, err
+		}
+		st.prev = &out
+		return st, nil
 	}
 	if got[1] == nil {
-		return nil, queries.Query{}, storeErr("load query", queries.ErrNotFound)
+		return itemState{}, storeErr("load job", jobs.ErrNotFound)
 	}
-	q, err := store.Doc[queries.Query](got[1])
-	return nil, q, err
+	if st.job, err = store.Doc[jobs.Job](got[1]); err != nil {
+		return itemState{}, err
+	}
+	actor, ok, err := meter.ActorIn(got[2])
+	if err != nil {
+		return itemState{}, err
+	}
+	if !ok {
+		actor = audit.System()
+	}
+	st.actor = actor
+	switch {
+	case it.QueryID == 0:
+		if st.query, err = s.Queries.Get(ctx, it.TenantID, *st.job.QueryID); err != nil {
+			return itemState{}, storeErr("load query", err)
+		}
+	case got[3] == nil:
+		return itemState{}, storeErr("load query", queries.ErrNotFound)
+	default:
+		if st.query, err = store.Doc[queries.Query](got[3]); err != nil {
+			return itemState{}, err
+		}
+	}
+	return st, nil
+}
+
+// platformEntry is the audit entry of one platform call of a run.
+func (s *Service) platformEntry(it Item, q queries.Query, actor audit.Actor, outcome string, call audit.ModelCall) audit.Entry {
+	e := audit.New(it.TenantID, actor, "platform.answer", audit.Resource("query", q.ID), outcome, s.Now())
+	e.JobID = it.JobID
+	e.Detail = fmt.Sprintf("%s, sample %d", it.Platform, it.Sample)
+	return e.WithModelCall(call)
 }
 
 // recorded returns the stored output of an item already recorded.

@@ -5,11 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/brandlens/brandlens/shared/app"
 	"github.com/brandlens/brandlens/shared/auth"
+	"github.com/brandlens/brandlens/shared/datadir"
 )
 
 // demoKeyFile keeps the demo key's plaintext beside the embedded store, so
@@ -40,8 +40,7 @@ func DemoTenant(key string) Tenant {
 // The demo tenant also gets a small set of synthetic citations so the read
 // API has something to show before the first real run.
 func Demo(ctx context.Context, svc *app.Repos, dataDir string) (string, error) {
-	path := filepath.Join(dataDir, demoKeyFile)
-	if b, err := os.ReadFile(path); err == nil {
+	if b, err := datadir.ReadFile(dataDir, demoKeyFile); err == nil {
 		return strings.TrimSpace(string(b)), nil
 	} else if !errors.Is(err, os.ErrNotExist) {
 		return "", fmt.Errorf("seed: read demo key: %w", err)
@@ -61,10 +60,10 @@ func Demo(ctx context.Context, svc *app.Repos, dataDir string) (string, error) {
 	if _, err := SyntheticCitations(ctx, svc, res.Tenants[0].ID, 60, 1); err != nil {
 		return "", err
 	}
-	if err := os.MkdirAll(dataDir, 0o700); err != nil {
+	if err := datadir.Ensure(dataDir); err != nil {
 		return "", fmt.Errorf("seed: %w", err)
 	}
-	if err := os.WriteFile(path, []byte(key+"\n"), 0o600); err != nil {
+	if err := datadir.WriteFile(dataDir, demoKeyFile, []byte(key+"\n")); err != nil {
 		return "", fmt.Errorf("seed: write demo key: %w", err)
 	}
 	return key, nil

@@ -11,7 +11,10 @@
 //     other than http(s), a relative URL, user information, and a host that
 //     is a denied IP literal in any notation (2130706433, 0x7f.1, 0,
 //     [::ffff:127.0.0.1] …; numeric hosts other than a plain dotted quad are
-//     refused outright, whatever they decode to);
+//     refused outright, whatever they decode to). The host is first
+//     normalised as a URL parser would (IDNA/UTS-46 mapping: fullwidth and
+//     other Unicode digit forms, ideographic full stops, case), so
+//     "１２７.０.０.１" is checked — and stored — as 127.0.0.1;
 //   - at connect, Guard.Control (a net.Dialer Control hook) checks the IP
 //     the dialer is about to connect to, after resolution, so no packet ever
 //     reaches a denied address. Clients built by NewClient never follow
@@ -34,8 +37,10 @@ import (
 	"strings"
 	"syscall"
 	"time"
+	"unicode/utf8"
 
 	dny "code.dny.dev/ssrf"
+	"golang.org/x/net/idna"
 )
 
 // ErrDenied wraps every refusal of a destination.
@@ -196,28 +201,86 @@ func (g Guard) CheckURL(raw string) (*url.URL, error) {
 	if host == "" {
 		return bad("must name a host")
 	}
-	if err := g.checkHost(host); err != nil {
-		return nil, err
+	if strings.Contains(host, ":") { // an IPv6 literal (brackets already removed)
+		if err := g.checkIPv6(host); err != nil {
+			return nil, err
+		}
+	} else {
+		ascii, err := normalizeHost(host)
+		if err != nil {
+			return nil, err
+		}
+		if err := g.checkHost(ascii); err != nil {
+			return nil, err
+		}
+		// What was checked is what is stored and dialled.
+		port := u.Port()
+		u.Host = ascii
+		if port != "" {
+			u.Host = net.JoinHostPort(ascii, port)
+		}
 	}
 	u.Scheme = scheme
 	return u, nil
 }
 
+// hostProfile maps a host name as browsers' URL parsers do (UTS-46,
+// non-transitional, no STD3 restriction so that "_" passes), which turns
+// every compatibility form of a character into its plain one.
+var hostProfile = idna.New(idna.MapForLookup(), idna.BidiRule(), idna.Transitional(false), idna.StrictDomainName(false))
+
+// normalizeHost returns the ASCII (A-label) form of a host name, lower
+// case. A name that does not map, or maps to anything but letters, digits,
+// hyphens, underscores and dots, is refused.
+func normalizeHost(host string) (string, error) {
+	refuse := func(format string, args ...any) (string, error) {
+		return "", &URLError{Reason: fmt.Sprintf(format, args...)}
+	}
+	ascii, err := hostProfile.ToASCII(host)
+	if err == nil && utf8.ValidString(host) {
+		// An A-label must read back as itself (a punycode label that
+		// decodes to something unmappable would not).
+		var again string
+		again, err = hostProfile.ToASCII(ascii)
+		if err == nil && again != ascii {
+			err = errors.New("not stable")
+		}
+	} else if err == nil {
+		err = errors.New("invalid UTF-8")
+	}
+	if err != nil {
+		return refuse("has a host name that is not a valid internationalised domain name")
+	}
+	ascii = strings.ToLower(ascii)
+	for i := 0; i < len(ascii); i++ {
+		c := ascii[i]
+		if !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '-' || c == '_' || c == '.') {
+			return refuse("has a host name with a character not allowed in host names")
+		}
+	}
+	if strings.Trim(ascii, ".") == "" || strings.Contains(ascii, "..") {
+		return refuse("must name a host")
+	}
+	return ascii, nil
+}
+
+func (g Guard) checkIPv6(host string) error {
+	ip, err := netip.ParseAddr(host)
+	if err != nil {
+		return &URLError{Reason: "has an invalid IPv6 address"}
+	}
+	if err := g.CheckAddr(ip); err != nil {
+		return &URLError{Reason: fmt.Sprintf("must not point to a loopback, private, link-local or other special-purpose address (%s)", ip.WithZone(""))}
+	}
+	return nil
+}
+
+// checkHost checks a normalised (ASCII, lower-case) host name.
 func (g Guard) checkHost(host string) error {
 	refuse := func(format string, args ...any) error {
 		return &URLError{Reason: fmt.Sprintf(format, args...)}
 	}
-	if strings.Contains(host, ":") { // an IPv6 literal (brackets already removed)
-		ip, err := netip.ParseAddr(host)
-		if err != nil {
-			return refuse("has an invalid IPv6 address")
-		}
-		if err := g.CheckAddr(ip); err != nil {
-			return refuse("must not point to a loopback, private, link-local or other special-purpose address (%s)", ip.WithZone(""))
-		}
-		return nil
-	}
-	h := strings.ToLower(strings.TrimSuffix(host, "."))
+	h := strings.TrimSuffix(host, ".")
 	if h == "" {
 		return refuse("must name a host")
 	}
@@ -307,20 +370,46 @@ func parseNumber(s string) (uint64, bool) {
 // public-looking name resolve to a denied address.
 type Lookup func(ctx context.Context, host string) ([]netip.Addr, error)
 
+// Caps of guarded clients on what a destination sends before its body:
+// without them Go reads up to 10 MiB of response headers, for as long as
+// the whole request may take, which lets one slow endpoint hold that much
+// of a worker's memory per attempt.
+const (
+	DefaultMaxResponseHeaderBytes = 16 << 10
+	DefaultResponseHeaderTimeout  = 10 * time.Second
+)
+
 // ClientOptions tune NewClient.
 type ClientOptions struct {
 	// Timeout bounds a whole request, body included.
 	Timeout time.Duration
 	// Lookup replaces the system resolver (nil: net.DefaultResolver).
 	Lookup Lookup
+	// ResponseHeaderTimeout bounds the wait for the answer's headers once
+	// the request is sent (0: Timeout, else DefaultResponseHeaderTimeout).
+	ResponseHeaderTimeout time.Duration
+	// MaxResponseHeaderBytes caps the answer's headers (0:
+	// DefaultMaxResponseHeaderBytes).
+	MaxResponseHeaderBytes int64
 }
 
 // NewClient returns an HTTP client whose every connection passes the
 // guard at connect time. It does not follow redirects (a 3xx is the
-// answer) and never uses a proxy, which would hide the real target.
+// answer), never uses a proxy, which would hide the real target, and caps
+// the answer's headers in size and wait.
 func (g Guard) NewClient(opts ClientOptions) *http.Client {
+	tr := g.Transport(opts.Lookup)
+	switch {
+	case opts.ResponseHeaderTimeout > 0:
+		tr.ResponseHeaderTimeout = opts.ResponseHeaderTimeout
+	case opts.Timeout > 0:
+		tr.ResponseHeaderTimeout = opts.Timeout
+	}
+	if opts.MaxResponseHeaderBytes > 0 {
+		tr.MaxResponseHeaderBytes = opts.MaxResponseHeaderBytes
+	}
 	return &http.Client{
-		Transport: g.Transport(opts.Lookup),
+		Transport: tr,
 		Timeout:   opts.Timeout,
 		CheckRedirect: func(*http.Request, []*http.Request) error {
 			return http.ErrUseLastResponse
@@ -328,7 +417,8 @@ func (g Guard) NewClient(opts ClientOptions) *http.Client {
 	}
 }
 
-// Transport returns the guarded transport of NewClient.
+// Transport returns the guarded transport of NewClient, with the default
+// header caps.
 func (g Guard) Transport(lookup Lookup) *http.Transport {
 	d := &net.Dialer{Timeout: 10 * time.Second, KeepAlive: 30 * time.Second, Control: g.Control}
 	dial := d.DialContext
@@ -362,13 +452,15 @@ func (g Guard) Transport(lookup Lookup) *http.Transport {
 		}
 	}
 	return &http.Transport{
-		Proxy:                 nil,
-		DialContext:           dial,
-		ForceAttemptHTTP2:     true,
-		TLSHandshakeTimeout:   10 * time.Second,
-		MaxIdleConns:          256,
-		MaxIdleConnsPerHost:   8,
-		IdleConnTimeout:       90 * time.Second,
-		ExpectContinueTimeout: time.Second,
+		Proxy:                  nil,
+		DialContext:            dial,
+		ForceAttemptHTTP2:      true,
+		TLSHandshakeTimeout:    10 * time.Second,
+		ResponseHeaderTimeout:  DefaultResponseHeaderTimeout,
+		MaxResponseHeaderBytes: DefaultMaxResponseHeaderBytes,
+		MaxIdleConns:           256,
+		MaxIdleConnsPerHost:    8,
+		IdleConnTimeout:        90 * time.Second,
+		ExpectContinueTimeout:  time.Second,
 	}
 }

@@ -123,6 +123,10 @@ func TestCheckURL(t *testing.T) {
 		"http://localhost/", "http://LOCALHOST:8080/", "http://app.localhost/", "http://134744072/",
 		"http://8.8.8.8.8/", "http://999.1.1.1/", " http://example.com/", "http://exa mple.com/",
 		"http://example.com/\\evil", "https://" + strings.Repeat("a", 2100) + ".com/",
+		// Unicode forms that a URL parser maps to a denied host (UTS-46).
+		"http://１２７.０.０.１/", "http://127。0。0。1/", "http://①②⑦.0.0.1/", "http://０ｘ７ｆ.１/",
+		"http://ｌｏｃａｌｈｏｓｔ/", "http://１０.０.０.１:8080/hook", "http://１６９.２５４.１６９.２５４/",
+		"http://ex!ample.com/", "http://a..b.com/",
 	}
 	for _, raw := range refused {
 		if _, err := (ssrf.Guard{}).CheckURL(raw); err == nil {
@@ -138,6 +142,21 @@ func TestCheckURL(t *testing.T) {
 	for _, raw := range accepted {
 		if _, err := (ssrf.Guard{}).CheckURL(raw); err != nil {
 			t.Errorf("%q refused: %v", raw, err)
+		}
+	}
+	// The host is kept in the form that was checked: ASCII, lower case.
+	for raw, want := range map[string]string{
+		"https://ＨＯＯＫＳ.example.com/in":         "https://hooks.example.com/in",
+		"https://bücher.de:8443/hook?x=1":      "https://xn--bcher-kva.de:8443/hook?x=1",
+		"HTTPS://Example.COM/Path":             "https://example.com/Path",
+		"https://８.８.８.８/hook":                 "https://8.8.8.8/hook",
+		"https://hooks。example。com/":           "https://hooks.example.com/",
+		"https://a_b.example.com/":             "https://a_b.example.com/",
+		"https://[2606:4700:4700::1111]:8443/": "https://[2606:4700:4700::1111]:8443/",
+	} {
+		u, err := (ssrf.Guard{}).CheckURL(raw)
+		if err != nil || u.String() != want {
+			t.Errorf("%q → %v, %v; want %s", raw, u, err, want)
 		}
 	}
 	// With the local allowance, loopback URLs pass, in plain notation only.
@@ -255,7 +274,8 @@ func itoa(n int) string { return strconv.Itoa(n) }
 // and its host is never a denied IP in any numeric notation.
 func FuzzCheckURL(f *testing.F) {
 	for _, s := range []string{"http://2130706433/", "http://0x7f.1/", "http://[::ffff:127.0.0.1]/", "https://example.com/x",
-		"http://evil@127.0.0.1/", "http://0/", "http://127.0.0.1:80/", "http://[fe80::1%25en0]/"} {
+		"http://evil@127.0.0.1/", "http://0/", "http://127.0.0.1:80/", "http://[fe80::1%25en0]/",
+		"http://１２７.０.０.１/", "https://bücher.de/", "http://①②⑦.0.0.1/"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, raw string) {
@@ -273,6 +293,16 @@ func FuzzCheckURL(f *testing.F) {
 		}
 		if h := strings.ToLower(u.Hostname()); h == "localhost" || strings.HasSuffix(h, ".localhost") {
 			t.Fatalf("%q accepted", raw)
+		}
+		// The normalised form is ASCII and checks the same again.
+		for _, r := range u.Host {
+			if r > 0x7e {
+				t.Fatalf("%q accepted with a non-ASCII host %q", raw, u.Host)
+			}
+		}
+		again, err := (ssrf.Guard{}).CheckURL(u.String())
+		if err != nil || again.String() != u.String() {
+			t.Fatalf("%q normalised to %q, which checks as %v, %v", raw, u, again, err)
 		}
 	})
 }

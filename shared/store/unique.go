@@ -21,7 +21,7 @@ import (
 // claim exists, so of concurrent writers of one value exactly one succeeds
 // — a listing checked before writing cannot promise that. (A rename or a
 // delete of a document must move or delete its claim in its transaction
-// too; no route does either yet.)
+// too: MoveOps and ReleaseOps give the ops.)
 type Unique[T any] struct {
 	Docs Collection[T]
 	// Kind names the value in claim keys ("COMPETITORNAME").
@@ -32,6 +32,10 @@ type Unique[T any] struct {
 	// documents stored before claims existed are found there, to be
 	// claimed once (see Ready).
 	Prefix string
+	// Holds, when set, tells whether a document holds its value at all (a
+	// deleted query keeps its document but not its text): Ready claims no
+	// value for a document it rejects.
+	Holds func(T) bool
 }
 
 // Fold is the canonical form of a unique value: case-folded, with white
@@ -134,6 +138,9 @@ func (u Unique[T]) Ready(ctx context.Context, pk string) error {
 		return err
 	}
 	for _, v := range existing {
+		if u.Holds != nil && !u.Holds(v) {
+			continue
+		}
 		op := u.claimOp(pk, u.Value(v), u.Docs.Key(v))
 		if err := u.Docs.Table.Put(ctx, op.Item, op.Cond); err != nil && !errors.Is(err, ErrConditionFailed) {
 			return fmt.Errorf("%s: claim existing %s: %w", u.Docs.Name, u.Kind, err)
@@ -141,6 +148,89 @@ func (u Unique[T]) Ready(ctx context.Context, pk string) error {
 	}
 	if err := u.Docs.Table.Put(ctx, Item{AttrPK: marker.PK, AttrSK: marker.SK}, NotExists()); err != nil && !errors.Is(err, ErrConditionFailed) {
 		return fmt.Errorf("%s: mark %s claimed: %w", u.Docs.Name, u.Kind, err)
+	}
+	return nil
+}
+
+// releaseOp deletes the claim of value while doc holds it.
+func (u Unique[T]) releaseOp(pk, value string, holder Key) Op {
+	return DeleteOp(u.claimKey(pk, value), Eq("holderSK", holder.SK))
+}
+
+// held reports whether doc holds value's claim.
+func (u Unique[T]) held(ctx context.Context, pk, value string, doc T) (bool, error) {
+	it, err := u.Docs.Table.Get(ctx, u.claimKey(pk, value))
+	switch {
+	case errors.Is(err, ErrNotFound):
+		return false, nil
+	case err != nil:
+		return false, fmt.Errorf("%s: read %s claim: %w", u.Docs.Name, u.Kind, err)
+	}
+	k := u.Docs.Key(doc)
+	return it.String("holderPK") == k.PK && it.String("holderSK") == k.SK, nil
+}
+
+// ReleaseOps returns, for the transaction that deletes doc (or stops it
+// holding its value), the op that frees value so that another document may
+// take it; none when doc does not hold it (a document stored before claims
+// existed that lost its value to an older one).
+func (u Unique[T]) ReleaseOps(ctx context.Context, pk, value string, doc T) ([]Op, error) {
+	if err := u.Ready(ctx, pk); err != nil {
+		return nil, err
+	}
+	ok, err := u.held(ctx, pk, value, doc)
+	if err != nil || !ok {
+		return nil, err
+	}
+	return []Op{u.releaseOp(pk, value, u.Docs.Key(doc))}, nil
+}
+
+// MoveOps returns, for the transaction that renames doc from oldValue to
+// newValue, the claim of newValue (at OpClaim: it fails its condition when
+// another document holds newValue) and the release of oldValue. A rename
+// that changes only case or spacing needs no ops.
+func (u Unique[T]) MoveOps(ctx context.Context, pk, oldValue, newValue string, doc T) ([]Op, error) {
+	if Fold(oldValue) == Fold(newValue) {
+		return nil, nil
+	}
+	release, err := u.ReleaseOps(ctx, pk, oldValue, doc)
+	if err != nil {
+		return nil, err
+	}
+	return append([]Op{u.claimOp(pk, newValue, u.Docs.Key(doc))}, release...), nil
+}
+
+// TakenError: another document holds the value a rename asked for.
+type TakenError[T any] struct{ Holder T }
+
+func (e *TakenError[T]) Error() string { return "store: the value is held by another document" }
+
+// Replace writes updated in place of the document read as old, moving its
+// claim to updated's value in the same transaction (a rename). It returns
+// a *TakenError when another document holds that value, and an error
+// matching ErrConditionFailed when the document changed since it was read
+// (read it again).
+func (u Unique[T]) Replace(ctx context.Context, pk string, old Snapshot[T], updated T) error {
+	ops, err := u.MoveOps(ctx, pk, u.Value(old.Value), u.Value(updated), old.Value)
+	if err != nil {
+		return err
+	}
+	put, err := u.Docs.ReplaceOp(old, updated)
+	if err != nil {
+		return err
+	}
+	err = u.Docs.Table.TransactWrite(ctx, append(ops, put)...)
+	var txe *TxConditionError
+	if errors.As(err, &txe) && len(ops) > 0 && txe.Index == OpClaim {
+		if holder, ok, herr := u.Holder(ctx, pk, u.Value(updated)); herr != nil || ok {
+			if herr != nil {
+				return herr
+			}
+			return &TakenError[T]{Holder: holder}
+		}
+	}
+	if err != nil {
+		return fmt.Errorf("%s: replace: %w", u.Docs.Name, err)
 	}
 	return nil
 }

@@ -13,6 +13,7 @@ import (
 
 	"github.com/brandlens/brandlens/shared/ids"
 	"github.com/brandlens/brandlens/shared/store"
+	"github.com/brandlens/brandlens/shared/validation"
 )
 
 // Defaults for tenants created without explicit limits.
@@ -38,6 +39,8 @@ type Brand struct {
 	Aliases   []string  `json:"aliases"`
 	Domains   []string  `json:"domains"`
 	CreatedAt time.Time `json:"createdAt"`
+	// UpdatedAt is when aliases or domains last changed (nil: never).
+	UpdatedAt *time.Time `json:"updatedAt,omitempty"`
 }
 
 // ErrNotFound: no such tenant or brand.
@@ -187,4 +190,41 @@ func (r *Repo) Brand(ctx context.Context, tenantID, id int32) (Brand, error) {
 // Brands returns the tenant's brand profiles in id order.
 func (r *Repo) Brands(ctx context.Context, tenantID int32) ([]Brand, error) {
 	return r.brands.Query(ctx, store.Query{PK: PK(tenantID), SK: store.SKBeginsWith(brandPrefix)})
+}
+
+// BrandChange is what UpdateBrand may change; nil members stay as they are.
+type BrandChange struct {
+	Aliases *[]string
+	Domains *[]string
+}
+
+// UpdateBrand changes a brand profile's aliases and domains (checked as
+// CheckAliases and CheckDomains do, under the members aliases and domains
+// of a *validation.Error). The write is conditional on the profile being
+// as read, so a concurrent change is read again, never lost.
+func (r *Repo) UpdateBrand(ctx context.Context, tenantID, id int32, ch BrandChange) (Brand, error) {
+	for attempt := 0; ; attempt++ {
+		snap, err := r.brands.Read(ctx, brandKey(tenantID, id))
+		if err != nil {
+			return Brand{}, err
+		}
+		b := snap.Value
+		var ve validation.Error
+		if ch.Aliases != nil {
+			b.Aliases = CheckAliases(&ve, "aliases", b.Name, *ch.Aliases)
+		}
+		if ch.Domains != nil {
+			b.Domains = CheckDomains(&ve, "domains", *ch.Domains)
+		}
+		if err := ve.Err(); err != nil {
+			return Brand{}, err
+		}
+		now := r.now().UTC()
+		b.UpdatedAt = &now
+		err = r.brands.Replace(ctx, snap, b)
+		if errors.Is(err, store.ErrConditionFailed) && attempt < 5 {
+			continue
+		}
+		return b, err
+	}
 }

@@ -7,6 +7,7 @@ package timeline
 
 import (
 	"context"
+	"encoding/base64"
 	"errors"
 	"fmt"
 	"strings"
@@ -51,6 +52,21 @@ func ParseCursor(s string) (string, error) {
 	return s, nil
 }
 
+// EncodeCursor makes the opaque cursor clients see of a record id: its
+// base64url, so that they pass it back unchanged rather than build one.
+func EncodeCursor(id string) string { return base64.RawURLEncoding.EncodeToString([]byte(id)) }
+
+// DecodeCursor returns the record id of a cursor EncodeCursor made, or
+// ErrInvalidCursor when c is not one or the id fails valid.
+func DecodeCursor(c string, valid func(id string) bool) (string, error) {
+	// Strict: one cursor per id (no trailing bits set to tell it apart).
+	b, err := base64.RawURLEncoding.Strict().DecodeString(c)
+	if err != nil || !valid(string(b)) {
+		return "", ErrInvalidCursor
+	}
+	return string(b), nil
+}
+
 // timePrefix renders the 10-character ULID time prefix of t.
 func timePrefix(t time.Time) string {
 	if t.Before(time.Unix(0, 0)) {
@@ -70,6 +86,23 @@ var ErrInvalidLimit = fmt.Errorf("limit must be 1 to %d", MaxLimit)
 // never nil, and the cursor of the next page ("" when there is none).
 // ErrInvalidCursor and ErrInvalidLimit report bad input.
 func Page[T any](ctx context.Context, tbl store.Table, q Query) ([]T, string, error) {
+	if q.Cursor != "" {
+		c, err := ParseCursor(q.Cursor)
+		if err != nil {
+			return nil, "", err
+		}
+		q.Cursor = c
+	}
+	return PageAfter[T](ctx, tbl, q)
+}
+
+// PageAfter is Page for records whose sort keys after the prefix are not
+// bare ULIDs but sort newest first all the same (a job id, a webhook
+// delivery id that starts with its event's ULID): q.Cursor is taken as the
+// sort-key suffix of the last record of the previous page, which the
+// caller has checked (it must come from a page this listing handed out).
+// From and To apply only to ULID-keyed records.
+func PageAfter[T any](ctx context.Context, tbl store.Table, q Query) ([]T, string, error) {
 	if q.Limit == 0 {
 		q.Limit = DefaultLimit
 	}
@@ -85,11 +118,7 @@ func Page[T any](ctx context.Context, tbl store.Table, q Query) ([]T, string, er
 	}
 	after := ""
 	if q.Cursor != "" {
-		c, err := ParseCursor(q.Cursor)
-		if err != nil {
-			return nil, "", err
-		}
-		after = q.Prefix + c
+		after = q.Prefix + q.Cursor
 		hi = min(hi, after)
 	}
 	sq := store.Query{PK: q.PK, SK: store.SKBetween(lo, hi), Desc: true, Limit: max(q.Limit+1, 50), Filter: q.Filter}

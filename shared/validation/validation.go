@@ -27,6 +27,11 @@ func (e *Error) Add(field, format string, args ...any) {
 	e.Fields = append(e.Fields, FieldError{Field: field, Message: fmt.Sprintf(format, args...)})
 }
 
+// Has reports whether field was already named.
+func (e *Error) Has(field string) bool {
+	return slices.ContainsFunc(e.Fields, func(f FieldError) bool { return f.Field == field })
+}
+
 // Err returns e, or nil when no field was added.
 func (e *Error) Err() error {
 	if len(e.Fields) == 0 {

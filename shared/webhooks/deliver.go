@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -73,7 +72,7 @@ func (s *Service) deliver(ctx context.Context, msg Message) error {
 		sub, err := s.GetSubscription(ctx, d.TenantID, d.SubscriptionID)
 		if errors.Is(err, ErrNotFound) {
 			// Nobody to send to: the cycle ends here, without a POST.
-			err := s.finish(ctx, l, "", outcome{at: now, err: "subscription deleted; nothing was sent"}, true)
+			err := s.finish(ctx, l, "", outcome{at: now, reason: ReasonSubscriptionDeleted, err: "subscription deleted; nothing was sent"}, true)
 			if errors.Is(err, errConflict) {
 				continue
 			}
@@ -81,6 +80,19 @@ func (s *Service) deliver(ctx context.Context, msg Message) error {
 		}
 		if err != nil {
 			return err
+		}
+		secret, err := s.signingSecret(ctx, sub)
+		if err != nil {
+			// Nothing can be signed: the attempt fails without a POST and
+			// the schedule goes on (a new secret set meanwhile is used).
+			o := outcome{at: now, reason: ReasonSecretUnavailable, detail: err.Error(),
+				err: "the subscription's secret could not be opened; nothing was sent (set a new secret to recover)"}
+			if err := s.finish(ctx, l, "", o, false); errors.Is(err, errConflict) {
+				continue
+			} else if err != nil {
+				return err
+			}
+			return nil
 		}
 		// 3. Claim the attempt.
 		claimed := d
@@ -111,7 +123,7 @@ func (s *Service) deliver(ctx context.Context, msg Message) error {
 			return s.enqueue(ctx, back, later)
 		}
 		// 4. POST.
-		o := s.post(ctx, sub, claimed)
+		o := s.post(ctx, sub, secret, claimed)
 		release()
 		if o.canceled {
 			// The worker is stopping: not an attempt. The claim lapses with
@@ -127,11 +139,14 @@ func (s *Service) deliver(ctx context.Context, msg Message) error {
 
 // outcome is the result of one attempt.
 type outcome struct {
-	at       time.Time
-	status   int // 0: no answer
-	latency  time.Duration
-	err      string // "" on success
-	canceled bool
+	at      time.Time
+	status  int // 0: no answer
+	latency time.Duration
+	// reason classifies a failure (ssrf.Reason…, http_<status>,
+	// ReasonSubscriptionDeleted) and err says it safely for the tenant;
+	// both "" on success. detail is the raw error, for the logs only.
+	reason, err, detail string
+	canceled            bool
 }
 
 func (o outcome) ok() bool { return o.err == "" && o.status >= 200 && o.status < 300 }
@@ -149,8 +164,8 @@ func (s *Service) finish(ctx context.Context, l loaded, claim string, o outcome,
 			att.HTTPStatus = &st
 		}
 		if o.err != "" {
-			e := o.err
-			att.Error = &e
+			e, r := o.err, o.reason
+			att.Error, att.Reason = &e, &r
 		}
 		now := s.now().UTC()
 		// Without a claim the caller decided on the state it read (and a
@@ -191,7 +206,7 @@ func (s *Service) finish(ctx context.Context, l loaded, claim string, o outcome,
 		}
 		s.log.Info("webhooks: attempt", "delivery_id", d.ID, "event_id", d.EventID, "subscription_id", d.SubscriptionID,
 			"tenant_id", d.TenantID, "cycle", att.Cycle, "attempt", att.N, "http_status", o.status,
-			"latency_ms", att.LatencyMS, "status", next.Status, "error", o.err)
+			"latency_ms", att.LatencyMS, "status", next.Status, "reason", o.reason, "error", o.err, "detail", o.detail)
 		return nil
 	}
 }
@@ -206,18 +221,18 @@ func appendAttempt(h []Attempt, a Attempt) []Attempt {
 
 // post sends the stored body of d to the subscription, signed with its
 // current secret.
-func (s *Service) post(ctx context.Context, sub Subscription, d Delivery) outcome {
+func (s *Service) post(ctx context.Context, sub Subscription, secret string, d Delivery) outcome {
 	o := outcome{at: s.now().UTC()}
 	actx, cancel := context.WithTimeout(ctx, s.timeout)
 	defer cancel()
 	body := []byte(d.Body)
 	req, err := http.NewRequestWithContext(actx, http.MethodPost, sub.URL, strings.NewReader(d.Body))
 	if err != nil {
-		o.err = "invalid subscription URL"
+		o.reason, o.err, o.detail = ssrf.ReasonRefusedByPolicy, "invalid subscription URL", err.Error()
 		return o
 	}
 	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set(signing.Header, signing.Sign([]byte(sub.Secret), body))
+	req.Header.Set(signing.Header, signing.Sign([]byte(secret), body))
 	req.Header.Set("X-Service-Event", d.EventType)
 	req.Header.Set("X-Service-Event-Id", d.EventID)
 	req.Header.Set("X-Service-Delivery-Id", d.ID)
@@ -231,7 +246,11 @@ func (s *Service) post(ctx context.Context, sub Subscription, d Delivery) outcom
 			o.canceled = true
 			return o
 		}
-		o.err = s.describe(err)
+		f := ssrf.Classify(err)
+		o.reason, o.err, o.detail = f.Reason, f.Message, rawError(err)
+		if f.Reason == ssrf.ReasonTimeout {
+			o.err = "no answer within " + s.timeout.String()
+		}
 		return o
 	}
 	// The answer's body is read (capped) so the connection can be reused;
@@ -240,34 +259,29 @@ func (s *Service) post(ctx context.Context, sub Subscription, d Delivery) outcom
 	res.Body.Close()
 	o.latency = time.Since(start)
 	o.status = res.StatusCode
-	switch {
-	case o.ok():
-	case res.StatusCode >= 300 && res.StatusCode < 400:
-		o.err = "HTTP " + strconv.Itoa(res.StatusCode) + ": redirects are not followed"
+	if o.ok() {
+		return o
+	}
+	o.reason = "http_" + strconv.Itoa(res.StatusCode)
+	o.err = "HTTP " + strconv.Itoa(res.StatusCode)
+	if res.StatusCode >= 300 && res.StatusCode < 400 {
+		o.err += ": redirects are not followed"
 		if loc := res.Header.Get("Location"); loc != "" {
-			o.err += " (Location: " + truncate(loc, 200) + ")"
+			// The receiver's own answer: safe to show back to its owner.
+			o.err += " (Location: " + truncate(strings.ToValidUTF8(loc, "?"), 200) + ")"
 		}
-	default:
-		o.err = "HTTP " + strconv.Itoa(res.StatusCode)
 	}
 	return o
 }
 
-// describe turns a transport error into the attempt's error text, without
-// the URL (which the subscription already shows).
-func (s *Service) describe(err error) string {
+// rawError is a transport error's text for the logs: without the URL
+// (its query string may carry the tenant's token), capped.
+func rawError(err error) string {
 	var ue *url.Error
 	if errors.As(err, &ue) {
 		err = ue.Err
 	}
-	var ne net.Error
-	switch {
-	case errors.Is(err, ssrf.ErrDenied):
-		return truncate(err.Error(), 300)
-	case errors.Is(err, context.DeadlineExceeded) || (errors.As(err, &ne) && ne.Timeout()):
-		return "timeout: no answer within " + s.timeout.String()
-	}
-	return truncate(err.Error(), 300)
+	return truncate(err.Error(), 500)
 }
 
 func truncate(s string, n int) string {

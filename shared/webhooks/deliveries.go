@@ -7,10 +7,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 
 	"github.com/brandlens/brandlens/shared/outbox"
+	"github.com/brandlens/brandlens/shared/ssrf"
 	"github.com/brandlens/brandlens/shared/store"
 	"github.com/brandlens/brandlens/shared/tenants"
 )
@@ -43,7 +45,46 @@ type Attempt struct {
 	At         time.Time `json:"at"`
 	HTTPStatus *int      `json:"httpStatus"` // null when no answer came
 	LatencyMS  int64     `json:"latencyMs"`
-	Error      *string   `json:"error"` // null on success
+	// Reason classifies a failure (one of FailureReasons, or http_<status>)
+	// and Error says it for the tenant, without addresses or internal
+	// detail (the raw error is logged with the delivery id); both null on
+	// success.
+	Reason *string `json:"reason"`
+	Error  *string `json:"error"`
+}
+
+// Reasons of attempts that sent nothing.
+const (
+	// ReasonSubscriptionDeleted: the subscription was gone when the
+	// attempt was due.
+	ReasonSubscriptionDeleted = "subscription_deleted"
+	// ReasonSecretUnavailable: the subscription's sealed secret could not
+	// be opened (its key lost or refused), so nothing could be signed.
+	ReasonSecretUnavailable = "secret_unavailable"
+)
+
+// FailureReasons are the reasons of failed attempts besides http_<status>.
+var FailureReasons = []string{ssrf.ReasonRefusedByPolicy, ssrf.ReasonDNS, ssrf.ReasonTimeout, ssrf.ReasonConnectionRefused,
+	ssrf.ReasonTLS, ssrf.ReasonInvalidResponse, ssrf.ReasonNetwork, ReasonSubscriptionDeleted, ReasonSecretUnavailable}
+
+// legacyAttempts gives attempts recorded before reasons were kept a
+// reason, and replaces their raw error text (which could name resolved
+// addresses or the resolver) with a generic one.
+func legacyAttempts(as []Attempt) []Attempt {
+	for i, a := range as {
+		if a.Error == nil || a.Reason != nil {
+			continue
+		}
+		reason, msg := ssrf.ReasonNetwork, "the attempt failed (recorded before failure reasons were kept)"
+		switch {
+		case a.HTTPStatus != nil:
+			reason, msg = "http_"+strconv.Itoa(*a.HTTPStatus), "HTTP "+strconv.Itoa(*a.HTTPStatus)
+		case strings.HasPrefix(*a.Error, "subscription deleted"):
+			reason, msg = ReasonSubscriptionDeleted, *a.Error
+		}
+		as[i].Reason, as[i].Error = &reason, &msg
+	}
+	return as
 }
 
 // Delivery is one event for one subscription, with its state.
@@ -173,6 +214,7 @@ func (s *Service) loadDelivery(ctx context.Context, tenantID int32, subscription
 	if err != nil {
 		return loaded{}, err
 	}
+	d.Attempts = legacyAttempts(d.Attempts)
 	return loaded{Delivery: d, ver: it.Int("ver")}, nil
 }
 
@@ -181,12 +223,11 @@ var errConflict = errors.New("webhooks: delivery changed concurrently")
 
 // save writes d if the record is still at version ver (compare-and-swap).
 func (s *Service) save(ctx context.Context, d Delivery, ver int64) error {
-	set, remove, err := stateAttrs(d)
+	op, err := saveOp(d, ver)
 	if err != nil {
 		return err
 	}
-	_, err = s.tbl.Update(ctx, deliveryKey(d.TenantID, d.SubscriptionID, d.ID),
-		store.Update{Set: set, Remove: remove, Add: map[string]int64{"ver": 1}}, store.Eq("ver", ver))
+	_, err = s.tbl.Update(ctx, op.Key, op.Update, op.Cond)
 	if errors.Is(err, store.ErrConditionFailed) {
 		return errConflict
 	}
@@ -194,6 +235,16 @@ func (s *Service) save(ctx context.Context, d Delivery, ver int64) error {
 		return fmt.Errorf("webhooks: save delivery %s: %w", d.ID, err)
 	}
 	return nil
+}
+
+// saveOp is save's write as a transaction op.
+func saveOp(d Delivery, ver int64) (store.Op, error) {
+	set, remove, err := stateAttrs(d)
+	if err != nil {
+		return store.Op{}, err
+	}
+	return store.UpdateOp(deliveryKey(d.TenantID, d.SubscriptionID, d.ID),
+		store.Update{Set: set, Remove: remove, Add: map[string]int64{"ver": 1}}, store.Eq("ver", ver)), nil
 }
 
 // enqueue sends the message of d's next attempt after delay. Without a
@@ -212,36 +263,11 @@ func (s *Service) enqueue(ctx context.Context, d Delivery, delay time.Duration) 
 	return nil
 }
 
-// ListDeliveries returns the deliveries of a subscription, newest first,
-// optionally of one status.
+// ListDeliveries returns the first limit deliveries of a subscription,
+// newest first, optionally of one status (PageDeliveries reads further).
 func (s *Service) ListDeliveries(ctx context.Context, tenantID int32, subscriptionID, status string, limit int) ([]Delivery, error) {
-	if _, err := s.GetSubscription(ctx, tenantID, subscriptionID); err != nil {
-		return nil, err
-	}
-	q := store.Query{PK: tenants.PK(tenantID), SK: store.SKBeginsWith("WHDELIVERY#" + subscriptionID + "#"), Desc: true, Limit: limit}
-	if status != "" {
-		q.Filter = store.Eq("status", status)
-	}
-	var out []Delivery
-	for {
-		page, err := s.tbl.Query(ctx, q)
-		if err != nil {
-			return nil, fmt.Errorf("webhooks: list deliveries: %w", err)
-		}
-		ds, err := store.Docs[Delivery](page.Items)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, ds...)
-		if len(out) >= limit || page.Cursor == "" {
-			break
-		}
-		q.Cursor = page.Cursor
-	}
-	if len(out) > limit {
-		out = out[:limit]
-	}
-	return out, nil
+	ds, _, err := s.PageDeliveries(ctx, tenantID, subscriptionID, status, limit, "")
+	return ds, err
 }
 
 // GetDelivery returns one delivery of a subscription.
@@ -256,8 +282,9 @@ func (s *Service) GetDelivery(ctx context.Context, tenantID int32, subscriptionI
 // Redeliver starts a new attempt cycle of a delivery at once: the same
 // stored bytes (and so the same event_id), up to MaxAttempts more attempts
 // on the same schedule. An attempt in flight is overtaken; its result is
-// kept in the history only.
-func (s *Service) Redeliver(ctx context.Context, tenantID int32, subscriptionID, deliveryID string) (Delivery, error) {
+// kept in the history only. It counts as a manual send of keyID (the API
+// key asking): past ManualSendLimit in the hour it is a *LimitError.
+func (s *Service) Redeliver(ctx context.Context, tenantID int32, keyID, subscriptionID, deliveryID string) (Delivery, error) {
 	if _, err := s.GetSubscription(ctx, tenantID, subscriptionID); err != nil {
 		return Delivery{}, err
 	}
@@ -277,11 +304,20 @@ func (s *Service) Redeliver(ctx context.Context, tenantID int32, subscriptionID,
 		d.DueAt = now
 		d.Claim = ""
 		d.UpdatedAt = now
-		switch err := s.save(ctx, d, l.ver); {
-		case errors.Is(err, errConflict):
-			continue
-		case err != nil:
+		count, limited := manualSendOp(keyID, now)
+		save, err := saveOp(d, l.ver)
+		if err != nil {
 			return Delivery{}, err
+		}
+		err = s.tbl.TransactWrite(ctx, count, save)
+		var txe *store.TxConditionError
+		switch {
+		case errors.As(err, &txe) && txe.Index == 0:
+			return Delivery{}, limited()
+		case errors.As(err, &txe):
+			continue // the delivery changed: read again
+		case err != nil:
+			return Delivery{}, fmt.Errorf("webhooks: redeliver %s: %w", d.ID, err)
 		}
 		if err := s.enqueue(ctx, d, 0); err != nil {
 			// The record is due now; the sweep sends it.

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/brandlens/brandlens/shared/outbox"
+	"github.com/brandlens/brandlens/shared/secrets"
 	"github.com/brandlens/brandlens/shared/store"
 	"github.com/brandlens/brandlens/shared/store/embedded"
 	"github.com/brandlens/brandlens/shared/webhooks"
@@ -162,7 +163,7 @@ func TestDeadLetterThenRedeliver(t *testing.T) {
 		mu.Lock()
 		healthy = true
 		mu.Unlock()
-		if _, err := h.svc.Redeliver(context.Background(), 1, sub.ID, d.ID); err != nil {
+		if _, err := h.svc.Redeliver(context.Background(), 1, "key_1", sub.ID, d.ID); err != nil {
 			t.Fatal(err)
 		}
 		d = h.waitStatus(t, 1, sub.ID, ev.ID, webhooks.StatusSucceeded, 5*time.Second)
@@ -371,7 +372,7 @@ func testClaimProtocol(t *testing.T, tbl store.Table) {
 		if err := svc.Handle(ctx, message(t, d, 1, 1)); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := svc.Redeliver(ctx, 3, sub.ID, d.ID); err != nil {
+		if _, err := svc.Redeliver(ctx, 3, "key_1", sub.ID, d.ID); err != nil {
 			t.Fatal(err)
 		}
 		storm(8, func() error { return svc.Handle(ctx, message(t, d, 1, 1)) }) // old cycle
@@ -464,7 +465,7 @@ func TestPingReachesOnlyThatSubscription(t *testing.T) {
 		b := mem.receiver(secret, nil)
 		subA := h.subscribe(t, 1, a.url, secret, outbox.CreditLow)
 		h.subscribe(t, 1, b.url, secret, webhooks.AllEvents)
-		d, err := h.svc.Ping(context.Background(), 1, subA.ID)
+		d, err := h.svc.Ping(context.Background(), 1, "key_1", subA.ID)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -485,7 +486,7 @@ func TestPingReachesOnlyThatSubscription(t *testing.T) {
 		if n := len(b.posts()); n != 0 {
 			t.Errorf("the other subscription got %d POSTs", n)
 		}
-		if _, err := h.svc.Ping(context.Background(), 2, subA.ID); err != webhooks.ErrNotFound {
+		if _, err := h.svc.Ping(context.Background(), 2, "key_1", subA.ID); err != webhooks.ErrNotFound {
 			t.Errorf("ping from another tenant: %v", err)
 		}
 	})
@@ -554,7 +555,10 @@ func TestRestartResendsUnfinishedDeliveries(t *testing.T) {
 		ctx := context.Background()
 		tbl := embedded.NewMemory()
 		rc := mem.receiver(secret, nil)
-		cold := webhooks.New(tbl, webhooks.Options{Guard: loopback})
+		// One process's keys across the restart, as the data directory's
+		// keyring is.
+		keys := secrets.NewSealer(secrets.NewMemoryKeyring())
+		cold := webhooks.New(tbl, webhooks.Options{Guard: loopback, Secrets: keys})
 		sub, _ := cold.CreateSubscription(ctx, 1, webhooks.NewSubscription{URL: rc.url, Secret: ptr(secret)})
 		var evs []outbox.Event
 		for range 3 {
@@ -565,7 +569,7 @@ func TestRestartResendsUnfinishedDeliveries(t *testing.T) {
 			}
 			evs = append(evs, ev)
 		}
-		h := mem.harness(tbl, webhooks.Options{Guard: loopback}, 512)
+		h := mem.harness(tbl, webhooks.Options{Guard: loopback, Secrets: keys}, 512)
 		rc.waitPosts(t, 3, 5*time.Second)
 		for _, ev := range evs {
 			h.waitStatus(t, 1, sub.ID, ev.ID, webhooks.StatusSucceeded, 5*time.Second)

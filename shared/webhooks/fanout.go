@@ -104,8 +104,10 @@ func (s *Service) FanOutPending(ctx context.Context, createdBefore time.Time) (i
 // Ping sends a webhook.ping event to one subscription through the delivery
 // engine: the event and its delivery are written in one transaction (the
 // event outside the pending index, so that it reaches this subscription
-// only, whatever its event list), then the delivery is enqueued.
-func (s *Service) Ping(ctx context.Context, tenantID int32, subscriptionID string) (Delivery, error) {
+// only, whatever its event list), then the delivery is enqueued. It counts
+// as a manual send of keyID, in the same transaction: past
+// ManualSendLimit in the hour it is a *LimitError.
+func (s *Service) Ping(ctx context.Context, tenantID int32, keyID, subscriptionID string) (Delivery, error) {
 	sub, err := s.GetSubscription(ctx, tenantID, subscriptionID)
 	if err != nil {
 		return Delivery{}, err
@@ -133,7 +135,13 @@ func (s *Service) Ping(ctx context.Context, tenantID int32, subscriptionID strin
 	if err != nil {
 		return Delivery{}, err
 	}
-	if err := s.tbl.TransactWrite(ctx, evOp, dOp); err != nil {
+	count, limited := manualSendOp(keyID, now)
+	err = s.tbl.TransactWrite(ctx, count, evOp, dOp)
+	var txe *store.TxConditionError
+	switch {
+	case errors.As(err, &txe) && txe.Index == 0:
+		return Delivery{}, limited()
+	case err != nil:
 		return Delivery{}, fmt.Errorf("webhooks: ping: %w", err)
 	}
 	if err := s.enqueue(ctx, d, 0); err != nil {

@@ -340,3 +340,19 @@ type clock struct {
 func (c *clock) Now() time.Time { c.mu.Lock(); defer c.mu.Unlock(); return c.t }
 
 func (c *clock) Add(d time.Duration) { c.mu.Lock(); c.t = c.t.Add(d); c.mu.Unlock() }
+
+// waitAttempts waits for the delivery to have made n attempts.
+func (h *harness) waitAttempts(t *testing.T, tenant int32, subID, deliveryID string, n int, within time.Duration) webhooks.Delivery {
+	t.Helper()
+	deadline := time.Now().Add(within)
+	for {
+		d, err := h.svc.GetDelivery(context.Background(), tenant, subID, deliveryID)
+		if err == nil && len(d.Attempts) >= n {
+			return d
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("delivery has %d attempts (err %v) after %s, want %d", len(d.Attempts), err, within, n)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/brandlens/brandlens/shared/queue"
+	"github.com/brandlens/brandlens/shared/secrets"
 	"github.com/brandlens/brandlens/shared/ssrf"
 	"github.com/brandlens/brandlens/shared/store"
 )
@@ -54,6 +55,10 @@ type Options struct {
 	// Client, when set, replaces the guarded delivery client (tests, and
 	// the Lambda assembly's traced guarded client).
 	Client *http.Client
+	// Secrets seals subscription secrets at rest and opens them to sign
+	// (nil: an in-memory keyring, whose secrets open in this process only —
+	// tests; the assembly always gives the configured keys).
+	Secrets *secrets.Sealer
 	// Timeout bounds one attempt (default DefaultTimeout).
 	Timeout time.Duration
 	// RetryScale multiplies RetryWaits (default 1; tests run the schedule
@@ -69,10 +74,11 @@ type Options struct {
 
 // Service manages subscriptions and delivers events to them.
 type Service struct {
-	tbl    store.Table
-	sender queue.Sender
-	guard  ssrf.Guard
-	client *http.Client
+	tbl     store.Table
+	sender  queue.Sender
+	guard   ssrf.Guard
+	client  *http.Client
+	secrets *secrets.Sealer
 	// timeout is per attempt; lease bounds a claim.
 	timeout, lease time.Duration
 	scale          float64
@@ -86,7 +92,11 @@ type Service struct {
 
 // New returns the service over tbl.
 func New(tbl store.Table, o Options) *Service {
-	s := &Service{tbl: tbl, sender: o.Sender, guard: o.Guard, timeout: o.Timeout, scale: o.RetryScale, now: o.Now, log: o.Logger}
+	s := &Service{tbl: tbl, sender: o.Sender, guard: o.Guard, timeout: o.Timeout, scale: o.RetryScale, now: o.Now, log: o.Logger,
+		secrets: o.Secrets}
+	if s.secrets == nil {
+		s.secrets = secrets.NewSealer(secrets.NewMemoryKeyring())
+	}
 	if s.timeout <= 0 {
 		s.timeout = DefaultTimeout
 	}
@@ -109,7 +119,7 @@ func New(tbl store.Table, o Options) *Service {
 	if s.client == nil {
 		// The client has no overall timeout of its own: each attempt's
 		// context carries it, so that a canceled worker is told apart.
-		s.client = o.Guard.NewClient(ssrf.ClientOptions{Lookup: o.Lookup})
+		s.client = o.Guard.NewClient(ssrf.ClientOptions{Lookup: o.Lookup, ResponseHeaderTimeout: s.timeout})
 	}
 	return s
 }

@@ -13,6 +13,7 @@ import (
 
 	"github.com/brandlens/brandlens/shared/ids"
 	"github.com/brandlens/brandlens/shared/outbox"
+	"github.com/brandlens/brandlens/shared/secrets"
 	"github.com/brandlens/brandlens/shared/store"
 	"github.com/brandlens/brandlens/shared/tenants"
 	"github.com/brandlens/brandlens/shared/validation"
@@ -31,19 +32,62 @@ const (
 	subscriptionIDPre = "wh_"
 )
 
-// Subscription is a stored webhook subscription. Secret is write-only on
-// the API: it is shown once, at creation, and afterwards only whether it is
-// set.
+// Subscription is a stored webhook subscription. Its signing secret is
+// write-only on the API (shown once, at creation; afterwards only whether
+// it is set) and sealed at rest (package secrets): the stored document
+// holds SealedSecret, never the plain text.
 type Subscription struct {
-	ID          string    `json:"id"`
-	TenantID    int32     `json:"tenantId"`
-	URL         string    `json:"url"`
-	Events      []string  `json:"events"`
-	Description string    `json:"description"`
-	Active      bool      `json:"active"`
-	Secret      string    `json:"secret"`
+	ID          string   `json:"id"`
+	TenantID    int32    `json:"tenantId"`
+	URL         string   `json:"url"`
+	Events      []string `json:"events"`
+	Description string   `json:"description"`
+	Active      bool     `json:"active"`
+	// Secret is the plain text, set only on the value CreateSubscription
+	// returns (for its one showing); never stored.
+	Secret string `json:"-"`
+	// SealedSecret is the secret as stored: AES-GCM under a data key of
+	// its own, bound to the tenant and the subscription.
+	SealedSecret *secrets.Sealed `json:"sealedSecret,omitempty"`
+	// PlainSecret is a secret stored in plain text before secrets were
+	// sealed. Such a subscription still works; the secret is sealed on its
+	// next write, and by ResealSecrets (`brandlens serve` at start,
+	// `brandlens admin seal-secrets`).
+	PlainSecret string    `json:"secret,omitempty"`
 	CreatedAt   time.Time `json:"createdAt"`
 	UpdatedAt   time.Time `json:"updatedAt"`
+}
+
+// HasSecret reports whether a signing secret is set.
+func (s Subscription) HasSecret() bool { return s.SealedSecret != nil || s.PlainSecret != "" }
+
+// SecretPurpose binds sealed subscription secrets to what they are (the
+// envelope's associated data and the KMS encryption context).
+const SecretPurpose = "webhook-subscription-secret"
+
+func secretBinding(tenantID int32, subscriptionID string) secrets.Binding {
+	return secrets.Binding{Purpose: SecretPurpose, TenantID: tenantID, RecordID: subscriptionID}
+}
+
+// seal stores secret in sub, sealed.
+func (s *Service) seal(ctx context.Context, sub *Subscription, secret string) error {
+	sl, err := s.secrets.Seal(ctx, secret, secretBinding(sub.TenantID, sub.ID))
+	if err != nil {
+		return fmt.Errorf("webhooks: seal the secret of %s: %w", sub.ID, err)
+	}
+	sub.SealedSecret, sub.PlainSecret = &sl, ""
+	return nil
+}
+
+// signingSecret returns the plain text of sub's secret.
+func (s *Service) signingSecret(ctx context.Context, sub Subscription) (string, error) {
+	if sub.PlainSecret != "" {
+		return sub.PlainSecret, nil
+	}
+	if sub.SealedSecret == nil {
+		return "", fmt.Errorf("webhooks: subscription %s has no secret", sub.ID)
+	}
+	return s.secrets.Open(ctx, *sub.SealedSecret, secretBinding(sub.TenantID, sub.ID))
 }
 
 // Matches reports whether the subscription selects events of type typ.
@@ -193,36 +237,20 @@ func (s *Service) checkURL(raw string, ve *ValidationError) string {
 // CreateSubscription stores a new subscription and returns it with its
 // secret (the only time the secret leaves the service).
 func (s *Service) CreateSubscription(ctx context.Context, tenantID int32, ns NewSubscription) (Subscription, error) {
-	var ve ValidationError
-	url := s.checkURL(ns.URL, &ve)
-	evs := ns.Events
-	if evs == nil {
-		evs = []string{AllEvents}
-	}
-	evs = normalizeEvents(evs, &ve)
-	sub := Subscription{TenantID: tenantID, URL: url, Events: evs, Active: true}
-	if ns.Description != nil {
-		checkDescription(*ns.Description, &ve)
-		sub.Description = *ns.Description
-	}
-	if ns.Active != nil {
-		sub.Active = *ns.Active
-	}
-	if ns.Secret != nil {
-		checkSecret(*ns.Secret, &ve)
-		sub.Secret = *ns.Secret
-	} else {
-		sub.Secret = GenerateSecret()
-	}
-	if err := ve.Err(); err != nil {
+	sub, secret, err := s.newSubscription(tenantID, ns)
+	if err != nil {
 		return Subscription{}, err
 	}
+	var ve ValidationError
 	if err := s.ensureCount(ctx, tenantID); err != nil {
 		return Subscription{}, err
 	}
 	now := s.now().UTC()
 	sub.ID = subscriptionIDPre + ids.ULID(now)
 	sub.CreatedAt, sub.UpdatedAt = now, now
+	if err := s.seal(ctx, &sub, secret); err != nil {
+		return Subscription{}, err
+	}
 	put, err := s.subscriptions().PutOp(sub, store.NotExists())
 	if err != nil {
 		return Subscription{}, err
@@ -238,7 +266,35 @@ func (s *Service) CreateSubscription(ctx context.Context, tenantID int32, ns New
 	case err != nil:
 		return Subscription{}, fmt.Errorf("webhooks: create subscription: %w", err)
 	}
+	sub.Secret = secret
 	return sub, nil
+}
+
+// newSubscription validates ns and builds the subscription and its secret
+// (given or generated); its id, times and sealed secret come when it is
+// stored.
+func (s *Service) newSubscription(tenantID int32, ns NewSubscription) (Subscription, string, error) {
+	var ve ValidationError
+	url := s.checkURL(ns.URL, &ve)
+	evs := ns.Events
+	if evs == nil {
+		evs = []string{AllEvents}
+	}
+	evs = normalizeEvents(evs, &ve)
+	sub := Subscription{TenantID: tenantID, URL: url, Events: evs, Active: true}
+	if ns.Description != nil {
+		checkDescription(*ns.Description, &ve)
+		sub.Description = *ns.Description
+	}
+	if ns.Active != nil {
+		sub.Active = *ns.Active
+	}
+	secret := GenerateSecret()
+	if ns.Secret != nil {
+		checkSecret(*ns.Secret, &ve)
+		secret = *ns.Secret
+	}
+	return sub, secret, ve.Err()
 }
 
 // ListSubscriptions returns the tenant's subscriptions, oldest first.
@@ -250,6 +306,17 @@ func (s *Service) ListSubscriptions(ctx context.Context, tenantID int32) ([]Subs
 func (s *Service) GetSubscription(ctx context.Context, tenantID int32, id string) (Subscription, error) {
 	snap, err := s.readSubscription(ctx, tenantID, id)
 	return snap.Value, err
+}
+
+// RevealSecret returns the plain text of the subscription's current
+// signing secret, for the replay of its creation (which shows it again);
+// ErrNotFound when the subscription is gone.
+func (s *Service) RevealSecret(ctx context.Context, tenantID int32, id string) (string, error) {
+	sub, err := s.GetSubscription(ctx, tenantID, id)
+	if err != nil {
+		return "", err
+	}
+	return s.signingSecret(ctx, sub)
 }
 
 func (s *Service) readSubscription(ctx context.Context, tenantID int32, id string) (store.Snapshot[Subscription], error) {
@@ -267,27 +334,20 @@ func (s *Service) UpdateSubscription(ctx context.Context, tenantID int32, id str
 		if err != nil {
 			return Subscription{}, err
 		}
-		sub := snap.Value
-		var ve ValidationError
-		if p.URL != nil {
-			sub.URL = s.checkURL(*p.URL, &ve)
-		}
-		if p.Events != nil {
-			sub.Events = normalizeEvents(p.Events, &ve)
-		}
-		if p.Description != nil {
-			checkDescription(*p.Description, &ve)
-			sub.Description = *p.Description
-		}
-		if p.Active != nil {
-			sub.Active = *p.Active
-		}
-		if p.Secret != nil {
-			checkSecret(*p.Secret, &ve)
-			sub.Secret = *p.Secret
-		}
-		if err := ve.Err(); err != nil {
+		sub, err := s.patched(snap.Value, p)
+		if err != nil {
 			return Subscription{}, err
+		}
+		switch {
+		case p.Secret != nil:
+			if err := s.seal(ctx, &sub, *p.Secret); err != nil {
+				return Subscription{}, err
+			}
+		case sub.PlainSecret != "":
+			// Stored before secrets were sealed: sealed on this write.
+			if err := s.seal(ctx, &sub, sub.PlainSecret); err != nil {
+				return Subscription{}, err
+			}
 		}
 		sub.UpdatedAt = s.now().UTC()
 		err = s.subscriptions().Replace(ctx, snap, sub)
@@ -299,6 +359,29 @@ func (s *Service) UpdateSubscription(ctx context.Context, tenantID int32, id str
 		}
 		return sub, nil
 	}
+}
+
+// patched validates p and applies it to sub (all but the secret, which
+// the caller seals).
+func (s *Service) patched(sub Subscription, p Patch) (Subscription, error) {
+	var ve ValidationError
+	if p.URL != nil {
+		sub.URL = s.checkURL(*p.URL, &ve)
+	}
+	if p.Events != nil {
+		sub.Events = normalizeEvents(p.Events, &ve)
+	}
+	if p.Description != nil {
+		checkDescription(*p.Description, &ve)
+		sub.Description = *p.Description
+	}
+	if p.Active != nil {
+		sub.Active = *p.Active
+	}
+	if p.Secret != nil {
+		checkSecret(*p.Secret, &ve)
+	}
+	return sub, ve.Err()
 }
 
 // DeleteSubscription removes the subscription. Nothing is sent to it
@@ -322,4 +405,55 @@ func (s *Service) DeleteSubscription(ctx context.Context, tenantID int32, id str
 		return fmt.Errorf("webhooks: delete subscription: %w", err)
 	}
 	return nil
+}
+
+// ResealSecrets seals, under the current key, every secret of the tenant's
+// subscriptions that is stored in plain text (from before secrets were
+// sealed) or sealed under an older key (after a rotation). Each write is
+// conditional on the document read, so a concurrent change is read again,
+// never overwritten. It returns how many it sealed. A secret that cannot be
+// opened (its key lost) is logged and left as it is — its deliveries fail
+// as secret_unavailable until a new secret is set — so that one lost key
+// does not keep the service from starting.
+func (s *Service) ResealSecrets(ctx context.Context, tenantID int32) (int, error) {
+	snaps, err := s.subscriptions().ReadAll(ctx, store.Query{PK: tenants.PK(tenantID), SK: store.SKBeginsWith(subscriptionPrefix)})
+	if err != nil {
+		return 0, err
+	}
+	n := 0
+	for _, snap := range snaps {
+		for {
+			sub := snap.Value
+			if sub.PlainSecret == "" && (sub.SealedSecret == nil || s.secrets.Current(*sub.SealedSecret)) {
+				break
+			}
+			secret, err := s.signingSecret(ctx, sub)
+			if errors.Is(err, secrets.ErrOpen) {
+				s.log.Warn("webhooks: a subscription's secret cannot be opened; its deliveries fail until a new secret is set",
+					"tenant_id", tenantID, "subscription_id", sub.ID, "error", err.Error())
+				break
+			}
+			if err != nil {
+				return n, err
+			}
+			if err := s.seal(ctx, &sub, secret); err != nil {
+				return n, err
+			}
+			err = s.subscriptions().Replace(ctx, snap, sub)
+			if errors.Is(err, store.ErrConditionFailed) {
+				if snap, err = s.readSubscription(ctx, tenantID, sub.ID); errors.Is(err, ErrNotFound) {
+					break // deleted meanwhile
+				} else if err != nil {
+					return n, err
+				}
+				continue
+			}
+			if err != nil {
+				return n, err
+			}
+			n++
+			break
+		}
+	}
+	return n, nil
 }

@@ -4,14 +4,18 @@ import (
 	"context"
 	"encoding/base64"
 	"errors"
+	"log/slog"
 	"net"
+	"net/http"
 	"net/netip"
+	"reflect"
 	"strconv"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/brandlens/brandlens/shared/logtest"
 	"github.com/brandlens/brandlens/shared/outbox"
 	"github.com/brandlens/brandlens/shared/ssrf"
 	"github.com/brandlens/brandlens/shared/store"
@@ -72,14 +76,16 @@ func TestCreateSubscriptionDefaultsAndSecret(t *testing.T) {
 		t.Errorf("other tenant delete: %v", err)
 	}
 
-	// Update changes what is given and keeps the secret unless rotated.
+	// Update changes what is given and keeps the secret unless rotated;
+	// the plain text is shown at creation only.
 	up, err := svc.UpdateSubscription(ctx, 1, sub.ID, webhooks.Patch{Active: ptr(false), Events: []string{outbox.ContentPublished}, Description: ptr("ops")})
-	if err != nil || up.Active || up.Events[0] != outbox.ContentPublished || up.Description != "ops" || up.Secret != sub.Secret || up.URL != sub.URL {
+	if err != nil || up.Active || up.Events[0] != outbox.ContentPublished || up.Description != "ops" || up.URL != sub.URL ||
+		up.Secret != "" || !reflect.DeepEqual(up.SealedSecret, sub.SealedSecret) {
 		t.Errorf("update: %+v %v", up, err)
 	}
 	rot, err := svc.UpdateSubscription(ctx, 1, sub.ID, webhooks.Patch{Secret: ptr("a-brand-new-secret-of-enough-length")})
-	if err != nil || rot.Secret != "a-brand-new-secret-of-enough-length" {
-		t.Errorf("rotation: %v", err)
+	if err != nil || rot.Secret != "" || rot.SealedSecret == nil || reflect.DeepEqual(rot.SealedSecret, sub.SealedSecret) {
+		t.Errorf("rotation: %+v %v", rot, err)
 	}
 	if err := svc.DeleteSubscription(ctx, 1, sub.ID); err != nil {
 		t.Fatal(err)
@@ -112,6 +118,9 @@ func TestSubscriptionValidation(t *testing.T) {
 		{"metadata", webhooks.NewSubscription{URL: "http://169.254.169.254/latest/meta-data/"}, "url"},
 		{"cgnat", webhooks.NewSubscription{URL: "https://100.64.1.1/"}, "url"},
 		{"localhost", webhooks.NewSubscription{URL: "http://localhost:8080/"}, "url"},
+		{"fullwidth loopback", webhooks.NewSubscription{URL: "http://１２７.０.０.１/"}, "url"},
+		{"fullwidth private with ideographic dots", webhooks.NewSubscription{URL: "http://１０。０。０。１/"}, "url"},
+		{"fullwidth localhost", webhooks.NewSubscription{URL: "http://ｌｏｃａｌｈｏｓｔ:8080/"}, "url"},
 		{"short secret", webhooks.NewSubscription{URL: good, Secret: ptr("short")}, "secret"},
 		{"long description", webhooks.NewSubscription{URL: good, Description: ptr(strings.Repeat("d", 501))}, "description"},
 	}
@@ -130,6 +139,14 @@ func TestSubscriptionValidation(t *testing.T) {
 	}
 	if subs, _ := svc.ListSubscriptions(ctx, 1); len(subs) != 0 {
 		t.Errorf("invalid requests stored %d subscriptions", len(subs))
+	}
+	// A Unicode host is stored and shown in the form that was checked.
+	sub, err := svc.CreateSubscription(ctx, 2, webhooks.NewSubscription{URL: "https://ＨＯＯＫＳ.bücher.de/in"})
+	if err != nil || sub.URL != "https://hooks.xn--bcher-kva.de/in" {
+		t.Errorf("created %q, %v; want the normalised URL", sub.URL, err)
+	}
+	if got, _ := svc.GetSubscription(ctx, 2, sub.ID); got.URL != "https://hooks.xn--bcher-kva.de/in" {
+		t.Errorf("stored %q", got.URL)
 	}
 	// The loopback allowance admits loopback URLs in plain notation only.
 	local := webhooks.New(embedded.NewMemory(), webhooks.Options{Guard: ssrf.Guard{AllowLoopback: true}})
@@ -164,7 +181,9 @@ func TestConnectTimeGuardStopsDeliveries(t *testing.T) {
 		t.Errorf("%d attempts", len(d.Attempts))
 	}
 	for _, a := range d.Attempts {
-		if a.HTTPStatus != nil || a.Error == nil || !strings.Contains(*a.Error, "not allowed") || !strings.Contains(*a.Error, "127.0.0.1") {
+		// The tenant sees why, never the address its name resolved to.
+		if a.HTTPStatus != nil || a.Reason == nil || *a.Reason != ssrf.ReasonRefusedByPolicy || a.Error == nil ||
+			!strings.Contains(*a.Error, "may not be reached") || strings.Contains(*a.Error, "127.0.0.1") {
 			t.Errorf("attempt %+v", a)
 		}
 	}
@@ -244,4 +263,87 @@ func TestSubscriptionCapUnderConcurrency(t *testing.T) {
 			t.Fatalf("after a delete %d of 12 racing creates succeeded, %d subscriptions; want 1 and %d", ok, count(), webhooks.MaxSubscriptions)
 		}
 	})
+}
+
+// Failed attempts show the tenant a reason and a safe message: no resolved
+// address, no resolver address ("lookup … on 10.0.0.2:53"), no URL; the
+// raw error goes to the log with the delivery id. A receiver sending
+// megabytes of headers is cut off at the client's cap.
+func TestFailedAttemptsNameAReasonAndNoInternals(t *testing.T) {
+	huge := newReceiver(t, secret, nil)
+	huge.srv.Config.Handler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		for i := range 16 {
+			w.Header().Set("X-Padding-"+strconv.Itoa(i), strings.Repeat("x", 64<<10))
+		}
+		w.WriteHeader(http.StatusNoContent)
+	})
+	closedPort := func() string {
+		l, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, port, _ := net.SplitHostPort(l.Addr().String())
+		l.Close()
+		return port
+	}()
+	_, hugePort, _ := net.SplitHostPort(huge.srv.Listener.Addr().String())
+	lookup := func(_ context.Context, host string) ([]netip.Addr, error) {
+		switch host {
+		case "private.example.com":
+			return []netip.Addr{netip.MustParseAddr("10.1.2.3")}, nil
+		case "loop.example.com":
+			return []netip.Addr{netip.MustParseAddr("127.0.0.1")}, nil
+		}
+		return nil, &net.DNSError{Err: "no such host", Name: host, Server: "10.0.0.2:53", IsNotFound: true}
+	}
+	var logs logtest.Buffer
+	h := newHarness(t, nil, webhooks.Options{Guard: ssrf.Guard{AllowLoopback: true}, Lookup: lookup,
+		Logger: slog.New(slog.NewJSONHandler(&logs, nil))})
+	cases := []struct {
+		name, url, reason string
+	}{
+		{"unresolvable name", "https://gone.example.com/hook", ssrf.ReasonDNS},
+		{"private address behind a name", "https://private.example.com/hook", ssrf.ReasonRefusedByPolicy},
+		{"nobody listening", "http://loop.example.com:" + closedPort + "/hook", ssrf.ReasonConnectionRefused},
+		{"huge headers", "http://loop.example.com:" + hugePort + "/hook", ssrf.ReasonInvalidResponse},
+	}
+	for i, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			tenant := int32(10 + i)
+			sub := h.subscribe(t, tenant, c.url, secret, webhooks.AllEvents)
+			d, err := h.svc.Ping(context.Background(), tenant, "key_1", sub.ID)
+			if err != nil {
+				t.Fatal(err)
+			}
+			d = h.waitAttempts(t, tenant, sub.ID, d.ID, 1, 10*time.Second)
+			a := d.Attempts[0]
+			if a.Reason == nil || *a.Reason != c.reason || a.Error == nil || a.HTTPStatus != nil {
+				t.Fatalf("attempt %+v (reason %v), want reason %s", a, deref(a.Reason), c.reason)
+			}
+			for _, leak := range []string{"10.0.0.2", ":53", "10.1.2.3", "127.0.0.1", "lookup", "dial tcp", c.url} {
+				if strings.Contains(*a.Error, leak) {
+					t.Errorf("tenant-visible error %q holds %q", *a.Error, leak)
+				}
+			}
+			// The attempt is stored before its log line is written: wait
+			// for the line a little.
+			for deadline := time.Now().Add(5 * time.Second); !strings.Contains(logs.String(), `"delivery_id":"`+d.ID+`"`); {
+				if time.Now().After(deadline) {
+					t.Fatalf("no log line names delivery %s", d.ID)
+				}
+				time.Sleep(10 * time.Millisecond)
+			}
+		})
+	}
+	// The log keeps the raw reason for the operator.
+	if !strings.Contains(logs.String(), "10.0.0.2:53") {
+		t.Error("the raw DNS error is not in the logs")
+	}
+}
+
+func deref(p *string) string {
+	if p == nil {
+		return "<nil>"
+	}
+	return *p
 }

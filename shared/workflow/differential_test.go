@@ -8,6 +8,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/brandlens/brandlens/shared/jsontest"
 	"github.com/brandlens/brandlens/shared/workflow"
 	"github.com/brandlens/brandlens/shared/workflow/workflowtest"
 )
@@ -132,7 +133,7 @@ func TestDifferentialFeatures(t *testing.T) {
 			if goName != jsName || goCause != jsCause {
 				t.Errorf("failures differ: Go runner %q %q, aws-local-stepfunctions %q %q", goName, goCause, jsName, jsCause)
 			}
-			if goName == "" && !sameJSON(t, goOut, jsOut) {
+			if goName == "" && !jsontest.Same(t, goOut, jsOut) {
 				t.Errorf("outputs differ\nGo runner:               %s\naws-local-stepfunctions: %s", goOut, jsOut)
 			}
 			if !reflect.DeepEqual(goSteps.calls, jsSteps.calls) {

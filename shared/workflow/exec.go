@@ -3,6 +3,7 @@ package workflow
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -82,9 +83,10 @@ func (e *execution) scaled(seconds float64) time.Duration {
 	return time.Duration(seconds * e.opts.retryScale * float64(time.Second))
 }
 
-func sleep(ctx context.Context, d time.Duration) error {
-	if d <= 0 {
-		return ctx.Err()
+// sleep waits d, unless ctx ends or the runner drains first.
+func (e *execution) sleep(ctx context.Context, d time.Duration) error {
+	if err := e.stopped(ctx); err != nil || d <= 0 {
+		return err
 	}
 	t := time.NewTimer(d)
 	defer t.Stop()
@@ -93,6 +95,22 @@ func sleep(ctx context.Context, d time.Duration) error {
 		return nil
 	case <-ctx.Done():
 		return ctx.Err()
+	case <-e.opts.stop:
+		return errDraining
+	}
+}
+
+// stopped reports why no further state may begin: ctx ended, or the runner
+// is draining.
+func (e *execution) stopped(ctx context.Context) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	select {
+	case <-e.opts.stop:
+		return errDraining
+	default:
+		return nil
 	}
 }
 
@@ -117,7 +135,7 @@ func (e *execution) contextObject(stateName string, entered time.Time, retryCoun
 func (e *execution) runScope(ctx context.Context, sc *scope, input any) (any, error) {
 	name, data := sc.startAt, input
 	for {
-		if err := ctx.Err(); err != nil {
+		if err := e.stopped(ctx); err != nil {
 			return nil, err
 		}
 		st := sc.states[name]
@@ -166,7 +184,7 @@ func (e *execution) runState(ctx context.Context, st *state, raw any) (any, stri
 			if e.opts.transitions != nil {
 				e.opts.transitions(e.opts.machine, st.name)
 			}
-			if err := sleep(ctx, e.scaled(wait)); err != nil {
+			if err := e.sleep(ctx, e.scaled(wait)); err != nil {
 				return nil, "", err
 			}
 			continue
@@ -365,8 +383,12 @@ func (e *execution) runTask(ctx context.Context, st *state, input any, tokenCh <
 	}
 
 	// .waitForTaskToken: the invocation only delivered the token; the task's
-	// result is whatever the callback sends.
+	// result is whatever the callback sends. A drain does not wait for it
+	// (it may take days); the token task runs again when the job is
+	// re-driven.
 	select {
+	case <-e.opts.stop:
+		return nil, errDraining
 	case r := <-tokenCh:
 		if r.failed {
 			return nil, &stateError{name: r.name, cause: r.cause}
@@ -433,7 +455,7 @@ func (e *execution) wait(ctx context.Context, st *state, eff any, ctxObj any) er
 		}
 		d = e.scaled(time.Until(ts).Seconds())
 	}
-	return sleep(ctx, d)
+	return e.sleep(ctx, d)
 }
 
 func failError(st *state, input any, ctxObj any) error {
@@ -488,6 +510,7 @@ func (e *execution) runMap(ctx context.Context, st *state, eff any, ctxObj map[s
 		wg       sync.WaitGroup
 		once     sync.Once
 		firstErr error
+		drained  atomic.Bool
 	)
 	fail := func(err error) { once.Do(func() { firstErr = err; cancel() }) }
 launch:
@@ -518,6 +541,11 @@ launch:
 			defer wg.Done()
 			defer func() { <-sem }()
 			out, err := e.runScope(mctx, st.processor, in)
+			if errors.Is(err, errDraining) {
+				// The other iterations' running tasks may still finish.
+				drained.Store(true)
+				return
+			}
 			if err != nil {
 				fail(err)
 				return
@@ -531,6 +559,9 @@ launch:
 	}
 	if firstErr != nil {
 		return nil, firstErr
+	}
+	if drained.Load() {
+		return nil, errDraining
 	}
 	return results, nil
 }

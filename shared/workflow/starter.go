@@ -45,6 +45,9 @@ type Local struct {
 	ctx    context.Context // executions outlive the Start call; Close ends them
 	cancel context.CancelFunc
 	wg     sync.WaitGroup
+	// stop is closed by Shutdown: executions drain (see Shutdown).
+	stop      chan struct{}
+	onFailure FailureHandler
 
 	mu     sync.Mutex
 	closed bool
@@ -87,12 +90,16 @@ func NewLocal(machines map[string]*Machine, inv Invoker, opts ...Option) *Local 
 		o.tokens = NewTaskTokens()
 		opts = append(append([]Option(nil), opts...), WithTaskTokens(o.tokens))
 	}
+	stop := make(chan struct{})
+	opts = append(append([]Option(nil), opts...), func(o *options) { o.stop = stop })
 	l := &Local{
-		machines: machines,
-		inv:      inv,
-		opts:     opts,
-		tokens:   o.tokens,
-		execs:    map[[2]string]*localExecution{},
+		machines:  machines,
+		inv:       inv,
+		opts:      opts,
+		tokens:    o.tokens,
+		execs:     map[[2]string]*localExecution{},
+		stop:      stop,
+		onFailure: o.onFailure,
 	}
 	if o.logger != nil {
 		logger := o.logger
@@ -147,8 +154,41 @@ func (l *Local) Start(ctx context.Context, machine, execName string, input json.
 		if ex.err != nil && l.logger != nil {
 			l.logger(machine, execName, ex.err)
 		}
+		var xe *ExecutionError
+		if l.onFailure != nil && errors.As(ex.err, &xe) {
+			l.onFailure(l.ctx, machine, execName, input, xe)
+		}
 	}()
 	return nil
+}
+
+// Shutdown drains the runner: it starts no new execution, and running
+// executions begin no further state, retry or wait — but the Tasks
+// already invoked run to their end, so that a step's work is not cut in
+// half. It returns once every execution has stopped, or when ctx ends
+// (the grace period), after aborting what is still running as Close does.
+// Executions stopped this way end with an error (not an ExecutionError)
+// and are meant to be started again after a restart: the steps must be
+// idempotent.
+func (l *Local) Shutdown(ctx context.Context) error {
+	l.mu.Lock()
+	l.closed = true
+	select {
+	case <-l.stop:
+	default:
+		close(l.stop)
+	}
+	l.mu.Unlock()
+	done := make(chan struct{})
+	go func() { l.wg.Wait(); close(done) }()
+	select {
+	case <-done:
+		return nil
+	case <-ctx.Done():
+		l.cancel()
+		<-done
+		return fmt.Errorf("workflow: executions aborted after the grace period: %w", context.Cause(ctx))
+	}
 }
 
 // Wait blocks until the execution ends and returns its output or error (a
@@ -241,6 +281,72 @@ func (s *SFN) Start(ctx context.Context, machine, execName string, input json.Ra
 	}
 	if err != nil {
 		return fmt.Errorf("workflow: starting %s of %s: %w", execName, machine, err)
+	}
+	return nil
+}
+
+// Callbacks answer .waitForTaskToken tasks: in AWS through Step Functions
+// (SFNCallbacks), in process through the local runner's TaskTokens.
+type Callbacks interface {
+	SendTaskSuccess(ctx context.Context, token string, output json.RawMessage) error
+	SendTaskFailure(ctx context.Context, token, errName, cause string) error
+}
+
+// LocalCallbacks answers the tasks waiting in a local runner's tokens. A
+// token nobody waits for (answered already, or its execution is gone) is
+// not an error: the waiting step registers again when the job is resumed.
+type LocalCallbacks struct{ Tokens *TaskTokens }
+
+// SendTaskSuccess implements Callbacks.
+func (c LocalCallbacks) SendTaskSuccess(_ context.Context, token string, output json.RawMessage) error {
+	if err := c.Tokens.SendTaskSuccess(token, output); err != nil && !errors.Is(err, ErrTaskDoesNotExist) {
+		return err
+	}
+	return nil
+}
+
+// SendTaskFailure implements Callbacks.
+func (c LocalCallbacks) SendTaskFailure(_ context.Context, token, errName, cause string) error {
+	if err := c.Tokens.SendTaskFailure(token, errName, cause); err != nil && !errors.Is(err, ErrTaskDoesNotExist) {
+		return err
+	}
+	return nil
+}
+
+// TaskCallbacksAPI is the part of *sfn.Client SFNCallbacks uses.
+type TaskCallbacksAPI interface {
+	SendTaskSuccess(ctx context.Context, in *sfn.SendTaskSuccessInput, optFns ...func(*sfn.Options)) (*sfn.SendTaskSuccessOutput, error)
+	SendTaskFailure(ctx context.Context, in *sfn.SendTaskFailureInput, optFns ...func(*sfn.Options)) (*sfn.SendTaskFailureOutput, error)
+}
+
+// SFNCallbacks answers tasks waiting in Step Functions. A token that no
+// longer waits (TaskTimedOut, TaskDoesNotExist, InvalidToken) is not an
+// error, as locally.
+type SFNCallbacks struct{ Client TaskCallbacksAPI }
+
+func gone(err error) bool {
+	var (
+		to *types.TaskTimedOut
+		dn *types.TaskDoesNotExist
+		it *types.InvalidToken
+	)
+	return errors.As(err, &to) || errors.As(err, &dn) || errors.As(err, &it)
+}
+
+// SendTaskSuccess implements Callbacks.
+func (c SFNCallbacks) SendTaskSuccess(ctx context.Context, token string, output json.RawMessage) error {
+	_, err := c.Client.SendTaskSuccess(ctx, &sfn.SendTaskSuccessInput{TaskToken: aws.String(token), Output: aws.String(string(output))})
+	if err != nil && !gone(err) {
+		return fmt.Errorf("workflow: SendTaskSuccess: %w", err)
+	}
+	return nil
+}
+
+// SendTaskFailure implements Callbacks.
+func (c SFNCallbacks) SendTaskFailure(ctx context.Context, token, errName, cause string) error {
+	_, err := c.Client.SendTaskFailure(ctx, &sfn.SendTaskFailureInput{TaskToken: aws.String(token), Error: aws.String(errName), Cause: aws.String(cause)})
+	if err != nil && !gone(err) {
+		return fmt.Errorf("workflow: SendTaskFailure: %w", err)
 	}
 	return nil
 }

@@ -9,7 +9,6 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -18,6 +17,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/sfn"
 	"github.com/aws/aws-sdk-go-v2/service/sfn/types"
 
+	"github.com/brandlens/brandlens/shared/logtest"
 	"github.com/brandlens/brandlens/shared/workflow"
 )
 
@@ -145,7 +145,7 @@ func TestLocalTaskTokensAndClose(t *testing.T) {
 }
 
 func TestLocalLogs(t *testing.T) {
-	var buf syncBuffer
+	var buf logtest.Buffer
 	logger := slog.New(slog.NewTextHandler(&buf, &slog.HandlerOptions{Level: slog.LevelInfo}))
 	m := mustLoad(t, `{"StartAt":"T","States":{"T":{"Type":"Task","Resource":"r","Retry":[{"ErrorEquals":["TransientProviderError"],"MaxAttempts":1}],"End":true}}}`)
 	l := workflow.NewLocal(map[string]*workflow.Machine{"m": m}, failing(10, &TransientProviderError{"p"}), workflow.WithLogger(logger), workflow.WithRetryScale(0.001))
@@ -164,23 +164,6 @@ func TestLocalLogs(t *testing.T) {
 			t.Errorf("logs lack %q:\n%s", want, logs)
 		}
 	}
-}
-
-type syncBuffer struct {
-	mu sync.Mutex
-	b  strings.Builder
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
 }
 
 type fakeSFN struct {

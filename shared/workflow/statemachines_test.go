@@ -14,6 +14,7 @@ import (
 
 	"github.com/aws/aws-lambda-go/lambda/messages"
 
+	"github.com/brandlens/brandlens/shared/jsontest"
 	"github.com/brandlens/brandlens/shared/workflow"
 	"github.com/brandlens/brandlens/shared/workflow/workflowtest"
 )
@@ -182,18 +183,6 @@ func (q *querySteps) Invoke(ctx context.Context, resource string, input json.Raw
 	return nil, &workflow.UnknownResourceError{Resource: resource}
 }
 
-func sameJSON(t *testing.T, a, b json.RawMessage) bool {
-	t.Helper()
-	var va, vb any
-	if err := json.Unmarshal(a, &va); err != nil {
-		t.Fatalf("invalid JSON %s: %v", a, err)
-	}
-	if err := json.Unmarshal(b, &vb); err != nil {
-		t.Fatalf("invalid JSON %s: %v", b, err)
-	}
-	return reflect.DeepEqual(va, vb)
-}
-
 // The query-execution definition produces the same output and the same step
 // invocations in the Go runner and in aws-local-stepfunctions.
 func TestQueryExecutionDifferential(t *testing.T) {
@@ -259,7 +248,7 @@ func TestQueryExecutionDifferential(t *testing.T) {
 			if tc.wantErr != "" && cause != ee.Cause {
 				t.Errorf("causes differ: Go runner %q, aws-local-stepfunctions %q", ee.Cause, cause)
 			}
-			if tc.wantErr == "" && !sameJSON(t, goOut, jsOut) {
+			if tc.wantErr == "" && !jsontest.Same(t, goOut, jsOut) {
 				t.Errorf("outputs differ\nGo runner:               %s\naws-local-stepfunctions: %s", goOut, jsOut)
 			}
 			if !reflect.DeepEqual(goSteps.calls, jsSteps.calls) {

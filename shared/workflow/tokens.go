@@ -1,6 +1,7 @@
 package workflow
 
 import (
+	"context"
 	"crypto/rand"
 	"encoding/base64"
 	"encoding/json"
@@ -85,4 +86,30 @@ func (t *TaskTokens) Waiting() []string {
 	}
 	slices.Sort(out)
 	return out
+}
+
+// TaskFailure is a SendTaskFailure answer, as Issue's await returns it.
+type TaskFailure struct{ Name, Cause string }
+
+func (e *TaskFailure) Error() string { return e.Name + ": " + e.Cause }
+
+// Issue registers a token for a .waitForTaskToken task that runs outside
+// this package's runner (workflowtest runs definitions in another
+// interpreter with the same callbacks): await blocks until SendTaskSuccess
+// answers with the task's output or SendTaskFailure with a *TaskFailure,
+// or ctx ends; done unregisters the token.
+func (t *TaskTokens) Issue() (token string, await func(ctx context.Context) (json.RawMessage, error), done func()) {
+	token, ch := t.register()
+	await = func(ctx context.Context) (json.RawMessage, error) {
+		select {
+		case r := <-ch:
+			if r.failed {
+				return nil, &TaskFailure{Name: r.name, Cause: r.cause}
+			}
+			return r.output, nil
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+	}
+	return token, await, func() { t.unregister(token) }
 }

@@ -19,6 +19,7 @@ package workflow
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"log/slog"
 	"regexp"
@@ -70,7 +71,26 @@ type options struct {
 	logger      *slog.Logger
 	transitions func(machine, state string)
 	machine     string // the state machine's name in Local ("" when run alone)
+	// stop, once closed, drains executions: a running Task finishes, but no
+	// further state, retry, wait or token wait begins (see Local.Shutdown).
+	stop <-chan struct{}
+	// onFailure is told about executions of a Local that fail.
+	onFailure FailureHandler
 }
+
+// FailureHandler is told about an execution that failed (not one aborted by
+// a shutdown): the machine, the execution name, its input and the error, as
+// Step Functions reports a FAILED or TIMED_OUT execution to EventBridge.
+type FailureHandler func(ctx context.Context, machine, execName string, input json.RawMessage, err *ExecutionError)
+
+// WithFailureHandler has a Local call h, on the execution's goroutine,
+// after each execution that fails.
+func WithFailureHandler(h FailureHandler) Option {
+	return func(o *options) { o.onFailure = h }
+}
+
+// errDraining aborts an execution at a state boundary during a shutdown.
+var errDraining = errors.New("workflow: the runner is shutting down")
 
 func buildOptions(opts []Option) options {
 	o := options{retryScale: 1}

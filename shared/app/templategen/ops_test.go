@@ -356,8 +356,13 @@ func TestSecretsAreKept(t *testing.T) {
 			t.Errorf("the stack policy lets an update replace or delete the secret %s", id)
 		}
 	}
-	if !denied["Table"] {
-		t.Error("the stack policy lets an update replace or delete the table")
+	for _, id := range []string{"Table", app.SecretsKey} {
+		if !denied[id] {
+			t.Errorf("the stack policy lets an update replace or delete %s", id)
+		}
+	}
+	if k := tp.resources[app.SecretsKey]; k.get("DeletionPolicy").str() != "Retain" || k.get("UpdateReplacePolicy").str() != "Retain" {
+		t.Error("the secrets key must have DeletionPolicy and UpdateReplacePolicy Retain")
 	}
 }
 

@@ -25,6 +25,7 @@ type outputKind struct {
 
 var outputKinds = map[string][]outputKind{
 	"AWS::SecretsManager::Secret":   {{"Arn", "ARN of the secret %s (set or rotate it with aws secretsmanager put-secret-value)", func(id string) *yaml.Node { return ref(id) }}},
+	"AWS::KMS::Key":                 {{"Arn", "ARN of the KMS key %s (BRANDLENS_SECRETS_KEY_ID of brandlens admin seal-secrets)", func(id string) *yaml.Node { return getAtt(id + ".Arn") }}},
 	"AWS::Serverless::StateMachine": {{"Arn", "ARN of the state machine %s", func(id string) *yaml.Node { return ref(id) }}},
 	"AWS::SQS::Queue": {
 		{"Url", "URL of the queue %s", func(id string) *yaml.Node { return ref(id) }},
@@ -68,8 +69,11 @@ func StackPolicy() ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
+	for _, e := range brandCheckEdge()["Resources"] {
+		headRes = append(headRes, resource{id: e.id, node: e.node})
+	}
 	var protected []string
-	for _, r := range headRes {
+	for _, r := range append(headRes, secretsKeyResources(app.Functions())...) {
 		if protectedType(r.typ()) {
 			protected = append(protected, "LogicalResourceId/"+r.id)
 		}
@@ -88,9 +92,10 @@ func StackPolicy() ([]byte, error) {
 }
 
 // protectedType: the resources whose loss loses data — secrets (API keys
-// hash under the key secret) and the table.
+// hash under the key secret), the key that seals tenants' secrets, and
+// the table.
 func protectedType(typ string) bool {
-	return typ == "AWS::SecretsManager::Secret" || typ == "AWS::DynamoDB::Table"
+	return typ == "AWS::SecretsManager::Secret" || typ == "AWS::KMS::Key" || typ == "AWS::DynamoDB::Table"
 }
 
 // Makefile block of sam build targets.

@@ -115,8 +115,14 @@
         showError("We could not confirm that you are human. Please complete the check again and resubmit.");
         return;
       case 429:
-        showError("You have used your free checks for today. Your next free check is available in " +
-          wait(retryAfter || 0) + " (at midnight UTC).");
+        // The daily limit says so in details.dailyLimit; any other 429 (the
+        // distribution's WAF rate rule) is a short wait, not the day's end.
+        if (err.details && err.details.dailyLimit) {
+          showError("You have used your free checks for today. Your next free check is available in " +
+            wait(retryAfter || 0) + " (at midnight UTC).");
+        } else {
+          showError("Too many requests from your network just now. Please try again in " + wait(retryAfter || 60) + ".");
+        }
         return;
       case 503:
         showError((err.message || "The check is unavailable just now.") +

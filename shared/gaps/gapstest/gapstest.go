@@ -30,6 +30,20 @@ import (
 	"github.com/brandlens/brandlens/shared/workflow"
 )
 
+// FiveQueries are the queries of issue 10's staging, answered in
+// shared/gaps/testdata/five-queries.json, in order, with the tier each
+// must get ("" for no gap).
+var FiveQueries = []struct {
+	Text string
+	Tier gaps.Tier
+}{
+	{"best markdown editor for developers", gaps.TierNoMention}, // brand absent everywhere
+	{"best team wiki", gaps.TierCompetitorDominated},            // always out-ranked by Notion
+	{"note app with offline sync", gaps.TierLowVisibility},      // named in one answer of four
+	{"simple note app for students", gaps.TierWeakMention},      // everywhere, in passing at the end
+	{"acme notes review", ""},                                   // first and often (Obsidian, ahead once, is dismissed)
+}
+
 // Start is when the staged clock starts.
 var Start = time.Date(2026, 11, 22, 10, 0, 0, 0, time.UTC)
 

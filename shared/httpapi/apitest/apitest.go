@@ -25,6 +25,9 @@ import (
 
 	"github.com/brandlens/brandlens/shared/app"
 	"github.com/brandlens/brandlens/shared/httpapi"
+	"github.com/brandlens/brandlens/shared/platforms"
+	"github.com/brandlens/brandlens/shared/providers"
+	"github.com/brandlens/brandlens/shared/recaptcha/recaptchatest"
 	"github.com/brandlens/brandlens/shared/seed"
 	"github.com/brandlens/brandlens/shared/store"
 	"github.com/brandlens/brandlens/shared/store/embedded"
@@ -55,8 +58,10 @@ type Options struct {
 	// SiteContentSecret signs bodies for the site-content receiver.
 	SiteContentSecret []byte
 	// Local configures the rest of the local runtime (webhook guard, retry
-	// scale, dispatch interval); its table, secrets, clock and logger are
-	// set by the kit.
+	// scale, dispatch interval, the brand check's trust and tuning); its
+	// table, secrets, clock and logger are set by the kit, and the brand
+	// check's verifier is a siteverify client of the kit's fake siteverify
+	// unless Local.BrandCheck.Verifier is set.
 	Local app.LocalOptions
 }
 
@@ -76,19 +81,28 @@ type API struct {
 	Svc  *app.Services
 	// Local is the runtime behind the API; tests that need jobs or
 	// deliveries to run call Local.Run.
-	Local  *app.Local
-	Table  store.Table
-	A, B   seed.TenantResult
-	client *Client
+	Local *app.Local
+	Table store.Table
+	A, B  seed.TenantResult
+	// Siteverify is the fake reCAPTCHA siteverify the brand check asks
+	// (recaptchatest tokens: TokenBot, TokenReplayed, TokenDown fail; any
+	// other passes).
+	Siteverify *recaptchatest.Server
+	client     *Client
 }
 
 // New serves the two tenants on a real HTTP server closed after tb.
 func New(tb testing.TB, o Options) *API {
 	tb.Helper()
+	// The listener first: the own site's base URL (own_site publishes post
+	// to its receiver) is the server's, as in brandlens serve.
+	srv := httptest.NewUnstartedServer(nil)
+	if o.Local.SiteBaseURL == "" {
+		o.Local.SiteBaseURL = "http://" + srv.Listener.Addr().String()
+	}
 	api := NewHandler(tb, o)
 	// The server `brandlens serve` runs: bounded headers, and net/http's
 	// own refusals in the error envelope.
-	srv := httptest.NewUnstartedServer(api.Handler)
 	srv.Config = httpapi.NewHTTPServer(api.Handler)
 	srv.Listener = httpapi.Listener(srv.Listener, nil)
 	srv.Start()
@@ -114,6 +128,21 @@ func NewHandler(tb testing.TB, o Options) *API {
 	lo := o.Local
 	lo.Table, lo.KeySecret, lo.SiteContentSecret, lo.Now = tbl, KeySecret, o.SiteContentSecret, o.Now
 	lo.Logger = slog.New(slog.NewJSONHandler(io.Discard, nil))
+	if lo.Providers == nil {
+		// The simulated platforms (the brand check asks them in the request).
+		lo.Providers = providers.Set{}
+		for _, pf := range platforms.All {
+			lo.Providers[pf] = providers.NewSimulated(pf)
+		}
+	}
+	// A test that brings its own verifier gets no siteverify server (a
+	// listener inside a synctest bubble would keep its clock from moving).
+	var sv *recaptchatest.Server
+	if lo.BrandCheck.Verifier == nil {
+		sv = recaptchatest.New(tb)
+		lo.BrandCheck.Verifier = sv.Client(tb)
+		lo.Page.SiteKey = "apitest-site-key"
+	}
 	local, err := app.NewLocal(lo)
 	if err != nil {
 		tb.Fatal(err)
@@ -148,8 +177,8 @@ func NewHandler(tb testing.TB, o Options) *API {
 	if err := app.Migrate(context.Background(), svc.Repos, nil); err != nil {
 		tb.Fatal(err)
 	}
-	deps := svc.HTTPDeps(o.SiteContentSecret)
-	return &API{Handler: httpapi.New(deps), Deps: deps, Svc: svc, Local: local, Table: tbl, A: res.Tenants[0], B: res.Tenants[1]}
+	return &API{Handler: local.API, Deps: local.APIDeps, Svc: svc, Local: local, Table: tbl, A: res.Tenants[0], B: res.Tenants[1],
+		Siteverify: sv}
 }
 
 // Do sends a request with the X-API-Key key (none when ""), a JSON body
@@ -212,7 +241,9 @@ func (c *Client) Send(t testing.TB, req *http.Request) Response {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if ct := res.Header.Get("Content-Type"); ct != "application/json" {
+	// JSON, unless a negotiated answer was asked for in another media
+	// type; the document check below holds it to the documented ones.
+	if ct := res.Header.Get("Content-Type"); ct != "application/json" && req.Header.Get("Accept") == "" {
 		t.Errorf("%s %s: Content-Type %q", req.Method, req.URL.Path, ct)
 	}
 	if res.Header.Get("X-Request-Id") == "" {
@@ -287,6 +318,19 @@ func (r Response) Fields(t testing.TB) []string {
 		out = append(out, f.Field)
 	}
 	return out
+}
+
+// text/json answers are JSON; kin-openapi knows the media type only when
+// told.
+// The own site's pages and sitemap are documents, read as text.
+func init() {
+	openapi3filter.RegisterBodyDecoder("text/json", openapi3filter.JSONBodyDecoder)
+	text := func(body io.Reader, _ http.Header, _ *openapi3.SchemaRef, _ openapi3filter.EncodingFn) (any, error) {
+		b, err := io.ReadAll(body)
+		return string(b), err
+	}
+	openapi3filter.RegisterBodyDecoder("text/html", text)
+	openapi3filter.RegisterBodyDecoder("application/xml", text)
 }
 
 // Validator checks answers against the served OpenAPI document.

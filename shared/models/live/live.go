@@ -11,12 +11,16 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net"
 	"net/http"
+	"net/url"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/brandlens/brandlens/shared/models"
+	providerslive "github.com/brandlens/brandlens/shared/providers/live"
+	"github.com/brandlens/brandlens/shared/ssrf"
 )
 
 // DefaultTimeout bounds one generation when Config.Timeout is zero: an
@@ -32,7 +36,7 @@ type Config struct {
 	BaseURL string
 	// Model overrides the adapter's default model.
 	Model      string
-	HTTPClient *http.Client // nil: a plain http.Client
+	HTTPClient *http.Client // nil: the capped client of the answer providers (providerslive.NewHTTPClient)
 	Timeout    time.Duration
 }
 
@@ -56,7 +60,9 @@ func (c Config) client() *http.Client {
 	if c.HTTPClient != nil {
 		return c.HTTPClient
 	}
-	return &http.Client{}
+	// No ambient proxy, response headers capped in size and wait: the
+	// same vendors' APIs as the answer providers, the same client.
+	return providerslive.NewHTTPClient(c.timeout())
 }
 
 // failure builds the error of a failed call from its HTTP status (0 when
@@ -86,7 +92,16 @@ func transport(ctx context.Context, vendor, model string, err error, timeout tim
 	if errors.Is(ctx.Err(), context.DeadlineExceeded) || errors.Is(err, context.DeadlineExceeded) {
 		return &models.Error{Vendor: vendor, Model: model, Kind: models.KindTimeout, Message: fmt.Sprintf("no answer within %s", timeout)}
 	}
-	return &models.Error{Vendor: vendor, Model: model, Kind: models.KindNetwork, Message: redact(err.Error(), key)}
+	// The message is recorded in the job and the audit log: the reason
+	// only, never the raw error's URL, addresses or resolver.
+	var ue *url.Error
+	var ne net.Error
+	if !errors.As(err, &ue) && !errors.As(err, &ne) {
+		// Not the network's: an answer the SDK could not read.
+		return &models.Error{Vendor: vendor, Model: model, Kind: models.KindNetwork, Message: "the answer could not be read: " + redact(err.Error(), key)}
+	}
+	f := ssrf.Classify(err)
+	return &models.Error{Vendor: vendor, Model: model, Kind: models.KindNetwork, Message: "network error (" + f.Reason + "): " + f.Message}
 }
 
 func header(r *http.Response) http.Header {

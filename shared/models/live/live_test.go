@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"slices"
@@ -250,6 +251,33 @@ func TestAdapters(t *testing.T) {
 					t.Errorf("cost %v (known %v), want %v", resp.CostUSD, resp.CostKnown, want)
 				}
 			})
+		})
+	}
+}
+
+// A vendor that cannot be reached fails with a reason and a message that
+// names no address, resolver or URL: the message goes to the job and the
+// audit log.
+func TestNetworkFailureNamesNoInternals(t *testing.T) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	closed := "http://" + l.Addr().String()
+	l.Close()
+	for _, v := range vendors {
+		t.Run(v.name, func(t *testing.T) {
+			g := v.new(live.Config{APIKey: key, BaseURL: closed, Timeout: 5 * time.Second})
+			_, err := g.Generate(context.Background(), models.Request{Messages: prompt, MaxOutputTokens: 1000})
+			var me *models.Error
+			if !errors.As(err, &me) || me.Kind != models.KindNetwork || !strings.Contains(me.Message, "connection_refused") {
+				t.Fatalf("error %v, want a network error naming connection_refused", err)
+			}
+			for _, leak := range []string{"127.0.0.1", "dial tcp", "http://"} {
+				if strings.Contains(err.Error(), leak) {
+					t.Errorf("error %q holds %q", err.Error(), leak)
+				}
+			}
 		})
 	}
 }

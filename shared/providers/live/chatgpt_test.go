@@ -7,6 +7,7 @@ import (
 	"math"
 	"net/http"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -19,7 +20,7 @@ func newTestChatGPT(base string, timeout time.Duration) providers.Provider {
 }
 
 func TestChatGPTSuccess(t *testing.T) {
-	type cite struct{ url, span string }
+	type cite = wantCite
 	cases := []struct {
 		name      string
 		fixture   string
@@ -36,7 +37,7 @@ func TestChatGPTSuccess(t *testing.T) {
 			model: "gpt-5.5-2026-04-23", in: 312, out: 148,
 			cost:      312*5.0/1e6 + 148*30.0/1e6 + 0.01,
 			sources:   []string{"https://acme.com/pricing"},
-			citations: []cite{{"https://acme.com/pricing", "Acme CRM is a common pick for agencies (acme.com)"}},
+			citations: []cite{{URL: "https://acme.com/pricing", Span: "Acme CRM is a common pick for agencies (acme.com)"}},
 		},
 		{
 			name: "code points, two parts, out-of-range index", fixture: "openai_response_unicode.json",
@@ -45,9 +46,9 @@ func TestChatGPTSuccess(t *testing.T) {
 			cost:    1000*1.25/1e6 + 100*10.0/1e6 + 0.01,
 			sources: []string{"https://zoe.example/", "https://acme.com/pricing"},
 			citations: []cite{
-				{"https://zoe.example/", "Zoë Café CRM"},
-				{"https://acme.com/pricing", ""}, // 400 does not fit: -1/-1
-				{"https://acme.com/pricing", "Acme"},
+				{URL: "https://zoe.example/", Span: "Zoë Café CRM"},
+				{URL: "https://acme.com/pricing", Span: ""}, // 400 does not fit: -1/-1
+				{URL: "https://acme.com/pricing", Span: "Acme"},
 			},
 		},
 	}
@@ -103,19 +104,7 @@ func TestChatGPTSuccess(t *testing.T) {
 			if ans.Latency <= 0 {
 				t.Error("latency not recorded")
 			}
-			checkSpans(t, ans)
-			if len(ans.Citations) != len(tc.citations) {
-				t.Fatalf("citations = %+v", ans.Citations)
-			}
-			for i, c := range tc.citations {
-				got := ans.Citations[i]
-				if got.URL != c.url || spanOf(ans.Text, got) != c.span {
-					t.Errorf("citation %d = %+v (span %q), want %s %q", i, got, spanOf(ans.Text, got), c.url, c.span)
-				}
-				if c.span == "" && (got.Start != -1 || got.End != -1) {
-					t.Errorf("citation %d span = [%d,%d), want -1/-1", i, got.Start, got.End)
-				}
-			}
+			checkCitations(t, ans, tc.citations)
 		})
 	}
 }
@@ -200,5 +189,35 @@ func TestChatGPTNetworkError(t *testing.T) {
 	var pe *providers.Error
 	if !errors.As(err, &pe) || pe.Kind != providers.KindTransient || pe.Code != "network" {
 		t.Fatalf("err = %v", err)
+	}
+}
+
+// A transport failure reaches the job record as a reason and a safe
+// message: no address, resolver ("lookup x on 10.0.0.2:53") or URL. The raw
+// cause stays in Detail, which only the logs get.
+func TestNetworkErrorsNameNoInternals(t *testing.T) {
+	cases := []struct{ name, url, reason, detail string }{
+		{"refused", closedURL(t), "connection_refused", "127.0.0.1"},
+		{"unresolvable", "http://brandlens-test.invalid", "dns_error", "lookup"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			_, err := newTestChatGPT(c.url, 5*time.Second).Answer(context.Background(), providers.Request{Query: "q"})
+			var pe *providers.Error
+			if !errors.As(err, &pe) || pe.Code != "network" {
+				t.Fatalf("err = %v", err)
+			}
+			if !strings.Contains(pe.Message, "("+c.reason+")") {
+				t.Errorf("message %q lacks reason %s", pe.Message, c.reason)
+			}
+			for _, leak := range []string{"127.0.0.1", "lookup", ":53", "dial tcp", "brandlens-test.invalid", "http://"} {
+				if strings.Contains(err.Error(), leak) {
+					t.Errorf("job-visible error %q holds %q", err.Error(), leak)
+				}
+			}
+			if !strings.Contains(pe.Detail, c.detail) {
+				t.Errorf("detail %q lacks %q", pe.Detail, c.detail)
+			}
+		})
 	}
 }

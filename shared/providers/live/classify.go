@@ -11,6 +11,7 @@ import (
 	"unicode"
 
 	"github.com/brandlens/brandlens/shared/providers"
+	"github.com/brandlens/brandlens/shared/ssrf"
 )
 
 // statusError maps an HTTP error status to a Kind. Vendor-specific rules
@@ -94,17 +95,20 @@ func safeText(s, key string) string {
 	return s
 }
 
-// networkMessage describes a transport failure without the request URL,
-// which for SerpApi carries the key in its query string.
-func networkMessage(err error, key string) string {
+// networkMessage describes a transport failure for the job record: its
+// reason and a message naming no address, resolver or URL (which for
+// SerpApi carries the key in its query string). detail is the raw error,
+// redacted, for the logs only.
+func networkMessage(err error, key string) (msg, detail string) {
+	f := ssrf.Classify(err)
 	var ue *url.Error
 	if errors.As(err, &ue) {
 		err = ue.Err
 	}
-	if err == nil {
-		return "network error"
+	if err != nil {
+		detail = safeText(err.Error(), key)
 	}
-	return "network error: " + safeText(err.Error(), key)
+	return "network error (" + f.Reason + "): " + f.Message, detail
 }
 
 // failed builds a KindFailedAnswer error.

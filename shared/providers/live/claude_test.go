@@ -14,9 +14,7 @@ import (
 	"github.com/brandlens/brandlens/shared/providers/live/vendorfake"
 )
 
-func newTestClaude(base string, timeout time.Duration) providers.Provider {
-	return NewClaude(Config{APIKey: testKey, BaseURL: base, Timeout: timeout})
-}
+var newTestClaude = testProvider(NewClaude)
 
 type claudeBody struct {
 	Model     string `json:"model"`

@@ -163,5 +163,6 @@ func (cl *call) transportError(err error) *providers.Error {
 		return &providers.Error{Platform: cl.platform, Kind: providers.KindTransient, Status: cl.trace.status, Code: "malformed_response",
 			Message: "response body is not the expected JSON"}
 	}
-	return &providers.Error{Platform: cl.platform, Kind: providers.KindTransient, Code: "network", Message: networkMessage(err, cl.key)}
+	msg, detail := networkMessage(err, cl.key)
+	return &providers.Error{Platform: cl.platform, Kind: providers.KindTransient, Code: "network", Message: msg, Detail: detail}
 }

@@ -16,9 +16,7 @@ import (
 	"github.com/brandlens/brandlens/shared/ssrf"
 )
 
-func newTestGemini(base string, timeout time.Duration) providers.Provider {
-	return NewGemini(Config{APIKey: testKey, BaseURL: base, Timeout: timeout})
-}
+var newTestGemini = testProvider(NewGemini)
 
 // redirectServer stands in for vertexaisearch.cloud.google.com: each
 // grounding link answers with a redirect to its page; an id not in pages

@@ -13,9 +13,9 @@ import (
 	"sync"
 	"testing"
 	"time"
-	"unicode/utf8"
 
 	"github.com/brandlens/brandlens/shared/providers"
+	"github.com/brandlens/brandlens/shared/providers/providerstest"
 )
 
 // testKey looks like a real key so leaks are easy to spot.
@@ -88,26 +88,20 @@ func fixture(t testing.TB, name string) string {
 	return string(b)
 }
 
-// spanOf returns the cited span of c in text, in code points.
-func spanOf(text string, c providers.Citation) string {
-	r := []rune(text)
-	if c.Start < 0 || c.End > len(r) || c.Start > c.End {
-		return ""
-	}
-	return string(r[c.Start:c.End])
-}
+// The answer checks shared with package providers' tests.
+var (
+	spanOf         = providerstest.SpanOf
+	checkSpans     = providerstest.CheckSpans
+	checkCitations = providerstest.CheckCitations
+)
 
-// checkSpans fails when a citation span does not fit the text.
-func checkSpans(t testing.TB, a providers.Answer) {
-	t.Helper()
-	n := utf8.RuneCountInString(a.Text)
-	for i, c := range a.Citations {
-		if c.Start == -1 && c.End == -1 {
-			continue
-		}
-		if c.Start < 0 || c.Start > c.End || c.End > n {
-			t.Errorf("citation %d span [%d,%d) does not fit text of %d code points", i, c.Start, c.End, n)
-		}
+type wantCite = providerstest.Cite
+
+// testProvider returns what runErrCases and the success tests build a
+// provider with: newP with the test key, against a fake server at base.
+func testProvider[P providers.Provider](newP func(Config) P) func(base string, timeout time.Duration) providers.Provider {
+	return func(base string, timeout time.Duration) providers.Provider {
+		return newP(Config{APIKey: testKey, BaseURL: base, Timeout: timeout})
 	}
 }
 

@@ -16,9 +16,7 @@ import (
 	"github.com/brandlens/brandlens/shared/providers/live/vendorfake"
 )
 
-func newTestPerplexity(base string, timeout time.Duration) providers.Provider {
-	return NewPerplexity(Config{APIKey: testKey, BaseURL: base, Timeout: timeout})
-}
+var newTestPerplexity = testProvider(NewPerplexity)
 
 // pplxBody is what the adapter sends, read back.
 type pplxBody struct {

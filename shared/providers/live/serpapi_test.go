@@ -17,12 +17,10 @@ import (
 	"github.com/brandlens/brandlens/shared/providers/live/vendorfake"
 )
 
-func newTestSerp(base string, timeout time.Duration) providers.Provider {
-	return NewGoogleAIOverview(Config{APIKey: testKey, BaseURL: base, Timeout: timeout})
-}
+var newTestSerp = testProvider(NewGoogleAIOverview)
 
 func TestGoogleAIOverviewSuccess(t *testing.T) {
-	type cite struct{ url, span string }
+	type cite = wantCite
 	cases := []struct {
 		name      string
 		first     string
@@ -40,18 +38,18 @@ func TestGoogleAIOverviewSuccess(t *testing.T) {
 				"- Zoë CRM: strong pipelines ☕.\n\n" +
 				"Pick based on team size.",
 			citations: []cite{
-				{"https://acme.com/pricing", "Acme CRM is a popular choice for small agencies."},
-				{"https://acme.com/pricing", "Acme CRM: affordable plans for agencies."},
-				{"https://zoe.example/review", "Acme CRM: affordable plans for agencies."},
-				{"https://zoe.example/review", "Zoë CRM: strong pipelines ☕."},
-				{"https://uncited.example/", ""},
+				{URL: "https://acme.com/pricing", Span: "Acme CRM is a popular choice for small agencies."},
+				{URL: "https://acme.com/pricing", Span: "Acme CRM: affordable plans for agencies."},
+				{URL: "https://zoe.example/review", Span: "Acme CRM: affordable plans for agencies."},
+				{URL: "https://zoe.example/review", Span: "Zoë CRM: strong pipelines ☕."},
+				{URL: "https://uncited.example/", Span: ""},
 			},
 		},
 		{
 			name: "deferred via page_token", first: "serpapi_page_token.json", second: "serpapi_deferred.json",
 			state: providers.OverviewDeferred, organic: 1, requests: 2,
 			text:      "Acme CRM leads for agencies.",
-			citations: []cite{{"https://acme.com/pricing", "Acme CRM leads for agencies."}},
+			citations: []cite{{URL: "https://acme.com/pricing", Span: "Acme CRM leads for agencies."}},
 		},
 		{name: "absent", first: "serpapi_absent.json", state: providers.OverviewAbsent, organic: 2, requests: 1},
 		{name: "no Google results", state: providers.OverviewAbsent, requests: 1,
@@ -100,16 +98,7 @@ func TestGoogleAIOverviewSuccess(t *testing.T) {
 			if math.Abs(ans.CostUSD-float64(tc.requests)*serpAPICostPerRequest) > 1e-12 || ans.Latency <= 0 {
 				t.Errorf("cost %v latency %v", ans.CostUSD, ans.Latency)
 			}
-			checkSpans(t, ans)
-			if len(ans.Citations) != len(tc.citations) {
-				t.Fatalf("citations = %+v", ans.Citations)
-			}
-			for i, c := range tc.citations {
-				got := ans.Citations[i]
-				if got.URL != c.url || spanOf(ans.Text, got) != c.span {
-					t.Errorf("citation %d = %+v (span %q), want %s %q", i, got, spanOf(ans.Text, got), c.url, c.span)
-				}
-			}
+			checkCitations(t, ans, tc.citations)
 		})
 	}
 }

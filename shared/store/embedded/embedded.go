@@ -10,10 +10,12 @@ import (
 	"fmt"
 	"os"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/google/btree"
 
+	"github.com/brandlens/brandlens/shared/datadir"
 	"github.com/brandlens/brandlens/shared/store"
 )
 
@@ -36,6 +38,8 @@ type options struct {
 	now       func() time.Time
 	sync      bool
 	compactAt int64
+	// fsync makes a file's writes durable (tests inject failures).
+	fsync func(*os.File) error
 }
 
 // WithClock sets the clock that decides TTL expiry (default time.Now).
@@ -52,6 +56,15 @@ func WithSync(on bool) Option { return func(o *options) { o.sync = on } }
 func WithCompactionThreshold(bytes int64) Option { return func(o *options) { o.compactAt = bytes } }
 
 // Table is the embedded table. It is safe for concurrent use.
+//
+// Readers see only durable writes: with fsync on, a commit is written to
+// the log at once but enters the trees — what Get and Query read — only
+// after the fsync that covers it, so a failed fsync (or a crash before
+// it) can never take back data a reader already saw. Writers evaluate
+// their conditions against the newest state, pending commits included
+// (the overlay), so the order of commits is the order of the log; a
+// commit waits for the fsync of every commit before it, and once one
+// fsync fails every later write fails too.
 type Table struct {
 	now func() time.Time
 
@@ -62,18 +75,36 @@ type Table struct {
 	seq    uint64 // last commit
 	closed bool
 
+	// pending are the commits written to the log but not yet synced, in
+	// order; overlay holds the newest pending version of each key they
+	// write (nil item: deleted). Both are empty without fsync.
+	pending []pendingCommit
+	overlay map[store.Key]overlayEntry
+	applied atomic.Uint64 // last commit the trees hold
+
 	disk *disk // nil for a memory table
+}
+
+type pendingCommit struct {
+	seq  uint64
+	puts []store.Item
+	dels []store.Key
+}
+
+type overlayEntry struct {
+	seq  uint64
+	item store.Item
 }
 
 func newTable(o options) *Table {
 	if o.now == nil {
 		o.now = time.Now
 	}
-	return &Table{now: o.now, items: newTree(), gsi: newTree(), gsi2: newTree()}
+	return &Table{now: o.now, items: newTree(), gsi: newTree(), gsi2: newTree(), overlay: map[store.Key]overlayEntry{}}
 }
 
 func buildOptions(opts []Option) options {
-	o := options{sync: true, compactAt: defaultCompactAt}
+	o := options{sync: true, compactAt: defaultCompactAt, fsync: (*os.File).Sync}
 	for _, f := range opts {
 		f(&o)
 	}
@@ -88,7 +119,9 @@ func NewMemory(opts ...Option) *Table { return newTable(buildOptions(opts)) }
 func Open(dir string, opts ...Option) (*Table, error) {
 	o := buildOptions(opts)
 	t := newTable(o)
-	if err := os.MkdirAll(dir, 0o700); err != nil {
+	// Whoever can write the directory can plant a snapshot: it must be
+	// this user's alone.
+	if err := datadir.Ensure(dir); err != nil {
 		return nil, fmt.Errorf("store: open %s: %w", dir, err)
 	}
 	d, err := openDisk(dir, o, t)
@@ -166,7 +199,7 @@ func (t *Table) remove(k store.Key) {
 	t.index2(old.item, true, nil)
 }
 
-// lookup returns the stored item, expired or not, or nil.
+// lookup returns the durable item, expired or not, or nil.
 func (t *Table) lookup(k store.Key) store.Item {
 	e, ok := t.items.Get(tableEntry(k))
 	if !ok {
@@ -175,7 +208,17 @@ func (t *Table) lookup(k store.Key) store.Item {
 	return e.item
 }
 
-// commit logs and applies one atomic write; t.mu is held. It returns the
+// latest returns the newest item, pending commits included, expired or
+// not, or nil: what a writer's conditions see.
+func (t *Table) latest(k store.Key) store.Item {
+	if e, ok := t.overlay[k]; ok {
+		return e.item
+	}
+	return t.lookup(k)
+}
+
+// commit logs one atomic write and applies it, or, when it waits for an
+// fsync, adds it to the pending commits; t.mu is held. It returns the
 // commit's sequence number for t.durable.
 func (t *Table) commit(puts []store.Item, dels []store.Key) (uint64, error) {
 	if len(puts)+len(dels) == 0 {
@@ -187,11 +230,16 @@ func (t *Table) commit(puts []store.Item, dels []store.Key) (uint64, error) {
 		}
 	}
 	t.seq++
-	for _, it := range puts {
-		t.insert(it, t.seq)
-	}
-	for _, k := range dels {
-		t.remove(k)
+	if t.disk != nil && t.disk.sync {
+		t.pending = append(t.pending, pendingCommit{seq: t.seq, puts: puts, dels: dels})
+		for _, it := range puts {
+			t.overlay[it.Key()] = overlayEntry{seq: t.seq, item: it}
+		}
+		for _, k := range dels {
+			t.overlay[k] = overlayEntry{seq: t.seq}
+		}
+	} else {
+		t.apply(puts, dels, t.seq)
 	}
 	if t.disk != nil {
 		t.disk.maybeCompact()
@@ -199,12 +247,63 @@ func (t *Table) commit(puts []store.Item, dels []store.Key) (uint64, error) {
 	return t.seq, nil
 }
 
-// durable waits until commit seq is on disk; call it without t.mu.
+func (t *Table) apply(puts []store.Item, dels []store.Key, seq uint64) {
+	for _, it := range puts {
+		t.insert(it, seq)
+	}
+	for _, k := range dels {
+		t.remove(k)
+	}
+}
+
+// applyPending moves the pending commits up to seq into the trees, where
+// readers see them; t.mu is held.
+func (t *Table) applyPending(seq uint64) {
+	n := 0
+	for _, c := range t.pending {
+		if c.seq > seq {
+			break
+		}
+		t.apply(c.puts, c.dels, c.seq)
+		for _, it := range c.puts {
+			if e := t.overlay[it.Key()]; e.seq == c.seq {
+				delete(t.overlay, it.Key())
+			}
+		}
+		for _, k := range c.dels {
+			if e := t.overlay[k]; e.seq == c.seq {
+				delete(t.overlay, k)
+			}
+		}
+		n++
+	}
+	if n > 0 {
+		t.applied.Store(t.pending[n-1].seq)
+		t.pending = append(t.pending[:0:0], t.pending[n:]...)
+	}
+}
+
+// durable waits until commit seq is on disk, then makes every synced
+// commit visible to readers; call it without t.mu.
 func (t *Table) durable(seq uint64) error {
 	if t.disk == nil || seq == 0 {
 		return nil
 	}
-	return t.disk.waitSynced(seq)
+	err := t.disk.waitSynced(seq)
+	// The first writer back from a group fsync applies the whole group;
+	// the others find it done without taking the lock.
+	if synced := t.disk.syncedSeq(); synced > t.applied.Load() {
+		t.mu.Lock()
+		t.applyPending(synced)
+		t.mu.Unlock()
+	}
+	return err
+}
+
+// pendingSeq is the commit a read of k must wait for: the newest pending
+// write of k, or 0; t.mu is held.
+func (t *Table) pendingSeq(k store.Key) uint64 {
+	return t.overlay[k].seq
 }
 
 // Get implements store.Table.
@@ -216,6 +315,14 @@ func (t *Table) Get(ctx context.Context, key store.Key) (store.Item, error) {
 		return nil, err
 	}
 	t.mu.RLock()
+	if pending := t.pendingSeq(key); pending > 0 && !t.closed {
+		// A write of this key is on its way to the disk: answer once it
+		// is durable (or failed), rather than a version about to change —
+		// a compare-and-swap loop would only spin on it.
+		t.mu.RUnlock()
+		_ = t.durable(pending) // a failed fsync leaves the durable version
+		t.mu.RLock()
+	}
 	defer t.mu.RUnlock()
 	if t.closed {
 		return nil, ErrClosed
@@ -306,7 +413,16 @@ func (t *Table) write(ctx context.Context, ops []store.Op) ([]store.Item, error)
 	}
 	now := t.now()
 	for i, op := range ops {
-		if !op.Cond.Eval(t.lookup(op.OpKey()), now) {
+		if !op.Cond.Eval(t.latest(op.OpKey()), now) {
+			if pending := t.pendingSeq(op.OpKey()); pending > 0 {
+				// The refusal rests on a write not yet durable: tell it
+				// only once that write is (a failed fsync fails us too).
+				t.mu.Unlock()
+				if err := t.durable(pending); err != nil {
+					return nil, err
+				}
+				return t.write(ctx, ops)
+			}
 			t.mu.Unlock()
 			return nil, &store.TxConditionError{Index: i}
 		}
@@ -319,7 +435,7 @@ func (t *Table) write(ctx context.Context, ops []store.Op) ([]store.Item, error)
 		case store.OpPut:
 			out[i] = op.Item
 		case store.OpUpdate:
-			cur := t.lookup(op.Key)
+			cur := t.latest(op.Key)
 			if cur != nil && cur.Expired(now) {
 				cur = nil
 			}
@@ -330,7 +446,7 @@ func (t *Table) write(ctx context.Context, ops []store.Op) ([]store.Item, error)
 			}
 			out[i] = next
 		case store.OpDelete:
-			if t.lookup(op.Key) != nil {
+			if t.latest(op.Key) != nil {
 				dels = append(dels, op.Key)
 			}
 		}

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -330,6 +331,9 @@ func TestCrash(t *testing.T) {
 	}
 	want, _ := dump(t, tbl)
 	copyDir := t.TempDir()
+	if err := os.Chmod(copyDir, 0o700); err != nil {
+		t.Fatal(err)
+	}
 	for _, n := range dirNames(t, dir) {
 		b, err := os.ReadFile(filepath.Join(dir, n))
 		if err != nil {
@@ -450,6 +454,40 @@ func BenchmarkPut(b *testing.B) {
 					b.Fatal(err)
 				}
 			}
+		})
+	}
+}
+
+// BenchmarkParallelDurable measures concurrent writers sharing group
+// commits on disk (fsync on), with readers of the same keys beside them:
+// what `brandlens serve` does under load.
+func BenchmarkParallelDurable(b *testing.B) {
+	ctx := context.Background()
+	for _, mix := range []struct {
+		name  string
+		reads int // reads per write
+	}{{"writes", 0}, {"reads-writes-4-1", 4}} {
+		b.Run(mix.name, func(b *testing.B) {
+			tbl := open(b, b.TempDir())
+			defer tbl.Close()
+			var n atomic.Int64
+			b.SetParallelism(16)
+			b.RunParallel(func(pb *testing.PB) {
+				for pb.Next() {
+					i := n.Add(1)
+					k := fmt.Sprintf("ITEM#%04d", i%512)
+					if mix.reads > 0 && i%int64(mix.reads+1) != 0 {
+						if _, err := tbl.Get(ctx, store.Key{PK: "TENANT#1", SK: k}); err != nil && !errors.Is(err, store.ErrNotFound) {
+							b.Fatal(err)
+						}
+						continue
+					}
+					it := store.Item{store.AttrPK: "TENANT#1", store.AttrSK: k, "n": i}
+					if err := tbl.Put(ctx, it, store.Cond{}); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
 		})
 	}
 }

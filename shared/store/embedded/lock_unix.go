@@ -5,14 +5,15 @@ package embedded
 import (
 	"fmt"
 	"os"
-	"path/filepath"
 	"syscall"
+
+	"github.com/brandlens/brandlens/shared/datadir"
 )
 
 // lockDir takes an exclusive lock on dir, so that two tables (in this
 // process or another) never append to the same log.
 func lockDir(dir string) (*os.File, error) {
-	f, err := os.OpenFile(filepath.Join(dir, "LOCK"), os.O_CREATE|os.O_RDWR, 0o600)
+	f, err := datadir.OpenOrCreate(dir, "LOCK", os.O_RDWR)
 	if err != nil {
 		return nil, fmt.Errorf("store: lock %s: %w", dir, err)
 	}
@@ -21,17 +22,4 @@ func lockDir(dir string) (*os.File, error) {
 		return nil, fmt.Errorf("store: %s is already open: %w", dir, err)
 	}
 	return f, nil
-}
-
-// syncDir makes created and renamed directory entries durable.
-func syncDir(dir string) error {
-	d, err := os.Open(dir)
-	if err != nil {
-		return fmt.Errorf("store: sync %s: %w", dir, err)
-	}
-	defer d.Close()
-	if err := d.Sync(); err != nil {
-		return fmt.Errorf("store: sync %s: %w", dir, err)
-	}
-	return nil
 }

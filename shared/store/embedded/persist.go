@@ -17,6 +17,7 @@ import (
 
 	"github.com/google/btree"
 
+	"github.com/brandlens/brandlens/shared/datadir"
 	"github.com/brandlens/brandlens/shared/store"
 )
 
@@ -54,6 +55,7 @@ type disk struct {
 	t         *Table
 	dir       string
 	sync      bool
+	fsync     func(*os.File) error
 	compactAt int64
 	lock      *os.File
 
@@ -120,12 +122,12 @@ func openDisk(dir string, o options, t *Table) (_ *disk, err error) {
 	}
 	// Files the snapshot covers are left over from a crash mid-compaction.
 	removeBefore(dir, snapGen)
-	f, err := openLog(dir, gen)
+	f, err := openLog(dir, gen, false)
 	if err != nil {
 		return nil, err
 	}
 	d := &disk{
-		t: t, dir: dir, sync: o.sync, compactAt: o.compactAt, lock: lock,
+		t: t, dir: dir, sync: o.sync, fsync: o.fsync, compactAt: o.compactAt, lock: lock,
 		log: f, gen: gen, logSize: logSize, snapSize: snapSize,
 		synced: t.seq, sfile: f,
 	}
@@ -134,12 +136,18 @@ func openDisk(dir string, o options, t *Table) (_ *disk, err error) {
 	return d, nil
 }
 
-func openLog(dir string, gen uint64) (*os.File, error) {
-	f, err := os.OpenFile(filepath.Join(dir, fileName(logPrefix, gen)), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
+// openLog opens the log of generation gen for appending: a new one
+// (fresh) is created exclusively, the current one at start may exist.
+func openLog(dir string, gen uint64, fresh bool) (*os.File, error) {
+	open := datadir.OpenOrCreate
+	if fresh {
+		open = datadir.Create
+	}
+	f, err := open(dir, fileName(logPrefix, gen), os.O_WRONLY|os.O_APPEND)
 	if err != nil {
 		return nil, fmt.Errorf("store: open log: %w", err)
 	}
-	if err := syncDir(dir); err != nil {
+	if err := datadir.SyncDir(dir); err != nil {
 		f.Close()
 		return nil, err
 	}
@@ -264,7 +272,7 @@ func decodeRecord(line []byte) (puts []store.Item, dels []store.Key, err error) 
 // a crash: it is dropped, and cut off the file when truncate is set (the
 // log that will be appended to). A bad line before the last is corruption.
 func replayLog(path string, t *Table, truncate bool) (int64, error) {
-	data, err := os.ReadFile(path)
+	data, err := datadir.ReadFile(filepath.Split(path))
 	if err != nil {
 		return 0, fmt.Errorf("store: read log: %w", err)
 	}
@@ -305,7 +313,8 @@ func replayLog(path string, t *Table, truncate bool) (int64, error) {
 }
 
 func loadSnapshot(path string, t *Table) (int64, error) {
-	f, err := os.Open(path)
+	dir, name := filepath.Split(path)
+	f, err := datadir.OpenFile(dir, name, os.O_RDONLY)
 	if err != nil {
 		return 0, fmt.Errorf("store: open snapshot: %w", err)
 	}
@@ -362,7 +371,7 @@ func loadSnapshot(path string, t *Table) (int64, error) {
 func (d *disk) writeSnapshot(gen uint64, tree *btree.BTreeG[entry]) (size int64, expired []entry, err error) {
 	final := filepath.Join(d.dir, fileName(snapshotPrefix, gen))
 	tmp := final + ".tmp"
-	f, err := os.OpenFile(tmp, os.O_CREATE|os.O_TRUNC|os.O_WRONLY, 0o600)
+	f, err := datadir.Create(d.dir, filepath.Base(tmp), os.O_WRONLY)
 	if err != nil {
 		return 0, nil, fmt.Errorf("store: write snapshot: %w", err)
 	}
@@ -408,7 +417,7 @@ func (d *disk) writeSnapshot(gen uint64, tree *btree.BTreeG[entry]) (size int64,
 	if err = os.Rename(tmp, final); err != nil {
 		return 0, nil, fmt.Errorf("store: install snapshot: %w", err)
 	}
-	if err = syncDir(d.dir); err != nil {
+	if err = datadir.SyncDir(d.dir); err != nil {
 		return 0, nil, err
 	}
 	return cw.n, expired, nil
@@ -477,7 +486,7 @@ func (d *disk) waitSynced(seq uint64) error {
 		d.syncing = true
 		f, target := d.sfile, d.written.Load()
 		d.smu.Unlock()
-		err := f.Sync()
+		err := d.fsync(f)
 		d.smu.Lock()
 		d.syncing = false
 		if err != nil {
@@ -490,20 +499,32 @@ func (d *disk) waitSynced(seq uint64) error {
 	return nil
 }
 
+// syncedSeq is the last commit known to be on disk.
+func (d *disk) syncedSeq() uint64 {
+	d.smu.Lock()
+	defer d.smu.Unlock()
+	return d.synced
+}
+
 // switchLog makes f the log that fsyncs go to, after syncing the old one;
-// t.mu is held, so nothing is being written.
+// t.mu is held, so nothing is being written. Every commit is then durable
+// and applied, so that the snapshot cloned next holds them all.
 func (d *disk) switchLog(f *os.File) error {
 	d.smu.Lock()
 	defer d.smu.Unlock()
 	for d.syncing {
 		d.scond.Wait()
 	}
-	if err := d.sfile.Sync(); err != nil {
+	if d.serr != nil {
+		return d.serr
+	}
+	if err := d.fsync(d.sfile); err != nil {
 		d.serr = fmt.Errorf("store: sync log: %w", err)
 		d.scond.Broadcast()
 		return d.serr
 	}
 	d.synced = d.written.Load()
+	d.t.applyPending(d.synced)
 	d.sfile = f
 	d.scond.Broadcast()
 	return nil
@@ -527,7 +548,7 @@ func (d *disk) maybeCompact() {
 // startCompaction rotates the log and clones the tree; t.mu is held.
 func (d *disk) startCompaction() (uint64, *btree.BTreeG[entry], chan struct{}, error) {
 	gen := d.gen + 1
-	f, err := openLog(d.dir, gen)
+	f, err := openLog(d.dir, gen, true)
 	if err != nil {
 		return 0, nil, nil, err
 	}
@@ -604,7 +625,7 @@ func (d *disk) close() error {
 	}
 	serr := d.serr
 	if serr == nil {
-		if err := d.sfile.Sync(); err != nil {
+		if err := d.fsync(d.sfile); err != nil {
 			serr = fmt.Errorf("store: sync log: %w", err)
 		} else {
 			d.synced = d.written.Load()

@@ -164,3 +164,76 @@ func testUniqueReady(t *testing.T, e env) {
 		t.Fatalf("Holder of an unclaimed value after Ready: %v %v", ok, err)
 	}
 }
+
+// testUniqueMoveRelease: a rename moves the claim in the renaming
+// transaction (refused when another document holds the new value), a
+// delete frees it for a new document, and Ready claims nothing for a
+// document that holds no value.
+func testUniqueMoveRelease(t *testing.T, e env) {
+	u := names(e, "MOVE")
+	mk := func(id int, name string) doc {
+		d, created, err := u.Create(e.ctx, "MOVE", name, func() (doc, error) { return doc{ID: id, Name: name}, nil })
+		if err != nil || !created {
+			t.Fatalf("Create %q: %v %v", name, created, err)
+		}
+		return d
+	}
+	a, b := mk(1, "Alpha"), mk(2, "Beta")
+	rename := func(d doc, to string) error {
+		t.Helper()
+		snap, err := u.Docs.Read(e.ctx, u.Docs.Key(d))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return u.Replace(e.ctx, "MOVE", snap, doc{ID: d.ID, Name: to})
+	}
+	if ops, err := u.MoveOps(e.ctx, "MOVE", "Alpha", " ALPHA ", a); err != nil || len(ops) != 0 {
+		t.Fatalf("a change of case and spacing: %d ops, %v", len(ops), err)
+	}
+	if err := rename(a, "Gamma"); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok, _ := u.Holder(e.ctx, "MOVE", "alpha"); ok {
+		t.Fatal("the old value is still claimed after the rename")
+	}
+	if d, ok, err := u.Holder(e.ctx, "MOVE", "gamma"); err != nil || !ok || d.ID != 1 {
+		t.Fatalf("Holder of the new value: %+v %v %v", d, ok, err)
+	}
+	var taken *store.TakenError[doc]
+	if err := rename(b, "GAMMA"); !errors.As(err, &taken) || taken.Holder.ID != 1 {
+		t.Fatalf("rename onto a held value: %v, want TakenError naming document 1", err)
+	}
+	stale, err := u.Docs.Read(e.ctx, u.Docs.Key(b))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := u.Replace(e.ctx, "MOVE", stale, doc{ID: 2, Name: "Bêta"}); err != nil {
+		t.Fatal(err)
+	}
+	wantCondFailed(t, "rename of a stale snapshot", u.Replace(e.ctx, "MOVE", stale, doc{ID: 2, Name: "Beta"}))
+	b = doc{ID: 2, Name: "Bêta"}
+	if d, _, _ := u.Holder(e.ctx, "MOVE", "bêta"); d.ID != 2 {
+		t.Fatalf("a refused rename lost the claim: %+v", d)
+	}
+	ops, err := u.ReleaseOps(e.ctx, "MOVE", "Bêta", b)
+	if err != nil || len(ops) != 1 {
+		t.Fatalf("ReleaseOps: %d ops, %v", len(ops), err)
+	}
+	if err := e.tbl.TransactWrite(e.ctx, ops...); err != nil {
+		t.Fatal(err)
+	}
+	if c := mk(3, "beta"); c.ID != 3 {
+		t.Fatalf("a freed value is not taken by a new document: %+v", c)
+	}
+	if ops, err := u.ReleaseOps(e.ctx, "MOVE", "Bêta", b); err != nil || len(ops) != 0 {
+		t.Fatalf("release by a document that no longer holds the value: %d ops, %v", len(ops), err)
+	}
+
+	// Documents stored before claims existed: one holding no value is not claimed.
+	put(t, e, store.Item{store.AttrPK: "HOLDS", store.AttrSK: "DOC#0001", store.AttrDoc: `{"id":1,"name":"Gone"}`})
+	gone := names(e, "HOLDS")
+	gone.Holds = func(d doc) bool { return d.Name != "Gone" }
+	if d, created, err := gone.Create(e.ctx, "HOLDS", "gone", func() (doc, error) { return doc{ID: 2, Name: "gone"}, nil }); err != nil || !created || d.ID != 2 {
+		t.Fatalf("Create of a value only a non-holding document has: %+v %v %v", d, created, err)
+	}
+}

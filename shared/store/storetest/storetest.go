@@ -90,6 +90,7 @@ func Run(t *testing.T, newTable func(t *testing.T, now func() time.Time) store.T
 		{"UniqueConcurrent", testUniqueConcurrent},
 		{"UniquePrepare", testUniquePrepare},
 		{"UniqueReady", testUniqueReady},
+		{"UniqueMoveRelease", testUniqueMoveRelease},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

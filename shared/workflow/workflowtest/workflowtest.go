@@ -17,7 +17,8 @@
 //   - an explicit "ResultPath": "$" (the library adds a member named "$");
 //   - a Fail state without Error or Cause (the library invents
 //     "FailStateError" / "Execution failed because of a Fail state");
-//   - .waitForTaskToken tasks (no callbacks in the library; refused here);
+//   - .waitForTaskToken tasks without the TaskTokens option: the library
+//     has no callbacks, so the harness provides them (see TaskTokens);
 //   - comparing the Cause of errors the interpreters raise themselves
 //     (States.Runtime, States.Timeout, States.NoChoiceMatched): the names
 //     agree, the texts do not. Causes of task errors and Fail states agree.
@@ -65,7 +66,12 @@ type Option func(*config)
 
 type config struct {
 	execName string
+	tokens   *workflow.TaskTokens
 }
+
+// tokenPlaceholder is $$.Task.Token in the library's context object; the
+// harness swaps it for a token it issued before invoking the task.
+const tokenPlaceholder = "workflowtest-task-token"
 
 // Retry pauses and Wait Seconds are scaled down as workflow.WithRetryScale
 // does; the library can only override a retrier's pause with a constant, so
@@ -79,6 +85,15 @@ const (
 
 // ExecutionName sets $$.Execution.Name (default "workflowtest").
 func ExecutionName(name string) Option { return func(c *config) { c.execName = name } }
+
+// TaskTokens lets the definition's .waitForTaskToken tasks run, as the Go
+// runner's workflow.WithTaskTokens does: the library has no callback API,
+// so the harness gives each invocation of such a task a token issued from
+// tokens (in place of $$.Task.Token, which the library's context holds as
+// a placeholder), invokes the task's resource with it, and returns what
+// SendTaskSuccess or SendTaskFailure on tokens answers as the task's
+// result or error. Retry and Catch then see what Step Functions would.
+func TaskTokens(tokens *workflow.TaskTokens) Option { return func(c *config) { c.tokens = tokens } }
 
 // RunInAWSLocal runs def (with its ${Name} placeholders filled from subst)
 // once in aws-local-stepfunctions 3.0.0 with input, and returns the output
@@ -106,7 +121,7 @@ func RunInAWSLocal(t testing.TB, def []byte, subst map[string]string, input json
 	if err := json.Unmarshal(filled, &machine); err != nil {
 		t.Fatalf("workflowtest: definition is not valid JSON: %v", err)
 	}
-	if name := machine.tokenTask(); name != "" {
+	if name := machine.tokenTask(); name != "" && cfg.tokens == nil {
 		// The library has no callback API: it would run such a task like any
 		// other and never see $$.Task.Token.
 		t.Fatalf("workflowtest: state %q waits for a task token, which aws-local-stepfunctions %s cannot run; test it with the Go runner only", name, awsLocalVersion)
@@ -129,7 +144,19 @@ func RunInAWSLocal(t testing.TB, def []byte, subst map[string]string, input json
 			writeJSON(w, http.StatusBadRequest, map[string]string{"harnessError": "bad request: " + err.Error()})
 			return
 		}
-		out, err := inv.Invoke(r.Context(), call.Resource, call.Input)
+		var out json.RawMessage
+		var err error
+		if strings.HasSuffix(call.Resource, ".waitForTaskToken") && cfg.tokens != nil {
+			out, err = invokeForToken(r.Context(), cfg.tokens, inv, call.Resource, call.Input)
+		} else {
+			out, err = inv.Invoke(r.Context(), call.Resource, call.Input)
+		}
+		var tf *workflow.TaskFailure
+		if errors.As(err, &tf) {
+			// SendTaskFailure: its error and cause, as Step Functions records them.
+			writeJSON(w, http.StatusOK, map[string]any{"error": map[string]string{"name": tf.Name, "cause": tf.Cause}})
+			return
+		}
 		if err != nil {
 			writeJSON(w, http.StatusOK, map[string]any{"error": map[string]string{
 				"name": workflow.ErrorName(err), "cause": workflow.ErrorCause(err),
@@ -165,6 +192,7 @@ func RunInAWSLocal(t testing.TB, def []byte, subst map[string]string, input json
 		"endpoint":      srv.URL,
 		"executionName": cfg.execName,
 		"retryScale":    retryScale,
+		"taskToken":     tokenPlaceholder,
 		"validate":      !validated,
 	})
 	if err != nil {
@@ -211,6 +239,22 @@ func RunInAWSLocal(t testing.TB, def []byte, subst map[string]string, input json
 		return res.Output, "", ""
 	}
 	return nil, res.Error, res.Cause
+}
+
+// invokeForToken runs one invocation of a .waitForTaskToken task: a token
+// is issued and put where the Parameters put $$.Task.Token, the resource is
+// invoked with it (an error there fails the task, as a failed Lambda
+// invocation does), then the callback's answer is the task's outcome.
+func invokeForToken(ctx context.Context, tokens *workflow.TaskTokens, inv workflow.Invoker, resource string, input json.RawMessage) (json.RawMessage, error) {
+	token, await, done := tokens.Issue()
+	defer done()
+	placeholder, _ := json.Marshal(tokenPlaceholder)
+	quoted, _ := json.Marshal(token)
+	input = bytes.ReplaceAll(input, placeholder, quoted)
+	if _, err := inv.Invoke(ctx, resource, input); err != nil {
+		return nil, err
+	}
+	return await(ctx)
 }
 
 // Lint runs asl-validator 4.0.0 on def as it is (placeholders included: the

@@ -1,0 +1,295 @@
+package detect
+
+import (
+	"context"
+	"testing"
+)
+
+// One table per class of error the held-out batches showed (testdata/
+// heldout; make eval). The answers are written for the tests, in other
+// words than the batches', so that each case checks the rule, not a
+// sentence the rule was fitted to.
+
+type verdictCase struct {
+	name  string
+	brand Entity
+	comps []Entity
+	query string
+	text  string
+	want  Verdict
+}
+
+func runVerdictCases(t *testing.T, cases []verdictCase) {
+	t.Helper()
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			r, err := New(tc.brand, tc.comps).Analyze(context.Background(), Input{Text: tc.text, Query: tc.query})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if r.Verdict != tc.want {
+				t.Errorf("verdict %s, want %s (evidence %q)", r.Verdict, tc.want, r.Evidence)
+			}
+		})
+	}
+}
+
+var (
+	entNotion   = Entity{Name: "Notion", Domains: []string{"notion.so"}}
+	entObsidian = Entity{Name: "Obsidian", Domains: []string{"obsidian.md"}}
+	entZoom     = Entity{Name: "Zoom", Domains: []string{"zoom.us"}}
+	entMercury  = Entity{Name: "Mercury", Domains: []string{"mercury.com"}}
+	entNest     = Entity{Name: "Nest", Domains: []string{"nest.com"}}
+	entEcobee   = Entity{Name: "Ecobee", Domains: []string{"ecobee.com"}}
+	entSignal   = Entity{Name: "Signal", Domains: []string{"signal.org"}}
+	entTelegram = Entity{Name: "Telegram", Domains: []string{"telegram.org"}}
+	entLinear   = Entity{Name: "Linear", Domains: []string{"linear.app"}}
+	entJira     = Entity{Name: "Jira", Domains: []string{"atlassian.com"}}
+	entAmazon   = Entity{Name: "Amazon", Domains: []string{"amazon.com"}}
+	entApple    = Entity{Name: "Apple", Domains: []string{"apple.com"}}
+	entArc      = Entity{Name: "Arc", Domains: []string{"arc.net"}}
+	entSlack    = Entity{Name: "Slack", Domains: []string{"slack.com"}}
+	entTeams    = Entity{Name: "Microsoft Teams", Aliases: []string{"Teams"}}
+	entCraft    = Entity{Name: "Craft", Domains: []string{"craft.do"}}
+	entBear     = Entity{Name: "Bear", Domains: []string{"bear.app"}}
+	entMonday   = Entity{Name: "monday.com", Aliases: []string{"Monday"}, Domains: []string{"monday.com"}}
+	entConfl    = Entity{Name: "Confluence", Domains: []string{"atlassian.com"}}
+)
+
+// Class 1: statements of ignorance in other words and other languages.
+func TestClassIgnorance(t *testing.T) {
+	runVerdictCases(t, []verdictCase{
+		{"French", Entity{Name: "Bravéo"}, nil, "bravéo avis",
+			"Je n'ai pas d'informations fiables sur Bravéo. Vérifiez les avis clients avant de vous abonner.", VerdictUnknownToModel},
+		{"German", Entity{Name: "Kestrova"}, nil, "kestrova erfahrungen",
+			"Ich habe keine verlässlichen Informationen über Kestrova. Prüfen Sie die Bewertungen vor dem Kauf.", VerdictUnknownToModel},
+		{"Spanish", Entity{Name: "Pluvia"}, nil, "pluvia opiniones",
+			"No tengo información fiable sobre Pluvia, así que no puedo recomendarla.", VerdictUnknownToModel},
+		{"not certain, then no information", Entity{Name: "Orvanta"}, nil, "orvanta crm",
+			"I'm not certain Orvanta is a CRM at all; I don't have enough information to say.", VerdictUnknownToModel},
+		{"nothing on the queried thing", Entity{Name: "Tessvik"}, nil, "tessvik payroll",
+			"I have nothing reliable on Tessvik's payroll module. Compare tax filing support and integrations before choosing.", VerdictUnknownToModel},
+		{"ordinary word introduced as a product", Entity{Name: "Harbor"}, nil, "harbor invoicing",
+			"I don't know of an invoicing app called Harbor, so I can't describe its features.", VerdictUnknownToModel},
+		{"a capability is no guess", Entity{Name: "Loom", Domains: []string{"loom.com"}}, nil, "loom ai features 2026",
+			"I can't speak reliably about Loom's 2026 AI features. As of my last information, Loom could generate titles and summaries.", VerdictMentioned},
+		{"ordinary word disclaimed at a sentence start", Entity{Name: "Lantern"}, nil, "lantern analytics",
+			"Lantern isn't a tool I have any reliable knowledge of. Compare Mixpanel and Amplitude instead.", VerdictUnknownToModel},
+		// Not ignorance: a privacy statement has an object of its own.
+		{"no data about you is privacy", entSignal, []Entity{entTelegram}, "private messenger",
+			"Signal keeps almost no data about you and encrypts every chat by default.", VerdictMentioned},
+	})
+}
+
+// Class 2: ordinary-word brands used as words — other senses, read once
+// per answer.
+func TestClassOrdinaryWord(t *testing.T) {
+	runVerdictCases(t, []verdictCase{
+		{"natural kind after the name", entAmazon, nil, "facts about brazil",
+			"Brazil holds most of the Amazon basin. The Amazon River carries more water than any other.", VerdictOrdinaryWord},
+		{"defined as a natural kind in a list", entAmazon, nil, "longest rivers",
+			"1. **Nile** – about 6,650 km.\n2. **Amazon** – the largest river by discharge.\n\nThe Amazon's tributaries drain half a continent.", VerdictOrdinaryWord},
+		{"a planet", entMercury, nil, "planets of the solar system",
+			"Mercury is the smallest planet and the closest to the Sun. A year on Mercury lasts 88 days.", VerdictOrdinaryWord},
+		{"a setting, read once per answer", entZoom, nil, "screen too big on iphone",
+			"Your phone has Display Zoom turned on. Go to Settings > Display & Brightness > Zoom and choose Default, or uncheck Zoom in the accessibility settings.", VerdictOrdinaryWord},
+		{"a substance in compounds, read once per answer", entMercury, nil, "is salmon safe in pregnancy",
+			"Salmon is a low-mercury fish, unlike high-mercury swordfish. Mercury can build up in larger fish over time.", VerdictOrdinaryWord},
+		{"a lower-case noun after an article", Entity{Name: "Coda", Domains: []string{"coda.io"}}, nil, "what is a coda",
+			"A coda is the closing section of a piece. The coda often repeats the main theme.", VerdictOrdinaryWord},
+		{"the tail of another name", entApple, nil, "weekend in new york",
+			"The Big Apple is at its best in autumn: walk the High Line and see a show on Broadway.", VerdictOrdinaryWord},
+		{"a plan by weekday", entMonday, nil, "how to plan a study week",
+			"- **Monday:** outline the chapter.\n- **Wednesday:** practice problems.\n- **Friday:** review mistakes.", VerdictOrdinaryWord},
+		// The app that opens a menu path is the product.
+		{"the root of a menu path is the app", entZoom, []Entity{{Name: "Webex"}}, "zoom audio settings",
+			"In the desktop client, open Zoom > Settings > Audio and pick your microphone. Zoom offers automatic volume adjustment.", VerdictMentioned},
+	})
+}
+
+// Class 3: ordinary-word brands used as brands at a sentence start.
+func TestClassSentenceStart(t *testing.T) {
+	runVerdictCases(t, []verdictCase{
+		{"verb with an object", entNest, []Entity{entEcobee}, "smart thermostat recommendations",
+			"Nest adjusts the temperature when you leave the house. Ecobee ships with a room sensor.", VerdictMentioned},
+		{"past tense with an object", Entity{Name: "Square", Domains: []string{"squareup.com"}}, nil, "history of mobile payments",
+			"Square introduced the headphone-jack card reader in 2010. Contactless readers followed later.", VerdictMentioned},
+		{"an auxiliary", entNotion, []Entity{entObsidian}, "team wiki tools",
+			"Notion can host a wiki, a task board and meeting notes in one workspace.", VerdictMentioned},
+		{"an evaluation", entBear, []Entity{entObsidian}, "bear notes sync",
+			"Bear is delightful to write in, and tags replace folders.", VerdictMentioned},
+		{"a definition past adverbs", entLinear, []Entity{entJira}, "linear for engineers",
+			"Linear is arguably the quickest issue tracker around.", VerdictMentioned},
+		{"defined by its category", entMercury, nil, "mercury banking for startups",
+			"Mercury is an online bank for startups with no monthly fees.", VerdictMentioned},
+		{"has been criticised", entArc, nil, "arc browser",
+			"Arc has been criticised for a confusing onboarding.", VerdictMentioned},
+		{"bare subject in German", entNotion, []Entity{entConfl}, "wiki software",
+			"Notion ist flexibel und leicht zu bedienen.", VerdictMentioned},
+		{"bare subject in French", entSignal, nil, "messagerie sécurisée",
+			"Signal est chiffrée de bout en bout par défaut.", VerdictMentioned},
+		{"another brand anywhere in the answer", entCraft, []Entity{entNotion}, "writing apps",
+			"Craft has lovely typography and cards.\n\nFor databases and team wikis, most people use Notion.", VerdictMentioned},
+		{"the next sentence's attributes", Entity{Name: "Buffer", Domains: []string{"buffer.com"}}, nil, "scheduler for a bakery",
+			"Buffer keeps posting simple. The free plan covers three channels and a month of analytics.", VerdictMentioned},
+		{"has + participle", Entity{Name: "Canvas"}, nil, "university lms",
+			"Canvas has grown quickly in Europe. Its mobile app is well rated.", VerdictMentioned},
+		{"a name written without its apostrophe", Entity{Name: "Arc'teryx"}, nil, "rain jacket",
+			"The Arcteryx Beta LT is light and very waterproof.", VerdictMentioned},
+		{"a troubleshooting query", entNotion, nil, "notion data loss",
+			"Notion has had several outages, and some pages reverted after sync conflicts.", VerdictMentioned},
+		// A common noun starting a sentence stays a word.
+		{"a query that only names the word", Entity{Name: "Honey", Domains: []string{"joinhoney.com"}}, nil, "is honey good for a sore throat",
+			"Honey is soothing for a sore throat and can calm a cough. Mix a spoonful into warm water with lemon.", VerdictOrdinaryWord},
+		{"a compound's head noun", entNest, nil, "attract birds to the garden",
+			"Nest boxes in a quiet corner attract tits and robins. Put one up before spring.", VerdictOrdinaryWord},
+		{"a mass noun with a plural head", entMercury, nil, "fish and health",
+			"Mercury levels vary by species and size.", VerdictOrdinaryWord},
+		{"an adjective in a compound", entLinear, nil, "statistics basics",
+			"Linear models are simple to fit and easy to interpret.", VerdictOrdinaryWord},
+	})
+}
+
+// Class 3 for competitors: their evidence comes from other competitors and
+// their own predicates, never from the brand.
+func TestClassCompetitorPredicates(t *testing.T) {
+	cases := []struct {
+		name       string
+		brand      Entity
+		comps      []Entity
+		query      string
+		text       string
+		competitor string
+	}{
+		{"parenthetical", entSignal, []Entity{entTelegram}, "private alternative to telegram",
+			"Signal encrypts every chat. Telegram, by contrast, keeps regular chats on its servers.", "Telegram"},
+		{"comparative", entBear, []Entity{entCraft}, "minimal note app",
+			"Bear has a focused editor. Craft is prettier for structured documents.", "Craft"},
+		{"enumerated subjects", Entity{Name: "PayPal"}, []Entity{{Name: "Stripe"}}, "paypal fees",
+			"PayPal fees add up. Stripe or Wise are cheaper for regular invoicing.", "Stripe"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			r, _ := New(tc.brand, tc.comps).Analyze(context.Background(), Input{Text: tc.text, Query: tc.query})
+			for _, c := range r.Competitors {
+				if c.Name == tc.competitor && !c.Mentioned {
+					t.Errorf("%s not mentioned", tc.competitor)
+				}
+			}
+		})
+	}
+}
+
+// Class 4: a domain or a name that appears only inside a link.
+func TestClassLinkOnly(t *testing.T) {
+	r := New(entNotion, []Entity{entConfl}).Detect("Keep one owner per page.\n\nTemplates: [atlassian.com/software/confluence/templates](https://www.atlassian.com/software/confluence/templates)", nil)
+	if r.Competitors[0].Mentioned {
+		t.Errorf("a name in a link's path is no mention: %+v", r.Competitors[0].Mentions)
+	}
+	if !r.Competitors[0].DomainCited {
+		t.Errorf("the link cites the domain")
+	}
+	runVerdictCases(t, []verdictCase{
+		{"a path without a scheme", entLinear, nil, "api pagination",
+			"Use cursors. Walkthrough: [linear.app/developers/pagination](https://linear.app/developers/pagination)", VerdictCitedOnly},
+	})
+}
+
+type sentimentCase struct {
+	name  string
+	brand Entity
+	comps []Entity
+	query string
+	text  string
+	want  Sentiment
+}
+
+// Sentiment classes: negation, contrast, reported complaints, intensity,
+// mixed, hedged recommendations, comparisons where the competitor wins.
+func TestClassSentiment(t *testing.T) {
+	cases := []sentimentCase{
+		// negation and first-person verdicts
+		{"I wouldn't pick it", entSlack, nil, "slack for a club",
+			"Slack works, but I wouldn't pick it for a volunteer club: the free plan hides old messages.", Negative},
+		{"not something I'd rely on", entArc, nil, "arc browser future",
+			"Arc still runs fine. Development has stopped, though, and it is not something I'd rely on for work.", Negative},
+		{"less compelling", entZoom, nil, "zoom pro worth it",
+			"Zoom Pro is less compelling than it used to be, and the desktop app keeps growing.", Negative},
+		// contrast with a verdict
+		{"conceded praise, verdict against", entNotion, nil, "notion for a law firm",
+			"Notion is powerful, but it's rarely the right tool for a law firm. Permissions are coarse and audit logs are locked behind Enterprise.", Negative},
+		{"conceded criticism and praise", entNotion, nil, "notion review",
+			"Notion can feel slow on huge pages, but it is excellent for wikis.", Mixed},
+		// reported complaints and defection
+		{"reported complaints", entBear, nil, "bear sync problems",
+			"Bear looks great. Users report it duplicates notes after sync conflicts, and a common complaint is lost tags.", Mixed},
+		{"teams moving off it", Entity{Name: "Oracle"}, nil, "oracle database",
+			"Many companies are moving off Oracle, mainly because of licence costs and aggressive audits.", Negative},
+		{"discontinued development", entArc, nil, "arc browser",
+			"Arc has stopped adding features, and support may end.", Negative},
+		// intensity
+		{"superlative of a polar word", entLinear, nil, "linear review",
+			"Engineers call Linear the cleanest tracker they have used.", Positive},
+		{"works surprisingly well", entNotion, nil, "notion ai",
+			"Notion AI works surprisingly well for summaries.", Positive},
+		{"widest selection", entAmazon, nil, "where to buy usb cables",
+			"Amazon has the widest selection of cables.", Positive},
+		{"high fees", entAmazon, nil, "selling on amazon",
+			"Amazon has the largest audience, but fees are high for cheap items.", Mixed},
+		// ignorance is not criticism
+		{"ignorance beside praise", Entity{Name: "Square"}, nil, "square kiosk",
+			"I don't have reliable details on Square's newest kiosk. Square itself is easy to set up and has excellent support.", Positive},
+		// hedged recommendations and requirements
+		{"a requirement is not praise", entNotion, []Entity{entObsidian}, "notion offline",
+			"Notion is excellent for shared wikis. It isn't the best choice if you need fast offline access, though: it's slow to load large pages compared with Obsidian.", Mixed},
+		{"weak praise and a poor fit", Entity{Name: "Ring"}, nil, "doorbell without subscription",
+			"Ring is popular, but without a plan there is no recorded history. That makes it a poor fit here.", Negative},
+		// discontinuation, accusations, bare answers
+		{"shut down", Entity{Name: "Pocket"}, nil, "read later app",
+			"Pocket was the best-known read-later app, but Mozilla shut it down in 2025.", Negative},
+		{"accused", Entity{Name: "Honey"}, nil, "coupon extension",
+			"Honey was accused of replacing creators' affiliate links, and the claims hurt its reputation.", Negative},
+		{"a bare no", Entity{Name: "Honey"}, nil, "should i keep using the honey extension",
+			"I wouldn't. Honey has lost much of its users' trust.", Negative},
+		{"a bare yes", Entity{Name: "Starling"}, nil, "is starling good for freelancers",
+			"Yes. Starling has no monthly fee and sorts income into spaces.", Positive},
+		{"no longer the obvious choice", Entity{Name: "Mailchimp"}, nil, "newsletter tool",
+			"Mailchimp is no longer the obvious choice, and prices have risen sharply.", Negative},
+		{"a bare no before the brand", Entity{Name: "Ring"}, nil, "ring plan worth it",
+			"Honestly, no. Ring's cameras are decent, but most features now sit behind the plan and the price went up again.", Negative},
+		{"rather than", entSignal, nil, "signal desktop",
+			"Signal Desktop syncs new messages. It's functional rather than polished.", Negative},
+		{"criticism denied", entZoom, nil, "zoom reliability",
+			"Zoom is very reliable, and outages are rare.", Positive},
+		{"a restricted recommendation", entCraft, nil, "craft for teams",
+			"Craft falls short for teams: permissions are basic. I'd only pick it for a solo writer.", Negative},
+		{"the brand loses a comparison", entCraft, []Entity{entNotion}, "craft for teams",
+			"Craft is lovely for individuals, but for teams it falls short and lags behind Notion.", Mixed},
+		{"a rival named only as the comparison object", entLinear, []Entity{entJira}, "linear enterprise",
+			"Linear is fast and pleasant. Custom workflows remain limited compared with Jira, and enterprise add-ons are pricey.", Mixed},
+		// comparisons where the competitor wins
+		{"the rival is the better pick", entNest, []Entity{entEcobee}, "thermostat for a big house",
+			"Nest looks good on the wall. For most people, Ecobee is the better pick because of its sensors.", Negative},
+		{"a trade-off is not a verdict", entSlack, []Entity{entTeams}, "slack vs teams",
+			"Slack is easier to adopt and people enjoy it. Teams is stronger for meetings.", Positive},
+		{"a conditional rival is not a verdict", entSlack, []Entity{entTeams}, "slack vs teams",
+			"Slack is excellent for fast-moving teams. If you already pay for Microsoft 365, Teams is the better fit.", Positive},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			r, err := New(tc.brand, tc.comps).Analyze(context.Background(), Input{Text: tc.text, Query: tc.query})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if r.Verdict != VerdictMentioned {
+				t.Fatalf("verdict %s", r.Verdict)
+			}
+			if r.Sentiment != tc.want {
+				t.Errorf("sentiment %s, want %s (praise %q, criticism %q)", r.Sentiment, tc.want, r.Brand.PositiveEvidence, r.NegativeEvidence)
+			}
+			if (tc.want == Negative || tc.want == Mixed) && r.NegativeEvidence == "" {
+				t.Errorf("no negative evidence")
+			}
+		})
+	}
+}
