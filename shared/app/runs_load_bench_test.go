@@ -21,6 +21,7 @@ import (
 	"github.com/brandlens/brandlens/shared/platforms"
 	"github.com/brandlens/brandlens/shared/providers"
 	"github.com/brandlens/brandlens/shared/queue"
+	"github.com/brandlens/brandlens/shared/recaptcha"
 	"github.com/brandlens/brandlens/shared/seed"
 	"github.com/brandlens/brandlens/shared/store"
 	"github.com/brandlens/brandlens/shared/store/dynamo"
@@ -78,6 +79,30 @@ type settledTable struct {
 	// Transactions that failed: a condition, or anything else (a conflict
 	// retried until the store gave up).
 	txCondFailed, txFailed int
+	// calls counts the store round trips by operation (a GetMany is one
+	// BatchGetItem per 100 keys), from the first submit on.
+	calls map[string]int
+}
+
+func (t *settledTable) count(op string, n int) {
+	t.mu.Lock()
+	t.calls[op] += n
+	t.mu.Unlock()
+}
+
+func (t *settledTable) Get(ctx context.Context, key store.Key) (store.Item, error) {
+	t.count("Get", 1)
+	return t.Table.Get(ctx, key)
+}
+
+func (t *settledTable) Query(ctx context.Context, q store.Query) (store.Page, error) {
+	t.count("Query", 1)
+	return t.Table.Query(ctx, q)
+}
+
+func (t *settledTable) Delete(ctx context.Context, key store.Key, cond store.Cond) error {
+	t.count("Delete", 1)
+	return t.Table.Delete(ctx, key, cond)
 }
 
 // transitions counts the workflow's state transitions by state: beyond
@@ -122,10 +147,12 @@ func (t *settledTable) note(ops []store.Op) {
 }
 
 func (t *settledTable) GetMany(ctx context.Context, keys []store.Key) ([]store.Item, error) {
+	t.count("BatchGet", (len(keys)+store.MaxBatchGet-1)/store.MaxBatchGet)
 	return store.GetMany(ctx, t.Table, keys...)
 }
 
 func (t *settledTable) TransactWrite(ctx context.Context, ops ...store.Op) error {
+	t.count("TransactWrite", 1)
 	err := t.Table.TransactWrite(ctx, ops...)
 	switch {
 	case err == nil:
@@ -143,6 +170,7 @@ func (t *settledTable) TransactWrite(ctx context.Context, ops ...store.Op) error
 }
 
 func (t *settledTable) Put(ctx context.Context, item store.Item, cond store.Cond) error {
+	t.count("Put", 1)
 	err := t.Table.Put(ctx, item, cond)
 	if err == nil {
 		t.note([]store.Op{store.PutOp(item, cond)})
@@ -151,6 +179,7 @@ func (t *settledTable) Put(ctx context.Context, item store.Item, cond store.Cond
 }
 
 func (t *settledTable) Update(ctx context.Context, key store.Key, upd store.Update, cond store.Cond) (store.Item, error) {
+	t.count("Update", 1)
 	it, err := t.Table.Update(ctx, key, upd, cond)
 	if err == nil {
 		t.note([]store.Op{store.UpdateOp(key, upd, cond)})
@@ -164,14 +193,15 @@ const loadTimeout = 15 * time.Minute
 func runsAtOnce(b *testing.B, inner store.Table, n int) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	tbl := &settledTable{Table: inner, settled: map[string]time.Time{}, done: make(chan struct{}), want: n}
+	tbl := &settledTable{Table: inner, settled: map[string]time.Time{}, done: make(chan struct{}), want: n, calls: map[string]int{}}
 	provs, err := providers.FromEnv(func(string) string { return "" }, nil)
 	if err != nil {
 		b.Fatal(err)
 	}
 	trans := &transitions{n: map[string]int{}}
 	local, err := app.NewLocal(app.LocalOptions{Table: tbl, KeySecret: []byte(testKeySecret), Providers: provs,
-		Logger: slog.New(slog.NewJSONHandler(io.Discard, nil)), Observer: trans})
+		Logger: slog.New(slog.NewJSONHandler(io.Discard, nil)), Observer: trans,
+		BrandCheck: app.BrandCheckOptions{Verifier: recaptcha.Bypass{}}})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -193,6 +223,9 @@ func runsAtOnce(b *testing.B, inner store.Table, n int) {
 	runDone := make(chan error, 1)
 	go func() { runDone <- local.Run(ctx) }()
 
+	tbl.mu.Lock()
+	clear(tbl.calls) // seeding is not the runs' work
+	tbl.mu.Unlock()
 	b.ResetTimer()
 	submitted := make(map[string]time.Time, n)
 	var mu sync.Mutex
@@ -252,16 +285,39 @@ func runsAtOnce(b *testing.B, inner store.Table, n int) {
 	b.ReportMetric(float64(n)/elapsed.Seconds(), "runs/s")
 	b.ReportMetric(float64(lat[len(lat)/2].Milliseconds()), "p50-ms")
 	b.ReportMetric(float64(lat[len(lat)*99/100].Milliseconds()), "p99-ms")
+	// Round trips per platform run: every store call from the first submit
+	// to the last settle (API, dispatch, steps, settle, outbox) over the
+	// runs' platform runs.
+	tbl.mu.Lock()
+	total, platformRuns := 0, float64(n*len(platforms.All))
+	for _, c := range tbl.calls {
+		total += c
+	}
+	b.Logf("store calls per platform run: %.2f (%v over %d platform runs)", float64(total)/platformRuns, tbl.calls, n*len(platforms.All))
+	b.ReportMetric(float64(total)/platformRuns, "calls/platform-run")
+	b.ReportMetric(float64(tbl.calls["TransactWrite"])/platformRuns, "tx/platform-run")
+	tbl.mu.Unlock()
 
 	// Nothing stuck, nothing lost: every job settled, the ledger balances.
-	js, _, err := repos.Jobs.Page(ctx, tid, "", n+10, "")
-	if err != nil {
-		b.Fatal(err)
+	var js []jobs.Job
+	for cursor := ""; ; {
+		page, next, err := repos.Jobs.Page(ctx, tid, "", 200, cursor)
+		if err != nil {
+			b.Fatal(err)
+		}
+		js = append(js, page...)
+		if cursor = next; cursor == "" {
+			break
+		}
 	}
 	for _, j := range js {
 		if !jobs.Terminal(j.Status) {
 			b.Errorf("job %s is %s", j.ID, j.Status)
 		}
+	}
+	stuck := 0
+	if err := repos.Jobs.EachUnfinished(ctx, func(jobs.Job) error { stuck++; return nil }); err != nil || stuck > 0 {
+		b.Errorf("%d jobs left in the unfinished index (%v)", stuck, err)
 	}
 	bal, err := repos.Ledger.Balance(ctx, tid)
 	if err != nil {
