@@ -325,9 +325,9 @@ func (r *costRun) queryRuns(ctx context.Context, n int) (float64, error) {
 // quiesce waits until no event waits for fan-out and no delivery is due.
 func (r *costRun) quiesce(ctx context.Context) error {
 	return waitFor(ctx, func() (bool, error) {
-		for _, pk := range []string{outbox.PendingPK, "WHDELIVERY#due"} {
-			p, err := r.inner.Query(ctx, store.Query{Index: store.IndexGSI1, PK: pk, Limit: 1})
-			if err != nil || len(p.Items) > 0 {
+		for _, base := range []string{outbox.PendingPK, "WHDELIVERY#due"} {
+			items, err := store.FirstShards(ctx, r.inner, base, store.Query{Index: store.IndexGSI1}, 1)
+			if err != nil || len(items) > 0 {
 				return false, err
 			}
 		}

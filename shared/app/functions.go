@@ -409,7 +409,7 @@ var workers = []Function{
 			// Filters match the record's dynamodb member only (Lambda's
 			// filtering documents no eventName for DynamoDB sources);
 			// the handler skips records that are not INSERTs.
-			{Name: "Outbox", StreamFilter: `{"dynamodb": {"NewImage": {"kind": {"S": ["event"]}, "GSI1PK": {"S": ["OUTBOX#pending"]}}}}`,
+			{Name: "Outbox", StreamFilter: `{"dynamodb": {"NewImage": {"kind": {"S": ["event"]}, "GSI1PK": {"S": [{"prefix": "OUTBOX#pending"}]}}}}`,
 				BatchSize: 100, RetryAttempts: 10},
 			{Name: "Sweep", Schedule: "rate(1 minute)"},
 		}},

@@ -23,6 +23,7 @@ import (
 	"github.com/brandlens/brandlens/shared/queue"
 	"github.com/brandlens/brandlens/shared/recaptcha"
 	"github.com/brandlens/brandlens/shared/seed"
+	"github.com/brandlens/brandlens/shared/ssrf"
 	"github.com/brandlens/brandlens/shared/store"
 	"github.com/brandlens/brandlens/shared/store/dynamo"
 	"github.com/brandlens/brandlens/shared/store/dynamotest"
@@ -190,60 +191,76 @@ func (t *settledTable) Update(ctx context.Context, key store.Key, upd store.Upda
 // loadTimeout bounds the wait for every run to settle.
 const loadTimeout = 15 * time.Minute
 
-func runsAtOnce(b *testing.B, inner store.Table, n int) {
+// loadEnv is the local runtime over a counting table, with one tenant
+// seeded for n runs (5 platforms, simulated providers, 100 queries).
+type loadEnv struct {
+	tbl    *settledTable
+	trans  *transitions
+	local  *app.Local
+	tid    int32
+	ctx    context.Context
+	stop   func()
+	runErr chan error
+}
+
+const loadKey, loadQueries = "local-key-load-publish-0001", 100
+
+func newLoadEnv(tb testing.TB, inner store.Table, n int, guard ssrf.Guard) *loadEnv {
+	tb.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
 	tbl := &settledTable{Table: inner, settled: map[string]time.Time{}, done: make(chan struct{}), want: n, calls: map[string]int{}}
 	provs, err := providers.FromEnv(func(string) string { return "" }, nil)
 	if err != nil {
-		b.Fatal(err)
+		tb.Fatal(err)
 	}
 	trans := &transitions{n: map[string]int{}}
 	local, err := app.NewLocal(app.LocalOptions{Table: tbl, KeySecret: []byte(testKeySecret), Providers: provs,
-		Logger: slog.New(slog.NewJSONHandler(io.Discard, nil)), Observer: trans,
-		BrandCheck: app.BrandCheckOptions{Verifier: recaptcha.Bypass{}}})
+		Logger: slog.New(slog.NewJSONHandler(io.Discard, nil)), Observer: trans, Guard: guard,
+		DispatchInterval: 20 * time.Millisecond, BrandCheck: app.BrandCheckOptions{Verifier: recaptcha.Bypass{}}})
 	if err != nil {
-		b.Fatal(err)
+		tb.Fatal(err)
 	}
-	const key, nQueries = "local-key-load-publish-0001", 100
-	qs := make([]seed.Query, nQueries)
+	qs := make([]seed.Query, loadQueries)
 	for i := range qs {
 		qs[i] = seed.Query{Text: fmt.Sprintf("best note taking app %d", i+1), Platforms: platforms.All}
 	}
-	repos := local.Services.Repos
-	res, err := seed.Apply(ctx, repos, seed.File{Tenants: []seed.Tenant{{Name: "Load", Credits: int64(n * 5),
+	res, err := seed.Apply(ctx, local.Services.Repos, seed.File{Tenants: []seed.Tenant{{Name: "Load", Credits: int64(n * 5),
 		DailyCreditCeiling: int64(n * 5), RPMLimit: 1 << 30,
 		Brand:       &seed.Brand{Name: "Acme Notes", Domains: []string{"acmenotes.com"}},
 		Competitors: []seed.Brand{{Name: "Notion"}, {Name: "Evernote"}},
-		Queries:     qs, APIKeys: []seed.APIKey{{Key: key, Scopes: []string{"publish"}}}}}})
+		Queries:     qs, APIKeys: []seed.APIKey{{Key: loadKey, Scopes: []string{"publish"}}}}}})
 	if err != nil {
-		b.Fatal(err)
+		tb.Fatal(err)
 	}
-	tid := res.Tenants[0].ID
-	runDone := make(chan error, 1)
-	go func() { runDone <- local.Run(ctx) }()
-
+	e := &loadEnv{tbl: tbl, trans: trans, local: local, tid: res.Tenants[0].ID, ctx: ctx, runErr: make(chan error, 1)}
+	go func() { e.runErr <- local.Run(ctx) }()
+	e.stop = func() { cancel(); <-e.runErr }
+	tb.Cleanup(e.stop)
 	tbl.mu.Lock()
 	clear(tbl.calls) // seeding is not the runs' work
 	tbl.mu.Unlock()
-	b.ResetTimer()
+	return e
+}
+
+// submit posts n runs through the API from writers goroutines at once and
+// returns when each job was accepted.
+func (e *loadEnv) submit(tb testing.TB, n, writers int) map[string]time.Time {
 	submitted := make(map[string]time.Time, n)
 	var mu sync.Mutex
 	var wg sync.WaitGroup
 	next := make(chan int)
-	start := time.Now()
-	for range 32 {
+	for range writers {
 		wg.Go(func() {
 			for i := range next {
-				req := httptest.NewRequest("POST", fmt.Sprintf("/api/v1/queries/%d/run", i%nQueries+1), strings.NewReader(`{"samples":1}`))
-				req.Header.Set("X-API-Key", key)
+				req := httptest.NewRequest("POST", fmt.Sprintf("/api/v1/queries/%d/run", i%loadQueries+1), strings.NewReader(`{"samples":1}`))
+				req.Header.Set("X-API-Key", loadKey)
 				req.Header.Set("Content-Type", "application/json")
 				at := time.Now()
 				rec := httptest.NewRecorder()
-				local.API.ServeHTTP(rec, req)
+				e.local.API.ServeHTTP(rec, req)
 				var acc struct{ JobID string }
 				if rec.Code != 202 || json.Unmarshal(rec.Body.Bytes(), &acc) != nil {
-					b.Errorf("run %d: %d %s", i, rec.Code, rec.Body)
+					tb.Errorf("run %d: %d %s", i, rec.Code, rec.Body)
 					continue
 				}
 				mu.Lock()
@@ -257,23 +274,71 @@ func runsAtOnce(b *testing.B, inner store.Table, n int) {
 	}
 	close(next)
 	wg.Wait()
-	report := func() {
-		tbl.mu.Lock()
-		defer tbl.mu.Unlock()
-		trans.mu.Lock()
-		defer trans.mu.Unlock()
-		b.Logf("%d runs settled; transactions failed: %d on a condition, %d otherwise; transitions %v",
-			len(tbl.settled), tbl.txCondFailed, tbl.txFailed, trans.n)
-	}
+	return submitted
+}
+
+// waitSettled waits until every submitted run settled.
+func (e *loadEnv) waitSettled(tb testing.TB) {
 	select {
-	case <-tbl.done:
+	case <-e.tbl.done:
+		e.report(tb)
 	case <-time.After(loadTimeout):
-		report()
-		b.Fatalf("%d of %d runs settled in %v", len(tbl.settled), n, loadTimeout)
+		e.report(tb)
+		tb.Fatalf("%d of %d runs settled in %v", len(e.tbl.settled), e.tbl.want, loadTimeout)
 	}
+}
+
+func (e *loadEnv) report(tb testing.TB) {
+	e.tbl.mu.Lock()
+	defer e.tbl.mu.Unlock()
+	e.trans.mu.Lock()
+	defer e.trans.mu.Unlock()
+	tb.Logf("%d runs settled; transactions failed: %d on a condition, %d otherwise; transitions %v",
+		len(e.tbl.settled), e.tbl.txCondFailed, e.tbl.txFailed, e.trans.n)
+}
+
+// checkSettled: nothing stuck, nothing lost — n jobs, every one terminal,
+// none left in the unfinished index, and the ledger balances.
+func (e *loadEnv) checkSettled(tb testing.TB, n int) {
+	repos := e.local.Services.Repos
+	var js []jobs.Job
+	for cursor := ""; ; {
+		page, next, err := repos.Jobs.Page(e.ctx, e.tid, "", 200, cursor)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		js = append(js, page...)
+		if cursor = next; cursor == "" {
+			break
+		}
+	}
+	for _, j := range js {
+		if !jobs.Terminal(j.Status) {
+			tb.Errorf("job %s is %s", j.ID, j.Status)
+		}
+	}
+	stuck := 0
+	if err := repos.Jobs.EachUnfinished(e.ctx, func(jobs.Job) error { stuck++; return nil }); err != nil || stuck > 0 {
+		tb.Errorf("%d jobs left in the unfinished index (%v)", stuck, err)
+	}
+	bal, err := repos.Ledger.Balance(e.ctx, e.tid)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	if len(js) != n || bal.Held != 0 || bal.Available+bal.Held+bal.Captured != bal.Granted {
+		tb.Errorf("%d jobs, want %d; ledger %+v", len(js), n, bal)
+	}
+}
+
+func runsAtOnce(b *testing.B, inner store.Table, n int) {
+	e := newLoadEnv(b, inner, n, ssrf.Guard{})
+	tbl := e.tbl
+	b.ResetTimer()
+	start := time.Now()
+	submitted := e.submit(b, n, 32)
+	e.waitSettled(b)
 	elapsed := time.Since(start)
 	b.StopTimer()
-	report()
 
 	tbl.mu.Lock()
 	var lat []time.Duration
@@ -297,35 +362,5 @@ func runsAtOnce(b *testing.B, inner store.Table, n int) {
 	b.ReportMetric(float64(total)/platformRuns, "calls/platform-run")
 	b.ReportMetric(float64(tbl.calls["TransactWrite"])/platformRuns, "tx/platform-run")
 	tbl.mu.Unlock()
-
-	// Nothing stuck, nothing lost: every job settled, the ledger balances.
-	var js []jobs.Job
-	for cursor := ""; ; {
-		page, next, err := repos.Jobs.Page(ctx, tid, "", 200, cursor)
-		if err != nil {
-			b.Fatal(err)
-		}
-		js = append(js, page...)
-		if cursor = next; cursor == "" {
-			break
-		}
-	}
-	for _, j := range js {
-		if !jobs.Terminal(j.Status) {
-			b.Errorf("job %s is %s", j.ID, j.Status)
-		}
-	}
-	stuck := 0
-	if err := repos.Jobs.EachUnfinished(ctx, func(jobs.Job) error { stuck++; return nil }); err != nil || stuck > 0 {
-		b.Errorf("%d jobs left in the unfinished index (%v)", stuck, err)
-	}
-	bal, err := repos.Ledger.Balance(ctx, tid)
-	if err != nil {
-		b.Fatal(err)
-	}
-	if len(js) != n || bal.Held != 0 || bal.Available+bal.Held+bal.Captured != bal.Granted {
-		b.Errorf("%d jobs; ledger %+v", len(js), bal)
-	}
-	cancel()
-	<-runDone
+	e.checkSettled(b, n)
 }
