@@ -78,6 +78,7 @@ func cost(ctx context.Context, args []string, stdout io.Writer) error {
 	nRuns := fs.Int("runs", 40, "query runs of 5 platforms")
 	nReads := fs.Int("reads", 999, "API reads (GET /me, a citations page, a job, in turn)")
 	nChecks := fs.Int("checks", 10, "brand checks")
+	nPublishes := fs.Int("publishes", 5, "publishes of the article")
 	platformMB := fs.Int("platform-step-mb", 0, "memory of step-run-platform to price (0: as template.yaml)")
 	items := fs.Bool("items", false, "print the DynamoDB work by kind of item for every scenario (always for query runs)")
 	if err := fs.Parse(args); err != nil {
@@ -143,6 +144,8 @@ func cost(ctx context.Context, args []string, stdout io.Writer) error {
 		{title: "per gap detection", per: 1, run: func() (float64, error) { return r.gapDetections(ctx, 5) }},
 		{title: "per brief", per: 1, run: func() (float64, error) { return r.content(ctx, jobs.TypeBriefGeneration) }},
 		{title: "per article", per: 1, run: func() (float64, error) { return r.content(ctx, jobs.TypeContentGeneration) }},
+		{title: "per publish (an article to a signed webhook destination, executed by a human key)", per: 1,
+			run: func() (float64, error) { return r.publishes(ctx, *nPublishes) }},
 		{title: "per brand check (uncached, 5 platforms × 3 questions)", per: 1,
 			run: func() (float64, error) { return r.brandChecks(ctx, *nChecks) }},
 	}
@@ -165,7 +168,6 @@ func cost(ctx context.Context, args []string, stdout io.Writer) error {
 			printItems(stdout, u, n)
 		}
 	}
-	fmt.Fprintln(stdout, "per publish: not measured — publishing is not built yet (its routes answer 501)")
 	fmt.Fprintln(stdout)
 	printAIFees(stdout)
 	return nil
@@ -485,6 +487,47 @@ func (r *costRun) content(ctx context.Context, typ string) (float64, error) {
 		return 0, fmt.Errorf("%s: %s %v %v", typ, j.Status, j.Error, err)
 	}
 	return 1, nil
+}
+
+// publishes publishes the article the content scenario wrote n times to
+// a signed webhook destination on a local receiver, through the API and
+// the local runtime's publish workflow (approval answered at once for a
+// human key's execute, deliver, settle), and waits for each job.
+func (r *costRun) publishes(ctx context.Context, n int) (float64, error) {
+	recv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		w.WriteHeader(http.StatusCreated)
+	}))
+	defer recv.Close()
+	code, body := r.call("api-post-destination", "POST", "/api/v1/destinations",
+		`{"type":"webhook","name":"Cost blog","url":"`+recv.URL+`/publish","secret":"cost-model-destination-secret"}`)
+	var dst struct{ ID string }
+	if err := json.Unmarshal([]byte(body), &dst); code != 201 || err != nil {
+		return 0, fmt.Errorf("create the destination: %d %s", code, body)
+	}
+	opps, _, err := opportunities.NewRepo(r.inner).List(ctx, r.tid, opportunities.StatusContentReady, 1, "")
+	if err != nil || len(opps) == 0 {
+		return 0, fmt.Errorf("no content_ready opportunity to publish: %v", err)
+	}
+	for range n {
+		code, body := r.call("api-post-opportunity-publish", "POST", "/api/v1/opportunities/"+opps[0].ID+"/publish",
+			`{"destinationId":"`+dst.ID+`","mode":"execute"}`)
+		var acc struct{ JobID string }
+		if err := json.Unmarshal([]byte(body), &acc); code != 202 || err != nil {
+			return 0, fmt.Errorf("publish: %d %s", code, body)
+		}
+		r.m.Execution(meter.MachinePublish)
+		var j jobs.Job
+		if err := waitFor(ctx, func() (bool, error) {
+			j, err = r.local.Services.Jobs.Get(ctx, r.tid, acc.JobID)
+			return err == nil && jobs.Terminal(j.Status), err
+		}); err != nil {
+			return 0, err
+		}
+		if j.Status != jobs.StatusSucceeded {
+			return 0, fmt.Errorf("publish job %s: %s %v", j.ID, j.Status, j.Error)
+		}
+	}
+	return float64(n), nil
 }
 
 func (r *costRun) brandChecks(ctx context.Context, n int) (float64, error) {

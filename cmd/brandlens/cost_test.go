@@ -13,10 +13,11 @@ import (
 // figures that follow from the design, not from timing, are checked: a
 // run of 5 platforms makes 8 state transitions (MarkRunning, the Map, 5
 // RunPlatform, Settle), every API read goes through API Gateway once, and
-// every scenario costs something.
+// every scenario costs something; a publish makes 4 (AwaitApproval answered
+// at once for a human key's execute, Start, Deliver, Settle).
 func TestCostModelRuns(t *testing.T) {
 	var out bytes.Buffer
-	if err := cost(context.Background(), []string{"--runs", "3", "--reads", "30", "--checks", "1"}, &out); err != nil {
+	if err := cost(context.Background(), []string{"--runs", "3", "--reads", "30", "--checks", "1", "--publishes", "1"}, &out); err != nil {
 		t.Fatalf("%v\n%s", err, out.String())
 	}
 	s := out.String()
@@ -25,6 +26,7 @@ func TestCostModelRuns(t *testing.T) {
 		"per 1,000 API reads",
 		"API Gateway (HTTP API)      $0.001000  1000 requests",
 		"per gap detection", "per brief", "per article", "per brand check", "per 1,000 webhook deliveries",
+		"Step Functions Standard: publish  $0.000100  4 transitions",
 		"AI fees, apart from the AWS bill",
 	} {
 		if !strings.Contains(s, want) {

@@ -53,7 +53,7 @@ func (s *Service) settleOnce(ctx context.Context, in SettleInput) (SettleOutput,
 	if jobs.Terminal(j.Status) {
 		// A settle that stopped between its transaction and the fold of
 		// its tally is finished here.
-		s.foldTallies(ctx, j.TenantID)
+		s.foldTallies(ctx, j.TenantID, "")
 		return SettleOutput{JobID: j.ID, Status: j.Status, CreditsCharged: j.CreditsCharged}, false, nil
 	}
 	from := j.Status // queued when the run failed before MarkRunning
@@ -226,7 +226,7 @@ func (s *Service) settleOnce(ctx context.Context, in SettleInput) (SettleOutput,
 		return SettleOutput{}, false, storeErr("settle", err)
 	}
 	s.notify()
-	s.foldTallies(ctx, j.TenantID)
+	s.foldTallies(ctx, j.TenantID, j.ID)
 	s.Metrics.JobSettled(ctx, settledFigures(j.Status, j.Platforms, j.Samples, succeeded, capture))
 	// Released credits may lift the balance back over the low threshold.
 	if t, err := s.Tenants.Get(ctx, j.TenantID); err == nil {

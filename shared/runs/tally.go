@@ -91,8 +91,12 @@ const (
 )
 
 // foldTallies folds the tenant's pending tallies into its competitors; it
-// logs what it could not do (the tallies stay for the next fold).
-func (s *Service) foldTallies(ctx context.Context, tenantID int32) {
+// logs what it could not do (the tallies stay for the next fold). own is
+// the tally this settle wrote ("" for none): when a racing fold won and
+// took it, the winner folded what this settle waited for, and trying
+// again would only conflict with the next winner (each failed transaction
+// is billed for its writes).
+func (s *Service) foldTallies(ctx context.Context, tenantID int32, own string) {
 	for attempt := 0; attempt < maxFoldAttempts; {
 		more, err := s.foldOnce(ctx, tenantID)
 		switch {
@@ -101,6 +105,11 @@ func (s *Service) foldTallies(ctx context.Context, tenantID int32) {
 		case err == nil:
 			attempt = 0 // a full batch was folded: take the next
 		case errors.Is(err, store.ErrConditionFailed):
+			if own != "" {
+				if _, gerr := s.Table.Get(ctx, tallyKey(tenantID, own)); errors.Is(gerr, store.ErrNotFound) {
+					return
+				}
+			}
 			attempt++
 			// Another fold won: read again after a jittered pause.
 			select {
