@@ -97,6 +97,26 @@ func (u Usage) Sub(prev Usage) Usage {
 	return d
 }
 
+// Without is u less the DynamoDB work on the item kinds given (work the
+// local runtime does that AWS would not, such as polling an index that a
+// stream replaces there).
+func (u Usage) Without(kinds ...string) Usage {
+	out := u.clone()
+	for _, k := range kinds {
+		i, ok := out.Items[k]
+		if !ok {
+			continue
+		}
+		delete(out.Items, k)
+		out.RRU -= i.RRU
+		out.WRU -= i.WRU
+		out.Reads -= i.Reads
+		out.Writes -= i.Writes
+		out.Calls -= i.Reads + i.Writes
+	}
+	return out
+}
+
 // Only is the part of u that belongs to the given kinds of items,
 // functions and queues (the work of one feature within a larger run).
 func (u Usage) Only(kinds, functions, queues []string) Usage {
