@@ -81,17 +81,17 @@ func TestValidation(t *testing.T) {
 		{"unknown type", destinations.New{Type: "ftp", Name: "x", URL: good}, "type"},
 		{"no name", destinations.New{Type: destinations.TypeWebhook, URL: good}, "name"},
 		{"long name", destinations.New{Type: destinations.TypeWebhook, Name: strings.Repeat("n", 201), URL: good}, "name"},
-		{"short secret", destinations.New{Type: destinations.TypeWebhook, Name: "x", URL: good, Secret: ptr("short")}, "secret"},
-		{"long author", destinations.New{Type: destinations.TypeWebhook, Name: "x", URL: good, DefaultAuthor: ptr(strings.Repeat("a", 201))}, "defaultAuthor"},
-		{"control char author", destinations.New{Type: destinations.TypeWebhook, Name: "x", URL: good, DefaultAuthor: ptr("a\x00b")}, "defaultAuthor"},
-		{"bad indexnow key", destinations.New{Type: destinations.TypeWebhook, Name: "x", URL: good, IndexNowKey: ptr("short"), IndexNowHost: ptr("blog.example.com")}, "indexNowKey"},
-		{"indexnow key without host", destinations.New{Type: destinations.TypeWebhook, Name: "x", URL: good, IndexNowKey: ptr("0123456789abcdef")}, "indexNowHost"},
-		{"indexnow host with scheme", destinations.New{Type: destinations.TypeWebhook, Name: "x", URL: good, IndexNowKey: ptr("0123456789abcdef"), IndexNowHost: ptr("https://blog.example.com")}, "indexNowHost"},
-		{"indexnow host without key", destinations.New{Type: destinations.TypeWebhook, Name: "x", URL: good, IndexNowHost: ptr("blog.example.com")}, "indexNowKey"},
+		{"short secret", destinations.New{Type: destinations.TypeWebhook, Name: "x", URL: good, Settings: destinations.Settings{Secret: ptr("short")}}, "secret"},
+		{"long author", destinations.New{Type: destinations.TypeWebhook, Name: "x", URL: good, Settings: destinations.Settings{DefaultAuthor: ptr(strings.Repeat("a", 201))}}, "defaultAuthor"},
+		{"control char author", destinations.New{Type: destinations.TypeWebhook, Name: "x", URL: good, Settings: destinations.Settings{DefaultAuthor: ptr("a\x00b")}}, "defaultAuthor"},
+		{"bad indexnow key", destinations.New{Type: destinations.TypeWebhook, Name: "x", URL: good, Settings: destinations.Settings{IndexNowKey: ptr("short"), IndexNowHost: ptr("blog.example.com")}}, "indexNowKey"},
+		{"indexnow key without host", destinations.New{Type: destinations.TypeWebhook, Name: "x", URL: good, Settings: destinations.Settings{IndexNowKey: ptr("0123456789abcdef")}}, "indexNowHost"},
+		{"indexnow host with scheme", destinations.New{Type: destinations.TypeWebhook, Name: "x", URL: good, Settings: destinations.Settings{IndexNowKey: ptr("0123456789abcdef"), IndexNowHost: ptr("https://blog.example.com")}}, "indexNowHost"},
+		{"indexnow host without key", destinations.New{Type: destinations.TypeWebhook, Name: "x", URL: good, Settings: destinations.Settings{IndexNowHost: ptr("blog.example.com")}}, "indexNowKey"},
 		{"own site with url", destinations.New{Type: destinations.TypeOwnSite, Name: "x", URL: good}, "url"},
-		{"own site with secret", destinations.New{Type: destinations.TypeOwnSite, Name: "x", Secret: ptr("0123456789abcdef0")}, "secret"},
-		{"own site bad section", destinations.New{Type: destinations.TypeOwnSite, Name: "x", SiteContentType: ptr("blog")}, "siteContentType"},
-		{"section on webhook", destinations.New{Type: destinations.TypeWebhook, Name: "x", URL: good, SiteContentType: ptr("news")}, "siteContentType"},
+		{"own site with secret", destinations.New{Type: destinations.TypeOwnSite, Name: "x", Settings: destinations.Settings{Secret: ptr("0123456789abcdef0")}}, "secret"},
+		{"own site bad section", destinations.New{Type: destinations.TypeOwnSite, Name: "x", Settings: destinations.Settings{SiteContentType: ptr("blog")}}, "siteContentType"},
+		{"section on webhook", destinations.New{Type: destinations.TypeWebhook, Name: "x", URL: good, Settings: destinations.Settings{SiteContentType: ptr("news")}}, "siteContentType"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -117,8 +117,8 @@ func TestLifecycle(t *testing.T) {
 		sb := box()
 		svc := destinations.NewService(tbl, ssrf.Guard{}, sb, clock.Now)
 		d, err := svc.Create(ctx, 1, destinations.New{Type: destinations.TypeWebhook, Name: " Blog ", URL: "https://blog.example.com/hook",
-			Secret: ptr("a-secret-of-enough-length"), DefaultAuthor: ptr("Ada Lovelace"),
-			IndexNowKey: ptr("0123456789abcdef"), IndexNowHost: ptr("Blog.Example.com")})
+			Settings: destinations.Settings{Secret: ptr("a-secret-of-enough-length"), DefaultAuthor: ptr("Ada Lovelace"),
+				IndexNowKey: ptr("0123456789abcdef"), IndexNowHost: ptr("Blog.Example.com")}})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -144,7 +144,7 @@ func TestLifecycle(t *testing.T) {
 			t.Errorf("another tenant reads it: %v", err)
 		}
 		// Clearing the secret makes it unsigned.
-		u, err := svc.Update(ctx, 1, d.ID, destinations.Patch{Secret: ptr(""), Name: ptr("Blog 2")})
+		u, err := svc.Update(ctx, 1, d.ID, destinations.Patch{Settings: destinations.Settings{Secret: ptr("")}, Name: ptr("Blog 2")})
 		if err != nil || u.HasSecret() || u.Name != "Blog 2" || u.URL != d.URL {
 			t.Errorf("update: %+v %v", u, err)
 		}
