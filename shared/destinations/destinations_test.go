@@ -23,18 +23,6 @@ func TestMain(m *testing.M) { dynamotest.Main(m) }
 
 func ptr[T any](v T) *T { return &v }
 
-func fields(err error) []string {
-	var ve *validation.Error
-	if !errors.As(err, &ve) {
-		return nil
-	}
-	var out []string
-	for _, f := range ve.Fields {
-		out = append(out, f.Field)
-	}
-	return out
-}
-
 // Destinations refuse every URL form event subscriptions refuse: the
 // same table of inputs (ssrftest) runs through both.
 func TestWebhookURLRefusesSSRF(t *testing.T) {
@@ -43,7 +31,7 @@ func TestWebhookURLRefusesSSRF(t *testing.T) {
 	for _, c := range ssrftest.Refused {
 		t.Run(c.Name, func(t *testing.T) {
 			_, err := svc.Create(ctx, 1, destinations.New{Type: destinations.TypeWebhook, Name: "blog", URL: c.URL})
-			if f := fields(err); len(f) != 1 || f[0] != "url" {
+			if f := validation.FieldNames(err); len(f) != 1 || f[0] != "url" {
 				t.Errorf("%q: error %v names %v, want [url]", c.URL, err, f)
 			}
 		})
@@ -53,7 +41,7 @@ func TestWebhookURLRefusesSSRF(t *testing.T) {
 		t.Errorf("loopback allowance: %v", err)
 	}
 	for _, c := range ssrftest.RefusedWithLoopback {
-		if _, err := local.Create(ctx, 1, destinations.New{Type: destinations.TypeWebhook, Name: "x", URL: c.URL}); fields(err) == nil {
+		if _, err := local.Create(ctx, 1, destinations.New{Type: destinations.TypeWebhook, Name: "x", URL: c.URL}); validation.FieldNames(err) == nil {
 			t.Errorf("loopback allowance: %s accepted", c.URL)
 		}
 	}
@@ -63,7 +51,7 @@ func TestWebhookURLRefusesSSRF(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, c := range ssrftest.Refused {
-		if _, err := svc.Update(ctx, 1, d.ID, destinations.Patch{URL: ptr(c.URL)}); fields(err) == nil {
+		if _, err := svc.Update(ctx, 1, d.ID, destinations.Patch{URL: ptr(c.URL)}); validation.FieldNames(err) == nil {
 			t.Errorf("update to %q accepted", c.URL)
 		}
 	}
@@ -96,7 +84,7 @@ func TestValidation(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			_, err := svc.Create(ctx, 1, c.n)
-			if f := fields(err); len(f) != 1 || f[0] != c.want {
+			if f := validation.FieldNames(err); len(f) != 1 || f[0] != c.want {
 				t.Errorf("error %v names %v, want [%s]", err, f, c.want)
 			}
 		})
