@@ -28,9 +28,11 @@ type answerCase struct {
 }
 
 // check compares a successful answer with the case: text, model, tokens,
-// a latency, and its cost (known, to 1e-12 USD), not truncated.
+// a latency, and its cost (known, to 1e-12 USD), not truncated; its
+// citation spans fit the text.
 func (c answerCase) check(t *testing.T, ans providers.Answer) {
 	t.Helper()
+	checkSpans(t, ans)
 	if ans.Text != c.text || ans.Model != c.model || ans.InputTokens != c.in || ans.OutputTokens != c.out || ans.Latency <= 0 {
 		t.Errorf("answer = %+v", ans)
 	}

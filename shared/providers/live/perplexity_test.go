@@ -91,7 +91,6 @@ func TestPerplexitySuccess(t *testing.T) {
 			}
 
 			tc.check(t, ans)
-			checkSpans(t, ans)
 			if len(ans.Citations) != len(tc.citations) {
 				t.Fatalf("citations = %+v", ans.Citations)
 			}
