@@ -189,7 +189,7 @@ func TestResealSecretsAfterRotation(t *testing.T) {
 	tbl := embedded.NewMemory()
 	svc := destinations.NewService(tbl, ssrf.Guard{}, sb, nil)
 	d, err := svc.Create(ctx, 1, destinations.New{Type: destinations.TypeWebhook, Name: "Blog", URL: "https://blog.example.com/hook",
-		Secret: ptr("a-secret-of-enough-length")})
+		Settings: destinations.Settings{Secret: ptr("a-secret-of-enough-length")}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -225,7 +225,7 @@ func TestResealSecretsAfterRotation(t *testing.T) {
 	// Sealed by another keyring: it does not open here and is left alone.
 	lost := destinations.NewService(tbl, ssrf.Guard{}, destinations.Sealed{Sealer: secrets.NewSealer(secrets.NewMemoryKeyring())}, nil)
 	if _, err := lost.Create(ctx, 2, destinations.New{Type: destinations.TypeWebhook, Name: "Lost", URL: "https://lost.example.com/hook",
-		Secret: ptr("another-secret-of-enough-length")}); err != nil {
+		Settings: destinations.Settings{Secret: ptr("another-secret-of-enough-length")}}); err != nil {
 		t.Fatal(err)
 	}
 	if n, err := svc.ResealSecrets(ctx, 2); err != nil || n != 0 {
