@@ -88,7 +88,7 @@ func TestAdminSealsAndRotatesSecrets(t *testing.T) {
 		ds := destinations.NewService(tbl, ssrf.Guard{}, destinations.Sealed{Sealer: secrets.NewSealer(secrets.NewKeyring(dir))}, nil)
 		var err error
 		if dst, err = ds.Create(ctx, 1, destinations.New{Type: destinations.TypeWebhook, Name: "Blog",
-			URL: "https://blog.example.com/in", Secret: new(destSecret)}); err != nil {
+			URL: "https://blog.example.com/in", Settings: destinations.Settings{Secret: new(destSecret)}}); err != nil {
 			t.Fatal(err)
 		}
 	})

@@ -65,20 +65,11 @@ func NewLogger(w io.Writer, level slog.Level) *slog.Logger {
 // Repos are the stores of every entity over one table.
 type Repos struct {
 	Table store.Table
-	// Keys is nil when the process holds no key secret (the functions that
-	// authenticate no key never read it).
-	Keys        *auth.Keys
-	Tenants     *tenants.Repo
-	Queries     *queries.Repo
-	Competitors *competitors.Repo
-	Citations   *citations.Repo
-	Jobs        *jobs.Repo
-	Ledger      *credits.Ledger
-	// Limiter counts requests per key: in the table (every Lambda function
+	// Stores are the handlers' stores (the same for every function). Their
+	// Limiter counts requests per key in the table (every Lambda function
 	// counts in one place); NewLocal swaps in the in-process one.
-	Limiter     httpapi.RateLimiter
-	Idempotency *idempotency.Records
-	Now         func() time.Time
+	httpapi.Stores
+	Now func() time.Time
 }
 
 // NewRepos returns the stores over tbl. keySecret (nil: no Keys) is the
@@ -98,8 +89,7 @@ func NewRepos(tbl store.Table, keySecret []byte, now func() time.Time) (*Repos, 
 		}
 		keys = auth.NewKeys(tbl, h, now)
 	}
-	return &Repos{
-		Table:       tbl,
+	return &Repos{Table: tbl, Now: now, Stores: httpapi.Stores{
 		Keys:        keys,
 		Tenants:     tenants.NewRepo(tbl, now),
 		Queries:     queries.NewRepo(tbl, now),
@@ -109,8 +99,7 @@ func NewRepos(tbl store.Table, keySecret []byte, now func() time.Time) (*Repos, 
 		Ledger:      credits.NewLedger(tbl, now),
 		Limiter:     ratelimit.NewTable(tbl, now),
 		Idempotency: idempotency.NewRecords(tbl, now),
-		Now:         now,
-	}, nil
+	}}, nil
 }
 
 // Services are the repos and the services that work over them.
@@ -288,9 +277,7 @@ func ResealSecrets(ctx context.Context, ts *tenants.Repo, wh *webhooks.Service, 
 // signs the bodies sent to the site-content receiver (nil: it refuses all).
 func (s *Services) HTTPDeps(siteContentSecret []byte) httpapi.Deps {
 	return httpapi.Deps{
-		Keys: s.Keys, Tenants: s.Tenants, Queries: s.Queries, Competitors: s.Competitors,
-		Citations: s.Citations, Jobs: s.Jobs, Ledger: s.Ledger, Limiter: s.Limiter, Runs: s.Runs,
-		Webhooks: s.Webhooks, Idempotency: s.Idempotency, Logger: s.Logger, Now: s.Now, SiteContentSecret: siteContentSecret,
+		Stores: s.Stores, Runs: s.Runs, Webhooks: s.Webhooks, Logger: s.Logger, Now: s.Now, SiteContentSecret: siteContentSecret,
 		Meter: s.Meter, Detector: s.Detector, Gaps: s.Gaps, Opportunities: s.Opportunities, Audit: s.Audit,
 		ContentJobs: s.ContentJobs, Destinations: s.Destinations, Approvals: s.Approvals, Publish: s.Publish,
 		SiteContent: s.SiteContent, SiteBaseURL: s.siteBaseURL,

@@ -68,6 +68,16 @@ const (
 // MaxReason caps a reviewer's reason.
 const MaxReason = 1000
 
+// Subject is what a reviewer is shown about the resource a request acts
+// on, besides its summary (for a publish: the piece, its query and the
+// destination); the API shows it as it is stored.
+type Subject struct {
+	ResourceTitle   *string `json:"resourceTitle"`
+	QueryText       *string `json:"queryText"`
+	DestinationName *string `json:"destinationName"`
+	DestinationType *string `json:"destinationType"`
+}
+
 // Request is a stored approval request; its API shape is the spec's
 // ApprovalRequestDto (built by the HTTP layer).
 type Request struct {
@@ -79,17 +89,14 @@ type Request struct {
 	ResourceRef string `json:"resourceRef"`
 	Status      string `json:"status"`
 	// RequestedBy is the agent key's id; RequestedByLevel its level then.
-	RequestedBy      string     `json:"requestedBy"`
-	RequestedByLevel string     `json:"requestedByLevel"`
-	ReviewedBy       *string    `json:"reviewedBy"`
-	Reason           *string    `json:"reason"`
-	Summary          string     `json:"summary"`
-	ResourceTitle    *string    `json:"resourceTitle"`
-	QueryText        *string    `json:"queryText"`
-	DestinationName  *string    `json:"destinationName"`
-	DestinationType  *string    `json:"destinationType"`
-	CreatedAt        time.Time  `json:"createdAt"`
-	ReviewedAt       *time.Time `json:"reviewedAt"`
+	RequestedBy      string  `json:"requestedBy"`
+	RequestedByLevel string  `json:"requestedByLevel"`
+	ReviewedBy       *string `json:"reviewedBy"`
+	Reason           *string `json:"reason"`
+	Summary          string  `json:"summary"`
+	Subject
+	CreatedAt  time.Time  `json:"createdAt"`
+	ReviewedAt *time.Time `json:"reviewedAt"`
 	// Payload is exactly what will be done or sent (for publish, the
 	// PublishPayload's bytes), as the reviewer is shown it.
 	Payload json.RawMessage `json:"payload"`

@@ -139,22 +139,22 @@ func (b Sealed) Current(sealed string) bool {
 
 // New is a create request.
 type New struct {
-	Type                string
-	Name                string
-	URL                 string
-	SiteContentType     *string
-	Secret              *string
-	DefaultAuthor       *string
-	IndexNowKey         *string
-	IndexNowHost        *string
-	IndexNowKeyLocation *string
+	Type string
+	Name string
+	URL  string
+	Settings
 }
 
 // Patch changes the members that are set; an empty string clears the
 // optional ones (secret, default author, IndexNow settings).
 type Patch struct {
-	Name                *string
-	URL                 *string
+	Name *string
+	URL  *string
+	Settings
+}
+
+// Settings are the optional members a create or a patch may set.
+type Settings struct {
 	SiteContentType     *string
 	Secret              *string
 	DefaultAuthor       *string
@@ -327,9 +327,7 @@ func (s *Service) Create(ctx context.Context, tenantID int32, n New) (Destinatio
 		return Destination{}, ve.Err()
 	}
 	url := n.URL
-	secret := s.apply(&d, Patch{Name: &n.Name, URL: &url, SiteContentType: n.SiteContentType, Secret: n.Secret,
-		DefaultAuthor: n.DefaultAuthor, IndexNowKey: n.IndexNowKey, IndexNowHost: n.IndexNowHost,
-		IndexNowKeyLocation: n.IndexNowKeyLocation}, &ve)
+	secret := s.apply(&d, Patch{Name: &n.Name, URL: &url, Settings: n.Settings}, &ve)
 	finish(&d, &ve)
 	if err := ve.Err(); err != nil {
 		return Destination{}, err

@@ -23,18 +23,6 @@ func TestMain(m *testing.M) { dynamotest.Main(m) }
 
 func ptr[T any](v T) *T { return &v }
 
-func fields(err error) []string {
-	var ve *validation.Error
-	if !errors.As(err, &ve) {
-		return nil
-	}
-	var out []string
-	for _, f := range ve.Fields {
-		out = append(out, f.Field)
-	}
-	return out
-}
-
 // Destinations refuse every URL form event subscriptions refuse: the
 // same table of inputs (ssrftest) runs through both.
 func TestWebhookURLRefusesSSRF(t *testing.T) {
@@ -43,7 +31,7 @@ func TestWebhookURLRefusesSSRF(t *testing.T) {
 	for _, c := range ssrftest.Refused {
 		t.Run(c.Name, func(t *testing.T) {
 			_, err := svc.Create(ctx, 1, destinations.New{Type: destinations.TypeWebhook, Name: "blog", URL: c.URL})
-			if f := fields(err); len(f) != 1 || f[0] != "url" {
+			if f := validation.FieldNames(err); len(f) != 1 || f[0] != "url" {
 				t.Errorf("%q: error %v names %v, want [url]", c.URL, err, f)
 			}
 		})
@@ -53,7 +41,7 @@ func TestWebhookURLRefusesSSRF(t *testing.T) {
 		t.Errorf("loopback allowance: %v", err)
 	}
 	for _, c := range ssrftest.RefusedWithLoopback {
-		if _, err := local.Create(ctx, 1, destinations.New{Type: destinations.TypeWebhook, Name: "x", URL: c.URL}); fields(err) == nil {
+		if _, err := local.Create(ctx, 1, destinations.New{Type: destinations.TypeWebhook, Name: "x", URL: c.URL}); validation.FieldNames(err) == nil {
 			t.Errorf("loopback allowance: %s accepted", c.URL)
 		}
 	}
@@ -63,7 +51,7 @@ func TestWebhookURLRefusesSSRF(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, c := range ssrftest.Refused {
-		if _, err := svc.Update(ctx, 1, d.ID, destinations.Patch{URL: ptr(c.URL)}); fields(err) == nil {
+		if _, err := svc.Update(ctx, 1, d.ID, destinations.Patch{URL: ptr(c.URL)}); validation.FieldNames(err) == nil {
 			t.Errorf("update to %q accepted", c.URL)
 		}
 	}
@@ -81,22 +69,22 @@ func TestValidation(t *testing.T) {
 		{"unknown type", destinations.New{Type: "ftp", Name: "x", URL: good}, "type"},
 		{"no name", destinations.New{Type: destinations.TypeWebhook, URL: good}, "name"},
 		{"long name", destinations.New{Type: destinations.TypeWebhook, Name: strings.Repeat("n", 201), URL: good}, "name"},
-		{"short secret", destinations.New{Type: destinations.TypeWebhook, Name: "x", URL: good, Secret: ptr("short")}, "secret"},
-		{"long author", destinations.New{Type: destinations.TypeWebhook, Name: "x", URL: good, DefaultAuthor: ptr(strings.Repeat("a", 201))}, "defaultAuthor"},
-		{"control char author", destinations.New{Type: destinations.TypeWebhook, Name: "x", URL: good, DefaultAuthor: ptr("a\x00b")}, "defaultAuthor"},
-		{"bad indexnow key", destinations.New{Type: destinations.TypeWebhook, Name: "x", URL: good, IndexNowKey: ptr("short"), IndexNowHost: ptr("blog.example.com")}, "indexNowKey"},
-		{"indexnow key without host", destinations.New{Type: destinations.TypeWebhook, Name: "x", URL: good, IndexNowKey: ptr("0123456789abcdef")}, "indexNowHost"},
-		{"indexnow host with scheme", destinations.New{Type: destinations.TypeWebhook, Name: "x", URL: good, IndexNowKey: ptr("0123456789abcdef"), IndexNowHost: ptr("https://blog.example.com")}, "indexNowHost"},
-		{"indexnow host without key", destinations.New{Type: destinations.TypeWebhook, Name: "x", URL: good, IndexNowHost: ptr("blog.example.com")}, "indexNowKey"},
+		{"short secret", destinations.New{Type: destinations.TypeWebhook, Name: "x", URL: good, Settings: destinations.Settings{Secret: ptr("short")}}, "secret"},
+		{"long author", destinations.New{Type: destinations.TypeWebhook, Name: "x", URL: good, Settings: destinations.Settings{DefaultAuthor: ptr(strings.Repeat("a", 201))}}, "defaultAuthor"},
+		{"control char author", destinations.New{Type: destinations.TypeWebhook, Name: "x", URL: good, Settings: destinations.Settings{DefaultAuthor: ptr("a\x00b")}}, "defaultAuthor"},
+		{"bad indexnow key", destinations.New{Type: destinations.TypeWebhook, Name: "x", URL: good, Settings: destinations.Settings{IndexNowKey: ptr("short"), IndexNowHost: ptr("blog.example.com")}}, "indexNowKey"},
+		{"indexnow key without host", destinations.New{Type: destinations.TypeWebhook, Name: "x", URL: good, Settings: destinations.Settings{IndexNowKey: ptr("0123456789abcdef")}}, "indexNowHost"},
+		{"indexnow host with scheme", destinations.New{Type: destinations.TypeWebhook, Name: "x", URL: good, Settings: destinations.Settings{IndexNowKey: ptr("0123456789abcdef"), IndexNowHost: ptr("https://blog.example.com")}}, "indexNowHost"},
+		{"indexnow host without key", destinations.New{Type: destinations.TypeWebhook, Name: "x", URL: good, Settings: destinations.Settings{IndexNowHost: ptr("blog.example.com")}}, "indexNowKey"},
 		{"own site with url", destinations.New{Type: destinations.TypeOwnSite, Name: "x", URL: good}, "url"},
-		{"own site with secret", destinations.New{Type: destinations.TypeOwnSite, Name: "x", Secret: ptr("0123456789abcdef0")}, "secret"},
-		{"own site bad section", destinations.New{Type: destinations.TypeOwnSite, Name: "x", SiteContentType: ptr("blog")}, "siteContentType"},
-		{"section on webhook", destinations.New{Type: destinations.TypeWebhook, Name: "x", URL: good, SiteContentType: ptr("news")}, "siteContentType"},
+		{"own site with secret", destinations.New{Type: destinations.TypeOwnSite, Name: "x", Settings: destinations.Settings{Secret: ptr("0123456789abcdef0")}}, "secret"},
+		{"own site bad section", destinations.New{Type: destinations.TypeOwnSite, Name: "x", Settings: destinations.Settings{SiteContentType: ptr("blog")}}, "siteContentType"},
+		{"section on webhook", destinations.New{Type: destinations.TypeWebhook, Name: "x", URL: good, Settings: destinations.Settings{SiteContentType: ptr("news")}}, "siteContentType"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			_, err := svc.Create(ctx, 1, c.n)
-			if f := fields(err); len(f) != 1 || f[0] != c.want {
+			if f := validation.FieldNames(err); len(f) != 1 || f[0] != c.want {
 				t.Errorf("error %v names %v, want [%s]", err, f, c.want)
 			}
 		})
@@ -117,8 +105,8 @@ func TestLifecycle(t *testing.T) {
 		sb := box()
 		svc := destinations.NewService(tbl, ssrf.Guard{}, sb, clock.Now)
 		d, err := svc.Create(ctx, 1, destinations.New{Type: destinations.TypeWebhook, Name: " Blog ", URL: "https://blog.example.com/hook",
-			Secret: ptr("a-secret-of-enough-length"), DefaultAuthor: ptr("Ada Lovelace"),
-			IndexNowKey: ptr("0123456789abcdef"), IndexNowHost: ptr("Blog.Example.com")})
+			Settings: destinations.Settings{Secret: ptr("a-secret-of-enough-length"), DefaultAuthor: ptr("Ada Lovelace"),
+				IndexNowKey: ptr("0123456789abcdef"), IndexNowHost: ptr("Blog.Example.com")}})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -144,7 +132,7 @@ func TestLifecycle(t *testing.T) {
 			t.Errorf("another tenant reads it: %v", err)
 		}
 		// Clearing the secret makes it unsigned.
-		u, err := svc.Update(ctx, 1, d.ID, destinations.Patch{Secret: ptr(""), Name: ptr("Blog 2")})
+		u, err := svc.Update(ctx, 1, d.ID, destinations.Patch{Settings: destinations.Settings{Secret: ptr("")}, Name: ptr("Blog 2")})
 		if err != nil || u.HasSecret() || u.Name != "Blog 2" || u.URL != d.URL {
 			t.Errorf("update: %+v %v", u, err)
 		}
@@ -201,7 +189,7 @@ func TestResealSecretsAfterRotation(t *testing.T) {
 	tbl := embedded.NewMemory()
 	svc := destinations.NewService(tbl, ssrf.Guard{}, sb, nil)
 	d, err := svc.Create(ctx, 1, destinations.New{Type: destinations.TypeWebhook, Name: "Blog", URL: "https://blog.example.com/hook",
-		Secret: ptr("a-secret-of-enough-length")})
+		Settings: destinations.Settings{Secret: ptr("a-secret-of-enough-length")}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -237,7 +225,7 @@ func TestResealSecretsAfterRotation(t *testing.T) {
 	// Sealed by another keyring: it does not open here and is left alone.
 	lost := destinations.NewService(tbl, ssrf.Guard{}, destinations.Sealed{Sealer: secrets.NewSealer(secrets.NewMemoryKeyring())}, nil)
 	if _, err := lost.Create(ctx, 2, destinations.New{Type: destinations.TypeWebhook, Name: "Lost", URL: "https://lost.example.com/hook",
-		Secret: ptr("another-secret-of-enough-length")}); err != nil {
+		Settings: destinations.Settings{Secret: ptr("another-secret-of-enough-length")}}); err != nil {
 		t.Fatal(err)
 	}
 	if n, err := svc.ResealSecrets(ctx, 2); err != nil || n != 0 {

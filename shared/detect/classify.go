@@ -380,6 +380,33 @@ var asciiWord = func() (t [256]bool) {
 	return t
 }()
 
+// stepWord steps over what starts at pos: a word (isWord, end is the word's
+// end) or one character that is not part of one. The word-by-word scans of a
+// sentence (ignorance, sentiment) walk with it.
+func stepWord(text string, pos, e int) (end int, isWord bool) {
+	if c := text[pos]; c < utf8.RuneSelf {
+		if !asciiWord[c] {
+			return pos + 1, false
+		}
+		return wordEnd(text, pos+1, e), true
+	}
+	r, size := utf8.DecodeRuneInString(text[pos:e])
+	if !isWordRune(r) {
+		return pos + size, false
+	}
+	return wordEnd(text, pos+size, e), true
+}
+
+// clausesOf returns candidate i's sentence, tokenized, and its clauses.
+func (an *analysis) clausesOf(i int) (*sentRec, []clause) {
+	sc := an.sc
+	rec := &sc.sents[sc.cands[i].srec]
+	if !rec.analysed {
+		an.tokenize(rec)
+	}
+	return rec, sc.clauses[rec.clauseFrom:rec.clauseTo]
+}
+
 // wordEnd extends a word from pos: letters and digits (not of scripts
 // without spaces), and apostrophes or hyphens between them ("isn't",
 // "user-friendly").
@@ -646,11 +673,7 @@ func (an *analysis) sentiment(i int) Sentiment {
 func (an *analysis) scope(i int) (lo, hi int, ok bool) {
 	sc := an.sc
 	c := &sc.cands[i]
-	rec := &sc.sents[c.srec]
-	if !rec.analysed {
-		an.tokenize(rec)
-	}
-	clauses := sc.clauses[rec.clauseFrom:rec.clauseTo]
+	_, clauses := an.clausesOf(i)
 	clauseOf := func(pos int) int {
 		k, found := slices.BinarySearchFunc(clauses, pos, func(cl clause, p int) int { return int(cl.start) - p })
 		if !found {

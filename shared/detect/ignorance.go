@@ -120,17 +120,11 @@ func (an *analysis) ignoranceSpans(s, e int, out [][2]int) [][2]int {
 			pos++
 			continue
 		}
-		if c < utf8.RuneSelf && !asciiWord[c] {
-			pos++
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(text[pos:e])
-		if !isWordRune(r) {
-			pos += size
-			continue
-		}
 		st := pos
-		pos = wordEnd(text, pos+size, e)
+		var isWord bool
+		if pos, isWord = stepWord(text, pos, e); !isWord {
+			continue
+		}
 		w := text[st:pos]
 		f := lexLookup(w)
 		if f&lexContrast != 0 {

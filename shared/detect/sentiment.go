@@ -3,7 +3,6 @@ package detect
 import (
 	"slices"
 	"strings"
-	"unicode/utf8"
 )
 
 // Sentiment toward the brand, not of the answer (package documentation,
@@ -500,12 +499,7 @@ func (an *analysis) sentenceText(s, e int) string {
 // scope the per-mention sentiment reads).
 func (an *analysis) scopeBytes(i int) (int, int, bool) {
 	sc := an.sc
-	c := &sc.cands[i]
-	rec := &sc.sents[c.srec]
-	if !rec.analysed {
-		an.tokenize(rec)
-	}
-	clauses := sc.clauses[rec.clauseFrom:rec.clauseTo]
+	rec, clauses := an.clausesOf(i)
 	lo, hi, ok := an.scope(i)
 	if !ok {
 		return 0, 0, false
@@ -679,22 +673,15 @@ func (an *analysis) valence(s, e int) (p, n float64, verdict bool) {
 		}
 	}
 	for pos := s; pos < e; {
-		c := text[pos]
-		if c < utf8.RuneSelf && !asciiWord[c] {
-			if c == ',' || c == ';' || c == '.' || c == ':' {
-				neg, pendingNeg, want = 0, false, false
-				flush()
-			}
-			pos++
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(text[pos:e])
-		if !isWordRune(r) {
-			pos += size
-			continue
+		if c := text[pos]; c == ',' || c == ';' || c == '.' || c == ':' {
+			neg, pendingNeg, want = 0, false, false
+			flush()
 		}
 		st := pos
-		pos = wordEnd(text, pos+size, e)
+		var isWord bool
+		if pos, isWord = stepWord(text, pos, e); !isWord {
+			continue
+		}
 		for j < len(cands) && cands[j].end <= st {
 			j++
 		}

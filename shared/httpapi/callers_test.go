@@ -81,8 +81,8 @@ func TestCallerCacheBoundsTheDelayOfChanges(t *testing.T) {
 					t.Fatal(keys, err)
 				}
 				keyID := keys[0].ID
-				h := httpapi.New(httpapi.Deps{Keys: repos.Keys, Tenants: repos.Tenants, Ledger: repos.Ledger,
-					Limiter: ratelimit.NewMemory(nil)})
+				h := httpapi.New(httpapi.Deps{Stores: httpapi.Stores{Keys: repos.Keys, Tenants: repos.Tenants, Ledger: repos.Ledger,
+					Limiter: ratelimit.NewMemory(nil)}})
 				get := func() int {
 					rec := httptest.NewRecorder()
 					req := httptest.NewRequest("GET", "/api/v1/me", nil)

@@ -150,8 +150,6 @@ func jobError(err error) error {
 	var (
 		mice *meter.InsufficientCreditsError
 		mce  *meter.CeilingError
-		rice *runs.InsufficientCreditsError
-		rce  *runs.CeilingError
 		se   *opportunities.StateError
 	)
 	switch {
@@ -168,12 +166,8 @@ func jobError(err error) error {
 		return idempotencyInProgress()
 	case errors.As(err, &mice):
 		return insufficientCredits(mice.Cost, mice.Available)
-	case errors.As(err, &rice):
-		return insufficientCredits(rice.Cost, rice.Available)
 	case errors.As(err, &mce):
 		return ceilingReached(mce.Cost, mce.Ceiling, mce.SpentToday, mce.CommittedToday, mce.RetryAfter)
-	case errors.As(err, &rce):
-		return ceilingReached(rce.Cost, rce.Ceiling, rce.SpentToday, rce.CommittedToday, rce.RetryAfter)
 	case errors.As(err, &se):
 		return &Error{Code: CodeInvalidState, Message: se.Error(),
 			Details: map[string]any{"status": se.Status, "allowed": se.Allowed}}

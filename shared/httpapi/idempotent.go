@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/brandlens/brandlens/shared/ctxtime"
 	"github.com/brandlens/brandlens/shared/idempotency"
 )
 
@@ -94,7 +95,7 @@ func (s *Server) idempotent(rq *Request, run func() (any, error), restore restor
 			if attempt == len(idempotencyWaits) {
 				return nil, idempotencyInProgress()
 			}
-			if err := sleep(ctx, idempotencyWaits[attempt]); err != nil {
+			if err := ctxtime.Sleep(ctx, idempotencyWaits[attempt], nil); err != nil {
 				return nil, err
 			}
 			continue
@@ -173,17 +174,6 @@ func encodeJSON(v any) ([]byte, error) {
 		return m.MarshalJSON()
 	}
 	return json.Marshal(v)
-}
-
-func sleep(ctx context.Context, d time.Duration) error {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
-	}
 }
 
 // writeAnswer sends an encoded answer.

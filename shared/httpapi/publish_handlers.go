@@ -54,8 +54,21 @@ type DestinationList struct {
 
 // CreateDestinationRequest is the body of POST /api/v1/destinations.
 type CreateDestinationRequest struct {
-	Type                string  `json:"type" doc:"webhook or own_site"`
-	Name                string  `json:"name"`
+	Type string `json:"type" doc:"webhook or own_site"`
+	Name string `json:"name"`
+	DestinationSettings
+}
+
+// UpdateDestinationRequest is the body of PUT /api/v1/destinations/{id}:
+// members sent change, "" clears an optional one.
+type UpdateDestinationRequest struct {
+	Name *string `json:"name"`
+	DestinationSettings
+}
+
+// DestinationSettings are the optional members of a destination's create
+// and update bodies.
+type DestinationSettings struct {
 	URL                 *string `json:"url"`
 	SiteContentType     *string `json:"siteContentType"`
 	Secret              *string `json:"secret"`
@@ -65,17 +78,9 @@ type CreateDestinationRequest struct {
 	IndexNowKeyLocation *string `json:"indexNowKeyLocation"`
 }
 
-// UpdateDestinationRequest is the body of PUT /api/v1/destinations/{id}:
-// members sent change, "" clears an optional one.
-type UpdateDestinationRequest struct {
-	Name                *string `json:"name"`
-	URL                 *string `json:"url"`
-	SiteContentType     *string `json:"siteContentType"`
-	Secret              *string `json:"secret"`
-	DefaultAuthor       *string `json:"defaultAuthor"`
-	IndexNowKey         *string `json:"indexNowKey"`
-	IndexNowHost        *string `json:"indexNowHost"`
-	IndexNowKeyLocation *string `json:"indexNowKeyLocation"`
+func (b DestinationSettings) settings() destinations.Settings {
+	return destinations.Settings{SiteContentType: b.SiteContentType, Secret: b.Secret, DefaultAuthor: b.DefaultAuthor,
+		IndexNowKey: b.IndexNowKey, IndexNowHost: b.IndexNowHost, IndexNowKeyLocation: b.IndexNowKeyLocation}
 }
 
 // DeletedDestination is the answer of DELETE /api/v1/destinations/{id}.
@@ -120,8 +125,7 @@ func (s *Server) createDestination(rq *Request, in createDestinationIn) (Destina
 		url = *b.URL
 	}
 	d, err := s.Destinations.Create(rq.HTTP.Context(), rq.Principal.TenantID, destinations.New{Type: b.Type, Name: b.Name, URL: url,
-		SiteContentType: b.SiteContentType, Secret: b.Secret, DefaultAuthor: b.DefaultAuthor, IndexNowKey: b.IndexNowKey,
-		IndexNowHost: b.IndexNowHost, IndexNowKeyLocation: b.IndexNowKeyLocation})
+		Settings: b.settings()})
 	if err != nil {
 		return DestinationDto{}, err
 	}
@@ -139,8 +143,7 @@ func (s *Server) getDestination(rq *Request, in StrID) (DestinationDto, error) {
 func (s *Server) updateDestination(rq *Request, in updateDestinationIn) (DestinationDto, error) {
 	b := in.Body
 	d, err := s.Destinations.Update(rq.HTTP.Context(), rq.Principal.TenantID, in.ID, destinations.Patch{Name: b.Name, URL: b.URL,
-		SiteContentType: b.SiteContentType, Secret: b.Secret, DefaultAuthor: b.DefaultAuthor, IndexNowKey: b.IndexNowKey,
-		IndexNowHost: b.IndexNowHost, IndexNowKeyLocation: b.IndexNowKeyLocation})
+		Settings: b.settings()})
 	if err != nil {
 		return DestinationDto{}, destinationError(err)
 	}
@@ -198,22 +201,19 @@ func publishError(err error) error {
 // ApprovalRequestDto is an approval request on the wire (the spec's
 // members, plus jobId: the job it holds back).
 type ApprovalRequestDto struct {
-	ID              *string    `json:"id"`
-	Action          *string    `json:"action"`
-	ResourceRef     *string    `json:"resourceRef"`
-	Status          *string    `json:"status"`
-	RequestedBy     *string    `json:"requestedBy"`
-	ReviewedBy      *string    `json:"reviewedBy"`
-	Reason          *string    `json:"reason"`
-	Summary         *string    `json:"summary"`
-	ResourceTitle   *string    `json:"resourceTitle"`
-	QueryText       *string    `json:"queryText"`
-	DestinationName *string    `json:"destinationName"`
-	DestinationType *string    `json:"destinationType"`
-	CreatedAt       time.Time  `json:"createdAt"`
-	ReviewedAt      *time.Time `json:"reviewedAt"`
-	Payload         any        `json:"payload" doc:"what will be done: for publish, the exact PublishPayload that will be sent"`
-	JobID           *string    `json:"jobId"`
+	ID          *string `json:"id"`
+	Action      *string `json:"action"`
+	ResourceRef *string `json:"resourceRef"`
+	Status      *string `json:"status"`
+	RequestedBy *string `json:"requestedBy"`
+	ReviewedBy  *string `json:"reviewedBy"`
+	Reason      *string `json:"reason"`
+	Summary     *string `json:"summary"`
+	approvals.Subject
+	CreatedAt  time.Time  `json:"createdAt"`
+	ReviewedAt *time.Time `json:"reviewedAt"`
+	Payload    any        `json:"payload" doc:"what will be done: for publish, the exact PublishPayload that will be sent"`
+	JobID      *string    `json:"jobId"`
 }
 
 func approvalDto(r approvals.Request) ApprovalRequestDto {
@@ -223,8 +223,7 @@ func approvalDto(r approvals.Request) ApprovalRequestDto {
 	}
 	return ApprovalRequestDto{ID: opt(r.ID), Action: opt(r.Action), ResourceRef: opt(r.ResourceRef), Status: opt(r.Status),
 		RequestedBy: opt(r.RequestedBy), ReviewedBy: r.ReviewedBy, Reason: r.Reason, Summary: opt(r.Summary),
-		ResourceTitle: r.ResourceTitle, QueryText: r.QueryText, DestinationName: r.DestinationName,
-		DestinationType: r.DestinationType, CreatedAt: r.CreatedAt, ReviewedAt: r.ReviewedAt, Payload: p, JobID: opt(r.JobID)}
+		Subject: r.Subject, CreatedAt: r.CreatedAt, ReviewedAt: r.ReviewedAt, Payload: p, JobID: opt(r.JobID)}
 }
 
 // ApprovalList is the answer of GET /api/tracker/approvals/pending.

@@ -27,18 +27,12 @@ import (
 	"github.com/brandlens/brandlens/shared/audit"
 	"github.com/brandlens/brandlens/shared/auth"
 	"github.com/brandlens/brandlens/shared/brandcheck"
-	"github.com/brandlens/brandlens/shared/citations"
-	"github.com/brandlens/brandlens/shared/competitors"
 	"github.com/brandlens/brandlens/shared/content"
-	"github.com/brandlens/brandlens/shared/credits"
 	"github.com/brandlens/brandlens/shared/destinations"
 	"github.com/brandlens/brandlens/shared/gaps"
-	"github.com/brandlens/brandlens/shared/idempotency"
-	"github.com/brandlens/brandlens/shared/jobs"
 	"github.com/brandlens/brandlens/shared/meter"
 	"github.com/brandlens/brandlens/shared/opportunities"
 	"github.com/brandlens/brandlens/shared/publish"
-	"github.com/brandlens/brandlens/shared/queries"
 	"github.com/brandlens/brandlens/shared/ratelimit"
 	"github.com/brandlens/brandlens/shared/runs"
 	"github.com/brandlens/brandlens/shared/signing"
@@ -54,19 +48,9 @@ const DefaultMaxBody = 1 << 20
 
 // Deps are what the handlers use.
 type Deps struct {
-	Keys        *auth.Keys
-	Tenants     *tenants.Repo
-	Queries     *queries.Repo
-	Competitors *competitors.Repo
-	Citations   *citations.Repo
-	Jobs        *jobs.Repo
-	Ledger      *credits.Ledger
-	// Limiter counts each key's requests (nil: no limit): in the table in
-	// Lambda, in memory in `brandlens serve` (see package ratelimit).
-	Limiter     RateLimiter
-	Runs        *runs.Service
-	Webhooks    *webhooks.Service
-	Idempotency *idempotency.Records
+	Stores
+	Runs     *runs.Service
+	Webhooks *webhooks.Service
 	// The content loop: metered jobs, gap detection, gaps, opportunities,
 	// brief and article job requests, and the audit log.
 	Meter         *meter.Service

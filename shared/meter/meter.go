@@ -7,8 +7,8 @@
 // transaction as its effects; Settle captures the price when the marker is
 // there and releases it otherwise, so a failed job costs 0.
 //
-// runs.Start predates this package and keeps its own copy of the write
-// path (it also prices per platform and sample); it can move onto Service.
+// runs.Start prices a query run by its platforms and samples and stores it
+// through the same write path (CreateJob).
 package meter
 
 import (
@@ -170,28 +170,36 @@ func paramsKey(tenantID int32, jobID string) store.Key {
 // by job id). idempotency.ErrConflict reports a key reused for another
 // request.
 func (s *Service) Create(ctx context.Context, r Request) (Accepted, error) {
-	if r.Idempotency != nil && !r.Idempotency.Claimed() {
-		if a, ok, err := s.replay(ctx, r); ok || err != nil {
-			return a, err
-		}
+	if a, ok, err := s.Replay(ctx, r); ok || err != nil {
+		return a, err
 	}
 	if r.Precheck != nil {
 		if err := r.Precheck(ctx); err != nil {
 			return Accepted{}, err
 		}
 	}
+	now := s.now().UTC()
+	return s.CreateJob(ctx, r, jobs.Job{
+		ID: ids.ULID(now), TenantID: r.TenantID, Type: r.Type, Status: jobs.StatusQueued,
+		Platforms: []string{}, PerPlatformStatus: map[string]jobs.PlatformStatus{},
+		CreditsReserved: r.Cost, CreatedAt: now, BrandProfileID: r.BrandProfileID, OpportunityID: r.OpportunityID,
+	})
+}
+
+// CreateJob is Create's write for a job the caller built and checked (a
+// query run, priced by its platforms and samples): job is queued, its
+// price in CreditsReserved (r.Cost is ignored) and CreatedAt the time of
+// the transaction. The caller has already ruled out a replay (Replay);
+// r.Precheck is not run.
+func (s *Service) CreateJob(ctx context.Context, r Request, job jobs.Job) (Accepted, error) {
+	r.Cost = job.CreditsReserved
+	now := job.CreatedAt
 	t, err := s.tenants.Get(ctx, r.TenantID)
 	if err != nil {
 		return Accepted{}, fmt.Errorf("meter: load tenant: %w", err)
 	}
-	now := s.now().UTC()
 	if r.Cost > t.DailyCreditCeiling {
 		return Accepted{}, s.ceilingError(ctx, r.TenantID, r.Cost, t.DailyCreditCeiling, now)
-	}
-	job := jobs.Job{
-		ID: ids.ULID(now), TenantID: r.TenantID, Type: r.Type, Status: jobs.StatusQueued,
-		Platforms: []string{}, PerPlatformStatus: map[string]jobs.PlatformStatus{},
-		CreditsReserved: r.Cost, CreatedAt: now, BrandProfileID: r.BrandProfileID, OpportunityID: r.OpportunityID,
 	}
 	var prep Prepared
 	if r.Prepare != nil {
@@ -313,6 +321,16 @@ func (s *Service) ceilingError(ctx context.Context, tenantID int32, cost, ceilin
 		return err
 	}
 	return &CeilingError{Cost: cost, Ceiling: ceiling, SpentToday: bal.SpentToday, CommittedToday: bal.CommittedToday, RetryAfter: credits.SecondsToUTCMidnight(now)}
+}
+
+// Replay returns the job an earlier request with r's idempotency key
+// created (ok), when the key is one nobody claimed for this request (the
+// scheduler's; a key the HTTP router claimed has no job yet).
+func (s *Service) Replay(ctx context.Context, r Request) (Accepted, bool, error) {
+	if r.Idempotency == nil || r.Idempotency.Claimed() {
+		return Accepted{}, false, nil
+	}
+	return s.replay(ctx, r)
 }
 
 // replay returns the job an earlier request with the same key created.

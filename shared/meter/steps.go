@@ -116,20 +116,34 @@ func (s *Service) Start(ctx context.Context, in Message) (Message, error) {
 	j.Status = jobs.StatusRunning
 	j.StartedAt = &now
 	j.AwaitingApproval = false
+	if err := CommitStarted(ctx, s.tbl, j, executionData(j)); err != nil {
+		return Message{}, err
+	}
+	return in, nil
+}
+
+// CommitStarted writes j, read queued and now running, with its
+// execution.started event d, conditional on the job still being queued: a
+// duplicate delivery that lost the race changes nothing. Query runs
+// (runs.MarkRunning) start their jobs through it too.
+func CommitStarted(ctx context.Context, tbl store.Table, j jobs.Job, d outbox.ExecutionData) error {
 	op, err := jobs.UpdateOp(j, jobs.StatusQueued)
 	if err != nil {
-		return Message{}, err
+		return err
 	}
-	evOp, err := eventOp(j, outbox.ExecutionStarted)
+	ev, err := outbox.New(j.TenantID, outbox.ExecutionStarted, d, *j.StartedAt)
 	if err != nil {
-		return Message{}, err
+		return err
 	}
-	err = s.tbl.TransactWrite(ctx, op, evOp)
-	if err != nil && !errors.Is(err, store.ErrConditionFailed) {
-		return Message{}, storeErr("mark running", err)
+	evOp, err := outbox.Op(ev)
+	if err != nil {
+		return err
+	}
+	if err := tbl.TransactWrite(ctx, op, evOp); err != nil && !errors.Is(err, store.ErrConditionFailed) {
+		return storeErr("mark running", err)
 	}
 	outbox.Notify()
-	return in, nil
+	return nil
 }
 
 // Settle ends the job: succeeded with its price captured when its work
@@ -238,16 +252,21 @@ func failureText(e *workflow.ExecutionError) string {
 }
 
 func eventOp(j jobs.Job, typ string) (store.Op, error) {
+	ev, err := outbox.New(j.TenantID, typ, executionData(j), lastTransition(j))
+	if err != nil {
+		return store.Op{}, err
+	}
+	return outbox.Op(ev)
+}
+
+// executionData is a metered job's execution event: no platforms.
+func executionData(j jobs.Job) outbox.ExecutionData {
 	d := outbox.ExecutionData{JobID: j.ID, JobType: j.Type, Status: j.Status, Platforms: []string{},
 		PerPlatformStatus: map[string]string{}, CreditsCharged: j.CreditsCharged}
 	if j.Error != nil {
 		d.Error = *j.Error
 	}
-	ev, err := outbox.New(j.TenantID, typ, d, lastTransition(j))
-	if err != nil {
-		return store.Op{}, err
-	}
-	return outbox.Op(ev)
+	return d
 }
 
 // lastTransition is the moment of the job's latest status change.

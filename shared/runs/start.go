@@ -6,7 +6,6 @@ package runs
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -106,25 +105,12 @@ func (e *PlatformError) Error() string {
 	return fmt.Sprintf("runs: platform %q is not one of the query's platforms", e.Platform)
 }
 
-// InsufficientCreditsError: the tenant's available credits are below cost.
-type InsufficientCreditsError struct{ Cost, Available int64 }
-
-func (e *InsufficientCreditsError) Error() string {
-	return fmt.Sprintf("runs: the run costs %d credits; %d are available", e.Cost, e.Available)
-}
-
-// CeilingError: the run would pass the tenant's daily credit ceiling.
-type CeilingError struct {
-	Cost, Ceiling int64
-	// SpentToday is what was captured today; CommittedToday what today's
-	// reservations hold or captured, the count the ceiling is checked against.
-	SpentToday, CommittedToday int64
-	RetryAfter                 int // seconds to UTC midnight
-}
-
-func (e *CeilingError) Error() string {
-	return fmt.Sprintf("runs: the run costs %d credits; %d of the daily ceiling of %d are committed", e.Cost, e.CommittedToday, e.Ceiling)
-}
+// InsufficientCreditsError and CeilingError are the metered write path's:
+// a run is stored through it (meter.Service.CreateJob).
+type (
+	InsufficientCreditsError = meter.InsufficientCreditsError
+	CeilingError             = meter.CeilingError
+)
 
 // Deps are what a Service uses; New checks them.
 type Deps struct {
@@ -167,7 +153,7 @@ type CitedPages interface {
 // construction, none is patched in afterwards.
 type Service struct {
 	Deps
-	idem *idempotency.Records
+	meter *meter.Service
 }
 
 // ActionRun is a run's action (the audit log's, an approval request's).
@@ -196,7 +182,7 @@ func New(d Deps) (*Service, error) {
 	if d.Citations == nil {
 		d.Citations = citations.NewRepo(d.Table, d.Now)
 	}
-	return &Service{Deps: d, idem: idempotency.NewRecords(d.Table, d.Now)}, nil
+	return &Service{Deps: d, meter: meter.New(d.Table, d.Tenants, d.Ledger, d.Jobs, d.Sender, d.Now, d.Logger)}, nil
 }
 
 // runParams are kept beside a run's job (meter.ParamsOp) with its actor,
@@ -208,11 +194,7 @@ type runParams struct {
 }
 
 // Accepted is the outcome of Start.
-type Accepted struct {
-	Job jobs.Job
-	// Replayed: an earlier request with the same idempotency key created it.
-	Replayed bool
-}
+type Accepted = meter.Accepted
 
 // Start validates the request and, in ONE transaction, stores the
 // idempotency record, reserves the credits and creates the job (queued);
@@ -223,12 +205,10 @@ func (s *Service) Start(ctx context.Context, r Request) (Accepted, error) {
 		return Accepted{}, err
 	}
 	now := s.Now().UTC()
-	if r.Idempotency != nil && !r.Idempotency.Claimed() {
-		// An unclaimed key (the scheduler's) that already made its job:
-		// nothing to build.
-		if a, ok, err := s.replay(ctx, r); ok || err != nil {
-			return a, err
-		}
+	// An unclaimed key (the scheduler's) that already made its job:
+	// nothing to build.
+	if a, ok, err := s.meter.Replay(ctx, meter.Request{TenantID: r.TenantID, Idempotency: r.Idempotency}); ok || err != nil {
+		return a, err
 	}
 	q, err := s.Queries.Get(ctx, r.TenantID, r.QueryID)
 	if errors.Is(err, queries.ErrNotFound) || (err == nil && q.DeletedAt != nil) {
@@ -253,10 +233,6 @@ func (s *Service) Start(ctx context.Context, r Request) (Accepted, error) {
 	if r.Samples == 0 {
 		r.Samples = DefaultSamples
 	}
-	t, err := s.Tenants.Get(ctx, r.TenantID)
-	if err != nil {
-		return Accepted{}, err
-	}
 	cost := int64(len(plats) * r.Samples * PricePerPlatformSample)
 	qid := q.ID
 	job := jobs.Job{
@@ -267,120 +243,15 @@ func (s *Service) Start(ctx context.Context, r Request) (Accepted, error) {
 	for _, pl := range plats {
 		job.PerPlatformStatus[pl] = jobs.PlatformStatus{Status: jobs.StatusQueued, Samples: r.Samples}
 	}
-	if cost > t.DailyCreditCeiling {
-		return Accepted{}, s.ceilingError(ctx, r.TenantID, cost, t.DailyCreditCeiling, now)
-	}
-	var prep meter.Prepared
-	if r.Prepare != nil {
-		if prep, err = r.Prepare(ctx, &job); err != nil {
-			return Accepted{}, err
-		}
-	}
-	jobOp, err := jobs.CreateOp(job)
-	if err != nil {
-		return Accepted{}, err
-	}
-	return s.create(ctx, r, job, jobOp, prep, t.DailyCreditCeiling, now)
-}
-
-// create runs the job's creating transaction, then emits the credit
-// threshold events the reservation crossed.
-func (s *Service) create(ctx context.Context, r Request, job jobs.Job, jobOp store.Op, prep meter.Prepared, ceiling int64, now time.Time) (Accepted, error) {
-	cost := job.CreditsReserved
-	var ops []store.Op
-	idemAt := -1
-	if r.Idempotency != nil {
-		idemAt = len(ops)
-		ops = append(ops, idempotency.JobOp(*r.Idempotency, job.ID, now))
-	}
-	base := len(ops)
-	ops = append(ops, credits.ReserveOps(r.TenantID, job.ID, cost, ceiling, now)...)
 	actor := r.Actor
 	if actor.KeyID == "" {
 		actor = audit.System()
 	}
-	paramsOp, err := meter.ParamsOp(r.TenantID, job.ID, actor, runParams{QueryID: *job.QueryID, Platforms: job.Platforms, Samples: job.Samples})
-	if err != nil {
-		return Accepted{}, err
-	}
-	entry := audit.New(r.TenantID, actor, ActionRun, audit.Resource("query", *job.QueryID), audit.OutcomeAccepted, now)
-	entry.JobID = job.ID
-	auditOp, err := audit.Op(entry)
-	if err != nil {
-		return Accepted{}, err
-	}
-	ops = append(ops, jobOp, paramsOp, auditOp)
-	guardsAt := len(ops)
-	for _, g := range prep.Guards {
-		ops = append(ops, g.Op)
-	}
-
-	err = s.Table.TransactWrite(ctx, ops...)
-	var txe *store.TxConditionError
-	switch {
-	case errors.As(err, &txe) && txe.Index == idemAt:
-		// The key already has its job: a concurrent request with it won
-		// the race, or an earlier claimant died after creating it.
-		a, ok, rerr := s.replay(ctx, r)
-		if rerr != nil || ok {
-			return a, rerr
-		}
-		return Accepted{}, fmt.Errorf("runs: idempotency record vanished: %w", err)
-	case errors.As(err, &txe) && txe.Index == base+credits.ReserveOpLedger:
-		bal, berr := s.Ledger.Balance(ctx, r.TenantID)
-		if berr != nil {
-			return Accepted{}, berr
-		}
-		return Accepted{}, &InsufficientCreditsError{Cost: cost, Available: bal.Available}
-	case errors.As(err, &txe) && txe.Index == base+credits.ReserveOpDay:
-		return Accepted{}, s.ceilingError(ctx, r.TenantID, cost, ceiling, now)
-	case errors.As(err, &txe) && txe.Index >= guardsAt && prep.Guards[txe.Index-guardsAt].Err != nil:
-		return Accepted{}, prep.Guards[txe.Index-guardsAt].Err
-	case err != nil:
-		return Accepted{}, fmt.Errorf("runs: create job: %w", err)
-	}
-	if err := s.Ledger.CheckThresholds(ctx, r.TenantID, ceiling); err != nil {
-		// The job is accepted; a missed threshold event is not worth failing it.
-		s.Logger.Error("credit threshold events", "tenant_id", r.TenantID, "error", err.Error())
-	}
-	if !prep.Hold {
-		s.enqueue(ctx, job)
-	}
-	return Accepted{Job: job}, nil
-}
-
-func (s *Service) ceilingError(ctx context.Context, tenantID int32, cost, ceiling int64, now time.Time) error {
-	bal, err := s.Ledger.Balance(ctx, tenantID)
-	if err != nil {
-		return err
-	}
-	return &CeilingError{Cost: cost, Ceiling: ceiling, SpentToday: bal.SpentToday, CommittedToday: bal.CommittedToday, RetryAfter: credits.SecondsToUTCMidnight(now)}
-}
-
-// replay returns the job an earlier request with the same key created.
-func (s *Service) replay(ctx context.Context, r Request) (Accepted, bool, error) {
-	jobID, ok, err := s.idem.Job(ctx, *r.Idempotency)
-	if !ok || err != nil {
-		return Accepted{}, false, err
-	}
-	job, err := s.Jobs.Get(ctx, r.TenantID, jobID)
-	if err != nil {
-		return Accepted{}, false, err
-	}
-	if job.Status == jobs.StatusQueued && !job.AwaitingApproval {
-		s.enqueue(ctx, job)
-	}
-	return Accepted{Job: job, Replayed: true}, true, nil
-}
-
-// enqueue sends the job's start message. A failure is logged, not
-// returned: the job is stored and the scheduler's sweep re-enqueues jobs
-// left queued.
-func (s *Service) enqueue(ctx context.Context, j jobs.Job) {
-	body, _ := json.Marshal(Message{JobID: j.ID, TenantID: j.TenantID, Type: j.Type})
-	if err := s.Sender.Send(ctx, body, 0); err != nil {
-		s.Logger.Error("enqueue job", "job_id", j.ID, "tenant_id", j.TenantID, "error", err.Error())
-	}
+	return s.meter.CreateJob(ctx, meter.Request{
+		TenantID: r.TenantID, Type: job.Type, Actor: actor, Action: ActionRun, Resource: audit.Resource("query", qid),
+		Params:  runParams{QueryID: qid, Platforms: plats, Samples: r.Samples},
+		Prepare: r.Prepare, Idempotency: r.Idempotency,
+	}, job)
 }
 
 func dedupe(in []string) []string {

@@ -59,15 +59,12 @@ type ProviderFailedError struct {
 
 func (e *ProviderFailedError) Error() string { return e.Message }
 
-// StoreUnavailableError: the store failed in a way worth retrying.
-type StoreUnavailableError struct{ Message string }
-
-func (e *StoreUnavailableError) Error() string { return e.Message }
+// StoreUnavailableError: the store failed in a way worth retrying (the
+// metered steps' error, retried by name in every workflow).
+type StoreUnavailableError = meter.StoreUnavailableError
 
 // storeErr turns a store failure into the retryable step error.
-func storeErr(op string, err error) error {
-	return &StoreUnavailableError{Message: fmt.Sprintf("%s: %v", op, err)}
-}
+func storeErr(op string, err error) error { return meter.StoreErr(op, err) }
 
 // StepInput is what the workflow passes to MarkRunning and Settle.
 type StepInput struct {
@@ -193,23 +190,9 @@ func (s *Service) MarkRunning(ctx context.Context, in StepInput) (MarkRunningOut
 			st.Status = jobs.StatusRunning
 			j.PerPlatformStatus[p] = st
 		}
-		op, err := jobs.UpdateOp(j, jobs.StatusQueued)
-		if err != nil {
+		if err := meter.CommitStarted(ctx, s.Table, j, executionData(j)); err != nil {
 			return MarkRunningOutput{}, err
 		}
-		ev, err := outbox.New(j.TenantID, outbox.ExecutionStarted, executionData(j), now)
-		if err != nil {
-			return MarkRunningOutput{}, err
-		}
-		evOp, err := outbox.Op(ev)
-		if err != nil {
-			return MarkRunningOutput{}, err
-		}
-		err = s.Table.TransactWrite(ctx, op, evOp)
-		if err != nil && !errors.Is(err, store.ErrConditionFailed) {
-			return MarkRunningOutput{}, storeErr("mark running", err)
-		}
-		s.notify()
 	}
 	if jobs.Terminal(j.Status) {
 		return MarkRunningOutput{Items: []Item{}}, nil

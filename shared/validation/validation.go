@@ -5,6 +5,7 @@
 package validation
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 	"sort"
@@ -64,4 +65,18 @@ func Field(field, format string, args ...any) error {
 	var e Error
 	e.Add(field, format, args...)
 	return e.Err()
+}
+
+// FieldNames lists the fields the *Error in err's chain names, in its
+// order; nil when err holds none.
+func FieldNames(err error) []string {
+	var e *Error
+	if !errors.As(err, &e) {
+		return nil
+	}
+	out := make([]string, len(e.Fields))
+	for i, f := range e.Fields {
+		out[i] = f.Field
+	}
+	return out
 }

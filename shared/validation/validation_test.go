@@ -3,6 +3,7 @@ package validation_test
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"testing"
 
 	"github.com/brandlens/brandlens/shared/validation"
@@ -57,5 +58,28 @@ func TestError(t *testing.T) {
 	}
 	if err := validation.Field("cursor", "not a cursor of this list"); err.Error() != "invalid field cursor: not a cursor of this list" {
 		t.Errorf("Field: %v", err)
+	}
+}
+
+func TestFieldNames(t *testing.T) {
+	var ve validation.Error
+	ve.Add("url", "bad")
+	ve.Add("events", "unknown")
+	cases := []struct {
+		name string
+		err  error
+		want []string
+	}{
+		{"nil", nil, nil},
+		{"another error", errors.New("boom"), nil},
+		{"in order, through wrapping", fmt.Errorf("create: %w", ve.Err()), []string{"url", "events"}},
+		{"one field", validation.Field("name", "is required"), []string{"name"}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			if got := validation.FieldNames(c.err); !slices.Equal(got, c.want) {
+				t.Errorf("FieldNames = %q, want %q", got, c.want)
+			}
+		})
 	}
 }

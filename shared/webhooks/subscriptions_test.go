@@ -3,7 +3,6 @@ package webhooks_test
 import (
 	"context"
 	"encoding/base64"
-	"errors"
 	"log/slog"
 	"net"
 	"net/http"
@@ -22,20 +21,9 @@ import (
 	"github.com/brandlens/brandlens/shared/store/dynamotest"
 	"github.com/brandlens/brandlens/shared/store/embedded"
 	"github.com/brandlens/brandlens/shared/store/storetest"
+	"github.com/brandlens/brandlens/shared/validation"
 	"github.com/brandlens/brandlens/shared/webhooks"
 )
-
-func fields(err error) []string {
-	var ve *webhooks.ValidationError
-	if !errors.As(err, &ve) {
-		return nil
-	}
-	var out []string
-	for _, f := range ve.Fields {
-		out = append(out, f.Field)
-	}
-	return out
-}
 
 func TestCreateSubscriptionDefaultsAndSecret(t *testing.T) {
 	ctx := context.Background()
@@ -127,14 +115,14 @@ func TestSubscriptionValidation(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			_, err := svc.CreateSubscription(ctx, 1, c.ns)
-			if f := fields(err); len(f) != 1 || f[0] != c.want {
+			if f := validation.FieldNames(err); len(f) != 1 || f[0] != c.want {
 				t.Errorf("error %v names %v, want [%s]", err, f, c.want)
 			}
 		})
 	}
 	// Every bad member is named at once.
 	_, err := svc.CreateSubscription(ctx, 1, webhooks.NewSubscription{URL: "http://127.0.0.1/", Events: []string{"nope"}, Secret: ptr("x")})
-	if f := strings.Join(fields(err), ","); f != "url,events,secret" {
+	if f := strings.Join(validation.FieldNames(err), ","); f != "url,events,secret" {
 		t.Errorf("fields %s", f)
 	}
 	if subs, _ := svc.ListSubscriptions(ctx, 1); len(subs) != 0 {
@@ -154,7 +142,7 @@ func TestSubscriptionValidation(t *testing.T) {
 		t.Errorf("loopback allowed: %v", err)
 	}
 	for _, u := range []string{"http://2130706433/", "http://10.0.0.1/", "http://[::ffff:127.0.0.1]/"} {
-		if _, err := local.CreateSubscription(ctx, 1, webhooks.NewSubscription{URL: u}); fields(err) == nil {
+		if _, err := local.CreateSubscription(ctx, 1, webhooks.NewSubscription{URL: u}); validation.FieldNames(err) == nil {
 			t.Errorf("loopback allowed: %s accepted", u)
 		}
 	}
@@ -222,7 +210,7 @@ func TestSubscriptionCapUnderConcurrency(t *testing.T) {
 			for range n {
 				wg.Go(func() {
 					_, err := create()
-					if f := fields(err); err != nil && (len(f) != 1 || f[0] != "url") {
+					if f := validation.FieldNames(err); err != nil && (len(f) != 1 || f[0] != "url") {
 						t.Errorf("create: %v", err)
 					}
 					mu.Lock()

@@ -7,6 +7,7 @@ import (
 	"reflect"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/brandlens/brandlens/shared/jsontest"
 	"github.com/brandlens/brandlens/shared/workflow"
@@ -35,11 +36,34 @@ const (
 )
 
 // orderSteps serves testdata/differential.asl.json; per-SKU attempt counters
-// keep it deterministic under any interleaving.
+// keep it deterministic under any interleaving, and a "broken" line fails
+// only once the other lines of its Map have been priced (else whether they
+// run before the Map fails is a race the two runners may decide apart).
 type orderSteps struct {
 	mu       sync.Mutex
 	calls    map[string]int
 	attempts map[string]int
+	// others counts the price calls of lines other than "broken"; priced
+	// is closed when it reaches wantOthers.
+	others, wantOthers int
+	priced             chan struct{}
+}
+
+func newOrderSteps(input string) *orderSteps {
+	var in struct {
+		Order struct{ Lines []struct{ SKU string } }
+	}
+	json.Unmarshal([]byte(input), &in)
+	o := &orderSteps{calls: map[string]int{}, attempts: map[string]int{}, priced: make(chan struct{})}
+	for _, l := range in.Order.Lines {
+		if l.SKU != "broken" {
+			o.wantOthers++
+		}
+	}
+	if o.wantOthers == 0 {
+		close(o.priced)
+	}
+	return o
 }
 
 func (o *orderSteps) Invoke(ctx context.Context, resource string, input json.RawMessage) (json.RawMessage, error) {
@@ -61,6 +85,11 @@ func (o *orderSteps) Invoke(ctx context.Context, resource string, input json.Raw
 		o.mu.Lock()
 		o.attempts[in.Line.SKU]++
 		attempt := o.attempts[in.Line.SKU]
+		if in.Line.SKU != "broken" && attempt == 1 {
+			if o.others++; o.others == o.wantOthers {
+				close(o.priced)
+			}
+		}
 		o.mu.Unlock()
 		switch {
 		case in.Line.SKU == "oos":
@@ -68,6 +97,12 @@ func (o *orderSteps) Invoke(ctx context.Context, resource string, input json.Raw
 		case in.Line.SKU == "flaky" && attempt <= 2:
 			return nil, &FlakyError{}
 		case in.Line.SKU == "broken":
+			select {
+			case <-o.priced:
+			case <-ctx.Done():
+				return nil, ctx.Err()
+			case <-time.After(10 * time.Second): // a case whose other lines cannot start: fail, not hang
+			}
 			return nil, &BrokenError{}
 		}
 		return json.Marshal(map[string]any{"amount": 10*in.Line.Qty + in.Index, "ignored": true})
@@ -116,7 +151,7 @@ func TestDifferentialFeatures(t *testing.T) {
 	for name, input := range cases {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
-			goSteps := &orderSteps{calls: map[string]int{}, attempts: map[string]int{}}
+			goSteps := newOrderSteps(input)
 			goOut, goErr := m.Execute(context.Background(), "diff-exec", json.RawMessage(input), goSteps, workflow.WithRetryScale(0.001))
 			var goName, goCause string
 			if goErr != nil {
@@ -127,7 +162,7 @@ func TestDifferentialFeatures(t *testing.T) {
 				goName, goCause = ee.Name, ee.Cause
 			}
 
-			jsSteps := &orderSteps{calls: map[string]int{}, attempts: map[string]int{}}
+			jsSteps := newOrderSteps(input)
 			jsOut, jsName, jsCause := workflowtest.RunInAWSLocal(t, def, subst, json.RawMessage(input), jsSteps, workflowtest.ExecutionName("diff-exec"))
 
 			if goName != jsName || goCause != jsCause {

@@ -11,6 +11,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/brandlens/brandlens/shared/ctxtime"
 )
 
 // Execute runs one execution of m to its end and returns its output. A
@@ -88,16 +90,11 @@ func (e *execution) sleep(ctx context.Context, d time.Duration) error {
 	if err := e.stopped(ctx); err != nil || d <= 0 {
 		return err
 	}
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
-	case <-e.opts.stop:
+	err := ctxtime.Sleep(ctx, d, e.opts.stop)
+	if errors.Is(err, ctxtime.ErrStopped) {
 		return errDraining
 	}
+	return err
 }
 
 // stopped reports why no further state may begin: ctx ended, or the runner

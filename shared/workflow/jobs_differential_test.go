@@ -4,8 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"os"
-	"path/filepath"
 	"reflect"
 	"sync"
 	"testing"
@@ -40,9 +38,8 @@ type jobSteps struct {
 func (s *jobSteps) Invoke(ctx context.Context, resource string, input json.RawMessage) (json.RawMessage, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.calls[resource]++
-	var in map[string]any
-	if err := json.Unmarshal(input, &in); err != nil {
+	in, err := recordCall(s.calls, resource, input)
+	if err != nil {
 		return nil, err
 	}
 	switch resource {
@@ -115,15 +112,7 @@ func TestMeteredJobsDifferential(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			def, err := os.ReadFile(filepath.Join(statemachinesDir, tc.file))
-			if err != nil {
-				t.Fatal(err)
-			}
-			subst := dummySubst(def)
-			m, err := workflow.Load(def, subst)
-			if err != nil {
-				t.Fatal(err)
-			}
+			m, def, subst := loadMachine(t, tc.file)
 			input := json.RawMessage(fmt.Sprintf(`{"jobId":"01JOBDIFF","tenantId":1,"type":%q}`, tc.jobType))
 			fresh := func() *jobSteps { return &jobSteps{scenario: tc.steps, calls: map[string]int{}} }
 			goSteps := fresh()

@@ -3,8 +3,6 @@ package workflow_test
 import (
 	"context"
 	"encoding/json"
-	"os"
-	"path/filepath"
 	"sync"
 	"testing"
 
@@ -69,9 +67,8 @@ func (s *publishSteps) Invoke(ctx context.Context, resource string, input json.R
 		}
 		return json.RawMessage(`{}`), nil
 	}
-	s.calls[resource]++
-	var in map[string]any
-	if err := json.Unmarshal(input, &in); err != nil {
+	in, err := recordCall(s.calls, resource, input)
+	if err != nil {
 		return nil, err
 	}
 	switch resource {
@@ -116,15 +113,7 @@ func TestPublishDifferential(t *testing.T) {
 		{"receiver answers 500", publishScenario{review: "none", refused: true}, "failed", map[string]int{await: 1, start: 1, deliver: 1, settle: 1}},
 		{"store outage while delivering", publishScenario{review: "approve", deliverFails: 2}, "succeeded", map[string]int{await: 1, start: 1, deliver: 3, settle: 1}},
 	}
-	def, err := os.ReadFile(filepath.Join(statemachinesDir, "publish.asl.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	subst := dummySubst(def)
-	m, err := workflow.Load(def, subst)
-	if err != nil {
-		t.Fatal(err)
-	}
+	m, def, subst := loadMachine(t, "publish.asl.json")
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()

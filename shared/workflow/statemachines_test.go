@@ -21,6 +21,29 @@ import (
 
 const statemachinesDir = "../../statemachines"
 
+// loadMachine reads a state machine of statemachinesDir and loads it with
+// dummySubst; def and subst are what workflowtest.RunInAWSLocal runs too.
+func loadMachine(t *testing.T, file string) (m *workflow.Machine, def []byte, subst map[string]string) {
+	t.Helper()
+	def, err := os.ReadFile(filepath.Join(statemachinesDir, file))
+	if err != nil {
+		t.Fatal(err)
+	}
+	subst = dummySubst(def)
+	if m, err = workflow.Load(def, subst); err != nil {
+		t.Fatal(err)
+	}
+	return m, def, subst
+}
+
+// recordCall counts a step fake's call of resource and decodes its input
+// (an object).
+func recordCall(calls map[string]int, resource string, input json.RawMessage) (map[string]any, error) {
+	calls[resource]++
+	var in map[string]any
+	return in, json.Unmarshal(input, &in)
+}
+
 // dummySubst fills every ${Name} of a definition with a Lambda ARN named
 // after the placeholder, as a deployment would with real ARNs.
 func dummySubst(def []byte) map[string]string {

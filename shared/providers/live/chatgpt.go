@@ -131,14 +131,9 @@ func parseOpenAIResponse(r *responses.Response) (providers.Answer, int, error) {
 				if c.Type != "output_text" || c.Text == "" {
 					continue
 				}
-				tb.Sep("\n\n")
-				base, end := tb.Add(c.Text)
-				for _, a := range c.Annotations {
-					if a.Type != "url_citation" {
-						continue
-					}
-					ans.Citations = append(ans.Citations, pieceCitation(a.URL, a.Title, a.StartIndex, a.EndIndex, base, end))
-				}
+				addOutputText(&ans, &tb, c.Text, c.Annotations, func(a responses.ResponseOutputTextAnnotationUnion) (string, string, int64, int64, bool) {
+					return a.URL, a.Title, a.StartIndex, a.EndIndex, a.Type == "url_citation"
+				})
 			}
 		}
 	}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"math"
 	"net/http"
 	"slices"
 	"strings"
@@ -22,28 +21,23 @@ func newTestChatGPT(base string, timeout time.Duration) providers.Provider {
 func TestChatGPTSuccess(t *testing.T) {
 	type cite = wantCite
 	cases := []struct {
-		name      string
-		fixture   string
-		text      string
-		model     string
-		in, out   int
-		cost      float64
+		answerCase
 		sources   []string
 		citations []cite
 	}{
 		{
-			name: "reference example", fixture: "openai_response.json",
-			text:  "Acme CRM is a common pick for agencies (acme.com).",
-			model: "gpt-5.5-2026-04-23", in: 312, out: 148,
-			cost:      312*5.0/1e6 + 148*30.0/1e6 + 0.01,
+			answerCase: answerCase{name: "reference example", fixture: "openai_response.json",
+				text:  "Acme CRM is a common pick for agencies (acme.com).",
+				model: "gpt-5.5-2026-04-23", in: 312, out: 148,
+				cost: 312*5.0/1e6 + 148*30.0/1e6 + 0.01},
 			sources:   []string{"https://acme.com/pricing"},
 			citations: []cite{{URL: "https://acme.com/pricing", Span: "Acme CRM is a common pick for agencies (acme.com)"}},
 		},
 		{
-			name: "code points, two parts, out-of-range index", fixture: "openai_response_unicode.json",
-			text:  "Zoë Café CRM ☕ is loved.\n\nAcme is cheaper.",
-			model: "gpt-5-2025-08-07", in: 1000, out: 100,
-			cost:    1000*1.25/1e6 + 100*10.0/1e6 + 0.01,
+			answerCase: answerCase{name: "code points, two parts, out-of-range index", fixture: "openai_response_unicode.json",
+				text:  "Zoë Café CRM ☕ is loved.\n\nAcme is cheaper.",
+				model: "gpt-5-2025-08-07", in: 1000, out: 100,
+				cost: 1000*1.25/1e6 + 100*10.0/1e6 + 0.01},
 			sources: []string{"https://zoe.example/", "https://acme.com/pricing"},
 			citations: []cite{
 				{URL: "https://zoe.example/", Span: "Zoë Café CRM"},
@@ -89,20 +83,12 @@ func TestChatGPTSuccess(t *testing.T) {
 				t.Errorf("body has members %v, want exactly %v", keys(body), want)
 			}
 
-			if ans.Platform != "chatgpt" || ans.Text != tc.text || ans.Model != tc.model {
-				t.Errorf("answer = %q %q %q", ans.Platform, ans.Text, ans.Model)
+			if ans.Platform != "chatgpt" {
+				t.Errorf("platform = %q", ans.Platform)
 			}
-			if ans.InputTokens != tc.in || ans.OutputTokens != tc.out {
-				t.Errorf("tokens = %d/%d", ans.InputTokens, ans.OutputTokens)
-			}
-			if math.Abs(ans.CostUSD-tc.cost) > 1e-9 || ans.CostUnknown || ans.Truncated {
-				t.Errorf("cost = %v, want %v", ans.CostUSD, tc.cost)
-			}
+			tc.check(t, ans)
 			if !slices.Equal(ans.Sources, tc.sources) {
 				t.Errorf("sources = %v", ans.Sources)
-			}
-			if ans.Latency <= 0 {
-				t.Error("latency not recorded")
 			}
 			checkCitations(t, ans, tc.citations)
 		})

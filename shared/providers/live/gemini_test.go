@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
-	"math"
 	"net/http"
 	"strings"
 	"testing"
@@ -39,24 +38,19 @@ func TestGeminiSuccess(t *testing.T) {
 		"AbC": "https://acme.com/pricing", "Z": "https://zoe.example/review", "A": "https://acme.com/"})
 	redirect := redirects.srv.URL + "/grounding-api-redirect/"
 	cases := []struct {
-		name      string
-		fixture   string
-		text      string
-		model     string
-		in, out   int
-		cost      float64
+		answerCase
 		citations []cite
 	}{
 		{
-			name: "reference example (omitted zero startIndex)", fixture: "gemini_response.json",
-			text: "Acme CRM is popular with agencies.", model: "gemini-3.5-flash", in: 9, out: 12,
-			cost:      9*1.50/1e6 + 12*9.0/1e6 + 1*0.014, // Gemini 3: per search query
+			answerCase: answerCase{name: "reference example (omitted zero startIndex)", fixture: "gemini_response.json",
+				text: "Acme CRM is popular with agencies.", model: "gemini-3.5-flash", in: 9, out: 12,
+				cost: 9*1.50/1e6 + 12*9.0/1e6 + 1*0.014}, // Gemini 3: per search query
 			citations: []cite{{"https://acme.com/pricing", "acme.com", "Acme CRM is popular with agencies.", redirect + "AbC"}},
 		},
 		{
-			name: "byte offsets to code points across parts", fixture: "gemini_response_unicode.json",
-			text: "Zoë Café is great. Acme ☕ wins.", model: "gemini-2.5-flash", in: 1200, out: 100,
-			cost: 1200*0.30/1e6 + 100*2.50/1e6 + 0.035, // Gemini 2.5: per grounded prompt
+			answerCase: answerCase{name: "byte offsets to code points across parts", fixture: "gemini_response_unicode.json",
+				text: "Zoë Café is great. Acme ☕ wins.", model: "gemini-2.5-flash", in: 1200, out: 100,
+				cost: 1200*0.30/1e6 + 100*2.50/1e6 + 0.035}, // Gemini 2.5: per grounded prompt
 			citations: []cite{
 				{"https://zoe.example/review", "zoe.example", "Zoë Café is great.", redirect + "Z"},
 				{"https://acme.com/", "acme.com", "☕ wins.", redirect + "A"},
@@ -112,13 +106,7 @@ func TestGeminiSuccess(t *testing.T) {
 				t.Errorf("tools = %s", rq.body)
 			}
 
-			if ans.Text != tc.text || ans.Model != tc.model || ans.InputTokens != tc.in || ans.OutputTokens != tc.out || ans.Latency <= 0 {
-				t.Errorf("answer = %+v", ans)
-			}
-			if math.Abs(ans.CostUSD-tc.cost) > 1e-12 || ans.CostUnknown || ans.Truncated {
-				t.Errorf("cost = %v, want %v", ans.CostUSD, tc.cost)
-			}
-			checkSpans(t, ans)
+			tc.check(t, ans)
 			if len(ans.Citations) != len(tc.citations) {
 				t.Fatalf("citations = %+v", ans.Citations)
 			}

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"io"
+	"math"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -17,6 +18,28 @@ import (
 	"github.com/brandlens/brandlens/shared/providers"
 	"github.com/brandlens/brandlens/shared/providers/providerstest"
 )
+
+// answerCase is what a vendor's answer fixture reads as.
+type answerCase struct {
+	name, fixture string
+	text, model   string // the answer's text and model
+	in, out       int
+	cost          float64
+}
+
+// check compares a successful answer with the case: text, model, tokens,
+// a latency, and its cost (known, to 1e-12 USD), not truncated; its
+// citation spans fit the text.
+func (c answerCase) check(t *testing.T, ans providers.Answer) {
+	t.Helper()
+	checkSpans(t, ans)
+	if ans.Text != c.text || ans.Model != c.model || ans.InputTokens != c.in || ans.OutputTokens != c.out || ans.Latency <= 0 {
+		t.Errorf("answer = %+v", ans)
+	}
+	if math.Abs(ans.CostUSD-c.cost) > 1e-12 || ans.CostUnknown || ans.Truncated {
+		t.Errorf("cost = %v, want %v", ans.CostUSD, c.cost)
+	}
+}
 
 // testKey looks like a real key so leaks are easy to spot.
 const testKey = "sk-test-SECRETKEY0123456789"

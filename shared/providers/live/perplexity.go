@@ -84,15 +84,9 @@ type pplxResponse struct {
 			Snippet string          `json:"snippet"`
 		} `json:"results"`
 		Content []struct {
-			Type        string `json:"type"`
-			Text        string `json:"text"`
-			Annotations []struct {
-				Type       string `json:"type"`
-				URL        string `json:"url"`
-				Title      string `json:"title"`
-				StartIndex int64  `json:"start_index"`
-				EndIndex   int64  `json:"end_index"`
-			} `json:"annotations"`
+			Type        string           `json:"type"`
+			Text        string           `json:"text"`
+			Annotations []pplxAnnotation `json:"annotations"`
 		} `json:"content"`
 	} `json:"output"`
 	Usage struct {
@@ -102,6 +96,14 @@ type pplxResponse struct {
 			TotalCost float64 `json:"total_cost"`
 		} `json:"cost"`
 	} `json:"usage"`
+}
+
+type pplxAnnotation struct {
+	Type       string `json:"type"`
+	URL        string `json:"url"`
+	Title      string `json:"title"`
+	StartIndex int64  `json:"start_index"`
+	EndIndex   int64  `json:"end_index"`
 }
 
 // pplxError is the SDKs' ErrorInfo under "error": {message, type?, code?}
@@ -220,14 +222,9 @@ func parsePerplexity(raw []byte) (providers.Answer, error) {
 				if c.Type != "output_text" || c.Text == "" {
 					continue
 				}
-				tb.Sep("\n\n")
-				base, end := tb.Add(c.Text)
-				for _, a := range c.Annotations {
-					if a.Type != "url_citation" || a.URL == "" {
-						continue
-					}
-					ans.Citations = append(ans.Citations, pieceCitation(a.URL, a.Title, a.StartIndex, a.EndIndex, base, end))
-				}
+				addOutputText(&ans, &tb, c.Text, c.Annotations, func(a pplxAnnotation) (string, string, int64, int64, bool) {
+					return a.URL, a.Title, a.StartIndex, a.EndIndex, a.Type == "url_citation" && a.URL != ""
+				})
 			}
 		}
 	}

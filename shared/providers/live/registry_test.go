@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/brandlens/brandlens/shared/errtest"
 	"github.com/brandlens/brandlens/shared/platforms"
 	"github.com/brandlens/brandlens/shared/providers"
 	"github.com/brandlens/brandlens/shared/providers/live/vendorfake"
@@ -85,14 +86,8 @@ func TestFromEnvModes(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			s, err := FromEnv(envOf(tc.env), nil)
-			if tc.wantErr != "" {
-				if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
-					t.Fatalf("err = %v, want %q", err, tc.wantErr)
-				}
+			if errtest.Want(t, err, tc.wantErr) {
 				return
-			}
-			if err != nil {
-				t.Fatal(err)
 			}
 			if len(s) != len(platforms.All) {
 				t.Errorf("set has %d providers", len(s))

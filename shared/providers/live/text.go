@@ -26,6 +26,20 @@ func pieceCitation(url, title string, start, end int64, pieceStart, pieceEnd int
 	return cit
 }
 
+// addOutputText adds one output_text piece of a Responses-style message
+// (OpenAI's Responses API, Perplexity's Agent API) to the answer's text and
+// cites the annotations cite accepts (url_citation) over its span.
+func addOutputText[A any](ans *providers.Answer, tb *providers.TextBuilder, text string, anns []A,
+	cite func(A) (url, title string, start, end int64, ok bool)) {
+	tb.Sep("\n\n")
+	base, end := tb.Add(text)
+	for _, a := range anns {
+		if url, title, s, e, ok := cite(a); ok {
+			ans.Citations = append(ans.Citations, pieceCitation(url, title, s, e, base, end))
+		}
+	}
+}
+
 // byteToRune converts a byte offset within s to a code-point offset; false
 // when the offset is outside s. An offset inside a multi-byte character
 // counts that character as preceding it (rounding up), so a span never cuts
