@@ -441,10 +441,11 @@ func (an *analysis) tokenize(rec *sentRec) {
 	neg := 0
 	pendingNeg := false
 	j := rec.candFrom
+	lookup := an.lookupFunc()
 	word := func(st, en int) {
 		rec.words++
 		w := text[st:en]
-		f := lexLookup(w)
+		f := lookup(w)
 		if pendingNeg {
 			pendingNeg = false
 			neg = negationWindow

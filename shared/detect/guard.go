@@ -92,6 +92,7 @@ type analysis struct {
 	// is no ordinary word, or cited; computed once when needed
 	named, namedComp entSet
 	namedReady       bool
+	lang             int8 // langUnknown until nonEnglish guesses it
 }
 
 func (an *analysis) checkCitations(cs []Citation) {

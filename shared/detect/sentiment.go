@@ -20,7 +20,9 @@ const (
 	sentBoost          = 1.5
 	sentSoften         = 0.5
 	sentFlipToPositive = 0.8
-	sentRecommended    = 1.0 // the brand answers a request for a recommendation
+	sentRecommended    = 1.0  // the brand answers a request for a recommendation
+	sentContrast       = 1.25 // the clause after "but", or after the comma of "although …,"
+
 	maxSectionBytes    = 2400
 	maxFollowSentences = 3
 )
@@ -660,6 +662,12 @@ func (an *analysis) valence(s, e int) (p, n float64, verdict bool) {
 	lastNeg, wordsSinceNeg := 0.0, 0 // the last criticism, for "outages are rare"
 	deferred := 0.0                  // "hard to …": negative unless it negates praise ("hard to recommend")
 	prev, prev2 := "", ""
+	lookup := an.lookupFunc()
+	// contrast: 1 after a concessive word ("although", "while") until its
+	// comma, 2 from an adversative word ("but", "however") or that comma to
+	// the end of the sentence — the clause that carries the writer's point
+	// weighs sentContrast.
+	contrast := 0
 	flush := func() {
 		n += deferred
 		deferred = 0
@@ -685,6 +693,12 @@ func (an *analysis) valence(s, e int) (p, n float64, verdict bool) {
 				neg, pendingNeg, want = 0, false, false
 				flush()
 			}
+			switch {
+			case c == ',' && contrast == 1:
+				contrast = 2
+			case c == '.' || c == '!' || c == '?' || c == '\n':
+				contrast = 0
+			}
 			pos++
 			continue
 		}
@@ -705,9 +719,15 @@ func (an *analysis) valence(s, e int) (p, n float64, verdict bool) {
 		w := text[st:pos]
 		before, before2 := prev, prev2
 		prev, prev2 = w, prev
-		f := lexLookup(w)
+		f := lookup(w)
 		if f&(lexPositive|lexNegative) != 0 && f&lexStrong == 0 && boldLabel(text, st, pos) {
 			f = 0 // "**Reliability.** Users report outages": a topic label
+		}
+		if f&(lexPositive|lexNegative) != 0 && inProperName(text, s, st, pos, before, e) {
+			f = 0 // "Evolve Bank & Trust", "Choice Financial Group": part of a name
+		}
+		if f == 0 && inSet(concessiveWords, w) {
+			contrast = 1 // "despite a few outages, X remains …"
 		}
 		if pendingNeg {
 			pendingNeg = false
@@ -734,7 +754,17 @@ func (an *analysis) valence(s, e int) (p, n float64, verdict bool) {
 		case f&lexContrast != 0:
 			neg, mult, multLeft = 0, 1, 0
 			flush()
+			if inSet(concessiveWords, w) {
+				contrast = 1
+			} else if !strings.EqualFold(w, "unlike") && !strings.EqualFold(w, "instead") {
+				contrast = 2
+			}
 			continue
+		case neg > 0 && inSet(capabilityVerbs, w) && !inSet(worksWell, next()):
+			// "it doesn't accept cash deposits", "no export": a capability
+			// the product lacks
+			f, neg = lexNegative, 0
+			pendingNeg = false
 		case f&lexNegator != 0:
 			pendingNeg = true
 			continue
@@ -840,8 +870,9 @@ func (an *analysis) valence(s, e int) (p, n float64, verdict bool) {
 			f = 0 // "on top of"
 		case strings.EqualFold(w, "catch") && inSet(catchBefore, before):
 			f = lexNegative | lexStrong // "the catch is price"
-		case strings.EqualFold(w, "too") && inSet(tooAdjectives, next()) || strings.EqualFold(before, "too") && f&lexPositive != 0:
-			f = lexNegative // "too basic", "too simple": a fault
+		case strings.EqualFold(w, "too") && (inSet(tooAdjectives, next()) || next() != "" && lookup(next()) == 0 && !inSet(tooFunction, next())) ||
+			strings.EqualFold(before, "too") && f&lexPositive != 0:
+			f = lexNegative // "too basic", "too terse", "too simple": a fault
 		case (inSet(worksVerbs, before) || inSet(worksVerbs, before2) && lexLookup(before)&lexBooster != 0) && inSet(worksWell, w):
 			f = lexPositive // "works well", "works great"
 		case strings.EqualFold(w, "worth") && !inSet(worthObjects, next()):
@@ -869,7 +900,15 @@ func (an *analysis) valence(s, e int) (p, n float64, verdict bool) {
 		if inSet(weakPraise, w) {
 			wt *= sentSoften // "popular", "fine": praise that commits to little
 		}
+		if contrast == 2 {
+			wt *= sentContrast
+		}
 		positive := f&lexPositive != 0
+		if an.comparedToBrand(pos, e) {
+			// "Google Meet is better than Zoom at …": praise of the rival
+			// is criticism of the brand, and the other way round
+			positive = !positive
+		}
 		if neg > 0 {
 			if positive {
 				positive = false
@@ -942,7 +981,7 @@ var sentimentRoles = func() map[string]bool {
 	m := make(map[string]bool)
 	for _, set := range []map[string]bool{hardWords, selfWords, wantVerbs, endorseVerbs, costNouns, highWords,
 		lowWords, breadthWords, haltVerbs, shutVerbs, rankVerbs, rarityWords, contextIssues, choiceNouns, worksWell,
-		fitNouns, possessVerbs, articles, choiceAdjectives} {
+		fitNouns, possessVerbs, articles, choiceAdjectives, capabilityVerbs, concessiveWords} {
 		for w := range set {
 			m[w] = true
 		}
@@ -1047,3 +1086,52 @@ compatibility battery display screen quality support data`)
 	tooAdjectives = set(`basic small big large heavy light complex simple limited expensive slow busy noisy
 cramped rigid opinionated generic shallow young new immature early`)
 )
+
+var (
+	// concessiveWords open a clause the main clause after its comma
+	// answers: "Although X is slick, it …", "Despite outages, X …".
+	concessiveWords = set(`although though while whereas despite obwohl trotz aunque pese malgre malgré quoique`)
+	// tooFunction after "too" are no fault: "too many", "too often".
+	tooFunction = set(`many much often the a an and or but to be is are was were it its it's`)
+)
+
+// comparedToBrand: the word ending at pos is followed by "than" and a
+// mention of the brand ("better than Zoom", "more reliable than **Zoom**").
+func (an *analysis) comparedToBrand(pos, e int) bool {
+	text := an.text
+	p := pos
+	for p < e && (text[p] == ' ' || text[p] == '\t') {
+		p++
+	}
+	if p+4 > e || !strings.EqualFold(text[p:p+4], "than") {
+		return false
+	}
+	p += 4
+	for p < e && (text[p] == ' ' || text[p] == '*' || text[p] == '_') {
+		p++
+	}
+	cands := an.sc.cands
+	k, _ := slices.BinarySearchFunc(cands, p, func(c cand, t int) int { return c.start - t })
+	return k < len(cands) && cands[k].start == p && cands[k].ent == 0 && cands[k].state == candAccepted
+}
+
+// inProperName: the capitalised word text[st:en], not at the start of a
+// sentence or line, sits next to another capitalised word — part of a
+// name ("Evolve Bank & Trust", "Choice Financial Group"), not praise.
+func inProperName(text string, s, st, en int, before string, e int) bool {
+	if st >= len(text) || text[st] < 'A' || text[st] > 'Z' {
+		return false
+	}
+	p := st - 1
+	for p >= s && (text[p] == ' ' || text[p] == '&') {
+		p--
+	}
+	if p < s || strings.IndexByte(".!?:\n#*-|>(\"", text[p]) >= 0 {
+		return false // the start of a sentence, line, cell or quote
+	}
+	if before != "" && before[0] >= 'A' && before[0] <= 'Z' && p >= st-len(before)-3 {
+		return true
+	}
+	nw := peekWord(text, en, e)
+	return nw != "" && nw[0] >= 'A' && nw[0] <= 'Z'
+}
