@@ -46,6 +46,7 @@ type cand struct {
 	otherSense   bool // plainly another sense of the word (a menu step, a natural kind)
 	cued         bool // a product cue, domain suffix, definition, link anchor or cited domain of its own
 	sensed       bool // penalised for another occurrence's other sense
+	nounSense    bool // a lower-case common noun after a determiner ("no notion")
 	hedge        bool // the sentence does not assert anything about the entity (ignorance.go)
 	adjudicated  bool // the decision came from the Adjudicator
 }
@@ -92,7 +93,8 @@ type analysis struct {
 	// is no ordinary word, or cited; computed once when needed
 	named, namedComp entSet
 	namedReady       bool
-	lang             int8 // langUnknown until nonEnglish guesses it
+	lang             int8           // langUnknown until nonEnglish guesses it
+	prefixed         map[int32]bool // per pattern: prefixedForm, once asked
 }
 
 func (an *analysis) checkCitations(cs []Citation) {
