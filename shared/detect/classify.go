@@ -170,6 +170,11 @@ func citationForm(text string, start, end int) bool {
 	if strings.Contains(tok, "://") || hasPrefixFold(tok, "www.") {
 		return true
 	}
+	// A host on the domain ("checkcoverage.apple.com") or the domain with
+	// a path ("notion.so/templates") is an address, not the name.
+	if len(tok) > 1 && tok[len(tok)-1] == '.' && asciiWord[tok[len(tok)-2]] || end+1 < len(text) && text[end] == '/' && asciiWord[text[end+1]] {
+		return true
+	}
 	if ts > 0 && text[ts-1] == '[' {
 		te := end
 		for te < len(text) && te-end < maxURLBytes && !isSpaceByte(text[te]) && text[te] != ']' {

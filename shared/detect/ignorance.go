@@ -49,7 +49,7 @@ var ignoranceWords = func() map[string]uint16 {
 		ne pas aucune aucun keine kein keinen keiner nicht nichts não nao non nessuna nessun ninguna ningún ningun`)
 	add(igInfo, `information info details detail data knowledge specifics documentation sources records
 		record evidence coverage facts references mentions material context insight insights idea
-		picture training opinion assessment reviews overview
+		picture training opinion assessment reviews overview figures numbers statistics stats
 		informations données donnees détails details renseignements informationen angaben daten einzelheiten
 		información informacion datos detalles informações informacoes dados detalhes informazioni dati dettagli`)
 	add(igCog, `know knew familiar aware heard recognize recognise recognized recognised find found locate located
@@ -98,6 +98,7 @@ var knowledgeStems = []string{
 	"encounter", "describ", "say", "tell", "comment", "speak", "assess", "evaluat", "judg", "vouch", "character",
 	"explain", "establish", "notable", "mainstream", "prominent", "discuss", "exist", "unfamiliar", "unaware",
 	"unknown", "unverified", "insight", "no idea", "picture", "training", "opinion", "match", "reviews", "come across", "came across", "overview",
+	"figures", "numbers", "statistic", "stats",
 	// French, German, Spanish, Portuguese, Italian
 	"donn", "renseign", "angab", "daten", "einzelheit", "dato", "dados", "dati", "dettagl", "connai", "kenne", "bekannt",
 	"vertraut", "conoz", "conhe", "conosc", "nothing",
@@ -203,7 +204,7 @@ func knowledgeNear(toks []igTok, i int) (int, bool) {
 			continue
 		}
 		switch {
-		case t.cls&igNotable != 0 && !followedByAny(toks, j, "for", "as", "to be", "in", "among", "by"):
+		case t.cls&igNotable != 0 && !followedByAny(toks, j, "for", "as", "to be", "in", "among", "by") && !knownToAct(toks, j):
 			if strings.EqualFold(t.word, "known") || strings.EqualFold(t.word, "recognized") || strings.EqualFold(t.word, "recognised") {
 				// "not (widely) known", "not much is known": not "known issues"
 				if j+1 < len(toks) && toks[j+1].clause == cl && toks[j+1].cls&(igInfo|igPrep) == 0 && !strings.EqualFold(toks[j+1].word, "to") && j > 0 && toks[j-1].cls&igNeg == 0 && !adverbBefore(toks, j) {
@@ -444,3 +445,15 @@ func (an *analysis) unknownByRules(s, e int) bool {
 	}
 	return false
 }
+
+// knownToAct: "known to conflict", "been known to lose edits" — a
+// statement that the product does something, not that it is unknown
+// ("not known to me", "known to the public" are about knowledge).
+func knownToAct(toks []igTok, j int) bool {
+	if j+2 >= len(toks) || !strings.EqualFold(toks[j+1].word, "to") {
+		return false
+	}
+	return !inSet(knownToAudience, strings.ToLower(toks[j+2].word))
+}
+
+var knownToAudience = set(`me us the many most anyone everyone people users the public me, my our a any`)

@@ -668,6 +668,7 @@ func (an *analysis) valence(s, e int) (p, n float64, verdict bool) {
 	// the end of the sentence — the clause that carries the writer's point
 	// weighs sentContrast.
 	contrast := 0
+	lossNeg := false // the negation is a loss word's ("lacks email sync"): counted already
 	flush := func() {
 		n += deferred
 		deferred = 0
@@ -731,7 +732,7 @@ func (an *analysis) valence(s, e int) (p, n float64, verdict bool) {
 		}
 		if pendingNeg {
 			pendingNeg = false
-			neg = negationWindow
+			neg, lossNeg = negationWindow, false
 			if f == 0 && strings.EqualFold(w, "only") {
 				neg = 0
 			}
@@ -760,7 +761,7 @@ func (an *analysis) valence(s, e int) (p, n float64, verdict bool) {
 				contrast = 2
 			}
 			continue
-		case neg > 0 && inSet(capabilityVerbs, w) && !inSet(worksWell, next()):
+		case neg > 0 && !lossNeg && inSet(capabilityVerbs, w) && !inSet(worksWell, next()):
 			// "it doesn't accept cash deposits", "no export": a capability
 			// the product lacks
 			f, neg = lexNegative, 0
@@ -930,7 +931,7 @@ func (an *analysis) valence(s, e int) (p, n float64, verdict bool) {
 		flush()
 		mult, multLeft = 1, 0
 		if inSet(lossWords, w) {
-			neg = negationWindow // "lost trust", "lacks polish"
+			neg, lossNeg = negationWindow, true // "lost trust", "lacks polish"
 		}
 	}
 	flush()
