@@ -38,14 +38,19 @@ func (an *analysis) brandSentiment(er *EntityResult) {
 	lastRec := -1
 	for i := range sc.cands {
 		c := &sc.cands[i]
-		if c.ent != 0 || !counted(c) || c.srec == lastRec {
+		if c.ent != 0 || !counted(c) {
+			continue
+		}
+		rec := &sc.sents[c.srec]
+		if s, e, ok := an.scopeBytes(i); ok && !question(text[rec.start:rec.end]) {
+			// every mention's clauses: "Meet is simpler than Zoom for
+			// calls, but Zoom's whiteboard is excellent"
+			spans = append(spans, [2]int{s, e})
+		}
+		if c.srec == lastRec {
 			continue
 		}
 		lastRec = c.srec
-		rec := &sc.sents[c.srec]
-		if s, e, ok := an.scopeBytes(i); ok && !question(text[rec.start:rec.end]) {
-			spans = append(spans, [2]int{s, e})
-		}
 		// The text that continues about the brand: its section when it
 		// heads one, else the rest of its paragraph up to another entity.
 		if nameOnlyHead(text, c) {
@@ -166,12 +171,27 @@ func (an *analysis) recommendedFirst(er *EntityResult) bool {
 	if first < 0 || first > 2 {
 		return false
 	}
+	qw, _ := wordAtAny(an.query, 0)
+	explanatory := inSet(explanatoryStarts, strings.ToLower(qw))
+	inList := false
+	for i := range an.sc.cands {
+		if c := &an.sc.cands[i]; c.ent == 0 && counted(c) {
+			inList = lineHead(an.text, c.start) || listLine(an.text, c.start)
+			break
+		}
+	}
 	for pos := 0; ; {
 		w, next := wordAtAny(an.query, pos)
 		if w == "" {
 			return false
 		}
 		if inSet(recommendIntent, w) {
+			return true
+		}
+		if inSetStem(categoryNouns, w) && strings.Contains(an.query[next:], " for ") && !explanatory && !inList {
+			// "chat app for a gaming community": a product is asked for,
+			// and the answer leads with the brand in prose, not in a list
+			// of options
 			return true
 		}
 		pos = next
@@ -668,7 +688,10 @@ func (an *analysis) valence(s, e int) (p, n float64, verdict bool) {
 	// the end of the sentence — the clause that carries the writer's point
 	// weighs sentContrast.
 	contrast := 0
-	lossNeg := false // the negation is a loss word's ("lacks email sync"): counted already
+	clauseP, clauseN := 0.0, 0.0 // praise and criticism since the sentence's start
+	instead := false             // the sentence recommends an alternative ("… instead")
+	advise := false              // a German "raten" waits for its "ab"
+	lossNeg := false             // the negation is a loss word's ("lacks email sync"): counted already
 	flush := func() {
 		n += deferred
 		deferred = 0
@@ -690,6 +713,10 @@ func (an *analysis) valence(s, e int) (p, n float64, verdict bool) {
 	for pos := s; pos < e; {
 		c := text[pos]
 		if c < utf8.RuneSelf && !asciiWord[c] {
+			if c == ';' || c == '.' || c == ':' || c == '!' || c == '?' {
+				clauseP, clauseN = 0, 0
+				instead, advise = false, false
+			}
 			if c == ',' || c == ';' || c == '.' || c == ':' {
 				neg, pendingNeg, want = 0, false, false
 				flush()
@@ -730,6 +757,19 @@ func (an *analysis) valence(s, e int) (p, n float64, verdict bool) {
 		if f == 0 && inSet(concessiveWords, w) {
 			contrast = 1 // "despite a few outages, X remains …"
 		}
+		if inSet(insteadWords, w) && before != "" {
+			// "Many schools recommend BigBlueButton instead": the praise
+			// of this sentence goes to the alternative
+			p -= clauseP
+			clauseP, instead = 0, true
+			continue
+		}
+		if inSet(adviseVerbs, w) {
+			advise = true
+		} else if advise && strings.EqualFold(w, "ab") && an.nonEnglish() {
+			// "Von X raten viele … ab": advised against
+			f, verdict = lexNegative|lexStrong, true
+		}
 		if pendingNeg {
 			pendingNeg = false
 			neg, lossNeg = negationWindow, false
@@ -755,7 +795,12 @@ func (an *analysis) valence(s, e int) (p, n float64, verdict bool) {
 		case f&lexContrast != 0:
 			neg, mult, multLeft = 0, 1, 0
 			flush()
-			if inSet(concessiveWords, w) {
+			if next() == "" && (strings.EqualFold(w, "though") || strings.EqualFold(w, "however")) {
+				// "It's expensive, though.": an afterthought that carries
+				// the point of its clause
+				p += clauseP * (sentContrast - 1)
+				n += clauseN * (sentContrast - 1)
+			} else if inSet(concessiveWords, w) {
 				contrast = 1
 			} else if !strings.EqualFold(w, "unlike") && !strings.EqualFold(w, "instead") {
 				contrast = 2
@@ -922,10 +967,14 @@ func (an *analysis) valence(s, e int) (p, n float64, verdict bool) {
 		} else if !positive && inSet(fitNouns, next()) {
 			verdict = true // "a poor fit", "the wrong choice"
 		}
-		if positive {
+		if positive && instead {
+			// praise of the alternative
+		} else if positive {
 			p += wt
+			clauseP += wt
 		} else {
 			n += wt
+			clauseN += wt
 			lastNeg, wordsSinceNeg = wt, 0
 		}
 		flush()
@@ -949,7 +998,7 @@ func gradedLookup(w string) uint8 {
 		b := w[:len(w)-len(suf)]
 		cands := [...]string{b, b + "e"}
 		forms := cands[:]
-		if suf == "er" {
+		if suf == "er" && inSet(agentBases, b+"e") {
 			forms = cands[:1] // "issuer", "user": agent nouns, not "issue" + "-r"
 		}
 		for _, cand := range forms {
@@ -1038,7 +1087,7 @@ standardize`)
 	costNouns     = set(`price prices pricing fee fees cost costs commission commissions markup markups charges
 surcharge surcharges premium`)
 	highWords = set(`high higher highest steep steeper rising climbing hefty risen rose increased jumped
-climbed hiked doubled`)
+climbed hiked doubled rises rise hikes increases`)
 	lowWords         = set(`low lower lowest`)
 	breadthWords     = set(`widest broadest largest biggest huge vast wide broad large`)
 	rangeNouns       = set(`selection range catalog catalogue choice library ecosystem audience coverage inventory`)
@@ -1136,3 +1185,25 @@ func inProperName(text string, s, st, en int, before string, e int) bool {
 	nw := peekWord(text, en, e)
 	return nw != "" && nw[0] >= 'A' && nw[0] <= 'Z'
 }
+
+// explanatoryStarts open a query that asks how or why, not for a product.
+var explanatoryStarts = set(`how why what when who where does do is are can`)
+
+// listLine: the line holding pos is a list item or a table row.
+func listLine(text string, pos int) bool {
+	ls := strings.LastIndexByte(text[:pos], '\n') + 1
+	line := strings.TrimLeft(text[ls:pos], " \t")
+	return listMarkerLen(line) > 0 || strings.HasPrefix(line, "|")
+}
+
+var (
+	// insteadWords after a sentence's first word move its praise to an
+	// alternative: "recommend BigBlueButton instead".
+	insteadWords = set(`instead stattdessen`)
+	// adviseVerbs: German "raten … ab" advises against.
+	adviseVerbs = set(`raten rät rate riet rieten`)
+)
+
+// agentBases: "-r" after these makes an agent noun ("issuer", "user",
+// "lover"), not a comparative.
+var agentBases = set(`issue use love praise hate`)
