@@ -129,7 +129,7 @@ décevants problème problèmes bug bugs panne pannes plaignent plaint plainte p
 critiques critique inconvénient inconvénients défauts instable lenteur lenteurs manque manquent faible
 faibles risque risques dépassé dépassée fuite fuites piratage arnaque insatisfait insatisfaits frustrant
 frustrante pénible pénibles lourdeur bloqué bloqués gelé gelés suspendu suspendus déçu déçus
-regrette obsolète encombré`)
+regrette obsolète encombré payant chargé surchargé`)
 	add(lexNegator, `pas jamais aucun aucune sans guère rien ni`)
 	add(lexContrast, `mais cependant toutefois pourtant néanmoins revanche tandis malgré quoique`)
 	add(lexBooster, `très vraiment extrêmement particulièrement trop`)
@@ -158,7 +158,7 @@ bien ventaja ventajas destaca genial encanta eficaz eficiente sólido sólida`)
 	add(lexNegative, `caro cara caros caras lento lenta lentos lentas limitado limitada limitados limitadas malo
 mala malos malas peor difícil complicado complicada problema problemas quejan quejas queja quejado fallos fallo
 errores inestable desventaja desventajas inconveniente inconvenientes deficiente decepcionante costoso costosa
-criticado criticada críticas riesgo riesgos lamentable reducidos lentitud`)
+criticado criticada críticas riesgo riesgos lamentable reducidos lentitud pesado`)
 	add(lexNegator, `no nunca sin ningún ninguna tampoco jamás`)
 	add(lexContrast, `pero aunque embargo mientras sino pese obstante`)
 	add(lexBooster, `muy realmente sumamente extremadamente especialmente`)
@@ -193,7 +193,25 @@ func foreignLookup(w string) uint8 {
 			return lexNegator // "n'est pas fiable": the verb is negated
 		}
 	}
-	return foreignLexicon[fw]
+	if f, ok := foreignLexicon[fw]; ok {
+		return f
+	}
+	// Inflections the lists leave out: French feminine and plural
+	// ("encombrées" → "encombré"), Spanish gender ("pesada" → "pesado").
+	for _, suf := range [...]string{"es", "s", "e"} {
+		if b, ok := strings.CutSuffix(fw, suf); ok && len(b) > 3 {
+			if f, ok := foreignLexicon[b]; ok {
+				return f
+			}
+		}
+	}
+	if b, ok := strings.CutSuffix(fw, "a"); ok && len(b) > 3 {
+		return foreignLexicon[b+"o"]
+	}
+	if b, ok := strings.CutSuffix(fw, "as"); ok && len(b) > 3 {
+		return foreignLexicon[b+"os"]
+	}
+	return 0
 }
 
 // capabilityVerbs, negated, state a capability the product lacks: "it

@@ -806,6 +806,9 @@ func (an *analysis) valence(s, e int) (p, n float64, verdict bool) {
 				contrast = 2
 			}
 			continue
+		case strings.EqualFold(w, "more") && lookup(next()) == 0 && an.comparedToBrand(wordEndAfter(text, pos, e), e):
+			// "Jira is more configurable than Linear": the rival is ahead
+			f = lexNegative
 		case neg > 0 && !lossNeg && inSet(capabilityVerbs, w) && !inSet(worksWell, next()):
 			// "it doesn't accept cash deposits", "no export": a capability
 			// the product lacks
@@ -1037,7 +1040,7 @@ var sentimentRoles = func() map[string]bool {
 		}
 	}
 	for _, w := range strings.Fields(`since than short up action last locked right standard limited top catch too worth
-longer`) {
+longer more`) {
 		m[w] = true
 	}
 	return m
@@ -1207,3 +1210,14 @@ var (
 // agentBases: "-r" after these makes an agent noun ("issuer", "user",
 // "lover"), not a comparative.
 var agentBases = set(`issue use love praise hate`)
+
+// wordEndAfter returns the end of the word after pos (skipping spaces).
+func wordEndAfter(text string, pos, e int) int {
+	for pos < e && (text[pos] == ' ' || text[pos] == '\t') {
+		pos++
+	}
+	for pos < e && (asciiWord[text[pos]] || text[pos] == '-') {
+		pos++
+	}
+	return pos
+}
