@@ -1053,7 +1053,7 @@ emphasises prioritizes prioritises feels looks gets got makes made keeps kept he
 organizes organises connects scales shows displays tracks sends needs beats trails lags falls struggles fails
 crashes hides locks stays became becomes introduced expanded dropped removed raised cut changed moved
 partnered rebranded reported says said claims announced grew serves powers enables imports exports
-syncs backs wins won ranks rated scores scored topped outperforms undercuts matches`)
+syncs backs wins won ranks rated scores scored topped outperforms undercuts matches suits fits`)
 
 	// brandStates after "X is/was/has been": "known for", "preferred by".
 	brandStates = set(`known preferred favored favoured used considered regarded praised criticised criticized
@@ -1062,7 +1062,8 @@ trusted widely free cheaper pricier faster slower better worse best ideal great 
 stronger simpler easier harder beloved famous notable owned used adopted backed funded acquired criticized
 blamed sued fined praised rated reviewed often one choice pick option alternative winner fit tool app
 platform service favourite favorite standout leader default easy easier cheaper simpler fast faster
-free open-source affordable expensive pricey reliable secure private`)
+free open-source affordable expensive pricey reliable secure private founded made manufactured produced
+launched renamed rebranded created developed sold marketed listed licensed regulated incorporated`)
 
 	// productAttributes in a sentence mark talk about a product.
 	productAttributes = set(`pricing price prices priced plan plans tier tiers subscription subscriptions free
@@ -1073,7 +1074,8 @@ dashboard reports reporting notifications version versions release update update
 platform premium enterprise startups startup seats seat license licensing month monthly annual annually
 per plugins plugin extensions markdown editor notes calls meetings video messaging messages payments
 payment card cards account accounts fees fee transactions checking savings devices device camera cameras
-browser tabs pos retail inventory checkout orders automations automation boards
+browser tabs pos retail inventory checkout orders automations automation boards deposits deposit withdrawals
+transfers wires loans apr cashback rewards refunds
 customer customers company's founders subscribers downloads`)
 )
 

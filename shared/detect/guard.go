@@ -194,6 +194,11 @@ func (an *analysis) buildCands() {
 			switch {
 			case p.common:
 				c.guarded = true
+			case o.kind == KindName && lowerForm(text[h.start:h.end], an.d.ents[o.ent].name):
+				// "get into the right headspace": a capitalised name
+				// written in lower case is likely the word, even one the
+				// word list lacks; it needs the evidence ordinary words do
+				c.guarded = true
 			case o.kind == KindName:
 				c.state, c.strength = candAccepted, confName
 			case o.kind == KindAlias:
@@ -398,19 +403,32 @@ func (an *analysis) definitional(c *cand) int {
 	if !inSet(articles, w) {
 		return defNone
 	}
+	ranked := false
 	for k := 0; k < 6; k++ {
 		w, np = wordAt(text, np, end)
 		switch {
 		case w == "":
-			return defNone
+			k = 6
 		case inSetStem(definitionCues, w) || inSetStem(categoryNouns, w):
 			return defProduct
 		case inSetStem(naturalNouns, w):
 			return defNaturalKind
+		case inSet(rankedWords, strings.ToLower(w)):
+			ranked = true
 		}
+	}
+	if ranked {
+		// "Tide remains the top-rated detergent": ranked among its
+		// kind by buyers or testers, a product
+		return defProduct
 	}
 	return defNone
 }
+
+// rankedWords rank a thing among products by buyers, testers or the
+// market (not physical superlatives: "the smallest planet").
+var rankedWords = set(`top-rated best-rated highest-rated best-selling top-selling best-reviewed most-used
+market-leading best-known most-popular top-rated bestselling`)
 
 var (
 	copulas  = set(`is was remains`)
@@ -757,4 +775,18 @@ func sameListBlock(text string, a, b int) bool {
 		}
 		return false
 	}
+}
+
+// lowerForm: the surface is one lower-case ASCII word while the
+// entity's name is written with a capital ("Headspace").
+func lowerForm(surface, name string) bool {
+	if len(surface) < 3 || name == "" || !unicode.IsUpper(firstRune(name)) || strings.ContainsAny(name, " .-") {
+		return false
+	}
+	for i := 0; i < len(surface); i++ {
+		if surface[i] < 'a' || surface[i] > 'z' {
+			return false // Latin letters only: other scripts case names otherwise
+		}
+	}
+	return true
 }

@@ -49,7 +49,7 @@ var ignoranceWords = func() map[string]uint16 {
 		ne pas aucune aucun keine kein keinen keiner nicht nichts não nao non nessuna nessun ninguna ningún ningun`)
 	add(igInfo, `information info details detail data knowledge specifics documentation sources records
 		record evidence coverage facts references mentions material context insight insights idea
-		picture training opinion assessment reviews overview figures numbers statistics stats
+		picture training trained opinion assessment reviews overview figures numbers statistics stats
 		informations données donnees détails details renseignements informationen angaben daten einzelheiten
 		información informacion datos detalles informações informacoes dados detalhes informazioni dati dettagli`)
 	add(igCog, `know knew familiar aware heard recognize recognise recognized recognised find found locate located
@@ -98,7 +98,7 @@ var knowledgeStems = []string{
 	"encounter", "describ", "say", "tell", "comment", "speak", "assess", "evaluat", "judg", "vouch", "character",
 	"explain", "establish", "notable", "mainstream", "prominent", "discuss", "exist", "unfamiliar", "unaware",
 	"unknown", "unverified", "insight", "no idea", "picture", "training", "opinion", "match", "reviews", "come across", "came across", "overview",
-	"figures", "numbers", "statistic", "stats",
+	"figures", "numbers", "statistic", "stats", "trained",
 	// French, German, Spanish, Portuguese, Italian
 	"donn", "renseign", "angab", "daten", "einzelheit", "dato", "dados", "dati", "dettagl", "connai", "kenne", "bekannt",
 	"vertraut", "conoz", "conhe", "conosc", "nothing",

@@ -122,14 +122,14 @@ puissante puissants idéal idéale meilleur meilleure meilleurs meilleures recom
 recommander recommandable parfait parfaite génial géniale agréable agréables solide solides robuste
 sécurisé performant performante facile faciles apprécié appréciée appréciés avantage avantages atout atouts
 satisfait satisfaits réussi réussie stable stables fluide ergonomique complet complète idéaux bon bonne bons bonnes
-séduisant séduit plébiscité`)
+séduisant séduit plébiscité adorent adore`)
 	add(lexNegative, `cher chère chers chères coûteux coûteuse lent lente lents lentes lourd lourde compliqué
 compliquée difficile difficiles limité limitée limités limitées mauvais mauvaise médiocre décevant décevante
 décevants problème problèmes bug bugs panne pannes plaignent plaint plainte plaintes critiqué critiquée critiqués
 critiques critique inconvénient inconvénients défauts instable lenteur lenteurs manque manquent faible
 faibles risque risques dépassé dépassée fuite fuites piratage arnaque insatisfait insatisfaits frustrant
 frustrante pénible pénibles lourdeur bloqué bloqués gelé gelés suspendu suspendus déçu déçus
-regrette obsolète encombré payant chargé surchargé`)
+regrette obsolète encombré payant chargé surchargé déconseille déconseillé déconseiller`)
 	add(lexNegator, `pas jamais aucun aucune sans guère rien ni`)
 	add(lexContrast, `mais cependant toutefois pourtant néanmoins revanche tandis malgré quoique`)
 	add(lexBooster, `très vraiment extrêmement particulièrement trop`)
@@ -139,7 +139,8 @@ regrette obsolète encombré payant chargé surchargé`)
 guten zuverlässig zuverlässige schnell schnelle einfach einfache flexibel flexible empfehlenswert empfehlen
 empfehle empfohlen beliebt beliebte stark starke sicher sichere praktisch praktische übersichtlich intuitiv
 leistungsstark geeignet ideal beste besten bester besser bessere toll tolle überzeugt überzeugend überzeugende
-stabil stabile günstig günstige vorteil vorteile stärke stärken gelungen angenehm`)
+stabil stabile günstig günstige vorteil vorteile stärke stärken gelungen angenehm schön schöne schönen
+wunderschön wunderschöne wunderschönen`)
 	add(lexNegative, `langsam langsame langsamer teuer teure teurer schlecht schlechte schlechter unzuverlässig
 unzuverlässige umständlich kompliziert komplizierte schwierig begrenzt eingeschränkt fehlt fehlen fehlende
 mangelhaft enttäuschend enttäuscht problem probleme problematisch umstritten sicherheitslücken
@@ -149,7 +150,7 @@ unübersichtlich lücken mängel ärgerlich abraten abgeraten`)
 	add(lexNegator, `nicht kein keine keinen keiner keinem nie niemals ohne kaum`)
 	add(lexContrast, `aber jedoch allerdings doch obwohl trotz hingegen dagegen sondern`)
 	add(lexBooster, `sehr äußerst besonders wirklich extrem spürbar ausgesprochen`)
-	add(lexSoftener, `etwas manchmal ziemlich gelegentlich`)
+	add(lexSoftener, `etwas manchmal gelegentlich`)
 	// Spanish
 	add(lexPositive, `excelente excelentes bueno buena buenos buenas mejor mejores fiable fiables confiable
 rápido rápida rápidos fácil fáciles sencillo sencilla intuitivo intuitiva potente flexible recomendable
@@ -216,7 +217,7 @@ func foreignLookup(w string) uint8 {
 
 // capabilityVerbs, negated, state a capability the product lacks: "it
 // doesn't accept cash deposits", "no admite", "n'accepte pas".
-var capabilityVerbs = set(`support supports accept accepts offer offers allow allows handle handles integrate
+var capabilityVerbs = set(`support supports accept accepts take takes offer offers allow allows handle handles integrate
 integrates sync syncs work works provide provides export exports import imports let lets scale scales
 acepta admite permite ofrece funciona incluye soporta accepte propose offre permet gere supporte prend inclut
 fonctionne`)

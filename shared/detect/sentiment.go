@@ -204,10 +204,13 @@ good should ideal`)
 // urgedTo: a counted brand mention follows one of verbs ("try", "skip"),
 // or, for urgeVerbs, "go with", "start with", "look at".
 func (an *analysis) urgedTo(verbs map[string]bool) bool {
+	if qw, _ := wordAtAny(an.query, 0); strings.EqualFold(qw, "how") {
+		return false // "how to cancel X": "choose X" is a step
+	}
 	return an.anyBrandMention(func(c *cand, rec *sentRec) bool {
 		p := prevToken(an.text, rec.rawStart, c.start)
 		if inSet(verbs, p.word) {
-			return true
+			return !hasWordIn(an.text[rec.start:rec.end], uiSteps) // "tap Subscriptions, and choose X"
 		}
 		if inSet(urgePreps, p.word) && inSet(verbs, "try") {
 			if w := prevToken(an.text, rec.rawStart, c.start-len(p.word)-1); inSet(urgeGo, w.word) {
@@ -230,6 +233,8 @@ func (an *analysis) anyBrandMention(f func(c *cand, rec *sentRec) bool) bool {
 
 var (
 	urgeVerbs = set(`try consider choose recommend`)
+	// uiSteps make a sentence an instruction: its "choose" is a click.
+	uiSteps = set(`tap click select open settings menu toggle`)
 	// warnVerbs before the brand tell the reader to stay away.
 	warnVerbs = set(`skip avoid ditch drop abandon`)
 	urgePreps = set(`with at`)
@@ -809,6 +814,14 @@ func (an *analysis) valence(s, e int) (p, n float64, verdict bool) {
 		case strings.EqualFold(w, "more") && lookup(next()) == 0 && an.comparedToBrand(wordEndAfter(text, pos, e), e):
 			// "Jira is more configurable than Linear": the rival is ahead
 			f = lexNegative
+		case neg > 0 && !lossNeg && inSet(responseNouns, w):
+			// "without a reply", "no explanation": service that fails
+			f, neg = lexNegative, 0
+			pendingNeg = false
+		case strings.EqualFold(w, "behind") && inSet(lagBefore, before):
+			f = lexNegative // "feels years behind", "falls far behind"
+		case inSet(mediocreWords, w) && inSet(predicativeBefore, before):
+			f = lexNegative // "its rewards are ordinary"
 		case neg > 0 && !lossNeg && inSet(capabilityVerbs, w) && !inSet(worksWell, next()):
 			// "it doesn't accept cash deposits", "no export": a capability
 			// the product lacks
@@ -1034,13 +1047,13 @@ var sentimentRoles = func() map[string]bool {
 	m := make(map[string]bool)
 	for _, set := range []map[string]bool{hardWords, selfWords, wantVerbs, endorseVerbs, costNouns, highWords,
 		lowWords, breadthWords, haltVerbs, shutVerbs, rankVerbs, rarityWords, contextIssues, choiceNouns, worksWell,
-		fitNouns, possessVerbs, articles, choiceAdjectives, capabilityVerbs, concessiveWords} {
+		fitNouns, possessVerbs, articles, choiceAdjectives, capabilityVerbs, concessiveWords, responseNouns, mediocreWords} {
 		for w := range set {
 			m[w] = true
 		}
 	}
 	for _, w := range strings.Fields(`since than short up action last locked right standard limited top catch too worth
-longer more`) {
+longer more behind`) {
 		m[w] = true
 	}
 	return m
@@ -1081,16 +1094,18 @@ var (
 	// recommendations: "I'd choose it", "I wouldn't build around it".
 	selfWords    = set(`i i'd i’d i'll i’ll we we'd we’d`)
 	endorseVerbs = set(`choose pick use rely build buy switch recommend trust bet adopt roll deploy standardise
-standardize`)
+standardize make`)
 	// verdictWords, negated, judge the whole product ("not worth it",
 	// "rarely the right tool").
 	verdictWords  = set(`worth right recommended recommendation choice pick option fit suitable`)
 	fitNouns      = set(`fit choice pick option match bet tool`)
 	fitAdjectives = set(`good great perfect ideal natural strong solid excellent safe safer safest`)
 	costNouns     = set(`price prices pricing fee fees cost costs commission commissions markup markups charges
-surcharge surcharges premium`)
+surcharge surcharges premium precio precios coste costes comisiones tarifa tarifas prix tarif tarifs frais coût
+coûts cout couts preis preise kosten gebühren gebuhren`)
 	highWords = set(`high higher highest steep steeper rising climbing hefty risen rose increased jumped
-climbed hiked doubled rises rise hikes increases`)
+climbed hiked doubled rises rise hikes increases jump jumps alto altos alta altas elevado elevados elevada
+élevé élevés élevée eleve eleves elevee hoch hohe hoher`)
 	lowWords         = set(`low lower lowest`)
 	breadthWords     = set(`widest broadest largest biggest huge vast wide broad large`)
 	rangeNouns       = set(`selection range catalog catalogue choice library ecosystem audience coverage inventory`)
@@ -1221,3 +1236,14 @@ func wordEndAfter(text string, pos, e int) int {
 	}
 	return pos
 }
+
+var (
+	// responseNouns, negated, are service that never came: "without a
+	// reply", "no explanation", "no warning".
+	responseNouns = set(`reply replies response responses answer answers explanation warning notice`)
+	// lagBefore "behind" makes it a lag: "years behind", "falls far behind".
+	lagBefore = set(`years months way far well lags lag lagging falls fell feel feels felt still trails`)
+	// mediocreWords after a copula are faint criticism: "rewards are ordinary".
+	mediocreWords     = set(`ordinary unremarkable middling so-so forgettable bland`)
+	predicativeBefore = set(`is are was were feel feels seem seems remain remains`)
+)
