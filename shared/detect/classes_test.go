@@ -81,6 +81,8 @@ func TestClassIgnorance(t *testing.T) {
 		// Batch D: figures are knowledge; "known to <verb>" is a statement.
 		{"no figures on the brand", entMercury, nil, "mercury savings rate",
 			"I don't have current figures for Mercury's savings rate, so I can't give you a number.", VerdictUnknownToModel},
+		{"not in what the model was trained on", Entity{Name: "Velquist"}, nil, "velquist",
+			"Velquist isn't in anything I was trained on, so I can't describe it.", VerdictUnknownToModel},
 		{"no numbers on the queried aspect", Entity{Name: "Quilvane"}, nil, "quilvane transfer fees",
 			"I don't have reliable numbers on Quilvane's transfer fees.", VerdictUnknownToModel},
 		{"known to misbehave is no ignorance", entNotion, nil, "notion offline",
@@ -113,6 +115,8 @@ func TestClassOrdinaryWord(t *testing.T) {
 			"## Linear And Nonlinear Equations\n\nLinear equations graph as straight lines; nonlinear ones curve.", VerdictOrdinaryWord},
 		{"a lower-case head noun beside a quoted capital", entNotion, nil, "meaning of notion in kant",
 			"For Kant, a notion is a concept of the understanding. Translators sometimes write \"the Notion\" for Hegel's term.", VerdictOrdinaryWord},
+		{"a capitalised name written in lower case", Entity{Name: "Headspace", Domains: []string{"headspace.com"}}, nil, "race day nerves",
+			"Athletes talk about finding the right headspace before a race.", VerdictOrdinaryWord},
 		// The app that opens a menu path is the product.
 		{"the root of a menu path is the app", entZoom, []Entity{{Name: "Webex"}}, "zoom audio settings",
 			"In the desktop client, open Zoom > Settings > Audio and pick your microphone. Zoom offers automatic volume adjustment.", VerdictMentioned},
@@ -154,6 +158,12 @@ func TestClassSentenceStart(t *testing.T) {
 			"The Arcteryx Beta LT is light and very waterproof.", VerdictMentioned},
 		{"a troubleshooting query", entNotion, nil, "notion data loss",
 			"Notion has had several outages, and some pages reverted after sync conflicts.", VerdictMentioned},
+		{"ranked among its kind", Entity{Name: "Tide"}, nil, "what detergent removes stains",
+			"Tide remains the best-selling detergent in the US and handles grass stains well.", VerdictMentioned},
+		{"a company predicate", Entity{Name: "Gusto"}, nil, "gusto payroll company",
+			"Gusto was founded in 2011 and is based in San Francisco.", VerdictMentioned},
+		{"banking attributes", entMercury, nil, "mercury for a shop",
+			"Mercury won't suit a cash-heavy shop. Mercury doesn't take cash deposits or coin.", VerdictMentioned},
 		// A common noun starting a sentence stays a word.
 		{"a query that only names the word", Entity{Name: "Honey", Domains: []string{"joinhoney.com"}}, nil, "is honey good for a sore throat",
 			"Honey is soothing for a sore throat and can calm a cough. Mix a spoonful into warm water with lemon.", VerdictOrdinaryWord},
@@ -328,6 +338,23 @@ func TestClassSentiment(t *testing.T) {
 			"Zoom es muy fiable y fácil de usar, y la calidad del audio es excelente.", Positive},
 		{"French: a negated capability", entMercury, nil, "mercury banque avis",
 			"Mercury est rapide à ouvrir et très clair, mais il n'accepte pas les chèques étrangers et le support est parfois lent.", Mixed},
+		// Batch E's classes (detect/2026.11-4).
+		{"service that never replies", Entity{Name: "Gusto"}, nil, "gusto support",
+			"Support requests to Gusto often sit for a week without a reply.", Negative},
+		{"years behind", Entity{Name: "Vanguard"}, nil, "vanguard mobile app",
+			"Vanguard's funds are inexpensive, but its mobile app feels years behind.", Mixed},
+		{"faint criticism after a copula", Entity{Name: "Discover"}, nil, "discover card perks",
+			"Discover has excellent customer support, but its travel perks are ordinary.", Mixed},
+		{"a UI step is no recommendation", Entity{Name: "Calm"}, nil, "how to stop calm renewing",
+			"To stop the Calm app renewing, open Settings, tap Subscriptions and choose Calm, then tap Cancel.", Neutral},
+		{"not my only card", Entity{Name: "Discover"}, nil, "discover abroad",
+			"I wouldn't make Discover my main card abroad; acceptance is spotty.", Negative},
+		{"Spanish: a high price", Entity{Name: "Rippling"}, nil, "rippling precio",
+			"Rippling es potente, pero su precio es alto.", Mixed},
+		{"German: quite expensive", Entity{Name: "Calm"}, nil, "calm abo",
+			"Calm ist schön gestaltet, aber das Abo ist ziemlich teuer.", Mixed},
+		{"French: advised against", entSlack, nil, "slack association",
+			"Je déconseille Slack aux petites associations.", Negative},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

@@ -39,9 +39,11 @@ var langWords = func() map[string]uint8 {
 		}
 	}
 	add(lwEN, `the and is are of to with for you it that this on in be can your has have its from or not as`)
-	add(lwFR, `le la les des est et une un pour avec dans du sur pas qui au aux ce cette sont il elle vous très mais`)
-	add(lwDE, `der die das und ist nicht mit ein eine für auf den von zu sich auch dem des im sind sie wird aber sehr`)
-	add(lwES, `el la los las es y una un para con del que por muy se sin son su al pero más está`)
+	add(lwFR, `le la les des est et une un pour avec dans du sur pas qui au aux ce cette sont il elle vous très mais je
+nous de en à ne`)
+	add(lwDE, `der die das und ist nicht mit ein eine für auf den von zu sich auch dem des im sind sie wird aber sehr ich
+wir es`)
+	add(lwES, `el la los las es y una un para con del que por muy se sin son su al pero más está yo lo de en`)
 	add(lwIT, `il la gli che è per con del della non una un sono di le più ma molto anche`)
 	add(lwPT, `o os as é e uma um para com do da não que em dos das mais muito mas também`)
 	return m
@@ -92,7 +94,7 @@ func guessLanguage(text string) int8 {
 	}
 	// English wins ties: a mostly English answer quoting a French
 	// phrase stays English.
-	if best > counts[0] && best >= 2 {
+	if best > counts[0] {
 		return langOther
 	}
 	return langEnglish
@@ -140,7 +142,7 @@ guten zuverlässig zuverlässige schnell schnelle einfach einfache flexibel flex
 empfehle empfohlen beliebt beliebte stark starke sicher sichere praktisch praktische übersichtlich intuitiv
 leistungsstark geeignet ideal beste besten bester besser bessere toll tolle überzeugt überzeugend überzeugende
 stabil stabile günstig günstige vorteil vorteile stärke stärken gelungen angenehm schön schöne schönen
-wunderschön wunderschöne wunderschönen`)
+wunderschön wunderschöne wunderschönen umfangreich umfangreiche vielseitig leistungsfähig`)
 	add(lexNegative, `langsam langsame langsamer teuer teure teurer schlecht schlechte schlechter unzuverlässig
 unzuverlässige umständlich kompliziert komplizierte schwierig begrenzt eingeschränkt fehlt fehlen fehlende
 mangelhaft enttäuschend enttäuscht problem probleme problematisch umstritten sicherheitslücken
@@ -155,7 +157,7 @@ unübersichtlich lücken mängel ärgerlich abraten abgeraten`)
 	add(lexPositive, `excelente excelentes bueno buena buenos buenas mejor mejores fiable fiables confiable
 rápido rápida rápidos fácil fáciles sencillo sencilla intuitivo intuitiva potente flexible recomendable
 recomiendo recomendado recomendada recomendaría ideal útil seguro segura estable cómodo cómoda práctico práctica
-bien ventaja ventajas destaca genial encanta eficaz eficiente sólido sólida`)
+bien ventaja ventajas destaca genial encanta eficaz eficiente sólido sólida completo completa`)
 	add(lexNegative, `caro cara caros caras lento lenta lentos lentas limitado limitada limitados limitadas malo
 mala malos malas peor difícil complicado complicada problema problemas quejan quejas queja quejado fallos fallo
 errores inestable desventaja desventajas inconveniente inconvenientes deficiente decepcionante costoso costosa

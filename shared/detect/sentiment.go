@@ -559,12 +559,18 @@ func (an *analysis) scopeBytes(i int) (int, int, bool) {
 func (an *analysis) comparisonCut(s, other int) int {
 	text := an.text
 	cut, after := 0, 0 // the last marker, and the words after it
+	prevW := ""
 	for pos := s; pos < other; {
 		w, np := wordAtAny(text[:other], pos)
 		if w == "" {
 			break
 		}
-		if inSet(comparisonMarkers, w) || inSet(behindWords, w) {
+		before := prevW
+		prevW = w
+		if inSet(behindWords, w) && inSet(lagBefore, strings.ToLower(before)) {
+			// "feels years behind Fidelity's": the lag is the brand's
+			cut, after = np, 0
+		} else if inSet(comparisonMarkers, w) || inSet(behindWords, w) {
 			cut, after = np-len(w), 0
 		} else {
 			after++
@@ -1242,7 +1248,7 @@ var (
 	// reply", "no explanation", "no warning".
 	responseNouns = set(`reply replies response responses answer answers explanation warning notice`)
 	// lagBefore "behind" makes it a lag: "years behind", "falls far behind".
-	lagBefore = set(`years months way far well lags lag lagging falls fell feel feels felt still trails`)
+	lagBefore = set(`years months way far well feel feels felt still`)
 	// mediocreWords after a copula are faint criticism: "rewards are ordinary".
 	mediocreWords     = set(`ordinary unremarkable middling so-so forgettable bland`)
 	predicativeBefore = set(`is are was were feel feels seem seems remain remains`)
