@@ -82,10 +82,16 @@ func guessLanguage(text string) int8 {
 			}
 		}
 		bits := langWords[string(buf[:n])]
+		if bits == 0 {
+			continue
+		}
 		for l := 0; l < len(counts); l++ {
 			if bits&(1<<l) != 0 {
 				counts[l]++
 			}
+		}
+		if bits == lwEN && counts[0] >= 6 && counts[0] >= 3*max(counts[1], counts[2], counts[3], counts[4], counts[5]) {
+			return langEnglish // plainly English: stop reading
 		}
 	}
 	best := 0
