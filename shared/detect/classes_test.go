@@ -164,6 +164,8 @@ func TestClassSentenceStart(t *testing.T) {
 			"Gusto was founded in 2011 and is based in San Francisco.", VerdictMentioned},
 		{"banking attributes", entMercury, nil, "mercury for a shop",
 			"Mercury won't suit a cash-heavy shop. Mercury doesn't take cash deposits or coin.", VerdictMentioned},
+		{"a good place to start", Entity{Name: "Medium", Domains: []string{"medium.com"}}, nil, "where to blog",
+			"Medium is a good place to start blogging: posting is free and readers find you through tags.", VerdictMentioned},
 		// A common noun starting a sentence stays a word.
 		{"a query that only names the word", Entity{Name: "Honey", Domains: []string{"joinhoney.com"}}, nil, "is honey good for a sore throat",
 			"Honey is soothing for a sore throat and can calm a cough. Mix a spoonful into warm water with lemon.", VerdictOrdinaryWord},
@@ -355,6 +357,13 @@ func TestClassSentiment(t *testing.T) {
 			"Calm ist schön gestaltet, aber das Abo ist ziemlich teuer.", Mixed},
 		{"French: advised against", entSlack, nil, "slack association",
 			"Je déconseille Slack aux petites associations.", Negative},
+		// Batch F's classes.
+		{"a fault reduced is praise", Entity{Name: "Toast"}, nil, "toast pos review",
+			"Toast is quick to learn, and its kitchen screens reduce missed orders.", Positive},
+		{"French: the price went up", entSlack, nil, "slack prix",
+			"Slack est pratique, mais son prix a nettement augmenté.", Mixed},
+		{"clunky next to a rival", Entity{Name: "Box"}, []Entity{{Name: "Dropbox"}}, "box review",
+			"Box is strong on compliance, yet it feels clunky next to Dropbox.", Mixed},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

@@ -50,7 +50,7 @@ products service services company startup vendor provider marketplace cli
 var definitionCues = set(`
 app application software tool platform crm service suite solution product company
 startup provider vendor browser editor workspace marketplace sdk api plugin extension
-saas website search engine assistant chatbot manager tracker builder alternative option choice pick
+saas website search engine assistant chatbot manager tracker builder alternative option choice pick place
 `)
 
 // enumerators join items of an enumeration.

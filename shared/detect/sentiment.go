@@ -274,7 +274,7 @@ func (an *analysis) clauseBeforeOther(s, e int) int {
 	return cut
 }
 
-var comparisonMarkers = set(`compared than like versus vs relative behind below`)
+var comparisonMarkers = set(`compared than like versus vs relative behind below next beside`)
 
 // bareAnswer: when the query asks about the brand, a first sentence of at
 // most four words that only says yes or no ("No.", "I wouldn't.", "Not
@@ -701,6 +701,7 @@ func (an *analysis) valence(s, e int) (p, n float64, verdict bool) {
 	contrast := 0
 	clauseP, clauseN := 0.0, 0.0 // praise and criticism since the sentence's start
 	instead := false             // the sentence recommends an alternative ("… instead")
+	reduceLeft := 0              // words left after "cuts", "reduces", "fewer"
 	advise := false              // a German "raten" waits for its "ab"
 	lossNeg := false             // the negation is a loss word's ("lacks email sync"): counted already
 	flush := func() {
@@ -767,6 +768,12 @@ func (an *analysis) valence(s, e int) (p, n float64, verdict bool) {
 		}
 		if f == 0 && inSet(concessiveWords, w) {
 			contrast = 1 // "despite a few outages, X remains …"
+		}
+		reducing := reduceLeft > 0
+		if inSet(reduceVerbs, w) {
+			reduceLeft = 3
+		} else if reduceLeft > 0 {
+			reduceLeft--
 		}
 		if inSet(insteadWords, w) && before != "" {
 			// "Many schools recommend BigBlueButton instead": the praise
@@ -913,6 +920,10 @@ func (an *analysis) valence(s, e int) (p, n float64, verdict bool) {
 			f = lexNegative // "falls short"
 		case strings.EqualFold(w, "up") && costLeft > 0 && inSet(goVerbs, before):
 			f = lexNegative // "the price went up"
+		case f&lexNegative != 0 && reducing:
+			// "kitchen screens cut ticket errors", "fewer crashes": a fault
+			// removed is praise
+			f = lexPositive
 		case inSet(rarityWords, w) && lastNeg > 0 && wordsSinceNeg <= 3:
 			// "outages are rare": the criticism is denied
 			n -= lastNeg
@@ -1111,7 +1122,8 @@ surcharge surcharges premium precio precios coste costes comisiones tarifa tarif
 coûts cout couts preis preise kosten gebühren gebuhren`)
 	highWords = set(`high higher highest steep steeper rising climbing hefty risen rose increased jumped
 climbed hiked doubled rises rise hikes increases jump jumps alto altos alta altas elevado elevados elevada
-élevé élevés élevée eleve eleves elevee hoch hohe hoher`)
+élevé élevés élevée eleve eleves elevee hoch hohe hoher augmenté augmente augmentés gestiegen erhöht erhoht
+subido aumentado aumentó aumento`)
 	lowWords         = set(`low lower lowest`)
 	breadthWords     = set(`widest broadest largest biggest huge vast wide broad large`)
 	rangeNouns       = set(`selection range catalog catalogue choice library ecosystem audience coverage inventory`)
@@ -1253,3 +1265,8 @@ var (
 	mediocreWords     = set(`ordinary unremarkable middling so-so forgettable bland`)
 	predicativeBefore = set(`is are was were feel feels seem seems remain remains`)
 )
+
+// reduceVerbs before a fault make it praise: "cuts errors", "reduces
+// downtime", "fewer crashes".
+var reduceVerbs = set(`cut cuts reduce reduces reduced reducing eliminate eliminates eliminated prevent prevents
+prevented fewer minimise minimises minimize minimizes lowers`)
