@@ -17,11 +17,13 @@ import (
 	"github.com/brandlens/brandlens/shared/brandpage"
 	"github.com/brandlens/brandlens/shared/competitors"
 	"github.com/brandlens/brandlens/shared/config"
+	"github.com/brandlens/brandlens/shared/destinations"
 	"github.com/brandlens/brandlens/shared/httpapi"
 	"github.com/brandlens/brandlens/shared/outbox"
 	"github.com/brandlens/brandlens/shared/queries"
 	"github.com/brandlens/brandlens/shared/secrets"
 	"github.com/brandlens/brandlens/shared/seed"
+	"github.com/brandlens/brandlens/shared/ssrf"
 	"github.com/brandlens/brandlens/shared/store"
 	"github.com/brandlens/brandlens/shared/store/dynamo"
 	"github.com/brandlens/brandlens/shared/store/embedded"
@@ -48,7 +50,7 @@ member names (tenant_id, credits_balance, …).
   seed            FILE            (the seed format of README.md; idempotent)
   synthetic-citations --tenant ID --count N [--seed N]
   create-table                    (DynamoDB: create BRANDLENS_TABLE as template.yaml declares it)
-  seal-secrets                    (seal webhook secrets stored in plain text or under an older key;
+  seal-secrets                    (seal webhook and destination secrets stored in plain text or under an older key;
                                    in AWS set BRANDLENS_SECRETS_KEY_ID, with kms:GenerateDataKey and
                                    kms:Decrypt allowed to you by the key's policy:
                                    deploy with SecretsOperatorArn)
@@ -319,7 +321,9 @@ func admin(ctx context.Context, args []string, stdout io.Writer) error {
 			sealer = secrets.NewSealer(kr)
 		}
 		wh := webhooks.New(tbl, webhooks.Options{Secrets: sealer})
-		n, err := app.ResealSecrets(ctx, svc.Tenants, wh)
+		// The guard is never consulted: resealing reaches no URL.
+		ds := destinations.NewService(tbl, ssrf.Guard{}, destinations.Sealed{Sealer: sealer}, nil)
+		n, err := app.ResealSecrets(ctx, svc.Tenants, wh, ds)
 		out["sealed"] = n
 		if err != nil {
 			return err

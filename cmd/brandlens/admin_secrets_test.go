@@ -2,10 +2,13 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"strings"
 	"testing"
 
+	"github.com/brandlens/brandlens/shared/destinations"
 	"github.com/brandlens/brandlens/shared/secrets"
+	"github.com/brandlens/brandlens/shared/ssrf"
 	"github.com/brandlens/brandlens/shared/store"
 	"github.com/brandlens/brandlens/shared/store/embedded"
 	"github.com/brandlens/brandlens/shared/webhooks"
@@ -13,7 +16,7 @@ import (
 
 // seal-secrets seals a webhook secret stored in plain text (by a version
 // before secrets were sealed); rotate-secrets-key adds a key and reseals
-// under it; the secret opens with the data directory's keyring throughout.
+// the webhook's and a publish destination's secrets under it; the secret opens with the data directory's keyring throughout.
 func TestAdminSealsAndRotatesSecrets(t *testing.T) {
 	t.Setenv("BRANDLENS_TABLE", "")
 	t.Setenv("BRANDLENS_STORE", "")
@@ -78,15 +81,40 @@ func TestAdminSealsAndRotatesSecrets(t *testing.T) {
 	if out := runAdmin(t, dir, "seal-secrets"); jsonNumber(out["sealed"]) != "0" {
 		t.Errorf("second seal-secrets printed %v", out)
 	}
+	// A publish destination's secret, sealed under the first key.
+	const destSecret = "destination-signing-secret-0001"
+	var dst destinations.Destination
+	withTable(func(tbl store.Table) {
+		ds := destinations.NewService(tbl, ssrf.Guard{}, destinations.Sealed{Sealer: secrets.NewSealer(secrets.NewKeyring(dir))}, nil)
+		var err error
+		if dst, err = ds.Create(ctx, 1, destinations.New{Type: destinations.TypeWebhook, Name: "Blog",
+			URL: "https://blog.example.com/in", Secret: new(destSecret)}); err != nil {
+			t.Fatal(err)
+		}
+	})
 	out := runAdmin(t, dir, "rotate-secrets-key")
 	kid, _ := out["keyId"].(string)
-	if jsonNumber(out["sealed"]) != "1" || kid == "" || kid == first.SealedSecret.KeyID {
+	if jsonNumber(out["sealed"]) != "2" || kid == "" || kid == first.SealedSecret.KeyID {
 		t.Fatalf("rotate-secrets-key printed %v (key before %s)", out, first.SealedSecret.KeyID)
 	}
 	rotated, got := stored()
 	if got != plain || rotated.SealedSecret.KeyID != kid {
 		t.Errorf("after rotation: key %s, secret %q", rotated.SealedSecret.KeyID, got)
 	}
+	withTable(func(tbl store.Table) {
+		sb := destinations.Sealed{Sealer: secrets.NewSealer(secrets.NewKeyring(dir))}
+		got, err := destinations.NewService(tbl, ssrf.Guard{}, sb, nil).Get(ctx, 1, dst.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var env secrets.Sealed
+		if err := json.Unmarshal([]byte(got.SealedSecret), &env); err != nil || env.KeyID != kid {
+			t.Errorf("the destination's secret is sealed under %q (%v), want the new key %s", env.KeyID, err, kid)
+		}
+		if sec, err := sb.Open(ctx, 1, dst.ID, got.SealedSecret); err != nil || sec != destSecret {
+			t.Errorf("the destination's secret opens as %q, %v", sec, err)
+		}
+	})
 	ids, err := secrets.NewKeyring(dir).KeyIDs()
 	if err != nil || len(ids) != 2 {
 		t.Errorf("keyring holds %v, %v; want the old key and the new", ids, err)

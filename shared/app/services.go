@@ -255,16 +255,16 @@ func (s *Services) JobSteps() workflow.Handlers {
 	return h
 }
 
-// ResealSecrets seals every tenant's subscription secrets that are stored
-// in plain text (from before secrets were sealed) or under an older key,
-// and returns how many it sealed.
+// ResealSecrets seals every tenant's subscription and destination secrets
+// that are stored in plain text (from before secrets were sealed) or under
+// an older key, and returns how many it sealed.
 func (s *Services) ResealSecrets(ctx context.Context) (int, error) {
-	return ResealSecrets(ctx, s.Tenants, s.Webhooks)
+	return ResealSecrets(ctx, s.Tenants, s.Webhooks, s.Destinations)
 }
 
 // ResealSecrets is Services.ResealSecrets for a process without the other
 // services (`brandlens admin seal-secrets`).
-func ResealSecrets(ctx context.Context, ts *tenants.Repo, wh *webhooks.Service) (int, error) {
+func ResealSecrets(ctx context.Context, ts *tenants.Repo, wh *webhooks.Service, ds *destinations.Service) (int, error) {
 	list, err := ts.List(ctx)
 	if err != nil {
 		return 0, err
@@ -273,6 +273,10 @@ func ResealSecrets(ctx context.Context, ts *tenants.Repo, wh *webhooks.Service) 
 	for _, t := range list {
 		m, err := wh.ResealSecrets(ctx, t.ID)
 		n += m
+		if err == nil {
+			m, err = ds.ResealSecrets(ctx, t.ID)
+			n += m
+		}
 		if err != nil {
 			return n, fmt.Errorf("app: seal the secrets of tenant %d: %w", t.ID, err)
 		}

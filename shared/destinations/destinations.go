@@ -94,6 +94,9 @@ func (d Destination) IndexNow() bool { return d.IndexNowKey != "" }
 type SecretBox interface {
 	Seal(ctx context.Context, tenantID int32, destinationID, secret string) (string, error)
 	Open(ctx context.Context, tenantID int32, destinationID, sealed string) (string, error)
+	// Current reports whether sealed is sealed under the current key (false
+	// after a rotation, or for a value that is no envelope).
+	Current(sealed string) bool
 }
 
 // SecretPurpose binds sealed destination secrets to what they are (the
@@ -126,6 +129,12 @@ func (b Sealed) Open(ctx context.Context, tenantID int32, destinationID, sealed 
 		return "", fmt.Errorf("destinations: the stored secret of %s is no sealed envelope: %w", destinationID, err)
 	}
 	return b.Sealer.Open(ctx, sl, binding(tenantID, destinationID))
+}
+
+// Current implements SecretBox.
+func (b Sealed) Current(sealed string) bool {
+	var sl secrets.Sealed
+	return json.Unmarshal([]byte(sealed), &sl) == nil && b.Sealer.Current(sl)
 }
 
 // New is a create request.
@@ -388,6 +397,29 @@ func (s *Service) Secret(ctx context.Context, d Destination) (string, error) {
 		return "", nil
 	}
 	return s.box.Open(ctx, d.TenantID, d.ID, d.SealedSecret)
+}
+
+// ResealSecrets seals again, under the current key, every secret of the
+// tenant's destinations sealed under an older one (after a key rotation),
+// and returns how many it sealed. Each write is conditional on the
+// document read, so a concurrent change is read again, never overwritten.
+// A secret that cannot be opened (its key lost) is left as it is and
+// counted in neither: its publishes fail until a new secret is set.
+func (s *Service) ResealSecrets(ctx context.Context, tenantID int32) (int, error) {
+	return s.docs().UpdateEach(ctx, store.Query{PK: tenants.PK(tenantID), SK: store.SKBeginsWith(skPrefix)},
+		func(ctx context.Context, d Destination) (Destination, bool, error) {
+			if d.SealedSecret == "" || s.box.Current(d.SealedSecret) {
+				return d, false, nil
+			}
+			secret, err := s.Secret(ctx, d)
+			if errors.Is(err, secrets.ErrOpen) {
+				return d, false, nil
+			}
+			if err == nil {
+				err = s.seal(ctx, &d, &secret)
+			}
+			return d, err == nil, err
+		})
 }
 
 // Update applies p; concurrent updates do not lose each other's changes

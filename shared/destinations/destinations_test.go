@@ -190,3 +190,57 @@ func TestCapUnderConcurrency(t *testing.T) {
 		}
 	})
 }
+
+// After a key rotation ResealSecrets seals every destination secret under
+// the new key, once; the secret still opens, and a secret that no longer
+// opens (its key lost) is left alone rather than failing the sweep.
+func TestResealSecretsAfterRotation(t *testing.T) {
+	ctx := context.Background()
+	kr := secrets.NewMemoryKeyring()
+	sb := destinations.Sealed{Sealer: secrets.NewSealer(kr)}
+	tbl := embedded.NewMemory()
+	svc := destinations.NewService(tbl, ssrf.Guard{}, sb, nil)
+	d, err := svc.Create(ctx, 1, destinations.New{Type: destinations.TypeWebhook, Name: "Blog", URL: "https://blog.example.com/hook",
+		Secret: ptr("a-secret-of-enough-length")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := svc.Create(ctx, 1, destinations.New{Type: destinations.TypeOwnSite, Name: "Ours"}); err != nil {
+		t.Fatal(err)
+	}
+	if n, err := svc.ResealSecrets(ctx, 1); err != nil || n != 0 {
+		t.Fatalf("before a rotation: resealed %d, %v", n, err)
+	}
+	if _, err := kr.Rotate(); err != nil {
+		t.Fatal(err)
+	}
+	if sb.Current(d.SealedSecret) {
+		t.Fatal("a secret sealed under the old key counts as current")
+	}
+	if n, err := svc.ResealSecrets(ctx, 1); err != nil || n != 1 {
+		t.Fatalf("after a rotation: resealed %d, %v; want 1", n, err)
+	}
+	got, err := svc.Get(ctx, 1, d.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.SealedSecret == d.SealedSecret || !sb.Current(got.SealedSecret) {
+		t.Error("the secret was not sealed under the new key")
+	}
+	if sec, err := svc.Secret(ctx, got); err != nil || sec != "a-secret-of-enough-length" {
+		t.Errorf("resealed secret opens as %q, %v", sec, err)
+	}
+	if n, err := svc.ResealSecrets(ctx, 1); err != nil || n != 0 {
+		t.Errorf("second sweep resealed %d, %v", n, err)
+	}
+
+	// Sealed by another keyring: it does not open here and is left alone.
+	lost := destinations.NewService(tbl, ssrf.Guard{}, destinations.Sealed{Sealer: secrets.NewSealer(secrets.NewMemoryKeyring())}, nil)
+	if _, err := lost.Create(ctx, 2, destinations.New{Type: destinations.TypeWebhook, Name: "Lost", URL: "https://lost.example.com/hook",
+		Secret: ptr("another-secret-of-enough-length")}); err != nil {
+		t.Fatal(err)
+	}
+	if n, err := svc.ResealSecrets(ctx, 2); err != nil || n != 0 {
+		t.Errorf("a secret whose key is lost: resealed %d, %v; want 0 and no error", n, err)
+	}
+}

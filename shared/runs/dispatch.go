@@ -3,6 +3,7 @@ package runs
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"log/slog"
 
@@ -30,7 +31,9 @@ func Machine(msg Message) (name string, input any, ok bool) {
 // Dispatch returns the jobs-queue handler: it starts the workflow of the
 // job's type with the job id as execution name, so a message delivered
 // twice starts one execution. Messages that can never start anything (not
-// JSON, no job id, a type no workflow runs) are logged and dropped.
+// JSON, no job id, a type no workflow runs, a job whose execution already
+// ended) are logged and dropped: a retry would only carry them to the
+// dead-letter queue.
 func Dispatch(starter workflow.Starter, logger *slog.Logger) queue.Handler {
 	return func(ctx context.Context, m queue.Message) error {
 		var msg Message
@@ -47,7 +50,17 @@ func Dispatch(starter workflow.Starter, logger *slog.Logger) queue.Handler {
 		if err != nil {
 			return err
 		}
-		if err := starter.Start(ctx, machine, msg.JobID, input); err != nil {
+		err = starter.Start(ctx, machine, msg.JobID, input)
+		var ended *workflow.ExecutionEndedError
+		if errors.As(err, &ended) {
+			// The name cannot run again. The job is settled by the
+			// execution-ended rule, or by the sweep at its deadline when
+			// that event was lost.
+			logger.Warn("jobs queue: the job's workflow execution already ended; message dropped",
+				"job_id", msg.JobID, "machine", machine, "status", ended.Status)
+			return nil
+		}
+		if err != nil {
 			return fmt.Errorf("runs: start %s workflow of job %s: %w", machine, msg.JobID, err)
 		}
 		return nil

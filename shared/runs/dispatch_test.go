@@ -3,8 +3,11 @@ package runs_test
 import (
 	"context"
 	"encoding/json"
+	"errors"
+	"fmt"
 	"io"
 	"log/slog"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -12,11 +15,13 @@ import (
 	"github.com/brandlens/brandlens/shared/audit"
 	"github.com/brandlens/brandlens/shared/jobs"
 	"github.com/brandlens/brandlens/shared/jsontest"
+	"github.com/brandlens/brandlens/shared/logtest"
 	"github.com/brandlens/brandlens/shared/meter"
 	"github.com/brandlens/brandlens/shared/queue"
 	"github.com/brandlens/brandlens/shared/runs"
 	"github.com/brandlens/brandlens/shared/store/embedded"
 	"github.com/brandlens/brandlens/shared/store/storetest"
+	"github.com/brandlens/brandlens/shared/workflow"
 )
 
 // startRecorder is a workflow.Starter that remembers what it was asked.
@@ -75,6 +80,37 @@ func TestDispatchStartsTheWorkflowOfTheJobsType(t *testing.T) {
 			}
 			jsontest.Equal(t, got.input, c.input)
 		})
+	}
+}
+
+// startFailer is a workflow.Starter whose every start fails with err.
+type startFailer struct{ err error }
+
+func (s startFailer) Start(context.Context, string, string, json.RawMessage) error { return s.err }
+
+// A start whose execution already ended cannot succeed on a retry: the
+// message is dropped (the execution-ended rule or the sweep settles the
+// job) instead of going round the queue into the dead-letter queue; any
+// other start error is returned, so the queue retries it.
+func TestDispatchDropsAMessageWhoseExecutionEnded(t *testing.T) {
+	body := []byte(`{"jobId":"j1","tenantId":1,"type":"query_run"}`)
+	for _, status := range []string{"FAILED", "TIMED_OUT", "ABORTED"} {
+		t.Run(status, func(t *testing.T) {
+			logs := &logtest.Buffer{}
+			h := runs.Dispatch(startFailer{fmt.Errorf("wrapped: %w", &workflow.ExecutionEndedError{Machine: runs.QueryExecution, Name: "j1", Status: status})},
+				slog.New(slog.NewJSONHandler(logs, nil)))
+			if err := h(context.Background(), queue.Message{Body: body}); err != nil {
+				t.Fatalf("handler: %v; want the message dropped", err)
+			}
+			if !strings.Contains(logs.String(), `"status":"`+status+`"`) {
+				t.Errorf("logged %s", logs.String())
+			}
+		})
+	}
+	throttled := errors.New("ThrottlingException: rate exceeded")
+	h := runs.Dispatch(startFailer{throttled}, slog.New(slog.NewJSONHandler(io.Discard, nil)))
+	if err := h(context.Background(), queue.Message{Body: body}); !errors.Is(err, throttled) {
+		t.Fatalf("handler: %v; want the start error returned for a retry", err)
 	}
 }
 

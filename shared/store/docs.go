@@ -177,3 +177,41 @@ func (c Collection[T]) Replace(ctx context.Context, old Snapshot[T], updated T) 
 	}
 	return nil
 }
+
+// UpdateEach applies change to every document of q and writes the ones it
+// changes (change reports whether it did), each conditional on the
+// document read: one changed meanwhile is read again and changed anew, one
+// deleted meanwhile is skipped. It returns how many it wrote.
+func (c Collection[T]) UpdateEach(ctx context.Context, q Query, change func(context.Context, T) (T, bool, error)) (int, error) {
+	snaps, err := c.ReadAll(ctx, q)
+	if err != nil {
+		return 0, err
+	}
+	n := 0
+	for _, snap := range snaps {
+		for {
+			updated, changed, err := change(ctx, snap.Value)
+			if err != nil {
+				return n, err
+			}
+			if !changed {
+				break
+			}
+			err = c.Replace(ctx, snap, updated)
+			if errors.Is(err, ErrConditionFailed) {
+				if snap, err = c.Read(ctx, c.Key(snap.Value)); errors.Is(err, c.NotFound) {
+					break
+				} else if err != nil {
+					return n, err
+				}
+				continue
+			}
+			if err != nil {
+				return n, err
+			}
+			n++
+			break
+		}
+	}
+	return n, nil
+}

@@ -416,44 +416,20 @@ func (s *Service) DeleteSubscription(ctx context.Context, tenantID int32, id str
 // as secret_unavailable until a new secret is set — so that one lost key
 // does not keep the service from starting.
 func (s *Service) ResealSecrets(ctx context.Context, tenantID int32) (int, error) {
-	snaps, err := s.subscriptions().ReadAll(ctx, store.Query{PK: tenants.PK(tenantID), SK: store.SKBeginsWith(subscriptionPrefix)})
-	if err != nil {
-		return 0, err
-	}
-	n := 0
-	for _, snap := range snaps {
-		for {
-			sub := snap.Value
+	return s.subscriptions().UpdateEach(ctx, store.Query{PK: tenants.PK(tenantID), SK: store.SKBeginsWith(subscriptionPrefix)},
+		func(ctx context.Context, sub Subscription) (Subscription, bool, error) {
 			if sub.PlainSecret == "" && (sub.SealedSecret == nil || s.secrets.Current(*sub.SealedSecret)) {
-				break
+				return sub, false, nil
 			}
 			secret, err := s.signingSecret(ctx, sub)
 			if errors.Is(err, secrets.ErrOpen) {
 				s.log.Warn("webhooks: a subscription's secret cannot be opened; its deliveries fail until a new secret is set",
 					"tenant_id", tenantID, "subscription_id", sub.ID, "error", err.Error())
-				break
+				return sub, false, nil
 			}
-			if err != nil {
-				return n, err
+			if err == nil {
+				err = s.seal(ctx, &sub, secret)
 			}
-			if err := s.seal(ctx, &sub, secret); err != nil {
-				return n, err
-			}
-			err = s.subscriptions().Replace(ctx, snap, sub)
-			if errors.Is(err, store.ErrConditionFailed) {
-				if snap, err = s.readSubscription(ctx, tenantID, sub.ID); errors.Is(err, ErrNotFound) {
-					break // deleted meanwhile
-				} else if err != nil {
-					return n, err
-				}
-				continue
-			}
-			if err != nil {
-				return n, err
-			}
-			n++
-			break
-		}
-	}
-	return n, nil
+			return sub, err == nil, err
+		})
 }

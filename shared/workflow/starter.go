@@ -238,7 +238,8 @@ type ExecutionsAPI interface {
 // ExecutionEndedError is Start's answer when the name was started before
 // and that execution ended without succeeding: Step Functions keeps a
 // Standard execution's name for 90 days, so the work cannot start again
-// under it, and treating the start as done would leave the job unsettled.
+// under it (the dispatcher drops such a message: the job is settled by the
+// execution-ended rule, or by the sweep at its deadline).
 type ExecutionEndedError struct {
 	Machine, Name string
 	// Status is FAILED, TIMED_OUT or ABORTED (Step Functions' names).
