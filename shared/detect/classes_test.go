@@ -81,6 +81,8 @@ func TestClassIgnorance(t *testing.T) {
 		// Batch D: figures are knowledge; "known to <verb>" is a statement.
 		{"no figures on the brand", entMercury, nil, "mercury savings rate",
 			"I don't have current figures for Mercury's savings rate, so I can't give you a number.", VerdictUnknownToModel},
+		{"German: nothing reliable to say, verb last", Entity{Name: "Vernolt"}, nil, "vernolt erfahrungen",
+			"Zu Vernolt kann ich nichts Zuverlässiges sagen.", VerdictUnknownToModel},
 		{"not in what the model was trained on", Entity{Name: "Velquist"}, nil, "velquist",
 			"Velquist isn't in anything I was trained on, so I can't describe it.", VerdictUnknownToModel},
 		{"no numbers on the queried aspect", Entity{Name: "Quilvane"}, nil, "quilvane transfer fees",
@@ -364,6 +366,13 @@ func TestClassSentiment(t *testing.T) {
 			"Slack est pratique, mais son prix a nettement augmenté.", Mixed},
 		{"clunky next to a rival", Entity{Name: "Box"}, []Entity{{Name: "Dropbox"}}, "box review",
 			"Box is strong on compliance, yet it feels clunky next to Dropbox.", Mixed},
+		// Batch G's classes.
+		{"any comparative the rival wins", Entity{Name: "Octopus"}, []Entity{{Name: "British Gas"}}, "energy supplier",
+			"British Gas is cheaper than Octopus this winter, but Octopus's support is far better.", Mixed},
+		{"problems that get fixed", Entity{Name: "Octopus"}, nil, "octopus energy service",
+			"Octopus has clear bills and an excellent app, and problems get resolved quickly.", Positive},
+		{"a security capability it lacks", Entity{Name: "Opera"}, nil, "opera vpn",
+			"Opera's built-in VPN is handy, but it doesn't encrypt traffic from other apps.", Mixed},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

@@ -167,7 +167,8 @@
 // account": "nothing on Norvia's business accounts"; "mercury cashback
 // rate": "no figures on Mercury's card cashback rate"). Figures, numbers
 // and statistics are information; "trained on" is knowledge ("doesn't
-// appear in anything I was trained on"); "known to <verb>" states what the
+// appear in anything I was trained on"); a German speech verb may come
+// last ("nichts Verlässliches sagen"); "known to <verb>" states what the
 // product does ("has been known to drop edits") and is no ignorance.
 //
 // Then the answer-level rule: when the brand is disclaimed — an Unknown
@@ -222,9 +223,10 @@
 // ("without a reply"), a lag ("feels years behind"), faint praise after a
 // copula ("its rewards are ordinary") and "too" before any word ("too
 // terse"); a fault reduced is praise ("cuts ticket errors", "fewer
-// crashes"). Comparisons with the brand as the object turn the rival's
+// crashes"), and so is a fault that gets fixed ("problems get resolved
+// quickly"). Comparisons with the brand as the object turn the rival's
 // praise into criticism ("Meet is simpler than Zoom", "Jira is more
-// configurable than Linear"); a sentence that recommends an alternative
+// configurable than Linear", any "-er than X": "cheaper than Octopus"); a sentence that recommends an alternative
 // "instead" gives its praise to the alternative. Every counted mention's
 // clauses are read, not only a sentence's first ("Meet is simpler than
 // Zoom, but Zoom's whiteboard is excellent").

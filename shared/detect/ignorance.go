@@ -56,7 +56,8 @@ var ignoranceWords = func() map[string]uint16 {
 		verify verified confirm confirmed identify identified encountered knowledgeable match across
 		connais connaissais sais trouve kenne weiß weiss bekannt vertraut conozco conoce encuentro encontré conheço
 		conheco sei conosco trovo`)
-	add(igSpeech, `say tell describe comment speak assess evaluate judge vouch characterize characterise explain`)
+	add(igSpeech, `say tell describe comment speak assess evaluate judge vouch characterize characterise explain
+		sagen beurteilen bewerten dire évaluer decir evaluar`)
 	add(igNotable, `known well-known widely-known established exist exists existed existence notable mainstream
 		prominent recognized recognised covered covers documented discussed`)
 	add(igSelf, `i me my we our us myself
@@ -64,7 +65,7 @@ var ignoranceWords = func() map[string]uint16 {
 	add(igExist, `there available publicly public online accessible`)
 	add(igQualify, `reliably accurately confidently much anything what whether how specifics details definitively
 		certainty sure precisely exactly authoritatively meaningfully about assessment opinion evaluation
-		overview comparison informed`)
+		overview comparison informed verlässliches verlässlich zuverlässiges genaues fiable fiables précis nada`)
 	add(igNegCog, `unfamiliar unaware unknown unverified`)
 	add(igBlock, `better best than more worse`)
 	add(igEnough, `enough`)
@@ -98,7 +99,7 @@ var knowledgeStems = []string{
 	"encounter", "describ", "say", "tell", "comment", "speak", "assess", "evaluat", "judg", "vouch", "character",
 	"explain", "establish", "notable", "mainstream", "prominent", "discuss", "exist", "unfamiliar", "unaware",
 	"unknown", "unverified", "insight", "no idea", "picture", "training", "opinion", "match", "reviews", "come across", "came across", "overview",
-	"figures", "numbers", "statistic", "stats", "trained",
+	"figures", "numbers", "statistic", "stats", "trained", "sagen", "beurteil", "decir",
 	// French, German, Spanish, Portuguese, Italian
 	"donn", "renseign", "angab", "daten", "einzelheit", "dato", "dados", "dati", "dettagl", "connai", "kenne", "bekannt",
 	"vertraut", "conoz", "conhe", "conosc", "nothing",
@@ -220,6 +221,12 @@ func knowledgeNear(toks []igTok, i int) (int, bool) {
 			return j, true
 		case t.cls&igSpeech != 0 && self && !block && !enough:
 			for k := j + 1; k < min(len(toks), j+6); k++ {
+				if toks[k].cls&igQualify != 0 {
+					return j, true
+				}
+			}
+			// German puts the verb last: "nichts Verlässliches sagen"
+			for k := i + 1; k < j; k++ {
 				if toks[k].cls&igQualify != 0 {
 					return j, true
 				}

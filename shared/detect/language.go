@@ -225,7 +225,7 @@ func foreignLookup(w string) uint8 {
 
 // capabilityVerbs, negated, state a capability the product lacks: "it
 // doesn't accept cash deposits", "no admite", "n'accepte pas".
-var capabilityVerbs = set(`support supports accept accepts take takes offer offers allow allows handle handles integrate
+var capabilityVerbs = set(`support supports accept accepts take takes encrypt encrypts protect protects block blocks offer offers allow allows handle handles integrate
 integrates sync syncs work works provide provides export exports import imports let lets scale scales
 acepta admite permite ofrece funciona incluye soporta accepte propose offre permet gere supporte prend inclut
 fonctionne`)

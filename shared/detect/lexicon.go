@@ -122,7 +122,7 @@ declined decline struggling cramped outdated-looking bite bites
 notorious aggressive cautious undermines undermine unhappy wrong draining drain fragile mixed frozen outgrow
 accused accusations allegations alleged uninstalled messy unsafe disappearing disappear disappears vanish
 vanishing reverting reverted
-outgrew outgrown pain patchy spotty
+outgrew outgrown pain patchy spotty tiresome nagging nags pushy
 `)
 
 // negators flip the polarity of the next sentiment word within negationWindow

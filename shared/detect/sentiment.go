@@ -924,7 +924,7 @@ func (an *analysis) valence(s, e int) (p, n float64, verdict bool) {
 			// "kitchen screens cut ticket errors", "fewer crashes": a fault
 			// removed is praise
 			f = lexPositive
-		case inSet(rarityWords, w) && lastNeg > 0 && wordsSinceNeg <= 3:
+		case (inSet(rarityWords, w) || inSet(fixWords, w) && inSet(passiveAux, before)) && lastNeg > 0 && wordsSinceNeg <= 3:
 			// "outages are rare": the criticism is denied
 			n -= lastNeg
 			p += lastNeg * sentFlipToPositive
@@ -934,6 +934,12 @@ func (an *analysis) valence(s, e int) (p, n float64, verdict bool) {
 			f = lexNegative // "features are locked behind the Pro plan"
 		case strings.EqualFold(w, "right") && inSet(fitNouns, next()) || inSet(fitNouns, w) && inSet(fitAdjectives, before):
 			f = lexPositive // "the right tool", "a good fit"
+		case f == 0 && len(w) > 4 && strings.HasSuffix(w, "er") && strings.EqualFold(next(), "than") && an.comparedToBrand(pos, e):
+			// "British Gas is cheaper than Octopus": a comparative the
+			// rival wins, whatever the adjective (flipped below)
+			if f = gradedLookup(w); f == 0 {
+				f = lexPositive
+			}
 		case f == 0 && len(w) > 5 && (strings.HasSuffix(w, "est") || strings.HasSuffix(w, "er")):
 			f = gradedLookup(w) // "cleanest", "clunkier"
 		case f == 0 && strings.IndexByte(w, '-') > 0:
@@ -1064,7 +1070,8 @@ var sentimentRoles = func() map[string]bool {
 	m := make(map[string]bool)
 	for _, set := range []map[string]bool{hardWords, selfWords, wantVerbs, endorseVerbs, costNouns, highWords,
 		lowWords, breadthWords, haltVerbs, shutVerbs, rankVerbs, rarityWords, contextIssues, choiceNouns, worksWell,
-		fitNouns, possessVerbs, articles, choiceAdjectives, capabilityVerbs, concessiveWords, responseNouns, mediocreWords} {
+		fitNouns, possessVerbs, articles, choiceAdjectives, capabilityVerbs, concessiveWords, responseNouns, mediocreWords,
+		fixWords} {
 		for w := range set {
 			m[w] = true
 		}
@@ -1146,6 +1153,10 @@ signal hardware machines machine devices device laptops laptop computers phones`
 	rankVerbs   = set(`scores scored ranks ranked rates rated sits trails trailed falls fell comes came lags lagged`)
 	goVerbs     = set(`went gone goes going has have`)
 	rarityWords = set(`rare rarer uncommon infrequent minimal negligible`)
+	// fixWords after "get"/"are" deny the criticism before them: "problems
+	// get fixed quickly".
+	fixWords   = set(`fixed resolved solved sorted patched`)
+	passiveAux = set(`get gets got are is were was be been`)
 	// wantVerbs after "you" state a requirement: the polar words up to the
 	// next comma say what the reader needs ("if you need fast offline
 	// access"), not how the product is.
