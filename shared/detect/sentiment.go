@@ -883,7 +883,7 @@ func (an *analysis) valence(s, e int) (p, n float64, verdict bool) {
 		case inSet(endorseVerbs, w) && selfLeft > 0:
 			f = lexPositive // "I'd choose", "I would not build a workflow around"
 		case inSet(costNouns, w):
-			costLeft = 4
+			costLeft = 6
 			if inSet(lowWords, before) || inSet(lowWords, before2) {
 				f = lexPositive // "low fees", "low conversion fees"
 			} else if inSet(highWords, before) || inSet(highWords, before2) {
