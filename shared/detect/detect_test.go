@@ -110,10 +110,10 @@ var detectCases = []detectCase{
 		cited: yes, kind: KindDomain,
 	},
 	{
+		// A host on the domain is an address, like a URL (class 4).
 		name: "subdomain in text", brand: acme, comps: nil,
 		text:    "See docs.acme.com/api for the reference.",
-		verdict: VerdictMentioned, count: 1, spans: []span{{9, "acme.com"}},
-		cited: yes,
+		verdict: VerdictCitedOnly, count: 0, spans: []span{}, cited: yes,
 	},
 	{
 		name: "email domain", brand: acme, comps: nil,
@@ -755,6 +755,16 @@ var detectCases = []detectCase{
 	{
 		name: "link: bare URL", brand: acme, comps: nil,
 		text:    "Further reading: https://www.acme.com/blog/crm-guide",
+		verdict: VerdictCitedOnly, count: 0, spans: []span{}, cited: yes,
+	},
+	{
+		name: "link: host on the domain, no scheme", brand: acme, comps: nil,
+		text:    "Look up your order status at orders.acme.com before calling support.",
+		verdict: VerdictCitedOnly, count: 0, spans: []span{}, cited: yes,
+	},
+	{
+		name: "link: domain with a path, no scheme", brand: acme, comps: nil,
+		text:    "The changelog lives at acme.com/changelog and is updated weekly.",
 		verdict: VerdictCitedOnly, count: 0, spans: []span{}, cited: yes,
 	},
 	{

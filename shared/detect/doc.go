@@ -38,7 +38,9 @@
 //
 //   - a product cue next to it ("Slack app", "Notion's API", "Apple Inc":
 //     +1.2), a domain suffix ("Monday.com": +2.0), a definition ("Box is a
-//     cloud storage platform": +1.5), a link anchor ("[Notion](…)": +1.5);
+//     cloud storage platform", "Tide remains the top-rated detergent" —
+//     ranked among its kind by buyers or testers —, "Medium is a good place
+//     to start": +1.5), a link anchor ("[Notion](…)": +1.5);
 //   - capitals mid-sentence (+0.8, a proper noun: the product only with
 //     some other evidence), its domain cited or in the text when
 //     capitalised (+1.2), a capitalised possessive (+1.0), being all of a
@@ -51,14 +53,17 @@
 //     lower-case verb in -s or -ed with an object ("Nest learns your
 //     schedule", "Square introduced the reader"), a state or an evaluation
 //     within three words of a copula ("X is known for", "X is pleasant to
-//     write in", "X is prettier for"), or — in French, Spanish, Italian,
-//     Portuguese and German, whose common nouns take an article — a bare
-//     capitalised subject ("Signal est", "Notion ist", which also counts its
-//     capitals): +0.6; a product line, version or product or category noun
+//     write in", "X is prettier for"; company states: "X was founded",
+//     "X is made by"), or — in French, Spanish, Italian, Portuguese and
+//     German, whose common nouns take an article — a bare capitalised
+//     subject ("Signal est", "Notion ist", which also counts its capitals;
+//     in an answer guessed to be in another language than English, any
+//     lower-case word after it: "Zoom funciona muy bien"): +0.6; a product line, version or product or category noun
 //     after it ("Mercury Treasury", "Things 3", "Zoom calls", "Nest
 //     thermostat": +0.5); product attributes in its sentence or the next
 //     one of its paragraph (pricing, plans, users, integrations,
-//     encryption, features, …: +0.3 each, at most two); "called", "named"
+//     encryption, features, deposits, transfers, rewards, …: +0.3 each, at
+//     most two); "called", "named"
 //     before it (+1.2, "a product called Fathom"); a statement of ignorance
 //     that reaches it (+0.8: one disclaims knowledge of names, not words);
 //   - the query: naming the entity (+0.5; +0.2 when the word is common and
@@ -101,9 +106,14 @@
 // quantity ("high-mercury fish") — every other capitalised occurrence
 // without a cue of its own loses 1.0 ("That's iOS Zoom", "Mercury can
 // harm"); verb uses are another part of speech and do not count. A
-// lower-case ordinary word needs a cue, a domain suffix, a definition, a
+// lower-case head noun after a determiner ("no notion of", "a notion is")
+// takes 0.5 from those occurrences, and so does the word with a negating
+// prefix anywhere in the answer or the query ("nonlinear", "non-linear").
+// A lower-case ordinary word needs a cue, a domain suffix, a definition, a
 // link anchor or rarity, and after an article it is a common noun ("a
-// coda", "the notion that"); the second part of a compound ("high-mercury
+// coda", "the notion that"); a capitalised one-word name written in lower
+// case is treated as an ordinary word even when the word list lacks it
+// ("the right headspace"); the second part of a compound ("high-mercury
 // fish"), a weekday or month in a temporal context ("on Monday morning",
 // "May 5", "every Monday") and a weekday heading a list or lines headed by
 // other weekdays (a plan by day) are rejected outright, and capitals never
@@ -152,9 +162,14 @@
 // mention in its sentence with no contrast between them ("I don't know
 // Beta, but Acme is great" leaves Acme counted); a possessive after it is
 // about the thing ("no information about Acme's 2025 roadmap"), unless the
-// thing is generic ("Acme's features", "pricing", "reviews") or is what
-// the query asks about ("norvia business account": "nothing on Norvia's
-// business accounts").
+// thing is generic ("Acme's features", "pricing", "reviews") or one of
+// its words (up to three) is what the query asks about ("norvia business
+// account": "nothing on Norvia's business accounts"; "mercury cashback
+// rate": "no figures on Mercury's card cashback rate"). Figures, numbers
+// and statistics are information; "trained on" is knowledge ("doesn't
+// appear in anything I was trained on"); a German speech verb may come
+// last ("nichts Verlässliches sagen"); "known to <verb>" states what the
+// product does ("has been known to drop edits") and is no ignorance.
 //
 // Then the answer-level rule: when the brand is disclaimed — an Unknown
 // mention, or an ignorance sentence right after a sentence naming it
@@ -190,10 +205,40 @@
 // "would not trust", "hard to recommend", "lost trust"; a flipped
 // criticism weighs 0.8: "no issues"); reported complaints are negative
 // ("complain", "gripe", "criticised"); "issues" needs a qualifier ("sync
-// issues") and bold topic labels ("**Reliability.**") do not count. When
-// the query asks for a recommendation and the brand is named first, or
-// the answer tells the reader to try it, +1 praise (unless it is
-// criticised).
+// issues") and bold topic labels ("**Reliability.**") do not count, nor
+// do polar words inside a proper name ("Evolve Bank & Trust"). When the
+// query asks for a recommendation ("best", "which", or a product category
+// asked for a use: "chat app for a gaming community", answered in prose,
+// not a list of options) and the brand is named first, or the answer tells
+// the reader to try it (not as a UI step: "tap Subscriptions and choose
+// X"), +1 praise (unless it is criticised).
+//
+// Contrast: the clause after an adversative ("but", "however", "yet",
+// "mais", "aber", "pero", …) or after the comma of a concessive ("although
+// X is slick, it …", "despite outages, …", "obwohl", "aunque") weighs
+// ×1.25: it carries the writer's point; a sentence-final "though" or
+// "however" does the same for its own clause ("It's expensive, though.").
+// A capability the product lacks is criticism ("doesn't accept cash
+// deposits", "n'accepte pas", "no admite"), as is service that never came
+// ("without a reply"), a lag ("feels years behind"), faint praise after a
+// copula ("its rewards are ordinary") and "too" before any word ("too
+// terse"); a fault reduced is praise ("cuts ticket errors", "fewer
+// crashes"), and so is a fault that gets fixed ("problems get resolved
+// quickly"). Comparisons with the brand as the object turn the rival's
+// praise into criticism ("Meet is simpler than Zoom", "Jira is more
+// configurable than Linear", any "-er than X": "cheaper than Octopus"); a sentence that recommends an alternative
+// "instead" gives its praise to the alternative. Every counted mention's
+// clauses are read, not only a sentence's first ("Meet is simpler than
+// Zoom, but Zoom's whiteboard is excellent").
+//
+// Answers in French, German or Spanish (the language is guessed from the
+// function words of the first 200 words; English wins ties) are read with a
+// small lexicon of their own written for product reviews (language.go):
+// polar words with their feminine and plural forms, negators ("pas",
+// "nicht", "no"), contrast words, intensifiers, complaints ("se
+// plaignent", "beschweren", "se quejan"), advice against ("déconseille",
+// "raten … ab", "no recomendaría"), cost words ("le prix a augmenté",
+// "su precio es alto").
 //
 // The text read is refined by class. Statements of ignorance carry no
 // polarity ("I don't have reliable details on X's kiosk"). A following
@@ -249,8 +294,9 @@
 // of one of its domains, or its domain appears only as a link — a markdown
 // link target, a link whose anchor is the address itself
 // ("[acme.com/docs](https://acme.com/docs)"), a URL ("https://…",
-// "www.…"), a footnote or a sources line ("Sources: acme.com"); a bare
-// domain in prose ("see acme.com") is a mention; "ordinary_word" when
+// "www.…", a host on the domain or the domain with a path: "orders.acme.com",
+// "acme.com/docs"), a footnote or a sources line ("Sources: acme.com"); a
+// bare domain in prose ("see acme.com") is a mention; "ordinary_word" when
 // every occurrence of its name is an ordinary word; otherwise
 // "not_mentioned". Evidence is the sentence of the first counted mention
 // (of the first Unknown mention; of the linking sentence or the first
@@ -323,10 +369,10 @@
 //
 // # Limits
 //
-// The sentiment lexicon is English (a curated product-review lexicon:
-// general ones such as VADER or AFINN rate "free" as praise and "freezing"
-// as criticism, and miss "clunky", "bloated", "steep"); other languages get
-// neutral sentiment. Ignorance is read in English, French, German,
+// The sentiment lexicon is a curated product-review one (general ones
+// such as VADER or AFINN rate "free" as praise and "freezing" as
+// criticism, and miss "clunky", "bloated", "steep"), in English with small
+// French, German and Spanish ones; other languages get neutral sentiment. Ignorance is read in English, French, German,
 // Spanish, Portuguese and Italian. The ordinary-word rule reads capitals,
 // markup and the bare subjects of those languages, so it works in part
 // elsewhere. A place or a character that shares a brand's name and is no

@@ -46,6 +46,7 @@ const (
 	wOtherAnswer    = 0.3  // another tracked entity accepted anywhere in the answer (no closer one)
 	wNaturalKind    = -1.5 // "the Amazon basin", "Mercury is a planet": another sense of the word
 	wSense          = -1.0 // another occurrence is that other sense (a menu item, a natural kind), no cue here
+	wNounSense      = -0.5 // another occurrence is the common noun ("no notion of"), no cue here
 	wDisclaimed     = 0.8  // capitalised, and its sentence says the model does not know it: a name
 	wNameTail       = -0.8 // after another capitalised word mid-sentence: the end of another name ("The Big Apple")
 )
@@ -109,14 +110,18 @@ func (an *analysis) propagateSense() {
 	cands := an.sc.cands
 	for i := range cands {
 		c := &cands[i]
-		if !c.otherSense {
+		if !c.otherSense && !c.nounSense {
 			continue
+		}
+		w := wSense
+		if !c.otherSense {
+			w = wNounSense
 		}
 		for k := range cands {
 			o := &cands[k]
 			if k != i && o.pat == c.pat && o.guarded && o.state == candPending && !o.otherSense && !o.cued && !o.sensed {
 				o.sensed = true
-				o.local += wSense
+				o.local += w
 			}
 		}
 	}
@@ -323,8 +328,15 @@ func (an *analysis) localEvidence(c *cand) {
 		// product cue, a domain suffix, a definition or a link anchor says
 		// otherwise; after an article it is a common noun ("a coda", "the
 		// notion that") unless a cue or a domain suffix makes it a product.
-		if score < evidenceThreshold || an.verbUse(c, rec, prev, next, true) || inSet(articles, prev.word) && !cue && !tld {
+		nounUse := (inSet(articles, prev.word) || inSet(nounDeterminers, prev.word)) && !cue && !tld
+		// the head of its phrase ("a notion that", "no notion of"), not a
+		// modifier ("a wise choice")
+		nounHead := nounUse && (next.word == "" || inSet(nounHeadFollowers, next.word))
+		if score < evidenceThreshold || an.verbUse(c, rec, prev, next, true) || nounUse {
 			reject()
+			// "a *notion*", "no notion": the answer uses the common noun,
+			// and its capitalised occurrences without a cue likely too
+			c.nounSense = nounHead
 			return
 		}
 		c.local = score
@@ -337,6 +349,12 @@ func (an *analysis) localEvidence(c *cand) {
 		c.cued = true
 	} else if an.disclaimed(c, rec) {
 		score += wDisclaimed // "Lantern isn't a tool I have reliable knowledge of"
+	}
+	if !cue && def == defNone && !anchor && an.prefixedForm(c.pat) {
+		// "Linear vs. nonlinear", "non-linear": the answer uses the
+		// adjective, so an uncued capital is likely the sentence's
+		score += wSense
+		c.sensed = true
 	}
 	if !start && !title && prev.word != "" && nameLike(prev.word) && !cue && !inSet(productCues, prev.word) &&
 		!atSentenceStart(text, rec.rawStart, c.start-len(prev.word)-1) {
@@ -375,6 +393,11 @@ func (an *analysis) localEvidence(c *cand) {
 	// A bare capitalised subject of a French, Spanish, Italian, Portuguese
 	// or German verb is a name: their common nouns take an article.
 	capEvidence = capEvidence || start && !title && inSet(foreignPredicates, next.word)
+	// In an answer in another language, an English word stated bare at a
+	// sentence start, before a lower-case word, is a name ("Zoom funciona
+	// muy bien"): the language would use its own word, with an article.
+	capEvidence = capEvidence || start && !title && next.sep == 0 && next.word != "" && !nameLike(next.word) &&
+		!startsWithDigit(next.word) && an.nonEnglish()
 	switch {
 	case an.domainSeen[c.ent] && !title && !menu:
 		score += wDomainSeen
@@ -1030,7 +1053,7 @@ emphasises prioritizes prioritises feels looks gets got makes made keeps kept he
 organizes organises connects scales shows displays tracks sends needs beats trails lags falls struggles fails
 crashes hides locks stays became becomes introduced expanded dropped removed raised cut changed moved
 partnered rebranded reported says said claims announced grew serves powers enables imports exports
-syncs backs wins won ranks rated scores scored topped outperforms undercuts matches`)
+syncs backs wins won ranks rated scores scored topped outperforms undercuts matches suits fits`)
 
 	// brandStates after "X is/was/has been": "known for", "preferred by".
 	brandStates = set(`known preferred favored favoured used considered regarded praised criticised criticized
@@ -1039,7 +1062,8 @@ trusted widely free cheaper pricier faster slower better worse best ideal great 
 stronger simpler easier harder beloved famous notable owned used adopted backed funded acquired criticized
 blamed sued fined praised rated reviewed often one choice pick option alternative winner fit tool app
 platform service favourite favorite standout leader default easy easier cheaper simpler fast faster
-free open-source affordable expensive pricey reliable secure private`)
+free open-source affordable expensive pricey reliable secure private founded made manufactured produced
+launched renamed rebranded created developed sold marketed listed licensed regulated incorporated`)
 
 	// productAttributes in a sentence mark talk about a product.
 	productAttributes = set(`pricing price prices priced plan plans tier tiers subscription subscriptions free
@@ -1050,6 +1074,65 @@ dashboard reports reporting notifications version versions release update update
 platform premium enterprise startups startup seats seat license licensing month monthly annual annually
 per plugins plugin extensions markdown editor notes calls meetings video messaging messages payments
 payment card cards account accounts fees fee transactions checking savings devices device camera cameras
-browser tabs pos retail inventory checkout orders automations automation boards
+browser tabs pos retail inventory checkout orders automations automation boards deposits deposit withdrawals
+transfers wires loans apr cashback rewards refunds
 customer customers company's founders subscribers downloads`)
 )
+
+// nounDeterminers before a lower-case ordinary word make it a common noun
+// ("no notion of", "any slack").
+var nounDeterminers = set(`no any every some this that such`)
+
+// nounHeadFollowers after a lower-case word make it the head of its noun
+// phrase.
+var nounHeadFollowers = set(`of that is was are were has had captures means in as which`)
+
+// prefixedForm: the answer (or the query) holds the pattern's word with a
+// negating prefix — "nonlinear", "non-linear", "unwise" — so it uses the
+// word as a word (cached per pattern).
+func (an *analysis) prefixedForm(pat int32) bool {
+	if an.prefixed == nil {
+		an.prefixed = map[int32]bool{}
+	}
+	if v, ok := an.prefixed[pat]; ok {
+		return v
+	}
+	form := an.d.pats[pat].folded
+	found := false
+	for _, src := range [2]string{an.text, an.query} {
+		for _, pre := range [...]string{"non", "non-", "Non", "Non-", "un", "Un"} {
+			if prefixedIn(src, pre, form) {
+				found = true
+			}
+		}
+	}
+	an.prefixed[pat] = found
+	return found
+}
+
+// prefixedIn: pre+form (form in lower case, or capitalised after pre)
+// occurs in s as a whole word.
+func prefixedIn(s, pre, form string) bool {
+	if form == "" || form[0] >= utf8.RuneSelf {
+		return false
+	}
+	for from := 0; from < len(s); {
+		k := strings.Index(s[from:], pre)
+		if k < 0 {
+			return false
+		}
+		at := from + k
+		from = at + len(pre)
+		if at > 0 && isWordRune(lastRune(s[:at])) {
+			continue
+		}
+		rest := s[from:]
+		if len(rest) < len(form) || !strings.EqualFold(rest[:len(form)], form) {
+			continue
+		}
+		if end := from + len(form); end == len(s) || !isWordRune(firstRune(s[end:])) {
+			return true
+		}
+	}
+	return false
+}

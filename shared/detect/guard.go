@@ -46,6 +46,7 @@ type cand struct {
 	otherSense   bool // plainly another sense of the word (a menu step, a natural kind)
 	cued         bool // a product cue, domain suffix, definition, link anchor or cited domain of its own
 	sensed       bool // penalised for another occurrence's other sense
+	nounSense    bool // a lower-case common noun after a determiner ("no notion")
 	hedge        bool // the sentence does not assert anything about the entity (ignorance.go)
 	adjudicated  bool // the decision came from the Adjudicator
 }
@@ -92,6 +93,8 @@ type analysis struct {
 	// is no ordinary word, or cited; computed once when needed
 	named, namedComp entSet
 	namedReady       bool
+	lang             int8           // langUnknown until nonEnglish guesses it
+	prefixed         map[int32]bool // per pattern: prefixedForm, once asked
 }
 
 func (an *analysis) checkCitations(cs []Citation) {
@@ -190,6 +193,11 @@ func (an *analysis) buildCands() {
 				rstart: rs, rend: re, srec: len(sc.sents) - 1}
 			switch {
 			case p.common:
+				c.guarded = true
+			case o.kind == KindName && lowerForm(text[h.start:h.end], an.d.ents[o.ent].name):
+				// "get into the right headspace": a capitalised name
+				// written in lower case is likely the word, even one the
+				// word list lacks; it needs the evidence ordinary words do
 				c.guarded = true
 			case o.kind == KindName:
 				c.state, c.strength = candAccepted, confName
@@ -395,19 +403,32 @@ func (an *analysis) definitional(c *cand) int {
 	if !inSet(articles, w) {
 		return defNone
 	}
+	ranked := false
 	for k := 0; k < 6; k++ {
 		w, np = wordAt(text, np, end)
 		switch {
 		case w == "":
-			return defNone
+			k = 6
 		case inSetStem(definitionCues, w) || inSetStem(categoryNouns, w):
 			return defProduct
 		case inSetStem(naturalNouns, w):
 			return defNaturalKind
+		case inSet(rankedWords, strings.ToLower(w)):
+			ranked = true
 		}
+	}
+	if ranked {
+		// "Tide remains the top-rated detergent": ranked among its
+		// kind by buyers or testers, a product
+		return defProduct
 	}
 	return defNone
 }
+
+// rankedWords rank a thing among products by buyers, testers or the
+// market (not physical superlatives: "the smallest planet").
+var rankedWords = set(`top-rated best-rated highest-rated best-selling top-selling best-reviewed most-used
+market-leading best-known most-popular top-rated bestselling`)
 
 var (
 	copulas  = set(`is was remains`)
@@ -754,4 +775,18 @@ func sameListBlock(text string, a, b int) bool {
 		}
 		return false
 	}
+}
+
+// lowerForm: the surface is one lower-case ASCII word while the
+// entity's name is written with a capital ("Headspace").
+func lowerForm(surface, name string) bool {
+	if len(surface) < 3 || name == "" || !unicode.IsUpper(firstRune(name)) || strings.ContainsAny(name, " .-") {
+		return false
+	}
+	for i := 0; i < len(surface); i++ {
+		if surface[i] < 'a' || surface[i] > 'z' {
+			return false // Latin letters only: other scripts case names otherwise
+		}
+	}
+	return true
 }

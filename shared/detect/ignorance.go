@@ -49,14 +49,15 @@ var ignoranceWords = func() map[string]uint16 {
 		ne pas aucune aucun keine kein keinen keiner nicht nichts não nao non nessuna nessun ninguna ningún ningun`)
 	add(igInfo, `information info details detail data knowledge specifics documentation sources records
 		record evidence coverage facts references mentions material context insight insights idea
-		picture training opinion assessment reviews overview
+		picture training trained opinion assessment reviews overview figures numbers statistics stats
 		informations données donnees détails details renseignements informationen angaben daten einzelheiten
 		información informacion datos detalles informações informacoes dados detalhes informazioni dati dettagli`)
 	add(igCog, `know knew familiar aware heard recognize recognise recognized recognised find found locate located
 		verify verified confirm confirmed identify identified encountered knowledgeable match across
 		connais connaissais sais trouve kenne weiß weiss bekannt vertraut conozco conoce encuentro encontré conheço
 		conheco sei conosco trovo`)
-	add(igSpeech, `say tell describe comment speak assess evaluate judge vouch characterize characterise explain`)
+	add(igSpeech, `say tell describe comment speak assess evaluate judge vouch characterize characterise explain
+		sagen beurteilen bewerten dire évaluer decir evaluar`)
 	add(igNotable, `known well-known widely-known established exist exists existed existence notable mainstream
 		prominent recognized recognised covered covers documented discussed`)
 	add(igSelf, `i me my we our us myself
@@ -64,7 +65,7 @@ var ignoranceWords = func() map[string]uint16 {
 	add(igExist, `there available publicly public online accessible`)
 	add(igQualify, `reliably accurately confidently much anything what whether how specifics details definitively
 		certainty sure precisely exactly authoritatively meaningfully about assessment opinion evaluation
-		overview comparison informed`)
+		overview comparison informed verlässliches verlässlich zuverlässiges genaues fiable fiables précis nada`)
 	add(igNegCog, `unfamiliar unaware unknown unverified`)
 	add(igBlock, `better best than more worse`)
 	add(igEnough, `enough`)
@@ -98,6 +99,7 @@ var knowledgeStems = []string{
 	"encounter", "describ", "say", "tell", "comment", "speak", "assess", "evaluat", "judg", "vouch", "character",
 	"explain", "establish", "notable", "mainstream", "prominent", "discuss", "exist", "unfamiliar", "unaware",
 	"unknown", "unverified", "insight", "no idea", "picture", "training", "opinion", "match", "reviews", "come across", "came across", "overview",
+	"figures", "numbers", "statistic", "stats", "trained", "sagen", "beurteil", "decir",
 	// French, German, Spanish, Portuguese, Italian
 	"donn", "renseign", "angab", "daten", "einzelheit", "dato", "dados", "dati", "dettagl", "connai", "kenne", "bekannt",
 	"vertraut", "conoz", "conhe", "conosc", "nothing",
@@ -197,7 +199,7 @@ func knowledgeNear(toks []igTok, i int) (int, bool) {
 			continue
 		}
 		switch {
-		case t.cls&igNotable != 0 && !followedByAny(toks, j, "for", "as", "to be", "in", "among", "by"):
+		case t.cls&igNotable != 0 && !followedByAny(toks, j, "for", "as", "to be", "in", "among", "by") && !knownToAct(toks, j):
 			if strings.EqualFold(t.word, "known") || strings.EqualFold(t.word, "recognized") || strings.EqualFold(t.word, "recognised") {
 				// "not (widely) known", "not much is known": not "known issues"
 				if j+1 < len(toks) && toks[j+1].clause == cl && toks[j+1].cls&(igInfo|igPrep) == 0 && !strings.EqualFold(toks[j+1].word, "to") && j > 0 && toks[j-1].cls&igNeg == 0 && !adverbBefore(toks, j) {
@@ -213,6 +215,12 @@ func knowledgeNear(toks []igTok, i int) (int, bool) {
 			return j, true
 		case t.cls&igSpeech != 0 && self && !block && !enough:
 			for k := j + 1; k < min(len(toks), j+6); k++ {
+				if toks[k].cls&igQualify != 0 {
+					return j, true
+				}
+			}
+			// German puts the verb last: "nichts Verlässliches sagen"
+			for k := i + 1; k < j; k++ {
 				if toks[k].cls&igQualify != 0 {
 					return j, true
 				}
@@ -438,3 +446,15 @@ func (an *analysis) unknownByRules(s, e int) bool {
 	}
 	return false
 }
+
+// knownToAct: "known to conflict", "been known to lose edits" — a
+// statement that the product does something, not that it is unknown
+// ("not known to me", "known to the public" are about knowledge).
+func knownToAct(toks []igTok, j int) bool {
+	if j+2 >= len(toks) || !strings.EqualFold(toks[j+1].word, "to") {
+		return false
+	}
+	return !inSet(knownToAudience, strings.ToLower(toks[j+2].word))
+}
+
+var knownToAudience = set(`me us the many most anyone everyone people users the public me, my our a any`)

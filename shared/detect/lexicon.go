@@ -50,7 +50,7 @@ products service services company startup vendor provider marketplace cli
 var definitionCues = set(`
 app application software tool platform crm service suite solution product company
 startup provider vendor browser editor workspace marketplace sdk api plugin extension
-saas website search engine assistant chatbot manager tracker builder alternative option choice pick
+saas website search engine assistant chatbot manager tracker builder alternative option choice pick place
 `)
 
 // enumerators join items of an enumeration.
@@ -78,7 +78,7 @@ market-leading industry-leading transparent privacy-focused well-documented
 well-supported favoured favored praiseworthy excelled standouts painless effortless recommendation
 cheapest inexpensive low-cost hassle-free rave raves uptime worth sleek modern quick fun top-notch
 first-class world-class won
-pleasant supportive comfortable compelling competitive dominant dominates flawless improved sharper smoother
+pleasant joy supportive comfortable compelling competitive dominant dominates flawless improved sharper smoother
 safe durable lovely
 fine decent okay usable adequate reasonable forgiving beautifully wonderfully elegantly brilliantly superbly
 nicely
@@ -122,7 +122,7 @@ declined decline struggling cramped outdated-looking bite bites
 notorious aggressive cautious undermines undermine unhappy wrong draining drain fragile mixed frozen outgrow
 accused accusations allegations alleged uninstalled messy unsafe disappearing disappear disappears vanish
 vanishing reverting reverted
-outgrew outgrown
+outgrew outgrown pain patchy spotty tiresome nagging nags pushy
 `)
 
 // negators flip the polarity of the next sentiment word within negationWindow

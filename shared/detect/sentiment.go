@@ -3,6 +3,7 @@ package detect
 import (
 	"slices"
 	"strings"
+	"unicode/utf8"
 )
 
 // Sentiment toward the brand, not of the answer (package documentation,
@@ -19,7 +20,9 @@ const (
 	sentBoost          = 1.5
 	sentSoften         = 0.5
 	sentFlipToPositive = 0.8
-	sentRecommended    = 1.0 // the brand answers a request for a recommendation
+	sentRecommended    = 1.0  // the brand answers a request for a recommendation
+	sentContrast       = 1.25 // the clause after "but", or after the comma of "although …,"
+
 	maxSectionBytes    = 2400
 	maxFollowSentences = 3
 )
@@ -35,14 +38,19 @@ func (an *analysis) brandSentiment(er *EntityResult) {
 	lastRec := -1
 	for i := range sc.cands {
 		c := &sc.cands[i]
-		if c.ent != 0 || !counted(c) || c.srec == lastRec {
+		if c.ent != 0 || !counted(c) {
+			continue
+		}
+		rec := &sc.sents[c.srec]
+		if s, e, ok := an.scopeBytes(i); ok && !question(text[rec.start:rec.end]) {
+			// every mention's clauses: "Meet is simpler than Zoom for
+			// calls, but Zoom's whiteboard is excellent"
+			spans = append(spans, [2]int{s, e})
+		}
+		if c.srec == lastRec {
 			continue
 		}
 		lastRec = c.srec
-		rec := &sc.sents[c.srec]
-		if s, e, ok := an.scopeBytes(i); ok && !question(text[rec.start:rec.end]) {
-			spans = append(spans, [2]int{s, e})
-		}
 		// The text that continues about the brand: its section when it
 		// heads one, else the rest of its paragraph up to another entity.
 		if nameOnlyHead(text, c) {
@@ -163,12 +171,27 @@ func (an *analysis) recommendedFirst(er *EntityResult) bool {
 	if first < 0 || first > 2 {
 		return false
 	}
+	qw, _ := wordAtAny(an.query, 0)
+	explanatory := inSet(explanatoryStarts, strings.ToLower(qw))
+	inList := false
+	for i := range an.sc.cands {
+		if c := &an.sc.cands[i]; c.ent == 0 && counted(c) {
+			inList = lineHead(an.text, c.start) || listLine(an.text, c.start)
+			break
+		}
+	}
 	for pos := 0; ; {
 		w, next := wordAtAny(an.query, pos)
 		if w == "" {
 			return false
 		}
 		if inSet(recommendIntent, w) {
+			return true
+		}
+		if inSetStem(categoryNouns, w) && strings.Contains(an.query[next:], " for ") && !explanatory && !inList {
+			// "chat app for a gaming community": a product is asked for,
+			// and the answer leads with the brand in prose, not in a list
+			// of options
 			return true
 		}
 		pos = next
@@ -181,10 +204,13 @@ good should ideal`)
 // urgedTo: a counted brand mention follows one of verbs ("try", "skip"),
 // or, for urgeVerbs, "go with", "start with", "look at".
 func (an *analysis) urgedTo(verbs map[string]bool) bool {
+	if qw, _ := wordAtAny(an.query, 0); strings.EqualFold(qw, "how") {
+		return false // "how to cancel X": "choose X" is a step
+	}
 	return an.anyBrandMention(func(c *cand, rec *sentRec) bool {
 		p := prevToken(an.text, rec.rawStart, c.start)
 		if inSet(verbs, p.word) {
-			return true
+			return !hasWordIn(an.text[rec.start:rec.end], uiSteps) // "tap Subscriptions, and choose X"
 		}
 		if inSet(urgePreps, p.word) && inSet(verbs, "try") {
 			if w := prevToken(an.text, rec.rawStart, c.start-len(p.word)-1); inSet(urgeGo, w.word) {
@@ -207,6 +233,8 @@ func (an *analysis) anyBrandMention(f func(c *cand, rec *sentRec) bool) bool {
 
 var (
 	urgeVerbs = set(`try consider choose recommend`)
+	// uiSteps make a sentence an instruction: its "choose" is a click.
+	uiSteps = set(`tap click select open settings menu toggle`)
 	// warnVerbs before the brand tell the reader to stay away.
 	warnVerbs = set(`skip avoid ditch drop abandon`)
 	urgePreps = set(`with at`)
@@ -246,7 +274,7 @@ func (an *analysis) clauseBeforeOther(s, e int) int {
 	return cut
 }
 
-var comparisonMarkers = set(`compared than like versus vs relative behind below`)
+var comparisonMarkers = set(`compared than like versus vs relative behind below next beside`)
 
 // bareAnswer: when the query asks about the brand, a first sentence of at
 // most four words that only says yes or no ("No.", "I wouldn't.", "Not
@@ -526,12 +554,18 @@ func (an *analysis) scopeBytes(i int) (int, int, bool) {
 func (an *analysis) comparisonCut(s, other int) int {
 	text := an.text
 	cut, after := 0, 0 // the last marker, and the words after it
+	prevW := ""
 	for pos := s; pos < other; {
 		w, np := wordAtAny(text[:other], pos)
 		if w == "" {
 			break
 		}
-		if inSet(comparisonMarkers, w) || inSet(behindWords, w) {
+		before := prevW
+		prevW = w
+		if inSet(behindWords, w) && inSet(lagBefore, strings.ToLower(before)) {
+			// "feels years behind Fidelity's": the lag is the brand's
+			cut, after = np, 0
+		} else if inSet(comparisonMarkers, w) || inSet(behindWords, w) {
 			cut, after = np-len(w), 0
 		} else {
 			after++
@@ -654,6 +688,17 @@ func (an *analysis) valence(s, e int) (p, n float64, verdict bool) {
 	lastNeg, wordsSinceNeg := 0.0, 0 // the last criticism, for "outages are rare"
 	deferred := 0.0                  // "hard to …": negative unless it negates praise ("hard to recommend")
 	prev, prev2 := "", ""
+	lookup := an.lookupFunc()
+	// contrast: 1 after a concessive word ("although", "while") until its
+	// comma, 2 from an adversative word ("but", "however") or that comma to
+	// the end of the sentence — the clause that carries the writer's point
+	// weighs sentContrast.
+	contrast := 0
+	clauseP, clauseN := 0.0, 0.0 // praise and criticism since the sentence's start
+	instead := false             // the sentence recommends an alternative ("… instead")
+	reduceLeft := 0              // words left after "cuts", "reduces", "fewer"
+	advise := false              // a German "raten" waits for its "ab"
+	lossNeg := false             // the negation is a loss word's ("lacks email sync"): counted already
 	flush := func() {
 		n += deferred
 		deferred = 0
@@ -673,9 +718,21 @@ func (an *analysis) valence(s, e int) (p, n float64, verdict bool) {
 		}
 	}
 	for pos := s; pos < e; {
-		if c := text[pos]; c == ',' || c == ';' || c == '.' || c == ':' {
-			neg, pendingNeg, want = 0, false, false
-			flush()
+		if c := text[pos]; c < utf8.RuneSelf && !asciiWord[c] {
+			if c == ';' || c == '.' || c == ':' || c == '!' || c == '?' {
+				clauseP, clauseN = 0, 0
+				instead, advise = false, false
+			}
+			if c == ',' || c == ';' || c == '.' || c == ':' {
+				neg, pendingNeg, want = 0, false, false
+				flush()
+			}
+			switch {
+			case c == ',' && contrast == 1:
+				contrast = 2
+			case c == '.' || c == '!' || c == '?' || c == '\n':
+				contrast = 0
+			}
 		}
 		st := pos
 		var isWord bool
@@ -692,13 +749,38 @@ func (an *analysis) valence(s, e int) (p, n float64, verdict bool) {
 		w := text[st:pos]
 		before, before2 := prev, prev2
 		prev, prev2 = w, prev
-		f := lexLookup(w)
+		f := lookup(w)
 		if f&(lexPositive|lexNegative) != 0 && f&lexStrong == 0 && boldLabel(text, st, pos) {
 			f = 0 // "**Reliability.** Users report outages": a topic label
 		}
+		if f&(lexPositive|lexNegative) != 0 && inProperName(text, s, st, pos, before, e) {
+			f = 0 // "Evolve Bank & Trust", "Choice Financial Group": part of a name
+		}
+		if f == 0 && inSet(concessiveWords, w) {
+			contrast = 1 // "despite a few outages, X remains …"
+		}
+		reducing := reduceLeft > 0
+		if inSet(reduceVerbs, w) {
+			reduceLeft = 3
+		} else if reduceLeft > 0 {
+			reduceLeft--
+		}
+		if inSet(insteadWords, w) && before != "" {
+			// "Many schools recommend BigBlueButton instead": the praise
+			// of this sentence goes to the alternative
+			p -= clauseP
+			clauseP, instead = 0, true
+			continue
+		}
+		if inSet(adviseVerbs, w) {
+			advise = true
+		} else if advise && strings.EqualFold(w, "ab") && an.nonEnglish() {
+			// "Von X raten viele … ab": advised against
+			f, verdict = lexNegative|lexStrong, true
+		}
 		if pendingNeg {
 			pendingNeg = false
-			neg = negationWindow
+			neg, lossNeg = negationWindow, false
 			if f == 0 && strings.EqualFold(w, "only") {
 				neg = 0
 			}
@@ -721,7 +803,33 @@ func (an *analysis) valence(s, e int) (p, n float64, verdict bool) {
 		case f&lexContrast != 0:
 			neg, mult, multLeft = 0, 1, 0
 			flush()
+			if next() == "" && (strings.EqualFold(w, "though") || strings.EqualFold(w, "however")) {
+				// "It's expensive, though.": an afterthought that carries
+				// the point of its clause
+				p += clauseP * (sentContrast - 1)
+				n += clauseN * (sentContrast - 1)
+			} else if inSet(concessiveWords, w) {
+				contrast = 1
+			} else if !strings.EqualFold(w, "unlike") && !strings.EqualFold(w, "instead") {
+				contrast = 2
+			}
 			continue
+		case strings.EqualFold(w, "more") && lookup(next()) == 0 && an.comparedToBrand(wordEndAfter(text, pos, e), e):
+			// "Jira is more configurable than Linear": the rival is ahead
+			f = lexNegative
+		case neg > 0 && !lossNeg && inSet(responseNouns, w):
+			// "without a reply", "no explanation": service that fails
+			f, neg = lexNegative, 0
+			pendingNeg = false
+		case strings.EqualFold(w, "behind") && inSet(lagBefore, before):
+			f = lexNegative // "feels years behind", "falls far behind"
+		case inSet(mediocreWords, w) && inSet(predicativeBefore, before):
+			f = lexNegative // "its rewards are ordinary"
+		case neg > 0 && !lossNeg && inSet(capabilityVerbs, w) && !inSet(worksWell, next()):
+			// "it doesn't accept cash deposits", "no export": a capability
+			// the product lacks
+			f, neg = lexNegative, 0
+			pendingNeg = false
 		case f&lexNegator != 0:
 			pendingNeg = true
 			continue
@@ -765,7 +873,7 @@ func (an *analysis) valence(s, e int) (p, n float64, verdict bool) {
 		case inSet(endorseVerbs, w) && selfLeft > 0:
 			f = lexPositive // "I'd choose", "I would not build a workflow around"
 		case inSet(costNouns, w):
-			costLeft = 4
+			costLeft = 6
 			if inSet(lowWords, before) || inSet(lowWords, before2) {
 				f = lexPositive // "low fees", "low conversion fees"
 			} else if inSet(highWords, before) || inSet(highWords, before2) {
@@ -802,7 +910,11 @@ func (an *analysis) valence(s, e int) (p, n float64, verdict bool) {
 			f = lexNegative // "falls short"
 		case strings.EqualFold(w, "up") && costLeft > 0 && inSet(goVerbs, before):
 			f = lexNegative // "the price went up"
-		case inSet(rarityWords, w) && lastNeg > 0 && wordsSinceNeg <= 3:
+		case f&lexNegative != 0 && reducing:
+			// "kitchen screens cut ticket errors", "fewer crashes": a fault
+			// removed is praise
+			f = lexPositive
+		case (inSet(rarityWords, w) || inSet(fixWords, w) && inSet(passiveAux, before)) && lastNeg > 0 && wordsSinceNeg <= 3:
 			// "outages are rare": the criticism is denied
 			n -= lastNeg
 			p += lastNeg * sentFlipToPositive
@@ -812,6 +924,12 @@ func (an *analysis) valence(s, e int) (p, n float64, verdict bool) {
 			f = lexNegative // "features are locked behind the Pro plan"
 		case strings.EqualFold(w, "right") && inSet(fitNouns, next()) || inSet(fitNouns, w) && inSet(fitAdjectives, before):
 			f = lexPositive // "the right tool", "a good fit"
+		case f == 0 && len(w) > 4 && strings.HasSuffix(w, "er") && strings.EqualFold(next(), "than") && an.comparedToBrand(pos, e):
+			// "British Gas is cheaper than Octopus": a comparative the
+			// rival wins, whatever the adjective (flipped below)
+			if f = gradedLookup(w); f == 0 {
+				f = lexPositive
+			}
 		case f == 0 && len(w) > 5 && (strings.HasSuffix(w, "est") || strings.HasSuffix(w, "er")):
 			f = gradedLookup(w) // "cleanest", "clunkier"
 		case f == 0 && strings.IndexByte(w, '-') > 0:
@@ -827,8 +945,9 @@ func (an *analysis) valence(s, e int) (p, n float64, verdict bool) {
 			f = 0 // "on top of"
 		case strings.EqualFold(w, "catch") && inSet(catchBefore, before):
 			f = lexNegative | lexStrong // "the catch is price"
-		case strings.EqualFold(w, "too") && inSet(tooAdjectives, next()) || strings.EqualFold(before, "too") && f&lexPositive != 0:
-			f = lexNegative // "too basic", "too simple": a fault
+		case strings.EqualFold(w, "too") && (inSet(tooAdjectives, next()) || next() != "" && lookup(next()) == 0 && !inSet(tooFunction, next())) ||
+			strings.EqualFold(before, "too") && f&lexPositive != 0:
+			f = lexNegative // "too basic", "too terse", "too simple": a fault
 		case (inSet(worksVerbs, before) || inSet(worksVerbs, before2) && lexLookup(before)&lexBooster != 0) && inSet(worksWell, w):
 			f = lexPositive // "works well", "works great"
 		case strings.EqualFold(w, "worth") && !inSet(worthObjects, next()):
@@ -856,7 +975,15 @@ func (an *analysis) valence(s, e int) (p, n float64, verdict bool) {
 		if inSet(weakPraise, w) {
 			wt *= sentSoften // "popular", "fine": praise that commits to little
 		}
+		if contrast == 2 {
+			wt *= sentContrast
+		}
 		positive := f&lexPositive != 0
+		if an.comparedToBrand(pos, e) {
+			// "Google Meet is better than Zoom at …": praise of the rival
+			// is criticism of the brand, and the other way round
+			positive = !positive
+		}
 		if neg > 0 {
 			if positive {
 				positive = false
@@ -869,16 +996,20 @@ func (an *analysis) valence(s, e int) (p, n float64, verdict bool) {
 		} else if !positive && inSet(fitNouns, next()) {
 			verdict = true // "a poor fit", "the wrong choice"
 		}
-		if positive {
+		if positive && instead {
+			// praise of the alternative
+		} else if positive {
 			p += wt
+			clauseP += wt
 		} else {
 			n += wt
+			clauseN += wt
 			lastNeg, wordsSinceNeg = wt, 0
 		}
 		flush()
 		mult, multLeft = 1, 0
 		if inSet(lossWords, w) {
-			neg = negationWindow // "lost trust", "lacks polish"
+			neg, lossNeg = negationWindow, true // "lost trust", "lacks polish"
 		}
 	}
 	flush()
@@ -896,7 +1027,7 @@ func gradedLookup(w string) uint8 {
 		b := w[:len(w)-len(suf)]
 		cands := [...]string{b, b + "e"}
 		forms := cands[:]
-		if suf == "er" {
+		if suf == "er" && inSet(agentBases, b+"e") {
 			forms = cands[:1] // "issuer", "user": agent nouns, not "issue" + "-r"
 		}
 		for _, cand := range forms {
@@ -929,13 +1060,14 @@ var sentimentRoles = func() map[string]bool {
 	m := make(map[string]bool)
 	for _, set := range []map[string]bool{hardWords, selfWords, wantVerbs, endorseVerbs, costNouns, highWords,
 		lowWords, breadthWords, haltVerbs, shutVerbs, rankVerbs, rarityWords, contextIssues, choiceNouns, worksWell,
-		fitNouns, possessVerbs, articles, choiceAdjectives} {
+		fitNouns, possessVerbs, articles, choiceAdjectives, capabilityVerbs, concessiveWords, responseNouns, mediocreWords,
+		fixWords} {
 		for w := range set {
 			m[w] = true
 		}
 	}
 	for _, w := range strings.Fields(`since than short up action last locked right standard limited top catch too worth
-longer`) {
+longer more behind`) {
 		m[w] = true
 	}
 	return m
@@ -976,16 +1108,19 @@ var (
 	// recommendations: "I'd choose it", "I wouldn't build around it".
 	selfWords    = set(`i i'd i’d i'll i’ll we we'd we’d`)
 	endorseVerbs = set(`choose pick use rely build buy switch recommend trust bet adopt roll deploy standardise
-standardize`)
+standardize make`)
 	// verdictWords, negated, judge the whole product ("not worth it",
 	// "rarely the right tool").
 	verdictWords  = set(`worth right recommended recommendation choice pick option fit suitable`)
 	fitNouns      = set(`fit choice pick option match bet tool`)
 	fitAdjectives = set(`good great perfect ideal natural strong solid excellent safe safer safest`)
 	costNouns     = set(`price prices pricing fee fees cost costs commission commissions markup markups charges
-surcharge surcharges premium`)
+surcharge surcharges premium precio precios coste costes comisiones tarifa tarifas prix tarif tarifs frais coût
+coûts cout couts preis preise kosten gebühren gebuhren`)
 	highWords = set(`high higher highest steep steeper rising climbing hefty risen rose increased jumped
-climbed hiked doubled`)
+climbed hiked doubled rises rise hikes increases jump jumps alto altos alta altas elevado elevados elevada
+élevé élevés élevée eleve eleves elevee hoch hohe hoher augmenté augmente augmentés gestiegen erhöht erhoht
+subido aumentado aumentó aumento`)
 	lowWords         = set(`low lower lowest`)
 	breadthWords     = set(`widest broadest largest biggest huge vast wide broad large`)
 	rangeNouns       = set(`selection range catalog catalogue choice library ecosystem audience coverage inventory`)
@@ -1008,6 +1143,10 @@ signal hardware machines machine devices device laptops laptop computers phones`
 	rankVerbs   = set(`scores scored ranks ranked rates rated sits trails trailed falls fell comes came lags lagged`)
 	goVerbs     = set(`went gone goes going has have`)
 	rarityWords = set(`rare rarer uncommon infrequent minimal negligible`)
+	// fixWords after "get"/"are" deny the criticism before them: "problems
+	// get fixed quickly".
+	fixWords   = set(`fixed resolved solved sorted patched`)
+	passiveAux = set(`get gets got are is were was be been`)
 	// wantVerbs after "you" state a requirement: the polar words up to the
 	// next comma say what the reader needs ("if you need fast offline
 	// access"), not how the product is.
@@ -1034,3 +1173,101 @@ compatibility battery display screen quality support data`)
 	tooAdjectives = set(`basic small big large heavy light complex simple limited expensive slow busy noisy
 cramped rigid opinionated generic shallow young new immature early`)
 )
+
+var (
+	// concessiveWords open a clause the main clause after its comma
+	// answers: "Although X is slick, it …", "Despite outages, X …".
+	concessiveWords = set(`although though while whereas despite obwohl trotz aunque pese malgre malgré quoique`)
+	// tooFunction after "too" are no fault: "too many", "too often".
+	tooFunction = set(`many much often the a an and or but to be is are was were it its it's`)
+)
+
+// comparedToBrand: the word ending at pos is followed by "than" and a
+// mention of the brand ("better than Zoom", "more reliable than **Zoom**").
+func (an *analysis) comparedToBrand(pos, e int) bool {
+	text := an.text
+	p := pos
+	for p < e && (text[p] == ' ' || text[p] == '\t') {
+		p++
+	}
+	if p+4 > e || !strings.EqualFold(text[p:p+4], "than") {
+		return false
+	}
+	p += 4
+	for p < e && (text[p] == ' ' || text[p] == '*' || text[p] == '_') {
+		p++
+	}
+	cands := an.sc.cands
+	k, _ := slices.BinarySearchFunc(cands, p, func(c cand, t int) int { return c.start - t })
+	return k < len(cands) && cands[k].start == p && cands[k].ent == 0 && cands[k].state == candAccepted
+}
+
+// inProperName: the capitalised word text[st:en], not at the start of a
+// sentence or line, sits next to another capitalised word — part of a
+// name ("Evolve Bank & Trust", "Choice Financial Group"), not praise.
+func inProperName(text string, s, st, en int, before string, e int) bool {
+	if st >= len(text) || text[st] < 'A' || text[st] > 'Z' {
+		return false
+	}
+	p := st - 1
+	for p >= s && (text[p] == ' ' || text[p] == '&') {
+		p--
+	}
+	if p < s || strings.IndexByte(".!?:\n#*-|>(\"", text[p]) >= 0 {
+		return false // the start of a sentence, line, cell or quote
+	}
+	if before != "" && before[0] >= 'A' && before[0] <= 'Z' && p >= st-len(before)-3 {
+		return true
+	}
+	nw := peekWord(text, en, e)
+	return nw != "" && nw[0] >= 'A' && nw[0] <= 'Z'
+}
+
+// explanatoryStarts open a query that asks how or why, not for a product.
+var explanatoryStarts = set(`how why what when who where does do is are can`)
+
+// listLine: the line holding pos is a list item or a table row.
+func listLine(text string, pos int) bool {
+	ls := strings.LastIndexByte(text[:pos], '\n') + 1
+	line := strings.TrimLeft(text[ls:pos], " \t")
+	return listMarkerLen(line) > 0 || strings.HasPrefix(line, "|")
+}
+
+var (
+	// insteadWords after a sentence's first word move its praise to an
+	// alternative: "recommend BigBlueButton instead".
+	insteadWords = set(`instead stattdessen`)
+	// adviseVerbs: German "raten … ab" advises against.
+	adviseVerbs = set(`raten rät rate riet rieten`)
+)
+
+// agentBases: "-r" after these makes an agent noun ("issuer", "user",
+// "lover"), not a comparative.
+var agentBases = set(`issue use love praise hate`)
+
+// wordEndAfter returns the end of the word after pos (skipping spaces).
+func wordEndAfter(text string, pos, e int) int {
+	for pos < e && (text[pos] == ' ' || text[pos] == '\t') {
+		pos++
+	}
+	for pos < e && (asciiWord[text[pos]] || text[pos] == '-') {
+		pos++
+	}
+	return pos
+}
+
+var (
+	// responseNouns, negated, are service that never came: "without a
+	// reply", "no explanation", "no warning".
+	responseNouns = set(`reply replies response responses answer answers explanation warning notice`)
+	// lagBefore "behind" makes it a lag: "years behind", "falls far behind".
+	lagBefore = set(`years months way far well feel feels felt still`)
+	// mediocreWords after a copula are faint criticism: "rewards are ordinary".
+	mediocreWords     = set(`ordinary unremarkable middling so-so forgettable bland`)
+	predicativeBefore = set(`is are was were feel feels seem seems remain remains`)
+)
+
+// reduceVerbs before a fault make it praise: "cuts errors", "reduces
+// downtime", "fewer crashes".
+var reduceVerbs = set(`cut cuts reduce reduces reduced reducing eliminate eliminates eliminated prevent prevents
+prevented fewer minimise minimises minimize minimizes lowers`)

@@ -4,12 +4,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math/rand/v2"
 	"slices"
 	"sort"
 	"time"
 
 	"github.com/brandlens/brandlens/shared/audit"
 	"github.com/brandlens/brandlens/shared/competitors"
+	"github.com/brandlens/brandlens/shared/ctxtime"
 	"github.com/brandlens/brandlens/shared/ids"
 	"github.com/brandlens/brandlens/shared/jobs"
 	"github.com/brandlens/brandlens/shared/meter"
@@ -213,8 +215,9 @@ func stepKey(tenantID int32, jobID string, queryID int32) store.Key {
 }
 
 // maxQueryAttempts bounds the retries of a query whose gaps another writer
-// changed between read and write.
-const maxQueryAttempts = 5
+// changed between read and write (each conflict lets one writer through,
+// so it is above the concurrent detections a tenant is expected to run).
+const maxQueryAttempts = 10
 
 // detectQuery judges one query and commits what changed. An outcome with
 // an empty Change means the query had no answers (nothing is written).
@@ -247,6 +250,11 @@ func (d *Detector) detectQuery(ctx context.Context, jobID string, actor audit.Ac
 	for attempt := 1; ; attempt++ {
 		out, retry, err := d.commitQuery(ctx, jobID, actor, brand, q, f, mk, now)
 		if !retry || attempt == maxQueryAttempts {
+			return out, err
+		}
+		// Writers that conflicted and retry at once meet again: spread
+		// them out (full jitter, growing with the attempt).
+		if err := ctxtime.Sleep(ctx, time.Duration(rand.Int64N(int64(5*time.Millisecond)<<min(attempt, 4))), nil); err != nil {
 			return out, err
 		}
 	}
