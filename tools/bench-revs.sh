@@ -69,7 +69,10 @@ for rev in "$@"; do
     export BRANDLENS_KEY_SECRET=bench-key-secret-bench-key-secret-0001
     "$work/bl-$name" admin create-table >/dev/null
   fi
-  "$work/bl-$name" admin seed "$work/seed.json" >/dev/null
+  # --create: revisions since the durable data directory want it for a new
+  # store; older ones do not know the flag.
+  "$work/bl-$name" admin seed --create "$work/seed.json" >/dev/null 2>&1 ||
+    "$work/bl-$name" admin seed "$work/seed.json" >/dev/null
   "$work/bl-$name" admin synthetic-citations --tenant 1 --count 100000 >/dev/null
 done
 "$work/barehttp" --addr 127.0.0.1:18299 &
