@@ -74,6 +74,9 @@ func (an *analysis) brandSentiment(er *EntityResult) {
 				// Obsidian", "I would not trust it — use Obsidian": a
 				// sentence that goes on about the brand by a pronoun is the
 				// brand's up to the clause naming another.
+				// A rival named only in a later clause ("Active users have
+				// fallen, …, and many moved to Bluesky") leaves the clauses
+				// before it to the brand as well.
 				if ce := an.clauseBeforeOther(s, e); ce > s && (hasWordIn(text[s:ce], brandPronouns) || an.comparisonCut(s, an.firstAcceptedIn(s, e)) > s) {
 					spans = append(spans, [2]int{s, ce})
 				}
@@ -243,6 +246,21 @@ var (
 
 // brandPronouns open a sentence that goes on about the brand.
 var brandPronouns = set(`it its it's it’s they their them`)
+
+// brandIn: an accepted mention of the brand lies in [s,e).
+func (an *analysis) brandIn(s, e int) bool {
+	for i := range an.sc.cands {
+		if c := &an.sc.cands[i]; c.ent == 0 && c.state == candAccepted && c.start >= s && c.end <= e {
+			return true
+		}
+	}
+	return false
+}
+
+// numeral: w is written in digits ("5,000", "300").
+func numeral(w string) bool {
+	return w != "" && strings.Trim(w, "0123456789,.") == ""
+}
 
 // clauseBeforeOther returns where the clause holding the first accepted
 // mention in [s,e) starts: the last clause boundary (contrast word,
@@ -418,7 +436,7 @@ func (an *analysis) defectedFrom() bool {
 }
 
 var (
-	leaveVerbs = set(`leaving left abandoning abandoned ditching ditched dropping dropped replacing replaced`)
+	leaveVerbs = set(`leave leaves quit quitting leaving left abandoning abandoned ditching ditched dropping dropped replacing replaced`)
 	leavePreps = set(`off from`)
 	moveVerbs  = set(`moving moved move migrating migrated migrate switching switched switch transitioning
 transitioned churning churned`)
@@ -697,6 +715,7 @@ func (an *analysis) valence(s, e int) (p, n float64, verdict bool) {
 	clauseP, clauseN := 0.0, 0.0 // praise and criticism since the sentence's start
 	instead := false             // the sentence recommends an alternative ("… instead")
 	reduceLeft := 0              // words left after "cuts", "reduces", "fewer"
+	reduceObj := false           // the reducer's object has begun ("fewer payment options, weak …")
 	advise := false              // a German "raten" waits for its "ab"
 	lossNeg := false             // the negation is a loss word's ("lacks email sync"): counted already
 	flush := func() {
@@ -722,6 +741,9 @@ func (an *analysis) valence(s, e int) (p, n float64, verdict bool) {
 			if c == ';' || c == '.' || c == ':' || c == '!' || c == '?' {
 				clauseP, clauseN = 0, 0
 				instead, advise = false, false
+			}
+			if c == ',' && reduceObj {
+				reduceLeft = 0
 			}
 			if c == ',' || c == ';' || c == '.' || c == ':' {
 				neg, pendingNeg, want = 0, false, false
@@ -761,9 +783,10 @@ func (an *analysis) valence(s, e int) (p, n float64, verdict bool) {
 		}
 		reducing := reduceLeft > 0
 		if inSet(reduceVerbs, w) {
-			reduceLeft = 3
+			reduceLeft, reduceObj = 3, false
 		} else if reduceLeft > 0 {
 			reduceLeft--
+			reduceObj = reduceObj || f&(lexPositive|lexNegative) == 0
 		}
 		if inSet(insteadWords, w) && before != "" {
 			// "Many schools recommend BigBlueButton instead": the praise
@@ -893,6 +916,27 @@ func (an *analysis) valence(s, e int) (p, n float64, verdict bool) {
 			f, verdict = lexNegative, true // "stopped adding features", "ended support"
 		case inSet(shutVerbs, w) && (strings.EqualFold(next(), "down") || strings.EqualFold(peekWord(text, pos+1+len(next()), e), "down")):
 			f, verdict = lexNegative, true // "shut it down", "shutting down": the product is gone
+		case inSet(declineVerbs, w) && inSet(qualityNouns, before):
+			f = lexNegative // "accuracy drops with accents", "battery life suffers"
+		case f&lexNegative != 0 && numeral(before) && inSet(quotaVerbs, before2):
+			f = 0 // "the free plan covers 5,000 errors a month": an allowance
+		case strings.EqualFold(w, "better") && inSet(servedWords, next()) && !an.brandIn(pos, e):
+			// "most people are better served by a cheaper calendar": advice
+			// to look elsewhere; the praise that follows is the alternative's
+			f, verdict, instead = lexNegative, true, true
+		case strings.EqualFold(w, "curve") && strings.EqualFold(before, "learning"):
+			f = lexNegative // "a learning curve"
+		case strings.EqualFold(w, "more") && inSet(costNouns, before):
+			f = lexNegative // "it costs more"
+		case strings.EqualFold(w, "itself") && strings.EqualFold(before, "for") && strings.HasPrefix(strings.ToLower(before2), "pa"):
+			f = lexPositive // "it pays for itself"
+		case strings.EqualFold(w, "subscription") && (inSet(requireVerbs, before) || inSet(articles, before) && inSet(requireVerbs, before2)):
+			f = lexNegative // "it needs a subscription"
+		case inSet(saveVerbs, w) && inSet(saveObjects, next()):
+			f = lexPositive // "saves money"
+		case strings.EqualFold(w, "expect") && neg > 0:
+			f, neg = lexNegative, 0 // "don't expect boutique quality": lowered expectations
+			pendingNeg = false
 		case strings.EqualFold(w, "action") && strings.EqualFold(before, "class"):
 			f = lexNegative // "a class action"
 		case strings.EqualFold(w, "last") && strings.EqualFold(before, "to") && inSet(builtWords, before2):
@@ -1061,13 +1105,13 @@ var sentimentRoles = func() map[string]bool {
 	for _, set := range []map[string]bool{hardWords, selfWords, wantVerbs, endorseVerbs, costNouns, highWords,
 		lowWords, breadthWords, haltVerbs, shutVerbs, rankVerbs, rarityWords, contextIssues, choiceNouns, worksWell,
 		fitNouns, possessVerbs, articles, choiceAdjectives, capabilityVerbs, concessiveWords, responseNouns, mediocreWords,
-		fixWords} {
+		fixWords, qualityNouns, declineVerbs, servedWords, saveVerbs} {
 		for w := range set {
 			m[w] = true
 		}
 	}
 	for _, w := range strings.Fields(`since than short up action last locked right standard limited top catch too worth
-longer more behind`) {
+longer more behind curve itself subscription expect`) {
 		m[w] = true
 	}
 	return m
@@ -1113,7 +1157,7 @@ standardize make`)
 	// "rarely the right tool").
 	verdictWords  = set(`worth right recommended recommendation choice pick option fit suitable`)
 	fitNouns      = set(`fit choice pick option match bet tool`)
-	fitAdjectives = set(`good great perfect ideal natural strong solid excellent safe safer safest`)
+	fitAdjectives = set(`good great perfect ideal natural strong solid excellent safe safer safest sensible`)
 	costNouns     = set(`price prices pricing fee fees cost costs commission commissions markup markups charges
 surcharge surcharges premium precio precios coste costes comisiones tarifa tarifas prix tarif tarifs frais coût
 coûts cout couts preis preise kosten gebühren gebuhren`)
@@ -1270,4 +1314,20 @@ var (
 // reduceVerbs before a fault make it praise: "cuts errors", "reduces
 // downtime", "fewer crashes".
 var reduceVerbs = set(`cut cuts reduce reduces reduced reducing eliminate eliminates eliminated prevent prevents
-prevented fewer minimise minimises minimize minimizes lowers`)
+prevented fewer minimise minimises minimize minimizes lowers catches catching detects`)
+
+var (
+	// qualityNouns falling ("accuracy drops with accents") is criticism.
+	qualityNouns = set(`accuracy quality performance speed reliability life stability`)
+	declineVerbs = set(`drops dropped dips dipped suffers suffered degrades degraded worsens slips tanks plummets`)
+	// quotaVerbs before a count make a fault noun a plan's allowance:
+	// "covers 5,000 errors a month".
+	quotaVerbs = set(`covers includes include allows offers tracks handles logs to`)
+	// servedWords after "better" turn the sentence into advice to look
+	// elsewhere: "most people are better served by a cheaper calendar".
+	servedWords = set(`served off`)
+	// requireVerbs before "a subscription": a cost the product imposes.
+	requireVerbs = set(`needs need requires require`)
+	saveVerbs    = set(`saves save saved saving`)
+	saveObjects  = set(`money time hours`)
+)
