@@ -77,7 +77,7 @@ func (an *analysis) brandSentiment(er *EntityResult) {
 				// A rival named only in a later clause ("Active users have
 				// fallen, …, and many moved to Bluesky") leaves the clauses
 				// before it to the brand as well.
-				if ce := an.clauseBeforeOther(s, e); ce > s && (hasWordIn(text[s:ce], brandPronouns) || an.comparisonCut(s, an.firstAcceptedIn(s, e)) > s) {
+				if ce := an.clauseBeforeOther(s, e); ce > s {
 					spans = append(spans, [2]int{s, ce})
 				}
 				break
@@ -255,6 +255,16 @@ func (an *analysis) brandIn(s, e int) bool {
 		}
 	}
 	return false
+}
+
+// wordBeforeNumber returns the word before the number that ends just
+// before pos: "covers" in "covers 5,000 errors".
+func wordBeforeNumber(text string, s, pos int) string {
+	i := strings.TrimRight(text[s:pos], " ")
+	i = strings.TrimRight(i, "0123456789,.")
+	i = strings.TrimRight(i, " ")
+	k := strings.LastIndexAny(i, " \n([")
+	return i[k+1:]
 }
 
 // numeral: w is written in digits ("5,000", "300").
@@ -918,7 +928,7 @@ func (an *analysis) valence(s, e int) (p, n float64, verdict bool) {
 			f, verdict = lexNegative, true // "shut it down", "shutting down": the product is gone
 		case inSet(declineVerbs, w) && inSet(qualityNouns, before):
 			f = lexNegative // "accuracy drops with accents", "battery life suffers"
-		case f&lexNegative != 0 && numeral(before) && inSet(quotaVerbs, before2):
+		case f&lexNegative != 0 && numeral(before) && inSet(quotaVerbs, wordBeforeNumber(text, s, st)):
 			f = 0 // "the free plan covers 5,000 errors a month": an allowance
 		case strings.EqualFold(w, "better") && inSet(servedWords, next()) && !an.brandIn(pos, e):
 			// "most people are better served by a cheaper calendar": advice
@@ -932,6 +942,11 @@ func (an *analysis) valence(s, e int) (p, n float64, verdict bool) {
 			f = lexPositive // "it pays for itself"
 		case strings.EqualFold(w, "subscription") && (inSet(requireVerbs, before) || inSet(articles, before) && inSet(requireVerbs, before2)):
 			f = lexNegative // "it needs a subscription"
+		case strings.EqualFold(w, "cheap") && (inSet(cheapIs, before) || inSet(cheapLooks, before)):
+			// "it's cheap": the price; "feels cheap": the build
+			if f = lexPositive; inSet(cheapLooks, before) {
+				f = lexNegative
+			}
 		case inSet(saveVerbs, w) && inSet(saveObjects, next()):
 			f = lexPositive // "saves money"
 		case strings.EqualFold(w, "expect") && neg > 0:
@@ -1111,7 +1126,7 @@ var sentimentRoles = func() map[string]bool {
 		}
 	}
 	for _, w := range strings.Fields(`since than short up action last locked right standard limited top catch too worth
-longer more behind curve itself subscription expect`) {
+longer more behind curve itself subscription expect cheap`) {
 		m[w] = true
 	}
 	return m
@@ -1329,5 +1344,7 @@ var (
 	// requireVerbs before "a subscription": a cost the product imposes.
 	requireVerbs = set(`needs need requires require`)
 	saveVerbs    = set(`saves save saved saving`)
+	cheapLooks   = set(`feels feel looks look seems seem`)
+	cheapIs      = set(`is are it's it’s that's that’s`)
 	saveObjects  = set(`money time hours`)
 )
