@@ -125,7 +125,7 @@ accused accusations allegations alleged uninstalled messy unsafe disappearing di
 vanishing reverting reverted
 outgrew outgrown pain patchy spotty tiresome nagging nags pushy
 furious angry outrage outraged apologized apologised apology recall recalls recalled collapsed collapses
-controversies trade-off trade-offs tradeoff tradeoffs subscription-only rigid regression regressions
+hurt hurts eroded erodes damaged controversies trade-off trade-offs tradeoff tradeoffs subscription-only rigid regression regressions
 `)
 
 // negators flip the polarity of the next sentiment word within negationWindow

@@ -1223,7 +1223,7 @@ reported some many frequent occasional major minor serious technical connection 
 compatibility battery display screen quality support data`)
 	choiceNouns      = set(`choice pick recommendation bet option`)
 	choiceAdjectives = set(`obvious natural first default usual clear safe safest top best standard`)
-	lossWords        = set(`lost lose loses losing lack lacks lacking`)
+	lossWords        = set(`lost lose loses losing lack lacks lacking hurt hurts eroded erodes damaged`)
 	worthObjects     = set(`it the every paying its a considering trying every-penny`)
 	worksVerbs       = set(`works work worked working runs performs`)
 	catchBefore      = set(`the one only main biggest big`)
