@@ -104,6 +104,12 @@ func (an *analysis) brandSentiment(er *EntityResult) {
 			continue
 		}
 		p, n, v := an.valenceBeside(s, e)
+		if items := 0.5 * float64(consItems(text[s:e])); items > n {
+			// "Cons: runs large; break-in takes a week; little arch
+			// support": each item of a cons line is a criticism (half a polar word), polar
+			// words or not
+			n = items
+		}
 		P += p
 		N += n
 		verdict = verdict || v
@@ -265,6 +271,43 @@ func wordBeforeNumber(text string, s, pos int) string {
 	i = strings.TrimRight(i, " ")
 	k := strings.LastIndexAny(i, " \n([")
 	return i[k+1:]
+}
+
+// businessAhead: "business", "market" or "category" within the three
+// words after pos ("quit the smartwatch business").
+func businessAhead(text string, pos, e int) bool {
+	for k := 0; k < 3; k++ {
+		w, np := wordAtAny(text[:e], pos)
+		if w == "" {
+			return false
+		}
+		if inSet(businessNouns, w) {
+			return true
+		}
+		pos = np
+	}
+	return false
+}
+
+// consLabels head a line of criticisms.
+var consLabels = set(`cons downsides drawbacks weaknesses contras nachteile inconvénients`)
+
+// consItems counts the items of a line labelled "Cons:" (or "Downsides:",
+// …), separated by semicolons or commas; 0 for any other line.
+func consItems(line string) int {
+	l := strings.TrimLeft(line, " -*•#>|0123456789.")
+	colon := strings.IndexAny(l, ":")
+	if colon < 0 || colon > 16 {
+		return 0
+	}
+	if !inSet(consLabels, strings.Trim(l[:colon], " *_")) {
+		return 0
+	}
+	rest := strings.Trim(l[colon+1:], " *_")
+	if rest == "" {
+		return 0
+	}
+	return 1 + strings.Count(rest, ";") + strings.Count(rest, ",")
 }
 
 // numeral: w is written in digits ("5,000", "300").
@@ -801,7 +844,13 @@ func (an *analysis) valence(s, e int) (p, n float64, verdict bool) {
 		if inSet(insteadWords, w) && before != "" {
 			// "Many schools recommend BigBlueButton instead": the praise
 			// of this sentence goes to the alternative
+			// — and advice against the brand ("Many travellers recommend
+			// booking directly instead")
 			p -= clauseP
+			if clauseP > 0 && !strings.EqualFold(peekWord(text, pos, e), "of") { // not "tags instead of folders"
+				n += clauseP
+				verdict = true
+			}
 			clauseP, instead = 0, true
 			continue
 		}
@@ -947,6 +996,10 @@ func (an *analysis) valence(s, e int) (p, n float64, verdict bool) {
 			if f = lexPositive; inSet(cheapLooks, before) {
 				f = lexNegative
 			}
+		case inSet(urgeBuy, w) && strings.EqualFold(before, "should"):
+			f = lexPositive // "the e-reader most people should buy"
+		case inSet(exitVerbs, w) && businessAhead(text, pos, e):
+			f, verdict = lexNegative, true // "Fossil quit the smartwatch business"
 		case inSet(saveVerbs, w) && inSet(saveObjects, next()):
 			f = lexPositive // "saves money"
 		case strings.EqualFold(w, "expect") && neg > 0:
@@ -1120,7 +1173,7 @@ var sentimentRoles = func() map[string]bool {
 	for _, set := range []map[string]bool{hardWords, selfWords, wantVerbs, endorseVerbs, costNouns, highWords,
 		lowWords, breadthWords, haltVerbs, shutVerbs, rankVerbs, rarityWords, contextIssues, choiceNouns, worksWell,
 		fitNouns, possessVerbs, articles, choiceAdjectives, capabilityVerbs, concessiveWords, responseNouns, mediocreWords,
-		fixWords, qualityNouns, declineVerbs, servedWords, saveVerbs} {
+		fixWords, qualityNouns, declineVerbs, servedWords, saveVerbs, urgeBuy, exitVerbs} {
 		for w := range set {
 			m[w] = true
 		}
@@ -1318,7 +1371,7 @@ func wordEndAfter(text string, pos, e int) int {
 var (
 	// responseNouns, negated, are service that never came: "without a
 	// reply", "no explanation", "no warning".
-	responseNouns = set(`reply replies response responses answer answers explanation warning notice`)
+	responseNouns = set(`reply replies response responses answer answers explanation warning notice updates`)
 	// lagBefore "behind" makes it a lag: "years behind", "falls far behind".
 	lagBefore = set(`years months way far well feel feels felt still`)
 	// mediocreWords after a copula are faint criticism: "rewards are ordinary".
@@ -1334,7 +1387,8 @@ prevented fewer minimise minimises minimize minimizes lowers catches catching de
 var (
 	// qualityNouns falling ("accuracy drops with accents") is criticism.
 	qualityNouns = set(`accuracy quality performance speed reliability life stability`)
-	declineVerbs = set(`drops dropped dips dipped suffers suffered degrades degraded worsens slips tanks plummets`)
+	declineVerbs = set(`drops dropped dips dipped suffers suffered degrades degraded worsens worsened slips slipped tanks
+plummets deteriorated fallen`)
 	// quotaVerbs before a count make a fault noun a plan's allowance:
 	// "covers 5,000 errors a month".
 	quotaVerbs = set(`covers includes include allows offers tracks handles logs to`)
@@ -1344,7 +1398,11 @@ var (
 	// requireVerbs before "a subscription": a cost the product imposes.
 	requireVerbs = set(`needs need requires require`)
 	saveVerbs    = set(`saves save saved saving`)
-	cheapLooks   = set(`feels feel looks look seems seem`)
-	cheapIs      = set(`is are it's it’s that's that’s`)
-	saveObjects  = set(`money time hours`)
+	urgeBuy      = set(`buy get choose pick`)
+	// exitVerbs before "the … business/market": the maker left it.
+	exitVerbs     = set(`quit exited left abandoned`)
+	businessNouns = set(`business market category`)
+	cheapLooks    = set(`feels feel looks look seems seem`)
+	cheapIs       = set(`is are it's it’s that's that’s`)
+	saveObjects   = set(`money time hours`)
 )
