@@ -13,7 +13,7 @@ GOBUILD := GOOS=linux GOARCH=arm64 CGO_ENABLED=0 $(GO) build -tags lambda.norpc,
 # The samconfig.toml environment deploy and stack-policy act on.
 STAGE ?= staging
 
-.PHONY: run test build generate lint deploy stack-policy clean tools bench eval
+.PHONY: run test build generate lint deploy stack-policy clean tools bench eval cost
 
 # The AI vendors' SDKs are linked only when they are used: live providers
 # or a vendor's writer (BRANDLENS_MODELS) build with the live tag
@@ -37,6 +37,11 @@ test: tools
 
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./...
+
+# The AWS cost model: a local end-to-end run's counted operations priced
+# at the list prices of shared/costmodel (README "Speed and cost").
+cost:
+	$(GO) run ./cmd/brandlens cost $(ARGS)
 
 # Detection quality on the labelled corpus (shared/detect/testdata/corpus,
 # both halves) and, separately, on the held-out batches

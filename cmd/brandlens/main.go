@@ -19,6 +19,7 @@ const usage = `brandlens — AI visibility monitoring
 Usage:
   brandlens serve [--addr 127.0.0.1:8080] [--data-dir DIR] [--seed FILE] [--schedules] [--shutdown-grace 30s]
   brandlens admin <command> [flags]   (brandlens admin help lists the commands)
+  brandlens cost [--runs N]           the AWS cost model, from a local end-to-end run (make cost)
 
 Environment: PORT, BRANDLENS_DATA_DIR, BRANDLENS_SEED_FILE, BRANDLENS_STORE,
 BRANDLENS_TABLE, BRANDLENS_KEY_SECRET, BRANDLENS_LOG_LEVEL, BRANDLENS_SCHEDULES,
@@ -69,6 +70,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		}
 	case "admin":
 		err = admin(ctx, args[1:], stdout)
+	case "cost":
+		err = cost(ctx, args[1:], stdout)
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 		return 0

@@ -190,9 +190,12 @@ var (
 	tableWrite = []string{"dynamodb:GetItem", "dynamodb:Query", "dynamodb:UpdateItem", "dynamodb:PutItem",
 		"dynamodb:DeleteItem", "dynamodb:TransactWriteItems", "dynamodb:ConditionCheckItem"}
 	// tableSteps is what the workflow steps and the scheduler need (they
-	// delete nothing).
-	tableSteps = []string{"dynamodb:GetItem", "dynamodb:Query", "dynamodb:UpdateItem", "dynamodb:PutItem",
-		"dynamodb:TransactWriteItems", "dynamodb:ConditionCheckItem"}
+	// delete nothing but Settle's folded competitor tallies, see
+	// tableSettle).
+	tableSteps = []string{"dynamodb:GetItem", "dynamodb:BatchGetItem", "dynamodb:Query", "dynamodb:UpdateItem",
+		"dynamodb:PutItem", "dynamodb:TransactWriteItems", "dynamodb:ConditionCheckItem"}
+	// tableSettle adds the delete of the competitor tallies Settle folds.
+	tableSettle = append(slices.Clip(tableSteps), "dynamodb:DeleteItem")
 )
 
 // rateLimit is the key guard's per-key, per-minute counter: UpdateItem on
@@ -311,8 +314,12 @@ var workers = []Function{
 	{Name: "step-run-platform", Artifact: ArtifactPlatform, Kind: KindRunsStep,
 		Description: "Workflow step: ask one platform one sample, detect, record",
 		Timeout:     300, TimeoutComment: "Provider calls time out after providers.DefaultTimeout (at most 240 s,\nClaude), a rate-limited step waits up to 20 s more, then the answer is\nrecorded: 270 s, under the RunPlatform task's 290 s, under these 300 s.",
-		MemorySize: 512,
-		Env: []EnvVar{{"BRANDLENS_PROVIDERS", "live"},
+		// I/O-bound: the step waits ~20 s for each answer, billed at its
+		// memory (make cost: $0.133 per 1,000 platform runs at 512 MB,
+		// $0.033 at 128). An answer body is capped at 8 MiB, so the heap
+		// stays well under the soft limit GOMEMLIMIT sets below 128 MB.
+		MemorySize: 128,
+		Env: []EnvVar{{"GOMEMLIMIT", "100MiB"}, {"BRANDLENS_PROVIDERS", "live"},
 			{"BRANDLENS_PROVIDER_KEYS_SECRET_ARN", "!Ref ProviderKeysSecret"},
 			{"BRANDLENS_SECRETS_TTL", "!Sub ${SecretsTTLSeconds}s"}},
 		Table:  tableSteps,
@@ -328,7 +335,7 @@ var workers = []Function{
 		Description: "Workflow step: decide the job's status, capture or release credits, events",
 		Timeout:     60, TimeoutComment: "Above the Settle task's 50 s, so that the task's timeout decides.",
 		Gradual: true,
-		Table:   tableSteps},
+		Table:   tableSettle},
 	{Name: meter.StepJobStart, Artifact: ArtifactWorker, Kind: KindJobStep,
 		Description: "Metered-job workflow step: queued → running, execution.started",
 		Timeout:     30, TimeoutComment: "Above the Start task's 25 s, so that the task's timeout decides.",
@@ -402,7 +409,7 @@ var workers = []Function{
 			// Filters match the record's dynamodb member only (Lambda's
 			// filtering documents no eventName for DynamoDB sources);
 			// the handler skips records that are not INSERTs.
-			{Name: "Outbox", StreamFilter: `{"dynamodb": {"NewImage": {"kind": {"S": ["event"]}, "GSI1PK": {"S": ["OUTBOX#pending"]}}}}`,
+			{Name: "Outbox", StreamFilter: `{"dynamodb": {"NewImage": {"kind": {"S": ["event"]}, "GSI1PK": {"S": [{"prefix": "OUTBOX#pending"}]}}}}`,
 				BatchSize: 100, RetryAttempts: 10},
 			{Name: "Sweep", Schedule: "rate(1 minute)"},
 		}},
@@ -478,8 +485,10 @@ var Workflows = []Workflow{
 		Comment: "Standard, not Express: the execution name is the job id, and only\n" +
 			"Standard workflows refuse a second execution of the same name, which is\n" +
 			"what makes a duplicate jobs-queue message harmless. A run of five\n" +
-			"platforms costs about a dozen state transitions (~$0.0003), far below\n" +
-			"the AI platforms' own cost per answer."},
+			"platforms makes 8 state transitions: $0.040 per 1,000 platform runs by\n" +
+			"the cost model (make cost), against $0.005 as Express, which would cap\n" +
+			"an execution at 5 minutes and pay the AI platforms again for a\n" +
+			"duplicate message ($0.006-$0.05 per answer)."},
 	{Name: meter.MachineGapDetection, File: "statemachines/gap-detection.asl.json", Definition: statemachines.GapDetection,
 		Steps:   []string{meter.StepJobStart, gaps.StepDetect, meter.StepJobSettle},
 		Comment: "Gap detection (5 credits): Standard for the same reason; 3 transitions\nplus retries."},
@@ -491,7 +500,7 @@ var Workflows = []Workflow{
 		Comment: "Re-scoring a brand profile's stored answers (5 credits), in batches:\nStandard for the same reason."},
 	{Name: publish.Machine, File: "statemachines/publish.asl.json", Definition: statemachines.Publish,
 		Steps:   []string{publish.StepAwaitApproval, meter.StepJobStart, publish.StepDeliver, meter.StepJobSettle},
-		Comment: "Publishing (0 credits): Standard, since a proposed publish waits for a human\nreview (a task token, up to 7 days) and Express workflows end after 5\nminutes; 5 transitions."},
+		Comment: "Publishing (0 credits): Standard, since a proposed publish waits for a human\nreview (a task token, up to 7 days) and Express workflows end after 5\nminutes. An executed publish is 4 transitions: $0.00019 in all by the cost\nmodel (make cost)."},
 }
 
 // Substitutions are the workflow's DefinitionSubstitutions for the local

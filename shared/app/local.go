@@ -81,6 +81,20 @@ type LocalOptions struct {
 	// action); the bypass, the platforms and the time budget follow
 	// BrandCheck.
 	Page brandpage.Config
+	// Observer, when set, sees the runtime's work as AWS would bill it
+	// (`brandlens cost`).
+	Observer Observer
+}
+
+// Observer wraps what stands for billed AWS work in the local runtime:
+// the queues' senders, their consumers and the workflow steps as Lambda
+// functions, and the workflows' state transitions (costmodel.Meter is
+// one).
+type Observer interface {
+	Sender(queue string, s queue.Sender) queue.Sender
+	Consumer(function string, h queue.Handler) queue.Handler
+	Step(function string, h workflow.Handler) workflow.Handler
+	Transition(machine, state string)
 }
 
 // Local is `brandlens serve` in one process: every service over one table,
@@ -106,6 +120,7 @@ type Local struct {
 	workflow         *workflow.Local
 	dispatcher       *webhooks.Dispatcher
 	schedulerEvery   time.Duration
+	observer         Observer
 	schedules        bool
 	grace            time.Duration
 }
@@ -131,7 +146,13 @@ func NewLocal(o LocalOptions) (*Local, error) {
 		o.Secrets = secrets.NewSealer(secrets.NewMemoryKeyring())
 	}
 	tokens := workflow.NewTaskTokens()
-	svc, err := NewServices(repos, Deps{Logger: o.Logger, Jobs: jobsQ, Deliveries: deliveriesQ, Providers: o.Providers,
+	var jobsS, deliveriesS queue.Sender = jobsQ, deliveriesQ
+	wfOpts := []workflow.Option{workflow.WithLogger(o.Logger)}
+	if o.Observer != nil {
+		jobsS, deliveriesS = o.Observer.Sender("jobs", jobsQ), o.Observer.Sender("deliveries", deliveriesQ)
+		wfOpts = append(wfOpts, workflow.WithTransitions(o.Observer.Transition))
+	}
+	svc, err := NewServices(repos, Deps{Logger: o.Logger, Jobs: jobsS, Deliveries: deliveriesS, Providers: o.Providers,
 		Guard: o.Guard, RetryScale: o.RetryScale, Timeouts: o.Timeouts, Generator: o.Generator, Secrets: o.Secrets,
 		Callbacks: workflow.LocalCallbacks{Tokens: tokens}, SiteBaseURL: o.SiteBaseURL, SiteSecret: o.SiteContentSecret,
 		IndexNowEndpoint: o.IndexNowEndpoint})
@@ -168,6 +189,9 @@ func NewLocal(o LocalOptions) (*Local, error) {
 				return nil, err
 			}
 		}
+		if h, ok := steps[f.Name]; ok && o.Observer != nil {
+			steps[f.Name] = o.Observer.Step(f.Name, h)
+		}
 	}
 	// Tasks that wait for a token invoke their step through Step
 	// Functions' Lambda integration; locally the step runs in process.
@@ -195,7 +219,8 @@ func NewLocal(o LocalOptions) (*Local, error) {
 		LocalBypass:    isBypass(bco.Verifier),
 		jobs:           jobsQ,
 		deliveries:     deliveriesQ,
-		workflow:       workflow.NewLocal(machines, steps, workflow.WithLogger(o.Logger), workflow.WithFailureHandler(onFailure), workflow.WithTaskTokens(tokens)),
+		workflow:       workflow.NewLocal(machines, steps, append(wfOpts, workflow.WithFailureHandler(onFailure), workflow.WithTaskTokens(tokens))...),
+		observer:       o.Observer,
 		dispatcher:     svc.Webhooks.NewDispatcher(webhooks.DispatcherOptions{Interval: o.DispatchInterval}),
 		schedulerEvery: o.SchedulerEvery,
 		schedules:      o.Schedules,
@@ -250,10 +275,14 @@ func (l *Local) Run(ctx context.Context) error {
 	// when the grace has run out.
 	hard, cutOff := context.WithCancel(context.WithoutCancel(ctx))
 	defer cutOff()
+	dispatch, deliver := runs.Dispatch(l.workflow, l.Services.Logger), queue.Handler(l.Services.Webhooks.Handle)
+	if l.observer != nil {
+		dispatch, deliver = l.observer.Consumer("worker-dispatch", dispatch), l.observer.Consumer("worker-deliver", deliver)
+	}
 	jobsDone := make(chan error, 1)
-	go func() { jobsDone <- l.jobs.Run(hard, runs.Dispatch(l.workflow, l.Services.Logger), localJobWorkers) }()
+	go func() { jobsDone <- l.jobs.Run(hard, dispatch, localJobWorkers) }()
 	deliveriesDone := make(chan error, 1)
-	go func() { deliveriesDone <- l.deliveries.Run(hard, l.Services.Webhooks.Handle, LocalDeliveryWorkers) }()
+	go func() { deliveriesDone <- l.deliveries.Run(hard, deliver, LocalDeliveryWorkers) }()
 	schedDone := make(chan struct{})
 	go func() { defer close(schedDone); l.schedule(ctx) }()
 	derr := l.dispatcher.Run(ctx)

@@ -68,6 +68,14 @@ func (r *recordingTable) Get(ctx context.Context, key store.Key) (store.Item, er
 	return r.Table.Get(ctx, key)
 }
 
+// GetMany is BatchGetItem, which IAM checks as the action itself.
+func (r *recordingTable) GetMany(ctx context.Context, keys []store.Key) ([]store.Item, error) {
+	for _, k := range keys {
+		r.record(dynamoAction{"dynamodb:BatchGetItem", false, k.PK})
+	}
+	return store.GetMany(ctx, r.Table, keys...)
+}
+
 func (r *recordingTable) Put(ctx context.Context, item store.Item, cond store.Cond) error {
 	r.record(dynamoAction{"dynamodb:PutItem", false, item.Key().PK})
 	return r.Table.Put(ctx, item, cond)

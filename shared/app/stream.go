@@ -82,7 +82,7 @@ func pendingEventOf(r awsevents.DynamoDBEventRecord) (outbox.Event, bool, error)
 		}
 		return v.String()
 	}
-	if r.EventName != "INSERT" || str("kind") != "event" || str(store.AttrGSI1PK) != outbox.PendingPK {
+	if r.EventName != "INSERT" || str("kind") != "event" || !outbox.IsPendingPK(str(store.AttrGSI1PK)) {
 		return outbox.Event{}, false, nil
 	}
 	var ev outbox.Event

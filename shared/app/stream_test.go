@@ -67,3 +67,33 @@ func FuzzFanoutHandler(f *testing.F) {
 		}
 	})
 }
+
+// The stream takes events pending under a shard of the key and under the
+// key itself (written before the sharding), and nothing else.
+func TestPendingEventOfShardedKeys(t *testing.T) {
+	for _, c := range []struct {
+		pk   string
+		want bool
+	}{
+		{store.ShardedPK("OUTBOX#pending", "evt_1"), true},
+		{"OUTBOX#pending#15", true},
+		{"OUTBOX#pending", true},
+		{"OUTBOX#pending#x", false},
+		{"OUTBOX#done", false},
+		{"", false},
+	} {
+		t.Run(c.pk, func(t *testing.T) {
+			img := map[string]awsevents.DynamoDBAttributeValue{
+				"kind": awsevents.NewStringAttribute("event"),
+				"doc":  awsevents.NewStringAttribute(`{"event_id":"evt_1","type":"credit.low","tenant_id":1}`),
+			}
+			if c.pk != "" {
+				img[store.AttrGSI1PK] = awsevents.NewStringAttribute(c.pk)
+			}
+			_, ok, err := pendingEventOf(awsevents.DynamoDBEventRecord{EventName: "INSERT", Change: awsevents.DynamoDBStreamRecord{NewImage: img}})
+			if err != nil || ok != c.want {
+				t.Errorf("pending %v (%v), want %v", ok, err, c.want)
+			}
+		})
+	}
+}

@@ -110,10 +110,12 @@ func Key(tenantID int32, id string) store.Key {
 
 const attrStatus = "status"
 
-// unfinishedPK is the GSI1 partition of the sparse index of unfinished
+// unfinishedPK is the GSI1 partition key of the sparse index of unfinished
 // jobs: a job's item carries it while the job is queued or running, and
 // loses it with the write that settles the job, so the sweep reads every
-// unfinished job of every tenant, oldest first, and nothing else.
+// unfinished job of every tenant, oldest first, and nothing else. It is
+// written over store.WriteShards shards (by job id); jobs indexed before
+// the sharding are under the key itself, which the sweep reads too.
 const unfinishedPK = "JOBS#unfinished"
 
 // collection is the jobs' documents in tbl (nil: for building items).
@@ -124,7 +126,7 @@ func collection(tbl store.Table) store.Collection[Job] {
 		Attrs: func(j Job) store.Item {
 			it := store.Item{attrStatus: j.Status}
 			if !Terminal(j.Status) {
-				it[store.AttrGSI1PK] = unfinishedPK
+				it[store.AttrGSI1PK] = store.ShardedPK(unfinishedPK, j.ID)
 				it[store.AttrGSI1SK] = j.ID + "#" + tenants.PK(j.TenantID)
 			}
 			return it
@@ -179,30 +181,27 @@ func (r *Repo) Page(ctx context.Context, tenantID int32, status string, limit in
 
 // EachUnfinished calls fn with every queued or running job of every
 // tenant, oldest first, a page of the sparse index at a time; fn's error
-// stops the walk.
+// stops the walk. The shards are merged, so the order is the index's.
 func (r *Repo) EachUnfinished(ctx context.Context, fn func(Job) error) error {
-	q := store.Query{Index: store.IndexGSI1, PK: unfinishedPK, Limit: 100}
+	m := store.MergeShards(r.tbl, unfinishedPK, store.Query{Index: store.IndexGSI1, Limit: 100})
 	for {
-		page, err := r.tbl.Query(ctx, q)
+		it, ok, err := m.Next(ctx)
 		if err != nil {
 			return fmt.Errorf("jobs: read unfinished jobs: %w", err)
 		}
-		js, err := store.Docs[Job](page.Items)
+		if !ok {
+			return nil
+		}
+		j, err := store.Doc[Job](it)
 		if err != nil {
 			return err
 		}
-		for _, j := range js {
-			if Terminal(j.Status) {
-				continue // an index entry not yet caught up (DynamoDB's GSIs are eventually consistent)
-			}
-			if err := fn(j); err != nil {
-				return err
-			}
+		if Terminal(j.Status) {
+			continue // an index entry not yet caught up (DynamoDB's GSIs are eventually consistent)
 		}
-		if page.Cursor == "" {
-			return nil
+		if err := fn(j); err != nil {
+			return err
 		}
-		q.Cursor = page.Cursor
 	}
 }
 

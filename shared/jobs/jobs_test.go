@@ -138,6 +138,43 @@ func TestEachUnfinished(t *testing.T) {
 	})
 }
 
+// Jobs indexed before the index was write-sharded (under its unsharded
+// key) are still walked, merged in order with the sharded ones.
+func TestEachUnfinishedReadsTheUnshardedKey(t *testing.T) {
+	dynamotest.Backends(t, t0, func(t *testing.T, tbl store.Table, _ *storetest.Clock) {
+		ctx := context.Background()
+		var want []string
+		for i := range 40 {
+			j := jobs.Job{ID: jobID(i), TenantID: 1, Type: jobs.TypeQueryRun, Status: jobs.StatusQueued, CreatedAt: t0,
+				PerPlatformStatus: map[string]jobs.PlatformStatus{}}
+			op, err := jobs.CreateOp(j)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !strings.HasPrefix(op.Item.String(store.AttrGSI1PK), "JOBS#unfinished#") {
+				t.Fatalf("index key %q is not sharded", op.Item.String(store.AttrGSI1PK))
+			}
+			if i%3 == 0 {
+				op.Item[store.AttrGSI1PK] = "JOBS#unfinished"
+			}
+			if err := tbl.TransactWrite(ctx, op); err != nil {
+				t.Fatal(err)
+			}
+			want = append(want, j.ID)
+		}
+		var got []string
+		if err := jobs.NewRepo(tbl).EachUnfinished(ctx, func(j jobs.Job) error {
+			got = append(got, j.ID)
+			return nil
+		}); err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(got, want) {
+			t.Fatalf("unfinished %v,\nwant %v (oldest first)", got, want)
+		}
+	})
+}
+
 // Jobs stored before the index existed join it once.
 func TestIndexUnfinishedAddsLegacyJobs(t *testing.T) {
 	dynamotest.Backends(t, t0, func(t *testing.T, tbl store.Table, _ *storetest.Clock) {

@@ -405,6 +405,19 @@ func ActorOf(ctx context.Context, tbl store.Table, tenantID int32, jobID string)
 	if err != nil {
 		return audit.Actor{}, false, storeErr("read job parameters", err)
 	}
+	return ActorIn(it)
+}
+
+// ParamsKey is the key of a job's parameters, for reads batched with
+// others (ActorIn decodes the item).
+func ParamsKey(tenantID int32, jobID string) store.Key { return paramsKey(tenantID, jobID) }
+
+// ActorIn returns who asked for the job from its parameters item (nil:
+// none, ok false).
+func ActorIn(it store.Item) (audit.Actor, bool, error) {
+	if it == nil {
+		return audit.Actor{}, false, nil
+	}
 	p, err := store.Doc[params](it)
 	return p.Actor, err == nil, err
 }

@@ -58,8 +58,14 @@ type Event struct {
 	Data      json.RawMessage `json:"data"`
 }
 
-// PendingPK is the GSI1 partition of events not yet fanned out.
+// PendingPK is the GSI1 partition key of events not yet fanned out, written
+// over store.WriteShards shards (PendingPK#NN by the event id); events
+// written before the sharding are under PendingPK itself, which readers
+// read too.
 const PendingPK = "OUTBOX#pending"
+
+// IsPendingPK reports whether a GSI1PK marks a pending event.
+func IsPendingPK(pk string) bool { return store.IsShardOf(pk, PendingPK) }
 
 // Retention is how long an event item is kept (TTL on expiresAt, counted
 // from its creation). Deliveries carry their own copy of the envelope, so
@@ -94,7 +100,7 @@ func Op(ev Event) (store.Op, error) {
 	k := Key(ev.TenantID, ev.ID)
 	return store.PutOp(store.Item{
 		store.AttrPK: k.PK, store.AttrSK: k.SK,
-		store.AttrGSI1PK: PendingPK, store.AttrGSI1SK: ev.ID,
+		store.AttrGSI1PK: store.ShardedPK(PendingPK, ev.ID), store.AttrGSI1SK: ev.ID,
 		"kind": "event", "type": ev.Type, store.AttrDoc: doc,
 		store.AttrExpiresAt: ev.CreatedAt.Add(Retention).Unix(),
 	}, store.NotExists()), nil
@@ -112,13 +118,14 @@ func Append(ctx context.Context, tbl store.Table, ev Event) error {
 	return nil
 }
 
-// Pending returns up to limit events waiting for fan-out, oldest first.
+// Pending returns up to limit events waiting for fan-out, oldest first
+// (merged over the shards: event ids are ULIDs).
 func Pending(ctx context.Context, tbl store.Table, limit int) ([]Event, error) {
-	page, err := tbl.Query(ctx, store.Query{Index: store.IndexGSI1, PK: PendingPK, Limit: limit})
+	items, err := store.FirstShards(ctx, tbl, PendingPK, store.Query{Index: store.IndexGSI1}, limit)
 	if err != nil {
 		return nil, fmt.Errorf("events: pending: %w", err)
 	}
-	return store.Docs[Event](page.Items)
+	return store.Docs[Event](items)
 }
 
 // MarkDone removes ev from the pending index; the event itself stays for

@@ -3,6 +3,7 @@ package outbox_test
 import (
 	"context"
 	"errors"
+	"slices"
 	"testing"
 	"time"
 
@@ -55,5 +56,48 @@ func TestEventsExpire(t *testing.T) {
 	}
 	if _, err := tbl.Get(ctx, outbox.Key(1, ev.ID)); !errors.Is(err, store.ErrNotFound) {
 		t.Errorf("event after MarkDone: %v", err)
+	}
+}
+
+// Events are pending under a shard of the pending key; events written
+// before the sharding (under the key itself) are still pending, and
+// Pending returns them all oldest first.
+func TestPendingReadsEveryShardAndTheUnshardedKey(t *testing.T) {
+	ctx := context.Background()
+	start := time.Date(2026, 11, 22, 10, 0, 0, 0, time.UTC)
+	tbl := embedded.NewMemory()
+	var want []string
+	for i := range 50 {
+		ev, err := outbox.New(1, outbox.CreditLow, outbox.CreditLowData{Balance: 5, Threshold: 10, Granted: 100}, start.Add(time.Duration(i)*time.Millisecond))
+		if err != nil {
+			t.Fatal(err)
+		}
+		op, err := outbox.Op(ev)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if pk := op.Item.String(store.AttrGSI1PK); pk == outbox.PendingPK || !outbox.IsPendingPK(pk) {
+			t.Fatalf("pending key %q is not a shard", pk)
+		}
+		if i%4 == 0 {
+			op.Item[store.AttrGSI1PK] = outbox.PendingPK
+		}
+		if err := tbl.TransactWrite(ctx, op); err != nil {
+			t.Fatal(err)
+		}
+		want = append(want, ev.ID)
+	}
+	for _, limit := range []int{7, 50, 100} {
+		evs, err := outbox.Pending(ctx, tbl, limit)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, ev := range evs {
+			got = append(got, ev.ID)
+		}
+		if w := want[:min(limit, len(want))]; !slices.Equal(got, w) {
+			t.Fatalf("limit %d: pending %v, want %v", limit, got, w)
+		}
 	}
 }

@@ -68,6 +68,9 @@ func (e *TextTakenError) Error() string {
 // ErrNotFound: no such query in the tenant.
 var ErrNotFound = errors.New("queries: not found")
 
+// Key is the item key of a query (for reads batched with others).
+func Key(tenantID, id int32) store.Key { return key(tenantID, id) }
+
 func key(tenantID, id int32) store.Key {
 	return store.Key{PK: tenants.PK(tenantID), SK: prefix + ids.Pad(id)}
 }

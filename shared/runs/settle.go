@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -49,6 +51,9 @@ func (s *Service) settleOnce(ctx context.Context, in SettleInput) (SettleOutput,
 		return SettleOutput{}, false, storeErr("load job", err)
 	}
 	if jobs.Terminal(j.Status) {
+		// A settle that stopped between its transaction and the fold of
+		// its tally is finished here.
+		s.foldTallies(ctx, j.TenantID, "")
 		return SettleOutput{JobID: j.ID, Status: j.Status, CreditsCharged: j.CreditsCharged}, false, nil
 	}
 	from := j.Status // queued when the run failed before MarkRunning
@@ -96,9 +101,12 @@ func (s *Service) settleOnce(ctx context.Context, in SettleInput) (SettleOutput,
 				m := o.Model
 				st.Model = &m
 			}
-			vr, err := s.visibilityResult(ctx, j.TenantID, o.VisibilityResultID)
-			if err != nil {
-				return SettleOutput{}, false, err
+			vr := VisibilityResult{ID: o.VisibilityResultID, VisibilityScore: o.Score,
+				CompetitorMentions: o.CompetitorMentions, Discovered: o.Discovered}
+			if !o.Counted {
+				if vr, err = s.visibilityResult(ctx, j.TenantID, o.VisibilityResultID); err != nil {
+					return SettleOutput{}, false, err
+				}
 			}
 			results[p] = append(results[p], vr)
 		}
@@ -186,30 +194,20 @@ func (s *Service) settleOnce(ctx context.Context, in SettleInput) (SettleOutput,
 		return SettleOutput{}, false, err
 	}
 	evs = append(evs, scoreEvents...)
-	changes, err := s.competitorChanges(ctx, j, results, now)
-	if err != nil {
-		return SettleOutput{}, false, err
-	}
 	if ops, err = appendEvents(ops, evs); err != nil {
 		return SettleOutput{}, false, err
 	}
 	ops = append(ops, scoreOps...)
-	// The job, the credits and the events must commit together; competitor
-	// changes, each whole with its events, fill what room DynamoDB's 100
-	// actions leave (a brand left out is detected again by a later run).
-	left := 0
-	for _, c := range changes {
-		if len(ops)+len(c.ops)+len(c.events) > store.MaxTxOps {
-			left++
-			continue
-		}
-		ops = append(ops, c.ops...)
-		if ops, err = appendEvents(ops, c.events); err != nil {
+	// The competitors' statistics are folded in after this transaction,
+	// from the tally it writes: every settle of a tenant would otherwise
+	// rewrite the same competitor records and all but one of those racing
+	// would start again (see foldTallies).
+	if t := newTally(j, results, now); !t.empty() {
+		op, err := t.putOp(j.TenantID)
+		if err != nil {
 			return SettleOutput{}, false, err
 		}
-	}
-	if left > 0 {
-		s.Logger.Warn("settle: competitor changes truncated", "job_id", j.ID, "changes", len(changes), "left_out", left)
+		ops = append(ops, op)
 	}
 	err = s.Table.TransactWrite(ctx, ops...)
 	var txe *store.TxConditionError
@@ -222,12 +220,13 @@ func (s *Service) settleOnce(ctx context.Context, in SettleInput) (SettleOutput,
 		}
 		return SettleOutput{JobID: cur.ID, Status: cur.Status, CreditsCharged: cur.CreditsCharged}, false, nil
 	case errors.Is(err, store.ErrConditionFailed):
-		// A competitor or score record changed under us: read again.
+		// A score record changed under us: read again.
 		return SettleOutput{}, true, storeErr("settle", err)
 	case err != nil:
 		return SettleOutput{}, false, storeErr("settle", err)
 	}
 	s.notify()
+	s.foldTallies(ctx, j.TenantID, j.ID)
 	s.Metrics.JobSettled(ctx, settledFigures(j.Status, j.Platforms, j.Samples, succeeded, capture))
 	// Released credits may lift the balance back over the low threshold.
 	if t, err := s.Tenants.Get(ctx, j.TenantID); err == nil {
@@ -264,21 +263,29 @@ func scoreKey(tenantID, queryID int32, platform string) store.Key {
 func (s *Service) scoreChanges(ctx context.Context, j jobs.Job, results map[string][]VisibilityResult, now time.Time) ([]store.Op, []outbox.Event, error) {
 	var ops []store.Op
 	var evs []outbox.Event
+	// Every platform's last score in one round trip.
+	var ps []string
+	var keys []store.Key
 	for _, p := range sortedKeys(results) {
-		vrs := results[p]
-		if len(vrs) == 0 {
-			continue
+		if len(results[p]) > 0 {
+			ps = append(ps, p)
+			keys = append(keys, scoreKey(j.TenantID, *j.QueryID, p))
 		}
+	}
+	last, err := store.GetMany(ctx, s.Table, keys...)
+	if err != nil {
+		return nil, nil, storeErr("read last scores", err)
+	}
+	for pi, p := range ps {
+		vrs := results[p]
 		sum := 0
 		for _, v := range vrs {
 			sum += v.VisibilityScore
 		}
 		avg := float64(sum) / float64(len(vrs))
-		k := scoreKey(j.TenantID, *j.QueryID, p)
-		prev, err := s.Table.Get(ctx, k)
+		k, prev := keys[pi], last[pi]
 		cond := store.NotExists()
-		switch {
-		case err == nil:
+		if prev != nil {
 			prevScore := float64(prev.Int("scoreX100")) / 100
 			if avg < prevScore {
 				ev, err := outbox.New(j.TenantID, outbox.VisibilityDropped, outbox.VisibilityDroppedData{
@@ -291,8 +298,6 @@ func (s *Service) scoreChanges(ctx context.Context, j jobs.Job, results map[stri
 				evs = append(evs, ev)
 			}
 			cond = store.Eq("jobId", prev.String("jobId"))
-		case !errors.Is(err, store.ErrNotFound):
-			return nil, nil, storeErr("read last score", err)
 		}
 		ops = append(ops, store.PutOp(store.Item{store.AttrPK: k.PK, store.AttrSK: k.SK,
 			"scoreX100": int64(avg*100 + 0.5), "jobId": j.ID}, cond))
@@ -318,68 +323,83 @@ func appendEvents(ops []store.Op, evs []outbox.Event) ([]store.Op, error) {
 	return ops, nil
 }
 
-// competitorChanges adds this run's mentions to the tracked competitors
+// competitorChanges folds tallies, in order, into the tracked competitors
 // (totalMentions, lastDetected, visibilityRank), creates competitors for
-// brands detected beside the tracked ones, and emits competitor.entered
-// for every competitor named in answers for the first time. Changes with
-// events come first. Each change is conditional on what it read — the
-// competitor unchanged, a detected name still unclaimed — so of settles
-// racing over one competitor only one commits it (and its event); the
-// others read again.
-func (s *Service) competitorChanges(ctx context.Context, j jobs.Job, results map[string][]VisibilityResult, now time.Time) ([]competitorChange, error) {
-	comps, err := s.Competitors.Snapshots(ctx, j.TenantID)
+// brands detected beside the tracked ones, and emits competitor.entered for
+// every competitor named for the first time (attributed to the first tally
+// that names it). Changes with events come first. Each change is
+// conditional on what it read — the competitor unchanged, a detected name
+// still unclaimed — so of folds racing over one competitor only one
+// commits it (and its event); the others read again.
+func (s *Service) competitorChanges(ctx context.Context, tenantID int32, tallies []tally) ([]competitorChange, error) {
+	comps, err := s.Competitors.Snapshots(ctx, tenantID)
 	if err != nil {
 		return nil, storeErr("load competitors", err)
-	}
-	mentions := map[string]int{}
-	platformsOf := map[string][]string{}
-	discovered := map[string][]string{}
-	answersNaming := map[string]int32{} // of each discovered brand
-	var discoveredOrder []string
-	for _, p := range sortedKeys(results) {
-		for _, vr := range results[p] {
-			for name, n := range vr.CompetitorMentions {
-				key := strings.ToLower(name)
-				mentions[key] += n
-				platformsOf[key] = appendOnce(platformsOf[key], p)
-			}
-			for _, d := range vr.Discovered {
-				key := strings.ToLower(d)
-				if _, ok := discovered[key]; !ok {
-					discoveredOrder = append(discoveredOrder, d)
-				}
-				discovered[key] = appendOnce(discovered[key], p)
-				answersNaming[key]++
-			}
-		}
 	}
 	var entered, stats []competitorChange
 	byName := map[string]bool{}
 	updated := make([]competitors.Competitor, len(comps))
 	enteredAt := map[int]outbox.Event{}
+	index := map[string]int{}
 	for i, snap := range comps {
-		c := snap.Value
-		updated[i] = c
-		key := strings.ToLower(c.NameOrEmpty())
+		updated[i] = snap.Value
+		key := strings.ToLower(snap.Value.NameOrEmpty())
 		byName[key] = true
-		n := mentions[key]
-		if n == 0 {
-			continue
-		}
-		if c.TotalMentions == 0 {
-			ev, err := outbox.New(j.TenantID, outbox.CompetitorEntered, outbox.CompetitorEnteredData{
-				CompetitorID: c.ID, Name: c.NameOrEmpty(), DataSource: deref(c.DataSource), JobID: j.ID,
-				QueryID: *j.QueryID, Platforms: platformsOf[key], DetectedAt: now,
-			}, now)
-			if err != nil {
-				return nil, err
+		index[key] = i
+	}
+	type discovery struct {
+		name   string
+		first  tally
+		naming int32
+	}
+	var discoveredOrder []string
+	discovered := map[string]*discovery{}
+	for _, t := range tallies {
+		// A brand this run discovered that is tracked by now (another run
+		// detected it first) counts like a tracked one: its answers named it.
+		mentions := map[string]int{}
+		maps.Copy(mentions, t.Mentions)
+		for key, n := range t.Naming {
+			if _, ok := index[key]; ok {
+				mentions[key] += int(n)
 			}
-			enteredAt[i] = ev
 		}
-		updated[i].TotalMentions += int32(n)
-		t := now
-		updated[i].LastDetected = &t
-		updated[i].UpdatedAt = &t
+		for _, key := range slices.Sorted(maps.Keys(mentions)) {
+			i, ok := index[key]
+			n := mentions[key]
+			if !ok || n == 0 {
+				continue
+			}
+			c := updated[i]
+			if c.TotalMentions == 0 {
+				ev, err := outbox.New(tenantID, outbox.CompetitorEntered, outbox.CompetitorEnteredData{
+					CompetitorID: c.ID, Name: c.NameOrEmpty(), DataSource: deref(c.DataSource), JobID: t.JobID,
+					QueryID: t.QueryID, Platforms: t.Platforms[key], DetectedAt: t.At,
+				}, t.At)
+				if err != nil {
+					return nil, err
+				}
+				enteredAt[i] = ev
+			}
+			updated[i].TotalMentions += int32(n)
+			at := t.At
+			if updated[i].LastDetected == nil || at.After(*updated[i].LastDetected) {
+				updated[i].LastDetected = &at
+			}
+			updated[i].UpdatedAt = &at
+		}
+		for _, name := range t.Discovered {
+			key := strings.ToLower(name)
+			if _, tracked := index[key]; tracked {
+				continue // counted above
+			}
+			if d, ok := discovered[key]; ok {
+				d.naming += t.Naming[key]
+				continue
+			}
+			discovered[key] = &discovery{name: name, first: t, naming: t.Naming[key]}
+			discoveredOrder = append(discoveredOrder, key)
+		}
 	}
 	rankCompetitors(updated)
 	for i, c := range updated {
@@ -398,32 +418,31 @@ func (s *Service) competitorChanges(ctx context.Context, j jobs.Job, results map
 		}
 	}
 	// Newly detected brands become competitors (dataSource "detected"), at
-	// most maxDetectedPerRun a run so that one settle stays one transaction.
-	// The name claim in the creating ops makes a brand detected by two
-	// settles at once one competitor with one competitor.entered.
-	if len(discoveredOrder) > maxDetectedPerRun {
-		discoveredOrder = discoveredOrder[:maxDetectedPerRun]
-	}
-	for _, name := range discoveredOrder {
-		key := strings.ToLower(name)
-		if byName[key] {
+	// most maxDetectedPerRun a fold so that it stays one transaction. The
+	// name claim in the creating ops makes a brand detected by two folds at
+	// once one competitor with one competitor.entered.
+	created := 0
+	for _, key := range discoveredOrder {
+		if byName[key] || created == maxDetectedPerRun {
 			continue
 		}
+		d := discovered[key]
 		// It starts with the mentions that detected it: it has been named,
 		// so naming it again later is not its first time (no second
 		// competitor.entered).
-		c, ops, err := s.Competitors.Prepare(ctx, competitors.Spec{TenantID: j.TenantID, Name: name,
-			DataSource: competitors.SourceDetected, Mentions: answersNaming[key], DetectedAt: now})
+		c, ops, err := s.Competitors.Prepare(ctx, competitors.Spec{TenantID: tenantID, Name: d.name,
+			DataSource: competitors.SourceDetected, Mentions: d.naming, DetectedAt: d.first.At})
 		if err != nil {
 			return nil, storeErr("create detected competitor", err)
 		}
 		if ops == nil {
 			continue // the name is taken
 		}
-		ev, err := outbox.New(j.TenantID, outbox.CompetitorEntered, outbox.CompetitorEnteredData{
-			CompetitorID: c.ID, Name: name, DataSource: competitors.SourceDetected, JobID: j.ID,
-			QueryID: *j.QueryID, Platforms: discovered[key], DetectedAt: now,
-		}, now)
+		created++
+		ev, err := outbox.New(tenantID, outbox.CompetitorEntered, outbox.CompetitorEnteredData{
+			CompetitorID: c.ID, Name: d.name, DataSource: competitors.SourceDetected, JobID: d.first.JobID,
+			QueryID: d.first.QueryID, Platforms: d.first.Platforms[key], DetectedAt: d.first.At,
+		}, d.first.At)
 		if err != nil {
 			return nil, err
 		}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"sync"
 	"time"
 
 	"github.com/brandlens/brandlens/shared/audit"
@@ -77,6 +78,10 @@ type Item struct {
 	TenantID int32  `json:"tenantId"`
 	Platform string `json:"platform"`
 	Sample   int    `json:"sample"`
+	// QueryID is the job's query, so that RunPlatform reads it with the
+	// item's marker instead of reading the job first (0 in items of older
+	// releases: then it reads the job).
+	QueryID int32 `json:"queryId,omitempty"`
 }
 
 // MarkRunningOutput lists the Map's items.
@@ -97,6 +102,13 @@ type PlatformOutput struct {
 	CostUSD            float64 `json:"costUsd,omitempty"`
 	Truncated          bool    `json:"truncated,omitempty"`
 	CostUnknown        bool    `json:"costUnknown,omitempty"`
+	// Competitors the answer names (tracked ones, with their mentions) and
+	// discovers, so that Settle need not read the visibility result;
+	// Counted says they are there (an output recorded before they existed
+	// lacks them, and Settle reads the result).
+	CompetitorMentions map[string]int `json:"competitorMentions,omitempty"`
+	Discovered         []string       `json:"discovered,omitempty"`
+	Counted            bool           `json:"counted,omitempty"`
 	// Error is the ASL error object of a failed item ({"Error","Cause"}).
 	Error *StateError `json:"error,omitempty"`
 }
@@ -188,7 +200,11 @@ func (s *Service) MarkRunning(ctx context.Context, in StepInput) (MarkRunningOut
 	var items []Item
 	for _, p := range j.Platforms {
 		for sample := range j.Samples {
-			items = append(items, Item{JobID: j.ID, TenantID: j.TenantID, Platform: p, Sample: sample})
+			it := Item{JobID: j.ID, TenantID: j.TenantID, Platform: p, Sample: sample}
+			if j.QueryID != nil {
+				it.QueryID = *j.QueryID
+			}
+			items = append(items, it)
 		}
 	}
 	return MarkRunningOutput{Items: items}, nil
@@ -205,37 +221,37 @@ type queryInfo struct {
 // citations and a mention.detected event in one transaction guarded by the
 // item's result marker, so that a redelivered step records nothing twice.
 func (s *Service) RunPlatform(ctx context.Context, it Item) (PlatformOutput, error) {
-	if prev, ok, err := s.recorded(ctx, it); err != nil || ok {
-		if ok {
-			// Recorded by an earlier attempt, which may have died before
-			// noticing its citations: notice them again (idempotent).
-			err = s.noticeRecorded(ctx, it, prev)
-		}
-		return prev, err
-	}
-	j, err := s.Jobs.Get(ctx, it.TenantID, it.JobID)
+	r, err := s.itemReads(ctx, it)
 	if err != nil {
-		return PlatformOutput{}, storeErr("load job", err)
+		return PlatformOutput{}, err
 	}
-	if jobs.Terminal(j.Status) {
+	if r.prev != nil {
+		// Recorded by an earlier attempt, which may have died before
+		// noticing its citations: notice them again (idempotent).
+		return *r.prev, s.noticeRecorded(ctx, it, *r.prev)
+	}
+	if jobs.Terminal(r.job.Status) {
 		// Settled already (past its deadline, say): asking the platform now
 		// would cost a call whose answer nothing would charge or show.
 		return PlatformOutput{}, &ProviderFailedError{Platform: it.Platform, Message: "the job was settled before this platform answered"}
 	}
-	q, err := s.Queries.Get(ctx, it.TenantID, *j.QueryID)
-	if err != nil {
-		return PlatformOutput{}, storeErr("load query", err)
-	}
-	brand, err := s.Tenants.Brand(ctx, it.TenantID, q.BrandProfileID)
-	if errors.Is(err, tenants.ErrNotFound) {
+	q, actor := r.query, r.actor
+	// The brand and the competitors at once: two reads, one wait.
+	var brand tenants.Brand
+	var comps []competitors.Competitor
+	var brandErr, compErr error
+	var wg sync.WaitGroup
+	wg.Go(func() { brand, brandErr = s.Tenants.Brand(ctx, it.TenantID, q.BrandProfileID) })
+	wg.Go(func() { comps, compErr = s.Competitors.List(ctx, it.TenantID) })
+	wg.Wait()
+	if errors.Is(brandErr, tenants.ErrNotFound) {
 		return PlatformOutput{}, &ProviderFailedError{Platform: it.Platform, Message: errNoBrand.Error()}
 	}
-	if err != nil {
-		return PlatformOutput{}, storeErr("load brand", err)
+	if brandErr != nil {
+		return PlatformOutput{}, storeErr("load brand", brandErr)
 	}
-	comps, err := s.Competitors.List(ctx, it.TenantID)
-	if err != nil {
-		return PlatformOutput{}, storeErr("load competitors", err)
+	if compErr != nil {
+		return PlatformOutput{}, storeErr("load competitors", compErr)
 	}
 	tracked := activeCompetitors(comps)
 	prov, ok := s.Providers[it.Platform]
@@ -248,13 +264,6 @@ func (s *Service) RunPlatform(ctx context.Context, it Item) (PlatformOutput, err
 	}
 	for _, c := range tracked {
 		hints.Competitors = append(hints.Competitors, c.NameOrEmpty())
-	}
-	actor, ok, err := meter.ActorOf(ctx, s.Table, it.TenantID, it.JobID)
-	if err != nil {
-		return PlatformOutput{}, err
-	}
-	if !ok {
-		actor = audit.System()
 	}
 	start := s.Now()
 	ans, err := prov.Answer(ctx, providers.Request{Platform: it.Platform, Query: q.Text, Sample: it.Sample, Hints: hints})
@@ -338,6 +347,7 @@ func (s *Service) RunPlatform(ctx context.Context, it Item) (PlatformOutput, err
 		Platform: it.Platform, Sample: it.Sample, Status: jobs.StatusSucceeded, VisibilityResultID: vrID,
 		Mentioned: res.Brand.Mentioned, Score: res.VisibilityScore, LatencyMS: vr.LatencyMS, Model: ans.Model, CostUSD: ans.CostUSD,
 		Truncated: ans.Truncated, CostUnknown: ans.CostUnknown,
+		CompetitorMentions: vr.CompetitorMentions, Discovered: vr.Discovered, Counted: true,
 	}
 	ops, err := s.recordOps(it, out, vr, cs, res)
 	if err != nil {
@@ -465,6 +475,65 @@ func (s *Service) recordOps(it Item, out PlatformOutput, vr VisibilityResult, cs
 		ops = append(ops, op)
 	}
 	return ops, nil
+}
+
+// itemState is what a platform run reads before asking the platform.
+type itemState struct {
+	prev  *PlatformOutput // recorded by an earlier attempt
+	job   jobs.Job
+	query queries.Query
+	actor audit.Actor // who asked for the job (the system when unknown)
+}
+
+// itemReads reads the item's result marker, its job, who asked for the job
+// (its parameters) and its query in one round trip (BatchGetItem). Items
+// of older releases do not name their query: it is read after the job.
+func (s *Service) itemReads(ctx context.Context, it Item) (itemState, error) {
+	keys := []store.Key{resultKey(it.TenantID, it.JobID, it.Platform, it.Sample),
+		jobs.Key(it.TenantID, it.JobID), meter.ParamsKey(it.TenantID, it.JobID)}
+	if it.QueryID != 0 {
+		keys = append(keys, queries.Key(it.TenantID, it.QueryID))
+	}
+	got, err := store.GetMany(ctx, s.Table, keys...)
+	if err != nil {
+		return itemState{}, storeErr("read marker, job and query", err)
+	}
+	var st itemState
+	if got[0] != nil {
+		out, err := store.Doc[PlatformOutput](got[0])
+		if err != nil {
+			return itemState{}, err
+		}
+		st.prev = &out
+		return st, nil
+	}
+	if got[1] == nil {
+		return itemState{}, storeErr("load job", jobs.ErrNotFound)
+	}
+	if st.job, err = store.Doc[jobs.Job](got[1]); err != nil {
+		return itemState{}, err
+	}
+	actor, ok, err := meter.ActorIn(got[2])
+	if err != nil {
+		return itemState{}, err
+	}
+	if !ok {
+		actor = audit.System()
+	}
+	st.actor = actor
+	switch {
+	case it.QueryID == 0:
+		if st.query, err = s.Queries.Get(ctx, it.TenantID, *st.job.QueryID); err != nil {
+			return itemState{}, storeErr("load query", err)
+		}
+	case got[3] == nil:
+		return itemState{}, storeErr("load query", queries.ErrNotFound)
+	default:
+		if st.query, err = store.Doc[queries.Query](got[3]); err != nil {
+			return itemState{}, err
+		}
+	}
+	return st, nil
 }
 
 // platformEntry is the audit entry of one platform call of a run.

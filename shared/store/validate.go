@@ -25,26 +25,42 @@ func NormalizeItem(item Item) (Item, error) {
 	return out, out.Validate()
 }
 
+// Size is the item's size as DynamoDB counts it against the 400 KB limit
+// and in capacity units: each attribute's name plus its value (strings in
+// UTF-8 bytes, numbers about one byte per two digits, booleans one byte).
+func (it Item) Size() int {
+	size := 0
+	for name, v := range it {
+		size += len(name)
+		switch x := v.(type) {
+		case string:
+			size += len(x)
+		case int64:
+			size += numberSize(x)
+		case int:
+			size += numberSize(int64(x))
+		case bool:
+			size++
+		}
+	}
+	return size
+}
+
 // Validate rejects an item (already normalized) that DynamoDB would
 // refuse: unsupported value types, missing, empty, non-string or oversized
 // key attributes, a non-number expiresAt, more than 400 KB.
 func (it Item) Validate() error {
-	size := 0
 	for name, v := range it {
 		if name == "" {
 			return errors.New("store: empty attribute name")
 		}
-		switch x := v.(type) {
-		case string:
-			size += len(name) + len(x)
-		case int64:
-			size += len(name) + numberSize(x)
-		case bool:
-			size += len(name) + 1
+		switch v.(type) {
+		case string, int64, bool:
 		default:
 			return fmt.Errorf("store: attribute %s has unsupported type %T", name, v)
 		}
 	}
+	size := it.Size()
 	for _, k := range []struct {
 		name     string
 		max      int

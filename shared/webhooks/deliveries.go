@@ -35,7 +35,9 @@ const deliveryTTL = 30 * 24 * time.Hour
 // maxHistory caps the attempts kept per delivery (redeliveries add more).
 const maxHistory = 50
 
-// dueIndexPK is the sparse GSI1 partition of the deliveries not yet final.
+// dueIndexPK is the sparse GSI1 partition key of the deliveries not yet
+// final, written over store.WriteShards shards (by delivery id); readers
+// read the key itself too (deliveries indexed before the sharding).
 const dueIndexPK = "WHDELIVERY#due"
 
 // Attempt is one POST of a delivery.
@@ -177,7 +179,7 @@ func stateAttrs(d Delivery) (set map[string]any, remove []string, err error) {
 	if d.Final() {
 		return set, []string{store.AttrGSI1PK, store.AttrGSI1SK}, nil
 	}
-	set[store.AttrGSI1PK] = dueIndexPK
+	set[store.AttrGSI1PK] = store.ShardedPK(dueIndexPK, d.ID)
 	set[store.AttrGSI1SK] = fmt.Sprintf("%013d#%s", d.DueAt.UnixMilli(), d.ID)
 	return set, nil, nil
 }

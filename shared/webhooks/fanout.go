@@ -158,32 +158,30 @@ func (s *Service) Resend(ctx context.Context, dueBy time.Time) (int, error) {
 	if s.sender == nil {
 		return 0, nil
 	}
-	q := store.Query{Index: store.IndexGSI1, PK: dueIndexPK,
-		SK: store.KeyCond{Op: store.KeyLe, Value: fmt.Sprintf("%013d#~", dueBy.UnixMilli())}}
+	// Every shard of the due index, merged: the earliest due first.
+	m := store.MergeShards(s.tbl, dueIndexPK, store.Query{Index: store.IndexGSI1,
+		SK: store.KeyCond{Op: store.KeyLe, Value: fmt.Sprintf("%013d#~", dueBy.UnixMilli())}})
 	sent := 0
 	now := s.now()
 	for {
-		page, err := s.tbl.Query(ctx, q)
+		it, ok, err := m.Next(ctx)
 		if err != nil {
 			return sent, fmt.Errorf("webhooks: read due deliveries: %w", err)
 		}
-		ds, err := store.Docs[Delivery](page.Items)
+		if !ok {
+			return sent, nil
+		}
+		d, err := store.Doc[Delivery](it)
 		if err != nil {
 			return sent, err
 		}
-		for _, d := range ds {
-			if d.Final() {
-				continue
-			}
-			if err := s.enqueue(ctx, d, max(0, d.DueAt.Sub(now))); err != nil {
-				return sent, err
-			}
-			sent++
+		if d.Final() {
+			continue
 		}
-		if page.Cursor == "" {
-			return sent, nil
+		if err := s.enqueue(ctx, d, max(0, d.DueAt.Sub(now))); err != nil {
+			return sent, err
 		}
-		q.Cursor = page.Cursor
+		sent++
 	}
 }
 

@@ -137,6 +137,9 @@ func (e *execution) runScope(ctx context.Context, sc *scope, input any) (any, er
 		}
 		st := sc.states[name]
 		e.log("debug", "workflow: state entered", "state", name)
+		if e.opts.transitions != nil {
+			e.opts.transitions(e.opts.machine, name)
+		}
 		out, next, err := e.runState(ctx, st, data)
 		if err != nil {
 			return nil, err
@@ -175,6 +178,9 @@ func (e *execution) runState(ctx context.Context, st *state, raw any) (any, stri
 			}
 			attempts[i]++
 			e.log("info", "workflow: retrying state", "state", st.name, "error", se.name, "attempt", attempts[i], "wait", e.scaled(wait))
+			if e.opts.transitions != nil {
+				e.opts.transitions(e.opts.machine, st.name)
+			}
 			if err := e.sleep(ctx, e.scaled(wait)); err != nil {
 				return nil, "", err
 			}

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"slices"
 	"strings"
 	"sync"
 
@@ -148,7 +149,8 @@ func (l *Local) Start(ctx context.Context, machine, execName string, input json.
 	go func() {
 		defer l.wg.Done()
 		defer close(ex.done)
-		ex.output, ex.err = m.Execute(l.ctx, execName, input, l.inv, l.opts...)
+		opts := append(slices.Clip(l.opts), func(o *options) { o.machine = machine })
+		ex.output, ex.err = m.Execute(l.ctx, execName, input, l.inv, opts...)
 		if ex.err != nil && l.logger != nil {
 			l.logger(machine, execName, ex.err)
 		}

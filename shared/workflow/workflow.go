@@ -66,9 +66,11 @@ func (e *UnknownResourceError) Error() string {
 type Option func(*options)
 
 type options struct {
-	retryScale float64
-	tokens     *TaskTokens
-	logger     *slog.Logger
+	retryScale  float64
+	tokens      *TaskTokens
+	logger      *slog.Logger
+	transitions func(machine, state string)
+	machine     string // the state machine's name in Local ("" when run alone)
 	// stop, once closed, drains executions: a running Task finishes, but no
 	// further state, retry, wait or token wait begins (see Local.Shutdown).
 	stop <-chan struct{}
@@ -111,6 +113,14 @@ func WithRetryScale(f float64) Option {
 // token. Without it, a token task fails with States.Runtime.
 func WithTaskTokens(t *TaskTokens) Option {
 	return func(o *options) { o.tokens = t }
+}
+
+// WithTransitions calls f with the state machine's name (in Local; "" for
+// Machine.Execute) and the state's name each time a state is entered and
+// each time a state is retried: what Step Functions Standard bills as state
+// transitions (the cost model counts them).
+func WithTransitions(f func(machine, state string)) Option {
+	return func(o *options) { o.transitions = f }
 }
 
 // WithLogger logs state transitions (Debug), retries and caught errors

@@ -533,3 +533,57 @@ func (t *Table) Query(ctx context.Context, q store.Query) (store.Page, error) {
 	}
 	return page, nil
 }
+
+// GetMany implements store.BatchGetter with BatchGetItem (consistent
+// reads), at most store.MaxBatchGet keys a request, asking again for the
+// keys DynamoDB leaves unprocessed.
+func (t *Table) GetMany(ctx context.Context, keys []store.Key) ([]store.Item, error) {
+	byKey := make(map[store.Key]store.Item, len(keys))
+	var unique []store.Key
+	for _, k := range keys {
+		if _, seen := byKey[k]; !seen {
+			byKey[k] = nil
+			unique = append(unique, k)
+		}
+	}
+	for len(unique) > 0 {
+		n := min(len(unique), store.MaxBatchGet)
+		req := make([]map[string]types.AttributeValue, n)
+		for i, k := range unique[:n] {
+			req[i] = marshalKey(k)
+		}
+		unique = unique[n:]
+		pending := map[string]types.KeysAndAttributes{t.name: {Keys: req, ConsistentRead: aws.Bool(true)}}
+		for attempt := 0; len(pending) > 0; attempt++ {
+			if attempt > 0 {
+				// Unprocessed keys: DynamoDB was throttling; back off.
+				pause := time.Duration(rand.Int64N(int64(10*time.Millisecond) << min(attempt, 6)))
+				select {
+				case <-ctx.Done():
+					return nil, ctx.Err()
+				case <-time.After(pause):
+				}
+			}
+			out, err := t.client.BatchGetItem(ctx, &dynamodb.BatchGetItemInput{RequestItems: pending})
+			if err != nil {
+				return nil, fmt.Errorf("store: batch get: %w", err)
+			}
+			now := t.now()
+			for _, av := range out.Responses[t.name] {
+				it, err := unmarshalItem(av)
+				if err != nil {
+					return nil, err
+				}
+				if !it.Expired(now) {
+					byKey[it.Key()] = it
+				}
+			}
+			pending = out.UnprocessedKeys
+		}
+	}
+	items := make([]store.Item, len(keys))
+	for i, k := range keys {
+		items[i] = byKey[k]
+	}
+	return items, nil
+}

@@ -12,6 +12,7 @@ import (
 	"reflect"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -79,6 +80,7 @@ func Run(t *testing.T, newTable func(t *testing.T, now func() time.Time) store.T
 		{"IndexesApart", testIndexesApart},
 		{"Merge", testMerge},
 		{"Projection", testProjection},
+		{"GetMany", testGetMany},
 		{"TTL", testTTL},
 		{"InvalidInput", testInvalidInput},
 		{"InvalidCursor", testInvalidCursor},
@@ -809,6 +811,49 @@ func testProjection(t *testing.T, e env) {
 				t.Fatalf("projection %q: item %v carries more than keep and SK", ix, it)
 			}
 		}
+	}
+}
+
+// onlyTable hides a table's other methods (store.BatchGetter), so that
+// store.GetMany takes its fallback.
+type onlyTable struct{ store.Table }
+
+// testGetMany: items in the keys' order, nil for missing and expired ones,
+// repeated keys, more keys than one batch — batched and through the
+// fallback alike.
+func testGetMany(t *testing.T, e env) {
+	var keys []store.Key
+	var want []string
+	for i := range 130 {
+		k := key("GM", fmt.Sprintf("%03d", i))
+		switch {
+		case i%10 == 3: // never written
+		case i%10 == 7: // expired
+			put(t, e, store.Item{store.AttrPK: k.PK, store.AttrSK: k.SK, "v": "x", store.AttrExpiresAt: e.clock.Now().Unix() - 1})
+		default:
+			put(t, e, store.Item{store.AttrPK: k.PK, store.AttrSK: k.SK, "v": k.SK})
+		}
+		keys = append(keys, k)
+	}
+	keys = append(keys, keys[0], keys[3]) // repeated
+	for _, k := range keys {
+		n, _ := strconv.Atoi(k.SK)
+		if n%10 == 3 || n%10 == 7 {
+			want = append(want, "")
+		} else {
+			want = append(want, k.SK)
+		}
+	}
+	for name, tbl := range map[string]store.Table{"batched": e.tbl, "fallback": onlyTable{e.tbl}} {
+		items, err := store.GetMany(e.ctx, tbl, keys...)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		got := make([]string, len(items))
+		for i, it := range items {
+			got[i] = it.String("v")
+		}
+		wantStrings(t, "GetMany "+name, got, want)
 	}
 }
 
