@@ -53,7 +53,8 @@
 //     lower-case verb in -s or -ed with an object ("Nest learns your
 //     schedule", "Square introduced the reader"), a state or an evaluation
 //     within three words of a copula ("X is known for", "X is pleasant to
-//     write in", "X is prettier for"; company states: "X was founded",
+//     write in", "X is prettier for"; company states: "X was founded", "X was among the brands that",
+//     "X is one of the apps that", "X is the most consistent",
 //     "X is made by"), or — in French, Spanish, Italian, Portuguese and
 //     German, whose common nouns take an article — a bare capitalised
 //     subject ("Signal est", "Notion ist", which also counts its capitals;
@@ -227,7 +228,8 @@
 // quickly"). Comparisons with the brand as the object turn the rival's
 // praise into criticism ("Meet is simpler than Zoom", "Jira is more
 // configurable than Linear", any "-er than X": "cheaper than Octopus"); a sentence that recommends an alternative
-// "instead" gives its praise to the alternative. Every counted mention's
+// "instead" gives its praise to the alternative (but "tags instead of
+// folders" is a substitution, not advice). Every counted mention's
 // clauses are read, not only a sentence's first ("Meet is simpler than
 // Zoom, but Zoom's whiteboard is excellent").
 //
@@ -243,11 +245,12 @@
 // The text read is refined by class. Statements of ignorance carry no
 // polarity ("I don't have reliable details on X's kiosk"). A following
 // sentence that names another entity still speaks of the brand up to the
-// rival's clause when it refers to the brand by a pronoun before it ("I
-// would not trust it — use Obsidian") or names the rival only as the
-// object of a comparison ("limited compared with Jira", "lags behind
-// Notion"); in the brand's own sentence such a rival leaves the clause to
-// the brand up to the comparison. Requirements are no praise ("if you need
+// rival's clause ("search barely works, and many communities moved to
+// Bluesky" counts up to "and"; "I would not trust it — use Obsidian";
+// "limited compared with Jira"); in the brand's own sentence such a rival
+// leaves the clause to the brand up to the comparison. Each item of a
+// "Cons:" ("Downsides:", "Nachteile:", …) line is half a criticism even
+// without a polar word ("Cons: runs large; break-in takes a week"). Requirements are no praise ("if you need
 // fast offline access"), nor are conditions ("forgiving on weak
 // connections"). Negation: "n't", "not", "no longer", "less" ("less
 // compelling"), "rather than" ("functional rather than polished"); it
@@ -266,7 +269,17 @@
 // price went up" are criticism, "low fees" praise; discontinuation ("shut
 // it down", "stopped adding features", "no longer maintained") is
 // criticism; "has since added/improved" after a criticism is a remedy (+1
-// praise). A rival named the unconditionally better choice in the brand's
+// praise). Quality that falls is criticism ("accuracy drops with
+// accents", "quality has slipped"), as are "a learning curve", "it costs
+// more", "it needs a subscription", lowered expectations ("don't expect
+// boutique quality"), a maker that quit the business ("quit the
+// smartwatch market": a verdict) and "no further updates"; a fault counted
+// as a plan's allowance is none ("covers 5,000 errors a month"); "it pays
+// for itself", "saves money", "it's cheap" (but "feels cheap"), "most
+// people should buy" and faults caught ("catches regressions") are praise.
+// Advice to look elsewhere is a verdict against the brand ("most people
+// are better served by a cheaper calendar"; "travellers recommend booking
+// directly instead" — the recommendation's praise becomes criticism). A rival named the unconditionally better choice in the brand's
 // sentence or the next ("For most people, Ecobee is the better pick") is
 // +1 criticism; trade-offs ("Teams is stronger for meetings") and
 // conditions ("if you already pay for Microsoft 365, Teams is the better

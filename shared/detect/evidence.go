@@ -817,6 +817,17 @@ func (an *analysis) stateFollows(pos, end int) bool {
 	for inSet(predicateAdverbs, w) || inSet(articles, w) {
 		w, np = wordAt(text, np, end)
 	}
+	if strings.EqualFold(w, "among") || strings.EqualFold(w, "one") && strings.EqualFold(peekWordAt(text, np, end), "of") {
+		// "Dove was among the brands that recalled …", "X is one of the
+		// apps that …": counted among its kind
+		for j := 0; j < 4 && w != ""; j++ {
+			w, np = wordAt(text, np, end)
+			if inSet(kindNouns, w) || inSet(productNouns, w) || inSetStem(categoryNouns, w) {
+				return true
+			}
+		}
+		return false
+	}
 	for j := 0; j < 3 && w != ""; j++ {
 		if inSet(brandStates, w) || lexLookup(w)&(lexPositive|lexNegative|lexNegator) != 0 || gradedLookup(w) != 0 {
 			return true
@@ -831,6 +842,10 @@ func (an *analysis) stateFollows(pos, end int) bool {
 	}
 	return false
 }
+
+// kindNouns name what a product is counted among.
+var kindNouns = set(`brands brand companies company firms makers manufacturers vendors providers products apps services
+platforms tools labels retailers carriers airlines banks insurers`)
 
 // comparedBy follows a comparative.
 var comparedBy = set(`than for at`)
@@ -1056,7 +1071,7 @@ partnered rebranded reported says said claims announced grew serves powers enabl
 syncs backs wins won ranks rated scores scored topped outperforms undercuts matches suits fits`)
 
 	// brandStates after "X is/was/has been": "known for", "preferred by".
-	brandStates = set(`known preferred favored favoured used considered regarded praised criticised criticized
+	brandStates = set(`consistent known preferred favored favoured used considered regarded praised criticised criticized
 recommended popular designed built owned headquartered based available priced aimed geared focused loved cheap
 trusted widely free cheaper pricier faster slower better worse best ideal great good solid strong weaker
 stronger simpler easier harder beloved famous notable owned used adopted backed funded acquired criticized

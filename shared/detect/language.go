@@ -167,7 +167,8 @@ bien ventaja ventajas destaca genial encanta eficaz eficiente sólido sólida co
 	add(lexNegative, `caro cara caros caras lento lenta lentos lentas limitado limitada limitados limitadas malo
 mala malos malas peor difícil complicado complicada problema problemas quejan quejas queja quejado fallos fallo
 errores inestable desventaja desventajas inconveniente inconvenientes deficiente decepcionante costoso costosa
-criticado criticada críticas riesgo riesgos lamentable reducidos lentitud pesado`)
+criticado criticada críticas riesgo riesgos lamentable reducidos lentitud pesado demasiado demasiados
+demasiada demasiadas cuelga cuelgan`)
 	add(lexNegator, `no nunca sin ningún ninguna tampoco jamás`)
 	add(lexContrast, `pero aunque embargo mientras sino pese obstante`)
 	add(lexBooster, `muy realmente sumamente extremadamente especialmente`)

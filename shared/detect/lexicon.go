@@ -80,6 +80,7 @@ cheapest inexpensive low-cost hassle-free rave raves uptime worth sleek modern q
 first-class world-class won
 pleasant joy supportive comfortable compelling competitive dominant dominates flawless improved sharper smoother
 safe durable lovely
+bargain proper ethical fair
 fine decent okay usable adequate reasonable forgiving beautifully wonderfully elegantly brilliantly superbly
 nicely
 `)
@@ -123,6 +124,8 @@ notorious aggressive cautious undermines undermine unhappy wrong draining drain 
 accused accusations allegations alleged uninstalled messy unsafe disappearing disappear disappears vanish
 vanishing reverting reverted
 outgrew outgrown pain patchy spotty tiresome nagging nags pushy
+furious angry outrage outraged apologized apologised apology recall recalls recalled collapsed collapses
+hurt hurts eroded erodes damaged stuck controversies trade-off trade-offs tradeoff tradeoffs subscription-only rigid regression regressions
 `)
 
 // negators flip the polarity of the next sentiment word within negationWindow

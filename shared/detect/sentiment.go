@@ -74,7 +74,10 @@ func (an *analysis) brandSentiment(er *EntityResult) {
 				// Obsidian", "I would not trust it — use Obsidian": a
 				// sentence that goes on about the brand by a pronoun is the
 				// brand's up to the clause naming another.
-				if ce := an.clauseBeforeOther(s, e); ce > s && (hasWordIn(text[s:ce], brandPronouns) || an.comparisonCut(s, an.firstAcceptedIn(s, e)) > s) {
+				// A rival named only in a later clause ("Active users have
+				// fallen, …, and many moved to Bluesky") leaves the clauses
+				// before it to the brand as well.
+				if ce := an.clauseBeforeOther(s, e); ce > s {
 					spans = append(spans, [2]int{s, ce})
 				}
 				break
@@ -101,6 +104,12 @@ func (an *analysis) brandSentiment(er *EntityResult) {
 			continue
 		}
 		p, n, v := an.valenceBeside(s, e)
+		if items := 0.5 * float64(consItems(text[s:e])); items > n {
+			// "Cons: runs large; break-in takes a week; little arch
+			// support": each item of a cons line is a criticism (half a polar word), polar
+			// words or not
+			n = items
+		}
 		P += p
 		N += n
 		verdict = verdict || v
@@ -243,6 +252,68 @@ var (
 
 // brandPronouns open a sentence that goes on about the brand.
 var brandPronouns = set(`it its it's it’s they their them`)
+
+// brandIn: an accepted mention of the brand lies in [s,e).
+func (an *analysis) brandIn(s, e int) bool {
+	for i := range an.sc.cands {
+		if c := &an.sc.cands[i]; c.ent == 0 && c.state == candAccepted && c.start >= s && c.end <= e {
+			return true
+		}
+	}
+	return false
+}
+
+// wordBeforeNumber returns the word before the number that ends just
+// before pos: "covers" in "covers 5,000 errors".
+func wordBeforeNumber(text string, s, pos int) string {
+	i := strings.TrimRight(text[s:pos], " ")
+	i = strings.TrimRight(i, "0123456789,.")
+	i = strings.TrimRight(i, " ")
+	k := strings.LastIndexAny(i, " \n([")
+	return i[k+1:]
+}
+
+// businessAhead: "business", "market" or "category" within the three
+// words after pos ("quit the smartwatch business").
+func businessAhead(text string, pos, e int) bool {
+	for k := 0; k < 3; k++ {
+		w, np := wordAtAny(text[:e], pos)
+		if w == "" {
+			return false
+		}
+		if inSet(businessNouns, w) {
+			return true
+		}
+		pos = np
+	}
+	return false
+}
+
+// consLabels head a line of criticisms.
+var consLabels = set(`cons downsides drawbacks weaknesses contras nachteile inconvénients`)
+
+// consItems counts the items of a line labelled "Cons:" (or "Downsides:",
+// …), separated by semicolons or commas; 0 for any other line.
+func consItems(line string) int {
+	l := strings.TrimLeft(line, " -*•#>|0123456789.")
+	colon := strings.IndexAny(l, ":")
+	if colon < 0 || colon > 16 {
+		return 0
+	}
+	if !inSet(consLabels, strings.Trim(l[:colon], " *_")) {
+		return 0
+	}
+	rest := strings.Trim(l[colon+1:], " *_")
+	if rest == "" {
+		return 0
+	}
+	return 1 + strings.Count(rest, ";") + strings.Count(rest, ",")
+}
+
+// numeral: w is written in digits ("5,000", "300").
+func numeral(w string) bool {
+	return w != "" && strings.Trim(w, "0123456789,.") == ""
+}
 
 // clauseBeforeOther returns where the clause holding the first accepted
 // mention in [s,e) starts: the last clause boundary (contrast word,
@@ -418,7 +489,7 @@ func (an *analysis) defectedFrom() bool {
 }
 
 var (
-	leaveVerbs = set(`leaving left abandoning abandoned ditching ditched dropping dropped replacing replaced`)
+	leaveVerbs = set(`leave leaves quit quitting leaving left abandoning abandoned ditching ditched dropping dropped replacing replaced`)
 	leavePreps = set(`off from`)
 	moveVerbs  = set(`moving moved move migrating migrated migrate switching switched switch transitioning
 transitioned churning churned`)
@@ -697,6 +768,7 @@ func (an *analysis) valence(s, e int) (p, n float64, verdict bool) {
 	clauseP, clauseN := 0.0, 0.0 // praise and criticism since the sentence's start
 	instead := false             // the sentence recommends an alternative ("… instead")
 	reduceLeft := 0              // words left after "cuts", "reduces", "fewer"
+	reduceObj := false           // the reducer's object has begun ("fewer payment options, weak …")
 	advise := false              // a German "raten" waits for its "ab"
 	lossNeg := false             // the negation is a loss word's ("lacks email sync"): counted already
 	flush := func() {
@@ -722,6 +794,9 @@ func (an *analysis) valence(s, e int) (p, n float64, verdict bool) {
 			if c == ';' || c == '.' || c == ':' || c == '!' || c == '?' {
 				clauseP, clauseN = 0, 0
 				instead, advise = false, false
+			}
+			if c == ',' && reduceObj {
+				reduceLeft = 0
 			}
 			if c == ',' || c == ';' || c == '.' || c == ':' {
 				neg, pendingNeg, want = 0, false, false
@@ -761,14 +836,21 @@ func (an *analysis) valence(s, e int) (p, n float64, verdict bool) {
 		}
 		reducing := reduceLeft > 0
 		if inSet(reduceVerbs, w) {
-			reduceLeft = 3
+			reduceLeft, reduceObj = 3, false
 		} else if reduceLeft > 0 {
 			reduceLeft--
+			reduceObj = reduceObj || f&(lexPositive|lexNegative) == 0
 		}
 		if inSet(insteadWords, w) && before != "" {
 			// "Many schools recommend BigBlueButton instead": the praise
 			// of this sentence goes to the alternative
+			// — and advice against the brand ("Many travellers recommend
+			// booking directly instead")
 			p -= clauseP
+			if clauseP > 0 && !strings.EqualFold(peekWord(text, pos, e), "of") { // not "tags instead of folders"
+				n += clauseP
+				verdict = true
+			}
 			clauseP, instead = 0, true
 			continue
 		}
@@ -893,6 +975,36 @@ func (an *analysis) valence(s, e int) (p, n float64, verdict bool) {
 			f, verdict = lexNegative, true // "stopped adding features", "ended support"
 		case inSet(shutVerbs, w) && (strings.EqualFold(next(), "down") || strings.EqualFold(peekWord(text, pos+1+len(next()), e), "down")):
 			f, verdict = lexNegative, true // "shut it down", "shutting down": the product is gone
+		case inSet(declineVerbs, w) && inSet(qualityNouns, before):
+			f = lexNegative // "accuracy drops with accents", "battery life suffers"
+		case f&lexNegative != 0 && numeral(before) && inSet(quotaVerbs, wordBeforeNumber(text, s, st)):
+			f = 0 // "the free plan covers 5,000 errors a month": an allowance
+		case strings.EqualFold(w, "better") && inSet(servedWords, next()) && !an.brandIn(pos, e):
+			// "most people are better served by a cheaper calendar": advice
+			// to look elsewhere; the praise that follows is the alternative's
+			f, verdict, instead = lexNegative, true, true
+		case strings.EqualFold(w, "curve") && strings.EqualFold(before, "learning"):
+			f = lexNegative // "a learning curve"
+		case strings.EqualFold(w, "more") && inSet(costNouns, before):
+			f = lexNegative // "it costs more"
+		case strings.EqualFold(w, "itself") && strings.EqualFold(before, "for") && strings.HasPrefix(strings.ToLower(before2), "pa"):
+			f = lexPositive // "it pays for itself"
+		case strings.EqualFold(w, "subscription") && (inSet(requireVerbs, before) || inSet(articles, before) && inSet(requireVerbs, before2)):
+			f = lexNegative // "it needs a subscription"
+		case strings.EqualFold(w, "cheap") && (inSet(cheapIs, before) || inSet(cheapLooks, before)):
+			// "it's cheap": the price; "feels cheap": the build
+			if f = lexPositive; inSet(cheapLooks, before) {
+				f = lexNegative
+			}
+		case inSet(urgeBuy, w) && strings.EqualFold(before, "should"):
+			f = lexPositive // "the e-reader most people should buy"
+		case inSet(exitVerbs, w) && businessAhead(text, pos, e):
+			f, verdict = lexNegative, true // "Fossil quit the smartwatch business"
+		case inSet(saveVerbs, w) && inSet(saveObjects, next()):
+			f = lexPositive // "saves money"
+		case strings.EqualFold(w, "expect") && neg > 0:
+			f, neg = lexNegative, 0 // "don't expect boutique quality": lowered expectations
+			pendingNeg = false
 		case strings.EqualFold(w, "action") && strings.EqualFold(before, "class"):
 			f = lexNegative // "a class action"
 		case strings.EqualFold(w, "last") && strings.EqualFold(before, "to") && inSet(builtWords, before2):
@@ -1061,13 +1173,13 @@ var sentimentRoles = func() map[string]bool {
 	for _, set := range []map[string]bool{hardWords, selfWords, wantVerbs, endorseVerbs, costNouns, highWords,
 		lowWords, breadthWords, haltVerbs, shutVerbs, rankVerbs, rarityWords, contextIssues, choiceNouns, worksWell,
 		fitNouns, possessVerbs, articles, choiceAdjectives, capabilityVerbs, concessiveWords, responseNouns, mediocreWords,
-		fixWords} {
+		fixWords, qualityNouns, declineVerbs, servedWords, saveVerbs, urgeBuy, exitVerbs} {
 		for w := range set {
 			m[w] = true
 		}
 	}
 	for _, w := range strings.Fields(`since than short up action last locked right standard limited top catch too worth
-longer more behind`) {
+longer more behind curve itself subscription expect cheap`) {
 		m[w] = true
 	}
 	return m
@@ -1113,7 +1225,7 @@ standardize make`)
 	// "rarely the right tool").
 	verdictWords  = set(`worth right recommended recommendation choice pick option fit suitable`)
 	fitNouns      = set(`fit choice pick option match bet tool`)
-	fitAdjectives = set(`good great perfect ideal natural strong solid excellent safe safer safest`)
+	fitAdjectives = set(`good great perfect ideal natural strong solid excellent safe safer safest sensible`)
 	costNouns     = set(`price prices pricing fee fees cost costs commission commissions markup markups charges
 surcharge surcharges premium precio precios coste costes comisiones tarifa tarifas prix tarif tarifs frais coût
 coûts cout couts preis preise kosten gebühren gebuhren`)
@@ -1164,7 +1276,7 @@ reported some many frequent occasional major minor serious technical connection 
 compatibility battery display screen quality support data`)
 	choiceNouns      = set(`choice pick recommendation bet option`)
 	choiceAdjectives = set(`obvious natural first default usual clear safe safest top best standard`)
-	lossWords        = set(`lost lose loses losing lack lacks lacking`)
+	lossWords        = set(`lost lose loses losing lack lacks lacking hurt hurts eroded erodes damaged`)
 	worthObjects     = set(`it the every paying its a considering trying every-penny`)
 	worksVerbs       = set(`works work worked working runs performs`)
 	catchBefore      = set(`the one only main biggest big`)
@@ -1259,7 +1371,7 @@ func wordEndAfter(text string, pos, e int) int {
 var (
 	// responseNouns, negated, are service that never came: "without a
 	// reply", "no explanation", "no warning".
-	responseNouns = set(`reply replies response responses answer answers explanation warning notice`)
+	responseNouns = set(`reply replies response responses answer answers explanation warning notice updates`)
 	// lagBefore "behind" makes it a lag: "years behind", "falls far behind".
 	lagBefore = set(`years months way far well feel feels felt still`)
 	// mediocreWords after a copula are faint criticism: "rewards are ordinary".
@@ -1270,4 +1382,27 @@ var (
 // reduceVerbs before a fault make it praise: "cuts errors", "reduces
 // downtime", "fewer crashes".
 var reduceVerbs = set(`cut cuts reduce reduces reduced reducing eliminate eliminates eliminated prevent prevents
-prevented fewer minimise minimises minimize minimizes lowers`)
+prevented fewer minimise minimises minimize minimizes lowers catches catching detects`)
+
+var (
+	// qualityNouns falling ("accuracy drops with accents") is criticism.
+	qualityNouns = set(`accuracy quality performance speed reliability life stability`)
+	declineVerbs = set(`drops dropped dips dipped suffers suffered degrades degraded worsens worsened slips slipped tanks
+plummets deteriorated fallen`)
+	// quotaVerbs before a count make a fault noun a plan's allowance:
+	// "covers 5,000 errors a month".
+	quotaVerbs = set(`covers includes include allows offers tracks handles logs to`)
+	// servedWords after "better" turn the sentence into advice to look
+	// elsewhere: "most people are better served by a cheaper calendar".
+	servedWords = set(`served off`)
+	// requireVerbs before "a subscription": a cost the product imposes.
+	requireVerbs = set(`needs need requires require`)
+	saveVerbs    = set(`saves save saved saving`)
+	urgeBuy      = set(`buy get choose pick`)
+	// exitVerbs before "the … business/market": the maker left it.
+	exitVerbs     = set(`quit exited left abandoned`)
+	businessNouns = set(`business market category`)
+	cheapLooks    = set(`feels feel looks look seems seem`)
+	cheapIs       = set(`is are it's it’s that's that’s`)
+	saveObjects   = set(`money time hours`)
+)
