@@ -210,7 +210,7 @@ func BrandCheck(factory ProviderFactory) Artifact {
 			return nil, err
 		}
 		// The services without providers: only the check asks platforms.
-		svc, err := lambdaServices(ctx, res, nil, nil, nil, nil, log)
+		svc, err := lambdaServices(ctx, res, nil, nil, nil, nil, log, nil)
 		if err != nil {
 			return nil, err
 		}

@@ -52,8 +52,8 @@ func Worker() Artifact { return Artifact{Name: ArtifactWorker, build: buildWorke
 
 // Platform is the artifact of the step that asks the AI platforms
 // (functions/step-run-platform); factory builds the providers, live ones
-// included.
-func Platform(factory ProviderFactory) Artifact {
+// included, and modelFactory the detection adjudicator (Resources.Adjudicator).
+func Platform(factory ProviderFactory, modelFactory ModelFactory) Artifact {
 	return Artifact{Name: ArtifactPlatform, build: func(ctx context.Context, res *Resources, f Function, log *slog.Logger) (*Assembled, error) {
 		if f.Kind != KindRunsStep {
 			return nil, fmt.Errorf("app: %s is not a workflow step", f.Name)
@@ -67,7 +67,11 @@ func Platform(factory ProviderFactory) Artifact {
 			return nil, err
 		}
 		provs = tr.Providers(provs)
-		svc, err := lambdaServices(ctx, res, nil, nil, provs, nil, log)
+		adj, err := res.Adjudicator(ctx, modelFactory)
+		if err != nil {
+			return nil, err
+		}
+		svc, err := lambdaServices(ctx, res, nil, nil, provs, nil, log, adj)
 		if err != nil {
 			return nil, err
 		}
@@ -98,7 +102,7 @@ func Generate(factory ModelFactory) Artifact {
 		if err != nil {
 			return nil, err
 		}
-		svc, err := lambdaServices(ctx, res, nil, nil, nil, gen, log)
+		svc, err := lambdaServices(ctx, res, nil, nil, nil, gen, log, nil)
 		if err != nil {
 			return nil, err
 		}
@@ -169,7 +173,7 @@ func buildAPI(ctx context.Context, res *Resources, f Function, log *slog.Logger)
 			return nil, err
 		}
 	}
-	svc, err := lambdaServices(ctx, res, keySecret, siteSecret, nil, nil, log)
+	svc, err := lambdaServices(ctx, res, keySecret, siteSecret, nil, nil, log, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -197,7 +201,7 @@ func buildWorker(ctx context.Context, res *Resources, f Function, log *slog.Logg
 			return nil, err
 		}
 	}
-	svc, err := lambdaServices(ctx, res, nil, siteSecret, nil, nil, log)
+	svc, err := lambdaServices(ctx, res, nil, siteSecret, nil, nil, log, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -227,8 +231,8 @@ func buildWorker(ctx context.Context, res *Resources, f Function, log *slog.Logg
 // lambdaServices builds the services of a Lambda function: the configured
 // table and the SQS queues. keySecret is nil in functions that
 // authenticate no key; provs is nil but in the platform step, gen but in
-// the generation steps.
-func lambdaServices(ctx context.Context, res *Resources, keySecret, siteSecret []byte, provs providers.Set, gen models.Generator, log *slog.Logger) (*Services, error) {
+// the generation steps, adj but in the platform step.
+func lambdaServices(ctx context.Context, res *Resources, keySecret, siteSecret []byte, provs providers.Set, gen models.Generator, log *slog.Logger, adj runs.Adjudicator) (*Services, error) {
 	cfg := res.Config()
 	for _, q := range [][2]string{{config.EnvJobsQueueURL, cfg.JobsQueueURL}, {config.EnvDeliveriesQueueURL, cfg.DeliveriesQueueURL}} {
 		if q[1] == "" {
@@ -274,7 +278,7 @@ func lambdaServices(ctx context.Context, res *Resources, keySecret, siteSecret [
 	d := Deps{Logger: log, Jobs: tr.Sender(jobsQ, "jobs"), Deliveries: tr.Sender(deliveriesQ, "deliveries"), Providers: provs,
 		Guard: res.Guard(), RetryScale: cfg.RetryScale, Metrics: m, Timeouts: timeouts, Generator: gen, Secrets: sealer,
 		Callbacks: workflow.SFNCallbacks{Client: sfn.NewFromConfig(c)}, SiteBaseURL: cfg.SiteBaseURL,
-		SiteSecret: siteSecret, IndexNowEndpoint: cfg.IndexNowEndpoint}
+		SiteSecret: siteSecret, IndexNowEndpoint: cfg.IndexNowEndpoint, Adjudicator: adj}
 	if tr != nil {
 		// The guarded delivery client, its attempts traced.
 		d.DeliveryClient = d.Guard.NewClient(ssrf.ClientOptions{})

@@ -29,7 +29,7 @@ func artifact(t *testing.T, name string) app.Artifact {
 	case app.ArtifactWorker:
 		return app.Worker()
 	case app.ArtifactPlatform:
-		return app.Platform(providers.FromEnv)
+		return app.Platform(providers.FromEnv, app.OfflineModels)
 	case app.ArtifactGenerate:
 		return app.Generate(app.OfflineModels)
 	case app.ArtifactBrandCheck:
@@ -132,6 +132,11 @@ func TestEveryFunctionIsFullyAssembled(t *testing.T) {
 			}
 			if w.has["Content"] && f.Artifact != app.ArtifactGenerate {
 				want["Content"] = true
+			}
+			// The detection adjudicator is off unless
+			// BRANDLENS_DETECT_ADJUDICATOR=on, which the template leaves unset.
+			if w.has["Adjudicator"] {
+				want["Adjudicator"] = true
 			}
 			if w.has["BrandCheck"] && !f.AnswersBrandChecks() {
 				want["BrandCheck"] = true
@@ -251,7 +256,7 @@ func TestAssembleRefusesMisconfiguredFunctions(t *testing.T) {
 		{"no deliveries queue", "worker-deliver", app.Worker(), map[string]string{config.EnvDeliveriesQueueURL: ""}, "BRANDLENS_DELIVERIES_QUEUE_URL is not set"},
 		{"no state machine", "worker-dispatch", app.Worker(), map[string]string{config.EnvStateMachineARN: ""}, "BRANDLENS_STATE_MACHINE_ARN is not set"},
 		{"unreadable key secret", "api-get-me", app.API(), map[string]string{config.EnvKeySecretARN: keySecretARN + "-gone"}, "ResourceNotFoundException"},
-		{"live providers without their SDKs", "step-run-platform", app.Platform(providers.FromEnv), nil, "without the live providers"},
+		{"live providers without their SDKs", "step-run-platform", app.Platform(providers.FromEnv, app.OfflineModels), nil, "without the live providers"},
 		{"brand check in the API", "brand-check", app.API(), nil, "runs artifact brand-check, not api"},
 		{"API function in the brand check", "api-get-me", app.BrandCheck(providers.FromEnv), nil, "runs artifact api, not brand-check"},
 		{"brand check without a reCAPTCHA secret", "brand-check", app.BrandCheck(providers.FromEnv),

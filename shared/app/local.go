@@ -47,6 +47,9 @@ type LocalOptions struct {
 	Providers                    providers.Set
 	// Generator writes briefs and articles (nil: the offline writer).
 	Generator models.Generator
+	// Adjudicator asks a chat model about ambiguous mentions in query runs
+	// (nil, the default: the rules alone).
+	Adjudicator runs.Adjudicator
 	// Logger (nil: slog.Default()); Now is the clock (nil: time.Now).
 	Logger *slog.Logger
 	Now    func() time.Time
@@ -154,7 +157,7 @@ func NewLocal(o LocalOptions) (*Local, error) {
 	}
 	svc, err := NewServices(repos, Deps{Logger: o.Logger, Jobs: jobsS, Deliveries: deliveriesS, Providers: o.Providers,
 		Guard: o.Guard, RetryScale: o.RetryScale, Timeouts: o.Timeouts, Generator: o.Generator, Secrets: o.Secrets,
-		Callbacks: workflow.LocalCallbacks{Tokens: tokens}, SiteBaseURL: o.SiteBaseURL, SiteSecret: o.SiteContentSecret,
+		Adjudicator: o.Adjudicator, Callbacks: workflow.LocalCallbacks{Tokens: tokens}, SiteBaseURL: o.SiteBaseURL, SiteSecret: o.SiteContentSecret,
 		IndexNowEndpoint: o.IndexNowEndpoint})
 	if err != nil {
 		return nil, err
@@ -374,6 +377,10 @@ func OpenLocal(ctx context.Context, res *Resources, factory ProviderFactory, mod
 	if err != nil {
 		return nil, nil, err
 	}
+	adj, err := res.Adjudicator(ctx, modelFactory)
+	if err != nil {
+		return nil, nil, err
+	}
 	bco, page, err := res.localBrandCheck(keySecret)
 	if err != nil {
 		return nil, nil, err
@@ -384,7 +391,7 @@ func OpenLocal(ctx context.Context, res *Resources, factory ProviderFactory, mod
 	}
 	cfg := res.Config()
 	l, err = NewLocal(LocalOptions{Table: tbl, KeySecret: keySecret, SiteContentSecret: siteSecret, Providers: provs, Generator: gen,
-		Logger: logger, SchedulerEvery: cfg.SchedulerInterval, Schedules: cfg.Schedules, ShutdownGrace: cfg.ShutdownGrace,
+		Adjudicator: adj, Logger: logger, SchedulerEvery: cfg.SchedulerInterval, Schedules: cfg.Schedules, ShutdownGrace: cfg.ShutdownGrace,
 		Timeouts: timeouts, Guard: res.Guard(), RetryScale: cfg.RetryScale, BrandCheck: bco, Page: page, Secrets: sealer,
 		SiteBaseURL: cfg.SiteBaseURL, IndexNowEndpoint: cfg.IndexNowEndpoint})
 	if err != nil {

@@ -23,6 +23,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/secretsmanager"
 	"github.com/aws/aws-sdk-go-v2/service/sqs"
 
+	"github.com/brandlens/brandlens/shared/adjudication"
 	"github.com/brandlens/brandlens/shared/auth"
 	"github.com/brandlens/brandlens/shared/config"
 	"github.com/brandlens/brandlens/shared/content"
@@ -235,6 +236,40 @@ func (r *Resources) Models(ctx context.Context, factory ModelFactory) (models.Ge
 		return nil, err
 	}
 	return factory(getenv, http.DefaultClient, content.NewOffline())
+}
+
+// Adjudicator is the model that query runs ask about ambiguous mentions,
+// or nil — the default — unless BRANDLENS_DETECT_ADJUDICATOR=on and
+// BRANDLENS_MODELS names a vendor. It is built with factory like the
+// content generator, with the vendor's cheap model
+// (adjudication.CheapModels, or BRANDLENS_ADJUDICATOR_MODEL) and the
+// short adjudication.DefaultTimeout in place of the content settings.
+func (r *Resources) Adjudicator(ctx context.Context, factory ModelFactory) (runs.Adjudicator, error) {
+	mode, err := models.Mode(r.getenv)
+	if err != nil || !r.cfg.DetectAdjudicator || mode == models.ModeOffline {
+		return nil, err
+	}
+	getenv, err := r.vendorEnv(ctx)
+	if err != nil {
+		return nil, err
+	}
+	model := strings.TrimSpace(getenv(adjudication.EnvModel))
+	if model == "" {
+		model = adjudication.CheapModels[mode]
+	}
+	gen, err := factory(func(k string) string {
+		switch k {
+		case models.EnvContentModel:
+			return model
+		case models.EnvModelTimeout:
+			return adjudication.DefaultTimeout.String()
+		}
+		return getenv(k)
+	}, http.DefaultClient, nil)
+	if err != nil {
+		return nil, err
+	}
+	return adjudication.New(gen, adjudication.DefaultTimeout), nil
 }
 
 // vendorEnv is the environment with the members of the provider keys

@@ -153,6 +153,9 @@ type Deps struct {
 	// Generator writes briefs and articles; nil in a process that runs no
 	// generation step.
 	Generator models.Generator
+	// Adjudicator asks a chat model about ambiguous mentions in query runs
+	// (Resources.Adjudicator); nil: detection is the rules alone.
+	Adjudicator runs.Adjudicator
 	// Callbacks answer workflows waiting for an approval (Step Functions,
 	// or the local runner's task tokens); nil in a process that answers
 	// none (a review there fails to resume its publish, saying so).
@@ -187,7 +190,7 @@ func NewServices(r *Repos, d Deps) (*Services, error) {
 	}
 	rs, err := runs.New(runs.Deps{Table: r.Table, Tenants: r.Tenants, Queries: r.Queries, Ledger: r.Ledger, Jobs: r.Jobs,
 		Competitors: r.Competitors, Providers: d.Providers, Sender: d.Jobs, Now: r.Now, Logger: d.Logger, Metrics: d.Metrics,
-		Citations: r.Citations, Cited: livepages.NewWatcher(r.Table)})
+		Citations: r.Citations, Cited: livepages.NewWatcher(r.Table), Adjudicator: d.Adjudicator})
 	if err != nil {
 		return nil, fmt.Errorf("app: %w", err)
 	}

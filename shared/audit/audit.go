@@ -226,6 +226,14 @@ func filterCond(f Filter) store.Cond {
 	return store.And(conds...)
 }
 
+// Generation records a chat model's call: the messages exactly as sent and
+// what the model answered (resp is zero for a call that failed).
+func Generation(msgs []models.Message, resp models.Response) ModelCall {
+	return ModelCall{Vendor: resp.Vendor, Model: resp.Model, Prompt: msgs, Response: resp.Text,
+		InputTokens: resp.InputTokens, OutputTokens: resp.OutputTokens, CostUSD: resp.CostUSD,
+		CostKnown: resp.CostKnown, LatencyMS: resp.Latency.Milliseconds()}
+}
+
 // ProviderCall records a query run's call to an AI platform the way a
 // model call is recorded: the prompt is the query exactly as the adapter
 // sends it (one user message; the adapters add no system prompt), the

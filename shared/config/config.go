@@ -58,6 +58,10 @@ const (
 	// (template.yaml sets it on the functions that seal or open them);
 	// unset, the embedded store's data directory holds a local keyring.
 	EnvSecretsKeyID = "BRANDLENS_SECRETS_KEY_ID"
+	// EnvDetectAdjudicator lets query runs ask a cheap chat model about
+	// the mentions detection finds ambiguous (on/off; off by default, and
+	// without effect unless BRANDLENS_MODELS names a vendor).
+	EnvDetectAdjudicator = "BRANDLENS_DETECT_ADJUDICATOR"
 	// EnvMetricsNamespace is the CloudWatch namespace of the business
 	// figures, written as embedded-metric-format lines (empty: none).
 	EnvMetricsNamespace = "BRANDLENS_METRICS_NAMESPACE"
@@ -159,6 +163,8 @@ type Config struct {
 	// secrets in Secrets Manager (empty: from the environment).
 	RecaptchaSecretARN string
 	OriginSecretARN    string
+	// DetectAdjudicator: see EnvDetectAdjudicator.
+	DetectAdjudicator bool
 }
 
 // FromEnv reads the settings from the process environment.
@@ -237,12 +243,17 @@ func Parse(getenv func(string) string) (Config, error) {
 		}
 		c.SchedulerInterval = d
 	}
-	switch v := strings.ToLower(get(EnvSchedules)); v {
-	case "", "off", "0", "false":
-	case "on", "1", "true":
-		c.Schedules = true
-	default:
-		return Config{}, fmt.Errorf("config: %s must be on or off, not %q", EnvSchedules, v)
+	for _, sw := range []struct {
+		env string
+		on  *bool
+	}{{EnvSchedules, &c.Schedules}, {EnvDetectAdjudicator, &c.DetectAdjudicator}} {
+		switch v := strings.ToLower(get(sw.env)); v {
+		case "", "off", "0", "false":
+		case "on", "1", "true":
+			*sw.on = true
+		default:
+			return Config{}, fmt.Errorf("config: %s must be on or off, not %q", sw.env, v)
+		}
 	}
 	if v := get(EnvShutdownGrace); v != "" {
 		d, err := time.ParseDuration(v)

@@ -61,12 +61,12 @@ func TestParse(t *testing.T) {
 			}
 		}},
 		{"schedules off and a 30 s grace by default", nil, func(t *testing.T, c config.Config) {
-			if c.Schedules || c.ShutdownGrace != 30*time.Second {
+			if c.Schedules || c.DetectAdjudicator || c.ShutdownGrace != 30*time.Second {
 				t.Errorf("%+v", c)
 			}
 		}},
-		{"schedules on, another grace", map[string]string{config.EnvSchedules: " ON ", config.EnvShutdownGrace: "2m"}, func(t *testing.T, c config.Config) {
-			if !c.Schedules || c.ShutdownGrace != 2*time.Minute {
+		{"schedules on, another grace", map[string]string{config.EnvSchedules: " ON ", config.EnvShutdownGrace: "2m", config.EnvDetectAdjudicator: "on"}, func(t *testing.T, c config.Config) {
+			if !c.Schedules || !c.DetectAdjudicator || c.ShutdownGrace != 2*time.Minute {
 				t.Errorf("%+v", c)
 			}
 		}},
@@ -124,6 +124,7 @@ func TestParseRefusesBadValues(t *testing.T) {
 		{config.EnvRetryScale, "fast", nil},
 		{config.EnvAllowLoopback, "yes please", nil},
 		{config.EnvSchedules, "sometimes", nil},
+		{config.EnvDetectAdjudicator, "model", nil},
 		{config.EnvShutdownGrace, "soon", nil},
 		{config.EnvShutdownGrace, "-5s", nil},
 		{config.EnvShutdownGrace, "0s", nil},

@@ -377,9 +377,7 @@ func (s *Service) auditAlone(ctx context.Context, e audit.Entry) {
 }
 
 func modelCall(msgs []models.Message, resp models.Response) audit.ModelCall {
-	return audit.ModelCall{Vendor: resp.Vendor, Model: resp.Model, Prompt: msgs, Response: resp.Text,
-		InputTokens: resp.InputTokens, OutputTokens: resp.OutputTokens, CostUSD: resp.CostUSD,
-		CostKnown: resp.CostKnown, LatencyMS: resp.Latency.Milliseconds()}
+	return audit.Generation(msgs, resp)
 }
 
 func (s *Service) modelEntry(jobID string, tenantID int32, oppID string, actor audit.Actor, outcome string, call audit.ModelCall, detail string) audit.Entry {

@@ -9,6 +9,13 @@ import (
 // or gemini.
 const EnvModels = "BRANDLENS_MODELS"
 
+// The vendor generators' settings (read by models/live.FromEnv): the model
+// and the per-call timeout.
+const (
+	EnvContentModel = "BRANDLENS_CONTENT_MODEL"
+	EnvModelTimeout = "BRANDLENS_MODEL_TIMEOUT"
+)
+
 // Modes of BRANDLENS_MODELS.
 const (
 	ModeOffline   = VendorOffline

@@ -119,7 +119,7 @@ func TestDispatchDropsAMessageWhoseExecutionEnded(t *testing.T) {
 // workflow, not a query run's.
 func TestSweepKeepsTheJobType(t *testing.T) {
 	clock := storetest.NewClock(time.Date(2026, 11, 22, 10, 0, 0, 0, time.UTC))
-	e := newEnv(t, embedded.NewMemory(embedded.WithClock(clock.Now)), clock)
+	e := newEnv(t, embedded.NewMemory(embedded.WithClock(clock.Now)), clock, nil)
 	ctx := context.Background()
 	// A metered job whose enqueue failed (no sender): it stays queued.
 	m := meter.New(e.svc.Table, e.svc.Tenants, e.svc.Ledger, e.svc.Jobs, nil, clock.Now, nil)

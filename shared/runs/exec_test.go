@@ -63,6 +63,10 @@ func (s *scripted) Answer(_ context.Context, r providers.Request) (providers.Ans
 			return providers.Answer{Platform: s.platform, Text: "Acme Notes is a strong choice because", Model: "m-2",
 				Truncated: true, CostUnknown: true}, nil
 		}
+	case "ambiguous":
+		// Notion (a tracked competitor, and an ordinary word) with only a
+		// predicate and the query's topic for evidence: in the ambiguous band.
+		return providers.Answer{Platform: s.platform, Text: "Notion is known for its flexibility.", Model: "m-1"}, nil
 	case "discover":
 		return providers.Answer{Platform: s.platform, Text: "Popular choices include Acme Notes, Notion, Obsidian and Logseq.", Model: "m-1"}, nil
 	}
@@ -585,5 +589,5 @@ func (c *invokeCounter) equal(o *invokeCounter) bool {
 // newClockEnv is a fresh env on the embedded store.
 func newClockEnv(t *testing.T) *env {
 	clock := storetest.NewClock(time.Date(2026, 11, 22, 10, 0, 0, 0, time.UTC))
-	return newEnv(t, embedded.NewMemory(embedded.WithClock(clock.Now)), clock)
+	return newEnv(t, embedded.NewMemory(embedded.WithClock(clock.Now)), clock, nil)
 }

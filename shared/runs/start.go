@@ -13,10 +13,12 @@ import (
 	"strings"
 	"time"
 
+	"github.com/brandlens/brandlens/shared/adjudication"
 	"github.com/brandlens/brandlens/shared/audit"
 	"github.com/brandlens/brandlens/shared/citations"
 	"github.com/brandlens/brandlens/shared/competitors"
 	"github.com/brandlens/brandlens/shared/credits"
+	"github.com/brandlens/brandlens/shared/detect"
 	"github.com/brandlens/brandlens/shared/idempotency"
 	"github.com/brandlens/brandlens/shared/ids"
 	"github.com/brandlens/brandlens/shared/jobs"
@@ -140,6 +142,15 @@ type Deps struct {
 	// Cited notices the citations of the tenant's published pages in each
 	// recorded answer (content.cited); nil: nothing is noticed.
 	Cited CitedPages
+	// Adjudicator asks a chat model about the mentions the rules find
+	// ambiguous (adjudication.Model); nil: detection is the rules alone.
+	Adjudicator Adjudicator
+}
+
+// Adjudicator answers the detector's yes/no question with the call it
+// made, which the platform step audits (adjudication.Model).
+type Adjudicator interface {
+	Ask(ctx context.Context, req detect.AdjudicationRequest) (adjudication.Answer, error)
 }
 
 // CitedPages notices citations of published pages (livepages.Watcher).

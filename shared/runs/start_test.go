@@ -51,12 +51,17 @@ type env struct {
 
 // backends runs f against the embedded store and DynamoDB Local.
 func backends(t *testing.T, f func(t *testing.T, e *env)) {
+	backendsWith(t, nil, f)
+}
+
+// backendsWith is backends with the detection adjudicator adj (nil: none).
+func backendsWith(t *testing.T, adj runs.Adjudicator, f func(t *testing.T, e *env)) {
 	dynamotest.Backends(t, time.Date(2026, 11, 22, 10, 0, 0, 0, time.UTC), func(t *testing.T, tbl store.Table, clock *storetest.Clock) {
-		f(t, newEnv(t, tbl, clock))
+		f(t, newEnv(t, tbl, clock, adj))
 	})
 }
 
-func newEnv(t *testing.T, tbl store.Table, clock *storetest.Clock) *env {
+func newEnv(t *testing.T, tbl store.Table, clock *storetest.Clock, adj runs.Adjudicator) *env {
 	t.Helper()
 	repos, err := app.NewRepos(tbl, []byte("0123456789abcdef0123456789abcdef"), clock.Now)
 	if err != nil {
@@ -64,7 +69,8 @@ func newEnv(t *testing.T, tbl store.Table, clock *storetest.Clock) *env {
 	}
 	rs, provs := &recordingSender{}, providers.Set{}
 	svc, err := app.NewServices(repos, app.Deps{Callbacks: workflow.LocalCallbacks{Tokens: workflow.NewTaskTokens()}, Jobs: rs, Deliveries: &recordingSender{}, Providers: provs,
-		Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), Secrets: secrets.NewSealer(secrets.NewMemoryKeyring())})
+		Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), Secrets: secrets.NewSealer(secrets.NewMemoryKeyring()),
+		Adjudicator: adj})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -294,17 +294,24 @@ func (s *Service) RunPlatform(ctx context.Context, it Item) (PlatformOutput, err
 		ans.Latency = s.Now().Sub(start)
 	}
 
-	det := detect.New(entity(brand.Name, brand.Aliases, brand.Domains), competitorEntities(tracked))
+	var opts []detect.Option
+	var asked *adjudications
+	if s.Adjudicator != nil {
+		asked = &adjudications{ask: s.Adjudicator}
+		opts = append(opts, detect.WithAdjudicator(asked))
+	}
+	det := detect.New(entity(brand.Name, brand.Aliases, brand.Domains), competitorEntities(tracked), opts...)
 	cites := make([]detect.Citation, 0, len(ans.Citations))
 	for _, c := range ans.Citations {
 		cites = append(cites, detect.Citation{URL: c.URL, Title: c.Title})
 	}
-	// The query is evidence for names that are ordinary words; no
-	// adjudicator is configured, so Analyze is the rule-based, offline
-	// detection and cannot fail.
+	// The query is evidence for names that are ordinary words. Analyze
+	// fails only when an adjudication failed, and then the rule's decision
+	// stands for that mention: worth a warning, not the answer.
 	res, err := det.Analyze(ctx, detect.Input{Text: ans.Text, Citations: cites, Query: q.Text})
 	if err != nil {
-		return PlatformOutput{}, fmt.Errorf("detect: %w", err)
+		s.Logger.Warn("adjudication failed, the rules decide", "job_id", it.JobID, "tenant_id", it.TenantID,
+			"platform", it.Platform, "error", err.Error())
 	}
 
 	now := s.Now().UTC()
@@ -360,6 +367,15 @@ func (s *Service) RunPlatform(ctx context.Context, it Item) (PlatformOutput, err
 		return PlatformOutput{}, err
 	}
 	ops = append(ops, auditOp)
+	// Each question the model was asked commits with the answer it judged
+	// (at most detect's 4 per answer, within the transaction's 100 actions).
+	for _, e := range asked.entries(it, vr, actor, s.Now()) {
+		op, err := audit.Op(e)
+		if err != nil {
+			return PlatformOutput{}, err
+		}
+		ops = append(ops, op)
+	}
 	err = s.Table.TransactWrite(ctx, ops...)
 	var txe *store.TxConditionError
 	if errors.As(err, &txe) && txe.Index == 0 {

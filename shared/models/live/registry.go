@@ -12,8 +12,8 @@ import (
 
 // Variables FromEnv reads (beside BRANDLENS_MODELS).
 const (
-	EnvContentModel = "BRANDLENS_CONTENT_MODEL"
-	EnvModelTimeout = "BRANDLENS_MODEL_TIMEOUT"
+	EnvContentModel = models.EnvContentModel
+	EnvModelTimeout = models.EnvModelTimeout
 )
 
 // vendorEnv names the variables of each vendor (shared with the answer
