@@ -18,7 +18,12 @@ import (
 
 // DefaultTimeout bounds one question: a yes/no answer from a small model
 // takes a second or two, and a slow one must not hold the platform step.
-const DefaultTimeout = 15 * time.Second
+const DefaultTimeout = 5 * time.Second
+
+// AnswerBudget bounds all the questions about one answer together: the
+// platform step's 270 s worst case (a 240 s call and a 20 s rate-limit
+// wait) plus this stays under its task's 290 s timeout.
+const AnswerBudget = 10 * time.Second
 
 // maxOutputTokens caps the answer. One word is asked for; the room is for
 // the reasoning tokens some models count against the cap (an answer cut

@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"testing"
 
+	"github.com/brandlens/brandlens/shared/adjudication"
 	"github.com/brandlens/brandlens/shared/app"
 	"github.com/brandlens/brandlens/shared/config"
 	"github.com/brandlens/brandlens/shared/models"
@@ -52,7 +53,7 @@ func TestAdjudicatorOnlyWhenConfigured(t *testing.T) {
 				}
 				return
 			}
-			if adj == nil || built[models.EnvContentModel] != tc.wantModel || built[models.EnvModelTimeout] != "15s" ||
+			if adj == nil || built[models.EnvContentModel] != tc.wantModel || built[models.EnvModelTimeout] != adjudication.DefaultTimeout.String() ||
 				built[models.EnvModels] != tc.env[models.EnvModels] {
 				t.Fatalf("adjudicator %v built with %v, want model %s", adj, built, tc.wantModel)
 			}

@@ -8,6 +8,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/brandlens/brandlens/shared/adjudication"
 	"github.com/brandlens/brandlens/shared/audit"
 	"github.com/brandlens/brandlens/shared/citations"
 	"github.com/brandlens/brandlens/shared/competitors"
@@ -308,7 +309,9 @@ func (s *Service) RunPlatform(ctx context.Context, it Item) (PlatformOutput, err
 	// The query is evidence for names that are ordinary words. Analyze
 	// fails only when an adjudication failed, and then the rule's decision
 	// stands for that mention: worth a warning, not the answer.
-	res, err := det.Analyze(ctx, detect.Input{Text: ans.Text, Citations: cites, Query: q.Text})
+	actx, cancel := context.WithTimeout(ctx, adjudication.AnswerBudget)
+	res, err := det.Analyze(actx, detect.Input{Text: ans.Text, Citations: cites, Query: q.Text})
+	cancel()
 	if err != nil {
 		s.Logger.Warn("adjudication failed, the rules decide", "job_id", it.JobID, "tenant_id", it.TenantID,
 			"platform", it.Platform, "error", err.Error())
