@@ -313,7 +313,7 @@ var workers = []Function{
 		Table:   tableSteps},
 	{Name: "step-run-platform", Artifact: ArtifactPlatform, Kind: KindRunsStep,
 		Description: "Workflow step: ask one platform one sample, detect, record",
-		Timeout:     300, TimeoutComment: "Provider calls time out after providers.DefaultTimeout (at most 240 s,\nClaude), a rate-limited step waits up to 20 s more, then the answer is\nrecorded: 270 s, under the RunPlatform task's 290 s, under these 300 s.",
+		Timeout:     300, TimeoutComment: "Provider calls time out after providers.DefaultTimeout (at most 240 s,\nClaude), a rate-limited step waits up to 20 s more, then the answer is\nrecorded: 270 s (280 s with the optional detection adjudicator's 10 s),\nunder the RunPlatform task's 290 s, under these 300 s.",
 		// I/O-bound: the step waits ~20 s for each answer, billed at its
 		// memory (make cost: $0.133 per 1,000 platform runs at 512 MB,
 		// $0.033 at 128). An answer body is capped at 8 MiB, so the heap
