@@ -2,6 +2,7 @@ package detect
 
 import (
 	"strings"
+	"sync"
 	"unicode/utf8"
 )
 
@@ -109,8 +110,11 @@ func guessLanguage(text string) int8 {
 // foreignLexicon: polar words, negators, contrast words and intensifiers of
 // French, German and Spanish (a small lexicon written for product
 // reviews; keys folded like the text: lower case, no diacritics). English
-// lexicon words keep their flags in such answers ("excellent").
-var foreignLexicon = func() map[string]uint8 {
+// lexicon words keep their flags in such answers ("excellent"). Built on
+// first use: folding its keys builds the fold tables (≈25 ms, 5 MB), which
+// processes that never read a foreign answer — the API bootstrap links
+// detect but never detects — must not pay at start.
+var foreignLexicon = sync.OnceValue(func() map[string]uint8 {
 	m := map[string]uint8{}
 	add := func(f uint8, words string) {
 		for _, w := range strings.Fields(words) {
@@ -174,23 +178,24 @@ demasiada demasiadas cuelga cuelgan`)
 	add(lexBooster, `muy realmente sumamente extremadamente especialmente`)
 	add(lexSoftener, `bastante algo ligeramente`)
 	return m
-}()
+})
 
 // foreignLookup reads a word of a non-English answer: the foreign lexicon
 // first (past a French elided article, "l'interface"), then the English
 // one.
 func foreignLookup(w string) uint8 {
+	lex := foreignLexicon()
 	if f := lexLookup(w); f != 0 {
 		if f&lexNegator != 0 && w != "no" && w != "No" {
 			// English "n't" negators do not occur in these languages.
 			return f
 		}
-		if g, ok := foreignLexicon[strings.ToLower(w)]; ok {
+		if g, ok := lex[strings.ToLower(w)]; ok {
 			return g
 		}
 		return f
 	}
-	if f, ok := foreignLexicon[strings.ToLower(w)]; ok {
+	if f, ok := lex[strings.ToLower(w)]; ok {
 		return f
 	}
 	fw := foldString(w)
@@ -203,23 +208,23 @@ func foreignLookup(w string) uint8 {
 			return lexNegator // "n'est pas fiable": the verb is negated
 		}
 	}
-	if f, ok := foreignLexicon[fw]; ok {
+	if f, ok := lex[fw]; ok {
 		return f
 	}
 	// Inflections the lists leave out: French feminine and plural
 	// ("encombrées" → "encombré"), Spanish gender ("pesada" → "pesado").
 	for _, suf := range [...]string{"es", "s", "e"} {
 		if b, ok := strings.CutSuffix(fw, suf); ok && len(b) > 3 {
-			if f, ok := foreignLexicon[b]; ok {
+			if f, ok := lex[b]; ok {
 				return f
 			}
 		}
 	}
 	if b, ok := strings.CutSuffix(fw, "a"); ok && len(b) > 3 {
-		return foreignLexicon[b+"o"]
+		return lex[b+"o"]
 	}
 	if b, ok := strings.CutSuffix(fw, "as"); ok && len(b) > 3 {
-		return foreignLexicon[b+"os"]
+		return lex[b+"os"]
 	}
 	return 0
 }
