@@ -145,6 +145,15 @@ type Deps struct {
 	// Adjudicator asks a chat model about the mentions the rules find
 	// ambiguous (adjudication.Model); nil: detection is the rules alone.
 	Adjudicator Adjudicator
+	// Timeouts are the platforms' per-call timeouts (providers.Timeouts;
+	// a platform missing has its default): RunPlatforms starts no retry
+	// whose call could outlast the step.
+	Timeouts map[string]time.Duration
+	// RetryScale multiplies RunPlatforms' retry waits (0: 1; tests make
+	// them short, as the local runner's retry scale does for the ASL's).
+	RetryScale float64
+	// Jitter draws a full-jitter wait in [0, d] (nil: uniformly at random).
+	Jitter func(d time.Duration) time.Duration
 }
 
 // Adjudicator answers the detector's yes/no question with the call it
