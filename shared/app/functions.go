@@ -508,7 +508,7 @@ var Workflows = []Workflow{
 			"what makes a duplicate jobs-queue message harmless. A run makes 3 state\n" +
 			"transitions whatever its platforms (RunPlatforms asks them all in one\n" +
 			"invocation): $0.015 per 1,000 platform runs of 5 platforms by the cost\n" +
-			"model (make cost), against EXPRESS as Express, which would cap an\n" +
+			"model (make cost), against $0.005 as Express, which would cap an\n" +
 			"execution at 5 minutes and pay the AI platforms again for a duplicate\n" +
 			"message ($0.006-$0.05 per answer)."},
 	{Name: meter.MachineGapDetection, File: "statemachines/gap-detection.asl.json", Definition: statemachines.GapDetection,

@@ -177,11 +177,11 @@ func (s *Service) retryScale() float64 {
 	return 1
 }
 
-// jitter is a full-jitter wait: uniform in [0, d].
-func (s *Service) jitter(d time.Duration) time.Duration {
-	if s.Jitter != nil {
-		return s.Jitter(d)
-	}
+// jitter is a full-jitter wait in [0, d].
+func (s *Service) jitter(d time.Duration) time.Duration { return s.Jitter(d) }
+
+// fullJitter is uniform in [0, d].
+func fullJitter(d time.Duration) time.Duration {
 	if d <= 0 {
 		return 0
 	}

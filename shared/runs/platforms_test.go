@@ -66,7 +66,7 @@ func (f *failingTx) TransactWrite(ctx context.Context, ops ...store.Op) error {
 
 // startedRun starts a run of the seeded query (chatgpt and perplexity)
 // with samples and marks it running; it returns the job and its items.
-func startedRun(t *testing.T, e *env, samples int) (jobs.Job, []runs.Item) {
+func startedRun(t testing.TB, e *env, samples int) (jobs.Job, []runs.Item) {
 	t.Helper()
 	ctx := context.Background()
 	r := e.req("", "")
@@ -335,7 +335,7 @@ func TestRunPlatformsOutOfTime(t *testing.T) {
 
 // newClockEnvScaled is newClockEnv with the platform step's retry waits
 // multiplied by scale.
-func newClockEnvScaled(t *testing.T, scale float64) *env {
+func newClockEnvScaled(t testing.TB, scale float64) *env {
 	clock := storetest.NewClock(time.Date(2026, 11, 22, 10, 0, 0, 0, time.UTC))
 	return newEnvScaled(t, embedded.NewMemory(embedded.WithClock(clock.Now)), clock, scale)
 }

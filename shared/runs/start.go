@@ -202,6 +202,9 @@ func New(d Deps) (*Service, error) {
 	if d.Citations == nil {
 		d.Citations = citations.NewRepo(d.Table, d.Now)
 	}
+	if d.Jitter == nil {
+		d.Jitter = fullJitter
+	}
 	return &Service{Deps: d, meter: meter.New(d.Table, d.Tenants, d.Ledger, d.Jobs, d.Sender, d.Now, d.Logger)}, nil
 }
 

@@ -71,12 +71,12 @@ func newEnv(t *testing.T, tbl store.Table, clock *storetest.Clock, adj runs.Adju
 }
 
 // newEnvScaled is newEnv with retry waits multiplied by scale.
-func newEnvScaled(t *testing.T, tbl store.Table, clock *storetest.Clock, scale float64) *env {
+func newEnvScaled(t testing.TB, tbl store.Table, clock *storetest.Clock, scale float64) *env {
 	t.Helper()
 	return newEnvWith(t, tbl, clock, nil, scale)
 }
 
-func newEnvWith(t *testing.T, tbl store.Table, clock *storetest.Clock, adj runs.Adjudicator, scale float64) *env {
+func newEnvWith(t testing.TB, tbl store.Table, clock *storetest.Clock, adj runs.Adjudicator, scale float64) *env {
 	t.Helper()
 	repos, err := app.NewRepos(tbl, []byte("0123456789abcdef0123456789abcdef"), clock.Now)
 	if err != nil {
