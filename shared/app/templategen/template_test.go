@@ -420,7 +420,7 @@ func checkPolicy(t *testing.T, tp tpl, res node, f app.Function) {
 	if f.VerifiesSignedBodies() || f.SignsSiteContent() {
 		want["SiteContentSecret"] = true
 	}
-	if f.Name == runs.StepRunPlatform || f.Artifact == app.ArtifactGenerate {
+	if f.Name == runs.StepRunPlatforms || f.Name == runs.StepRunPlatform || f.Artifact == app.ArtifactGenerate {
 		want["ProviderKeysSecret"] = true
 	}
 	if f.AnswersBrandChecks() {
