@@ -492,6 +492,11 @@ type Workflow struct {
 	File       string
 	Definition []byte
 	Steps      []string
+	// Retired are steps of the previous definition that this one no
+	// longer names: executions started before a deploy keep their
+	// definition and still invoke them, so the state machine may invoke
+	// them for one release (they are not substituted).
+	Retired []string
 	// Comment is written above the state machine's resource.
 	Comment string
 }
@@ -500,9 +505,8 @@ type Workflow struct {
 // steps entries of workers.
 var Workflows = []Workflow{
 	{Name: runs.QueryExecution, File: "statemachines/query-execution.asl.json", Definition: statemachines.QueryExecution,
-		// step-run-platform stays one release: the role must still invoke
-		// it for executions of the previous definition.
-		Steps: []string{runs.StepMarkRunning, runs.StepRunPlatforms, runs.StepSettle, runs.StepRunPlatform},
+		Steps:   []string{runs.StepMarkRunning, runs.StepRunPlatforms, runs.StepSettle},
+		Retired: []string{runs.StepRunPlatform},
 		Comment: "Standard, not Express: the execution name is the job id, and only\n" +
 			"Standard workflows refuse a second execution of the same name, which is\n" +
 			"what makes a duplicate jobs-queue message harmless. A run makes 3 state\n" +

@@ -41,7 +41,6 @@ const (
 var Substitutions = map[string]string{
 	"StepMarkRunningArn":  StepMarkRunning,
 	"StepRunPlatformsArn": StepRunPlatforms,
-	"StepRunPlatformArn":  StepRunPlatform,
 	"StepSettleArn":       StepSettle,
 }
 

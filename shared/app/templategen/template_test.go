@@ -523,6 +523,14 @@ func TestStateMachines(t *testing.T) {
 				}
 				checkDefinition(t, w.Definition, e[0].Value, f)
 			}
+			// Executions of the previous definition still invoke its
+			// retired steps (one release).
+			for _, step := range w.Retired {
+				f, ok := app.FunctionNamed(step)
+				if !ok || f.Kind != app.KindRunsStep && f.Kind != app.KindJobStep || !f.Gradual || !invoked["!Ref "+app.LogicalID(step)+".Alias"] {
+					t.Errorf("retired step %s: not a deployed step the state machine may invoke", step)
+				}
+			}
 			if !regexp.MustCompile(`^\$\{AWS::StackName\}-`).MatchString(sm.get("Properties", "Name").str()) {
 				t.Errorf("Name %q must start with the stack's name", sm.get("Properties", "Name").str())
 			}
