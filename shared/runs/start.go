@@ -145,6 +145,9 @@ type Deps struct {
 	// Adjudicator asks a chat model about the mentions the rules find
 	// ambiguous (adjudication.Model); nil: detection is the rules alone.
 	Adjudicator Adjudicator
+	// ScheduleWorkers bounds the scheduled runs a scheduler pass starts at
+	// once (0: DefaultScheduleWorkers).
+	ScheduleWorkers int
 }
 
 // Adjudicator answers the detector's yes/no question with the call it
@@ -186,6 +189,9 @@ func New(d Deps) (*Service, error) {
 	}
 	if d.Metrics == nil {
 		d.Metrics = noMetrics{}
+	}
+	if d.ScheduleWorkers <= 0 {
+		d.ScheduleWorkers = DefaultScheduleWorkers
 	}
 	if d.RescoreBatch <= 0 {
 		d.RescoreBatch = DefaultRescoreBatch
