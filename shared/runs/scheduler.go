@@ -212,7 +212,7 @@ func (s *Service) ScheduleShard(q queue.Sender) queue.Handler {
 // one of slots while it starts, and returns the cursor of the next page.
 func (s *Service) startDuePage(ctx context.Context, shard int, now time.Time, cursor string, slots chan struct{}) (ScheduleReport, string, error) {
 	var rep ScheduleReport
-	due, next, err := s.Queries.DuePage(ctx, shard, now, DuePageSize, cursor)
+	due, next, err := s.Queries.DuePage(ctx, shard, now, s.SchedulePage, cursor)
 	if err != nil {
 		return rep, "", err
 	}

@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
+	"log/slog"
 	"sync"
 	"testing"
 	"time"
@@ -280,6 +282,45 @@ func TestEmptyPlatformSubsetIsRefused(t *testing.T) {
 		a, err := e.svc.Runs.Start(context.Background(), r)
 		if err != nil || len(a.Job.Platforms) != 2 {
 			t.Fatalf("platforms absent: %+v %v", a.Job, err)
+		}
+	})
+}
+
+// A shard with more due queries than a page holds is read page after page:
+// locally by the pass, in AWS by one message per further page.
+func TestSchedulePagesContinue(t *testing.T) {
+	backends(t, func(t *testing.T, e *env) {
+		ctx := context.Background()
+		const n = 20 // the tenant's daily ceiling is 30 credits
+		for i := range n {
+			e.scheduled(t, fmt.Sprintf("query %d", i), queries.ScheduleDaily)
+		}
+		r := e.svc.Repos
+		svc, err := runs.New(runs.Deps{Table: r.Table, Tenants: r.Tenants, Queries: r.Queries, Ledger: r.Ledger, Jobs: r.Jobs,
+			Competitors: r.Competitors, Sender: e.sender, Now: e.clock.Now, SchedulePage: 1, ScheduleWorkers: 3,
+			Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+		if err != nil {
+			t.Fatal(err)
+		}
+		q := &recordingSender{}
+		if _, _, err := svc.FanOutSchedules(ctx, q); err != nil {
+			t.Fatal(err)
+		}
+		h := svc.ScheduleShard(q)
+		for i := 0; i < len(q.msgs); i++ {
+			if err := h(ctx, queue.Message{ID: "m", Body: []byte(q.msgs[i])}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		// A message per page of one query; DynamoDB may hand out a cursor
+		// after a shard's last query too (its page is empty).
+		if c := e.jobCount(t); c != n || len(q.msgs) < n || len(q.msgs) > n+queries.DueShards {
+			t.Fatalf("%d jobs from %d messages, want %d from %d to %d", c, len(q.msgs), n, n, n+queries.DueShards)
+		}
+		e.clock.Advance(24 * time.Hour)
+		rep, err := svc.RunSchedules(ctx)
+		if err != nil || rep != (runs.ScheduleReport{Started: n}) {
+			t.Fatalf("the next day's pass: %+v %v", rep, err)
 		}
 	})
 }
