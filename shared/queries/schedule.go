@@ -5,7 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"sync/atomic"
 	"time"
+
+	"golang.org/x/sync/errgroup"
 
 	"github.com/brandlens/brandlens/shared/ids"
 	"github.com/brandlens/brandlens/shared/store"
@@ -122,6 +125,9 @@ func (r *Repo) Advance(ctx context.Context, d Due, next time.Time) error {
 	return nil
 }
 
+// indexWorkers bounds the tenants IndexSchedules reads at once.
+const indexWorkers = 16
+
 // dueIndexedKey marks that the scheduled queries stored before the due
 // index existed were added to it (once per table).
 var dueIndexedKey = store.Key{PK: "GLOBAL", SK: "MIGRATION#schedules-due-index"}
@@ -142,25 +148,37 @@ func (r *Repo) IndexSchedules(ctx context.Context, tenantIDs func(context.Contex
 	if err != nil {
 		return 0, err
 	}
+	// Tenants 16 at once: a table of 100,000 tenants is one read each,
+	// which in turn would outlast the scheduler function's timeout.
+	var n atomic.Int64
+	g, gctx := errgroup.WithContext(ctx)
+	g.SetLimit(indexWorkers)
 	for _, t := range ts {
-		snaps, err := r.docs.ReadAll(ctx, store.Query{PK: tenants.PK(t), SK: store.SKBeginsWith(prefix),
-			Filter: store.AttrNotExists(store.AttrGSI1PK)})
-		if err != nil {
-			return indexed, err
-		}
-		for _, sn := range snaps {
-			if !Scheduled(sn.Value) {
-				continue
+		g.Go(func() error {
+			snaps, err := r.docs.ReadAll(gctx, store.Query{PK: tenants.PK(t), SK: store.SKBeginsWith(prefix),
+				Filter: store.AttrNotExists(store.AttrGSI1PK)})
+			if err != nil {
+				return err
 			}
-			err := r.docs.Replace(ctx, sn, sn.Value)
-			if err != nil && !errors.Is(err, store.ErrConditionFailed) {
-				return indexed, err
+			for _, sn := range snaps {
+				if !Scheduled(sn.Value) {
+					continue
+				}
+				err := r.docs.Replace(gctx, sn, sn.Value)
+				if err != nil && !errors.Is(err, store.ErrConditionFailed) {
+					return err
+				}
+				if err == nil {
+					n.Add(1)
+				}
 			}
-			if err == nil {
-				indexed++
-			}
-		}
+			return nil
+		})
 	}
+	if err := g.Wait(); err != nil {
+		return int(n.Load()), err
+	}
+	indexed = int(n.Load())
 	if err := r.tbl.Put(ctx, store.Item{store.AttrPK: dueIndexedKey.PK, store.AttrSK: dueIndexedKey.SK}, store.Cond{}); err != nil {
 		return indexed, fmt.Errorf("queries: write the due index marker: %w", err)
 	}

@@ -195,14 +195,24 @@ func TestSchedulerRefusedTenantDoesNotBlockOthers(t *testing.T) {
 func TestSchedulerIndexesQueriesStoredBeforeTheIndex(t *testing.T) {
 	backends(t, func(t *testing.T, e *env) {
 		ctx := context.Background()
-		q := e.scheduled(t, "legacy query", queries.ScheduleDaily)
-		if _, err := e.svc.Repos.Table.Update(ctx, queries.Key(1, q.ID),
-			store.Update{Remove: []string{store.AttrGSI1PK, store.AttrGSI1SK}}, store.Cond{}); err != nil {
+		res, err := seed.Apply(ctx, e.svc.Repos, seed.File{Tenants: []seed.Tenant{{Name: "Other", Credits: 10,
+			Brand: &seed.Brand{Name: "Other Co"}, Queries: []seed.Query{
+				{Text: "other legacy query", Platforms: []string{"chatgpt"}, Schedule: "weekly"},
+				{Text: "unscheduled legacy query", Platforms: []string{"chatgpt"}}}}}})
+		if err != nil {
 			t.Fatal(err)
 		}
-		e.pass(t, "first pass", runs.ScheduleReport{Started: 1, Indexed: 1})
-		e.clock.Advance(24 * time.Hour)
-		e.pass(t, "the next day", runs.ScheduleReport{Started: 1})
+		q := e.scheduled(t, "legacy query", queries.ScheduleDaily)
+		for _, k := range []store.Key{queries.Key(1, q.ID), queries.Key(res.Tenants[0].ID, 1)} {
+			if _, err := e.svc.Repos.Table.Update(ctx, k,
+				store.Update{Remove: []string{store.AttrGSI1PK, store.AttrGSI1SK}}, store.Cond{}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		e.pass(t, "first pass", runs.ScheduleReport{Started: 2, Indexed: 2})
+		e.pass(t, "second pass", runs.ScheduleReport{})
+		e.clock.Advance(24 * time.Hour) // Sunday → Monday: a new day and ISO week
+		e.pass(t, "the next day", runs.ScheduleReport{Started: 2})
 	})
 }
 
