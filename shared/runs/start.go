@@ -154,6 +154,11 @@ type Deps struct {
 	RetryScale float64
 	// Jitter draws a full-jitter wait in [0, d] (nil: uniformly at random).
 	Jitter func(d time.Duration) time.Duration
+	// ScheduleWorkers bounds the scheduled runs a scheduler pass starts at
+	// once (0: DefaultScheduleWorkers); SchedulePage is how many due
+	// queries one read of a due-index shard returns (0: DuePageSize).
+	ScheduleWorkers int
+	SchedulePage    int
 }
 
 // Adjudicator answers the detector's yes/no question with the call it
@@ -195,6 +200,12 @@ func New(d Deps) (*Service, error) {
 	}
 	if d.Metrics == nil {
 		d.Metrics = noMetrics{}
+	}
+	if d.ScheduleWorkers <= 0 {
+		d.ScheduleWorkers = DefaultScheduleWorkers
+	}
+	if d.SchedulePage <= 0 {
+		d.SchedulePage = DuePageSize
 	}
 	if d.RescoreBatch <= 0 {
 		d.RescoreBatch = DefaultRescoreBatch
