@@ -421,6 +421,7 @@ var heldoutFloors = map[string]struct{ mentionF1, verdict, sentiment, negatives,
 	"batch-h.jsonl": {mentionF1: 0.98, verdict: 0.94, sentiment: 0.94, negatives: 1.00, startFound: 1.00},
 	"batch-i.jsonl": {mentionF1: 0.98, verdict: 0.97, sentiment: 0.80, negatives: 1.00, startFound: 0.83},
 	"batch-j.jsonl": {mentionF1: 1.00, verdict: 1.00, sentiment: 0.68, negatives: 1.00, startFound: 1.00},
+	"batch-m.jsonl": {mentionF1: 0.85, verdict: 0.82, sentiment: 1.00, negatives: 1.00, startFound: 1.00},
 }
 
 func TestHeldout(t *testing.T) {
