@@ -533,3 +533,30 @@ func TestClassRivalPredicates(t *testing.T) {
 			"Harmony isn't a destination; it's a practice of small daily choices.", VerdictOrdinaryWord},
 	})
 }
+
+// A brand phrase with a lower-case word in it ("Discover it Cash Back") is
+// a product's name, not an imperative verb and its object; "Craft a
+// reply" stays a verb.
+func TestClassBrandPhrase(t *testing.T) {
+	entDiscover := Entity{Name: "Discover", Domains: []string{"discover.com"}}
+	runVerdictCases(t, []verdictCase{
+		{"a product name with a lower-case word", entDiscover, nil, "first credit card for a student",
+			"Discover it Secured reports to all three bureaus, so a student builds credit from the first month.", VerdictMentioned},
+		{"control: an imperative and its object", entDiscover, nil, "things to do in lisbon",
+			"Discover the city on foot: the Alfama's lanes are too narrow for cars.", VerdictOrdinaryWord},
+	})
+}
+
+// A name right before "mode" or "variant" names a mode or a variant of
+// something else ("Sentry Mode" on a car, "the Delta variant"); the
+// predicate after it is the mode's.
+func TestClassFeatureNames(t *testing.T) {
+	runVerdictCases(t, []verdictCase{
+		{"another product's mode", Entity{Name: "Guardian", Domains: []string{"guardian.app"}}, nil, "rivian guardian mode battery",
+			"Guardian Mode records the cameras while the truck is parked and costs about a percent of battery per hour.", VerdictOrdinaryWord},
+		{"a variant", Entity{Name: "Omega", Domains: []string{"omega.ai"}}, nil, "omega variant symptoms",
+			"The Omega variant mostly caused a sore throat and a runny nose, and spread faster than earlier strains.", VerdictOrdinaryWord},
+		{"control: the product's own feature named after it", Entity{Name: "Guardian", Domains: []string{"guardian.app"}}, nil, "guardian parental control app review",
+			"Guardian is a parental control app: it filters sites, limits screen time and reports activity to parents.", VerdictMentioned},
+	})
+}

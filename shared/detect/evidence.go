@@ -318,7 +318,14 @@ func (an *analysis) localEvidence(c *cand) {
 		score += wNaturalKind
 		c.otherSense = true
 	}
-	if !cue && def == defNone && (an.naturalKindFollows(c, rec) || an.otherOfKind(rec)) {
+	feature := !cue && def == defNone && next.sep == 0 && inSetStem(featureNouns, strings.ToLower(next.word))
+	if feature {
+		// "Sentry Mode keeps the car's cameras awake", "the Delta
+		// variant": the name of another thing's mode or of a variant;
+		// the predicate after it is the mode's
+		score += wNaturalKind
+		c.otherSense = true
+	} else if !cue && def == defNone && (an.naturalKindFollows(c, rec) || an.otherOfKind(rec)) {
 		score += wNaturalKind // "Amazon basin", "Amazon River", "Apple pie", "more than any other planet"
 		c.otherSense = true
 	}
@@ -339,10 +346,12 @@ func (an *analysis) localEvidence(c *cand) {
 		if score < evidenceThreshold || an.verbUse(c, rec, prev, next, true) || nounUse {
 			reject()
 			// "a *notion*", "no notion": the answer uses the common noun,
-			// and its capitalised occurrences without a cue likely too;
+			// and its capitalised occurrences without a cue likely too
+			c.nounSense = nounHead
 			// a name the word list lacks, written as a word at all
-			// ("devenir boulanger"), shows the answer's language has it
-			c.nounSense = nounHead || p.level == 0 && !c.cued
+			// ("devenir boulanger"), shows the answer's language has that
+			// word: plainly another sense than the product
+			c.otherSense = p.level == 0 && !c.cued
 			return
 		}
 		c.local = score
@@ -427,14 +436,14 @@ func (an *analysis) localEvidence(c *cand) {
 		}
 		score += wNameHeading
 	}
-	if !title && !p.calendar && next.sep == 0 && (nameLike(next.word) && !inSet(functionWords, next.word) && !inSet(verbParticles, next.word) ||
+	if !title && !p.calendar && !feature && next.sep == 0 && (nameLike(next.word) && !inSet(functionWords, next.word) && !inSet(verbParticles, next.word) ||
 		startsWithDigit(next.word) && len(next.word) <= 4) || // "Bear 2", "Things 3"
 
 		!p.calendar && !cue && an.productNounFollows(c, rec) {
 		score += wProductLine // "Square Register", "Zoom Webinars", "Discord voice channels"
 	}
 
-	if an.predicateFollows(c, rec) {
+	if !feature && an.predicateFollows(c, rec) {
 		score += wPredicate
 	}
 	attrs := an.attributes(rec)
@@ -585,7 +594,7 @@ func (an *analysis) verbUse(c *cand, rec *sentRec, prev, next tok, initial bool)
 	if inSet(verbParticles, next.word) && unicode.IsUpper(firstRune(next.word)) {
 		return true // "Zoom In", "Zoom Out": a control's label
 	}
-	if initial && inSet(verbObjects, next.word) {
+	if initial && inSet(verbObjects, next.word) && !productNameGoesOn(text, c.end, rec.end) {
 		return true
 	}
 	return !unicode.IsUpper(firstRune(text[c.start:c.end])) && inSet(verbBefore, prev.word) && an.d.pats[c.pat].level < 50
@@ -779,6 +788,7 @@ func (an *analysis) predicateFollows(c *cand, rec *sentRec) bool {
 			pos += 2 + k + 1
 		}
 	}
+	inner := false
 	for k := 0; k < 4; k++ {
 		w, np := wordAt(text, pos, rec.end)
 		if n := contractionLen(text, w, np, rec.end); n > 0 {
@@ -792,10 +802,14 @@ func (an *analysis) predicateFollows(c *cand, rec *sentRec) bool {
 		switch {
 		case w == "":
 			return false
+		case k == 0 && inSet(verbObjects, w) && productNameGoesOn(text, c.end, rec.end):
+			// "Discover it Cash Back gives …": a product name with a
+			// lower-case word in it, two more words long
+			inner = true
 		case k == 0 && inSet(enumerators, w) && nameLike(peekWordAt(text, np, rec.end)):
 			// "Stripe or Wise are cheaper": the predicate of both
 			_, np = wordAt(text, np, rec.end)
-		case k < 2 && (nameLike(w) && !inSet(functionWords, w) || startsWithDigit(w) && len(w) <= 4):
+		case (k < 2 || k == 2 && inner) && (nameLike(w) && !inSet(functionWords, w) || startsWithDigit(w) && len(w) <= 4):
 			// "Mercury Treasury lets …", "Bear 2 added …": a product line or version
 		case k == 0 && !inSet(brandVerbs, w) && (inSet(productNouns, w) || inSetStem(categoryNouns, w)):
 			// "Nest thermostats are …", "Zoom calls drop …" (but "Telegram
@@ -1074,7 +1088,8 @@ does did do has have had must`)
 router printer tv television console vacuum bank neobank fintech card issuer lender broker exchange wallet
 messenger browser tracker editor app platform tool service software suite client retailer store marketplace
 airline carrier insurer network station chain brand database crm erp pos terminal reader notebook notetaker
-recorder assistant chatbot`)
+recorder assistant chatbot detergent shampoo toothpaste deodorant moisturizer moisturiser sunscreen cleanser sneaker
+mattress scooter ebike razor`)
 
 	// naturalNouns after (or defining) a capitalised ordinary word make it
 	// another sense of the word: a place, a body, a substance, a creature,
@@ -1084,6 +1099,10 @@ planet planets moon star element metal metals mineral poisoning toxicity exposur
 tree trees fruit fruits pie cider juice sauce slices orchard animal animals mythology myth god goddess
 priestess temple oracle sanctuary mountain mountains lake lakes ocean sea island islands valley desert tribe
 tribes warrior warriors horse zodiac horoscope astrology constellation festival carnival parade museum`)
+
+	// featureNouns right after a name make it the name of a mode or a
+	// variant of something else: "Sentry Mode", "the Delta variant".
+	featureNouns = set(`mode variant strain`)
 
 	// productNouns after a name make it a product: "Zoom calls", "Slack
 	// channels", "Discord servers".
@@ -1334,4 +1353,17 @@ func contractionLen(text, w string, np, end int) int {
 		}
 	}
 	return 0
+}
+
+// productNameGoesOn: after the name, a short lower-case word and then a
+// capitalised word that is no function word ("Discover it Cash Back",
+// "Amex Gold"), outside a title-case line: the name is part of a product's
+// name, not a verb and its object ("Craft a reply").
+func productNameGoesOn(text string, pos, end int) bool {
+	w, np := wordAt(text, pos, end)
+	if w == "" || len(w) > 3 || unicode.IsUpper(firstRune(w)) {
+		return false
+	}
+	n, _ := wordAt(text, np, end)
+	return nameLike(n) && !inSet(functionWords, strings.ToLower(n)) && !titleCaseLine(text, pos)
 }
