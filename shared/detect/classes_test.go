@@ -560,3 +560,18 @@ func TestClassFeatureNames(t *testing.T) {
 			"Guardian is a parental control app: it filters sites, limits screen time and reports activity to parents.", VerdictMentioned},
 	})
 }
+
+// Batch N's classes: a French subject before "a" (has) is no English
+// imperative ("Orange a le réseau"); a name of several words written in
+// lower case as a phrase needs evidence ("une ligne directe").
+func TestClassBatchN(t *testing.T) {
+	entLigne := Entity{Name: "Ligne Claire", Domains: []string{"ligneclaire.fr"}}
+	runVerdictCases(t, []verdictCase{
+		{"a French subject and 'a'", Entity{Name: "Bouquet", Domains: []string{"bouquet.fr"}}, nil, "livraison de fleurs",
+			"Interflora livre partout en France. Bouquet a un réseau plus petit.", VerdictMentioned},
+		{"a name of two words written as a phrase", entLigne, nil, "style ligne claire bande dessinée",
+			"La ligne claire est un style de bande dessinée aux contours nets et aux aplats de couleur, popularisé par Hergé.", VerdictOrdinaryWord},
+		{"control: the name capitalised", entLigne, nil, "ligne claire avis",
+			"Ligne Claire vend des lampes design fabriquées en France, avec une garantie de cinq ans.", VerdictMentioned},
+	})
+}

@@ -594,7 +594,9 @@ func (an *analysis) verbUse(c *cand, rec *sentRec, prev, next tok, initial bool)
 	if inSet(verbParticles, next.word) && unicode.IsUpper(firstRune(next.word)) {
 		return true // "Zoom In", "Zoom Out": a control's label
 	}
-	if initial && inSet(verbObjects, next.word) && !productNameGoesOn(text, c.end, rec.end) {
+	// "Craft a reply" is English: in a French answer "Orange a le réseau"
+	// is a subject and its verb
+	if initial && inSet(verbObjects, next.word) && !productNameGoesOn(text, c.end, rec.end) && !an.nonEnglish() {
 		return true
 	}
 	return !unicode.IsUpper(firstRune(text[c.start:c.end])) && inSet(verbBefore, prev.word) && an.d.pats[c.pat].level < 50

@@ -813,12 +813,15 @@ func sameListBlock(text string, a, b int) bool {
 // lowerForm: the surface is one lower-case ASCII word while the
 // entity's name is written with a capital ("Headspace").
 func lowerForm(surface, name string) bool {
-	if len(surface) < 3 || name == "" || !unicode.IsUpper(firstRune(name)) || strings.ContainsAny(name, " .-") {
+	if len(surface) < 3 || name == "" || !unicode.IsUpper(firstRune(name)) || strings.ContainsAny(name, ".-") {
 		return false
 	}
-	for i := 0; i < len(surface); i++ {
-		if surface[i] < 'a' || surface[i] > 'z' {
-			return false // Latin letters only: other scripts case names otherwise
+	for _, r := range surface {
+		// Latin lower-case letters only (other scripts case names
+		// otherwise), and the spaces of a name of several words written
+		// as a phrase ("una línea directa con tu banco")
+		if r != ' ' && !(unicode.IsLower(r) && unicode.Is(unicode.Latin, r)) {
+			return false
 		}
 	}
 	return true
