@@ -1300,6 +1300,17 @@ func (an *analysis) guardNamesakes() {
 // otherOfKind: the sentence counts something among a natural kind ("more
 // than any other planet", "unlike other rivers").
 func (an *analysis) otherOfKind(rec *sentRec) bool {
+	// read once per sentence: a long sentence may hold many names
+	if rec.ofKind == 0 {
+		rec.ofKind = 2
+		if an.readOtherOfKind(rec) {
+			rec.ofKind = 1
+		}
+	}
+	return rec.ofKind == 1
+}
+
+func (an *analysis) readOtherOfKind(rec *sentRec) bool {
 	text := an.text
 	for pos := rec.start; pos < rec.end; {
 		w, np := wordAt(text, pos, rec.end)

@@ -63,6 +63,7 @@ type sentRec struct {
 	unkTo      int // -1 until checked
 	words      int
 	attrs      int8   // product attributes + 1; 0 until counted
+	ofKind     int8   // counts something among a natural kind: 0 until read, 1 yes, 2 no
 	anchor     bool   // a negation anchor occurs (set by tokenize)
 	acc        entSet // entities with accepted mentions here
 	accComp    entSet // competitors with accepted mentions here
