@@ -50,10 +50,14 @@
 //     ("Telegram, by contrast, stores") or an enumerated name ("Stripe or
 //     Wise are"): a product verb ("X offers", "X learns", "X has a free
 //     plan", "X has lost market share", "X can do", "X doesn't sync"), a
-//     lower-case verb in -s or -ed with an object ("Nest learns your
-//     schedule", "Square introduced the reader"), a state or an evaluation
+//     lower-case verb in -s or -ed with an object, a bare plural one
+//     included ("Nest learns your schedule", "Square introduced the
+//     reader", "Brave blocks trackers"), a negated auxiliary read whole
+//     ("Mercury doesn't take cash"; "isn't" is a copula), a state or an evaluation
 //     within three words of a copula ("X is known for", "X is pleasant to
-//     write in", "X is prettier for"; company states: "X was founded", "X was among the brands that",
+//     write in", "X is prettier for", a bare comparative ending the predicate:
+//     "Gain is cheaper.", "Vans Authentics are lighter and sit lower";
+//     company states: "X was founded", "X was among the brands that",
 //     "X is one of the apps that", "X is the most consistent",
 //     "X is made by"), or — in French, Spanish, Italian, Portuguese and
 //     German, whose common nouns take an article — a bare capitalised
@@ -114,7 +118,27 @@
 // link anchor or rarity, and after an article it is a common noun ("a
 // coda", "the notion that"); a capitalised one-word name written in lower
 // case is treated as an ordinary word even when the word list lacks it
-// ("the right headspace"); the second part of a compound ("high-mercury
+// ("the right headspace", "devenir boulanger", "una persona idealista"),
+// and then so are its capitalised occurrences in that answer ("CAP
+// Boulanger", "Idealista no es lo mismo"), which lose 1.0 as another
+// sense when they have no cue of their own. A name that is no word but
+// also names a natural kind, a sign or an event is guarded the same way in
+// an answer that uses it so — an occurrence defined as one ("Gemini (May
+// 21 – June 20) is an air sign", past a parenthesis), followed by one
+// ("Cambridge Folk Festival"), counted among them ("more moons than any
+// other planet"), or a query that names it and asks about such things and
+// no product ("how many moons does saturn have", "saturn return
+// astrology": −1.5). A name right before "mode" or "variant" is another
+// thing's mode or variant ("Sentry Mode keeps the car's cameras awake",
+// "the Delta variant": −1.5, and the predicate after it is the mode's).
+// A name its owner writes in lower case ("dm", "folk") counts as
+// capitalised when written so, without the evidence of a capital. An app
+// picked by a UI command from a store's list ("… then Subscriptions.
+// Choose Balance") is the app (+0.5 instead of −1.0); a name that is the
+// start of a product's name with a lower-case word in it ("Discover it
+// Cash Back gives …") is no imperative verb and its object. A name right
+// after a word that is a name by itself ("Cambridge", no lexicon word)
+// is the tail of another name even at a sentence start (English answers); the second part of a compound ("high-mercury
 // fish"), a weekday or month in a temporal context ("on Monday morning",
 // "May 5", "every Monday") and a weekday heading a list or lines headed by
 // other weekdays (a plan by day) are rejected outright, and capitals never
@@ -178,7 +202,7 @@
 // other entity — and no sentence asserts anything about it (its other
 // sentences are questions, conditions, guesses, echoes of the user —
 // "if", "may be", "could refer", "not certain", "called", "asked",
-// "check", … ("X could generate titles" states a capability, no guess) —
+// "check", "compare", … ("X could generate titles" states a capability, no guess) —
 // or bare headings), every
 // mention of the brand is Unknown. A positive statement about the brand
 // anywhere wins.
@@ -388,9 +412,10 @@
 // French, German and Spanish ones; other languages get neutral sentiment. Ignorance is read in English, French, German,
 // Spanish, Portuguese and Italian. The ordinary-word rule reads capitals,
 // markup and the bare subjects of those languages, so it works in part
-// elsewhere. A place or a character that shares a brand's name and is no
-// dictionary word ("Patagonia" the region, "the Oracle" of a film) counts
-// as the brand. The evidence weights were tuned on the
+// elsewhere. A place, a person or a character that shares a brand's name
+// and is no dictionary word ("Patagonia" the region, "Johannes Müller",
+// "the Oracle" of a film) counts as the brand, unless the answer marks it
+// as a natural kind, a sign or an event (above). The evidence weights were tuned on the
 // corpus in testdata/corpus (make eval). Sentences end at
 // ". ", "! ", "? ", CJK full stops and line breaks (not after list numbers
 // or a few abbreviations), so other abbreviations split sentences. Inflected
