@@ -204,6 +204,7 @@ type Detector struct {
 	blank   []EntityResult
 	scratch sync.Pool
 	adj     Adjudicator // nil: rules only
+	sent    sentParams  // the calibrated thresholds of the brand's sentiment
 }
 
 // Option configures a Detector.
@@ -219,7 +220,7 @@ func WithAdjudicator(a Adjudicator) Option {
 // New compiles the detector for the brand and its competitors.
 func New(brand Entity, competitors []Entity, opts ...Option) *Detector {
 	initFold()
-	d := &Detector{folded: make(map[string]bool)}
+	d := &Detector{folded: make(map[string]bool), sent: defaultSentParams}
 	for _, o := range opts {
 		o(d)
 	}
