@@ -10,12 +10,14 @@ import (
 
 // sentimentGrid is the calibration grid of the brand's sentiment: VADER
 // off, and the valences from which a word only VADER knows counts in a
-// predicate and, as an "-ed"/"-ing" criticism, anywhere.
+// predicate, as an "-ed"/"-ing" criticism anywhere, and anywhere at all.
 var sentimentGrid = func() []sentParams {
 	g := []sentParams{{}}
-	for _, lo := range []float32{0.5, 1.0, 1.5, 2.0, 2.5} {
-		for _, free := range []float32{0, 2.0, 2.5} {
-			g = append(g, sentParams{vaderMin: lo, vaderFree: free, vaderStrong: 3.0})
+	for _, pred := range []float32{0.5, 1.0, 1.5} {
+		for _, free := range []float32{0, 2.0} {
+			for _, anyV := range []float32{0, 2.5, 3.0} {
+				g = append(g, sentParams{vaderMin: pred, vaderFree: free, vaderAny: anyV, vaderStrong: 3.0})
+			}
 		}
 	}
 	return g
@@ -25,7 +27,7 @@ func (p sentParams) String() string {
 	if p.vaderMin <= 0 {
 		return "vader off"
 	}
-	return fmt.Sprintf("pred≥%.1f free≥%.1f", p.vaderMin, p.vaderFree)
+	return fmt.Sprintf("pred≥%.1f free≥%.1f any≥%.1f", p.vaderMin, p.vaderFree, p.vaderAny)
 }
 
 // sentimentSet is one calibration set: a held-out batch or a corpus half,
@@ -52,7 +54,11 @@ func loadSentimentSets(t *testing.T) []sentimentSet {
 		}
 		sets = append(sets, sentimentSet{name: strings.TrimSuffix(filepath.Base(p), ".jsonl"), cases: cs})
 	}
-	return sets
+	var cs []corpusCase
+	for _, c := range sentimentClasses() {
+		cs = append(cs, corpusCase{ID: c.name, Brand: c.brand, Competitors: c.comps, Query: c.query, Text: c.text, Sentiment: c.want})
+	}
+	return append(sets, sentimentSet{name: "classes", cases: cs})
 }
 
 // reading is one answer read at one grid point.
@@ -103,56 +109,63 @@ func (t tally) better(u tally) bool { return t.negOK > u.negOK || t.negOK == u.n
 // TestSentimentCalibration calibrates the brand's sentiment on every set
 // (held-out batches and corpus halves: all tuning data now) and measures
 // how it generalises by leave-one-set-out: for each set, the grid point
-// best on the other sets is scored on the set left out. It fails when the
-// shipped defaults are not the point the whole data picks.
+// best on the other sets is scored on the set left out. Best: more
+// negatives read negative or mixed, then more agreement; the hand rules
+// were written for these sets, so many points tie on them, and the tie
+// goes to the point that reads them best with the curated words VADER
+// also knows taken out (TestSentimentAblation: words not yet listed stand
+// for the next batch's), then to the middle of the tied points. It fails
+// when the shipped defaults are not the point the whole data picks.
 func TestSentimentCalibration(t *testing.T) {
 	sets := loadSentimentSets(t)
 	grid := make([][]tally, len(sentimentGrid)) // [point][set]
+	ablated := make([][]tally, len(sentimentGrid))
 	for i, pm := range sentimentGrid {
-		grid[i] = make([]tally, len(sets))
+		grid[i], ablated[i] = make([]tally, len(sets)), make([]tally, len(sets))
+		ab := pm
+		ab.ablate = true
 		for j, s := range sets {
 			for _, c := range s.cases {
 				grid[i][j].add(readCase(c, pm))
+				ablated[i][j].add(readCase(c, ab))
 			}
 		}
 	}
-	// choose picks the point best on the sets other than skip (-1: none);
-	// among tied points, the middle one of the grid's order — the data
-	// cannot tell them apart, so the threshold furthest from both ends of
-	// the tied range.
+	sum := func(g []tally, skip int) (tl tally) {
+		for j, x := range g {
+			if j != skip {
+				tl.plus(x)
+			}
+		}
+		return tl
+	}
+	// choose picks the point best on the sets other than skip (-1: none).
 	choose := func(skip int) int {
 		var tied []int
-		bt := tally{ok: -1, negOK: -1}
+		bt, ba := tally{ok: -1, negOK: -1}, tally{ok: -1, negOK: -1}
 		for i := range grid {
-			var tl tally
-			for j, x := range grid[i] {
-				if j != skip {
-					tl.plus(x)
-				}
-			}
+			tl, ta := sum(grid[i], skip), sum(ablated[i], skip)
 			switch {
-			case tl.better(bt):
-				tied, bt = []int{i}, tl
-			case !bt.better(tl):
+			case tl.better(bt) || !bt.better(tl) && ta.better(ba):
+				tied, bt, ba = []int{i}, tl, ta
+			case !bt.better(tl) && !ba.better(ta):
 				tied = append(tied, i)
 			}
 		}
 		return tied[(len(tied)-1)/2]
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "%-20s", "point")
+	fmt.Fprintf(&b, "%-28s", "point")
 	for _, s := range sets {
-		fmt.Fprintf(&b, " %-9s", s.name)
+		fmt.Fprintf(&b, " %-8s", s.name)
 	}
-	b.WriteString(" all\n")
+	b.WriteString(" all                       ablated\n")
 	for i, pm := range sentimentGrid {
-		fmt.Fprintf(&b, "%-20s", pm)
-		var tl tally
+		fmt.Fprintf(&b, "%-28s", pm)
 		for _, x := range grid[i] {
-			tl.plus(x)
-			fmt.Fprintf(&b, " %3d/%-5d", x.ok, x.n)
+			fmt.Fprintf(&b, " %3d/%-4d", x.ok, x.n)
 		}
-		fmt.Fprintf(&b, " %s\n", tl)
+		fmt.Fprintf(&b, " %s  %s\n", sum(grid[i], -1), sum(ablated[i], -1))
 	}
 	b.WriteString("leave one set out (the point chosen on the other sets, scored on the set left out; beside it, VADER off):\n")
 	var lo, base tally
@@ -160,13 +173,56 @@ func TestSentimentCalibration(t *testing.T) {
 		i := choose(j)
 		lo.plus(grid[i][j])
 		base.plus(grid[0][j])
-		fmt.Fprintf(&b, "  %-10s %-20s %s   off %s\n", s.name, sentimentGrid[i], grid[i][j], grid[0][j])
+		fmt.Fprintf(&b, "  %-10s %-28s %s   off %s\n", s.name, sentimentGrid[i], grid[i][j], grid[0][j])
 	}
-	fmt.Fprintf(&b, "  %-10s %-20s %s   off %s\n", "all", "", lo, base)
+	fmt.Fprintf(&b, "  %-10s %-28s %s   off %s\n", "all", "", lo, base)
 	bi := choose(-1)
 	fmt.Fprintf(&b, "chosen on every set: %s", sentimentGrid[bi])
 	t.Logf("\n%s", b.String())
 	if sentimentGrid[bi] != defaultSentParams {
 		t.Errorf("defaultSentParams = %s, the calibration picks %s", defaultSentParams, sentimentGrid[bi])
+	}
+}
+
+// TestSentimentAblation measures what VADER knows of the hand-kept
+// lexicon: the curated polar words VADER also scores are taken out, and
+// the sets are read without VADER and with it (defaults). The words a
+// person added round after round are the ones fresh answers use; VADER
+// finding them is the evidence that it finds the next ones.
+func TestSentimentAblation(t *testing.T) {
+	n := 0
+	for w := range positiveWords {
+		if vaderValence(w) != 0 {
+			n++
+		}
+	}
+	for w := range negativeWords {
+		if vaderValence(w) != 0 {
+			n++
+		}
+	}
+	sets := loadSentimentSets(t)
+	cut, cutVader := sentParams{ablate: true}, defaultSentParams
+	cutVader.ablate = true
+	var full, without, with tally
+	var b strings.Builder
+	fmt.Fprintf(&b, "%d of %d curated polar words are VADER's\n%-10s %-24s %-24s %s\n", n, len(positiveWords)+len(negativeWords),
+		"set", "curated lexicon + VADER", "curated minus VADER's", "curated minus VADER's, + VADER")
+	for _, s := range sets {
+		var a, c, v tally
+		for _, cs := range s.cases {
+			a.add(readCase(cs, defaultSentParams))
+			c.add(readCase(cs, cut))
+			v.add(readCase(cs, cutVader))
+		}
+		full.plus(a)
+		without.plus(c)
+		with.plus(v)
+		fmt.Fprintf(&b, "%-10s %-24s %-24s %s\n", s.name, a, c, v)
+	}
+	fmt.Fprintf(&b, "%-10s %-24s %-24s %s", "all", full, without, with)
+	t.Logf("\n%s", b.String())
+	if !with.better(without) {
+		t.Errorf("VADER recovers nothing of the curated words: %s without it, %s with it", without, with)
 	}
 }

@@ -236,8 +236,10 @@ type sentimentCase struct {
 
 // Sentiment classes: negation, contrast, reported complaints, intensity,
 // mixed, hedged recommendations, comparisons where the competitor wins.
-func TestClassSentiment(t *testing.T) {
-	cases := []sentimentCase{
+// sentimentClasses are the sentiment classes' table cases (also a set of
+// TestSentimentCalibration).
+func sentimentClasses() []sentimentCase {
+	return []sentimentCase{
 		// negation and first-person verdicts
 		{"I wouldn't pick it", entSlack, nil, "slack for a club",
 			"Slack works, but I wouldn't pick it for a volunteer club: the free plan hides old messages.", Negative},
@@ -404,7 +406,10 @@ func TestClassSentiment(t *testing.T) {
 		{"Spanish: too many ads", Entity{Name: "Hulu"}, nil, "hulu opiniones",
 			"Hulu tiene buenas series, pero muestra demasiados anuncios.", Mixed},
 	}
-	for _, tc := range cases {
+}
+
+func TestClassSentiment(t *testing.T) {
+	for _, tc := range sentimentClasses() {
 		t.Run(tc.name, func(t *testing.T) {
 			r, err := New(tc.brand, tc.comps).Analyze(context.Background(), Input{Text: tc.text, Query: tc.query})
 			if err != nil {

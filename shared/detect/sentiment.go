@@ -38,11 +38,19 @@ type sentParams struct {
 	// vaderFree: an "-ed"/"-ing" form counts anywhere from this negative
 	// valence on ("angered long-time users", "a frustrating setup").
 	vaderFree float32
+	// vaderAny: any word counts anywhere from this valence ("excellent",
+	// "the best", "wins"; VADER's nouns that name things, "rewards",
+	// "friends", stay below it); 0: never.
+	vaderAny float32
 	// vaderStrong: from this valence on a VADER word weighs sentStrong.
 	vaderStrong float32
+	// ablate leaves the curated polar words VADER also scores to VADER:
+	// how much of the hand-kept lexicon VADER would have found
+	// (TestSentimentAblation).
+	ablate bool
 }
 
-var defaultSentParams = sentParams{vaderMin: 1.5, vaderFree: 2.0, vaderStrong: 3.0}
+var defaultSentParams = sentParams{vaderMin: 0.5, vaderFree: 2.0, vaderAny: 3.0, vaderStrong: 3.0}
 
 // withSentParams replaces the calibrated thresholds (calibration tests).
 func withSentParams(p sentParams) Option { return func(d *Detector) { d.sent = p } }
@@ -60,6 +68,7 @@ func (pm sentParams) vaderFlags(w string, predicate bool) uint8 {
 		return 0
 	case predicate && (v >= pm.vaderMin || v <= -pm.vaderMin):
 	case pm.vaderFree > 0 && v <= -pm.vaderFree && (strings.HasSuffix(w, "ed") || strings.HasSuffix(w, "ing")):
+	case pm.vaderAny > 0 && (v >= pm.vaderAny || v <= -pm.vaderAny):
 	default:
 		return 0
 	}
@@ -982,6 +991,9 @@ func (an *analysis) valence(s, e int) (p, n float64, verdict bool) {
 		before, before2 := prev, prev2
 		prev, prev2 = w, prev
 		f := lookup(w)
+		if an.d.sent.ablate && f&(lexPositive|lexNegative) != 0 && vaderValence(w) != 0 {
+			f &^= lexPositive | lexNegative | lexStrong
+		}
 		if vader && f == 0 && !sentimentRole(w) {
 			f = an.d.sent.vaderFlags(w, predLeft > 0)
 		}
