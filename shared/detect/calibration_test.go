@@ -226,3 +226,58 @@ func TestSentimentAblation(t *testing.T) {
 		t.Errorf("VADER recovers nothing of the curated words: %s without it, %s with it", without, with)
 	}
 }
+
+// oracle answers the sentiment questions as the labeller reads the answer.
+type oracle struct {
+	gold  Sentiment
+	asked int
+}
+
+func (o *oracle) Adjudicate(_ context.Context, req AdjudicationRequest) (bool, error) {
+	switch req.Question {
+	case QuestionCriticism:
+		o.asked++
+		return o.gold == Negative || o.gold == Mixed, nil
+	case QuestionPraise:
+		o.asked++
+		return o.gold == Positive || o.gold == Mixed, nil
+	}
+	return true, nil // a mention question: the labelled sets name the brand
+}
+
+// TestSentimentAdjudicationCeiling measures the sentiment adjudication's
+// band on every set: how many answers it asks about, how many questions,
+// and the agreement if the model read each answer as its labeller did —
+// the most a model can add to the rules.
+func TestSentimentAdjudicationCeiling(t *testing.T) {
+	var rules, ceiling tally
+	answers, asked, questions := 0, 0, 0
+	for _, s := range loadSentimentSets(t) {
+		for _, c := range s.cases {
+			in := Input{Text: c.Text, Citations: c.Citations, Query: c.Query}
+			r, _ := New(c.Brand, c.Competitors).Analyze(context.Background(), in)
+			o := &oracle{gold: c.Sentiment}
+			a, err := New(c.Brand, c.Competitors, WithAdjudicator(o)).Analyze(context.Background(), in)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if r.Verdict != VerdictMentioned || a.Verdict != VerdictMentioned {
+				continue
+			}
+			answers++
+			if o.asked > 0 {
+				asked++
+				questions += o.asked
+			}
+			rules.add(reading{found: true, ok: r.Sentiment == c.Sentiment, neg: c.Sentiment == Negative,
+				negOK: r.Sentiment == Negative || r.Sentiment == Mixed})
+			ceiling.add(reading{found: true, ok: a.Sentiment == c.Sentiment, neg: c.Sentiment == Negative,
+				negOK: a.Sentiment == Negative || a.Sentiment == Mixed})
+		}
+	}
+	t.Logf("in doubt: %d of %d answers (%d questions); rules %s; with a model that reads as the labeller %s",
+		asked, answers, questions, rules, ceiling)
+	if !ceiling.better(rules) {
+		t.Errorf("an adjudicator that agrees with the labels adds nothing: rules %s, with it %s", rules, ceiling)
+	}
+}
