@@ -964,6 +964,10 @@ func (an *analysis) valence(s, e int) (p, n float64, verdict bool) {
 	lookup := an.lookupFunc()
 	vader := an.d.sent.vaderMin > 0 && !an.nonEnglish()
 	predLeft := 0 // words left in a predicate ("is sluggish, clunky and dated")
+	// suggested: the clause advises ("suggest", "recommend", "use");
+	// brandNamed: it names the brand; conditioned: the sentence sets a
+	// condition ("when a tour is cancelled, …")
+	suggested, brandNamed, conditioned := false, false, false
 	// contrast: 1 after a concessive word ("although", "while") until its
 	// comma, 2 from an adversative word ("but", "however") or that comma to
 	// the end of the sentence — the clause that carries the writer's point
@@ -999,6 +1003,10 @@ func (an *analysis) valence(s, e int) (p, n float64, verdict bool) {
 				clauseP, clauseN = 0, 0
 				instead, advise = false, false
 				predLeft = 0
+				suggested, brandNamed = false, false
+				if c != ';' && c != ':' {
+					conditioned = false
+				}
 			}
 			if c == ',' && reduceObj {
 				reduceLeft = 0
@@ -1024,6 +1032,7 @@ func (an *analysis) valence(s, e int) (p, n float64, verdict bool) {
 		}
 		if j < len(cands) && cands[j].start < pos && cands[j].state == candAccepted {
 			prev, prev2 = "", ""
+			brandNamed = brandNamed || cands[j].ent == 0
 			continue // part of a mention ("Best Buy")
 		}
 		w := text[st:pos]
@@ -1072,8 +1081,19 @@ func (an *analysis) valence(s, e int) (p, n float64, verdict bool) {
 				n += clauseP
 				verdict = true
 			}
+			if clauseP == 0 && suggested && !brandNamed && !conditioned && !strings.EqualFold(peekWord(text, pos, e), "of") {
+				// "Many reviewers suggest Monarch or YNAB instead": advice
+				// to use something else, whatever it is
+				n += sentRecommended
+				verdict = true
+			}
 			clauseP, instead = 0, true
 			continue
+		}
+		if inSet(suggestVerbs, w) {
+			suggested = true
+		} else if inSet(conditionWords, w) {
+			conditioned = true
 		}
 		if inSet(adviseVerbs, w) {
 			advise = true
@@ -1571,6 +1591,11 @@ func listLine(text string, pos int) bool {
 	line := strings.TrimLeft(text[ls:pos], " \t")
 	return listMarkerLen(line) > 0 || strings.HasPrefix(line, "|")
 }
+
+// suggestVerbs advise the reader: before "… instead" they send readers to
+// something else.
+var suggestVerbs = set(`suggest suggests suggested recommend recommends recommended use try choose pick consider
+prefer prefers advise advises`)
 
 var (
 	// insteadWords after a sentence's first word move its praise to an
