@@ -10,11 +10,11 @@ import (
 
 // sentimentGrid is the calibration grid of the brand's sentiment: VADER
 // off, and the valences from which a word only VADER knows counts in a
-// predicate, as an "-ed"/"-ing" criticism anywhere, and anywhere at all.
+// predicate, as a criticism anywhere, and anywhere at all.
 var sentimentGrid = func() []sentParams {
 	g := []sentParams{{}}
 	for _, pred := range []float32{0.5, 1.0, 1.5} {
-		for _, free := range []float32{0, 2.0} {
+		for _, free := range []float32{0, 1.5, 2.0} {
 			for _, anyV := range []float32{0, 2.5, 3.0} {
 				g = append(g, sentParams{vaderMin: pred, vaderFree: free, vaderAny: anyV, vaderStrong: 3.0})
 			}

@@ -218,10 +218,9 @@
 // 7,200 scored English words (vader/lexicon.tsv, MIT; vader.go). A word
 // neither the curated lexicon nor a rule knows counts through VADER in a
 // predicate ("the editor feels sluggish", "is delightful", and the
-// judgements listed after it) from valence 0.5, as an "-ed"/"-ing"
-// criticism anywhere from −2.0 ("angered long-time users", "a frustrating
-// setup"), and anywhere at all from 3.0 ("excellent", "the best"); from
-// 3.0 it weighs 1.5. VADER's nouns that name things in answers about
+// judgements listed after it) from valence 0.5, as a criticism anywhere
+// from −2.0 ("angered long-time users", "a dismal record"), and anywhere
+// at all from 3.0 ("excellent", "the best"); from 3.0 it weighs 1.5. VADER's nouns that name things in answers about
 // products ("rewards", "friends", "dedicated" support) stay below those
 // bars, and a few words it scores are plain description there ("free",
 // "support", "share", "security": vaderNeutral). The thresholds are

@@ -36,8 +36,10 @@ type sentParams struct {
 	// editor feels sluggish", "is delightful"), when its valence is at
 	// least this far from 0 (VADER's scale is −4…+4; 0 turns VADER off).
 	vaderMin float32
-	// vaderFree: an "-ed"/"-ing" form counts anywhere from this negative
-	// valence on ("angered long-time users", "a frustrating setup").
+	// vaderFree: a criticism counts anywhere from this negative valence on
+	// ("angered long-time users", "a frustrating setup", "a dismal
+	// record"): VADER's strongly negative words judge in any position,
+	// while its positive ones include things ("rewards", "friends").
 	vaderFree float32
 	// vaderAny: any word counts anywhere from this valence ("excellent",
 	// "the best", "wins"; VADER's nouns that name things, "rewards",
@@ -58,17 +60,17 @@ func withSentParams(p sentParams) Option { return func(d *Detector) { d.sent = p
 
 // vaderFlags reads a word neither the curated lexicon nor a rule knows
 // through VADER: in a predicate (after a copula or a verb of seeming, or
-// continuing a list of judgements) from pm.vaderMin, an "-ed"/"-ing" form
-// of criticism anywhere from pm.vaderFree. VADER's nouns ("rewards",
-// "friends", "holiday") name things in answers about products; its
-// adjectives in a predicate judge them.
+// continuing a list of judgements) from pm.vaderMin, a criticism anywhere
+// from pm.vaderFree, any word anywhere from pm.vaderAny. VADER's nouns
+// ("rewards", "friends", "holiday") name things in answers about
+// products; its adjectives in a predicate judge them.
 func (pm sentParams) vaderFlags(w string, predicate bool) uint8 {
 	v := vaderValence(w)
 	switch {
 	case v == 0:
 		return 0
 	case predicate && (v >= pm.vaderMin || v <= -pm.vaderMin):
-	case pm.vaderFree > 0 && v <= -pm.vaderFree && (strings.HasSuffix(w, "ed") || strings.HasSuffix(w, "ing")):
+	case pm.vaderFree > 0 && v <= -pm.vaderFree:
 	case pm.vaderAny > 0 && (v >= pm.vaderAny || v <= -pm.vaderAny):
 	default:
 		return 0
