@@ -85,6 +85,17 @@ func (pm sentParams) vaderFlags(w string, predicate bool) uint8 {
 	return f
 }
 
+// frameWords are copulaWords, listJoins, suggestVerbs and conditionWords.
+var frameWords = func() map[string]bool {
+	m := make(map[string]bool)
+	for _, set := range []map[string]bool{copulaWords, listJoins, suggestVerbs, conditionWords} {
+		for w := range set {
+			m[w] = true
+		}
+	}
+	return m
+}()
+
 // listJoins continue a list of judgements in a predicate.
 var listJoins = set(`and or`)
 
@@ -622,9 +633,6 @@ func (an *analysis) alternativeUrged() (s, e int, strong, ok bool) {
 		return 0, 0, false, false
 	}
 	check := func(s, e int) bool {
-		if hasWordIn(text[s:e], conditionWords) {
-			return false
-		}
 		return an.rivalIn(s, e, func(i int) bool {
 			c := &an.sc.cands[i]
 			// "move to Make", "switching over to Linear"
@@ -635,7 +643,7 @@ func (an *analysis) alternativeUrged() (s, e int, strong, ok bool) {
 					q = prevToken(text, s, max(s, c.start-len(p.word)-len(q.word)-2))
 				}
 				if inSet(moveVerbs, q.word) {
-					return true
+					return !hasWordIn(text[s:e], conditionWords)
 				}
 			}
 			// "suggest Monarch or YNAB instead": "instead" within the
@@ -648,7 +656,7 @@ func (an *analysis) alternativeUrged() (s, e int, strong, ok bool) {
 				}
 				if inSet(insteadWords, w) && !strings.EqualFold(peekWord(text, np, e), "of") {
 					strong = true
-					return true
+					return !hasWordIn(text[s:e], conditionWords)
 				}
 				pos = np
 			}
@@ -1047,14 +1055,17 @@ func (an *analysis) valence(s, e int) (p, n float64, verdict bool) {
 		if vader && f == 0 && !sentimentRole(w) {
 			f = an.d.sent.vaderFlags(w, predLeft > 0)
 		}
+		// one lookup tells whether w opens a predicate, advises or sets a
+		// condition (most words do none of these)
+		frame := inSet(frameWords, w)
 		switch {
-		case inSet(copulaWords, w):
+		case frame && inSet(copulaWords, w):
 			predLeft = 3
 		case f&(lexPositive|lexNegative) != 0:
 			if predLeft > 0 {
 				predLeft = 1 // "slow, clunky", "slow and clunky"
 			}
-		case predLeft > 0 && !inSet(listJoins, w):
+		case predLeft > 0 && !(frame && inSet(listJoins, w)):
 			predLeft--
 		}
 		if f&(lexPositive|lexNegative) != 0 && f&lexStrong == 0 && boldLabel(text, st, pos) {
@@ -1092,9 +1103,9 @@ func (an *analysis) valence(s, e int) (p, n float64, verdict bool) {
 			clauseP, instead = 0, true
 			continue
 		}
-		if inSet(suggestVerbs, w) {
+		if frame && inSet(suggestVerbs, w) {
 			suggested = true
-		} else if inSet(conditionWords, w) {
+		} else if frame && inSet(conditionWords, w) {
 			conditioned = true
 		}
 		if inSet(adviseVerbs, w) {

@@ -2,6 +2,7 @@ package detect
 
 import (
 	_ "embed"
+	"maps"
 	"strconv"
 	"strings"
 	"sync"
@@ -23,6 +24,7 @@ var vaderTSV string
 // sentiment.
 var vaderLexicon = sync.OnceValue(func() map[string]float32 {
 	m := make(map[string]float32, 7300)
+	plural := make(map[string]float32, 7000)
 	for line := range strings.Lines(vaderTSV) {
 		if strings.HasPrefix(line, "#") {
 			continue
@@ -35,8 +37,20 @@ var vaderLexicon = sync.OnceValue(func() map[string]float32 {
 		if err != nil {
 			panic("detect: vader/lexicon.tsv: " + err.Error())
 		}
-		m[w] = float32(f)
+		if !vaderNeutral[w] {
+			m[w] = float32(f)
+		}
 	}
+	// plural and third-person forms it does not list ("annoyances",
+	// "disappoints"), so that a lookup is one probe
+	for w, v := range m {
+		if ws := w + "s"; len(w) >= 4 && !strings.HasSuffix(w, "s") && !vaderNeutral[ws] {
+			if _, ok := m[ws]; !ok {
+				plural[ws] = v
+			}
+		}
+	}
+	maps.Copy(m, plural)
 	return m
 })
 
@@ -59,18 +73,7 @@ func vaderValence(w string) float32 {
 		}
 		buf[i] = c
 	}
-	lw := string(buf[:len(w)])
-	if vaderNeutral[lw] {
-		return 0
-	}
-	m := vaderLexicon()
-	if v, ok := m[lw]; ok {
-		return v
-	}
-	if n := len(lw); n > 4 && lw[n-1] == 's' && lw[n-2] != 's' && !vaderNeutral[lw[:n-1]] {
-		return m[lw[:n-1]] // "annoyances", "disappoints"
-	}
-	return 0
+	return vaderLexicon()[string(buf[:len(w)])]
 }
 
 // vaderNeutral are words VADER scores (from tweets and movie reviews) that
