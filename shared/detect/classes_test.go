@@ -236,8 +236,10 @@ type sentimentCase struct {
 
 // Sentiment classes: negation, contrast, reported complaints, intensity,
 // mixed, hedged recommendations, comparisons where the competitor wins.
-func TestClassSentiment(t *testing.T) {
-	cases := []sentimentCase{
+// sentimentClasses are the sentiment classes' table cases (also a set of
+// TestSentimentCalibration).
+func sentimentClasses() []sentimentCase {
+	return []sentimentCase{
 		// negation and first-person verdicts
 		{"I wouldn't pick it", entSlack, nil, "slack for a club",
 			"Slack works, but I wouldn't pick it for a volunteer club: the free plan hides old messages.", Negative},
@@ -403,8 +405,29 @@ func TestClassSentiment(t *testing.T) {
 			"The basic Kindle is the one most readers should buy.", Positive},
 		{"Spanish: too many ads", Entity{Name: "Hulu"}, nil, "hulu opiniones",
 			"Hulu tiene buenas series, pero muestra demasiados anuncios.", Mixed},
+		// detect/2026.11-6: words no curated list holds, read through VADER
+		{"VADER: a predicate judgement", Entity{Name: "Wrike"}, nil, "wrike review",
+			"Wrike's Gantt view is handy, but the mobile app is lousy.", Mixed},
+		{"VADER: judgements listed after a copula", Entity{Name: "Wrike"}, nil, "wrike review",
+			"Wrike's new reporting module is splendid and marvelous.", Positive},
+		{"VADER: an -ed criticism anywhere", Entity{Name: "Plex"}, nil, "plex pass",
+			"Plex added a paid remote-streaming tier, which infuriated long-time users.", Negative},
+		{"VADER: nouns that name things are no judgement", Entity{Name: "Venmo"}, nil, "what is venmo",
+			"Venmo lets friends split bills, and its debit card earns rewards at some merchants.", Neutral},
+		// advice to go elsewhere
+		{"reviewers suggest something else instead", Entity{Name: "Quicken"}, nil, "quicken review",
+			"Quicken is powerful for investments. Many reviewers suggest other budgeting apps instead.", Negative},
+		{"a conditional instead is no advice", Entity{Name: "Quicken"}, nil, "quicken review",
+			"Quicken is powerful for investments. If you only budget, reviewers suggest another app instead.", Positive},
+		{"users moving to a tracked rival", Entity{Name: "Zapier"}, []Entity{{Name: "Make"}}, "zapier pricing",
+			"Zapier is the easiest automation tool to start with. Costs climb quickly with volume, so heavier users often move to Make.", Mixed},
+		{"the rival preferred later in the paragraph", Entity{Name: "Fastly"}, []Entity{{Name: "Cloudflare"}}, "fastly vs cloudflare",
+			"Fastly is excellent for fine-grained control and its purges are remarkably fast. That said, it's pricier for small sites. For most small sites, Cloudflare is the better option.", Mixed},
 	}
-	for _, tc := range cases {
+}
+
+func TestClassSentiment(t *testing.T) {
+	for _, tc := range sentimentClasses() {
 		t.Run(tc.name, func(t *testing.T) {
 			r, err := New(tc.brand, tc.comps).Analyze(context.Background(), Input{Text: tc.text, Query: tc.query})
 			if err != nil {

@@ -99,6 +99,7 @@ type analysis struct {
 	namedReady       bool
 	lang             int8           // langUnknown until nonEnglish guesses it
 	prefixed         map[int32]bool // per pattern: prefixedForm, once asked
+	sent             sentScore      // the brand's praise and criticism, for adjudication
 }
 
 func (an *analysis) checkCitations(cs []Citation) {
