@@ -2,6 +2,7 @@ package embedded
 
 import (
 	"strings"
+	"time"
 
 	"github.com/google/btree"
 
@@ -9,17 +10,25 @@ import (
 )
 
 // entry is one row of an ordered tree. In the table tree (h, r) is (PK, SK);
-// in the GSI1 tree it is (GSI1PK, GSI1SK) and (pk, sk) is the table key,
-// which breaks ties between items sharing a GSI1 key, as in DynamoDB.
+// in an index tree it is the index's (hash, range) key and (pk, sk) is the
+// table key, which breaks ties between items sharing an index key, as in
+// DynamoDB. The strings of a stored entry are substrings of its record, so
+// the three trees share one copy of each item.
 type entry struct {
 	h, r   string
 	pk, sk string
 	// sup marks search pivots that sort after every real entry of their
 	// partition (supRange) or of their (h, r) (supTie).
-	sup  uint8
-	seq  uint64 // the commit that stored this item
-	item store.Item
+	sup    uint8
+	hasExp bool
+	exp    int64  // the item's expiresAt, when hasExp
+	seq    uint64 // the commit that stored this item
+	rec    record
 }
+
+// expired reports whether the item's TTL lies at or before now, as
+// store.Item.Expired does.
+func (e entry) expired(now time.Time) bool { return e.hasExp && e.exp <= now.Unix() }
 
 const (
 	supNone uint8 = iota
@@ -50,33 +59,25 @@ func newTree() *btree.BTreeG[entry] { return btree.NewG(32, less) }
 
 func tableEntry(k store.Key) entry { return entry{h: k.PK, r: k.SK} }
 
-// gsiEntry returns the item's GSI1 entry; items lacking either GSI1
-// attribute are not in the index (a sparse index, as in DynamoDB).
-func gsiEntry(it store.Item) (entry, bool) { return indexEntry(it, store.IndexGSI1) }
-
-// indexEntry returns the item's entry in index, like gsiEntry.
-func indexEntry(it store.Item, index string) (entry, bool) {
-	ha, ra := store.IndexKeyAttrs(index)
-	h, ok1 := it[ha].(string)
-	r, ok2 := it[ra].(string)
-	if !ok1 || !ok2 {
+// indexEntry returns the entry of the item k describes in index ("": the
+// table); items lacking either key attribute of an index are not in it (a
+// sparse index, as in DynamoDB).
+func (k keys) indexEntry(index string, rec record, seq uint64) (entry, bool) {
+	e := entry{h: k.pk, r: k.sk, seq: seq, rec: rec, exp: k.exp, hasExp: k.hasExp}
+	var ik [2]string
+	switch index {
+	case "":
+		return e, true
+	case store.IndexGSI1:
+		ik = k.gsi1
+	case store.IndexGSI2:
+		ik = k.gsi2
+	}
+	if ik[0] == "" || ik[1] == "" {
 		return entry{}, false
 	}
-	return entry{h: h, r: r, pk: it.String(store.AttrPK), sk: it.String(store.AttrSK)}, true
-}
-
-// project returns a copy of it with only attrs (nil: all of them).
-func project(it store.Item, attrs []string) store.Item {
-	if attrs == nil {
-		return it.Clone()
-	}
-	out := make(store.Item, len(attrs))
-	for _, a := range attrs {
-		if v, ok := it[a]; ok {
-			out[a] = v
-		}
-	}
-	return out
+	e.h, e.r, e.pk, e.sk = ik[0], ik[1], k.pk, k.sk
+	return e, true
 }
 
 // startPivot is where a scan of the sort-key range begins: its low end
