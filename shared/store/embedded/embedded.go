@@ -497,11 +497,43 @@ func (t *Table) QueryRows(ctx context.Context, q store.Query) (store.Rows, error
 		return store.Rows{}, store.ErrNoAttrs
 	}
 	rows := store.Rows{Attrs: q.Attrs}
+	// The key attributes of the tree read are the entry's own strings;
+	// only the others are looked for in the record.
+	fromEntry := make([]int8, len(q.Attrs))
+	rest := make([]string, len(q.Attrs))
+	h, r := store.IndexKeyAttrs(q.Index)
+	for i, a := range q.Attrs {
+		switch {
+		case a == h:
+			fromEntry[i] = 1
+		case a == r:
+			fromEntry[i] = 2
+		case q.Index != "" && a == store.AttrPK:
+			fromEntry[i] = 3
+		case q.Index != "" && a == store.AttrSK:
+			fromEntry[i] = 4
+		default:
+			rest[i] = a
+		}
+	}
 	cursor, err := t.scan(ctx, q, func(e entry) {
 		if rows.Values == nil {
 			rows.Values = make([]string, 0, min(q.Limit, 64)*len(q.Attrs))
 		}
-		rows.Values = e.rec.appendStrings(rows.Values, q.Attrs)
+		base := len(rows.Values)
+		rows.Values = e.rec.appendStrings(rows.Values, rest)
+		for i, k := range fromEntry {
+			switch k {
+			case 1:
+				rows.Values[base+i] = e.h
+			case 2:
+				rows.Values[base+i] = e.r
+			case 3:
+				rows.Values[base+i] = e.pk
+			case 4:
+				rows.Values[base+i] = e.sk
+			}
+		}
 	})
 	rows.Cursor = cursor
 	return rows, err

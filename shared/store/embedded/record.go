@@ -190,17 +190,22 @@ func (r record) project(attrs []string) store.Item {
 	return it
 }
 
-// appendStrings appends the string value of each of attrs ("" when absent
-// or not a string), in the order of attrs.
+// appendStrings appends the string value of each of attrs ("" when absent,
+// not a string, or when the name is ""), in the order of attrs.
 func (r record) appendStrings(dst []string, attrs []string) []string {
 	base := len(dst)
 	dst = append(dst, make([]string, len(attrs))...)
-	found := 0
-	for off := 0; off < len(r) && found < len(attrs); {
+	want := 0
+	for _, a := range attrs {
+		if a != "" {
+			want++
+		}
+	}
+	for off := 0; off < len(r) && want > 0; {
 		var f field
 		f, off = r.next(off)
 		if i := slices.Index(attrs, f.name); i >= 0 {
-			found++
+			want--
 			if f.kind == kindString {
 				dst[base+i] = f.str
 			}
