@@ -285,7 +285,7 @@ func (t *Table) applyPending(seq uint64) {
 		t.apply(c.puts, c.dels, c.seq)
 		for _, rec := range c.puts {
 			k := rec.keys()
-			key := store.Key{PK: k.pk, SK: k.sk}
+			key := store.Key{PK: rec.str(k.pk), SK: rec.str(k.sk)}
 			if e := t.overlay[key]; e.seq == c.seq {
 				delete(t.overlay, key)
 			}
@@ -525,13 +525,13 @@ func (t *Table) QueryRows(ctx context.Context, q store.Query) (store.Rows, error
 		for i, k := range fromEntry {
 			switch k {
 			case 1:
-				rows.Values[base+i] = e.h
+				rows.Values[base+i] = e.h()
 			case 2:
-				rows.Values[base+i] = e.r
+				rows.Values[base+i] = e.r()
 			case 3:
-				rows.Values[base+i] = e.pk
+				rows.Values[base+i] = e.pk()
 			case 4:
-				rows.Values[base+i] = e.sk
+				rows.Values[base+i] = e.sk()
 			}
 		}
 	})
@@ -576,13 +576,13 @@ func (t *Table) scan(ctx context.Context, q store.Query, emit func(entry)) (stri
 		last  entry
 		more  bool
 		visit = func(e entry) bool {
-			if e.h != q.PK || pastRange(q.SK, e.r, q.Desc) {
+			if e.h() != q.PK || pastRange(q.SK, e.r(), q.Desc) {
 				return false
 			}
 			if hasCursor && !(q.Desc && less(e, after) || !q.Desc && less(after, e)) {
 				return true
 			}
-			if !q.SK.Match(e.r) {
+			if !q.SK.Match(e.r()) {
 				return true
 			}
 			if n == limit {

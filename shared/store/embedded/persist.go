@@ -587,7 +587,7 @@ func (d *disk) finishCompaction(gen uint64, tree *btree.BTreeG[entry], done chan
 	// have been written since the clone.
 	for _, e := range expired {
 		if cur, ok := t.items.Get(e); ok && cur.seq == e.seq {
-			t.remove(store.Key{PK: e.h, SK: e.r})
+			t.remove(store.Key{PK: e.h(), SK: e.r()})
 		}
 	}
 	return nil

@@ -105,12 +105,13 @@ func (r record) uvarint(off int) (uint64, int) {
 	}
 }
 
-// field is one decoded attribute: str for strings, num for numbers and
-// booleans (0 or 1).
+// field is one decoded attribute: str (at offset at of the record) for
+// strings, num for numbers and booleans (0 or 1).
 type field struct {
 	name string
 	kind byte
 	str  string
+	at   int
 	num  int64
 }
 
@@ -125,7 +126,7 @@ func (r record) next(off int) (field, int) {
 	switch f.kind {
 	case kindString:
 		n, off = r.uvarint(off)
-		f.str = string(r[off : off+int(n)])
+		f.str, f.at = string(r[off:off+int(n)]), off
 		off += int(n)
 	case kindInt:
 		n, off = r.uvarint(off)
@@ -214,32 +215,36 @@ func (r record) appendStrings(dst []string, attrs []string) []string {
 	return dst
 }
 
-// keys are a record's key attributes and TTL, substrings of the record.
+// keys are a record's key attributes (spans of it; n is 0 when absent) and
+// TTL.
 type keys struct {
-	pk, sk     string
-	gsi1, gsi2 [2]string // hash and range key; "" when absent
+	pk, sk     span
+	gsi1, gsi2 [2]span // hash and range key
 	exp        int64
 	hasExp     bool
 }
+
+func (r record) str(s span) string { return string(r[s.off : s.off+s.n]) }
 
 func (r record) keys() keys {
 	var k keys
 	for off := 0; off < len(r); {
 		var f field
 		f, off = r.next(off)
+		sp := span{uint32(f.at), uint32(len(f.str))}
 		switch f.name {
 		case store.AttrPK:
-			k.pk = f.str
+			k.pk = sp
 		case store.AttrSK:
-			k.sk = f.str
+			k.sk = sp
 		case store.AttrGSI1PK:
-			k.gsi1[0] = f.str
+			k.gsi1[0] = sp
 		case store.AttrGSI1SK:
-			k.gsi1[1] = f.str
+			k.gsi1[1] = sp
 		case store.AttrGSI2PK:
-			k.gsi2[0] = f.str
+			k.gsi2[0] = sp
 		case store.AttrGSI2SK:
-			k.gsi2[1] = f.str
+			k.gsi2[1] = sp
 		case store.AttrExpiresAt:
 			k.exp, k.hasExp = f.num, f.kind == kindInt
 		}

@@ -170,9 +170,10 @@ func checkRecord(t *testing.T, it store.Item) {
 	}
 	k := rec.keys()
 	exp, hasExp := it[store.AttrExpiresAt].(int64)
-	if k.pk != it.String(store.AttrPK) || k.sk != it.String(store.AttrSK) ||
-		k.gsi1 != [2]string{it.String(store.AttrGSI1PK), it.String(store.AttrGSI1SK)} ||
-		k.gsi2 != [2]string{it.String(store.AttrGSI2PK), it.String(store.AttrGSI2SK)} || k.exp != exp || k.hasExp != hasExp {
+	if rec.str(k.pk) != it.String(store.AttrPK) || rec.str(k.sk) != it.String(store.AttrSK) ||
+		[2]string{rec.str(k.gsi1[0]), rec.str(k.gsi1[1])} != [2]string{it.String(store.AttrGSI1PK), it.String(store.AttrGSI1SK)} ||
+		[2]string{rec.str(k.gsi2[0]), rec.str(k.gsi2[1])} != [2]string{it.String(store.AttrGSI2PK), it.String(store.AttrGSI2SK)} ||
+		k.exp != exp || k.hasExp != hasExp {
 		t.Fatalf("keys %+v of %v", k, it)
 	}
 }
