@@ -8,8 +8,9 @@ import (
 	"github.com/brandlens/brandlens/shared/store"
 )
 
-// A record is how the trees hold an item: one string of its attributes in
-// name order, each encoded as uvarint(len(name)), name, a kind byte, and
+// A record is how the trees hold an item: one string of the number of its
+// attributes (a uvarint, so that a decoded map is sized right) and the
+// attributes in name order, each encoded as uvarint(len(name)), name, a kind byte, and
 // the value — a string as uvarint(len), bytes; a number as a zigzag varint;
 // a boolean as one byte. A string has no pointers inside, so the garbage
 // collector marks a stored item as one object and never scans it, where a
@@ -28,7 +29,7 @@ const (
 // encodeRecord encodes a validated item (values string, int64 or bool).
 func encodeRecord(it store.Item) (record, error) {
 	names := make([]string, 0, len(it))
-	size := 0 // exactly: the record keeps its whole allocation
+	size := uvarintLen(uint64(len(it))) // exactly: the record keeps its whole allocation
 	for k, v := range it {
 		names = append(names, k)
 		size += uvarintLen(uint64(len(k))) + len(k) + 1
@@ -45,6 +46,7 @@ func encodeRecord(it store.Item) (record, error) {
 	var b strings.Builder
 	b.Grow(size)
 	var num [maxVarint]byte
+	b.Write(appendUvarint(num[:0], uint64(len(names))))
 	for _, k := range names {
 		b.Write(appendUvarint(num[:0], uint64(len(k))))
 		b.WriteString(k)
@@ -151,7 +153,7 @@ func (f field) value() any {
 // Attr implements store.Attributes: filters read a record without
 // decoding it whole.
 func (r record) Attr(name string) (any, bool) {
-	for off := 0; off < len(r); {
+	for off := r.begin(); off < len(r); {
 		var f field
 		f, off = r.next(off)
 		if f.name == name {
@@ -164,10 +166,17 @@ func (r record) Attr(name string) (any, bool) {
 	return nil, false
 }
 
+// begin is the offset of the first attribute.
+func (r record) begin() int {
+	_, off := r.uvarint(0)
+	return off
+}
+
 // item decodes the whole record.
 func (r record) item() store.Item {
-	it := make(store.Item, 16)
-	for off := 0; off < len(r); {
+	n, _ := r.uvarint(0)
+	it := make(store.Item, n)
+	for off := r.begin(); off < len(r); {
 		var f field
 		f, off = r.next(off)
 		it[f.name] = f.value()
@@ -181,7 +190,7 @@ func (r record) project(attrs []string) store.Item {
 		return r.item()
 	}
 	it := make(store.Item, len(attrs))
-	for off := 0; off < len(r) && len(it) < len(attrs); {
+	for off := r.begin(); off < len(r) && len(it) < len(attrs); {
 		var f field
 		f, off = r.next(off)
 		if slices.Contains(attrs, f.name) {
@@ -202,7 +211,7 @@ func (r record) appendStrings(dst []string, attrs []string) []string {
 			want++
 		}
 	}
-	for off := 0; off < len(r) && want > 0; {
+	for off := r.begin(); off < len(r) && want > 0; {
 		var f field
 		f, off = r.next(off)
 		if i := slices.Index(attrs, f.name); i >= 0 {
@@ -228,7 +237,7 @@ func (r record) str(s span) string { return string(r[s.off : s.off+s.n]) }
 
 func (r record) keys() keys {
 	var k keys
-	for off := 0; off < len(r); {
+	for off := r.begin(); off < len(r); {
 		var f field
 		f, off = r.next(off)
 		sp := span{uint32(f.at), uint32(len(f.str))}
