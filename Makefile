@@ -133,6 +133,7 @@ build-StepPublishAwaitApproval: ARTIFACT = worker
 build-StepPublishDeliver: ARTIFACT = worker
 build-StepJobSettle: ARTIFACT = worker
 build-Scheduler: ARTIFACT = worker
+build-WorkerSchedule: ARTIFACT = worker
 build-WorkerExecutionEnded: ARTIFACT = worker
 build-WorkerFanout: ARTIFACT = worker
 build-WorkerDeliver: ARTIFACT = worker

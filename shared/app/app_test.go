@@ -174,7 +174,9 @@ func (a *awsJSON) secretReads() map[string]int {
 // template's references, and the endpoints of the AWS services.
 type cloud struct {
 	table, jobsURL, deliveriesURL string
-	aws                           *awsJSON
+	// schedulesURL is the schedules queue (scheduler → worker-schedule).
+	schedulesURL string
+	aws          *awsJSON
 	// kms is a fake KMS holding the secrets key (ARN secretsKey).
 	kms        *kmstest.Server
 	secretsKey string
@@ -207,7 +209,8 @@ func setAWSEnv(t testing.TB, c *cloud, dynamoEndpoint, sqsEndpoint string) {
 // offlineCloud is a cloud whose table and queues are never reached (the
 // functions are only assembled, which calls nothing but Secrets Manager).
 func offlineCloud(t testing.TB) *cloud {
-	c := withKMS(t, &cloud{table: "brandlens-test", jobsURL: unreachableQueueURL, deliveriesURL: unreachableQueueURL, aws: newAWSJSON(t)})
+	c := withKMS(t, &cloud{table: "brandlens-test", jobsURL: unreachableQueueURL, deliveriesURL: unreachableQueueURL,
+		schedulesURL: unreachableQueueURL, aws: newAWSJSON(t)})
 	setAWSEnv(t, c, "http://127.0.0.1:1", "http://127.0.0.1:1")
 	return c
 }
@@ -219,7 +222,8 @@ func emulatedCloud(t testing.TB) *cloud {
 	sq := sqstest.Start(t)
 	c := withKMS(t, &cloud{table: table, aws: newAWSJSON(t),
 		jobsURL:       sqstest.NewQueue(t, sq, sqstest.QueueOptions{}).URL,
-		deliveriesURL: sqstest.NewQueue(t, sq, sqstest.QueueOptions{}).URL})
+		deliveriesURL: sqstest.NewQueue(t, sq, sqstest.QueueOptions{}).URL,
+		schedulesURL:  sqstest.NewQueue(t, sq, sqstest.QueueOptions{}).URL})
 	setAWSEnv(t, c, *db.Options().BaseEndpoint, *sq.Options().BaseEndpoint)
 	return c
 }
@@ -267,7 +271,7 @@ func (tpl template) setFunctionEnv(t testing.TB, c *cloud, id string) {
 		t.Fatalf("template.yaml has no resource %s", id)
 	}
 	refs := map[string]string{
-		"Table": c.table, "JobsQueue": c.jobsURL, "DeliveriesQueue": c.deliveriesURL, "QueryExecutionStateMachine": stateMachineARN,
+		"Table": c.table, "JobsQueue": c.jobsURL, "DeliveriesQueue": c.deliveriesURL, "SchedulesQueue": c.schedulesURL, "QueryExecutionStateMachine": stateMachineARN,
 		"GapDetectionStateMachine": gapStateMachineARN, "ContentGenerationStateMachine": contentStateMachineARN,
 		"BrandRescoreStateMachine": rescoreStateMachineARN,
 		"PublishStateMachine":      publishStateMachineARN,

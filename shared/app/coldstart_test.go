@@ -23,6 +23,7 @@ import (
 	"github.com/brandlens/brandlens/shared/config"
 	"github.com/brandlens/brandlens/shared/jsontest"
 	"github.com/brandlens/brandlens/shared/outbox"
+	"github.com/brandlens/brandlens/shared/queries"
 	"github.com/brandlens/brandlens/shared/queue"
 	"github.com/brandlens/brandlens/shared/queue/sqstest"
 	"github.com/brandlens/brandlens/shared/recaptcha"
@@ -273,10 +274,49 @@ func TestStepFunctionsColdStart(t *testing.T) {
 			t.Fatalf("job %+v %v", j, err)
 		}
 	})
-	t.Run("scheduler", func(t *testing.T) {
+	// The scheduler fans the due index out, one message per shard, and
+	// worker-schedule starts each shard's due runs.
+	t.Run("scheduler and worker-schedule", func(t *testing.T) {
+		daily := queries.ScheduleDaily
+		q, _, err := repos.Queries.Create(context.Background(), queries.Query{TenantID: 1, BrandProfileID: 1,
+			Text: "scheduled note apps", Platforms: []string{"chatgpt"}, Schedule: &daily, IsActive: true})
+		if err != nil {
+			t.Fatal(err)
+		}
 		out, err := step(t, "scheduler", readEvent(t, "scheduler.json"))
-		if err != nil || out["started"] != float64(0) {
+		if err != nil || out["started"] != float64(0) || out["shards"] != float64(queries.DueShards) {
 			t.Fatalf("%v %v", out, err)
+		}
+		var shards []string
+		for len(shards) < queries.DueShards {
+			got := receive(t, c.schedulesURL)
+			if len(got) == 0 {
+				t.Fatalf("the schedules queue holds %d messages, want %d", len(shards), queries.DueShards)
+			}
+			shards = append(shards, got...)
+		}
+		asm, err := coldStart(t, c, tpl, "worker-schedule", quiet())
+		if err != nil {
+			t.Fatal(err)
+		}
+		fixture := string(readEvent(t, "sqs-schedules.json"))
+		for _, body := range shards {
+			b, _ := json.Marshal(body)
+			ev := strings.Replace(fixture, `"{\"shard\":0}"`, string(b), 1)
+			jsontest.Equal(t, string(invoke(t, asm, []byte(ev))), `{"batchItemFailures":[]}`)
+		}
+		js, _, err := repos.Jobs.Page(context.Background(), 1, "", 200, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		n := 0
+		for _, j := range js {
+			if j.QueryID != nil && *j.QueryID == q.ID {
+				n++
+			}
+		}
+		if n != 1 {
+			t.Fatalf("%d jobs of the scheduled query, want 1", n)
 		}
 	})
 }

@@ -64,6 +64,9 @@ const (
 	// brief and article generation, re-scoring): the handler of its step
 	// resource in Services.JobSteps.
 	KindJobStep
+	// KindScheduleShard: the schedules queue (SQS); starts the due
+	// scheduled runs of one page of a shard of the due index.
+	KindScheduleShard
 )
 
 // Function is one Lambda function of template.yaml: what it runs and what
@@ -268,6 +271,10 @@ var apiIndex = []string{"api-list-citations"}
 var (
 	enqueueJobs       = Grant{Sid: "EnqueueJobs", Actions: []string{"sqs:SendMessage"}, Resources: []string{"!GetAtt JobsQueue.Arn"}}
 	enqueueDeliveries = Grant{Sid: "EnqueueDeliveries", Actions: []string{"sqs:SendMessage"}, Resources: []string{"!GetAtt DeliveriesQueue.Arn"}}
+	enqueueSchedules  = Grant{Sid: "EnqueueSchedules", Actions: []string{"sqs:SendMessage"}, Resources: []string{"!GetAtt " + SchedulesQueue + ".Arn"}}
+	// schedulesEnv names the schedules queue (not in Globals: only the
+	// scheduler and worker-schedule send to it).
+	schedulesEnv = []EnvVar{{config.EnvSchedulesQueueURL, "!Ref " + SchedulesQueue}}
 )
 
 // answerTasks lets a function answer the publish workflow's task tokens.
@@ -380,17 +387,29 @@ var workers = []Function{
 		Gradual: true,
 		Table:   tableSteps},
 	{Name: "scheduler", Artifact: ArtifactWorker, Kind: KindScheduler,
-		Comment: "Scheduled monitoring: every 5 minutes the scheduler enqueues the runs of\n" +
-			"hourly/daily/weekly queries whose period has none yet (idempotent per\n" +
-			"query per period), then sweeps the unfinished jobs (sparse index):\n" +
-			"re-enqueues those queued for over 5 minutes and settles those past\n" +
-			"their deadline from what they recorded.",
-		Description: "Enqueues due scheduled query runs; sweeps stuck jobs",
+		Comment: "Scheduled monitoring: every 5 minutes the scheduler sends one message per\n" +
+			"shard of the due index (the scheduled queries, by when each next falls\n" +
+			"due) to the schedules queue, whose consumer worker-schedule starts the\n" +
+			"shard's due runs (idempotent per query per period); then it sweeps the\n" +
+			"unfinished jobs (sparse index): re-enqueues those queued for over 5\n" +
+			"minutes and settles those past their deadline from what they recorded.",
+		Description: "Fans the due scheduled runs out per shard; sweeps stuck jobs",
 		Timeout:     120,
-		Env:         []EnvVar{{"BRANDLENS_SCHEDULES", "1"}}, // "on"; a digit reads the same in YAML 1.1 and 1.2
+		Env:         append([]EnvVar{{"BRANDLENS_SCHEDULES", "1"}}, schedulesEnv...), // "1": on; a digit reads the same in YAML 1.1 and 1.2
 		Table:       tableSteps,
-		Grants:      []Grant{enqueueJobs},
+		Grants:      []Grant{enqueueJobs, enqueueSchedules},
 		Triggers:    []Trigger{{Name: "Every5Minutes", Schedule: "rate(5 minutes)", RetryAttempts: 2}}},
+	{Name: "worker-schedule", Artifact: ArtifactWorker, Kind: KindScheduleShard,
+		Comment: "One message = one page (runs.DuePageSize) of one shard of the due index:\n" +
+			"starts its due runs 16 at once (runs.DefaultScheduleWorkers) and sends the\n" +
+			"shard's next page as a message of its own. 16 shards: at most ~16\n" +
+			"invocations at once per pass (README \"Scale model\").",
+		Description: "Starts the due scheduled runs of one page of a due-index shard",
+		Timeout:     60, TimeoutComment: "A page of 200 starts, 16 at once, takes seconds; a slow store is cut off\nhere and the page's runs stay due for the next pass.",
+		Env:      schedulesEnv,
+		Table:    tableSteps,
+		Grants:   []Grant{enqueueJobs, enqueueSchedules},
+		Triggers: []Trigger{{Name: "Shards", Queue: SchedulesQueue, BatchSize: 1, MaxConcurrency: Queue{ID: SchedulesQueue}.ConcurrencyParam()}}},
 	{Name: "worker-execution-ended", Artifact: ArtifactWorker, Kind: KindExecutionEnded,
 		Comment: "Every path of a workflow ends in its settle step, unless the execution\n" +
 			"itself fails (a settle that kept failing), times out or is stopped: then\n" +
@@ -624,3 +643,40 @@ func LogicalID(name string) string {
 	}
 	return b.String()
 }
+
+// SchedulesQueue is the logical id of the queue of due-index shards
+// (scheduler → worker-schedule).
+const SchedulesQueue = "SchedulesQueue"
+
+// Queue is an SQS queue of the template generated from this table (the
+// older queues are in templategen's head.yaml), with a dead-letter queue
+// (DeadLetterID).
+type Queue struct {
+	ID      string
+	Comment string
+	// VisibilityTimeout (seconds) must exceed the consumer's timeout.
+	VisibilityTimeout int
+	// MaxReceiveCount deliveries before a message goes to the dead-letter
+	// queue.
+	MaxReceiveCount int
+	// Concurrency is the default of the template parameter
+	// (ConcurrencyParam) that bounds its consumer's concurrent invocations.
+	Concurrency int
+	Consumer    string
+}
+
+// ConcurrencyParam names the template parameter bounding the concurrent
+// invocations of q's consumer (its trigger's MaxConcurrency).
+func (q Queue) ConcurrencyParam() string { return strings.TrimSuffix(q.ID, "Queue") + "Concurrency" }
+
+// DeadLetterID is the logical id of q's dead-letter queue.
+func (q Queue) DeadLetterID() string { return strings.TrimSuffix(q.ID, "Queue") + "DeadLetterQueue" }
+
+// Queues are the queues generated from the table.
+var Queues = []Queue{{ID: SchedulesQueue,
+	Comment: "Scheduled runs: scheduler → one message per shard of the due index (and one\n" +
+		"per further page) → worker-schedule.",
+	// Above worker-schedule's 60 s timeout, as SQS event sources require.
+	VisibilityTimeout: 360, MaxReceiveCount: 5,
+	// One invocation per shard of a pass (store.WriteShards).
+	Concurrency: 16, Consumer: "worker-schedule"}}

@@ -215,6 +215,10 @@ func buildWorker(ctx context.Context, res *Resources, f Function, log *slog.Logg
 		}
 	case KindScheduler:
 		schedules := res.Config().Schedules
+		if schedules && svc.schedules == nil {
+			// One invocation cannot start a large pass in turn: it fans out.
+			return nil, fmt.Errorf("%s is not set", config.EnvSchedulesQueueURL)
+		}
 		h = func(ctx context.Context) (SchedulerReport, error) { return svc.RunScheduler(ctx, schedules) }
 	case KindExecutionEnded:
 		h = executionEndedHandler(svc)
@@ -222,6 +226,11 @@ func buildWorker(ctx context.Context, res *Resources, f Function, log *slog.Logg
 		h = fanoutHandler(svc.Webhooks, log)
 	case KindDeliver:
 		h = queue.LambdaHandler(svc.Webhooks.Handle, log)
+	case KindScheduleShard:
+		if svc.schedules == nil {
+			return nil, fmt.Errorf("%s is not set", config.EnvSchedulesQueueURL)
+		}
+		h = queue.LambdaHandler(svc.Runs.ScheduleShard(svc.schedules), log)
 	default:
 		return nil, fmt.Errorf("app: the worker artifact has no handler of kind %d", f.Kind)
 	}
@@ -275,7 +284,15 @@ func lambdaServices(ctx context.Context, res *Resources, keySecret, siteSecret [
 	if err != nil {
 		return nil, err
 	}
-	d := Deps{Logger: log, Jobs: tr.Sender(jobsQ, "jobs"), Deliveries: tr.Sender(deliveriesQ, "deliveries"), Providers: provs,
+	var schedulesQ queue.Sender
+	if cfg.SchedulesQueueURL != "" {
+		q, err := res.SQSQueue(cfg.SchedulesQueueURL, log)
+		if err != nil {
+			return nil, err
+		}
+		schedulesQ = tr.Sender(q, "schedules")
+	}
+	d := Deps{Logger: log, Jobs: tr.Sender(jobsQ, "jobs"), Deliveries: tr.Sender(deliveriesQ, "deliveries"), Schedules: schedulesQ, Providers: provs,
 		Guard: res.Guard(), RetryScale: cfg.RetryScale, Metrics: m, Timeouts: timeouts, Generator: gen, Secrets: sealer,
 		Callbacks: workflow.SFNCallbacks{Client: sfn.NewFromConfig(c)}, SiteBaseURL: cfg.SiteBaseURL,
 		SiteSecret: siteSecret, IndexNowEndpoint: cfg.IndexNowEndpoint, Adjudicator: adj}

@@ -43,7 +43,7 @@ func artifact(t *testing.T, name string) app.Artifact {
 func clearEnv(t testing.TB) {
 	for _, k := range []string{config.EnvStore, config.EnvDataDir, config.EnvSeedFile, config.EnvTableName, config.EnvKeySecret,
 		config.EnvKeySecretARN, config.EnvSiteContentSecret, config.EnvSiteContentSecretARN, config.EnvLogLevel, config.EnvFunction,
-		config.EnvJobsQueueURL, config.EnvDeliveriesQueueURL, config.EnvStateMachineARN, config.EnvProviderKeysSecretARN,
+		config.EnvJobsQueueURL, config.EnvDeliveriesQueueURL, config.EnvSchedulesQueueURL, config.EnvStateMachineARN, config.EnvProviderKeysSecretARN,
 		config.EnvSchedulerInterval, config.EnvRetryScale, config.EnvAllowLoopback, "BRANDLENS_PROVIDERS", "BRANDLENS_REPLAY_FILE",
 		config.EnvMetricsNamespace, config.EnvSecretsTTL, config.EnvTracing, config.EnvOTLPEndpoint,
 		config.EnvBrandCheckSecret, config.EnvBrandCheckSecretARN, config.EnvRecaptchaSecretARN, config.EnvOriginSecretARN,
@@ -140,6 +140,11 @@ func TestEveryFunctionIsFullyAssembled(t *testing.T) {
 			}
 			if w.has["BrandCheck"] && !f.AnswersBrandChecks() {
 				want["BrandCheck"] = true
+			}
+			// Only the scheduler and worker-schedule send to the schedules
+			// queue.
+			if w.has["schedules"] && f.Kind != app.KindScheduler && f.Kind != app.KindScheduleShard {
+				want["schedules"] = true
 			}
 			absent := map[string]bool{}
 			for _, p := range w.nils {
@@ -254,6 +259,8 @@ func TestAssembleRefusesMisconfiguredFunctions(t *testing.T) {
 		{"worker in the API", "worker-fanout", app.API(), nil, "runs artifact worker, not api"},
 		{"no jobs queue", "api-post-query-run", app.API(), map[string]string{config.EnvJobsQueueURL: ""}, "BRANDLENS_JOBS_QUEUE_URL is not set"},
 		{"no deliveries queue", "worker-deliver", app.Worker(), map[string]string{config.EnvDeliveriesQueueURL: ""}, "BRANDLENS_DELIVERIES_QUEUE_URL is not set"},
+		{"scheduler without the schedules queue", "scheduler", app.Worker(), map[string]string{config.EnvSchedulesQueueURL: ""}, "BRANDLENS_SCHEDULES_QUEUE_URL is not set"},
+		{"worker-schedule without the schedules queue", "worker-schedule", app.Worker(), map[string]string{config.EnvSchedulesQueueURL: ""}, "BRANDLENS_SCHEDULES_QUEUE_URL is not set"},
 		{"no state machine", "worker-dispatch", app.Worker(), map[string]string{config.EnvStateMachineARN: ""}, "BRANDLENS_STATE_MACHINE_ARN is not set"},
 		{"unreadable key secret", "api-get-me", app.API(), map[string]string{config.EnvKeySecretARN: keySecretARN + "-gone"}, "ResourceNotFoundException"},
 		{"live providers without their SDKs", "step-run-platform", app.Platform(providers.FromEnv, app.OfflineModels), nil, "without the live providers"},

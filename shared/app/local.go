@@ -331,9 +331,9 @@ func (l *Local) schedule(ctx context.Context) {
 		sw := rep.Sweep
 		if err != nil && ctx.Err() == nil {
 			log.Error("scheduler", "error", err.Error())
-		} else if rep.Started+sw.Requeued+sw.Reaped+sw.Failed > 0 {
+		} else if rep.Started+rep.ScheduleReport.Failed+sw.Requeued+sw.Reaped+sw.Failed > 0 {
 			log.Info("scheduler", "started", rep.Started, "refused", strconv.Itoa(rep.Refused),
-				"requeued", sw.Requeued, "settled_past_deadline", sw.Reaped, "failed", sw.Failed)
+				"start_failed", rep.ScheduleReport.Failed, "requeued", sw.Requeued, "settled_past_deadline", sw.Reaped, "failed", sw.Failed)
 		}
 		select {
 		case <-ctx.Done():

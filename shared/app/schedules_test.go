@@ -2,6 +2,7 @@ package app_test
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"log/slog"
 	"testing"
@@ -9,6 +10,7 @@ import (
 	"time"
 
 	"github.com/brandlens/brandlens/shared/app"
+	"github.com/brandlens/brandlens/shared/jobs"
 	"github.com/brandlens/brandlens/shared/providers"
 	"github.com/brandlens/brandlens/shared/recaptcha"
 	"github.com/brandlens/brandlens/shared/seed"
@@ -62,4 +64,68 @@ func TestDemoSchedulesRunOnlyWhenTurnedOn(t *testing.T) {
 			})
 		})
 	}
+}
+
+// The local scheduler starts every tenant's due runs, a tenant out of
+// credits holding up no other, and every job it starts reaches a terminal
+// state with the ledger balanced.
+func TestLocalSchedulerRunsEveryTenantToTheEnd(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		provs, err := providers.FromEnv(func(string) string { return "" }, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rt, err := app.NewLocal(app.LocalOptions{Table: embedded.NewMemory(), KeySecret: []byte("0123456789abcdef0123456789abcdef"),
+			Providers: provs, Logger: slog.New(slog.NewJSONHandler(io.Discard, nil)),
+			SchedulerEvery: time.Minute, Schedules: true, BrandCheck: app.BrandCheckOptions{Verifier: recaptcha.Bypass{}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ctx, cancel := context.WithCancel(context.Background())
+		const tenants, perTenant = 12, 3
+		f := seed.File{Tenants: []seed.Tenant{{Name: "Broke", Credits: 0, Brand: &seed.Brand{Name: "Broke Co"},
+			Queries: []seed.Query{{Text: "broke tools", Platforms: []string{"chatgpt"}, Schedule: "hourly"}}}}}
+		for i := range tenants {
+			st := seed.Tenant{Name: fmt.Sprintf("Tenant %d", i), Credits: 100, Brand: &seed.Brand{Name: fmt.Sprintf("Brand %d", i)}}
+			for q := range perTenant {
+				st.Queries = append(st.Queries, seed.Query{Text: fmt.Sprintf("best tools %d", q),
+					Platforms: []string{"chatgpt", "perplexity"}, Schedule: "daily"})
+			}
+			f.Tenants = append(f.Tenants, st)
+		}
+		res, err := seed.Apply(ctx, rt.Services.Repos, f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		done := make(chan error, 1)
+		go func() { done <- rt.Run(ctx) }()
+		time.Sleep(10 * time.Minute) // ten scheduler passes, on the bubble's clock
+		synctest.Wait()
+		cancel()
+		if err := <-done; err != nil {
+			t.Fatal(err)
+		}
+		for i, tr := range res.Tenants {
+			js, _, err := rt.Services.Jobs.Page(context.Background(), tr.ID, "", 200, "")
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := perTenant
+			if i == 0 {
+				want = 0
+			}
+			if len(js) != want {
+				t.Fatalf("tenant %s: %d jobs, want %d", tr.Name, len(js), want)
+			}
+			for _, j := range js {
+				if !jobs.Terminal(j.Status) {
+					t.Errorf("tenant %s: job %s is %s", tr.Name, j.ID, j.Status)
+				}
+			}
+			b, err := rt.Services.Ledger.Balance(context.Background(), tr.ID)
+			if err != nil || b.Held != 0 || b.Available+b.Captured != b.Granted {
+				t.Errorf("tenant %s: ledger %+v %v", tr.Name, b, err)
+			}
+		}
+	})
 }

@@ -130,7 +130,10 @@ type Services struct {
 	// siteBaseURL its public base URL ("": the API's host).
 	SiteContent *sitecontent.Service
 	siteBaseURL string
-	Logger      *slog.Logger
+	// schedules is the schedules queue (nil: a scheduler pass starts the
+	// due runs itself).
+	schedules queue.Sender
+	Logger    *slog.Logger
 }
 
 // Deps are what the services need besides the repos.
@@ -139,6 +142,10 @@ type Deps struct {
 	Logger *slog.Logger
 	// Jobs and Deliveries are the jobs and webhook deliveries queues.
 	Jobs, Deliveries queue.Sender
+	// Schedules, when set, is the queue the scheduler fans the due index's
+	// shards out to (AWS: the scheduler function and worker-schedule); nil:
+	// a scheduler pass starts the due runs itself (`brandlens serve`).
+	Schedules queue.Sender
 	// Providers answer per platform; nil in a process that runs no
 	// platform step.
 	Providers providers.Set
@@ -217,6 +224,7 @@ func NewServices(r *Repos, d Deps) (*Services, error) {
 		Config: publish.Config{SiteBaseURL: d.SiteBaseURL, SiteContentSecret: d.SiteSecret, IndexNowEndpoint: d.IndexNowEndpoint},
 		Now:    r.Now, Logger: d.Logger})
 	svc.SiteContent, svc.siteBaseURL = sitecontent.NewService(r.Table, r.Now), d.SiteBaseURL
+	svc.schedules = d.Schedules
 	if d.Generator != nil {
 		svc.Content = content.NewService(r.Table, r.Tenants, r.Competitors, d.Generator, gaps.Defaults, r.Now)
 	}

@@ -88,19 +88,28 @@ func machineBound(def []byte) (time.Duration, error) {
 // runs it started (when schedules are on) and the jobs sweep.
 type SchedulerReport struct {
 	runs.ScheduleReport
+	// Shards counts the shard messages sent to the schedules queue (AWS).
+	Shards int `json:"shards,omitempty"`
 	// Schedules tells whether scheduled runs are on.
 	Schedules bool             `json:"schedules"`
 	Sweep     jobs.SweepReport `json:"sweep"`
 }
 
 // RunScheduler is one pass of the scheduler (the scheduler function every
-// 5 minutes in AWS, the local timer in `brandlens serve`): the due runs of
-// scheduled queries when schedules is set, then the jobs sweep.
+// 5 minutes in AWS, the local timer in `brandlens serve`): when schedules
+// is set, the due runs of scheduled queries — started here, or with a
+// schedules queue, fanned out to it one message per shard of the due
+// index —, then the jobs sweep.
 func (s *Services) RunScheduler(ctx context.Context, schedules bool) (SchedulerReport, error) {
 	rep := SchedulerReport{Schedules: schedules}
 	if schedules {
 		var err error
-		if rep.ScheduleReport, err = s.Runs.RunSchedules(ctx); err != nil {
+		if s.schedules != nil {
+			rep.ScheduleReport, rep.Shards, err = s.Runs.FanOutSchedules(ctx, s.schedules)
+		} else {
+			rep.ScheduleReport, err = s.Runs.RunSchedules(ctx)
+		}
+		if err != nil {
 			return rep, err
 		}
 	}

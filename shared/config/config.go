@@ -32,6 +32,7 @@ const (
 	EnvFunction              = "BRANDLENS_FUNCTION"
 	EnvJobsQueueURL          = "BRANDLENS_JOBS_QUEUE_URL"
 	EnvDeliveriesQueueURL    = "BRANDLENS_DELIVERIES_QUEUE_URL"
+	EnvSchedulesQueueURL     = "BRANDLENS_SCHEDULES_QUEUE_URL"
 	EnvStateMachineARN       = "BRANDLENS_STATE_MACHINE_ARN"
 	EnvProviderKeysSecretARN = "BRANDLENS_PROVIDER_KEYS_SECRET_ARN"
 	EnvSchedulerInterval     = "BRANDLENS_SCHEDULER_INTERVAL"
@@ -125,6 +126,10 @@ type Config struct {
 	// in-process queues of `brandlens serve`).
 	JobsQueueURL       string
 	DeliveriesQueueURL string
+	// SchedulesQueueURL is the SQS queue of due-index shards that the
+	// scheduler function fans out to worker-schedule (empty: the pass
+	// starts the due runs itself, as `brandlens serve` does).
+	SchedulesQueueURL string
 	// StateMachineARN is the query-execution state machine (worker-dispatch).
 	StateMachineARN string
 	// ProviderKeysSecretARN names a Secrets Manager JSON object holding the
@@ -198,6 +203,7 @@ func Parse(getenv func(string) string) (Config, error) {
 		Function:              get(EnvFunction),
 		JobsQueueURL:          get(EnvJobsQueueURL),
 		DeliveriesQueueURL:    get(EnvDeliveriesQueueURL),
+		SchedulesQueueURL:     get(EnvSchedulesQueueURL),
 		StateMachineARN:       get(EnvStateMachineARN),
 		ProviderKeysSecretARN: get(EnvProviderKeysSecretARN),
 		SecretsKeyID:          get(EnvSecretsKeyID),

@@ -93,6 +93,8 @@ func NewRepo(tbl store.Table, now func() time.Time) *Repo {
 	docs := store.Collection[Query]{
 		Table: tbl, Name: "queries", NotFound: ErrNotFound,
 		Key: func(q Query) store.Key { return key(q.TenantID, q.ID) },
+		// The scheduled ones are in the due index (schedule.go).
+		Attrs: dueAttrs,
 	}
 	return &Repo{tbl: tbl, now: now, docs: docs, texts: store.Unique[Query]{
 		Docs: docs, Kind: "QUERYTEXT", Value: func(q Query) string { return q.Text }, Prefix: prefix,

@@ -145,6 +145,11 @@ type Deps struct {
 	// Adjudicator asks a chat model about the mentions the rules find
 	// ambiguous (adjudication.Model); nil: detection is the rules alone.
 	Adjudicator Adjudicator
+	// ScheduleWorkers bounds the scheduled runs a scheduler pass starts at
+	// once (0: DefaultScheduleWorkers); SchedulePage is how many due
+	// queries one read of a due-index shard returns (0: DuePageSize).
+	ScheduleWorkers int
+	SchedulePage    int
 }
 
 // Adjudicator answers the detector's yes/no question with the call it
@@ -186,6 +191,12 @@ func New(d Deps) (*Service, error) {
 	}
 	if d.Metrics == nil {
 		d.Metrics = noMetrics{}
+	}
+	if d.ScheduleWorkers <= 0 {
+		d.ScheduleWorkers = DefaultScheduleWorkers
+	}
+	if d.SchedulePage <= 0 {
+		d.SchedulePage = DuePageSize
 	}
 	if d.RescoreBatch <= 0 {
 		d.RescoreBatch = DefaultRescoreBatch

@@ -123,7 +123,7 @@ func Generate() ([]byte, error) {
 		return nil, err
 	}
 	fns := app.Functions()
-	gen := secretsKeyResources(fns)
+	gen := append(secretsKeyResources(fns), queueResources()...)
 	for _, w := range app.Workflows {
 		const sec = "  # ---- Workflows (statemachines/, app.Workflows) ----"
 		gen = append(gen,
@@ -159,6 +159,9 @@ func Generate() ([]byte, error) {
 	h, err := splice(withoutLeadingComments(head), "Parameters", edge["Parameters"])
 	if err == nil {
 		h, err = splice(h, "Conditions", edge["Conditions"])
+	}
+	if err == nil {
+		h, err = splice(h, "Parameters", queueParameters())
 	}
 	if err != nil {
 		return nil, err
