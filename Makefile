@@ -50,7 +50,7 @@ cost:
 # DETECT_EVAL_FAILURES=tune lists the tuning half's misses; any value lists
 # the held-out batches' misses too.
 eval:
-	$(GO) test -count=1 -run '^Test(Corpus|Heldout)$$' -v ./shared/detect
+	$(GO) test -count=1 -run '^Test(Corpus|Heldout|Sentiment(Calibration|Ablation|AdjudicationCeiling))$$' -v ./shared/detect
 
 lint:
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi

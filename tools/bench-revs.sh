@@ -10,9 +10,10 @@
 # Measured per revision: GET /api/v1/me; the filtered citations page
 # (platform=chatgpt&hasMention=true, page 3 of 20) over 100,000 citations;
 # the same filter read by cursor 10,000 matches deep. PROFILE=1 also takes
-# a CPU profile of `brandlens serve` during the /me run (a drop-in file adds
+# a CPU profile of `brandlens serve` during each run (a drop-in file adds
 # net/http/pprof to the build; the product never links it) and prints its
-# top. BENCH_STORE=dynamodb runs each server on DynamoDB Local instead
+# top, and prints the server's heap after the runs: RSS, and HeapInuse and
+# HeapObjects after a collection. BENCH_STORE=dynamodb runs each server on DynamoDB Local instead
 # (AWS_ENDPOINT_URL_DYNAMODB must point at it). ENDPOINTS="me citations
 # cursor" (the default) chooses what is measured.
 set -euo pipefail
@@ -94,24 +95,35 @@ for name in "${names[@]}"; do
   pid=$!
   for _ in $(seq 900); do curl -sf -o /dev/null -H "X-API-Key: $key" http://127.0.0.1:$port/api/v1/me && break; sleep 0.2; done
   base=http://127.0.0.1:$port/api/v1
-  if [ "${PROFILE:-}" = 1 ] && want me; then
-    secs=$(( ${dur%s} - 2 ))
-    (sleep 1 && curl -s -o "$work/cpu-$name.pprof" "http://127.0.0.1:$((port + 100))/debug/pprof/profile?seconds=$secs") &
-    ppid=$!
+  pprof=http://127.0.0.1:$((port + 100))/debug/pprof
+  # profiled LABEL WRK-ARGS...: run, with a CPU profile under PROFILE=1.
+  profiled() {
+    local label=$1 ppid= out="$work/cpu-$name-$(echo "$1" | tr -c 'a-z0-9' _).pprof"
+    shift
+    if [ "${PROFILE:-}" = 1 ]; then
+      (sleep 1 && curl -s -o "$out" "$pprof/profile?seconds=$(( ${dur%s} - 2 ))") &
+      ppid=$!
+    fi
+    run "$name $label" "$@"
+    if [ -n "$ppid" ]; then
+      wait "$ppid"
+      echo "-- $name CPU profile of $label (top, cumulative)"
+      go tool pprof -top -cum -nodecount=30 "$work/bl-$name" "$out" 2>/dev/null | sed -n '1,40p' | cut -c1-160
+    fi
+  }
+  want me && profiled "GET /api/v1/me" -H "X-API-Key: $key" $base/me
+  want citations && profiled "citations $filter page 3 of 20" -H "X-API-Key: $key" "$base/citations?$filter&page=3&pageSize=20"
+  if want cursor; then
+    cursor=$(curl -s -H "X-API-Key: $key" "$base/citations?$filter&page=100&pageSize=100" | sed -n 's/.*"nextCursor":"\([^"]*\)".*/\1/p')
+    if [ -n "$cursor" ]; then
+      profiled "citations $filter cursor 10,000 deep" -H "X-API-Key: $key" "$base/citations?$filter&pageSize=20&cursor=$cursor"
+    else
+      echo "== $name: no cursor 10,000 matches deep"
+    fi
   fi
-  want me && run "$name GET /api/v1/me" -H "X-API-Key: $key" $base/me
-  if [ "${PROFILE:-}" = 1 ] && want me; then
-    wait $ppid
-    echo "-- $name CPU profile of GET /api/v1/me (top, cumulative)"
-    go tool pprof -top -cum -nodecount=30 "$work/bl-$name" "$work/cpu-$name.pprof" 2>/dev/null | sed -n '1,40p'
-  fi
-  want citations && run "$name citations $filter page 3 of 20" -H "X-API-Key: $key" "$base/citations?$filter&page=3&pageSize=20"
-  want cursor || { kill $pid; wait $pid 2>/dev/null || true; continue; }
-  cursor=$(curl -s -H "X-API-Key: $key" "$base/citations?$filter&page=100&pageSize=100" | sed -n 's/.*"nextCursor":"\([^"]*\)".*/\1/p')
-  if [ -n "$cursor" ]; then
-    run "$name citations $filter cursor 10,000 deep" -H "X-API-Key: $key" "$base/citations?$filter&pageSize=20&cursor=$cursor"
-  else
-    echo "== $name: no cursor 10,000 matches deep"
+  if [ "${PROFILE:-}" = 1 ]; then
+    echo "-- $name heap: $(grep VmRSS /proc/$pid/status | tr -s ' \t' ' ')," \
+      "$(curl -s "$pprof/heap?gc=1&debug=1" | grep -E '^# (HeapInuse|HeapObjects) =' | tr '\n' ' ')"
   fi
   kill $pid
   wait $pid 2>/dev/null || true

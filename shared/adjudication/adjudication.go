@@ -1,7 +1,9 @@
 // Package adjudication asks a cheap chat model the detector's fixed yes/no
-// question (detect.AdjudicationPrompt) about a mention the rules find
-// ambiguous. It adapts a models.Generator to detect.Adjudicator; detect
-// itself knows no models. Query runs consult it only when a chat model is
+// questions: whether a mention the rules find ambiguous names the product
+// (detect.AdjudicationPrompt), and whether the brand's text criticises or
+// praises it when the rules leave its sentiment in doubt
+// (detect.CriticismPrompt, detect.PraisePrompt). It adapts a
+// models.Generator to detect.Adjudicator; detect itself knows no models. Query runs consult it only when a chat model is
 // configured and BRANDLENS_DETECT_ADJUDICATOR=on; offline it is never used.
 package adjudication
 

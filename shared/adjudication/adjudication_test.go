@@ -3,6 +3,8 @@ package adjudication_test
 import (
 	"context"
 	"errors"
+	"fmt"
+	"strings"
 	"testing"
 	"time"
 
@@ -117,6 +119,54 @@ func TestAskSendsThePromptVerbatim(t *testing.T) {
 			yes, aerr := m.Adjudicate(context.Background(), req)
 			if yes != tc.yes || (aerr == nil) != (err == nil) {
 				t.Errorf("Adjudicate = %v, %v; Ask = %v, %v", yes, aerr, a.Yes, err)
+			}
+		})
+	}
+}
+
+// promptGenerator answers "yes" to prompts that contain yesIf, "no" to the
+// others, and records the prompts.
+type promptGenerator struct {
+	yesIf   string
+	prompts []string
+}
+
+func (g *promptGenerator) Generate(_ context.Context, req models.Request) (models.Response, error) {
+	p := req.Messages[0].Content
+	g.prompts = append(g.prompts, p)
+	ans := "no"
+	if strings.Contains(p, g.yesIf) {
+		ans = "Yes."
+	}
+	return models.Response{Text: ans, Vendor: "openai", Model: "gpt-5-mini"}, nil
+}
+
+// A model behind the detector decides the brand's sentiment where the
+// rules are in doubt: faint criticism beside clear praise is mixed when the
+// model says the answer criticises the brand, positive when it says not.
+func TestModelDecidesSentimentInDoubt(t *testing.T) {
+	brand := detect.Entity{Name: "Evernote"}
+	in := detect.Input{Text: "Evernote is excellent for web clipping, and its sync is slightly slow.", Query: "evernote review"}
+	for _, tc := range []struct {
+		yesIf string
+		want  detect.Sentiment
+	}{
+		{"criticise", detect.Mixed},
+		{"no prompt says this", detect.Positive},
+	} {
+		t.Run(string(tc.want), func(t *testing.T) {
+			gen := &promptGenerator{yesIf: tc.yesIf}
+			d := detect.New(brand, nil, detect.WithAdjudicator(adjudication.New(gen, time.Second)))
+			r, err := d.Analyze(context.Background(), in)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if r.Sentiment != tc.want {
+				t.Errorf("sentiment %s, want %s", r.Sentiment, tc.want)
+			}
+			want := fmt.Sprintf(detect.CriticismPrompt, "Evernote", in.Query, in.Text)
+			if len(gen.prompts) != 1 || gen.prompts[0] != want {
+				t.Errorf("prompts %q, want the criticism prompt once:\n%s", gen.prompts, want)
 			}
 		})
 	}

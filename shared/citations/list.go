@@ -131,41 +131,49 @@ func (r *Repo) List(ctx context.Context, tenantID int32, f Filter, pr PageReques
 	if err != nil {
 		return ListResult{}, err
 	}
-	m := store.Merge(r.tbl, qs...)
-	var out []store.Item
+	m, err := store.MergeRows(r.tbl, qs...)
+	if err != nil {
+		return ListResult{}, fmt.Errorf("citations: list: %w", err)
+	}
 	// One item beyond the page tells whether another page exists.
-	for len(out) <= pr.Size {
-		it, ok, err := m.Next(ctx)
+	res := ListResult{Items: make([]string, 0, pr.Size+1)}
+	var lastKey string
+	for len(res.Items) <= pr.Size {
+		row, ok, err := m.Next(ctx)
 		if err != nil {
 			return ListResult{}, fmt.Errorf("citations: list: %w", err)
 		}
 		if !ok {
 			break
 		}
-		if after != "" && it.String(store.AttrGSI1SK) == after {
+		if after != "" && row[listDateKey] == after {
 			continue
 		}
 		if skip > 0 {
 			skip--
 			continue
 		}
-		out = append(out, it)
+		if len(res.Items) < pr.Size {
+			lastKey = row[listDateKey]
+		}
+		res.Items = append(res.Items, row[listDoc])
 	}
-	res := ListResult{HasMore: len(out) > pr.Size}
-	if res.HasMore {
-		out = out[:pr.Size]
-		res.Next = encodeCursor(out[len(out)-1].String(store.AttrGSI1SK))
-	}
-	res.Items = make([]string, len(out))
-	for i, it := range out {
-		res.Items[i] = it.String(store.AttrDoc)
+	if res.HasMore = len(res.Items) > pr.Size; res.HasMore {
+		res.Items = res.Items[:pr.Size]
+		res.Next = encodeCursor(lastKey)
 	}
 	return res, nil
 }
 
-// listAttrs are what a list keeps of an item: the document it answers,
-// the sort keys it merges and pages by, the table key that breaks ties.
+// listAttrs are what a list reads of an item (as rows: store.QueryRows):
+// the document it answers, the sort keys it merges and pages by, the table
+// key that breaks ties. listDoc and listDateKey are their places.
 var listAttrs = []string{store.AttrDoc, store.AttrGSI1SK, store.AttrGSI2SK, store.AttrPK, store.AttrSK}
+
+const (
+	listDoc     = 0
+	listDateKey = 1
+)
 
 // queries are the index reads whose merge, newest first, is every citation
 // of the tenant in skc that f keeps; need is how many the page needs.

@@ -16,14 +16,31 @@ type Adjudicator interface {
 	Adjudicate(ctx context.Context, req AdjudicationRequest) (bool, error)
 }
 
+// Question is what an AdjudicationRequest asks.
+type Question string
+
+const (
+	// QuestionMention: does the word name the product (AdjudicationPrompt)?
+	QuestionMention Question = "mention"
+	// QuestionCriticism: does the brand's text criticise it
+	// (CriticismPrompt)?
+	QuestionCriticism Question = "criticism"
+	// QuestionPraise: does the brand's text praise it (PraisePrompt)?
+	QuestionPraise Question = "praise"
+)
+
 // AdjudicationRequest is one question to an Adjudicator.
 type AdjudicationRequest struct {
-	Entity   string  // the tracked name ("Notion")
-	Surface  string  // the word as written ("Notion")
-	Query    string  // the monitoring query, possibly empty
-	Sentence string  // the sentence in doubt
-	Context  string  // the sentences around it
-	Score    float64 // the rules' evidence score (threshold evidenceThreshold)
+	Question Question
+	Entity   string // the tracked name ("Notion")
+	Surface  string // the word as written ("Notion"); the name, for sentiment
+	Query    string // the monitoring query, possibly empty
+	Sentence string // the sentence in doubt; for sentiment, the brand's text
+	Context  string // the sentences around it; empty for sentiment
+	// Score is the rules' evidence score (threshold evidenceThreshold), or
+	// for sentiment their weight of the criticism or praise asked about
+	// (clear from sentClear).
+	Score float64
 	// Prompt is AdjudicationPrompt filled in: send it verbatim and audit it.
 	Prompt string
 }
@@ -65,7 +82,7 @@ func (an *analysis) adjudicate(ctx context.Context, adj Adjudicator) error {
 			asked++
 			rec := &sc.sents[c.srec]
 			req := AdjudicationRequest{
-				Entity: an.d.ents[c.ent].name, Surface: an.text[c.start:c.end], Query: an.query,
+				Question: QuestionMention, Entity: an.d.ents[c.ent].name, Surface: an.text[c.start:c.end], Query: an.query,
 				Sentence: an.text[rec.start:rec.end], Context: an.around(rec), Score: c.score,
 			}
 			req.Prompt = fmt.Sprintf(AdjudicationPrompt, req.Entity, req.Query, req.Sentence, req.Context)
@@ -97,4 +114,113 @@ func (an *analysis) around(rec *sentRec) string {
 		e--
 	}
 	return strings.TrimSpace(an.text[s:e])
+}
+
+// CriticismPrompt and PraisePrompt are the fixed yes/no prompts about the
+// brand's sentiment, exported so they can be audited verbatim. Their
+// %[n]q verbs take, in order: the tracked name, the query and the brand's
+// text (the clauses and sentences the rules read as about it).
+const (
+	CriticismPrompt = `You check brand-monitoring results. Answer with exactly one word: yes or no.
+
+Tracked product or company: %[1]q
+The question a user asked an AI assistant: %[2]q
+What the assistant's answer says about it: %[3]q
+
+Does that text criticise %[1]q — state a fault, limitation, risk or cost of it, report complaints about it, or advise against it (yes) — or not (no)? Criticism of other products does not count.`
+
+	PraisePrompt = `You check brand-monitoring results. Answer with exactly one word: yes or no.
+
+Tracked product or company: %[1]q
+The question a user asked an AI assistant: %[2]q
+What the assistant's answer says about it: %[3]q
+
+Does that text praise %[1]q — state a strength or advantage of it, or recommend it (yes) — or not (no)? Plain description, and praise of other products, do not count.`
+)
+
+// maxSentimentTextBytes bounds the brand's text sent with a sentiment
+// question.
+const maxSentimentTextBytes = 1500
+
+// adjudicateSentiment asks adj about the brand's sentiment when the rules
+// leave it in doubt (sentScore.doubt) and applies the answers to res: a
+// yes makes the criticism or praise clear, a no removes it. Errors leave
+// the rules' reading and are joined.
+func (an *analysis) adjudicateSentiment(ctx context.Context, adj Adjudicator, res *Result) error {
+	st := &an.sent
+	if adj == nil || !res.Brand.Mentioned {
+		return nil
+	}
+	askN, askP := st.doubt()
+	if !askN && !askP {
+		return nil
+	}
+	text := an.brandText()
+	var errs []error
+	ask := func(q Question, prompt string, score float64) (yes, ok bool) {
+		req := AdjudicationRequest{Question: q, Entity: an.d.ents[0].name, Surface: an.d.ents[0].name,
+			Query: an.query, Sentence: text, Score: score}
+		req.Prompt = fmt.Sprintf(prompt, req.Entity, req.Query, req.Sentence)
+		yes, err := adj.Adjudicate(ctx, req)
+		if err != nil {
+			errs = append(errs, fmt.Errorf("adjudicate %s of %q: %w", q, req.Entity, err))
+			return false, false
+		}
+		return yes, true
+	}
+	P, N := st.P, st.N
+	if askN {
+		if yes, ok := ask(QuestionCriticism, CriticismPrompt, N); ok {
+			N = st.settle(yes, N, P)
+		}
+	}
+	if askP {
+		if yes, ok := ask(QuestionPraise, PraisePrompt, P); ok {
+			P = st.settle(yes, P, N)
+		}
+	}
+	b := &res.Brand
+	b.Sentiment = decideSentiment(P, N)
+	if b.Sentiment == Mixed && st.verdict && N >= P {
+		b.Sentiment = Negative
+	}
+	b.NegativeEvidence, b.PositiveEvidence = "", ""
+	if N >= sentNeutral {
+		b.NegativeEvidence = st.negEvidence
+	}
+	if P >= sentNeutral {
+		b.PositiveEvidence = st.posEvidence
+	}
+	res.Sentiment, res.NegativeEvidence = b.Sentiment, b.NegativeEvidence
+	return errors.Join(errs...)
+}
+
+// brandText joins the brand's spans (sorted by brandSentiment), cut to
+// maxSentimentTextBytes on a rune boundary.
+func (an *analysis) brandText() string {
+	var b strings.Builder
+	covered := 0
+	for _, sp := range an.sc.spans {
+		s, e := max(sp[0], covered), sp[1]
+		if e <= s {
+			continue
+		}
+		covered = e
+		if b.Len() > 0 {
+			b.WriteString(" … ")
+		}
+		b.WriteString(strings.TrimSpace(an.text[s:e]))
+		if b.Len() >= maxSentimentTextBytes {
+			break
+		}
+	}
+	t := b.String()
+	if len(t) > maxSentimentTextBytes {
+		e := maxSentimentTextBytes
+		for e > 0 && !utf8RuneStart(t[e]) {
+			e--
+		}
+		t = t[:e]
+	}
+	return t
 }

@@ -236,8 +236,10 @@ type sentimentCase struct {
 
 // Sentiment classes: negation, contrast, reported complaints, intensity,
 // mixed, hedged recommendations, comparisons where the competitor wins.
-func TestClassSentiment(t *testing.T) {
-	cases := []sentimentCase{
+// sentimentClasses are the sentiment classes' table cases (also a set of
+// TestSentimentCalibration).
+func sentimentClasses() []sentimentCase {
+	return []sentimentCase{
 		// negation and first-person verdicts
 		{"I wouldn't pick it", entSlack, nil, "slack for a club",
 			"Slack works, but I wouldn't pick it for a volunteer club: the free plan hides old messages.", Negative},
@@ -403,8 +405,29 @@ func TestClassSentiment(t *testing.T) {
 			"The basic Kindle is the one most readers should buy.", Positive},
 		{"Spanish: too many ads", Entity{Name: "Hulu"}, nil, "hulu opiniones",
 			"Hulu tiene buenas series, pero muestra demasiados anuncios.", Mixed},
+		// detect/2026.11-6: words no curated list holds, read through VADER
+		{"VADER: a predicate judgement", Entity{Name: "Wrike"}, nil, "wrike review",
+			"Wrike's Gantt view is handy, but the mobile app is lousy.", Mixed},
+		{"VADER: judgements listed after a copula", Entity{Name: "Wrike"}, nil, "wrike review",
+			"Wrike's new reporting module is splendid and marvelous.", Positive},
+		{"VADER: an -ed criticism anywhere", Entity{Name: "Plex"}, nil, "plex pass",
+			"Plex added a paid remote-streaming tier, which infuriated long-time users.", Negative},
+		{"VADER: nouns that name things are no judgement", Entity{Name: "Venmo"}, nil, "what is venmo",
+			"Venmo lets friends split bills, and its debit card earns rewards at some merchants.", Neutral},
+		// advice to go elsewhere
+		{"reviewers suggest something else instead", Entity{Name: "Quicken"}, nil, "quicken review",
+			"Quicken is powerful for investments. Many reviewers suggest other budgeting apps instead.", Negative},
+		{"a conditional instead is no advice", Entity{Name: "Quicken"}, nil, "quicken review",
+			"Quicken is powerful for investments. If you only budget, reviewers suggest another app instead.", Positive},
+		{"users moving to a tracked rival", Entity{Name: "Zapier"}, []Entity{{Name: "Make"}}, "zapier pricing",
+			"Zapier is the easiest automation tool to start with. Costs climb quickly with volume, so heavier users often move to Make.", Mixed},
+		{"the rival preferred later in the paragraph", Entity{Name: "Fastly"}, []Entity{{Name: "Cloudflare"}}, "fastly vs cloudflare",
+			"Fastly is excellent for fine-grained control and its purges are remarkably fast. That said, it's pricier for small sites. For most small sites, Cloudflare is the better option.", Mixed},
 	}
-	for _, tc := range cases {
+}
+
+func TestClassSentiment(t *testing.T) {
+	for _, tc := range sentimentClasses() {
 		t.Run(tc.name, func(t *testing.T) {
 			r, err := New(tc.brand, tc.comps).Analyze(context.Background(), Input{Text: tc.text, Query: tc.query})
 			if err != nil {
@@ -421,4 +444,157 @@ func TestClassSentiment(t *testing.T) {
 			}
 		})
 	}
+}
+
+// Batch M's classes: a name the answer itself writes as a word, a name
+// that is also a natural kind or a sign, a name inside another proper
+// name, and names their owners write in lower case. Each class has a
+// control that must stay a mention.
+func TestClassNamesakes(t *testing.T) {
+	entCafe := Entity{Name: "Patissier", Domains: []string{"patissier.fr"}}
+	entVenus := Entity{Name: "Venus", Domains: []string{"venus.app"}}
+	entOrion := Entity{Name: "Orion", Domains: []string{"orion.io"}}
+	entFolk := Entity{Name: "folk", Domains: []string{"folk.app"}}
+	entHarvest := Entity{Name: "Harvest", Domains: []string{"getharvest.com"}}
+	runVerdictCases(t, []verdictCase{
+		// the answer writes the name in lower case: its other
+		// occurrences need evidence too
+		{"written as a word, then in a title", entCafe, nil, "devenir patissier",
+			"Pour devenir patissier, on prépare le CAP Patissier en deux ans. Un patissier travaille souvent le week-end.", VerdictOrdinaryWord},
+		{"written as a word, then at a sentence start", Entity{Name: "Viajero"}, nil, "que significa viajero",
+			"Un viajero es quien viaja con frecuencia. Viajero no es lo mismo que turista.", VerdictOrdinaryWord},
+		{"control: the name only as the name", entCafe, []Entity{{Name: "Ladurée"}}, "meilleure patisserie en ligne",
+			"Patissier et Ladurée livrent des macarons dans toute la France. Patissier propose aussi des ateliers.", VerdictMentioned},
+		// a namesake of a natural kind or a sign
+		{"counted among its kind", entVenus, nil, "hottest planet",
+			"Venus is hotter than any other planet, even Mercury, because its thick atmosphere traps heat.", VerdictOrdinaryWord},
+		{"a sign defined past a parenthesis", entOrion, nil, "orion facts",
+			"Orion (the Hunter) is a constellation on the celestial equator, visible from most of the world.", VerdictOrdinaryWord},
+		{"the query asks about the namesake", entVenus, nil, "venus in astrology",
+			"Venus governs love, beauty and money, and your Venus placement shapes what you find attractive.", VerdictOrdinaryWord},
+		{"control: the namesake's name as a product", entOrion, nil, "orion crm review",
+			"Orion is a lightweight CRM for agencies: pipelines, email sync and a client portal for $15 per seat.", VerdictMentioned},
+		// the middle of another proper name
+		{"inside an event's name", entHarvest, nil, "harvest festivals in england",
+			"Ludlow Harvest Festival in September is the best known, with a farmers' market and a parade.", VerdictOrdinaryWord},
+		// a name its owner writes in lower case
+		{"a lower-case name at a sentence start", entFolk, []Entity{{Name: "Attio"}}, "crm for agencies",
+			"folk syncs contacts from Gmail and LinkedIn. Attio suits custom pipelines better.", VerdictMentioned},
+	})
+}
+
+func TestClassLowerCaseCompetitor(t *testing.T) {
+	brand := Entity{Name: "Rossmann", Domains: []string{"rossmann.de"}}
+	dm := Entity{Name: "dm", Aliases: []string{"dm-drogerie markt"}, Domains: []string{"dm.de"}}
+	for _, tc := range []struct {
+		name, text string
+		want       bool
+	}{
+		{"enumerated", "Drogerieartikel bestellt man online bei dm, Rossmann oder Budni.", true},
+		{"the unit, not the shop", "Rossmann verkauft Zahnpasta; eine Tube wiegt rund 75 g und ist 2 dm lang.", false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r, _ := New(brand, []Entity{dm}).Analyze(context.Background(), Input{Text: tc.text, Query: "drogerie online"})
+			if got := r.Competitors[0].Mentioned; got != tc.want {
+				t.Errorf("dm mentioned %v, want %v", got, tc.want)
+			}
+		})
+	}
+}
+
+// Batch M's classes, continued: a pointer to compare the product elsewhere
+// after a statement of ignorance asserts nothing; an app picked from a
+// store's list of subscriptions is the app, a toggle in a settings page is
+// not.
+func TestClassStoreListAndEchoes(t *testing.T) {
+	entCalm := Entity{Name: "Calm", Domains: []string{"calm.com"}}
+	entQuill := Entity{Name: "Quillmark", Domains: []string{"quillmark.io"}}
+	runVerdictCases(t, []verdictCase{
+		{"compare it elsewhere after ignorance", entQuill, []Entity{{Name: "Jotform"}}, "quillmark reviews",
+			"I don't have reliable, current information on Quillmark, so I can't say how its users rate it. Compare Quillmark's listing with Jotform's on G2 before you buy.", VerdictUnknownToModel},
+		{"picked from the subscriptions list", entCalm, nil, "cancel calm subscription android",
+			"Open the Play Store, tap your profile icon, then Payments & subscriptions > Subscriptions. Select Calm and tap Cancel.", VerdictMentioned},
+		{"control: a settings toggle", entCalm, nil, "how to make my phone less distracting",
+			"Open Settings > Notifications and turn off badges. Select Calm mode if your phone has it, so only calls ring through.", VerdictOrdinaryWord},
+	})
+}
+
+// An ordinary-word rival whose only evidence is its own predicate: a bare
+// comparative, a verb with a bare plural object; and a negated auxiliary
+// read whole ("doesn't take"), a negated copula read as a copula.
+func TestClassRivalPredicates(t *testing.T) {
+	cases := []struct {
+		name       string
+		brand      Entity
+		comps      []Entity
+		query      string
+		text       string
+		competitor string
+		want       bool
+	}{
+		{"bare comparative", Entity{Name: "Uber"}, []Entity{{Name: "Bolt"}}, "ride hailing app in tallinn",
+			"Uber has the most drivers in the city centre. Bolt is smaller.", "Bolt", true},
+		{"verb with a bare plural object", Entity{Name: "Firefox"}, []Entity{{Name: "Brave"}}, "browser for privacy",
+			"Firefox has strict tracking protection. Brave strips cookies on every site.", "Brave", true},
+		{"control: a comparative of the word", Entity{Name: "Hulu"}, []Entity{{Name: "Peacock"}}, "peacock feathers colour",
+			"A peacock's train looks brighter in sunlight. The feathers are not pigmented blue; their structure scatters light.", "Peacock", false},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			r, _ := New(tc.brand, tc.comps).Analyze(context.Background(), Input{Text: tc.text, Query: tc.query})
+			for _, c := range r.Competitors {
+				if c.Name == tc.competitor && c.Mentioned != tc.want {
+					t.Errorf("%s mentioned %v, want %v", tc.competitor, c.Mentioned, tc.want)
+				}
+			}
+		})
+	}
+	runVerdictCases(t, []verdictCase{
+		{"a negated auxiliary", Entity{Name: "Current", Domains: []string{"current.com"}}, nil, "current for a market stall",
+			"Skip it if your stall takes cash: Current doesn't take cash deposits at all.", VerdictMentioned},
+		{"control: a negated copula of the word", Entity{Name: "Harmony", Domains: []string{"harmony.app"}}, nil, "finding harmony in life",
+			"Harmony isn't a destination; it's a practice of small daily choices.", VerdictOrdinaryWord},
+	})
+}
+
+// A brand phrase with a lower-case word in it ("Discover it Cash Back") is
+// a product's name, not an imperative verb and its object; "Craft a
+// reply" stays a verb.
+func TestClassBrandPhrase(t *testing.T) {
+	entDiscover := Entity{Name: "Discover", Domains: []string{"discover.com"}}
+	runVerdictCases(t, []verdictCase{
+		{"a product name with a lower-case word", entDiscover, nil, "first credit card for a student",
+			"Discover it Secured reports to all three bureaus, so a student builds credit from the first month.", VerdictMentioned},
+		{"control: an imperative and its object", entDiscover, nil, "things to do in lisbon",
+			"Discover the city on foot: the Alfama's lanes are too narrow for cars.", VerdictOrdinaryWord},
+	})
+}
+
+// A name right before "mode" or "variant" names a mode or a variant of
+// something else ("Sentry Mode" on a car, "the Delta variant"); the
+// predicate after it is the mode's.
+func TestClassFeatureNames(t *testing.T) {
+	runVerdictCases(t, []verdictCase{
+		{"another product's mode", Entity{Name: "Guardian", Domains: []string{"guardian.app"}}, nil, "rivian guardian mode battery",
+			"Guardian Mode records the cameras while the truck is parked and costs about a percent of battery per hour.", VerdictOrdinaryWord},
+		{"a variant", Entity{Name: "Omega", Domains: []string{"omega.ai"}}, nil, "omega variant symptoms",
+			"The Omega variant mostly caused a sore throat and a runny nose, and spread faster than earlier strains.", VerdictOrdinaryWord},
+		{"control: the product's own feature named after it", Entity{Name: "Guardian", Domains: []string{"guardian.app"}}, nil, "guardian parental control app review",
+			"Guardian is a parental control app: it filters sites, limits screen time and reports activity to parents.", VerdictMentioned},
+	})
+}
+
+// Batch N's classes: a French subject before "a" (has) is no English
+// imperative ("Orange a le réseau"); a name of several words written in
+// lower case as a phrase needs evidence ("une ligne directe").
+func TestClassBatchN(t *testing.T) {
+	entLigne := Entity{Name: "Ligne Claire", Domains: []string{"ligneclaire.fr"}}
+	runVerdictCases(t, []verdictCase{
+		{"a French subject and 'a'", Entity{Name: "Bouquet", Domains: []string{"bouquet.fr"}}, nil, "livraison de fleurs",
+			"Interflora livre partout en France. Bouquet a un réseau plus petit.", VerdictMentioned},
+		{"a name of two words written as a phrase", entLigne, nil, "style ligne claire bande dessinée",
+			"La ligne claire est un style de bande dessinée aux contours nets et aux aplats de couleur, popularisé par Hergé.", VerdictOrdinaryWord},
+		{"control: the name capitalised", entLigne, nil, "ligne claire avis",
+			"Ligne Claire vend des lampes design fabriquées en France, avec une garantie de cinq ans.", VerdictMentioned},
+	})
 }

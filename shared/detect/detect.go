@@ -2,6 +2,7 @@ package detect
 
 import (
 	"context"
+	"errors"
 	"math"
 	"slices"
 	"strings"
@@ -45,7 +46,7 @@ func Verdicts() []Verdict {
 // Version identifies the detection rules; every Result carries it, so a
 // stored result says which detector produced it. Bump it whenever a rule,
 // lexicon or threshold changes what Detect returns.
-const Version = "detect/2026.11-5"
+const Version = "detect/2026.11-7"
 
 // Input is everything detection reads: re-running it over a stored answer
 // with the same brand profile and competitors gives the same Result.
@@ -204,6 +205,7 @@ type Detector struct {
 	blank   []EntityResult
 	scratch sync.Pool
 	adj     Adjudicator // nil: rules only
+	sent    sentParams  // the calibrated thresholds of the brand's sentiment
 }
 
 // Option configures a Detector.
@@ -219,7 +221,7 @@ func WithAdjudicator(a Adjudicator) Option {
 // New compiles the detector for the brand and its competitors.
 func New(brand Entity, competitors []Entity, opts ...Option) *Detector {
 	initFold()
-	d := &Detector{folded: make(map[string]bool)}
+	d := &Detector{folded: make(map[string]bool), sent: defaultSentParams}
 	for _, o := range opts {
 		o(d)
 	}
@@ -680,7 +682,8 @@ func (d *Detector) Detect(text string, citations []Citation) Result {
 }
 
 // Analyze analyses one answer with its query and, when the Detector has
-// one, consults the Adjudicator for ambiguous ordinary-word mentions. An
+// one, consults the Adjudicator for ambiguous ordinary-word mentions and
+// for the brand's sentiment when the rules leave it in doubt. An
 // adjudicator error leaves the rule-based decision in place and is
 // returned beside the (complete) result. It is safe for concurrent use.
 func (d *Detector) Analyze(ctx context.Context, in Input) (Result, error) {
@@ -738,5 +741,6 @@ func (d *Detector) run(ctx context.Context, in Input, adj Adjudicator) (Result, 
 	an.guardAll()
 	err := an.adjudicate(ctx, adj)
 	an.classify()
-	return an.result(), err
+	res := an.result()
+	return res, errors.Join(err, an.adjudicateSentiment(ctx, adj, &res))
 }

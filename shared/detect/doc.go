@@ -50,10 +50,14 @@
 //     ("Telegram, by contrast, stores") or an enumerated name ("Stripe or
 //     Wise are"): a product verb ("X offers", "X learns", "X has a free
 //     plan", "X has lost market share", "X can do", "X doesn't sync"), a
-//     lower-case verb in -s or -ed with an object ("Nest learns your
-//     schedule", "Square introduced the reader"), a state or an evaluation
+//     lower-case verb in -s or -ed with an object, a bare plural one
+//     included ("Nest learns your schedule", "Square introduced the
+//     reader", "Brave blocks trackers"), a negated auxiliary read whole
+//     ("Mercury doesn't take cash"; "isn't" is a copula), a state or an evaluation
 //     within three words of a copula ("X is known for", "X is pleasant to
-//     write in", "X is prettier for"; company states: "X was founded", "X was among the brands that",
+//     write in", "X is prettier for", a bare comparative ending the predicate:
+//     "Gain is cheaper.", "Vans Authentics are lighter and sit lower";
+//     company states: "X was founded", "X was among the brands that",
 //     "X is one of the apps that", "X is the most consistent",
 //     "X is made by"), or — in French, Spanish, Italian, Portuguese and
 //     German, whose common nouns take an article — a bare capitalised
@@ -114,7 +118,27 @@
 // link anchor or rarity, and after an article it is a common noun ("a
 // coda", "the notion that"); a capitalised one-word name written in lower
 // case is treated as an ordinary word even when the word list lacks it
-// ("the right headspace"); the second part of a compound ("high-mercury
+// ("the right headspace", "devenir boulanger", "una persona idealista"),
+// and then so are its capitalised occurrences in that answer ("CAP
+// Boulanger", "Idealista no es lo mismo"), which lose 1.0 as another
+// sense when they have no cue of their own. A name that is no word but
+// also names a natural kind, a sign or an event is guarded the same way in
+// an answer that uses it so — an occurrence defined as one ("Gemini (May
+// 21 – June 20) is an air sign", past a parenthesis), followed by one
+// ("Cambridge Folk Festival"), counted among them ("more moons than any
+// other planet"), or a query that names it and asks about such things and
+// no product ("how many moons does saturn have", "saturn return
+// astrology": −1.5). A name right before "mode" or "variant" is another
+// thing's mode or variant ("Sentry Mode keeps the car's cameras awake",
+// "the Delta variant": −1.5, and the predicate after it is the mode's).
+// A name its owner writes in lower case ("dm", "folk") counts as
+// capitalised when written so, without the evidence of a capital. An app
+// picked by a UI command from a store's list ("… then Subscriptions.
+// Choose Balance") is the app (+0.5 instead of −1.0); a name that is the
+// start of a product's name with a lower-case word in it ("Discover it
+// Cash Back gives …") is no imperative verb and its object. A name right
+// after a word that is a name by itself ("Cambridge", no lexicon word)
+// is the tail of another name even at a sentence start (English answers); the second part of a compound ("high-mercury
 // fish"), a weekday or month in a temporal context ("on Monday morning",
 // "May 5", "every Monday") and a weekday heading a list or lines headed by
 // other weekdays (a plan by day) are rejected outright, and capitals never
@@ -178,7 +202,7 @@
 // other entity — and no sentence asserts anything about it (its other
 // sentences are questions, conditions, guesses, echoes of the user —
 // "if", "may be", "could refer", "not certain", "called", "asked",
-// "check", … ("X could generate titles" states a capability, no guess) —
+// "check", "compare", … ("X could generate titles" states a capability, no guess) —
 // or bare headings), every
 // mention of the brand is Unknown. A positive statement about the brand
 // anywhere wins.
@@ -213,6 +237,38 @@
 // not a list of options) and the brand is named first, or the answer tells
 // the reader to try it (not as a UI step: "tap Subscriptions and choose
 // X"), +1 praise (unless it is criticised).
+//
+// Under the curated product-review lexicon lies a general one: VADER's
+// 7,200 scored English words (vader/lexicon.tsv, MIT; vader.go). A word
+// neither the curated lexicon nor a rule knows counts through VADER in a
+// predicate ("the editor feels sluggish", "is delightful", and the
+// judgements listed after it) from valence 0.5, as a criticism anywhere
+// from −2.0 ("angered long-time users", "a dismal record"), and anywhere
+// at all from 3.0 ("excellent", "the best"); from 3.0 it weighs 1.5. VADER's nouns that name things in answers about
+// products ("rewards", "friends", "dedicated" support) stay below those
+// bars, and a few words it scores are plain description there ("free",
+// "support", "share", "security": vaderNeutral). The thresholds are
+// calibrated on the held-out batches, the corpus and the class tables
+// (TestSentimentCalibration, with leave-one-set-out figures); the hand
+// rules were written for those sets, so most points tie on them, and ties
+// go to the point that reads them best with the curated words VADER also
+// scores taken out (TestSentimentAblation: words not yet listed stand for
+// the next batch's).
+//
+// Advice to go elsewhere is criticism: a tracked rival urged "instead"
+// ("many reviewers suggest Monarch or YNAB instead": a verdict), users
+// moving to a rival ("heavier users often move to Make": half a
+// criticism), and a rival called the better pick anywhere in the brand's
+// paragraph, not only the next sentence ("… For most small sites,
+// Cloudflare is the better option"), unless a condition restricts it ("if
+// …", "Slack is the safer choice there").
+//
+// With an Adjudicator (Analyze only, never Detect), the brand's sentiment
+// in doubt is put to a model as fixed yes/no questions (CriticismPrompt,
+// PraisePrompt) over the brand's text: criticism or praise weaker than
+// clear (sentClear), or clear but under half the other (sentDoubtRatio).
+// A yes makes it clear, a no removes it; an error keeps the rules'
+// reading. Praise beside a verdict against the brand is not asked about.
 //
 // Contrast: the clause after an adversative ("but", "however", "yet",
 // "mais", "aber", "pero", …) or after the comma of a concessive ("although
@@ -382,15 +438,16 @@
 //
 // # Limits
 //
-// The sentiment lexicon is a curated product-review one (general ones
-// such as VADER or AFINN rate "free" as praise and "freezing" as
-// criticism, and miss "clunky", "bloated", "steep"), in English with small
-// French, German and Spanish ones; other languages get neutral sentiment. Ignorance is read in English, French, German,
+// The sentiment lexicon is a curated product-review one (VADER rates
+// "free" as praise and misses "clunky", "bloated", "steep"), with VADER
+// behind it for English words it does not list, and small French, German
+// and Spanish ones; other languages get neutral sentiment. Ignorance is read in English, French, German,
 // Spanish, Portuguese and Italian. The ordinary-word rule reads capitals,
 // markup and the bare subjects of those languages, so it works in part
-// elsewhere. A place or a character that shares a brand's name and is no
-// dictionary word ("Patagonia" the region, "the Oracle" of a film) counts
-// as the brand. The evidence weights were tuned on the
+// elsewhere. A place, a person or a character that shares a brand's name
+// and is no dictionary word ("Patagonia" the region, "Johannes Müller",
+// "the Oracle" of a film) counts as the brand, unless the answer marks it
+// as a natural kind, a sign or an event (above). The evidence weights were tuned on the
 // corpus in testdata/corpus (make eval). Sentences end at
 // ". ", "! ", "? ", CJK full stops and line breaks (not after list numbers
 // or a few abbreviations), so other abbreviations split sentences. Inflected

@@ -61,6 +61,7 @@ func (an *analysis) guardAll() {
 	cands := sc.cands
 	an.assignBlocks()
 	an.prepareQuery()
+	an.guardNamesakes()
 	for i := range cands {
 		if c := &cands[i]; c.state == candAccepted {
 			an.accept(c, c.strength)
@@ -159,12 +160,14 @@ func (an *analysis) prepareQuery() {
 			}
 		}
 	}
-	for pos := 0; !an.queryProduct; {
+	for pos := 0; ; {
 		w, next := wordAtAny(q, pos)
 		if w == "" {
 			break
 		}
-		an.queryProduct = inSetStem(queryProductWords, w) || inSetStem(categoryNouns, w)
+		an.queryProduct = an.queryProduct || inSetStem(queryProductWords, w) || inSetStem(categoryNouns, w)
+		// a tracked name is no topic ("delta skymiles changes")
+		an.queryNatural = an.queryNatural || inSetStem(naturalNouns, w) && !an.d.folded[foldString(w)]
 		pos = next
 	}
 	named := 0
@@ -273,7 +276,8 @@ func (an *analysis) localEvidence(c *cand) {
 	rec := &an.sc.sents[c.srec]
 	c.scored = true
 	surface := text[c.start:c.end]
-	capital := unicode.IsUpper(firstRune(surface))
+	ownCase := an.ownCase(c)
+	capital := ownCase || unicode.IsUpper(firstRune(surface))
 	prev := prevToken(text, rec.rawStart, c.start)
 	next := nextToken(text, c.end, rec.end)
 	tld := tldFollows(text, c.end)
@@ -314,8 +318,15 @@ func (an *analysis) localEvidence(c *cand) {
 		score += wNaturalKind
 		c.otherSense = true
 	}
-	if !cue && def == defNone && an.naturalKindFollows(c, rec) {
-		score += wNaturalKind // "Amazon basin", "Amazon River", "Apple pie"
+	feature := !cue && def == defNone && next.sep == 0 && inSetStem(featureNouns, strings.ToLower(next.word))
+	if feature {
+		// "Sentry Mode keeps the car's cameras awake", "the Delta
+		// variant": the name of another thing's mode or of a variant;
+		// the predicate after it is the mode's
+		score += wNaturalKind
+		c.otherSense = true
+	} else if !cue && def == defNone && (an.naturalKindFollows(c, rec) || an.otherOfKind(rec)) {
+		score += wNaturalKind // "Amazon basin", "Amazon River", "Apple pie", "more than any other planet"
 		c.otherSense = true
 	}
 	c.cued = cue || tld || def == defProduct || anchor
@@ -337,6 +348,10 @@ func (an *analysis) localEvidence(c *cand) {
 			// "a *notion*", "no notion": the answer uses the common noun,
 			// and its capitalised occurrences without a cue likely too
 			c.nounSense = nounHead
+			// a name the word list lacks, written as a word at all
+			// ("devenir boulanger"), shows the answer's language has that
+			// word: plainly another sense than the product
+			c.otherSense = p.level == 0 && !c.cued
 			return
 		}
 		c.local = score
@@ -357,8 +372,11 @@ func (an *analysis) localEvidence(c *cand) {
 		c.sensed = true
 	}
 	if !start && !title && prev.word != "" && nameLike(prev.word) && !cue && !inSet(productCues, prev.word) &&
-		!atSentenceStart(text, rec.rawStart, c.start-len(prev.word)-1) {
-		score += wNameTail // "The Big Apple": the end of another name
+		(!atSentenceStart(text, rec.rawStart, c.start-len(prev.word)-1) || properNoun(prev.word) && !an.nonEnglish()) {
+		// "The Big Apple": the end of another name; at a sentence start
+		// only after a word that is a name by itself ("Cambridge Folk
+		// Festival"), not one capitalised by its place ("Try Notion")
+		score += wNameTail
 	}
 	menu := uiPath(text, c.start, c.end)
 	if an.verbUse(c, rec, prev, next, start || title) {
@@ -372,6 +390,10 @@ func (an *analysis) localEvidence(c *cand) {
 		c.verbUse = true
 		score += 2 * wVerbParticle
 		c.otherSense = true // "Settings > Accessibility > Zoom": a setting, not the app
+	case inSet(uiCommands, prev.word) && an.appListBefore(c.start):
+		// "open Subscriptions. Choose Balance": the item picked from a
+		// store's list of apps or subscriptions is the app
+		score += wProductLine
 	case inSet(uiCommands, prev.word):
 		score += wUICommand
 	}
@@ -389,14 +411,14 @@ func (an *analysis) localEvidence(c *cand) {
 	}
 	// Weekdays and months are capitalised in ordinary English: their
 	// capitals say nothing.
-	capEvidence := !start && !title && !menu && !p.calendar
+	capEvidence := !start && !title && !menu && !p.calendar && !ownCase
 	// A bare capitalised subject of a French, Spanish, Italian, Portuguese
 	// or German verb is a name: their common nouns take an article.
-	capEvidence = capEvidence || start && !title && inSet(foreignPredicates, next.word)
+	capEvidence = capEvidence || start && !title && !ownCase && inSet(foreignPredicates, next.word)
 	// In an answer in another language, an English word stated bare at a
 	// sentence start, before a lower-case word, is a name ("Zoom funciona
 	// muy bien"): the language would use its own word, with an article.
-	capEvidence = capEvidence || start && !title && next.sep == 0 && next.word != "" && !nameLike(next.word) &&
+	capEvidence = capEvidence || start && !title && !ownCase && next.sep == 0 && next.word != "" && !nameLike(next.word) &&
 		!startsWithDigit(next.word) && an.nonEnglish()
 	switch {
 	case an.domainSeen[c.ent] && !title && !menu:
@@ -414,14 +436,14 @@ func (an *analysis) localEvidence(c *cand) {
 		}
 		score += wNameHeading
 	}
-	if !title && !p.calendar && next.sep == 0 && (nameLike(next.word) && !inSet(functionWords, next.word) && !inSet(verbParticles, next.word) ||
+	if !title && !p.calendar && !feature && next.sep == 0 && (nameLike(next.word) && !inSet(functionWords, next.word) && !inSet(verbParticles, next.word) ||
 		startsWithDigit(next.word) && len(next.word) <= 4) || // "Bear 2", "Things 3"
 
 		!p.calendar && !cue && an.productNounFollows(c, rec) {
 		score += wProductLine // "Square Register", "Zoom Webinars", "Discord voice channels"
 	}
 
-	if an.predicateFollows(c, rec) {
+	if !feature && an.predicateFollows(c, rec) {
 		score += wPredicate
 	}
 	attrs := an.attributes(rec)
@@ -432,6 +454,10 @@ func (an *analysis) localEvidence(c *cand) {
 	}
 	score += wAttribute * float64(attrs)
 	switch {
+	case an.queryNames[c.ent] && an.queryNatural && !an.queryProduct:
+		// "saturn return astrology": the query asks about the namesake
+		score += wNaturalKind
+		c.otherSense = true
 	case an.queryNames[c.ent] && (an.queryProduct || p.level >= 35):
 		score += wQueryNames
 	case an.queryNames[c.ent]:
@@ -484,7 +510,7 @@ func (an *analysis) contextEvidence(c *cand) float64 {
 	if c.verbUse && c.local < -1 || an.d.pats[c.pat].calendar && c.local < 0 {
 		return 0
 	}
-	capital := unicode.IsUpper(firstRune(text[c.start:c.end]))
+	capital := an.ownCase(c) || unicode.IsUpper(firstRune(text[c.start:c.end]))
 	sc := an.sc
 	rec := &sc.sents[c.srec]
 	var s float64
@@ -568,7 +594,9 @@ func (an *analysis) verbUse(c *cand, rec *sentRec, prev, next tok, initial bool)
 	if inSet(verbParticles, next.word) && unicode.IsUpper(firstRune(next.word)) {
 		return true // "Zoom In", "Zoom Out": a control's label
 	}
-	if initial && inSet(verbObjects, next.word) {
+	// "Craft a reply" is English: in a French answer "Orange a le réseau"
+	// is a subject and its verb
+	if initial && inSet(verbObjects, next.word) && !productNameGoesOn(text, c.end, rec.end) && !an.nonEnglish() {
 		return true
 	}
 	return !unicode.IsUpper(firstRune(text[c.start:c.end])) && inSet(verbBefore, prev.word) && an.d.pats[c.pat].level < 50
@@ -762,15 +790,28 @@ func (an *analysis) predicateFollows(c *cand, rec *sentRec) bool {
 			pos += 2 + k + 1
 		}
 	}
+	inner := false
 	for k := 0; k < 4; k++ {
 		w, np := wordAt(text, pos, rec.end)
+		if n := contractionLen(text, w, np, rec.end); n > 0 {
+			// "Mercury doesn't take cash": wordAt stops at the apostrophe;
+			// "isn't" is a copula ("Balance isn't a 50/50 split")
+			w, np = w+"'t", np+n
+			if inSet(negatedCopulas, strings.ToLower(w)) {
+				return an.stateFollows(np, rec.end)
+			}
+		}
 		switch {
 		case w == "":
 			return false
+		case k == 0 && inSet(verbObjects, w) && productNameGoesOn(text, c.end, rec.end):
+			// "Discover it Cash Back gives …": a product name with a
+			// lower-case word in it, two more words long
+			inner = true
 		case k == 0 && inSet(enumerators, w) && nameLike(peekWordAt(text, np, rec.end)):
 			// "Stripe or Wise are cheaper": the predicate of both
 			_, np = wordAt(text, np, rec.end)
-		case k < 2 && (nameLike(w) && !inSet(functionWords, w) || startsWithDigit(w) && len(w) <= 4):
+		case (k < 2 || k == 2 && inner) && (nameLike(w) && !inSet(functionWords, w) || startsWithDigit(w) && len(w) <= 4):
 			// "Mercury Treasury lets …", "Bear 2 added …": a product line or version
 		case k == 0 && !inSet(brandVerbs, w) && (inSet(productNouns, w) || inSetStem(categoryNouns, w)):
 			// "Nest thermostats are …", "Zoom calls drop …" (but "Telegram
@@ -835,6 +876,9 @@ func (an *analysis) stateFollows(pos, end int) bool {
 		if strings.HasSuffix(w, "er") && inSet(comparedBy, peekWordAt(text, np, end)) {
 			return true // "X is prettier for structured documents", "X is cheaper than Y"
 		}
+		if bareComparative(w, peekWordAt(text, np, end)) {
+			return true // "Gain is cheaper.", "Vans Authentics are lighter and sit lower"
+		}
 		if inSet(functionWords, w) && !strings.EqualFold(w, "and") {
 			return false
 		}
@@ -886,7 +930,46 @@ func verbWithObject(text, w string, pos, end int) bool {
 		return false
 	}
 	o, _ := wordAt(text, pos, end)
-	return inSet(objectStarts, o)
+	// "Brave blocks trackers": a bare plural object, a product noun of
+	// the category ("Ring sends alerts")
+	return inSet(objectStarts, o) || bareObject(o)
+}
+
+// bareObject: a lower-case plural noun with no determiner ("trackers",
+// "ads"), as an object goes.
+func bareObject(o string) bool {
+	n := len(o)
+	if n < 4 || o[0] < 'a' || o[0] > 'z' || o[n-1] != 's' || o[n-2] == 's' || o[n-2] == 'u' || o[n-2] == 'i' {
+		return false
+	}
+	return ordinaryLevel(o) != 0 && !inSet(verbParticles, o)
+}
+
+// bareComparative: a comparative ending the predicate ("Gain is cheaper.",
+// "Vans Authentics are lighter and sit lower"): the subject is weighed
+// against another product. The word and its stem are both words of the
+// lexicon ("cheaper", "cheap"; not "paper", "pap" is rare: level 50+).
+func bareComparative(w, next string) bool {
+	n := len(w)
+	if n < 5 || !strings.HasSuffix(w, "er") || next != "" && !strings.EqualFold(next, "and") && !inSet(comparedBy, next) {
+		return false
+	}
+	lw := strings.ToLower(w)
+	if lv := ordinaryLevel(lw); lv == 0 || lv > 40 {
+		return false
+	}
+	for _, stem := range [3]string{lw[:n-2], lw[:n-1], lw[:n-3] + "y"} {
+		if lv := ordinaryLevel(stem); lv != 0 && lv <= 40 && len(stem) >= 3 {
+			return true
+		}
+	}
+	// "bigger", "hotter": a doubled consonant
+	if n >= 6 && lw[n-3] == lw[n-4] {
+		if lv := ordinaryLevel(lw[:n-3]); lv != 0 && lv <= 40 {
+			return true
+		}
+	}
+	return false
 }
 
 // maxAttributes caps the product attributes counted for a mention.
@@ -1007,7 +1090,8 @@ does did do has have had must`)
 router printer tv television console vacuum bank neobank fintech card issuer lender broker exchange wallet
 messenger browser tracker editor app platform tool service software suite client retailer store marketplace
 airline carrier insurer network station chain brand database crm erp pos terminal reader notebook notetaker
-recorder assistant chatbot`)
+recorder assistant chatbot detergent shampoo toothpaste deodorant moisturizer moisturiser sunscreen cleanser sneaker
+mattress scooter ebike razor`)
 
 	// naturalNouns after (or defining) a capitalised ordinary word make it
 	// another sense of the word: a place, a body, a substance, a creature,
@@ -1016,7 +1100,11 @@ recorder assistant chatbot`)
 planet planets moon star element metal metals mineral poisoning toxicity exposure levels fish species bird birds
 tree trees fruit fruits pie cider juice sauce slices orchard animal animals mythology myth god goddess
 priestess temple oracle sanctuary mountain mountains lake lakes ocean sea island islands valley desert tribe
-tribes warrior warriors horse`)
+tribes warrior warriors horse zodiac horoscope astrology constellation festival carnival parade museum`)
+
+	// featureNouns right after a name make it the name of a mode or a
+	// variant of something else: "Sentry Mode", "the Delta variant".
+	featureNouns = set(`mode variant strain`)
 
 	// productNouns after a name make it a product: "Zoom calls", "Slack
 	// channels", "Discord servers".
@@ -1150,4 +1238,145 @@ func prefixedIn(s, pre, form string) bool {
 		}
 	}
 	return false
+}
+
+// ownCase: the candidate is a name its owner writes in lower case ("dm",
+// "folk"), written so. Its case says nothing either way: it is read as a
+// capitalised word without the evidence of its capital.
+func (an *analysis) ownCase(c *cand) bool {
+	surface := an.text[c.start:c.end]
+	return c.kind == KindName && surface == an.d.ents[c.ent].name && !hasUpper(surface)
+}
+
+// hasUpper reports whether s has an upper-case letter.
+func hasUpper(s string) bool {
+	for _, r := range s {
+		if unicode.IsUpper(r) {
+			return true
+		}
+	}
+	return false
+}
+
+// properNoun: a capitalised word that is no ordinary English word in
+// lower case nor a function word of another language ("Cambridge",
+// "Johannes"), so a name by itself. German capitalises every noun: callers
+// ask only of English answers.
+func properNoun(w string) bool {
+	if !unicode.IsUpper(firstRune(w)) || len(w) < 3 {
+		return false
+	}
+	f := foldString(w)
+	return ordinaryLevel(f) == 0 && !inSet(functionWords, f) && langWords[f] == 0
+}
+
+// guardNamesakes: a name that is no ordinary word but also names a natural
+// kind — a planet, a sign, a region ("Saturn", "Gemini") — needs the
+// evidence an ordinary word does in an answer that uses it so: one of its
+// occurrences is defined as one ("Gemini is an air sign"), followed by one
+// ("the Saturn system"), counted among them ("more than any other
+// planet"), or the query that names it asks about such things ("how many
+// moons does saturn have"). One sense per answer: all its occurrences.
+func (an *analysis) guardNamesakes() {
+	cands := an.sc.cands
+	for i := range cands {
+		c := &cands[i]
+		if c.guarded || c.kind != KindName || an.d.pats[c.pat].domain || strings.ContainsRune(an.d.pats[c.pat].folded, ' ') {
+			continue
+		}
+		rec := &an.sc.sents[c.srec]
+		if !(an.queryNatural && !an.queryProduct && an.queryNames[c.ent]) &&
+			an.definitional(c) != defNaturalKind && !an.naturalKindFollows(c, rec) && !an.otherOfKind(rec) {
+			continue
+		}
+		for k := range cands {
+			if o := &cands[k]; o.pat == c.pat && !o.guarded && o.kind == KindName {
+				o.guarded, o.state = true, candPending
+			}
+		}
+	}
+}
+
+// otherOfKind: the sentence counts something among a natural kind ("more
+// than any other planet", "unlike other rivers").
+func (an *analysis) otherOfKind(rec *sentRec) bool {
+	// read once per sentence: a long sentence may hold many names
+	if rec.ofKind == 0 {
+		rec.ofKind = 2
+		if an.readOtherOfKind(rec) {
+			rec.ofKind = 1
+		}
+	}
+	return rec.ofKind == 1
+}
+
+func (an *analysis) readOtherOfKind(rec *sentRec) bool {
+	text := an.text
+	for pos := rec.start; pos < rec.end; {
+		w, np := wordAt(text, pos, rec.end)
+		if w == "" {
+			// wordAt stops at punctuation: step past it
+			np = pos + 1
+		} else if strings.EqualFold(w, "other") {
+			if n, _ := wordAt(text, np, rec.end); inSetStem(naturalNouns, strings.ToLower(n)) {
+				return true
+			}
+		}
+		pos = np
+	}
+	return false
+}
+
+// appListBefore: a list of apps or subscriptions is opened shortly before
+// pos ("tap your name, then Subscriptions. Choose …"), so a UI command
+// picks an app from it.
+func (an *analysis) appListBefore(pos int) bool {
+	lo := max(0, pos-maxAppListBytes)
+	for w := lo; w < pos; {
+		word, np := wordAtAny(an.text[:pos], w)
+		if word == "" {
+			break
+		}
+		if inSet(appLists, strings.ToLower(word)) {
+			return true
+		}
+		w = np
+	}
+	return false
+}
+
+// maxAppListBytes bounds how far back a UI step's list is looked for.
+const maxAppListBytes = 120
+
+// appLists name the lists of apps a settings path opens.
+var appLists = set(`subscriptions apps applications`)
+
+var negatedCopulas = set(`isn't aren't wasn't weren't`)
+
+// contractionLen is the length of the "'t" after a word cut at its
+// apostrophe ("doesn" + "'t"), 0 when none: the auxiliaries are listed
+// whole.
+func contractionLen(text, w string, np, end int) int {
+	if !strings.HasSuffix(w, "n") {
+		return 0
+	}
+	for _, t := range [2]string{"'t", "’t"} {
+		if strings.HasPrefix(text[np:end], t) && (np+len(t) == end || !isWordRune(firstRune(text[np+len(t):end]))) {
+			return len(t)
+		}
+	}
+	return 0
+}
+
+// productNameGoesOn: after the name, a short lower-case word and then a
+// capitalised word that is no function word ("Discover it Cash Back",
+// "Amex Gold"), outside a title-case line: the name is part of a product's
+// name, not a verb and its object ("Craft a reply").
+func productNameGoesOn(text string, pos, end int) bool {
+	w, np := wordAt(text, pos, end)
+	if w == "" || len(w) > 3 || unicode.IsUpper(firstRune(w)) {
+		return false
+	}
+	n, _ := wordAt(text, np, end)
+	return nameLike(n) && !inSet(functionWords, strings.ToLower(n)) && !titleCaseLine(text, pos)
 }

@@ -63,6 +63,7 @@ type sentRec struct {
 	unkTo      int // -1 until checked
 	words      int
 	attrs      int8   // product attributes + 1; 0 until counted
+	ofKind     int8   // counts something among a natural kind: 0 until read, 1 yes, 2 no
 	anchor     bool   // a negation anchor occurs (set by tokenize)
 	acc        entSet // entities with accepted mentions here
 	accComp    entSet // competitors with accepted mentions here
@@ -84,6 +85,9 @@ type analysis struct {
 	// queryProduct: the query asks about products ("best", "app", "vs", a
 	// product category) or names two tracked entities
 	queryProduct bool
+	// queryNatural: the query asks about a natural kind or a sign ("how
+	// many moons does saturn have", "saturn return astrology")
+	queryNatural bool
 	queryNames   []bool // per entity: the query names it
 	entAcc       []bool // per entity: a mention is accepted
 	// textAttributes: distinct product attributes in the answer (capped),
@@ -95,6 +99,7 @@ type analysis struct {
 	namedReady       bool
 	lang             int8           // langUnknown until nonEnglish guesses it
 	prefixed         map[int32]bool // per pattern: prefixedForm, once asked
+	sent             sentScore      // the brand's praise and criticism, for adjudication
 }
 
 func (an *analysis) checkCitations(cs []Citation) {
@@ -154,6 +159,25 @@ func (an *analysis) buildCands() {
 		}
 		return b - int(sc.wide[*k-1][1])
 	}
+	// Names the answer itself writes in lower case, as a word ("devenir
+	// boulanger", "una persona idealista", "„flink“"): in this answer the
+	// name is a word of its language even when the English word list lacks
+	// it, so every occurrence needs the evidence an ordinary word does —
+	// "CAP Boulanger", "Idealista no es lo mismo" included.
+	var lowerBuf [4]int32
+	lowerPats := lowerBuf[:0]
+	for _, h := range sc.hits {
+		p := &an.d.pats[h.pat]
+		if p.common || p.domain || slices.Contains(lowerPats, h.pat) {
+			continue
+		}
+		for _, o := range p.owners {
+			if o.kind == KindName && lowerForm(text[h.start:h.end], an.d.ents[o.ent].name) {
+				lowerPats = append(lowerPats, h.pat)
+				break
+			}
+		}
+	}
 	for _, h := range sc.hits {
 		if h.sentStart > h.start {
 			continue // "Cafe\nZoe": a name broken by a sentence end is no mention
@@ -194,10 +218,11 @@ func (an *analysis) buildCands() {
 			switch {
 			case p.common:
 				c.guarded = true
-			case o.kind == KindName && lowerForm(text[h.start:h.end], an.d.ents[o.ent].name):
+			case o.kind == KindName && slices.Contains(lowerPats, h.pat):
 				// "get into the right headspace": a capitalised name
 				// written in lower case is likely the word, even one the
-				// word list lacks; it needs the evidence ordinary words do
+				// word list lacks; it needs the evidence ordinary words do,
+				// and so do its capitalised occurrences in the same answer
 				c.guarded = true
 			case o.kind == KindName:
 				c.state, c.strength = candAccepted, confName
@@ -383,6 +408,16 @@ func (an *analysis) definitional(c *cand) int {
 	for pos < end && (text[pos] == '*' || text[pos] == '_' || text[pos] == ' ') {
 		pos++
 	}
+	if pos < end && text[pos] == '(' {
+		// "Gemini (May 21 – June 20) is an air sign": a parenthesis
+		// between the name and its copula
+		if k := strings.IndexByte(text[pos:end], ')'); k > 0 {
+			pos += k + 1
+			for pos < end && text[pos] == ' ' {
+				pos++
+			}
+		}
+	}
 	if r := firstRune(text[pos:end]); r == '–' || r == '—' || r == '-' || r == ':' {
 		dash = true // "**Amazon** – the largest river": a list item's definition
 		pos += utf8.RuneLen(r)
@@ -411,8 +446,8 @@ func (an *analysis) definitional(c *cand) int {
 			k = 6
 		case inSetStem(definitionCues, w) || inSetStem(categoryNouns, w):
 			return defProduct
-		case inSetStem(naturalNouns, w):
-			return defNaturalKind
+		case inSetStem(naturalNouns, w) || w == "sign":
+			return defNaturalKind // "Gemini is an air sign"
 		case inSet(rankedWords, strings.ToLower(w)):
 			ranked = true
 		}
@@ -780,12 +815,15 @@ func sameListBlock(text string, a, b int) bool {
 // lowerForm: the surface is one lower-case ASCII word while the
 // entity's name is written with a capital ("Headspace").
 func lowerForm(surface, name string) bool {
-	if len(surface) < 3 || name == "" || !unicode.IsUpper(firstRune(name)) || strings.ContainsAny(name, " .-") {
+	if len(surface) < 3 || name == "" || !unicode.IsUpper(firstRune(name)) || strings.ContainsAny(name, ".-") {
 		return false
 	}
-	for i := 0; i < len(surface); i++ {
-		if surface[i] < 'a' || surface[i] > 'z' {
-			return false // Latin letters only: other scripts case names otherwise
+	for _, r := range surface {
+		// Latin lower-case letters only (other scripts case names
+		// otherwise), and the spaces of a name of several words written
+		// as a phrase ("una línea directa con tu banco")
+		if r != ' ' && !(unicode.IsLower(r) && unicode.Is(unicode.Latin, r)) {
+			return false
 		}
 	}
 	return true

@@ -358,7 +358,7 @@ var (
 var hedgeWords = set(`if whether may might could possible possibly perhaps maybe unless assuming suppose supposing likely
 sure certain unsure
 appears appear seems seem unclear uncertain called named asked asking mentioned mentioning referring meant
-regarding clarify verify check visit share context`)
+regarding clarify verify check visit share context compare confirm`)
 
 // resolveUnknown applies the answer-level rule: when the brand is disclaimed
 // (an ignorance statement names it, or follows a sentence naming it) and no

@@ -22,10 +22,86 @@ const (
 	sentFlipToPositive = 0.8
 	sentRecommended    = 1.0  // the brand answers a request for a recommendation
 	sentContrast       = 1.25 // the clause after "but", or after the comma of "although …,"
+	sentMovedTo        = 0.5  // users reported moving to a rival: a complaint, not a verdict
+	sentDoubtRatio     = 0.5  // a clear polarity under this share of the other is in doubt (adjudication)
 
 	maxSectionBytes    = 2400
 	maxFollowSentences = 3
 )
+
+// sentParams are the thresholds calibrated on the held-out batches and the
+// corpus (TestSentimentCalibration: leave-one-set-out).
+type sentParams struct {
+	// vaderMin: a word only VADER knows counts, in a predicate ("the
+	// editor feels sluggish", "is delightful"), when its valence is at
+	// least this far from 0 (VADER's scale is −4…+4; 0 turns VADER off).
+	vaderMin float32
+	// vaderFree: a criticism counts anywhere from this negative valence on
+	// ("angered long-time users", "a frustrating setup", "a dismal
+	// record"): VADER's strongly negative words judge in any position,
+	// while its positive ones include things ("rewards", "friends").
+	vaderFree float32
+	// vaderAny: any word counts anywhere from this valence ("excellent",
+	// "the best", "wins"; VADER's nouns that name things, "rewards",
+	// "friends", stay below it); 0: never.
+	vaderAny float32
+	// vaderStrong: from this valence on a VADER word weighs sentStrong.
+	vaderStrong float32
+	// ablate leaves the curated polar words VADER also scores to VADER:
+	// how much of the hand-kept lexicon VADER would have found
+	// (TestSentimentAblation).
+	ablate bool
+}
+
+var defaultSentParams = sentParams{vaderMin: 0.5, vaderFree: 2.0, vaderAny: 3.0, vaderStrong: 3.0}
+
+// withSentParams replaces the calibrated thresholds (calibration tests).
+func withSentParams(p sentParams) Option { return func(d *Detector) { d.sent = p } }
+
+// vaderFlags reads a word neither the curated lexicon nor a rule knows
+// through VADER: in a predicate (after a copula or a verb of seeming, or
+// continuing a list of judgements) from pm.vaderMin, a criticism anywhere
+// from pm.vaderFree, any word anywhere from pm.vaderAny. VADER's nouns
+// ("rewards", "friends", "holiday") name things in answers about
+// products; its adjectives in a predicate judge them.
+func (pm sentParams) vaderFlags(w string, predicate bool) uint8 {
+	v := vaderValence(w)
+	switch {
+	case v == 0:
+		return 0
+	case predicate && (v >= pm.vaderMin || v <= -pm.vaderMin):
+	case pm.vaderFree > 0 && v <= -pm.vaderFree:
+	case pm.vaderAny > 0 && (v >= pm.vaderAny || v <= -pm.vaderAny):
+	default:
+		return 0
+	}
+	f := lexPositive
+	if v < 0 {
+		f = lexNegative
+	}
+	if v >= pm.vaderStrong || v <= -pm.vaderStrong {
+		f |= lexStrong
+	}
+	return f
+}
+
+// frameWords are copulaWords, listJoins, suggestVerbs and conditionWords.
+var frameWords = func() map[string]bool {
+	m := make(map[string]bool)
+	for _, set := range []map[string]bool{copulaWords, listJoins, suggestVerbs, conditionWords} {
+		for w := range set {
+			m[w] = true
+		}
+	}
+	return m
+}()
+
+// listJoins continue a list of judgements in a predicate.
+var listJoins = set(`and or`)
+
+// copulaWords open a predicate: "is", "feels", "looks", "seems".
+var copulaWords = set(`is are was were be been being it's that's feels feel felt looks look looked seems seem
+seemed sounds sound remains remain stays stay becomes become became gets get got getting`)
 
 // brandSentiment sets the brand's Sentiment, PositiveEvidence and
 // NegativeEvidence from the text governing its counted mentions.
@@ -134,6 +210,18 @@ func (an *analysis) brandSentiment(er *EntityResult) {
 	if an.defectedFrom() {
 		N += sentRecommended // "many teams are moving off X": a reported complaint
 	}
+	if s, e, strong, ok := an.alternativeUrged(); ok {
+		// "Many reviewers suggest Monarch or YNAB instead", "heavier users
+		// often move to Make": the answer sends readers to a rival
+		w := sentMovedTo
+		if strong {
+			w, verdict = sentRecommended, true
+		}
+		N += w
+		if bestN < w {
+			bestN, er.NegativeEvidence = w, an.sentenceText(s, e)
+		}
+	}
 	if s, e, ok := an.rivalPreferred(); ok {
 		N += sentRecommended // "For most people, Ecobee is the better pick."
 		verdict = true
@@ -155,12 +243,50 @@ func (an *analysis) brandSentiment(er *EntityResult) {
 		// rarely the right tool") reads as the verdict.
 		er.Sentiment = Negative
 	}
+	an.sent = sentScore{P: P, N: N, verdict: verdict, negEvidence: er.NegativeEvidence, posEvidence: er.PositiveEvidence}
+	if an.sent.negEvidence == "" {
+		an.sent.negEvidence = er.Evidence
+	}
+	if an.sent.posEvidence == "" {
+		an.sent.posEvidence = er.Evidence
+	}
 	if N < sentNeutral {
 		er.NegativeEvidence = ""
 	}
 	if P < sentNeutral {
 		er.PositiveEvidence = ""
 	}
+}
+
+// sentScore is the rules' reading of the brand's sentiment, kept for the
+// adjudicator: praise P, criticism N, a verdict against the brand, and the
+// sentences that carry the strongest of each.
+type sentScore struct {
+	P, N                     float64
+	verdict                  bool
+	negEvidence, posEvidence string
+}
+
+// doubt reports which of criticism (n) and praise (p) the rules leave in
+// doubt: a signal weaker than sentClear, or a clear one under
+// sentDoubtRatio of the other (near the mixed ratio, or outweighed into a
+// one-sided reading). Praise beside a verdict against the brand is not in
+// doubt: the verdict decides. On the tuning sets 48 of 555 answers are in
+// doubt (TestSentimentAdjudicationCeiling).
+func (s *sentScore) doubt() (n, p bool) {
+	n = s.N > 0 && (s.N < sentClear || s.P >= sentClear && s.N < sentDoubtRatio*s.P)
+	p = !s.verdict && s.P > 0 && (s.P < sentClear || s.N >= sentClear && s.P < sentDoubtRatio*s.N)
+	return n, p
+}
+
+// settle applies an adjudicator's answer to the weight x beside the other
+// polarity's: a yes makes it clear (at least sentClear and the mixed share
+// of the other), a no removes it.
+func (s *sentScore) settle(yes bool, x, other float64) float64 {
+	if !yes {
+		return 0
+	}
+	return max(x, sentClear, sentMixedRatio*other)
 }
 
 // recommendedFirst: the query asks for a recommendation ("best", "which",
@@ -410,12 +536,8 @@ func (an *analysis) rivalPreferred() (s, e int, ok bool) {
 	}
 	check := func(s, e int) bool {
 		cands := an.sc.cands
-		i, _ := slices.BinarySearchFunc(cands, s, func(c cand, t int) int { return c.start - t })
-		for ; i < len(cands) && cands[i].start < e; i++ {
+		return an.rivalIn(s, e, func(i int) bool {
 			c := &cands[i]
-			if c.ent == 0 || !counted(c) {
-				continue
-			}
 			// after the rival, before any brand mention: "is the better pick"
 			lim := e
 			for k := i + 1; k < len(cands) && cands[k].start < e; k++ {
@@ -436,9 +558,28 @@ func (an *analysis) rivalPreferred() (s, e int, ok bool) {
 				}
 				prev, prev2, pos = w, prev, np
 			}
-		}
-		return false
+			return false
+		})
 	}
+	return an.brandParagraphs(check)
+}
+
+// rivalIn: f holds for a counted mention of another entity in [s,e),
+// given by its index in the candidates.
+func (an *analysis) rivalIn(s, e int, f func(i int) bool) bool {
+	cands := an.sc.cands
+	i, _ := slices.BinarySearchFunc(cands, s, func(c cand, t int) int { return c.start - t })
+	for ; i < len(cands) && cands[i].start < e; i++ {
+		if c := &cands[i]; c.ent != 0 && counted(c) && f(i) {
+			return true
+		}
+	}
+	return false
+}
+
+// brandParagraphs returns the first sentence naming the brand, or after
+// one in its paragraph (paragraphAfter), for which check holds.
+func (an *analysis) brandParagraphs(check func(s, e int) bool) (s, e int, ok bool) {
 	seen := -1
 	for i := range an.sc.cands {
 		c := &an.sc.cands[i]
@@ -450,16 +591,87 @@ func (an *analysis) rivalPreferred() (s, e int, ok bool) {
 		if check(rec.start, rec.end) {
 			return rec.start, rec.end, true
 		}
-		if s, e, ok := sentenceAfter(text, rec.end); ok && strings.IndexByte(text[rec.end:s], '\n') < 0 && check(s, e) {
+		if s, e, ok := an.paragraphAfter(rec, check); ok {
 			return s, e, true
 		}
 	}
 	return 0, 0, false
 }
 
+// paragraphAfter returns the first of the sentences after rec in its
+// paragraph (at most maxFollowSentences, up to another brand mention) for
+// which f holds: what a paragraph goes on to say about the brand ("That
+// said, it's pricier … For most small sites, Cloudflare is the better
+// option").
+func (an *analysis) paragraphAfter(rec *sentRec, f func(s, e int) bool) (int, int, bool) {
+	text := an.text
+	end := rec.end
+	for k := 0; k < maxFollowSentences; k++ {
+		s, e, ok := sentenceAfter(text, end)
+		if !ok || strings.IndexByte(text[end:s], '\n') >= 0 {
+			break
+		}
+		if brand, _ := an.entitiesIn(s, e); brand {
+			break
+		}
+		if f(s, e) {
+			return s, e, true
+		}
+		end = e
+	}
+	return 0, 0, false
+}
+
+// alternativeUrged: the brand's sentence, or one after it in its
+// paragraph, sends the reader to a tracked rival without condition — the
+// rival followed by "instead" ("reviewers suggest Monarch instead"; strong:
+// a verdict), or reached by a verb of moving ("users often move to Make",
+// "teams switch to Linear").
+func (an *analysis) alternativeUrged() (s, e int, strong, ok bool) {
+	text := an.text
+	if !an.otherAccepted(0) {
+		return 0, 0, false, false
+	}
+	check := func(s, e int) bool {
+		return an.rivalIn(s, e, func(i int) bool {
+			c := &an.sc.cands[i]
+			// "move to Make", "switching over to Linear"
+			p := prevToken(text, s, c.start)
+			if strings.EqualFold(p.word, "to") {
+				q := prevToken(text, s, max(s, c.start-len(p.word)-1))
+				if strings.EqualFold(q.word, "over") {
+					q = prevToken(text, s, max(s, c.start-len(p.word)-len(q.word)-2))
+				}
+				if inSet(moveVerbs, q.word) {
+					return !hasWordIn(text[s:e], conditionWords)
+				}
+			}
+			// "suggest Monarch or YNAB instead": "instead" within the
+			// words after the rival, before any brand mention
+			pos := c.end
+			for k := 0; k < 5; k++ {
+				w, np := wordAtAny(text[:e], pos)
+				if w == "" || an.brandIn(pos, np) {
+					break
+				}
+				if inSet(insteadWords, w) && !strings.EqualFold(peekWord(text, np, e), "of") {
+					strong = true
+					return !hasWordIn(text[s:e], conditionWords)
+				}
+				pos = np
+			}
+			return false
+		})
+	}
+	s, e, ok = an.brandParagraphs(check)
+	return s, e, strong, ok
+}
+
 var (
 	preferredComparatives = set(`better safer smarter stronger wiser cheaper simpler easier preferable`)
-	conditionWords        = set(`if unless when whereas`)
+	// conditionWords restrict a preference to a case: "if you need SSO",
+	// "Slack is the safer choice there" (in the case just named).
+	conditionWords = set(`if unless when whereas there`)
 )
 
 // defectedFrom: a counted brand mention follows a verb of leaving it —
@@ -760,6 +972,12 @@ func (an *analysis) valence(s, e int) (p, n float64, verdict bool) {
 	deferred := 0.0                  // "hard to …": negative unless it negates praise ("hard to recommend")
 	prev, prev2 := "", ""
 	lookup := an.lookupFunc()
+	vader := an.d.sent.vaderMin > 0 && !an.nonEnglish()
+	predLeft := 0 // words left in a predicate ("is sluggish, clunky and dated")
+	// suggested: the clause advises ("suggest", "recommend", "use");
+	// brandNamed: it names the brand; conditioned: the sentence sets a
+	// condition ("when a tour is cancelled, …")
+	suggested, brandNamed, conditioned := false, false, false
 	// contrast: 1 after a concessive word ("although", "while") until its
 	// comma, 2 from an adversative word ("but", "however") or that comma to
 	// the end of the sentence — the clause that carries the writer's point
@@ -794,6 +1012,11 @@ func (an *analysis) valence(s, e int) (p, n float64, verdict bool) {
 			if c == ';' || c == '.' || c == ':' || c == '!' || c == '?' {
 				clauseP, clauseN = 0, 0
 				instead, advise = false, false
+				predLeft = 0
+				suggested, brandNamed = false, false
+				if c != ';' && c != ':' {
+					conditioned = false
+				}
 			}
 			if c == ',' && reduceObj {
 				reduceLeft = 0
@@ -819,12 +1042,32 @@ func (an *analysis) valence(s, e int) (p, n float64, verdict bool) {
 		}
 		if j < len(cands) && cands[j].start < pos && cands[j].state == candAccepted {
 			prev, prev2 = "", ""
+			brandNamed = brandNamed || cands[j].ent == 0
 			continue // part of a mention ("Best Buy")
 		}
 		w := text[st:pos]
 		before, before2 := prev, prev2
 		prev, prev2 = w, prev
 		f := lookup(w)
+		if an.d.sent.ablate && f&(lexPositive|lexNegative) != 0 && vaderValence(w) != 0 {
+			f &^= lexPositive | lexNegative | lexStrong
+		}
+		if vader && f == 0 && !sentimentRole(w) {
+			f = an.d.sent.vaderFlags(w, predLeft > 0)
+		}
+		// one lookup tells whether w opens a predicate, advises or sets a
+		// condition (most words do none of these)
+		frame := inSet(frameWords, w)
+		switch {
+		case frame && inSet(copulaWords, w):
+			predLeft = 3
+		case f&(lexPositive|lexNegative) != 0:
+			if predLeft > 0 {
+				predLeft = 1 // "slow, clunky", "slow and clunky"
+			}
+		case predLeft > 0 && !(frame && inSet(listJoins, w)):
+			predLeft--
+		}
 		if f&(lexPositive|lexNegative) != 0 && f&lexStrong == 0 && boldLabel(text, st, pos) {
 			f = 0 // "**Reliability.** Users report outages": a topic label
 		}
@@ -851,8 +1094,19 @@ func (an *analysis) valence(s, e int) (p, n float64, verdict bool) {
 				n += clauseP
 				verdict = true
 			}
+			if clauseP == 0 && suggested && !brandNamed && !conditioned && !strings.EqualFold(peekWord(text, pos, e), "of") {
+				// "Many reviewers suggest Monarch or YNAB instead": advice
+				// to use something else, whatever it is
+				n += sentRecommended
+				verdict = true
+			}
 			clauseP, instead = 0, true
 			continue
+		}
+		if frame && inSet(suggestVerbs, w) {
+			suggested = true
+		} else if frame && inSet(conditionWords, w) {
+			conditioned = true
 		}
 		if inSet(adviseVerbs, w) {
 			advise = true
@@ -1155,6 +1409,12 @@ func gradedLookup(w string) uint8 {
 				if f := lexLookup(string(buf[:n])); f&(lexPositive|lexNegative) != 0 {
 					return f & (lexPositive | lexNegative)
 				}
+				if n < len(buf) { // "pricier" → "pricey"
+					buf[n-1], buf[n] = 'e', 'y'
+					if f := lexLookup(string(buf[:n+1])); f&(lexPositive|lexNegative) != 0 {
+						return f & (lexPositive | lexNegative)
+					}
+				}
 			}
 		}
 		if n := len(b); n > 2 && b[n-1] == b[n-2] {
@@ -1229,7 +1489,7 @@ standardize make`)
 	costNouns     = set(`price prices pricing fee fees cost costs commission commissions markup markups charges
 surcharge surcharges premium precio precios coste costes comisiones tarifa tarifas prix tarif tarifs frais coût
 coûts cout couts preis preise kosten gebühren gebuhren`)
-	highWords = set(`high higher highest steep steeper rising climbing hefty risen rose increased jumped
+	highWords = set(`high higher highest steep steeper rising climbing climb climbs soar soars soared soaring hefty risen rose increased jumped
 climbed hiked doubled rises rise hikes increases jump jumps alto altos alta altas elevado elevados elevada
 élevé élevés élevée eleve eleves elevee hoch hohe hoher augmenté augmente augmentés gestiegen erhöht erhoht
 subido aumentado aumentó aumento`)
@@ -1344,6 +1604,11 @@ func listLine(text string, pos int) bool {
 	line := strings.TrimLeft(text[ls:pos], " \t")
 	return listMarkerLen(line) > 0 || strings.HasPrefix(line, "|")
 }
+
+// suggestVerbs advise the reader: before "… instead" they send readers to
+// something else.
+var suggestVerbs = set(`suggest suggests suggested recommend recommends recommended use try choose pick consider
+prefer prefers advise advises`)
 
 var (
 	// insteadWords after a sentence's first word move its praise to an

@@ -12,6 +12,8 @@ import (
 	"github.com/brandlens/brandlens/shared/citations"
 	"github.com/brandlens/brandlens/shared/httpapi"
 	"github.com/brandlens/brandlens/shared/httpapi/apitest"
+	"github.com/brandlens/brandlens/shared/platforms"
+	"github.com/brandlens/brandlens/shared/providers"
 	"github.com/brandlens/brandlens/shared/recaptcha"
 	"github.com/brandlens/brandlens/shared/seed"
 	"github.com/brandlens/brandlens/shared/store/embedded"
@@ -24,7 +26,12 @@ import (
 // selectivity).
 func benchServer(b *testing.B, n int) (http.Handler, *app.Services) {
 	b.Helper()
-	local, err := app.NewLocal(app.LocalOptions{Table: embedded.NewMemory(), KeySecret: apitest.KeySecret,
+	// The brand check needs the platforms' providers since it was wired.
+	provs := providers.Set{}
+	for _, pf := range platforms.All {
+		provs[pf] = providers.NewSimulated(pf)
+	}
+	local, err := app.NewLocal(app.LocalOptions{Table: embedded.NewMemory(), KeySecret: apitest.KeySecret, Providers: provs,
 		Logger: slog.New(slog.NewJSONHandler(io.Discard, nil)), BrandCheck: app.BrandCheckOptions{Verifier: recaptcha.Bypass{}}})
 	if err != nil {
 		b.Fatal(err)

@@ -56,7 +56,14 @@ func (a *adjudications) entries(it Item, vr VisibilityResult, actor audit.Actor,
 		}
 		e := audit.New(it.TenantID, actor, ActionAdjudicate, audit.Resource("visibility_result", vr.ID), outcome, now)
 		e.JobID = it.JobID
-		e.Detail = fmt.Sprintf("%s, sample %d, query %d: is %q %s here?", it.Platform, it.Sample, vr.QueryID, c.req.Surface, c.req.Entity)
+		q := fmt.Sprintf("is %q %s here?", c.req.Surface, c.req.Entity)
+		switch c.req.Question {
+		case detect.QuestionCriticism:
+			q = fmt.Sprintf("does the answer criticise %s?", c.req.Entity)
+		case detect.QuestionPraise:
+			q = fmt.Sprintf("does the answer praise %s?", c.req.Entity)
+		}
+		e.Detail = fmt.Sprintf("%s, sample %d, query %d: %s", it.Platform, it.Sample, vr.QueryID, q)
 		out = append(out, e.WithModelCall(call))
 	}
 	return out

@@ -106,17 +106,34 @@ func join(op CondOp, cs []Cond) Cond {
 	return Cond{Op: op, Args: args}
 }
 
+// Attributes reads an item one attribute at a time (a backend's stored
+// form need not be decoded whole to evaluate a filter on it).
+type Attributes interface {
+	Attr(name string) (any, bool)
+}
+
+// Attr implements Attributes.
+func (it Item) Attr(name string) (any, bool) {
+	v, ok := it[name]
+	return v, ok
+}
+
 // Eval reports whether the condition holds for item (nil when absent) at
 // now. It is the reference meaning of Cond; the dynamodb backend translates
 // the same tree into a condition expression.
 func (c Cond) Eval(item Item, now time.Time) bool {
-	if item != nil && item.Expired(now) {
-		item = nil
+	if item == nil || item.Expired(now) {
+		return c.eval(nil, now)
 	}
 	return c.eval(item, now)
 }
 
-func (c Cond) eval(item Item, now time.Time) bool {
+// EvalPresent is Eval on an item that is present and unexpired, read
+// through a.
+func (c Cond) EvalPresent(a Attributes, now time.Time) bool { return c.eval(a, now) }
+
+// eval: item is nil when the item is absent.
+func (c Cond) eval(item Attributes, now time.Time) bool {
 	switch c.Op {
 	case CondNone:
 		return true
@@ -141,7 +158,11 @@ func (c Cond) eval(item Item, now time.Time) bool {
 	case CondNot:
 		return !c.Args[0].eval(item, now)
 	}
-	v, ok := item[c.Attr]
+	var v any
+	var ok bool
+	if item != nil {
+		v, ok = item.Attr(c.Attr)
+	}
 	switch c.Op {
 	case CondAttrExists:
 		return ok

@@ -4,10 +4,10 @@ import "github.com/brandlens/brandlens/shared/store"
 
 // encodeCursor renders entry e of the tree of index as a last evaluated key.
 func encodeCursor(e entry, index string) string {
-	m := map[string]string{store.AttrPK: e.h, store.AttrSK: e.r}
+	m := map[string]string{store.AttrPK: e.h(), store.AttrSK: e.r()}
 	if index != "" {
 		h, r := store.IndexKeyAttrs(index)
-		m = map[string]string{h: e.h, r: e.r, store.AttrPK: e.pk, store.AttrSK: e.sk}
+		m = map[string]string{h: e.h(), r: e.r(), store.AttrPK: e.pk(), store.AttrSK: e.sk()}
 	}
 	return store.EncodeCursor(m)
 }
@@ -21,7 +21,7 @@ func decodeCursor(s, index, hashKey string) (entry, error) {
 	}
 	if index != "" {
 		h, r := store.IndexKeyAttrs(index)
-		return entry{h: m[h], r: m[r], pk: m[store.AttrPK], sk: m[store.AttrSK]}, nil
+		return pivot(m[h], m[r], m[store.AttrPK], m[store.AttrSK], supNone), nil
 	}
-	return entry{h: m[store.AttrPK], r: m[store.AttrSK]}, nil
+	return pivot(m[store.AttrPK], m[store.AttrSK], "", "", supNone), nil
 }

@@ -87,7 +87,7 @@ type Table struct {
 
 type pendingCommit struct {
 	seq  uint64
-	puts []store.Item
+	puts []record
 	dels []store.Key
 }
 
@@ -158,54 +158,60 @@ func (t *Table) Compact() error {
 	return t.disk.compact()
 }
 
-// insert stores it (already validated and owned by the table).
-func (t *Table) insert(it store.Item, seq uint64) {
-	k := it.Key()
-	old, had := t.items.ReplaceOrInsert(entry{h: k.PK, r: k.SK, seq: seq, item: it})
-	if had {
-		if g, ok := gsiEntry(old.item); ok {
-			t.gsi.Delete(g)
-		}
+// tree returns the tree of index ("": the table).
+func (t *Table) tree(index string) *btree.BTreeG[entry] {
+	switch index {
+	case store.IndexGSI1:
+		return t.gsi
+	case store.IndexGSI2:
+		return t.gsi2
 	}
-	if g, ok := gsiEntry(it); ok {
-		g.seq, g.item = seq, it
-		t.gsi.ReplaceOrInsert(g)
-	}
-	t.index2(old.item, had, it)
+	return t.items
 }
 
-// index2 moves an item's GSI2 entry from its old version (had: there was
-// one) to the new one (nil: deleted).
-func (t *Table) index2(old store.Item, had bool, it store.Item) {
-	if had {
-		if g, ok := indexEntry(old, store.IndexGSI2); ok {
-			t.gsi2.Delete(g)
+// insert stores rec, the record of an item written by commit seq.
+func (t *Table) insert(rec record, seq uint64) {
+	k := rec.keys()
+	te, _ := k.indexEntry("", rec, seq)
+	if old, had := t.items.ReplaceOrInsert(te); had {
+		t.unindex(old.rec)
+	}
+	for _, index := range store.Indexes {
+		if e, ok := k.indexEntry(index, rec, seq); ok {
+			t.tree(index).ReplaceOrInsert(e)
 		}
 	}
-	if g, ok := indexEntry(it, store.IndexGSI2); ok {
-		g.item = it
-		t.gsi2.ReplaceOrInsert(g)
+}
+
+// insertItem stores a validated item (loading a snapshot or log).
+func (t *Table) insertItem(it store.Item, seq uint64) error {
+	rec, err := encodeRecord(it)
+	if err != nil {
+		return err
+	}
+	t.insert(rec, seq)
+	return nil
+}
+
+// unindex removes the index entries of a record leaving the table.
+func (t *Table) unindex(rec record) {
+	k := rec.keys()
+	for _, index := range store.Indexes {
+		if e, ok := k.indexEntry(index, rec, 0); ok {
+			t.tree(index).Delete(e)
+		}
 	}
 }
 
 func (t *Table) remove(k store.Key) {
-	old, had := t.items.Delete(tableEntry(k))
-	if !had {
-		return
+	if old, had := t.items.Delete(tableEntry(k)); had {
+		t.unindex(old.rec)
 	}
-	if g, ok := gsiEntry(old.item); ok {
-		t.gsi.Delete(g)
-	}
-	t.index2(old.item, true, nil)
 }
 
-// lookup returns the durable item, expired or not, or nil.
-func (t *Table) lookup(k store.Key) store.Item {
-	e, ok := t.items.Get(tableEntry(k))
-	if !ok {
-		return nil
-	}
-	return e.item
+// lookup returns the durable item's entry, expired or not.
+func (t *Table) lookup(k store.Key) (entry, bool) {
+	return t.items.Get(tableEntry(k))
 }
 
 // latest returns the newest item, pending commits included, expired or
@@ -214,7 +220,10 @@ func (t *Table) latest(k store.Key) store.Item {
 	if e, ok := t.overlay[k]; ok {
 		return e.item
 	}
-	return t.lookup(k)
+	if e, ok := t.lookup(k); ok {
+		return e.rec.item()
+	}
+	return nil
 }
 
 // commit logs one atomic write and applies it, or, when it waits for an
@@ -224,6 +233,15 @@ func (t *Table) commit(puts []store.Item, dels []store.Key) (uint64, error) {
 	if len(puts)+len(dels) == 0 {
 		return 0, nil
 	}
+	// Encoded before the log is written, so that nothing logged can fail
+	// to apply.
+	recs := make([]record, len(puts))
+	for i, it := range puts {
+		var err error
+		if recs[i], err = encodeRecord(it); err != nil {
+			return 0, err
+		}
+	}
 	if t.disk != nil {
 		if err := t.disk.append(puts, dels, t.seq+1); err != nil {
 			return 0, err
@@ -231,7 +249,7 @@ func (t *Table) commit(puts []store.Item, dels []store.Key) (uint64, error) {
 	}
 	t.seq++
 	if t.disk != nil && t.disk.sync {
-		t.pending = append(t.pending, pendingCommit{seq: t.seq, puts: puts, dels: dels})
+		t.pending = append(t.pending, pendingCommit{seq: t.seq, puts: recs, dels: dels})
 		for _, it := range puts {
 			t.overlay[it.Key()] = overlayEntry{seq: t.seq, item: it}
 		}
@@ -239,7 +257,7 @@ func (t *Table) commit(puts []store.Item, dels []store.Key) (uint64, error) {
 			t.overlay[k] = overlayEntry{seq: t.seq}
 		}
 	} else {
-		t.apply(puts, dels, t.seq)
+		t.apply(recs, dels, t.seq)
 	}
 	if t.disk != nil {
 		t.disk.maybeCompact()
@@ -247,9 +265,9 @@ func (t *Table) commit(puts []store.Item, dels []store.Key) (uint64, error) {
 	return t.seq, nil
 }
 
-func (t *Table) apply(puts []store.Item, dels []store.Key, seq uint64) {
-	for _, it := range puts {
-		t.insert(it, seq)
+func (t *Table) apply(puts []record, dels []store.Key, seq uint64) {
+	for _, rec := range puts {
+		t.insert(rec, seq)
 	}
 	for _, k := range dels {
 		t.remove(k)
@@ -265,9 +283,11 @@ func (t *Table) applyPending(seq uint64) {
 			break
 		}
 		t.apply(c.puts, c.dels, c.seq)
-		for _, it := range c.puts {
-			if e := t.overlay[it.Key()]; e.seq == c.seq {
-				delete(t.overlay, it.Key())
+		for _, rec := range c.puts {
+			k := rec.keys()
+			key := store.Key{PK: rec.str(k.pk), SK: rec.str(k.sk)}
+			if e := t.overlay[key]; e.seq == c.seq {
+				delete(t.overlay, key)
 			}
 		}
 		for _, k := range c.dels {
@@ -327,11 +347,11 @@ func (t *Table) Get(ctx context.Context, key store.Key) (store.Item, error) {
 	if t.closed {
 		return nil, ErrClosed
 	}
-	it := t.lookup(key)
-	if it == nil || it.Expired(t.now()) {
+	e, ok := t.lookup(key)
+	if !ok || e.expired(t.now()) {
 		return nil, store.ErrNotFound
 	}
-	return it.Clone(), nil
+	return e.rec.item(), nil
 }
 
 // GetMany implements store.BatchGetter: Get of each key, in one call (the
@@ -464,11 +484,69 @@ func (t *Table) write(ctx context.Context, ops []store.Op) ([]store.Item, error)
 
 // Query implements store.Table.
 func (t *Table) Query(ctx context.Context, q store.Query) (store.Page, error) {
+	var page store.Page
+	cursor, err := t.scan(ctx, q, func(e entry) { page.Items = append(page.Items, e.rec.project(q.Attrs)) })
+	page.Cursor = cursor
+	return page, err
+}
+
+// QueryRows implements store.RowQuerier: the values are substrings of the
+// stored records, so a page costs one slice, not a map per item.
+func (t *Table) QueryRows(ctx context.Context, q store.Query) (store.Rows, error) {
+	if len(q.Attrs) == 0 {
+		return store.Rows{}, store.ErrNoAttrs
+	}
+	rows := store.Rows{Attrs: q.Attrs}
+	// The key attributes of the tree read are the entry's own strings;
+	// only the others are looked for in the record.
+	fromEntry := make([]int8, len(q.Attrs))
+	rest := make([]string, len(q.Attrs))
+	h, r := store.IndexKeyAttrs(q.Index)
+	for i, a := range q.Attrs {
+		switch {
+		case a == h:
+			fromEntry[i] = 1
+		case a == r:
+			fromEntry[i] = 2
+		case q.Index != "" && a == store.AttrPK:
+			fromEntry[i] = 3
+		case q.Index != "" && a == store.AttrSK:
+			fromEntry[i] = 4
+		default:
+			rest[i] = a
+		}
+	}
+	cursor, err := t.scan(ctx, q, func(e entry) {
+		if rows.Values == nil {
+			rows.Values = make([]string, 0, min(q.Limit, 64)*len(q.Attrs))
+		}
+		base := len(rows.Values)
+		rows.Values = e.rec.appendStrings(rows.Values, rest)
+		for i, k := range fromEntry {
+			switch k {
+			case 1:
+				rows.Values[base+i] = e.h()
+			case 2:
+				rows.Values[base+i] = e.r()
+			case 3:
+				rows.Values[base+i] = e.pk()
+			case 4:
+				rows.Values[base+i] = e.sk()
+			}
+		}
+	})
+	rows.Cursor = cursor
+	return rows, err
+}
+
+// scan calls emit with each entry of the page of q that the filter keeps,
+// in order, and returns the page's cursor.
+func (t *Table) scan(ctx context.Context, q store.Query, emit func(entry)) (string, error) {
 	if err := ctx.Err(); err != nil {
-		return store.Page{}, err
+		return "", err
 	}
 	if err := q.Validate(); err != nil {
-		return store.Page{}, err
+		return "", err
 	}
 	limit := q.Limit
 	if limit == 0 {
@@ -479,39 +557,32 @@ func (t *Table) Query(ctx context.Context, q store.Query) (store.Page, error) {
 	if hasCursor {
 		var err error
 		if after, err = decodeCursor(q.Cursor, q.Index, q.PK); err != nil {
-			return store.Page{}, err
+			return "", err
 		}
 	}
 	t.mu.RLock()
 	defer t.mu.RUnlock()
 	if t.closed {
-		return store.Page{}, ErrClosed
+		return "", ErrClosed
 	}
-	tree := t.items
-	switch q.Index {
-	case store.IndexGSI1:
-		tree = t.gsi
-	case store.IndexGSI2:
-		tree = t.gsi2
-	}
+	tree := t.tree(q.Index)
 	start := startPivot(q.PK, q.SK, q.Desc)
 	if hasCursor && (!q.Desc && less(start, after) || q.Desc && less(after, start)) {
 		start = after
 	}
 	now := t.now()
 	var (
-		page  store.Page
 		n     int
 		last  entry
 		more  bool
 		visit = func(e entry) bool {
-			if e.h != q.PK || pastRange(q.SK, e.r, q.Desc) {
+			if e.h() != q.PK || pastRange(q.SK, e.r(), q.Desc) {
 				return false
 			}
 			if hasCursor && !(q.Desc && less(e, after) || !q.Desc && less(after, e)) {
 				return true
 			}
-			if !q.SK.Match(e.r) {
+			if !q.SK.Match(e.r()) {
 				return true
 			}
 			if n == limit {
@@ -520,8 +591,8 @@ func (t *Table) Query(ctx context.Context, q store.Query) (store.Page, error) {
 			}
 			n++
 			last = e
-			if !e.item.Expired(now) && q.Filter.Eval(e.item, now) {
-				page.Items = append(page.Items, project(e.item, q.Attrs))
+			if !e.expired(now) && (q.Filter.IsZero() || q.Filter.EvalPresent(e.rec, now)) {
+				emit(e)
 			}
 			return true
 		}
@@ -532,7 +603,7 @@ func (t *Table) Query(ctx context.Context, q store.Query) (store.Page, error) {
 		tree.AscendGreaterOrEqual(start, visit)
 	}
 	if more {
-		page.Cursor = encodeCursor(last, q.Index)
+		return encodeCursor(last, q.Index), nil
 	}
-	return page, nil
+	return "", nil
 }

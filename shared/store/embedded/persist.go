@@ -302,7 +302,9 @@ func replayLog(path string, t *Table, truncate bool) (int64, error) {
 		}
 		t.seq++
 		for _, it := range puts {
-			t.insert(it, t.seq)
+			if err := t.insertItem(it, t.seq); err != nil {
+				return 0, fmt.Errorf("store: %s at byte %d: %w", path, off, err)
+			}
 		}
 		for _, k := range dels {
 			t.remove(k)
@@ -361,7 +363,9 @@ func loadSnapshot(path string, t *Table) (int64, error) {
 			return bad("line %d: %v", lineNo+1, err)
 		}
 		t.seq++
-		t.insert(it, t.seq)
+		if err := t.insertItem(it, t.seq); err != nil {
+			return bad("line %d: %v", lineNo+1, err)
+		}
 		count++
 	}
 }
@@ -391,12 +395,12 @@ func (d *disk) writeSnapshot(gen uint64, tree *btree.BTreeG[entry]) (size int64,
 	now := d.t.now()
 	var count int64
 	tree.Ascend(func(e entry) bool {
-		if e.item.Expired(now) {
+		if e.expired(now) {
 			expired = append(expired, e)
 			return true
 		}
 		count++
-		err = enc.Encode(e.item)
+		err = enc.Encode(e.rec.item())
 		return err == nil
 	})
 	if err != nil {
@@ -583,7 +587,7 @@ func (d *disk) finishCompaction(gen uint64, tree *btree.BTreeG[entry], done chan
 	// have been written since the clone.
 	for _, e := range expired {
 		if cur, ok := t.items.Get(e); ok && cur.seq == e.seq {
-			t.remove(e.item.Key())
+			t.remove(store.Key{PK: e.h(), SK: e.r()})
 		}
 	}
 	return nil

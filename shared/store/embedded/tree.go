@@ -2,6 +2,7 @@ package embedded
 
 import (
 	"strings"
+	"time"
 
 	"github.com/google/btree"
 
@@ -9,17 +10,47 @@ import (
 )
 
 // entry is one row of an ordered tree. In the table tree (h, r) is (PK, SK);
-// in the GSI1 tree it is (GSI1PK, GSI1SK) and (pk, sk) is the table key,
-// which breaks ties between items sharing a GSI1 key, as in DynamoDB.
+// in an index tree it is the index's (hash, range) key and (pk, sk) is the
+// table key, which breaks ties between items sharing an index key, as in
+// DynamoDB. The keys are spans of the record, so an entry holds one pointer
+// — the garbage collector follows one per entry, not five — and the three
+// trees share one copy of each item. A search pivot's record is its keys.
 type entry struct {
-	h, r   string
-	pk, sk string
+	rec      record
+	hs, rs   span
+	pks, sks span
 	// sup marks search pivots that sort after every real entry of their
 	// partition (supRange) or of their (h, r) (supTie).
-	sup  uint8
-	seq  uint64 // the commit that stored this item
-	item store.Item
+	sup    uint8
+	hasExp bool
+	exp    int64  // the item's expiresAt, when hasExp
+	seq    uint64 // the commit that stored this item
 }
+
+// span is a substring of a record.
+type span struct{ off, n uint32 }
+
+func (e entry) str(s span) string { return string(e.rec[s.off : s.off+s.n]) }
+func (e entry) h() string         { return e.str(e.hs) }
+func (e entry) r() string         { return e.str(e.rs) }
+func (e entry) pk() string        { return e.str(e.pks) }
+func (e entry) sk() string        { return e.str(e.sks) }
+
+// pivot is a search entry for the keys h, r, pk, sk.
+func pivot(h, r, pk, sk string, sup uint8) entry {
+	rec := record(h + r + pk + sk)
+	at := uint32(0)
+	next := func(s string) span {
+		sp := span{at, uint32(len(s))}
+		at += sp.n
+		return sp
+	}
+	return entry{rec: rec, hs: next(h), rs: next(r), pks: next(pk), sks: next(sk), sup: sup}
+}
+
+// expired reports whether the item's TTL lies at or before now, as
+// store.Item.Expired does.
+func (e entry) expired(now time.Time) bool { return e.hasExp && e.exp <= now.Unix() }
 
 const (
 	supNone uint8 = iota
@@ -28,55 +59,47 @@ const (
 )
 
 func less(a, b entry) bool {
-	if a.h != b.h {
-		return a.h < b.h
+	if ah, bh := a.h(), b.h(); ah != bh {
+		return ah < bh
 	}
 	if a.sup == supRange || b.sup == supRange {
 		return b.sup == supRange && a.sup != supRange
 	}
-	if a.r != b.r {
-		return a.r < b.r
+	if ar, br := a.r(), b.r(); ar != br {
+		return ar < br
 	}
 	if a.sup == supTie || b.sup == supTie {
 		return b.sup == supTie && a.sup != supTie
 	}
-	if a.pk != b.pk {
-		return a.pk < b.pk
+	if apk, bpk := a.pk(), b.pk(); apk != bpk {
+		return apk < bpk
 	}
-	return a.sk < b.sk
+	return a.sk() < b.sk()
 }
 
 func newTree() *btree.BTreeG[entry] { return btree.NewG(32, less) }
 
-func tableEntry(k store.Key) entry { return entry{h: k.PK, r: k.SK} }
+func tableEntry(k store.Key) entry { return pivot(k.PK, k.SK, "", "", supNone) }
 
-// gsiEntry returns the item's GSI1 entry; items lacking either GSI1
-// attribute are not in the index (a sparse index, as in DynamoDB).
-func gsiEntry(it store.Item) (entry, bool) { return indexEntry(it, store.IndexGSI1) }
-
-// indexEntry returns the item's entry in index, like gsiEntry.
-func indexEntry(it store.Item, index string) (entry, bool) {
-	ha, ra := store.IndexKeyAttrs(index)
-	h, ok1 := it[ha].(string)
-	r, ok2 := it[ra].(string)
-	if !ok1 || !ok2 {
+// indexEntry returns the entry of the item k describes in index ("": the
+// table); items lacking either key attribute of an index are not in it (a
+// sparse index, as in DynamoDB).
+func (k keys) indexEntry(index string, rec record, seq uint64) (entry, bool) {
+	e := entry{rec: rec, hs: k.pk, rs: k.sk, seq: seq, exp: k.exp, hasExp: k.hasExp}
+	var ik [2]span
+	switch index {
+	case "":
+		return e, true
+	case store.IndexGSI1:
+		ik = k.gsi1
+	case store.IndexGSI2:
+		ik = k.gsi2
+	}
+	if ik[0].n == 0 || ik[1].n == 0 {
 		return entry{}, false
 	}
-	return entry{h: h, r: r, pk: it.String(store.AttrPK), sk: it.String(store.AttrSK)}, true
-}
-
-// project returns a copy of it with only attrs (nil: all of them).
-func project(it store.Item, attrs []string) store.Item {
-	if attrs == nil {
-		return it.Clone()
-	}
-	out := make(store.Item, len(attrs))
-	for _, a := range attrs {
-		if v, ok := it[a]; ok {
-			out[a] = v
-		}
-	}
-	return out
+	e.hs, e.rs, e.pks, e.sks = ik[0], ik[1], k.pk, k.sk
+	return e, true
 }
 
 // startPivot is where a scan of the sort-key range begins: its low end
@@ -85,23 +108,23 @@ func startPivot(h string, k store.KeyCond, desc bool) entry {
 	if !desc {
 		switch k.Op {
 		case store.KeyEq, store.KeyGe, store.KeyGt, store.KeyBeginsWith, store.KeyBetween:
-			return entry{h: h, r: k.Value}
+			return pivot(h, k.Value, "", "", supNone)
 		}
-		return entry{h: h}
+		return pivot(h, "", "", "", supNone)
 	}
 	switch k.Op {
 	case store.KeyEq, store.KeyLe:
-		return entry{h: h, r: k.Value, sup: supTie}
+		return pivot(h, k.Value, "", "", supTie)
 	case store.KeyBetween:
-		return entry{h: h, r: k.Value2, sup: supTie}
+		return pivot(h, k.Value2, "", "", supTie)
 	case store.KeyLt:
-		return entry{h: h, r: k.Value}
+		return pivot(h, k.Value, "", "", supNone)
 	case store.KeyBeginsWith:
 		if s, ok := prefixEnd(k.Value); ok {
-			return entry{h: h, r: s}
+			return pivot(h, s, "", "", supNone)
 		}
 	}
-	return entry{h: h, sup: supRange}
+	return pivot(h, "", "", "", supRange)
 }
 
 // pastRange reports whether a scan reached a sort key beyond the far end of

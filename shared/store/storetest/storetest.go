@@ -788,6 +788,28 @@ func testMerge(t *testing.T, e env) {
 					got = append(got, it.String(store.AttrPK))
 				}
 				wantStrings(t, fmt.Sprintf("merge desc=%v limit=%d odd=%v", desc, limit, oddOnly), got, want)
+				// The same as rows, the backend's own and the fallback.
+				for i := range qs {
+					qs[i].Attrs = []string{store.AttrPK, store.AttrGSI2SK, store.AttrSK}
+				}
+				for _, tbl := range []store.Table{e.tbl, onlyTable{e.tbl}} {
+					mr, err := store.MergeRows(tbl, qs...)
+					if err != nil {
+						t.Fatal(err)
+					}
+					got = nil
+					for {
+						row, ok, err := mr.Next(e.ctx)
+						if err != nil {
+							t.Fatal(err)
+						}
+						if !ok {
+							break
+						}
+						got = append(got, row[0])
+					}
+					wantStrings(t, fmt.Sprintf("merged rows (%T) desc=%v limit=%d odd=%v", tbl, desc, limit, oddOnly), got, want)
+				}
 			}
 		}
 	}
@@ -809,6 +831,32 @@ func testProjection(t *testing.T, e env) {
 		for _, it := range items {
 			if len(it) != 2 {
 				t.Fatalf("projection %q: item %v carries more than keep and SK", ix, it)
+			}
+		}
+		// As rows: strings in the order asked, "" for an absent attribute
+		// and for a number; the backend's own and the fallback alike.
+		for _, tbl := range []store.Table{e.tbl, onlyTable{e.tbl}} {
+			q := store.Query{Index: ix, PK: pk, Filter: store.Ge("n", 1), Limit: 2,
+				Attrs: []string{"keep", "absent", store.AttrSK, "n"}}
+			var got []string
+			for {
+				r, err := store.QueryRows(e.ctx, tbl, q)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if r.Len() > 2 {
+					t.Fatalf("rows %q: page of %d, over the limit", ix, r.Len())
+				}
+				for i := range r.Len() {
+					got = append(got, strings.Join(r.Row(i), "|"))
+				}
+				if q.Cursor = r.Cursor; q.Cursor == "" {
+					break
+				}
+			}
+			wantStrings(t, fmt.Sprintf("rows %q (%T)", ix, tbl), got, []string{"k1||1|", "k2||2|", "k3||3|"})
+			if _, err := store.QueryRows(e.ctx, tbl, store.Query{Index: ix, PK: pk}); !errors.Is(err, store.ErrNoAttrs) {
+				t.Fatalf("rows without attributes: %v", err)
 			}
 		}
 	}
