@@ -122,6 +122,7 @@ build-ApiGetOpenapi: ARTIFACT = api
 build-ApiDefault: ARTIFACT = api
 build-WorkerDispatch: ARTIFACT = worker
 build-StepMarkRunning: ARTIFACT = worker
+build-StepRunPlatforms: ARTIFACT = step-run-platform
 build-StepRunPlatform: ARTIFACT = step-run-platform
 build-StepSettle: ARTIFACT = worker
 build-StepJobStart: ARTIFACT = worker

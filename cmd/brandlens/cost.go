@@ -37,6 +37,7 @@ import (
 	"github.com/brandlens/brandlens/shared/providers/live"
 	"github.com/brandlens/brandlens/shared/ratelimit"
 	"github.com/brandlens/brandlens/shared/recaptcha"
+	"github.com/brandlens/brandlens/shared/runs"
 	"github.com/brandlens/brandlens/shared/seed"
 	"github.com/brandlens/brandlens/shared/ssrf"
 	"github.com/brandlens/brandlens/shared/store"
@@ -79,7 +80,7 @@ func cost(ctx context.Context, args []string, stdout io.Writer) error {
 	nReads := fs.Int("reads", 999, "API reads (GET /me, a citations page, a job, in turn)")
 	nChecks := fs.Int("checks", 10, "brand checks")
 	nPublishes := fs.Int("publishes", 5, "publishes of the article")
-	platformMB := fs.Int("platform-step-mb", 0, "memory of step-run-platform to price (0: as template.yaml)")
+	platformMB := fs.Int("platform-step-mb", 0, "memory of step-run-platforms to price (0: as template.yaml)")
 	items := fs.Bool("items", false, "print the DynamoDB work by kind of item for every scenario (always for query runs)")
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -97,10 +98,12 @@ func cost(ctx context.Context, args []string, stdout io.Writer) error {
 		}
 	}
 	if *platformMB > 0 {
-		mem["step-run-platform"] = *platformMB
+		mem[runs.StepRunPlatforms] = *platformMB
 	}
 	a := costmodel.Assumptions{MemoryMB: mem,
-		Wait: map[string]time.Duration{"step-run-platform": platformAnswer, "brand-check": brandcheck.DefaultBudget,
+		// One RunPlatforms invocation per run asks its platforms at once
+		// and waits for the slowest answer: one wait per invocation.
+		Wait: map[string]time.Duration{runs.StepRunPlatforms: platformAnswer, "brand-check": brandcheck.DefaultBudget,
 			content.StepGenerateBrief: briefAnswer, content.StepGenerateArticle: articleAnswer},
 		ExpressDuration: map[string]time.Duration{"query-execution": platformAnswer + time.Second,
 			meter.MachineGapDetection: time.Second, meter.MachineContentGeneration: (briefAnswer + articleAnswer) / 2},

@@ -11,8 +11,8 @@ import (
 
 // `brandlens cost` runs every scenario end to end and prices it; the
 // figures that follow from the design, not from timing, are checked: a
-// run of 5 platforms makes 8 state transitions (MarkRunning, the Map, 5
-// RunPlatform, Settle), every API read goes through API Gateway once, and
+// run of 5 platforms makes 3 state transitions (MarkRunning, RunPlatforms,
+// Settle), one RunPlatforms invocation waits for its answers, every API read goes through API Gateway once, and
 // every scenario costs something; a publish makes 4 (AwaitApproval answered
 // at once for a human key's execute, Start, Deliver, Settle).
 func TestCostModelRuns(t *testing.T) {
@@ -22,7 +22,7 @@ func TestCostModelRuns(t *testing.T) {
 	}
 	s := out.String()
 	for _, want := range []string{
-		"Step Functions Standard: query-execution          $0.040000  1600 transitions",
+		"Step Functions Standard: query-execution          $0.015000  600 transitions",
 		"per 1,000 API reads",
 		"API Gateway (HTTP API)      $0.001000  1000 requests",
 		"per gap detection", "per brief", "per article", "per brand check", "per 1,000 webhook deliveries",

@@ -242,6 +242,33 @@ func TestStepFunctionsColdStart(t *testing.T) {
 			t.Fatalf("perplexity without a recorded answer: %T %v", err, err)
 		}
 	})
+	t.Run("step-run-platforms", func(t *testing.T) {
+		// Every item of the run in one invocation: chatgpt's answer was
+		// recorded by step-run-platform above (its marker: not asked
+		// again), perplexity has no replayed answer and fails as an item —
+		// a result, not the step's error.
+		replay := []string{"BRANDLENS_PROVIDERS", "replay", "BRANDLENS_REPLAY_FILE", "testdata/replay.json"}
+		item := string(withJob("step-run-platform.json"))
+		in := []byte(`{"items":[` + item + `,` + strings.Replace(item, "chatgpt", "perplexity", 1) + `]}`)
+		asm, err := coldStart(t, c, tpl, runs.StepRunPlatforms, quiet(), replay...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		raw, err := asm.Handler.Invoke(context.Background(), in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var outs []runs.PlatformOutput
+		if err := json.Unmarshal(raw, &outs); err != nil || len(outs) != 2 {
+			t.Fatalf("%s %v", raw, err)
+		}
+		if o := outs[0]; o.Platform != "chatgpt" || o.Status != "succeeded" || !o.Mentioned {
+			t.Errorf("chatgpt %+v", o)
+		}
+		if o := outs[1]; o.Platform != "perplexity" || o.Status != "failed" || o.Error == nil || o.Error.Error != "ProviderFailedError" {
+			t.Errorf("perplexity %+v", o)
+		}
+	})
 	t.Run("step-settle", func(t *testing.T) {
 		// The settled job's figures go out as embedded-metric-format lines
 		// of the namespace template.yaml gives (brandlens/<stack>).

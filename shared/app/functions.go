@@ -318,26 +318,27 @@ var workers = []Function{
 		Timeout:     30, TimeoutComment: "Above the MarkRunning task's 25 s, so that the task's timeout decides.",
 		Gradual: true,
 		Table:   tableSteps},
-	{Name: "step-run-platform", Artifact: ArtifactPlatform, Kind: KindRunsStep,
-		Description: "Workflow step: ask one platform one sample, detect, record",
-		Timeout:     300, TimeoutComment: "Provider calls time out after providers.DefaultTimeout (at most 240 s,\nClaude), a rate-limited step waits up to 20 s more, then the answer is\nrecorded: 270 s (280 s with the optional detection adjudicator's 10 s),\nunder the RunPlatform task's 290 s, under these 300 s.",
-		// I/O-bound: the step waits ~20 s for each answer, billed at its
-		// memory (make cost: $0.133 per 1,000 platform runs at 512 MB,
-		// $0.033 at 128). An answer body is capped at 8 MiB, so the heap
-		// stays well under the soft limit GOMEMLIMIT sets below 128 MB.
-		MemorySize: 128,
-		Env: []EnvVar{{"GOMEMLIMIT", "100MiB"}, {"BRANDLENS_PROVIDERS", "live"},
-			{"BRANDLENS_PROVIDER_KEYS_SECRET_ARN", "!Ref ProviderKeysSecret"},
-			{"BRANDLENS_SECRETS_TTL", "!Sub ${SecretsTTLSeconds}s"}},
-		Table:  tableSteps,
-		Grants: []Grant{providerKeys},
-		// Bursts of scheduled runs queue up behind this cap (throttled
-		// tasks retry with jitter) instead of taking the account's
-		// concurrency from the API functions.
-		ReservedConcurrency: "PlatformStepConcurrency", Gradual: true,
-		// Provider failures are step errors by design (the workflow
-		// retries or catches them): alarm only when most answers fail.
-		ErrorRatePercent: 50},
+	// I/O-bound: one invocation per run waits for the run's slowest answer
+	// (~20 s), billed at its memory (make cost). 25 simulated answers at
+	// once peak far below 128 MB (BenchmarkRunPlatformsMemory); the soft
+	// limit GOMEMLIMIT sets makes the collector work harder before a run
+	// of very long answers could reach it. Bursts of scheduled runs queue
+	// up behind the reserved concurrency (throttled tasks retry with
+	// jitter) instead of taking the account's concurrency from the API
+	// functions. Items' provider failures are results, not step errors: an
+	// error here is the function's own (a crash, a timeout).
+	withReserved(platformStep(runs.StepRunPlatforms, "ask every platform x sample of a run at once, detect, record",
+		900, "Lambda's maximum, above the RunPlatforms task's 890 s. The step starts\nno platform call that could not end 40 s before this deadline (10 s for\nthe task timing out first, 10 s of detection adjudication, 20 s to\nrecord and return): with the default call timeouts (at most 240 s,\nClaude) an item makes 3 of its 4 attempts and fails with its last\nerror by 860 s."),
+		"PlatformStepConcurrency"),
+	// The one-item step of the definition before RunPlatforms, kept for one
+	// release: executions started before the deploy keep their definition
+	// (AWS does not swap it under a running execution) and still invoke
+	// it. Remove it in the release after. Its provider failures are step
+	// errors by design (the workflow retries or catches them): alarm only
+	// when most answers fail.
+	withErrorRate(platformStep(runs.StepRunPlatform, "(previous definition, kept one release) ask one platform one sample, detect, record",
+		300, "Provider calls time out after providers.DefaultTimeout (at most 240 s,\nClaude), a rate-limited step waits up to 20 s more, then the answer is\nrecorded: 270 s (280 s with the optional detection adjudicator's 10 s),\nunder the previous definition's RunPlatform task's 290 s, under these\n300 s."),
+		50),
 	{Name: "step-settle", Artifact: ArtifactWorker, Kind: KindRunsStep,
 		Description: "Workflow step: decide the job's status, capture or release credits, events",
 		Timeout:     60, TimeoutComment: "Above the Settle task's 50 s, so that the task's timeout decides.",
@@ -447,6 +448,24 @@ const generateTimeoutComment = "One model call (BRANDLENS_MODEL_TIMEOUT, 180 s b
 // providerKeys lets a function read the vendors' API keys.
 var providerKeys = Grant{Sid: "ProviderKeys", Actions: []string{"secretsmanager:GetSecretValue"}, Resources: []string{"!Ref ProviderKeysSecret"}}
 
+// platformStep is a query-execution step that asks the AI platforms: the
+// artifact that links their SDKs, 128 MB, the provider keys.
+func platformStep(name, does string, timeout int, timeoutComment string) Function {
+	return Function{Name: name, Artifact: ArtifactPlatform, Kind: KindRunsStep, Description: "Workflow step: " + does,
+		Timeout: timeout, TimeoutComment: timeoutComment, MemorySize: 128, Env: platformEnv, Table: tableSteps,
+		Grants: []Grant{providerKeys}, Gradual: true}
+}
+
+func withReserved(f Function, param string) Function { f.ReservedConcurrency = param; return f }
+
+func withErrorRate(f Function, percent int) Function { f.ErrorRatePercent = percent; return f }
+
+// platformEnv is the environment of the steps that ask the AI platforms:
+// the live providers, their keys' secret and its cache.
+var platformEnv = []EnvVar{{"GOMEMLIMIT", "100MiB"}, {"BRANDLENS_PROVIDERS", "live"},
+	{"BRANDLENS_PROVIDER_KEYS_SECRET_ARN", "!Ref ProviderKeysSecret"},
+	{"BRANDLENS_SECRETS_TTL", "!Sub ${SecretsTTLSeconds}s"}}
+
 // generateEnv is the environment of the generation steps: the model
 // vendor (its key in the provider keys secret, shared with the answer
 // providers of the same vendor).
@@ -492,6 +511,11 @@ type Workflow struct {
 	File       string
 	Definition []byte
 	Steps      []string
+	// Retired are steps of the previous definition that this one no
+	// longer names: executions started before a deploy keep their
+	// definition and still invoke them, so the state machine may invoke
+	// them for one release (they are not substituted).
+	Retired []string
 	// Comment is written above the state machine's resource.
 	Comment string
 }
@@ -500,14 +524,16 @@ type Workflow struct {
 // steps entries of workers.
 var Workflows = []Workflow{
 	{Name: runs.QueryExecution, File: "statemachines/query-execution.asl.json", Definition: statemachines.QueryExecution,
-		Steps: []string{runs.StepMarkRunning, runs.StepRunPlatform, runs.StepSettle},
+		Steps:   []string{runs.StepMarkRunning, runs.StepRunPlatforms, runs.StepSettle},
+		Retired: []string{runs.StepRunPlatform},
 		Comment: "Standard, not Express: the execution name is the job id, and only\n" +
 			"Standard workflows refuse a second execution of the same name, which is\n" +
-			"what makes a duplicate jobs-queue message harmless. A run of five\n" +
-			"platforms makes 8 state transitions: $0.040 per 1,000 platform runs by\n" +
-			"the cost model (make cost), against $0.005 as Express, which would cap\n" +
-			"an execution at 5 minutes and pay the AI platforms again for a\n" +
-			"duplicate message ($0.006-$0.05 per answer)."},
+			"what makes a duplicate jobs-queue message harmless. A run makes 3 state\n" +
+			"transitions whatever its platforms (RunPlatforms asks them all in one\n" +
+			"invocation): $0.015 per 1,000 platform runs of 5 platforms by the cost\n" +
+			"model (make cost), against $0.005 as Express, which would cap an\n" +
+			"execution at 5 minutes and pay the AI platforms again for a duplicate\n" +
+			"message ($0.006-$0.05 per answer)."},
 	{Name: meter.MachineGapDetection, File: "statemachines/gap-detection.asl.json", Definition: statemachines.GapDetection,
 		Steps:   []string{meter.StepJobStart, gaps.StepDetect, meter.StepJobSettle},
 		Comment: "Gap detection (5 credits): Standard for the same reason; 3 transitions\nplus retries."},

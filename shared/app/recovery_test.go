@@ -2,6 +2,7 @@ package app_test
 
 import (
 	"context"
+	"encoding/json"
 	"io"
 	"log/slog"
 	"sync/atomic"
@@ -30,6 +31,14 @@ type counting struct {
 
 func (c counting) Answer(ctx context.Context, r providers.Request) (providers.Answer, error) {
 	c.started.Add(1)
+	if r.Sample == 2 {
+		// The third sample answers 10 s after the others.
+		select {
+		case <-ctx.Done():
+			return providers.Answer{}, ctx.Err()
+		case <-time.After(10 * time.Second):
+		}
+	}
 	a, err := c.Provider.Answer(ctx, r)
 	if err == nil {
 		c.answered.Add(1)
@@ -102,8 +111,9 @@ func TestLocalRecoversInFlightJobs(t *testing.T) {
 		done := make(chan error, 1)
 		go func() { done <- rt1.Run(run1) }()
 		inFlight := []jobs.Job{start(rt1), start(rt1)}
-		// 15 items a job, 10 at a time, 10 s each: at 15 s the first ten are
-		// recorded and the other five are being asked.
+		// 15 items a job, all at once, 10 s each and 20 s for the third
+		// sample: at 15 s ten are recorded and the other five are being
+		// asked.
 		time.Sleep(15 * time.Second)
 		stop1()
 		if err := <-done; err != nil {
@@ -158,6 +168,62 @@ func TestLocalRecoversInFlightJobs(t *testing.T) {
 		results, err := store.All(ctx, tbl, store.Query{PK: "TENANT#1", SK: store.SKBeginsWith("VISRESULT#")})
 		if err != nil || len(results) != 30 {
 			t.Fatalf("%d visibility results, %v", len(results), err)
+		}
+	})
+}
+
+// A run interrupted under the previous definition (its Map had asked some
+// items through the one-item step-run-platform) is started again under the
+// new one after an upgrade: the local runner keeps no execution state, so
+// it starts at the new definition's StartAt — no state name of the old file
+// is looked up — and RunPlatforms asks only the items the old step had not
+// recorded.
+func TestLocalResumesARunOfThePreviousDefinition(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		var started, answered atomic.Int32
+		offline, err := providers.FromEnv(func(string) string { return "" }, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		provs := providers.Set{}
+		for pf, p := range offline {
+			provs[pf] = counting{Provider: p, started: &started, answered: &answered}
+		}
+		tbl := embedded.NewMemory()
+		ctx := context.Background()
+		rt1 := openRuntime(t, tbl, provs)
+		seedRuntime(t, rt1)
+		a, err := rt1.Services.Runs.Start(ctx, runs.Request{TenantID: 1, QueryID: 1, Samples: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		m, err := rt1.Services.Runs.MarkRunning(ctx, runs.StepInput{JobID: a.Job.ID, TenantID: 1})
+		if err != nil || len(m.Items) != 5 {
+			t.Fatalf("items %+v, %v", m.Items, err)
+		}
+		for _, it := range m.Items[:2] {
+			in, _ := json.Marshal(it)
+			if _, err := rt1.Services.Runs.Invoke(ctx, runs.StepRunPlatform, in); err != nil {
+				t.Fatal(err)
+			}
+		}
+
+		rt2 := openRuntime(t, tbl, provs)
+		run, stop := context.WithCancel(ctx)
+		done := make(chan error, 1)
+		go func() { done <- rt2.Run(run) }()
+		time.Sleep(time.Minute)
+		synctest.Wait()
+		stop()
+		if err := <-done; err != nil {
+			t.Fatal(err)
+		}
+		j, err := rt2.Services.Jobs.Get(ctx, 1, a.Job.ID)
+		if err != nil || j.Status != jobs.StatusSucceeded || j.CreditsCharged != 5 {
+			t.Fatalf("job %+v, %v", j, err)
+		}
+		if started.Load() != 5 || answered.Load() != 5 {
+			t.Errorf("%d calls started, %d answered; want 5 (2 by the old step, 3 after the restart)", started.Load(), answered.Load())
 		}
 	})
 }

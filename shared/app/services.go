@@ -151,7 +151,8 @@ type Deps struct {
 	Providers providers.Set
 	// Guard decides which webhook destinations may be reached.
 	Guard ssrf.Guard
-	// RetryScale multiplies the webhook retry waits (0: 1).
+	// RetryScale multiplies the webhook retry waits and the platform step's
+	// item retry waits (0: 1).
 	RetryScale float64
 	// Timeouts are the AI platforms' per-call timeouts
 	// (providers.Timeouts; nil: the defaults), which query runs' deadlines
@@ -197,7 +198,8 @@ func NewServices(r *Repos, d Deps) (*Services, error) {
 	}
 	rs, err := runs.New(runs.Deps{Table: r.Table, Tenants: r.Tenants, Queries: r.Queries, Ledger: r.Ledger, Jobs: r.Jobs,
 		Competitors: r.Competitors, Providers: d.Providers, Sender: d.Jobs, Now: r.Now, Logger: d.Logger, Metrics: d.Metrics,
-		Citations: r.Citations, Cited: livepages.NewWatcher(r.Table), Adjudicator: d.Adjudicator})
+		Citations: r.Citations, Cited: livepages.NewWatcher(r.Table), Adjudicator: d.Adjudicator,
+		Timeouts: d.Timeouts, RetryScale: d.RetryScale})
 	if err != nil {
 		return nil, fmt.Errorf("app: %w", err)
 	}

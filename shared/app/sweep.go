@@ -36,9 +36,9 @@ func definition(name string) []byte {
 // 7 days for a review; a job held for an L0 agent's review is left to its
 // review (jobs.Job.Held).
 func jobKinds(rs *runs.Service, mt *meter.Service, timeouts map[string]time.Duration) (map[string]jobs.Kind, error) {
-	// A run's Map takes what its items take (runs.Deadline); the rest of
-	// its workflow is bounded like the metered jobs' state machines.
-	steps, err := machineBound(definition(runs.QueryExecution))
+	// A run's platform step keeps its own deadline (runs.Deadline); the
+	// rest of its workflow is bounded like the metered jobs' state machines.
+	steps, err := machineBound(definition(runs.QueryExecution), runs.PlatformsState)
 	if err != nil {
 		return nil, fmt.Errorf("app: the deadline of query runs: %w", err)
 	}
@@ -66,10 +66,10 @@ func jobKinds(rs *runs.Service, mt *meter.Service, timeouts map[string]time.Dura
 
 var placeholder = regexp.MustCompile(`\$\{([A-Za-z0-9_]+)\}`)
 
-// machineBound is MaxDuration of a definition, a Map taking no item (its
-// placeholders filled with their own names: resources do not change how
-// long it may take).
-func machineBound(def []byte) (time.Duration, error) {
+// machineBound is MaxDuration of a definition without the states named
+// except, a Map taking no item (its placeholders filled with their own
+// names: resources do not change how long it may take).
+func machineBound(def []byte, except ...string) (time.Duration, error) {
 	if def == nil {
 		return 0, fmt.Errorf("no state machine")
 	}
@@ -81,7 +81,7 @@ func machineBound(def []byte) (time.Duration, error) {
 	if err != nil {
 		return 0, err
 	}
-	return m.MaxDuration(0)
+	return m.MaxDurationWithout(0, except...)
 }
 
 // SchedulerReport is what one pass of the scheduler did: the scheduled

@@ -43,7 +43,8 @@ const (
 	// EnvShutdownGrace is how long `brandlens serve` lets running steps
 	// finish after SIGTERM (a Go duration).
 	EnvShutdownGrace = "BRANDLENS_SHUTDOWN_GRACE"
-	// EnvRetryScale multiplies the webhook retry waits (a positive factor):
+	// EnvRetryScale multiplies the webhook retry waits and the platform
+	// step's item retry waits (a positive factor):
 	// tests run the whole schedule in about a second with 0.01.
 	EnvRetryScale = "BRANDLENS_RETRY_SCALE"
 	// EnvAllowLoopback lets webhook URLs point to loopback addresses (local

@@ -59,14 +59,15 @@ func DefaultTimeout(platform string) time.Duration {
 // overridden by the environment (getenv is os.Getenv in production). It is
 // the one place a deadline for a whole run is derived from; the expected
 // derivation for one (platform, sample) item under the query-execution
-// workflow's Retry (MaxAttempts R, IntervalSeconds I, BackoffRate B,
-// MaxDelaySeconds D) is
+// workflow's platform step's item retries (runs.TransientRetry: retries R,
+// first wait I, growth B, longest wait D; the figures of the ASL Retry they
+// replaced) is
 //
 //	timeout × (1 + R) + Σ_{k<R} min(I·B^k, D) + R × min(Retry-After, 20 s)
 //
 // (the last term is the step's own wait on a rate limit), and a job's
-// deadline is that of its slowest platform times the rounds the Map's
-// MaxConcurrency needs, plus the bound of MarkRunning and Settle
+// deadline is that of its slowest platform, at most the RunPlatforms
+// task's timeout, plus the bound of MarkRunning and Settle
 // (runs.Deadline). An override that is
 // not a positive duration is an error naming the variable.
 func Timeouts(getenv func(string) string) (map[string]time.Duration, error) {

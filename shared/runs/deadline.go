@@ -8,24 +8,22 @@ import (
 	"github.com/brandlens/brandlens/shared/providers"
 )
 
-// The query-execution workflow's RunPlatform Retry on
-// TransientProviderError and its Map, which a run's deadline derives from
-// (statemachines/query-execution.asl.json; a test keeps them equal).
+// The item retry policy of RunPlatforms on TransientProviderError
+// (TransientRetry; until the Map was replaced, the RunPlatform task's ASL
+// Retry, whose figures it keeps), which a run's deadline derives from.
 const (
 	// platformRetries, platformRetryInterval, platformRetryBackoff and
-	// platformRetryMaxDelay are MaxAttempts, IntervalSeconds, BackoffRate
-	// and MaxDelaySeconds (full jitter waits at most these).
+	// platformRetryMaxDelay: retries, first wait, its growth, the longest
+	// wait (full jitter waits at most these).
 	platformRetries       = 3
 	platformRetryInterval = 2 * time.Second
 	platformRetryBackoff  = 2
 	platformRetryMaxDelay = 30 * time.Second
-	// mapConcurrency is RunPlatforms' MaxConcurrency.
-	mapConcurrency = 10
 )
 
 // Deadline is the longest a healthy run of j can take once started, from
 // the per-platform call timeouts (providers.Timeouts; a platform missing
-// from timeouts has its default) and the workflow's retry policy — the
+// from timeouts has its default) and RunPlatforms' retry policy — the
 // derivation documented at providers.Timeouts: one (platform, sample) item
 // takes at most
 //
@@ -33,11 +31,14 @@ const (
 //
 // (R = 3 retries from I = 2 s, backoff B = 2, capped at D = 30 s; the last
 // term is the step's own wait on a rate limit), the slowest of the job's
-// platforms sets the item, and the Map runs ⌈items / 10⌉ rounds of items.
-// steps is what the workflow's other states can take (MarkRunning and
-// Settle with every retry: workflow.Machine.MaxDuration of the definition
-// with no Map item), added once. Five platforms, one sample, default
-// timeouts: 240 s × 4 + 14 s + 60 s = 1,034 s, plus steps.
+// platforms sets the item, and RunPlatforms asks up to itemConcurrency
+// items at once (every item of the largest run), in ⌈items / 25⌉ rounds;
+// the step ends within its task's timeout (PlatformsTaskTimeout) whatever
+// that sum. steps is what the workflow's other states can take
+// (MarkRunning and Settle with every retry: workflow.Machine.MaxDuration
+// of the definition without RunPlatforms), added once. Five platforms,
+// default timeouts: 240 s × 4 + 14 s + 60 s = 1,034 s, over the step's
+// 890 s, so 890 s plus steps.
 func Deadline(j jobs.Job, timeouts map[string]time.Duration, steps time.Duration) time.Duration {
 	var slowest time.Duration
 	for _, p := range j.Platforms {
@@ -52,8 +53,8 @@ func Deadline(j jobs.Job, timeouts map[string]time.Duration, steps time.Duration
 		item += min(wait, platformRetryMaxDelay)
 	}
 	items := max(len(j.Platforms)*max(j.Samples, 1), 1)
-	rounds := (items + mapConcurrency - 1) / mapConcurrency
-	return time.Duration(rounds)*item + steps
+	rounds := (items + itemConcurrency - 1) / itemConcurrency
+	return min(time.Duration(rounds)*item, PlatformsTaskTimeout) + steps
 }
 
 // Kind is how the jobs sweep treats query runs: their deadline from

@@ -15,54 +15,43 @@ import (
 	"github.com/brandlens/brandlens/statemachines"
 )
 
-// aslPolicy is what a run's deadline derives from in the query-execution
-// definition.
-type aslPolicy struct {
-	retries, interval, backoff, maxDelay, concurrency int
-}
-
-func readPolicy(t *testing.T) aslPolicy {
+// platformsTaskTimeout reads the RunPlatforms task's TimeoutSeconds.
+func platformsTaskTimeout(t *testing.T) time.Duration {
 	t.Helper()
-	type task struct {
-		TimeoutSeconds int
-		Retry          []struct {
-			ErrorEquals                                                []string
-			IntervalSeconds, MaxAttempts, BackoffRate, MaxDelaySeconds int
-		}
-	}
 	var def struct {
-		States struct {
-			RunPlatforms struct {
-				MaxConcurrency int
-				ItemProcessor  struct{ States struct{ RunPlatform task } }
-			}
+		States map[string]struct {
+			Type           string
+			Resource       string
+			TimeoutSeconds int
 		}
 	}
 	if err := json.Unmarshal(statemachines.QueryExecution, &def); err != nil {
 		t.Fatal(err)
 	}
-	p := aslPolicy{concurrency: def.States.RunPlatforms.MaxConcurrency}
-	for _, r := range def.States.RunPlatforms.ItemProcessor.States.RunPlatform.Retry {
-		if len(r.ErrorEquals) == 1 && r.ErrorEquals[0] == "TransientProviderError" {
-			p.retries, p.interval, p.backoff, p.maxDelay = r.MaxAttempts, r.IntervalSeconds, r.BackoffRate, r.MaxDelaySeconds
-		}
+	st, ok := def.States[runs.PlatformsState]
+	if !ok || st.Type != "Task" || st.Resource != "${StepRunPlatformsArn}" {
+		t.Fatalf("state %s: %+v", runs.PlatformsState, st)
 	}
-	return p
+	return time.Duration(st.TimeoutSeconds) * time.Second
 }
 
-// The deadline follows providers.Timeouts' derivation with the policy the
-// definition actually has.
+// The deadline follows providers.Timeouts' derivation with the retry
+// policy RunPlatforms applies, capped by the step's task timeout.
 func TestDeadlineDerivesFromTimeoutsAndRetryPolicy(t *testing.T) {
-	p := readPolicy(t)
-	if p.retries == 0 || p.concurrency == 0 || p.maxDelay == 0 {
-		t.Fatalf("policy %+v", p)
+	if got := platformsTaskTimeout(t); got != runs.PlatformsTaskTimeout {
+		t.Fatalf("the ASL's RunPlatforms TimeoutSeconds is %s, runs.PlatformsTaskTimeout %s", got, runs.PlatformsTaskTimeout)
+	}
+	p := runs.TransientRetry
+	// The figures of the ASL retrier this policy replaced.
+	if p.Retries != 3 || p.Interval != 2*time.Second || p.Rate != 2 || p.MaxDelay != 30*time.Second {
+		t.Fatalf("transient policy %+v", p)
 	}
 	item := func(timeout time.Duration) time.Duration {
-		d := timeout*time.Duration(1+p.retries) + time.Duration(p.retries)*20*time.Second
-		wait := time.Duration(p.interval) * time.Second
-		for range p.retries {
-			d += min(wait, time.Duration(p.maxDelay)*time.Second)
-			wait *= time.Duration(p.backoff)
+		d := timeout*time.Duration(1+p.Retries) + time.Duration(p.Retries)*20*time.Second
+		wait := p.Interval
+		for range p.Retries {
+			d += min(wait, p.MaxDelay)
+			wait = time.Duration(float64(wait) * p.Rate)
 		}
 		return d
 	}
@@ -80,8 +69,8 @@ func TestDeadlineDerivesFromTimeoutsAndRetryPolicy(t *testing.T) {
 		want      time.Duration
 	}{
 		{"one fast platform", []string{platforms.GoogleAIOverview}, 1, defaults, item(90*time.Second) + steps},
-		{"the slowest platform sets the item", platforms.All, 1, defaults, item(240*time.Second) + steps},
-		{"25 items run in 3 rounds of 10", platforms.All, 5, defaults, 3*item(240*time.Second) + steps},
+		{"the slowest platform sets the item, capped by the step's timeout", platforms.All, 1, defaults, runs.PlatformsTaskTimeout + steps},
+		{"25 items at once, not in rounds", platforms.All, 5, defaults, runs.PlatformsTaskTimeout + steps},
 		{"overridden timeouts", []string{platforms.ChatGPT}, 2, map[string]time.Duration{platforms.ChatGPT: 5 * time.Second}, item(5*time.Second) + steps},
 		{"a platform missing from the map has its default", []string{platforms.Gemini}, 1, nil, item(120*time.Second) + steps},
 	}
@@ -93,8 +82,12 @@ func TestDeadlineDerivesFromTimeoutsAndRetryPolicy(t *testing.T) {
 			}
 		})
 	}
-	// The documented figure (README, Deadline's comment).
-	if got := runs.Deadline(jobs.Job{Platforms: platforms.All, Samples: 1}, defaults, 0); got != 1034*time.Second {
+	// The documented figures (README, Deadline's comment): an item of the
+	// slowest platform would take 1,034 s, the step ends by 890 s.
+	if got := item(240 * time.Second); got != 1034*time.Second {
+		t.Errorf("an item of 240 s calls: %s", got)
+	}
+	if got := runs.Deadline(jobs.Job{Platforms: platforms.All, Samples: 1}, defaults, 0); got != 890*time.Second {
 		t.Errorf("five platforms, one sample: %s", got)
 	}
 }

@@ -33,20 +33,37 @@ import (
 type scripted struct {
 	platform string
 	mode     string
-	mu       sync.Mutex
-	calls    map[int]int
+	sampleCalls
+}
+
+// sampleCalls counts a fake provider's calls per sample.
+type sampleCalls struct {
+	mu    sync.Mutex
+	calls map[int]int
+}
+
+// next counts a call of sample and returns its number (from 1).
+func (c *sampleCalls) next(sample int) int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.calls == nil {
+		c.calls = map[int]int{}
+	}
+	c.calls[sample]++
+	return c.calls[sample]
+}
+
+// count is how many calls sample got.
+func (c *sampleCalls) count(sample int) int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.calls[sample]
 }
 
 func (s *scripted) Platform() string { return s.platform }
 
 func (s *scripted) Answer(_ context.Context, r providers.Request) (providers.Answer, error) {
-	s.mu.Lock()
-	if s.calls == nil {
-		s.calls = map[int]int{}
-	}
-	s.calls[r.Sample]++
-	n := s.calls[r.Sample]
-	s.mu.Unlock()
+	n := s.next(r.Sample)
 	switch s.mode {
 	case "fail":
 		return providers.Answer{}, &providers.Error{Platform: s.platform, Kind: providers.KindQuota, Status: 429, Code: "insufficient_quota", Message: "out of credit"}

@@ -145,6 +145,15 @@ type Deps struct {
 	// Adjudicator asks a chat model about the mentions the rules find
 	// ambiguous (adjudication.Model); nil: detection is the rules alone.
 	Adjudicator Adjudicator
+	// Timeouts are the platforms' per-call timeouts (providers.Timeouts;
+	// a platform missing has its default): RunPlatforms starts no retry
+	// whose call could outlast the step.
+	Timeouts map[string]time.Duration
+	// RetryScale multiplies RunPlatforms' retry waits (0: 1; tests make
+	// them short, as the local runner's retry scale does for the ASL's).
+	RetryScale float64
+	// Jitter draws a full-jitter wait in [0, d] (nil: uniformly at random).
+	Jitter func(d time.Duration) time.Duration
 	// ScheduleWorkers bounds the scheduled runs a scheduler pass starts at
 	// once (0: DefaultScheduleWorkers); SchedulePage is how many due
 	// queries one read of a due-index shard returns (0: DuePageSize).
@@ -203,6 +212,9 @@ func New(d Deps) (*Service, error) {
 	}
 	if d.Citations == nil {
 		d.Citations = citations.NewRepo(d.Table, d.Now)
+	}
+	if d.Jitter == nil {
+		d.Jitter = fullJitter
 	}
 	return &Service{Deps: d, meter: meter.New(d.Table, d.Tenants, d.Ledger, d.Jobs, d.Sender, d.Now, d.Logger)}, nil
 }

@@ -61,7 +61,22 @@ func backendsWith(t *testing.T, adj runs.Adjudicator, f func(t *testing.T, e *en
 	})
 }
 
+// testRetryScale shortens the platform step's item retry waits (and the
+// webhooks') as the runner's WithRetryScale shortens the ASL's.
+const testRetryScale = 0.001
+
 func newEnv(t *testing.T, tbl store.Table, clock *storetest.Clock, adj runs.Adjudicator) *env {
+	t.Helper()
+	return newEnvWith(t, tbl, clock, adj, testRetryScale)
+}
+
+// newEnvScaled is newEnv with retry waits multiplied by scale.
+func newEnvScaled(t testing.TB, tbl store.Table, clock *storetest.Clock, scale float64) *env {
+	t.Helper()
+	return newEnvWith(t, tbl, clock, nil, scale)
+}
+
+func newEnvWith(t testing.TB, tbl store.Table, clock *storetest.Clock, adj runs.Adjudicator, scale float64) *env {
 	t.Helper()
 	repos, err := app.NewRepos(tbl, []byte("0123456789abcdef0123456789abcdef"), clock.Now)
 	if err != nil {
@@ -70,7 +85,7 @@ func newEnv(t *testing.T, tbl store.Table, clock *storetest.Clock, adj runs.Adju
 	rs, provs := &recordingSender{}, providers.Set{}
 	svc, err := app.NewServices(repos, app.Deps{Callbacks: workflow.LocalCallbacks{Tokens: workflow.NewTaskTokens()}, Jobs: rs, Deliveries: &recordingSender{}, Providers: provs,
 		Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), Secrets: secrets.NewSealer(secrets.NewMemoryKeyring()),
-		Adjudicator: adj})
+		Adjudicator: adj, RetryScale: scale})
 	if err != nil {
 		t.Fatal(err)
 	}

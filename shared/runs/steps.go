@@ -28,15 +28,20 @@ import (
 // locally (the ASL's ${Step…Arn} substitutions name them).
 const (
 	StepMarkRunning = "step-mark-running"
+	// StepRunPlatforms asks every item of a run in one invocation.
+	StepRunPlatforms = "step-run-platforms"
+	// StepRunPlatform asks one item: the task of the definition before
+	// RunPlatforms, kept for one release so that executions started under
+	// it (AWS keeps an execution's definition) still finish.
 	StepRunPlatform = "step-run-platform"
 	StepSettle      = "step-settle"
 )
 
 // Substitutions fills the query-execution ASL for the local runner.
 var Substitutions = map[string]string{
-	"StepMarkRunningArn": StepMarkRunning,
-	"StepRunPlatformArn": StepRunPlatform,
-	"StepSettleArn":      StepSettle,
+	"StepMarkRunningArn":  StepMarkRunning,
+	"StepRunPlatformsArn": StepRunPlatforms,
+	"StepSettleArn":       StepSettle,
 }
 
 // Errors the workflow branches on. Their Go type names are the ASL
@@ -73,7 +78,7 @@ type StepInput struct {
 	TenantID int32  `json:"tenantId"`
 }
 
-// Item is one (platform, sample) of a run: the Map's element.
+// Item is one (platform, sample) of a run (RunPlatforms asks them all).
 type Item struct {
 	JobID    string `json:"jobId"`
 	TenantID int32  `json:"tenantId"`
@@ -85,7 +90,7 @@ type Item struct {
 	QueryID int32 `json:"queryId,omitempty"`
 }
 
-// MarkRunningOutput lists the Map's items.
+// MarkRunningOutput lists the run's items.
 type MarkRunningOutput struct {
 	Items []Item `json:"items"`
 }
@@ -150,6 +155,12 @@ func (s *Service) Invoke(ctx context.Context, resource string, input json.RawMes
 			return nil, fmt.Errorf("runs: %s input: %w", resource, err)
 		}
 		out, err = s.MarkRunning(ctx, in)
+	case StepRunPlatforms:
+		var in PlatformsInput
+		if err := json.Unmarshal(input, &in); err != nil {
+			return nil, fmt.Errorf("runs: %s input: %w", resource, err)
+		}
+		out, err = s.RunPlatforms(ctx, in)
 	case StepRunPlatform:
 		var in Item
 		if err := json.Unmarshal(input, &in); err != nil {
@@ -222,6 +233,13 @@ type queryInfo struct {
 // citations and a mention.detected event in one transaction guarded by the
 // item's result marker, so that a redelivered step records nothing twice.
 func (s *Service) RunPlatform(ctx context.Context, it Item) (PlatformOutput, error) {
+	return s.runPlatform(ctx, ctx, it)
+}
+
+// runPlatform is RunPlatform whose platform call (and its wait on a
+// Retry-After) ends with askCtx, while reading and recording use ctx: an
+// answer that arrived is recorded even when the step's time to ask is up.
+func (s *Service) runPlatform(ctx, askCtx context.Context, it Item) (PlatformOutput, error) {
 	r, err := s.itemReads(ctx, it)
 	if err != nil {
 		return PlatformOutput{}, err
@@ -267,7 +285,7 @@ func (s *Service) RunPlatform(ctx context.Context, it Item) (PlatformOutput, err
 		hints.Competitors = append(hints.Competitors, c.NameOrEmpty())
 	}
 	start := s.Now()
-	ans, err := prov.Answer(ctx, providers.Request{Platform: it.Platform, Query: q.Text, Sample: it.Sample, Hints: hints})
+	ans, err := prov.Answer(askCtx, providers.Request{Platform: it.Platform, Query: q.Text, Sample: it.Sample, Hints: hints})
 	if err != nil {
 		// The call is audited although it failed: what was asked, and why
 		// it did not answer (a failed audit write is not worth more than
@@ -283,7 +301,7 @@ func (s *Service) RunPlatform(ctx context.Context, it Item) (PlatformOutput, err
 				"sample", it.Sample, "code", pe.Code, "detail", pe.Detail)
 		}
 		if providers.IsRetryable(err) {
-			honourRetryAfter(ctx, err)
+			honourRetryAfter(askCtx, err)
 			return PlatformOutput{}, &TransientProviderError{Platform: it.Platform, Message: err.Error()}
 		}
 		return PlatformOutput{}, &ProviderFailedError{Platform: it.Platform, Message: err.Error()}

@@ -18,7 +18,17 @@ import (
 // timestamp, a loop — leaves only the execution's TimeoutSeconds; without
 // one it is an error that names the state.
 func (m *Machine) MaxDuration(mapItems int) (time.Duration, error) {
-	b := bounder{items: max(mapItems, 0)}
+	return m.MaxDurationWithout(mapItems)
+}
+
+// MaxDurationWithout is MaxDuration with the named states taking no time,
+// retries included: the bound of the rest of a machine whose named states
+// the caller bounds otherwise (a step that keeps its own deadline).
+func (m *Machine) MaxDurationWithout(mapItems int, states ...string) (time.Duration, error) {
+	b := bounder{items: max(mapItems, 0), skip: map[string]bool{}}
+	for _, s := range states {
+		b.skip[s] = true
+	}
 	secs, err := b.scope(m.root)
 	if err != nil {
 		if m.timeout > 0 {
@@ -33,7 +43,10 @@ func (m *Machine) MaxDuration(mapItems int) (time.Duration, error) {
 	return d, nil
 }
 
-type bounder struct{ items int }
+type bounder struct {
+	items int
+	skip  map[string]bool
+}
 
 // scope is the longest path from the scope's start, in seconds.
 func (b bounder) scope(sc *scope) (float64, error) {
@@ -85,6 +98,9 @@ func (b bounder) scope(sc *scope) (float64, error) {
 
 // state is the longest one state takes, its retries included, in seconds.
 func (b bounder) state(st *state) (float64, error) {
+	if b.skip[st.name] {
+		return 0, nil
+	}
 	var once float64
 	switch st.typ {
 	case "Task":

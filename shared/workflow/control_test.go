@@ -497,3 +497,39 @@ func quote(s string) string {
 	b, _ := json.Marshal(s)
 	return string(b)
 }
+
+// A task's resource sees the task's TimeoutSeconds as its context's
+// deadline, as a Lambda handler sees its function's timeout, so that a
+// step keeping its own time (runs.RunPlatforms) ends before the task
+// times out; a task without a timeout gives none.
+func TestTaskResourceSeesItsTimeoutAsDeadline(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		timeout string
+		want    time.Duration // 0: no deadline
+	}{
+		{"with TimeoutSeconds", `"TimeoutSeconds": 890,`, 890 * time.Second},
+		{"without", ``, 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			def := `{"StartAt":"T","States":{"T":{"Type":"Task","Resource":"r",` + tc.timeout + `"End":true}}}`
+			m, err := workflow.Load([]byte(def), nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var left time.Duration
+			inv := workflow.InvokerFunc(func(ctx context.Context, _ string, in json.RawMessage) (json.RawMessage, error) {
+				if dl, ok := ctx.Deadline(); ok {
+					left = time.Until(dl)
+				}
+				return in, nil
+			})
+			if _, err := m.Execute(context.Background(), "deadline", json.RawMessage(`{}`), inv); err != nil {
+				t.Fatal(err)
+			}
+			if tc.want == 0 && left != 0 || tc.want != 0 && (left > tc.want || left < tc.want-time.Minute) {
+				t.Errorf("the resource had %s left, want about %s", left, tc.want)
+			}
+		})
+	}
+}

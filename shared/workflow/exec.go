@@ -343,7 +343,13 @@ func (e *execution) runTask(ctx context.Context, st *state, input any, tokenCh <
 		return nil, runtimeErr("state %q: input cannot be encoded: %v", st.name, err)
 	}
 
+	// The resource sees the task's timeout as its context's deadline, as
+	// a Lambda handler sees its function's: a step that keeps its own
+	// time (runs.RunPlatforms) ends before the task times out.
 	tctx, cancel := context.WithCancel(ctx)
+	if timeout > 0 && tokenCh == nil {
+		tctx, cancel = context.WithTimeout(ctx, timeout)
+	}
 	defer cancel() // tells a resource still running after a timeout to stop
 	type invoked struct {
 		out json.RawMessage

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -92,37 +91,41 @@ func (e *StoreUnavailableError) Error() string { return "store: table unavailabl
 
 var (
 	arnMark    = "arn:aws:lambda:us-east-1:123456789012:function:step-mark-running"
-	arnRun     = "arn:aws:lambda:us-east-1:123456789012:function:step-run-platform"
+	arnRun     = "arn:aws:lambda:us-east-1:123456789012:function:step-run-platforms"
 	arnSettle  = "arn:aws:lambda:us-east-1:123456789012:function:step-settle"
 	querySubst = map[string]string{
-		"StepMarkRunningArn": arnMark,
-		"StepRunPlatformArn": arnRun,
-		"StepSettleArn":      arnSettle,
+		"StepMarkRunningArn":  arnMark,
+		"StepRunPlatformsArn": arnRun,
+		"StepSettleArn":       arnSettle,
 	}
 )
 
-// querySteps fakes the three step handlers of query-execution. Each
-// platform × sample item keeps its own attempt counter, so transient
-// failures are deterministic whatever the interleaving.
+// lambdaDied is the error of a Lambda function that timed out or ran out
+// of memory.
+var lambdaDied = messages.InvokeResponse_Error{Type: "Lambda.Unknown", Message: "Unhandled: the function timed out or ran out of memory"}
+
+// querySteps fakes the three step handlers of query-execution. RunPlatforms
+// answers every item at once, as the Go step does after its own per-item
+// retries: chatgpt and perplexity succeed, gemini fails for good.
 type querySteps struct {
 	markFails bool // MarkRunning: the store stays unavailable
 	allFail   bool // every platform fails
-	// settleFails is how many Settle invocations die as a Lambda function
-	// that timed out or ran out of memory does (Lambda.Unknown); -1: all.
-	settleFails int
+	// runFails and settleFails are how many RunPlatforms and Settle
+	// invocations die (Lambda.Unknown); -1: all.
+	runFails, settleFails int
 
-	mu       sync.Mutex
-	calls    map[string]int
-	attempts map[string]int
+	mu    sync.Mutex
+	calls map[string]int
 }
 
-func newQuerySteps(markFails, allFail bool, settleFails int) *querySteps {
-	return &querySteps{markFails: markFails, allFail: allFail, settleFails: settleFails, calls: map[string]int{}, attempts: map[string]int{}}
+func newQuerySteps(markFails, allFail bool, runFails, settleFails int) *querySteps {
+	return &querySteps{markFails: markFails, allFail: allFail, runFails: runFails, settleFails: settleFails, calls: map[string]int{}}
 }
 
 func (q *querySteps) Invoke(ctx context.Context, resource string, input json.RawMessage) (json.RawMessage, error) {
 	q.mu.Lock()
 	q.calls[resource]++
+	n := q.calls[resource]
 	q.mu.Unlock()
 	switch resource {
 	case arnMark:
@@ -144,33 +147,38 @@ func (q *querySteps) Invoke(ctx context.Context, resource string, input json.Raw
 		}
 		return json.Marshal(map[string]any{"items": items})
 	case arnRun:
-		var item struct {
-			Platform string `json:"platform"`
-			Sample   int    `json:"sample"`
+		if q.runFails < 0 || n <= q.runFails {
+			return nil, lambdaDied
 		}
-		if err := json.Unmarshal(input, &item); err != nil {
+		var in struct {
+			Items []struct {
+				Platform string `json:"platform"`
+				Sample   int    `json:"sample"`
+			} `json:"items"`
+		}
+		if err := json.Unmarshal(input, &in); err != nil {
 			return nil, err
 		}
-		q.mu.Lock()
-		key := fmt.Sprintf("%s/%d", item.Platform, item.Sample)
-		q.attempts[key]++
-		attempt := q.attempts[key]
-		q.mu.Unlock()
-		switch {
-		case q.allFail && item.Platform == "chatgpt":
-			return nil, &TransientProviderError{item.Platform} // exhausts its retries
-		case q.allFail || item.Platform == "gemini":
-			return nil, &ProviderFailedError{item.Platform}
-		case item.Platform == "perplexity" && attempt <= 2:
-			return nil, &TransientProviderError{item.Platform}
+		results := []map[string]any{}
+		for _, it := range in.Items {
+			var err error
+			switch {
+			case q.allFail && it.Platform == "chatgpt":
+				err = &TransientProviderError{it.Platform} // exhausted its retries
+			case q.allFail || it.Platform == "gemini":
+				err = &ProviderFailedError{it.Platform}
+			}
+			r := map[string]any{"platform": it.Platform, "sample": it.Sample, "status": "succeeded"}
+			if err != nil {
+				r["status"] = "failed"
+				r["error"] = map[string]any{"Error": workflow.ErrorName(err), "Cause": workflow.ErrorCause(err)}
+			}
+			results = append(results, r)
 		}
-		return json.Marshal(map[string]any{"platform": item.Platform, "sample": item.Sample, "status": "succeeded", "attempts": attempt})
+		return json.Marshal(results)
 	case arnSettle:
-		q.mu.Lock()
-		n := q.calls[resource]
-		q.mu.Unlock()
 		if q.settleFails < 0 || n <= q.settleFails {
-			return nil, messages.InvokeResponse_Error{Type: "Lambda.Unknown", Message: "Unhandled: the function timed out or ran out of memory"}
+			return nil, lambdaDied
 		}
 		var in struct {
 			JobID   string           `json:"jobId"`
@@ -220,31 +228,34 @@ func TestQueryExecutionDifferential(t *testing.T) {
 	}
 	input := json.RawMessage(`{"jobId":"01JOBDIFFERENTIAL","tenantId":1}`)
 	cases := []struct {
-		name               string
-		markFails, allFail bool
-		settleFails        int
-		wantStatus         string
-		wantErr            string // the execution's error, when it fails
-		wantCalls          map[string]int
+		name                  string
+		markFails, allFail    bool
+		runFails, settleFails int
+		wantStatus            string
+		wantErr               string // the execution's error, when it fails
+		wantCalls             map[string]int
 	}{
-		// chatgpt ok ×2; perplexity 2 transient failures then ok, ×2; gemini caught ×2.
-		{"partial", false, false, 0, "partial", "", map[string]int{arnMark: 1, arnRun: 2 + 6 + 2, arnSettle: 1}},
-		// chatgpt: 1 + 3 retries each, then caught; the others caught at once.
-		{"all platforms fail", false, true, 0, "failed", "", map[string]int{arnMark: 1, arnRun: 8 + 2 + 2, arnSettle: 1}},
+		// chatgpt ok ×2, perplexity ok ×2, gemini failed ×2: one RunPlatforms.
+		{"partial", false, false, 0, 0, "partial", "", map[string]int{arnMark: 1, arnRun: 1, arnSettle: 1}},
+		{"all platforms fail", false, true, 0, 0, "failed", "", map[string]int{arnMark: 1, arnRun: 1, arnSettle: 1}},
 		// MarkRunning: 1 + 2 StoreUnavailableError retries, caught → SettleAfterFailure.
-		{"mark running fails", true, false, 0, "failed", "", map[string]int{arnMark: 3, arnSettle: 1}},
+		{"mark running fails", true, false, 0, 0, "failed", "", map[string]int{arnMark: 3, arnSettle: 1}},
+		// RunPlatforms' function dies twice (Lambda.Unknown): retried, the run settles.
+		{"run platforms retried after Lambda.Unknown", false, false, 2, 0, "partial", "", map[string]int{arnMark: 1, arnRun: 3, arnSettle: 1}},
+		// RunPlatforms keeps dying: 1 + 2 retries, caught → SettleAfterFailure.
+		{"run platforms never succeeds", false, false, -1, 0, "failed", "", map[string]int{arnMark: 1, arnRun: 3, arnSettle: 1}},
 		// Settle's function times out twice (Lambda.Unknown): retried, it settles.
-		{"settle retried after Lambda.Unknown", false, false, 2, "partial", "", map[string]int{arnMark: 1, arnRun: 10, arnSettle: 3}},
+		{"settle retried after Lambda.Unknown", false, false, 0, 2, "partial", "", map[string]int{arnMark: 1, arnRun: 1, arnSettle: 3}},
 		// Settle keeps dying: 1 + 3 retries, caught → NotSettled: the
 		// execution ends FAILED, for the status-change rule to settle.
-		{"settle never succeeds", false, false, -1, "", "JobNotSettled", map[string]int{arnMark: 1, arnRun: 10, arnSettle: 4}},
+		{"settle never succeeds", false, false, 0, -1, "", "JobNotSettled", map[string]int{arnMark: 1, arnRun: 1, arnSettle: 4}},
 		// MarkRunning fails, and so does SettleAfterFailure: the same end.
-		{"settle after failure never succeeds", true, false, -1, "", "JobNotSettled", map[string]int{arnMark: 3, arnSettle: 4}},
+		{"settle after failure never succeeds", true, false, 0, -1, "", "JobNotSettled", map[string]int{arnMark: 3, arnSettle: 4}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			goSteps := newQuerySteps(tc.markFails, tc.allFail, tc.settleFails)
+			goSteps := newQuerySteps(tc.markFails, tc.allFail, tc.runFails, tc.settleFails)
 			goOut, err := m.Execute(context.Background(), "01JOBDIFFERENTIAL", input, goSteps, workflow.WithRetryScale(0.001))
 			var ee *workflow.ExecutionError
 			switch {
@@ -263,7 +274,7 @@ func TestQueryExecutionDifferential(t *testing.T) {
 				t.Errorf("Go runner: calls %v, want %v", goSteps.calls, tc.wantCalls)
 			}
 
-			jsSteps := newQuerySteps(tc.markFails, tc.allFail, tc.settleFails)
+			jsSteps := newQuerySteps(tc.markFails, tc.allFail, tc.runFails, tc.settleFails)
 			jsOut, errName, cause := workflowtest.RunInAWSLocal(t, def, querySubst, input, jsSteps, workflowtest.ExecutionName("01JOBDIFFERENTIAL"))
 			if errName != tc.wantErr {
 				t.Fatalf("aws-local-stepfunctions: execution error %q (%s), want %q", errName, cause, tc.wantErr)

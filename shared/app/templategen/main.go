@@ -251,6 +251,10 @@ func stateMachine(w app.Workflow) *yaml.Node {
 		subs.Content = append(subs.Content, str(app.LogicalID(s)+"Arn"), invokeTarget(f))
 		invoke = append(invoke, invokeTarget(f))
 	}
+	for _, s := range w.Retired {
+		f, _ := app.FunctionNamed(s)
+		invoke = append(invoke, invokeTarget(f))
+	}
 	logActions := []string{"logs:CreateLogDelivery", "logs:GetLogDelivery", "logs:UpdateLogDelivery", "logs:DeleteLogDelivery",
 		"logs:ListLogDeliveries", "logs:PutResourcePolicy", "logs:DescribeResourcePolicies", "logs:DescribeLogGroups"}
 	return mapping(

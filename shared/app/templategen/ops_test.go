@@ -311,9 +311,9 @@ func TestConcurrencyIsBounded(t *testing.T) {
 	if queues < 2 {
 		t.Errorf("%d queue event sources", queues)
 	}
-	platform := tp.resources[app.LogicalID("step-run-platform")]
+	platform := tp.resources[app.LogicalID("step-run-platforms")]
 	if !param(platform.get("Properties", "ReservedConcurrentExecutions"), 1, 0) {
-		t.Error("step-run-platform must have ReservedConcurrentExecutions from a bounded parameter")
+		t.Error("step-run-platforms must have ReservedConcurrentExecutions from a bounded parameter")
 	}
 }
 

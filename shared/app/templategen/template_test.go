@@ -420,7 +420,7 @@ func checkPolicy(t *testing.T, tp tpl, res node, f app.Function) {
 	if f.VerifiesSignedBodies() || f.SignsSiteContent() {
 		want["SiteContentSecret"] = true
 	}
-	if f.Name == runs.StepRunPlatform || f.Artifact == app.ArtifactGenerate {
+	if f.Name == runs.StepRunPlatforms || f.Name == runs.StepRunPlatform || f.Artifact == app.ArtifactGenerate {
 		want["ProviderKeysSecret"] = true
 	}
 	if f.AnswersBrandChecks() {
@@ -522,6 +522,14 @@ func TestStateMachines(t *testing.T) {
 					t.Errorf("the state machine may not invoke %s %s", e[1].Tag, e[1].Value)
 				}
 				checkDefinition(t, w.Definition, e[0].Value, f)
+			}
+			// Executions of the previous definition still invoke its
+			// retired steps (one release).
+			for _, step := range w.Retired {
+				f, ok := app.FunctionNamed(step)
+				if !ok || f.Kind != app.KindRunsStep && f.Kind != app.KindJobStep || !f.Gradual || !invoked["!Ref "+app.LogicalID(step)+".Alias"] {
+					t.Errorf("retired step %s: not a deployed step the state machine may invoke", step)
+				}
 			}
 			if !regexp.MustCompile(`^\$\{AWS::StackName\}-`).MatchString(sm.get("Properties", "Name").str()) {
 				t.Errorf("Name %q must start with the stack's name", sm.get("Properties", "Name").str())
