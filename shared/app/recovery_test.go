@@ -80,14 +80,7 @@ func seedRuntime(t *testing.T, rt *app.Local) {
 func TestLocalRecoversInFlightJobs(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		var started, answered atomic.Int32
-		offline, err := providers.FromEnv(func(k string) string { return map[string]string{providers.EnvLatency: "10s"}[k] }, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		provs := providers.Set{}
-		for pf, p := range offline {
-			provs[pf] = counting{Provider: p, started: &started, answered: &answered}
-		}
+		provs := countingProviders(t, func(k string) string { return map[string]string{providers.EnvLatency: "10s"}[k] }, &started, &answered)
 		tbl := embedded.NewMemory()
 		open := func() *app.Local { return openRuntime(t, tbl, provs) }
 		ctx := context.Background()
@@ -181,14 +174,7 @@ func TestLocalRecoversInFlightJobs(t *testing.T) {
 func TestLocalResumesARunOfThePreviousDefinition(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		var started, answered atomic.Int32
-		offline, err := providers.FromEnv(func(string) string { return "" }, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		provs := providers.Set{}
-		for pf, p := range offline {
-			provs[pf] = counting{Provider: p, started: &started, answered: &answered}
-		}
+		provs := countingProviders(t, func(string) string { return "" }, &started, &answered)
 		tbl := embedded.NewMemory()
 		ctx := context.Background()
 		rt1 := openRuntime(t, tbl, provs)
@@ -277,4 +263,19 @@ func TestLocalRestartsMeteredJobs(t *testing.T) {
 			t.Fatalf("ledger %+v %v", b, err)
 		}
 	})
+}
+
+// countingProviders are the offline providers under env, counting the calls
+// they start and answer.
+func countingProviders(t *testing.T, env func(string) string, started, answered *atomic.Int32) providers.Set {
+	t.Helper()
+	offline, err := providers.FromEnv(env, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	provs := providers.Set{}
+	for pf, p := range offline {
+		provs[pf] = counting{Provider: p, started: started, answered: answered}
+	}
+	return provs
 }

@@ -25,9 +25,7 @@ import (
 	"github.com/brandlens/brandlens/shared/seed"
 	"github.com/brandlens/brandlens/shared/ssrf"
 	"github.com/brandlens/brandlens/shared/store"
-	"github.com/brandlens/brandlens/shared/store/dynamo"
 	"github.com/brandlens/brandlens/shared/store/dynamotest"
-	"github.com/brandlens/brandlens/shared/store/embedded"
 	"github.com/brandlens/brandlens/shared/workflow"
 )
 
@@ -43,30 +41,7 @@ func BenchmarkRunsAtOnce(b *testing.B) {
 	if v, err := strconv.Atoi(os.Getenv("BRANDLENS_LOAD_RUNS")); err == nil && v > 0 {
 		n = v
 	}
-	backends := []struct {
-		name string
-		open func(b *testing.B) store.Table
-	}{
-		{"embedded", func(b *testing.B) store.Table {
-			t, err := embedded.Open(b.TempDir())
-			if err != nil {
-				b.Fatal(err)
-			}
-			b.Cleanup(func() { t.Close() })
-			return t
-		}},
-		{"dynamodb", func(b *testing.B) store.Table {
-			c := dynamotest.Start(b)
-			return dynamo.New(c, dynamotest.NewTable(b, c))
-		}},
-	}
-	for _, be := range backends {
-		b.Run(be.name, func(b *testing.B) {
-			for range b.N {
-				runsAtOnce(b, be.open(b), n)
-			}
-		})
-	}
+	dynamotest.BenchBackends(b, func(b *testing.B, tbl store.Table) { runsAtOnce(b, tbl, n) })
 }
 
 // settledTable notes when each job's settle commits (its JOB# item gets a

@@ -28,16 +28,7 @@ func TestDemoSchedulesRunOnlyWhenTurnedOn(t *testing.T) {
 	}{{"off by default", false, 0}, {"on", true, 2}} {
 		t.Run(tc.name, func(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
-				provs, err := providers.FromEnv(func(string) string { return "" }, nil)
-				if err != nil {
-					t.Fatal(err)
-				}
-				rt, err := app.NewLocal(app.LocalOptions{Table: embedded.NewMemory(), KeySecret: []byte("0123456789abcdef0123456789abcdef"),
-					Providers: provs, Logger: slog.New(slog.NewJSONHandler(io.Discard, nil)),
-					SchedulerEvery: time.Minute, Schedules: tc.schedules, BrandCheck: app.BrandCheckOptions{Verifier: recaptcha.Bypass{}}})
-				if err != nil {
-					t.Fatal(err)
-				}
+				rt := newScheduledLocal(t, tc.schedules)
 				ctx, cancel := context.WithCancel(context.Background())
 				if _, err := seed.Demo(ctx, rt.Services.Repos, t.TempDir()); err != nil {
 					t.Fatal(err)
@@ -71,16 +62,7 @@ func TestDemoSchedulesRunOnlyWhenTurnedOn(t *testing.T) {
 // state with the ledger balanced.
 func TestLocalSchedulerRunsEveryTenantToTheEnd(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		provs, err := providers.FromEnv(func(string) string { return "" }, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		rt, err := app.NewLocal(app.LocalOptions{Table: embedded.NewMemory(), KeySecret: []byte("0123456789abcdef0123456789abcdef"),
-			Providers: provs, Logger: slog.New(slog.NewJSONHandler(io.Discard, nil)),
-			SchedulerEvery: time.Minute, Schedules: true, BrandCheck: app.BrandCheckOptions{Verifier: recaptcha.Bypass{}}})
-		if err != nil {
-			t.Fatal(err)
-		}
+		rt := newScheduledLocal(t, true)
 		ctx, cancel := context.WithCancel(context.Background())
 		const tenants, perTenant = 12, 3
 		f := seed.File{Tenants: []seed.Tenant{{Name: "Broke", Credits: 0, Brand: &seed.Brand{Name: "Broke Co"},
@@ -128,4 +110,21 @@ func TestLocalSchedulerRunsEveryTenantToTheEnd(t *testing.T) {
 			}
 		}
 	})
+}
+
+// newScheduledLocal is a local runtime on an empty in-memory store with the
+// offline providers, its scheduler ticking every minute when schedules is on.
+func newScheduledLocal(t *testing.T, schedules bool) *app.Local {
+	t.Helper()
+	provs, err := providers.FromEnv(func(string) string { return "" }, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rt, err := app.NewLocal(app.LocalOptions{Table: embedded.NewMemory(), KeySecret: []byte("0123456789abcdef0123456789abcdef"),
+		Providers: provs, Logger: slog.New(slog.NewJSONHandler(io.Discard, nil)),
+		SchedulerEvery: time.Minute, Schedules: schedules, BrandCheck: app.BrandCheckOptions{Verifier: recaptcha.Bypass{}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rt
 }

@@ -18,9 +18,7 @@ import (
 	"github.com/brandlens/brandlens/shared/secrets"
 	"github.com/brandlens/brandlens/shared/seed"
 	"github.com/brandlens/brandlens/shared/store"
-	"github.com/brandlens/brandlens/shared/store/dynamo"
 	"github.com/brandlens/brandlens/shared/store/dynamotest"
-	"github.com/brandlens/brandlens/shared/store/embedded"
 	"github.com/brandlens/brandlens/shared/store/storetest"
 	"github.com/brandlens/brandlens/shared/workflow"
 )
@@ -37,30 +35,7 @@ func BenchmarkSchedulerTick(b *testing.B) {
 	if v, err := strconv.Atoi(os.Getenv("BRANDLENS_SCHED_TENANTS")); err == nil && v > 0 {
 		n = v
 	}
-	backends := []struct {
-		name string
-		open func(b *testing.B) store.Table
-	}{
-		{"embedded", func(b *testing.B) store.Table {
-			t, err := embedded.Open(b.TempDir())
-			if err != nil {
-				b.Fatal(err)
-			}
-			b.Cleanup(func() { t.Close() })
-			return t
-		}},
-		{"dynamodb", func(b *testing.B) store.Table {
-			c := dynamotest.Start(b)
-			return dynamo.New(c, dynamotest.NewTable(b, c))
-		}},
-	}
-	for _, be := range backends {
-		b.Run(be.name, func(b *testing.B) {
-			for range b.N {
-				schedulerTick(b, be.open(b), n)
-			}
-		})
-	}
+	dynamotest.BenchBackends(b, func(b *testing.B, tbl store.Table) { schedulerTick(b, tbl, n) })
 }
 
 // countingTable counts the round trips of the measured pass (a

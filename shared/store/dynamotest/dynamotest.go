@@ -104,6 +104,28 @@ func Backends(t *testing.T, start time.Time, f func(t *testing.T, tbl store.Tabl
 	})
 }
 
+// BenchBackends runs f once per iteration of two sub-benchmarks,
+// "embedded" and "dynamodb": on a new embedded table on disk (as
+// `brandlens serve` keeps it) and on a new table of the test endpoint.
+func BenchBackends(b *testing.B, f func(b *testing.B, tbl store.Table)) {
+	b.Run("embedded", func(b *testing.B) {
+		for range b.N {
+			t, err := embedded.Open(b.TempDir())
+			if err != nil {
+				b.Fatal(err)
+			}
+			b.Cleanup(func() { t.Close() })
+			f(b, t)
+		}
+	})
+	b.Run("dynamodb", func(b *testing.B) {
+		for range b.N {
+			c := Start(b)
+			f(b, dynamo.New(c, NewTable(b, c)))
+		}
+	})
+}
+
 // NewClient returns a client of endpoint with the static credentials and
 // region that local emulators accept.
 func NewClient(endpoint string) *dynamodb.Client {
