@@ -134,14 +134,7 @@ func TestLocalRecoversInFlightJobs(t *testing.T) {
 
 		// Restart on the same table.
 		rt2 := open()
-		run2, stop2 := context.WithCancel(ctx)
-		go func() { done <- rt2.Run(run2) }()
-		time.Sleep(time.Minute)
-		synctest.Wait()
-		stop2()
-		if err := <-done; err != nil {
-			t.Fatal(err)
-		}
+		runAMinute(t, ctx, rt2)
 		for _, j := range inFlight {
 			if j := get(j.ID); j.Status != jobs.StatusSucceeded || j.CreditsCharged != 15 {
 				t.Fatalf("resumed job %+v", j)
@@ -195,15 +188,7 @@ func TestLocalResumesARunOfThePreviousDefinition(t *testing.T) {
 		}
 
 		rt2 := openRuntime(t, tbl, provs)
-		run, stop := context.WithCancel(ctx)
-		done := make(chan error, 1)
-		go func() { done <- rt2.Run(run) }()
-		time.Sleep(time.Minute)
-		synctest.Wait()
-		stop()
-		if err := <-done; err != nil {
-			t.Fatal(err)
-		}
+		runAMinute(t, ctx, rt2)
 		j, err := rt2.Services.Jobs.Get(ctx, 1, a.Job.ID)
 		if err != nil || j.Status != jobs.StatusSucceeded || j.CreditsCharged != 5 {
 			t.Fatalf("job %+v, %v", j, err)
@@ -243,15 +228,7 @@ func TestLocalRestartsMeteredJobs(t *testing.T) {
 		}
 
 		rt2 := open()
-		run, stop := context.WithCancel(ctx)
-		done := make(chan error, 1)
-		go func() { done <- rt2.Run(run) }()
-		time.Sleep(time.Minute)
-		synctest.Wait()
-		stop()
-		if err := <-done; err != nil {
-			t.Fatal(err)
-		}
+		runAMinute(t, ctx, rt2)
 		for _, id := range ids {
 			j, err := rt2.Services.Jobs.Get(ctx, 1, id)
 			if err != nil || !jobs.Terminal(j.Status) {
@@ -278,4 +255,19 @@ func countingProviders(t *testing.T, env func(string) string, started, answered 
 		provs[pf] = counting{Provider: p, started: started, answered: answered}
 	}
 	return provs
+}
+
+// runAMinute runs rt for a minute of the bubble's time, until every
+// goroutine waits, and stops it.
+func runAMinute(t *testing.T, ctx context.Context, rt *app.Local) {
+	t.Helper()
+	run, stop := context.WithCancel(ctx)
+	done := make(chan error, 1)
+	go func() { done <- rt.Run(run) }()
+	time.Sleep(time.Minute)
+	synctest.Wait()
+	stop()
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
 }
