@@ -6,6 +6,7 @@ import (
 	"net/url"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/brandlens/brandlens/shared/citations"
 	"github.com/brandlens/brandlens/shared/detect"
@@ -117,11 +118,15 @@ func sourceType(rawURL, channel string) string {
 // for the brand's mention (when the answer names the brand) and one per
 // cited source and organic result. ids are assigned by the caller.
 func answerCitations(brand string, brandDomains []string, q queryInfo, ans providers.Answer, res detect.Result, vr VisibilityResult) []citations.Citation {
-	base := func() citations.Citation { return citationBase(brand, q, ans, res, vr) }
+	// Every record is a shallow copy of one base: they share its read-only
+	// members (entity mentions, positions), which a long answer with many
+	// sources would otherwise build again per record.
+	base := citationBase(brand, q, ans, res, vr)
 	evidence := res.Evidence
+	var runes []rune // the answer's text, converted once for the cited spans
 	var out []citations.Citation
 	if res.Brand.Mentioned {
-		c := base()
+		c := base
 		st := citations.SourceAIResponse
 		c.CitationSourceType = &st
 		c.Snippet = nonEmpty(evidence)
@@ -129,11 +134,14 @@ func answerCitations(brand string, brandDomains []string, q queryInfo, ans provi
 		out = append(out, c)
 	}
 	for _, ci := range ans.Citations {
-		c := base()
+		c := base
 		u, title := ci.URL, ci.Title
 		st := sourceType(u, citations.SourceAIResponse)
 		c.URL, c.Title, c.CitationSourceType = &u, nonEmpty(title), &st
-		c.Snippet = nonEmpty(citedSpan(ans.Text, ci))
+		if ci.Start >= 0 && ci.End > ci.Start && runes == nil {
+			runes = []rune(ans.Text)
+		}
+		c.Snippet = nonEmpty(citedSpan(runes, ci))
 		c.Tags = []string{"cited"}
 		// Gemini cites Google redirect URLs whose title is the source's domain.
 		if ownDomain(u, brandDomains) || (!strings.ContainsAny(title, " /") && ownDomain("https://"+title, brandDomains)) {
@@ -142,7 +150,7 @@ func answerCitations(brand string, brandDomains []string, q queryInfo, ans provi
 		out = append(out, c)
 	}
 	for _, o := range ans.OrganicResults {
-		c := base()
+		c := base
 		u, title := o.URL, o.Title
 		st := sourceType(u, citations.SourceOrganicSearch)
 		c.URL, c.Title, c.CitationSourceType = &u, nonEmpty(title), &st
@@ -197,7 +205,7 @@ func citationBase(brand string, q queryInfo, ans providers.Answer, res detect.Re
 	scores := map[string]float64{brand: float64(res.VisibilityScore) / 100}
 	metrics := citations.AICitationMetrics{
 		ConversationContext: nil, OriginalQuery: &qtext, AIModel: nonEmpty(model), PrimaryCompetitor: primary,
-		ResponseLength: int32(len([]rune(ans.Text))), MentionCount: int32(res.Brand.Count),
+		ResponseLength: int32(utf8.RuneCountInString(ans.Text)), MentionCount: int32(res.Brand.Count),
 		CompetitorMentioned: competitorMentioned, CitedEntities: entityNames(res),
 		EntityRelevanceScores: scores, CompetitivePositionScore: competitivePosition(res),
 		EntityMentions: mentions, CompetitorPositions: positions,
@@ -220,13 +228,10 @@ func citationBase(brand string, q queryInfo, ans providers.Answer, res detect.Re
 	}
 }
 
-// citedSpan is the part of the answer a citation supports, when known.
-func citedSpan(text string, c providers.Citation) string {
-	if c.Start < 0 || c.End <= c.Start {
-		return c.Snippet
-	}
-	r := []rune(text)
-	if c.End > len(r) {
+// citedSpan is the part of the answer (as code points) a citation
+// supports, when known.
+func citedSpan(r []rune, c providers.Citation) string {
+	if c.Start < 0 || c.End <= c.Start || c.End > len(r) {
 		return c.Snippet
 	}
 	return string(r[c.Start:c.End])
