@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"hash/fnv"
 	"strconv"
 	"sync"
 	"time"
@@ -48,6 +49,20 @@ func NextPeriod(schedule string, t time.Time) time.Time {
 		return time.Date(y, m, d-sinceMonday+7, 0, 0, 0, 0, time.UTC)
 	}
 	return t.Add(time.Hour)
+}
+
+// NextDue is when a query's next scheduled run falls due: at an offset
+// into the next period that is fixed for the query (a hash of its tenant
+// and id, to the minute), so it runs at the same time each period while the
+// runs of all queries spread over the period rather than all falling due at
+// its start — 00:00 UTC for every daily query, which would meet the AI
+// platforms' rate limits and the workers at once.
+func NextDue(schedule string, tenantID, queryID int32, now time.Time) time.Time {
+	start := NextPeriod(schedule, now)
+	minutes := uint64(NextPeriod(schedule, start).Sub(start) / time.Minute)
+	h := fnv.New64a()
+	fmt.Fprintf(h, "%d/%d", tenantID, queryID)
+	return start.Add(time.Duration(h.Sum64()%minutes) * time.Minute)
 }
 
 // schedulerKeyID scopes the scheduler's idempotency keys apart from any
@@ -248,7 +263,7 @@ func (s *Service) startDue(ctx context.Context, d queries.Due) ScheduleReport {
 	var rep ScheduleReport
 	q := d.Query
 	now := s.Now().UTC()
-	next := NextPeriod(*q.Schedule, now)
+	next := NextDue(*q.Schedule, q.TenantID, q.ID, now)
 	// One key per query and period: the tenant's other scheduled
 	// queries run in the same period under keys of their own.
 	a, err := s.Start(ctx, Request{
@@ -262,7 +277,8 @@ func (s *Service) startDue(ctx context.Context, d queries.Due) ScheduleReport {
 	switch {
 	case errors.As(err, &ice), errors.As(err, &ce):
 		rep.Refused++
-		if retry := now.Add(RefusedRetry); retry.Before(next) {
+		// Tried again within this period, else at the next one's time.
+		if retry := now.Add(RefusedRetry); retry.Before(NextPeriod(*q.Schedule, now)) {
 			next = retry
 		}
 		s.Logger.Warn("scheduled run refused", "tenant_id", q.TenantID, "query_id", q.ID, "reason", err.Error(),

@@ -43,14 +43,25 @@ func (e *env) pass(t *testing.T, name string, want runs.ScheduleReport) {
 // only the due queries: a second pass in the same period finds none.
 func TestSchedulerRunsEveryScheduledQueryOncePerPeriod(t *testing.T) {
 	backends(t, func(t *testing.T, e *env) {
-		e.scheduled(t, "note apps for teams", queries.ScheduleDaily)
-		e.scheduled(t, "best markdown notes", queries.ScheduleDaily)
+		q1 := e.scheduled(t, "note apps for teams", queries.ScheduleDaily)
+		q2 := e.scheduled(t, "best markdown notes", queries.ScheduleDaily)
 		e.pass(t, "first pass", runs.ScheduleReport{Started: 2})
 		e.pass(t, "second pass in the same day", runs.ScheduleReport{})
-		e.clock.Advance(13*time.Hour + time.Second) // 23:00:01 → the next day
-		e.pass(t, "the next day, before midnight", runs.ScheduleReport{})
-		e.clock.Advance(time.Hour)
-		e.pass(t, "the next day", runs.ScheduleReport{Started: 2})
+		// Each falls due at its own time of the next day.
+		first := runs.NextDue(queries.ScheduleDaily, 1, q1.ID, e.clock.Now())
+		last := runs.NextDue(queries.ScheduleDaily, 1, q2.ID, e.clock.Now())
+		if last.Before(first) {
+			first, last = last, first
+		}
+		if first.Equal(last) {
+			t.Fatalf("both queries fall due at %s", first)
+		}
+		e.clock.Advance(first.Sub(e.clock.Now()) - time.Second)
+		e.pass(t, "the next day, a second before the first is due", runs.ScheduleReport{})
+		e.clock.Advance(time.Second)
+		e.pass(t, "the first", runs.ScheduleReport{Started: 1})
+		e.clock.Advance(last.Sub(e.clock.Now()))
+		e.pass(t, "the second", runs.ScheduleReport{Started: 1})
 		if c := e.jobCount(t); c != 4 {
 			t.Fatalf("%d jobs", c)
 		}
@@ -185,7 +196,13 @@ func TestSchedulerRefusedTenantDoesNotBlockOthers(t *testing.T) {
 		if err := e.svc.Ledger.Grant(ctx, res.Tenants[0].ID, 5, "test"); err != nil {
 			t.Fatal(err)
 		}
-		e.clock.Advance(30 * time.Minute) // 11:10: the next hour's run
+		// RefusedRetry reaches past the hour: asked again at the query's
+		// time in the next hour.
+		broke, err := e.svc.Queries.Get(ctx, res.Tenants[0].ID, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		e.clock.Advance(runs.NextDue(queries.ScheduleHourly, broke.TenantID, broke.ID, e.clock.Now()).Sub(e.clock.Now()))
 		e.pass(t, "with credits", runs.ScheduleReport{Started: 1})
 	})
 }
@@ -211,8 +228,8 @@ func TestSchedulerIndexesQueriesStoredBeforeTheIndex(t *testing.T) {
 		}
 		e.pass(t, "first pass", runs.ScheduleReport{Started: 2, Indexed: 2})
 		e.pass(t, "second pass", runs.ScheduleReport{})
-		e.clock.Advance(24 * time.Hour) // Sunday → Monday: a new day and ISO week
-		e.pass(t, "the next day", runs.ScheduleReport{Started: 2})
+		e.clock.Advance(8 * 24 * time.Hour) // past each one's time in the next day and ISO week
+		e.pass(t, "eight days later", runs.ScheduleReport{Started: 2})
 	})
 }
 
@@ -327,10 +344,42 @@ func TestSchedulePagesContinue(t *testing.T) {
 		if c := e.jobCount(t); c != n || len(q.msgs) < n || len(q.msgs) > n+queries.DueShards {
 			t.Fatalf("%d jobs from %d messages, want %d from %d to %d", c, len(q.msgs), n, n, n+queries.DueShards)
 		}
-		e.clock.Advance(24 * time.Hour)
+		e.clock.Advance(38 * time.Hour) // past each one's time of the next day
 		rep, err := svc.RunSchedules(ctx)
 		if err != nil || rep != (runs.ScheduleReport{Started: n}) {
 			t.Fatalf("the next day's pass: %+v %v", rep, err)
 		}
 	})
+}
+
+// A query's next run falls due inside the next period, at the same offset
+// into it every period, and the queries of many tenants spread over the
+// period instead of all falling due at its start.
+func TestNextDue(t *testing.T) {
+	now := time.Date(2026, 11, 22, 10, 30, 0, 0, time.UTC) // a Sunday
+	for _, schedule := range []string{queries.ScheduleHourly, queries.ScheduleDaily, queries.ScheduleWeekly} {
+		t.Run(schedule, func(t *testing.T) {
+			start := runs.NextPeriod(schedule, now)
+			length := runs.NextPeriod(schedule, start).Sub(start)
+			const n = 2000
+			buckets := make([]int, 8)
+			for i := range n {
+				tenant, query := int32(1+i%97), int32(1+i)
+				due := runs.NextDue(schedule, tenant, query, now)
+				if runs.Period(schedule, due) != runs.Period(schedule, start) {
+					t.Fatalf("query %d/%d falls due at %s, outside the next period", tenant, query, due)
+				}
+				later := runs.NextDue(schedule, tenant, query, due)
+				if later.Sub(runs.NextPeriod(schedule, due)) != due.Sub(start) {
+					t.Fatalf("query %d/%d: offset %s, then %s", tenant, query, due.Sub(start), later.Sub(runs.NextPeriod(schedule, due)))
+				}
+				buckets[int(due.Sub(start)*8/length)]++
+			}
+			for i, b := range buckets { // n/8 = 250 each if spread evenly
+				if b < 150 || b > 350 {
+					t.Fatalf("eighth %d of the period holds %d of %d due times: %v", i, b, n, buckets)
+				}
+			}
+		})
+	}
 }
