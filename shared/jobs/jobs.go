@@ -210,37 +210,15 @@ func (r *Repo) EachUnfinished(ctx context.Context, fn func(Job) error) error {
 var indexedKey = store.Key{PK: "GLOBAL", SK: "MIGRATION#unfinished-jobs-index"}
 
 // IndexUnfinished adds to the sparse index the queued and running jobs
-// stored before it existed, once per table (a marker item records that it
-// ran; a run cut short runs again). Each job is rewritten unchanged, on
-// the condition that it was not changed meanwhile. tenantIDs are every
-// tenant of the table.
-func (r *Repo) IndexUnfinished(ctx context.Context, tenantIDs []int32) (indexed int, err error) {
-	if _, err := r.tbl.Get(ctx, indexedKey); err == nil {
-		return 0, nil
-	} else if !errors.Is(err, store.ErrNotFound) {
-		return 0, fmt.Errorf("jobs: read the index marker: %w", err)
-	}
-	for _, t := range tenantIDs {
-		snaps, err := r.docs.ReadAll(ctx, store.Query{PK: tenants.PK(t), SK: store.SKBeginsWith("JOB#"),
+// stored before it existed, once per table (store.Backfill). tenantIDs
+// lists every tenant of the table; it is called only while the migration
+// has not run, so that a sweep after it reads no tenant.
+func (r *Repo) IndexUnfinished(ctx context.Context, tenantIDs func(context.Context) ([]int32, error)) (indexed int, err error) {
+	return store.Backfill(ctx, r.docs, indexedKey, tenantIDs, func(t int32) store.Query {
+		return store.Query{PK: tenants.PK(t), SK: store.SKBeginsWith("JOB#"),
 			Filter: store.And(store.Or(store.Eq(attrStatus, StatusQueued), store.Eq(attrStatus, StatusRunning)),
-				store.AttrNotExists(store.AttrGSI1PK))})
-		if err != nil {
-			return indexed, err
-		}
-		for _, sn := range snaps {
-			err := r.docs.Replace(ctx, sn, sn.Value)
-			if err != nil && !errors.Is(err, store.ErrConditionFailed) {
-				return indexed, err
-			}
-			if err == nil {
-				indexed++
-			}
-		}
-	}
-	if err := r.tbl.Put(ctx, store.Item{store.AttrPK: indexedKey.PK, store.AttrSK: indexedKey.SK}, store.Cond{}); err != nil {
-		return indexed, fmt.Errorf("jobs: write the index marker: %w", err)
-	}
-	return indexed, nil
+				store.AttrNotExists(store.AttrGSI1PK))}
+	}, func(Job) bool { return true })
 }
 
 // CreateOp is the transaction op that creates j (status queued).

@@ -117,21 +117,13 @@ type SweepReport struct {
 // past its deadline is started again.
 func (s *Sweeper) Sweep(ctx context.Context, redrive bool) (SweepReport, error) {
 	var rep SweepReport
-	ts, err := s.tenants.List(ctx)
-	if err != nil {
-		return rep, err
-	}
-	ids := make([]int32, len(ts))
-	for i, t := range ts {
-		ids[i] = t.ID
-	}
-	if n, err := s.repo.IndexUnfinished(ctx, ids); err != nil {
+	if n, err := s.repo.IndexUnfinished(ctx, s.tenants.IDs); err != nil {
 		return rep, err
 	} else if n > 0 {
 		s.log.Info("jobs: unfinished jobs stored before the index were added to it", "jobs", n)
 	}
 	now := s.now()
-	err = s.repo.EachUnfinished(ctx, func(j Job) error {
+	err := s.repo.EachUnfinished(ctx, func(j Job) error {
 		rep.Unfinished++
 		k, ok := s.kinds[j.Type]
 		if !ok || j.Held() {

@@ -5,10 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
-	"sync/atomic"
 	"time"
-
-	"golang.org/x/sync/errgroup"
 
 	"github.com/brandlens/brandlens/shared/ids"
 	"github.com/brandlens/brandlens/shared/store"
@@ -125,62 +122,16 @@ func (r *Repo) Advance(ctx context.Context, d Due, next time.Time) error {
 	return nil
 }
 
-// indexWorkers bounds the tenants IndexSchedules reads at once.
-const indexWorkers = 16
-
 // dueIndexedKey marks that the scheduled queries stored before the due
 // index existed were added to it (once per table).
 var dueIndexedKey = store.Key{PK: "GLOBAL", SK: "MIGRATION#schedules-due-index"}
 
 // IndexSchedules adds to the due index the scheduled queries stored
-// before it existed, once per table (a marker item records that it ran; a
-// run cut short runs again): each is rewritten unchanged, which gives its
-// item the entry, on the condition that it was not changed meanwhile (a
-// write since gave it one). tenantIDs lists every tenant of the table; it
-// is called only while the marker is missing.
+// before it existed, once per table (store.Backfill: each is rewritten
+// unchanged, which gives its item the entry). tenantIDs lists every tenant
+// of the table; it is called only while the migration has not run.
 func (r *Repo) IndexSchedules(ctx context.Context, tenantIDs func(context.Context) ([]int32, error)) (indexed int, err error) {
-	if _, err := r.tbl.Get(ctx, dueIndexedKey); err == nil {
-		return 0, nil
-	} else if !errors.Is(err, store.ErrNotFound) {
-		return 0, fmt.Errorf("queries: read the due index marker: %w", err)
-	}
-	ts, err := tenantIDs(ctx)
-	if err != nil {
-		return 0, err
-	}
-	// Tenants 16 at once: a table of 100,000 tenants is one read each,
-	// which in turn would outlast the scheduler function's timeout.
-	var n atomic.Int64
-	g, gctx := errgroup.WithContext(ctx)
-	g.SetLimit(indexWorkers)
-	for _, t := range ts {
-		g.Go(func() error {
-			snaps, err := r.docs.ReadAll(gctx, store.Query{PK: tenants.PK(t), SK: store.SKBeginsWith(prefix),
-				Filter: store.AttrNotExists(store.AttrGSI1PK)})
-			if err != nil {
-				return err
-			}
-			for _, sn := range snaps {
-				if !Scheduled(sn.Value) {
-					continue
-				}
-				err := r.docs.Replace(gctx, sn, sn.Value)
-				if err != nil && !errors.Is(err, store.ErrConditionFailed) {
-					return err
-				}
-				if err == nil {
-					n.Add(1)
-				}
-			}
-			return nil
-		})
-	}
-	if err := g.Wait(); err != nil {
-		return int(n.Load()), err
-	}
-	indexed = int(n.Load())
-	if err := r.tbl.Put(ctx, store.Item{store.AttrPK: dueIndexedKey.PK, store.AttrSK: dueIndexedKey.SK}, store.Cond{}); err != nil {
-		return indexed, fmt.Errorf("queries: write the due index marker: %w", err)
-	}
-	return indexed, nil
+	return store.Backfill(ctx, r.docs, dueIndexedKey, tenantIDs, func(t int32) store.Query {
+		return store.Query{PK: tenants.PK(t), SK: store.SKBeginsWith(prefix), Filter: store.AttrNotExists(store.AttrGSI1PK)}
+	}, Scheduled)
 }

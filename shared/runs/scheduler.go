@@ -120,7 +120,7 @@ func (r *ScheduleReport) add(o ScheduleReport) {
 func (s *Service) RunSchedules(ctx context.Context) (ScheduleReport, error) {
 	var rep ScheduleReport
 	var err error
-	if rep.Indexed, err = s.Queries.IndexSchedules(ctx, s.tenantIDs); err != nil {
+	if rep.Indexed, err = s.Queries.IndexSchedules(ctx, s.Tenants.IDs); err != nil {
 		return rep, err
 	}
 	now := s.Now()
@@ -145,18 +145,6 @@ func (s *Service) RunSchedules(ctx context.Context) (ScheduleReport, error) {
 	return rep, g.Wait()
 }
 
-func (s *Service) tenantIDs(ctx context.Context) ([]int32, error) {
-	ts, err := s.Tenants.List(ctx)
-	if err != nil {
-		return nil, err
-	}
-	out := make([]int32, len(ts))
-	for i, t := range ts {
-		out[i] = t.ID
-	}
-	return out, nil
-}
-
 // ShardMessage is a schedules-queue message: start the due runs of one
 // page of a shard of the due index, from Cursor ("": its first page).
 type ShardMessage struct {
@@ -172,7 +160,7 @@ type ShardMessage struct {
 func (s *Service) FanOutSchedules(ctx context.Context, q queue.Sender) (ScheduleReport, int, error) {
 	var rep ScheduleReport
 	var err error
-	if rep.Indexed, err = s.Queries.IndexSchedules(ctx, s.tenantIDs); err != nil {
+	if rep.Indexed, err = s.Queries.IndexSchedules(ctx, s.Tenants.IDs); err != nil {
 		return rep, 0, err
 	}
 	for shard := range queries.DueShards {

@@ -165,6 +165,19 @@ func (r *Repo) List(ctx context.Context) ([]Tenant, error) {
 	return r.tenants.Query(ctx, store.Query{Index: store.IndexGSI1, PK: allTenantsPK})
 }
 
+// IDs lists the id of every tenant (what a once-per-table migration walks).
+func (r *Repo) IDs(ctx context.Context) ([]int32, error) {
+	ts, err := r.List(ctx)
+	if err != nil {
+		return nil, err
+	}
+	ids := make([]int32, len(ts))
+	for i, t := range ts {
+		ids[i] = t.ID
+	}
+	return ids, nil
+}
+
 // CreateBrand adds a brand profile with the tenant's next brand id. A brand
 // of the same name (ignoring case and spacing) is returned as it is, with
 // created=false, also when another writer creates it at the same moment.
