@@ -461,15 +461,26 @@ func withReserved(f Function, param string) Function { f.ReservedConcurrency = p
 func withErrorRate(f Function, percent int) Function { f.ErrorRatePercent = percent; return f }
 
 // platformEnv is the environment of the steps that ask the AI platforms:
-// the live providers, their keys' secret and its cache.
+// the live providers, their keys' secret and its cache, and the optional
+// detection adjudicator (the stack's DetectAdjudicator parameter) with the
+// vendor whose cheap model it asks — the generation steps' vendor.
 var platformEnv = []EnvVar{{"GOMEMLIMIT", "100MiB"}, {"BRANDLENS_PROVIDERS", "live"},
 	{"BRANDLENS_PROVIDER_KEYS_SECRET_ARN", "!Ref ProviderKeysSecret"},
-	{"BRANDLENS_SECRETS_TTL", "!Sub ${SecretsTTLSeconds}s"}}
+	{"BRANDLENS_SECRETS_TTL", "!Sub ${SecretsTTLSeconds}s"},
+	{config.EnvDetectAdjudicator, "!Ref " + DetectAdjudicatorParam}, {"BRANDLENS_MODELS", modelsVendor}}
+
+// DetectAdjudicatorParam is the stack parameter that turns the detection
+// adjudicator on in the platform steps.
+const DetectAdjudicatorParam = "DetectAdjudicator"
+
+// modelsVendor is the chat-model vendor of the generation steps and the
+// adjudicator (its key in the provider keys secret).
+const modelsVendor = "openai"
 
 // generateEnv is the environment of the generation steps: the model
 // vendor (its key in the provider keys secret, shared with the answer
 // providers of the same vendor).
-var generateEnv = []EnvVar{{"BRANDLENS_MODELS", "openai"}, {"BRANDLENS_PROVIDER_KEYS_SECRET_ARN", "!Ref ProviderKeysSecret"}}
+var generateEnv = []EnvVar{{"BRANDLENS_MODELS", modelsVendor}, {"BRANDLENS_PROVIDER_KEYS_SECRET_ARN", "!Ref ProviderKeysSecret"}}
 
 // dispatchEnv gives worker-dispatch the ARN of every workflow.
 func dispatchEnv() []EnvVar {
