@@ -297,6 +297,9 @@ func (tpl template) setFunctionEnv(t testing.TB, c *cloud, id string) {
 			case v.Tag == "!Ref":
 				var ok bool
 				if val, ok = refs[v.Value]; !ok {
+					val, ok = subs[v.Value] // a parameter: its default
+				}
+				if !ok {
 					t.Fatalf("%s: %s is !Ref %s, which the tests give no value", id, k, v.Value)
 				}
 			case v.Tag == "!Sub":
