@@ -598,3 +598,48 @@ func TestClassBatchN(t *testing.T) {
 			"Ligne Claire vend des lampes design fabriquées en France, avec une garantie de cinq ans.", VerdictMentioned},
 	})
 }
+
+// Class: the query uses the brand's word as a word — after "a", as a
+// how-to's verb, asking its meaning, or about a place — and the answer
+// answers that sense; a query that names the product keeps it.
+func TestClassQueryWordSense(t *testing.T) {
+	ember := Entity{Name: "Ember", Domains: []string{"ember.com"}}
+	loom := Entity{Name: "Loom", Domains: []string{"loom.com"}}
+	pebble := Entity{Name: "Pebble", Domains: []string{"pebble.com"}}
+	lantern := Entity{Name: "Lantern", Domains: []string{"lantern.io"}}
+	harvest := Entity{Name: "Harvest", Domains: []string{"getharvest.com"}}
+	toggl := Entity{Name: "Toggl", Domains: []string{"toggl.com"}}
+	runVerdictCases(t, []verdictCase{
+		{"after an: the noun", ember, nil, "how long does an ember stay hot",
+			"Ember keeps its heat for hours under a layer of ash, so a campfire that looks dead can still start a fire.", VerdictOrdinaryWord},
+		{"how-to verb", loom, nil, "how to loom knit a hat",
+			"Loom works best with chunky yarn: wrap each peg, then lift the lower loop over the upper one.", VerdictOrdinaryWord},
+		{"meaning asked", pebble, nil, "pebble in my shoe meaning",
+			"Pebble stands for any small, persistent annoyance: it is an idiom, not a literal stone.", VerdictOrdinaryWord},
+		{"what does it mean", lantern, nil, "what does lantern jaw mean",
+			"Lantern, in this phrase, gets its sense from the hollow shape of old lanterns: a long, prominent lower jaw.", VerdictOrdinaryWord},
+		// The same words asked about the product.
+		{"product query naming the word", harvest, []Entity{toggl}, "harvest vs toggl for invoicing",
+			"Harvest turns tracked hours into invoices directly, while Toggl needs an integration for billing.", VerdictMentioned},
+		{"a before a product noun", ember, nil, "is an ember mug worth it",
+			"Ember keeps coffee at the temperature you set for about 80 minutes, and most owners say it is worth the price.", VerdictMentioned},
+	})
+}
+
+// Class: a name that is no English word but a person's or a place's —
+// marked by life dates, a sentence about surnames, or a query about
+// visiting — is read as the namesake; the product stays a mention.
+func TestClassNamesakePersonPlace(t *testing.T) {
+	vogel := Entity{Name: "Vogelsang", Domains: []string{"vogelsang.de"}}
+	dolomiti := Entity{Name: "Dolomiti", Domains: []string{"dolomiti-outdoor.it"}}
+	runVerdictCases(t, []verdictCase{
+		{"life dates", vogel, nil, "",
+			"Karl Friedrich Vogelsang (1790–1861) was a Prussian surveyor. Vogelsang mapped most of Westphalia.", VerdictOrdinaryWord},
+		{"surname sentence", vogel, nil, "",
+			"Vogelsang is a German surname meaning bird song, common in the Rhineland.", VerdictOrdinaryWord},
+		{"visiting a place", dolomiti, nil, "best time to visit the dolomiti",
+			"Dolomiti trails are best from late June to September, when the huts are open and the passes are clear of snow.", VerdictOrdinaryWord},
+		{"the product", vogel, nil, "vogelsang pumps review",
+			"Vogelsang builds rotary lobe pumps that farmers rate highly for slurry, and its service network covers most of Europe.", VerdictMentioned},
+	})
+}

@@ -151,24 +151,40 @@ func (an *analysis) prepareQuery() {
 		return
 	}
 	fq := foldString(q)
-	for pi := range an.d.pats {
-		p := &an.d.pats[pi]
-		if containsWord(fq, p.folded) {
-			for _, o := range p.owners {
-				an.queryNames[o.ent] = true
-				an.queryTopic = true
-			}
-		}
-	}
+	meaning, place, mean, what := false, false, false, false
 	for pos := 0; ; {
 		w, next := wordAtAny(q, pos)
 		if w == "" {
 			break
 		}
-		an.queryProduct = an.queryProduct || inSetStem(queryProductWords, w) || inSetStem(categoryNouns, w)
+		// "best time to visit", "best way to": a superlative of a time or a
+		// way, no product asked for
+		best := strings.EqualFold(w, "best") && inSet(bestNotProduct, peekWordAny(q, next))
+		an.queryProduct = an.queryProduct || !best && (inSetStem(queryProductWords, w) || inSetStem(categoryNouns, w))
 		// a tracked name is no topic ("delta skymiles changes")
 		an.queryNatural = an.queryNatural || inSetStem(naturalNouns, w) && !an.d.folded[foldString(w)]
+		meaning = meaning || inSet(queryMeaningWords, w)
+		mean = mean || strings.EqualFold(w, "mean") || strings.EqualFold(w, "means")
+		what = what || strings.EqualFold(w, "what")
+		place = place || inSet(queryPlaceWords, w)
 		pos = next
+	}
+	meaning = meaning || mean && what // "what does netto mean"
+	for pi := range an.d.pats {
+		p := &an.d.pats[pi]
+		if containsWord(fq, p.folded) {
+			word := meaning || queryWordUse(fq, p.folded, an.queryProduct)
+			for _, o := range p.owners {
+				an.queryNames[o.ent] = true
+				an.queryTopic = true
+				an.queryWord[o.ent] = an.queryWord[o.ent] || word
+			}
+		}
+	}
+	if place && !an.queryProduct {
+		for ei, named := range an.queryNames {
+			an.queryWord[ei] = an.queryWord[ei] || named
+		}
 	}
 	named := 0
 	for _, ok := range an.queryNames {
@@ -181,6 +197,57 @@ func (an *analysis) prepareQuery() {
 	an.queryProduct = an.queryProduct || named > 1
 	an.queryTopic = an.queryTopic || an.queryProduct
 }
+
+// queryWordUse: an occurrence of the folded form in the folded query is
+// used as a word — after "a"/"an" in a query that asks about no product
+// ("a hover effect", "what is a gong bath", but "is an ember mug worth
+// it", "a tinder subscription"), or as the
+// verb of a how-to ("how to paddle a canoe", "how to sprout mung beans").
+func queryWordUse(fq, form string, product bool) bool {
+	for off := 0; ; {
+		i := strings.Index(fq[off:], form)
+		if i < 0 {
+			return false
+		}
+		st, en := off+i, off+i+len(form)
+		off = st + 1
+		if st > 0 && isWordRune(lastRune(fq[:st])) || en < len(fq) && isWordRune(firstRune(fq[en:])) {
+			continue
+		}
+		before := strings.Fields(fq[:st])
+		next := peekWordAny(fq, en)
+		k := len(before)
+		switch {
+		case !product && k >= 1 && (before[k-1] == "a" || before[k-1] == "an") &&
+			!inSet(productNouns, next) && !inSetStem(queryProductWords, next) && !inSetStem(categoryNouns, next):
+			return true
+		case k >= 2 && before[k-1] == "to" && inSet(howTo, before[k-2]):
+			return true
+		}
+	}
+}
+
+// peekWordAny returns the word at or after pos in s.
+func peekWordAny(s string, pos int) string {
+	w, _ := wordAtAny(s, pos)
+	return w
+}
+
+var (
+	// bestNotProduct after "best" ask for a time, a way or a place, not a
+	// product: "best time to visit patagonia", "best way to paddle".
+	bestNotProduct = set(`time times way ways season month months place places age day days`)
+	// queryMeaningWords ask what a word means: the query uses the name as
+	// a word ("canary in a coal mine meaning", "flink synonym", "qué
+	// significa ser idealista").
+	queryMeaningWords = set(`meaning meanings definition define defined synonym synonyms antonym etymology idiom
+pronounce pronunciation translate translation significa significado signification signifie bedeutung bedeutet
+synonyme`)
+	// queryPlaceWords ask about a place: "best time to visit patagonia".
+	queryPlaceWords = set(`visit visiting weather climate itinerary hike hiking trek trekking sightseeing`)
+	// howTo before "to" makes the next word a how-to's verb.
+	howTo = set(`how ways way learn`)
+)
 
 // inSetStem looks w up as written and without a plural ending
 // ("recommendations", "thermostats", "boxes").
@@ -454,6 +521,10 @@ func (an *analysis) localEvidence(c *cand) {
 	}
 	score += wAttribute * float64(attrs)
 	switch {
+	case an.queryWord[c.ent] && !c.cued:
+		// "how to add a hover effect", "mint condition meaning": the
+		// query uses the word as a word, and so, likely, does the answer
+		score += wNaturalKind
 	case an.queryNames[c.ent] && an.queryNatural && !an.queryProduct:
 		// "saturn return astrology": the query asks about the namesake
 		score += wNaturalKind
@@ -1047,7 +1118,7 @@ note notes note-taking notebook messenger doorbell doorbells smartwatch watch la
 transfers send payment terminal reader wiki wikis docs documents tasks task todo to-do calendar scheduling
 meetings meeting webinar webinars streaming music photos storage cloud backup password vpn antivirus
 hosting domain analytics marketing seo ads invoicing accounting payroll hr hiring ecommerce e-commerce
-settings install download update login export import sync shortcuts extension plugin
+settings install download update login export import sync offline shortcuts extension plugin
 problems problem issues outage outages crash crashes bug bugs loss refund refunds support privacy security
 fees fee reliability uptime
 marketplace delivery grocery groceries retailers shopping subscription subscriptions`)
@@ -1285,8 +1356,9 @@ func (an *analysis) guardNamesakes() {
 			continue
 		}
 		rec := &an.sc.sents[c.srec]
-		if !(an.queryNatural && !an.queryProduct && an.queryNames[c.ent]) &&
-			an.definitional(c) != defNaturalKind && !an.naturalKindFollows(c, rec) && !an.otherOfKind(rec) {
+		if !(an.queryNatural && !an.queryProduct && an.queryNames[c.ent]) && !an.queryWord[c.ent] &&
+			an.definitional(c) != defNaturalKind && !an.naturalKindFollows(c, rec) && !an.otherOfKind(rec) &&
+			!lifeDatesFollow(an.text, c.end, rec.end) && !an.surnameSentence(rec) {
 			continue
 		}
 		for k := range cands {
@@ -1296,6 +1368,57 @@ func (an *analysis) guardNamesakes() {
 		}
 	}
 }
+
+// lifeDatesFollow: a span of years follows the name in parentheses
+// ("Johannes Peter Müller (1801–1858)"): a person's life, not a product.
+func lifeDatesFollow(text string, pos, end int) bool {
+	rest := strings.TrimLeft(text[pos:end], " *_")
+	if !strings.HasPrefix(rest, "(") {
+		return false
+	}
+	rest = rest[1:]
+	for _, p := range [...]string{"b. ", "born ", "c. ", "ca. ", "geb. ", "né ", "née "} {
+		rest = strings.TrimPrefix(rest, p)
+	}
+	digits := 0
+	for digits < len(rest) && rest[digits] >= '0' && rest[digits] <= '9' {
+		digits++
+	}
+	if digits < 3 || digits > 4 {
+		return false
+	}
+	rest = rest[digits:]
+	// "(1801–1858)", "(1801-1858)", "(1801 – 1858)", "(born 1947)"
+	rest = strings.TrimLeft(rest, " ")
+	return strings.HasPrefix(rest, ")") || strings.HasPrefix(rest, "–") || strings.HasPrefix(rest, "-") ||
+		strings.HasPrefix(rest, "—")
+}
+
+// surnameSentence: the sentence speaks of surnames ("Der häufigste
+// Nachname in Deutschland ist Müller, gefolgt von Schmidt"): the names in
+// it are family names (read once per sentence).
+func (an *analysis) surnameSentence(rec *sentRec) bool {
+	if rec.surname == 0 {
+		rec.surname = 2
+		for pos := rec.start; pos < rec.end; {
+			w, np := wordAtAny(an.text[:rec.end], pos)
+			if w == "" {
+				break
+			}
+			if inSetStem(surnameWords, strings.ToLower(w)) {
+				rec.surname = 1
+				break
+			}
+			pos = np
+		}
+	}
+	return rec.surname == 1
+}
+
+// surnameWords name family names in English, German, French, Spanish and
+// Italian.
+var surnameWords = set(`surname surnames nachname nachnamen familienname familiennamen apellido apellidos cognome
+cognomi patronymic`)
 
 // otherOfKind: the sentence counts something among a natural kind ("more
 // than any other planet", "unlike other rivers").
