@@ -643,3 +643,36 @@ func TestClassNamesakePersonPlace(t *testing.T) {
 			"Vogelsang builds rotary lobe pumps that farmers rate highly for slurry, and its service network covers most of Europe.", VerdictMentioned},
 	})
 }
+
+// Class: the answer itself writes the name as a word — a rarer word in
+// lower case other than as a verb ("a good quill"), or a common noun after
+// an article and an adjective ("a fresh lime is the better choice") — so
+// its capitalised occurrences without a cue of their own, and the lower-
+// case one whatever defines it, are the word.
+func TestClassAnswerWordSense(t *testing.T) {
+	quill := Entity{Name: "Quill", Domains: []string{"quill.chat"}}
+	mango := Entity{Name: "Mango", Domains: []string{"mango.com"}}
+	lime := Entity{Name: "Lime", Domains: []string{"li.me"}}
+	runVerdictCases(t, []verdictCase{
+		{"rare word in lower case elsewhere", quill, nil, "quill vs reed pen",
+			"Quill makes a finer line than a reed because the shaft holds ink in its hollow core. A good quill lasted a scribe only a few days.", VerdictOrdinaryWord},
+		{"control: only the product", quill, nil, "quill vs slack for small teams",
+			"Quill makes threads the default, so conversations stay organised. Slack has more integrations.", VerdictMentioned},
+	})
+	for _, tc := range []struct {
+		name, query, text string
+		want              bool
+	}{
+		{"an article and an adjective", "is lime juice healthy",
+			"Lime juice has vitamin C but little fibre. A fresh lime is the better choice for flavour.", false},
+		{"control: the scooters", "scooter rental paris",
+			"Lime is the better choice for short hops: its scooters are everywhere in Paris.", true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r, _ := New(mango, []Entity{lime}).Analyze(context.Background(), Input{Text: tc.text, Query: tc.query})
+			if got := r.Competitors[0].Mentioned; got != tc.want {
+				t.Errorf("Lime mentioned %v, want %v", got, tc.want)
+			}
+		})
+	}
+}

@@ -410,11 +410,18 @@ func (an *analysis) localEvidence(c *cand) {
 		// the head of its phrase ("a notion that", "no notion of"), not a
 		// modifier ("a wise choice")
 		nounHead := nounUse && (next.word == "" || inSet(nounHeadFollowers, next.word))
-		if score < evidenceThreshold || an.verbUse(c, rec, prev, next, true) || nounUse {
+		verb := an.verbUse(c, rec, prev, next, true)
+		// "a whole orange is the better choice": an article and an
+		// adjective make a common noun's phrase, whatever defines it
+		nounUse = nounUse || !cue && !tld && afterArticleAdjective(text, rec.rawStart, c.start, prev)
+		if score < evidenceThreshold || verb || nounUse {
 			reject()
 			// "a *notion*", "no notion": the answer uses the common noun,
-			// and its capitalised occurrences without a cue likely too
-			c.nounSense = nounHead
+			// and its capitalised occurrences without a cue likely too. So
+			// does a rarer word written in lower case other than as a verb
+			// ("good saffron costs more", "`:hover`"): a commoner one
+			// ("free", "away", "public") turns up in any answer.
+			c.nounSense = nounHead || p.level >= 35 && !verb && !cue && !tld && !c.cued
 			// a name the word list lacks, written as a word at all
 			// ("devenir boulanger"), shows the answer's language has that
 			// word: plainly another sense than the product
@@ -539,6 +546,21 @@ func (an *analysis) localEvidence(c *cand) {
 		score += wQueryTopic
 	}
 	c.local = score
+}
+
+// afterArticleAdjective: the word follows an article and one lower-case
+// word ("a whole orange", "the small yield"): a common noun's phrase.
+func afterArticleAdjective(text string, lo, pos int, prev tok) bool {
+	if prev.word == "" || !asciiWord[prev.word[0]] || prev.word[0] < 'a' || prev.word[0] > 'z' ||
+		inSet(functionWords, prev.word) || inSet(verbBefore, prev.word) {
+		return false
+	}
+	k := strings.LastIndex(text[max(lo, pos-maxTokenBytes-8):pos], prev.word)
+	if k < 0 {
+		return false
+	}
+	pp := prevToken(text, lo, max(lo, pos-maxTokenBytes-8)+k)
+	return inSet(articles, pp.word)
 }
 
 // productNounFollows: one of the next two words is a product noun ("Zoom
