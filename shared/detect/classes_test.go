@@ -676,3 +676,24 @@ func TestClassAnswerWordSense(t *testing.T) {
 		})
 	}
 }
+
+// Class: the answer holds the brand's word only in another form — a
+// plural noun, or the two words a compound name joins — so the verdict is
+// ordinary_word, not not_mentioned; a verb's "-s" or an unrelated answer
+// stays not_mentioned.
+func TestClassWordForms(t *testing.T) {
+	runVerdictCases(t, []verdictCase{
+		{"plural subject", Entity{Name: "Walrus", Domains: []string{"walrus.ai"}}, nil, "",
+			"Walruses use their tusks to haul themselves onto the ice.", VerdictOrdinaryWord},
+		{"plural after a determiner", Entity{Name: "Anchor", Domains: []string{"anchor.fm"}}, nil, "",
+			"Most small boats carry two anchors, and the anchors should suit the seabed.", VerdictOrdinaryWord},
+		{"plural in -ies", Entity{Name: "Daisy", Domains: []string{"daisy.so"}}, nil, "",
+			"Daisies close at night and open again in the morning sun.", VerdictOrdinaryWord},
+		{"a compound split", Entity{Name: "Dropbox", Domains: []string{"dropbox.com"}}, nil, "",
+			"After hours, leave the keys in the drop box by the office door.", VerdictOrdinaryWord},
+		{"a verb's -s", Entity{Name: "Loom", Domains: []string{"loom.com"}}, nil, "",
+			"When a deadline looms, list the three tasks that matter and start with the hardest.", VerdictNotMentioned},
+		{"nothing of it", Entity{Name: "Walrus", Domains: []string{"walrus.ai"}}, nil, "",
+			"Seals rest on ice floes between dives.", VerdictNotMentioned},
+	})
+}

@@ -1525,3 +1525,99 @@ func productNameGoesOn(text string, pos, end int) bool {
 	n, _ := wordAt(text, np, end)
 	return nameLike(n) && !inSet(functionWords, strings.ToLower(n)) && !titleCaseLine(text, pos)
 }
+
+// brandWordForm: the answer writes the brand's name only as a word of
+// another form — a plural noun ("Mastodons died out", "the sprouts are
+// ready"; not a verb's "-s": "an interview looms") or, for a name joining
+// two words, split ("the Everest base camp trek") — so it speaks of the
+// word, not the product. Read only when the brand has no candidate.
+func (an *analysis) brandWordForm() bool {
+	lower := ""
+	for pi := range an.d.pats {
+		p := &an.d.pats[pi]
+		if p.domain || !slices.ContainsFunc(p.owners, func(o patOwner) bool { return o.ent == 0 }) {
+			continue
+		}
+		f := p.folded
+		n := len(f)
+		lv := ordinaryLevel(f)
+		word := lv != 0 && n > 2 && !calendarWords[f]
+		if n < 3 || !word && !compoundOfWords(f) {
+			continue
+		}
+		if lower == "" {
+			lower = asciiLower(an.text)
+		}
+		if word {
+			forms := [3]string{f + "s", f + "es", ""}
+			if f[n-1] == 'y' {
+				forms[2] = f[:n-1] + "ies"
+			}
+			for _, form := range forms {
+				if form != "" && an.pluralNoun(lower, form) {
+					return true
+				}
+			}
+			continue
+		}
+		for k := 3; k <= n-3; k++ {
+			if wordPart(f[:k]) && wordPart(f[k:]) && (containsWord(lower, f[:k]+" "+f[k:]) || containsWord(lower, f[:k]+"-"+f[k:])) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// pluralNoun: form occurs in the text (lower is its ASCII lower case, of
+// the same length) as a noun — capitalised, as a subject or a heading is,
+// or after a determiner ("the sprouts").
+func (an *analysis) pluralNoun(lower, form string) bool {
+	for off := 0; ; {
+		i := strings.Index(lower[off:], form)
+		if i < 0 {
+			return false
+		}
+		st, en := off+i, off+i+len(form)
+		off = st + 1
+		if st > 0 && isWordRune(lastRune(lower[:st])) || en < len(lower) && isWordRune(firstRune(lower[en:])) {
+			continue
+		}
+		if unicode.IsUpper(firstRune(an.text[st:])) {
+			return true
+		}
+		if prev := prevToken(an.text, max(0, st-maxTokenBytes), st); inSet(articles, prev.word) || inSet(nounDeterminers, prev.word) ||
+			inSet(quantifiers, prev.word) {
+			return true
+		}
+	}
+}
+
+// asciiLower lower-cases the ASCII letters of s, keeping its length.
+func asciiLower(s string) string {
+	b := []byte(s)
+	for i, c := range b {
+		if c >= 'A' && c <= 'Z' {
+			b[i] = c + 'a' - 'A'
+		}
+	}
+	return string(b)
+}
+
+// compoundOfWords: a lower-case ASCII name that is no word itself but
+// joins two common words ("basecamp", "dropbox").
+func compoundOfWords(f string) bool {
+	for k := 3; k <= len(f)-3; k++ {
+		if wordPart(f[:k]) && wordPart(f[k:]) {
+			return true
+		}
+	}
+	return false
+}
+
+// wordPart: a common English word (SCOWL up to level 35) of the letters
+// a–z.
+func wordPart(w string) bool {
+	lv := ordinaryLevel(w)
+	return lv != 0 && len(w) > 2 && !calendarWords[w] && lv <= 35
+}
