@@ -1570,8 +1570,9 @@ func (an *analysis) brandWordForm() bool {
 }
 
 // pluralNoun: form occurs in the text (lower is its ASCII lower case, of
-// the same length) as a noun — capitalised, as a subject or a heading is,
-// or after a determiner ("the sprouts").
+// the same length) as a noun — capitalised at a sentence's or a line's
+// start, as a subject or a heading is (mid-sentence it is a family's name:
+// "the Acmes"), or in lower case after a determiner ("the sprouts").
 func (an *analysis) pluralNoun(lower, form string) bool {
 	for off := 0; ; {
 		i := strings.Index(lower[off:], form)
@@ -1583,11 +1584,15 @@ func (an *analysis) pluralNoun(lower, form string) bool {
 		if st > 0 && isWordRune(lastRune(lower[:st])) || en < len(lower) && isWordRune(firstRune(lower[en:])) {
 			continue
 		}
+		prev := prevToken(an.text, max(0, st-maxTokenBytes), st)
 		if unicode.IsUpper(firstRune(an.text[st:])) {
-			return true
+			// capitalised by its place, not a family's name ("the Smiths")
+			if prev.word == "" && (prev.sep == 0 || strings.ContainsRune(".!?:\n-–—|", prev.sep)) {
+				return true
+			}
+			continue
 		}
-		if prev := prevToken(an.text, max(0, st-maxTokenBytes), st); inSet(articles, prev.word) || inSet(nounDeterminers, prev.word) ||
-			inSet(quantifiers, prev.word) {
+		if inSet(articles, prev.word) || inSet(nounDeterminers, prev.word) || inSet(quantifiers, prev.word) {
 			return true
 		}
 	}

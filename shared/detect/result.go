@@ -31,7 +31,7 @@ func (an *analysis) result() Result {
 	pos, neg, mix := sc.ints[:n], sc.ints[n:2*n], sc.ints[2*n:3*n]
 	firstSent, firstUnknown, nm := sc.ints[3*n:4*n], sc.ints[4*n:5*n], sc.ints[5*n:]
 	rejectedBrand := false
-	brandCands := false // the brand has a candidate of any state
+	brandCands := false          // the brand has a candidate of any state
 	bestRejected := math.Inf(-1) // the brand's best rejected evidence score
 	ambiguousBrand := false
 	total := 0
