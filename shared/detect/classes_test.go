@@ -697,3 +697,21 @@ func TestClassWordForms(t *testing.T) {
 			"Seals rest on ice floes between dives.", VerdictNotMentioned},
 	})
 }
+
+// Class: an answer that opens with a bare "No" and goes on to evaluate
+// the brand is no statement of ignorance ("No. X already covers what Y
+// does"): the "No" answers the question, it negates nothing in the
+// clause; a "No" that governs knowledge still does.
+func TestClassReplyIsNoIgnorance(t *testing.T) {
+	vexor := Entity{Name: "Vexor Shield", Domains: []string{"vexor.com"}}
+	runVerdictCases(t, []verdictCase{
+		{"No. then a verdict", vexor, nil, "do i need vexor shield on windows 11",
+			"No. The built-in Defender already covers what Vexor Shield does, and its renewal pop-ups are best avoided.", VerdictMentioned},
+		{"No, then a verdict", vexor, nil, "do i need vexor shield on windows 11",
+			"No, the built-in Defender covers what Vexor Shield does for most people.", VerdictMentioned},
+		{"control: No governing knowledge", vexor, nil, "vexor shield review",
+			"No reliable information covers Vexor Shield yet, so I can't rate it.", VerdictUnknownToModel},
+		{"control: a number", vexor, nil, "vexor shield review",
+			"Vexor Shield ranks No. 3 in the latest lab table, behind two suites that cost more.", VerdictMentioned},
+	})
+}
