@@ -197,6 +197,14 @@ func TestClassCompetitorPredicates(t *testing.T) {
 			"Bear has a focused editor. Craft is prettier for structured documents.", "Craft"},
 		{"enumerated subjects", Entity{Name: "PayPal"}, []Entity{{Name: "Stripe"}}, "paypal fees",
 			"PayPal fees add up. Stripe or Wise are cheaper for regular invoicing.", "Stripe"},
+		// a plural state, a ranking, an edition's name
+		{"the main alternatives", Entity{Name: "Gusto"}, []Entity{{Name: "Rippling"}, {Name: "Justworks"}, {Name: "Sage"}},
+			"payroll for a small business",
+			"Gusto runs payroll and benefits for most small US companies. Sage and Paychex are the usual alternatives.", "Sage"},
+		{"close behind", Entity{Name: "Emirates"}, []Entity{{Name: "United"}}, "best long haul business class",
+			"Emirates has the most private suites on its A380s. United Polaris is close behind on comfort.", "United"},
+		{"an edition's name", Entity{Name: "Lightspeed"}, []Entity{{Name: "Square"}}, "pos for a retail shop",
+			"Lightspeed handles large catalogues well. Square for Retail is cheaper to start with.", "Square"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

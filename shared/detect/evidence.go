@@ -512,7 +512,7 @@ func (an *analysis) localEvidence(c *cand) {
 	}
 	if !title && !p.calendar && !feature && next.sep == 0 && (nameLike(next.word) && !inSet(functionWords, next.word) && !inSet(verbParticles, next.word) ||
 		startsWithDigit(next.word) && len(next.word) <= 4) || // "Bear 2", "Things 3"
-
+		!title && !p.calendar && !feature && next.sep == 0 && editionFollows(text, c.end, rec.end) ||
 		!p.calendar && !cue && an.productNounFollows(c, rec) {
 		score += wProductLine // "Square Register", "Zoom Webinars", "Discord voice channels"
 	}
@@ -561,6 +561,18 @@ func afterArticleAdjective(text string, lo, pos int, prev tok) bool {
 	}
 	pp := prevToken(text, lo, max(lo, pos-maxTokenBytes-8)+k)
 	return inSet(articles, pp.word)
+}
+
+// editionFollows: "for" and a capitalised word that is no function word
+// follow the name outside a title-case line ("Square for Restaurants",
+// "Notion for Teams"): an edition of a product, named as products are.
+func editionFollows(text string, pos, end int) bool {
+	w, np := wordAt(text, pos, end)
+	if w != "for" {
+		return false
+	}
+	n, _ := wordAt(text, np, end)
+	return nameLike(n) && !inSet(functionWords, strings.ToLower(n)) && !titleCaseLine(text, pos)
 }
 
 // productNounFollows: one of the next two words is a product noun ("Zoom
@@ -901,6 +913,9 @@ func (an *analysis) predicateFollows(c *cand, rec *sentRec) bool {
 			// "Discover it Cash Back gives …": a product name with a
 			// lower-case word in it, two more words long
 			inner = true
+		case k == 0 && editionFollows(text, pos, rec.end):
+			// "Square for Restaurants is cheaper": past the edition's name
+			_, np = wordAt(text, np, rec.end)
 		case k == 0 && inSet(enumerators, w) && nameLike(peekWordAt(text, np, rec.end)):
 			// "Stripe or Wise are cheaper": the predicate of both
 			_, np = wordAt(text, np, rec.end)
@@ -963,7 +978,8 @@ func (an *analysis) stateFollows(pos, end int) bool {
 		return false
 	}
 	for j := 0; j < 3 && w != ""; j++ {
-		if inSet(brandStates, w) || lexLookup(w)&(lexPositive|lexNegative|lexNegator) != 0 || gradedLookup(w) != 0 {
+		// "X and Y are the main alternatives": a state's plural too
+		if inSetStem(brandStates, w) || lexLookup(w)&(lexPositive|lexNegative|lexNegator) != 0 || gradedLookup(w) != 0 {
 			return true
 		}
 		if strings.HasSuffix(w, "er") && inSet(comparedBy, peekWordAt(text, np, end)) {
@@ -1259,7 +1275,8 @@ stronger simpler easier harder beloved famous notable owned used adopted backed 
 blamed sued fined praised rated reviewed often one choice pick option alternative winner fit tool app
 platform service favourite favorite standout leader default easy easier cheaper simpler fast faster
 free open-source affordable expensive pricey reliable secure private founded made manufactured produced
-launched renamed rebranded created developed sold marketed listed licensed regulated incorporated`)
+launched renamed rebranded created developed sold marketed listed licensed regulated incorporated
+behind ahead runner-up contender`)
 
 	// productAttributes in a sentence mark talk about a product.
 	productAttributes = set(`pricing price prices priced plan plans tier tiers subscription subscriptions free
