@@ -626,6 +626,8 @@ func TestClassQueryWordSense(t *testing.T) {
 			"Pebble stands for any small, persistent annoyance: it is an idiom, not a literal stone.", VerdictOrdinaryWord},
 		{"what does it mean", lantern, nil, "what does lantern jaw mean",
 			"Lantern, in this phrase, gets its sense from the hollow shape of old lanterns: a long, prominent lower jaw.", VerdictOrdinaryWord},
+		{"a story's character", Entity{Name: "Joker", Domains: []string{"joker.app"}}, nil, "joker character origin story",
+			"Joker keeps his origin deliberately vague: the 1988 comic gives one, the 2019 film another.", VerdictOrdinaryWord},
 		// The same words asked about the product.
 		{"product query naming the word", harvest, []Entity{toggl}, "harvest vs toggl for invoicing",
 			"Harvest turns tracked hours into invoices directly, while Toggl needs an integration for billing.", VerdictMentioned},

@@ -243,8 +243,12 @@ var (
 	queryMeaningWords = set(`meaning meanings definition define defined synonym synonyms antonym etymology idiom
 pronounce pronunciation translate translation significa significado signification signifie bedeutung bedeutet
 synonyme`)
-	// queryPlaceWords ask about a place: "best time to visit patagonia".
-	queryPlaceWords = set(`visit visiting weather climate itinerary hike hiking trek trekking sightseeing`)
+	// queryPlaceWords ask about a place, or a story's character ("best
+	// time to visit patagonia", "the matrix oracle character"): the name's
+	// namesake, in a query that asks about no product.
+	queryPlaceWords = set(`visit visiting weather climate itinerary hike hiking trek trekking sightseeing
+character characters film films movie movies novel novels lyrics song songs episode episodes actor actress villain
+plot chapter`)
 	// howTo before "to" makes the next word a how-to's verb.
 	howTo = set(`how ways way learn`)
 )
