@@ -631,6 +631,10 @@ func TestClassQueryWordSense(t *testing.T) {
 		// The same words asked about the product.
 		{"product query naming the word", harvest, []Entity{toggl}, "harvest vs toggl for invoicing",
 			"Harvest turns tracked hours into invoices directly, while Toggl needs an integration for billing.", VerdictMentioned},
+		{"a modifier after a: the product's thing", Entity{Name: "Tally", Domains: []string{"tally.so"}}, nil, "how to embed a tally form",
+			"In Tally, open the form, click Share and copy the embed code into your page.", VerdictMentioned},
+		{"a name that is no word after a", Entity{Name: "Canva", Domains: []string{"canva.com"}}, nil, "how to share a canva design",
+			"Open the design in Canva, click Share, and choose who can view or edit it.", VerdictMentioned},
 		{"a before a product noun", ember, nil, "is an ember mug worth it",
 			"Ember keeps coffee at the temperature you set for about 80 minutes, and most owners say it is worth the price.", VerdictMentioned},
 	})

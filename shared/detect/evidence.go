@@ -173,7 +173,9 @@ func (an *analysis) prepareQuery() {
 	for pi := range an.d.pats {
 		p := &an.d.pats[pi]
 		if containsWord(fq, p.folded) {
-			word := meaning || queryWordUse(fq, p.folded, an.queryProduct)
+			// a name that is no word is no noun or verb of the query:
+			// only its meaning, a place or a story speak of its namesake
+			word := meaning || p.common && queryWordUse(fq, p.folded, an.queryProduct)
 			for _, o := range p.owners {
 				an.queryNames[o.ent] = true
 				an.queryTopic = true
@@ -199,10 +201,11 @@ func (an *analysis) prepareQuery() {
 }
 
 // queryWordUse: an occurrence of the folded form in the folded query is
-// used as a word — after "a"/"an" in a query that asks about no product
-// ("a hover effect", "what is a gong bath", but "is an ember mug worth
-// it", "a tinder subscription"), or as the
-// verb of a how-to ("how to paddle a canoe", "how to sprout mung beans").
+// used as a word — the head noun after "a"/"an" in a query that asks about
+// no product ("what does a hopper do", "how long does an ember stay hot";
+// not a modifier: "a notion page", "a canva design" name the product's
+// things), or as the verb of a how-to ("how to paddle a canoe", "how to
+// sprout mung beans").
 func queryWordUse(fq, form string, product bool) bool {
 	for off := 0; ; {
 		i := strings.Index(fq[off:], form)
@@ -218,8 +221,7 @@ func queryWordUse(fq, form string, product bool) bool {
 		next := peekWordAny(fq, en)
 		k := len(before)
 		switch {
-		case !product && k >= 1 && (before[k-1] == "a" || before[k-1] == "an") &&
-			!inSet(productNouns, next) && !inSetStem(queryProductWords, next) && !inSetStem(categoryNouns, next):
+		case !product && k >= 1 && (before[k-1] == "a" || before[k-1] == "an") && (next == "" || inSet(queryHeadFollowers, next)):
 			return true
 		case k >= 2 && before[k-1] == "to" && inSet(howTo, before[k-2]):
 			return true
@@ -249,6 +251,10 @@ synonyme`)
 	queryPlaceWords = set(`visit visiting weather climate itinerary hike hiking trek trekking sightseeing
 character characters film films movie movies novel novels lyrics song songs episode episodes actor actress villain
 plot chapter`)
+	// queryHeadFollowers follow a head noun in a query: "a hopper do",
+	// "an ember stay", "a canary in a coal mine", "a compass for hiking".
+	queryHeadFollowers = set(`do does did is are was be stay stays work works in on for of with from at by to or and
+than that last lasts live need needs cost costs mean means`)
 	// howTo before "to" makes the next word a how-to's verb.
 	howTo = set(`how ways way learn`)
 )
