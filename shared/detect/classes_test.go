@@ -729,3 +729,14 @@ func TestClassReplyIsNoIgnorance(t *testing.T) {
 			"Vexor Shield ranks No. 3 in the latest lab table, behind two suites that cost more.", VerdictMentioned},
 	})
 }
+
+// A query about an activity or a medium the product serves names the
+// product, not a namesake.
+func TestClassQueryActivityNamesProduct(t *testing.T) {
+	runVerdictCases(t, []verdictCase{
+		{"hiking gear", Entity{Name: "Patagonia", Domains: []string{"patagonia.com"}}, nil, "patagonia hiking pants",
+			"Patagonia Quandary pants stretch well and dry fast, and the fit suits most hikers.", VerdictMentioned},
+		{"song credits", Entity{Name: "Spotify", Domains: []string{"spotify.com"}}, nil, "spotify song credits wrong",
+			"Spotify pulls the credits from the metadata the label delivers, so errors must be fixed by the distributor.", VerdictMentioned},
+	})
+}

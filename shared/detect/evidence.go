@@ -248,9 +248,10 @@ synonyme`)
 	// queryPlaceWords ask about a place, or a story's character ("best
 	// time to visit patagonia", "the matrix oracle character"): the name's
 	// namesake, in a query that asks about no product.
-	queryPlaceWords = set(`visit visiting weather climate itinerary hike hiking trek trekking sightseeing
-character characters film films movie movies novel novels lyrics song songs episode episodes actor actress villain
-plot chapter`)
+	// Activities ("hiking") and media ("song", "movie") are left out: a
+	// brand sells for them ("patagonia hiking pants", "spotify song
+	// credits").
+	queryPlaceWords = set(`visit visiting weather itinerary sightseeing character characters villain plot`)
 	// queryHeadFollowers follow a head noun in a query: "a hopper do",
 	// "an ember stay", "a canary in a coal mine", "a compass for hiking".
 	queryHeadFollowers = set(`do does did is are was be stay stays work works in on for of with from at by to or and
