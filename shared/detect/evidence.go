@@ -583,7 +583,7 @@ func editionFollows(text string, pos, end int) bool {
 		return false
 	}
 	n, _ := wordAt(text, np, end)
-	return nameLike(n) && !inSet(functionWords, strings.ToLower(n)) && !titleCaseLine(text, pos)
+	return nameLike(n) && !inSet(functionWords, n) && !titleCaseLine(text, pos)
 }
 
 // productNounFollows: one of the next two words is a product noun ("Zoom
@@ -1450,12 +1450,19 @@ func lifeDatesFollow(text string, pos, end int) bool {
 func (an *analysis) surnameSentence(rec *sentRec) bool {
 	if rec.surname == 0 {
 		rec.surname = 2
+		sent := an.text[rec.start:rec.end]
+		// every surname word holds one of these: skip the word scan
+		// for the sentences (nearly all) that hold none
+		if !strings.Contains(sent, "name") && !strings.Contains(sent, "pellid") && !strings.Contains(sent, "ognom") &&
+			!strings.Contains(sent, "atronym") {
+			return false
+		}
 		for pos := rec.start; pos < rec.end; {
 			w, np := wordAtAny(an.text[:rec.end], pos)
 			if w == "" {
 				break
 			}
-			if inSetStem(surnameWords, strings.ToLower(w)) {
+			if inSetStem(surnameWords, w) {
 				rec.surname = 1
 				break
 			}
@@ -1560,7 +1567,6 @@ func productNameGoesOn(text string, pos, end int) bool {
 // two words, split ("the Everest base camp trek") — so it speaks of the
 // word, not the product. Read only when the brand has no candidate.
 func (an *analysis) brandWordForm() bool {
-	lower := ""
 	for pi := range an.d.pats {
 		p := &an.d.pats[pi]
 		if p.domain || !slices.ContainsFunc(p.owners, func(o patOwner) bool { return o.ent == 0 }) {
@@ -1573,23 +1579,14 @@ func (an *analysis) brandWordForm() bool {
 		if n < 3 || !word && !compoundOfWords(f) {
 			continue
 		}
-		if lower == "" {
-			lower = asciiLower(an.text)
-		}
 		if word {
-			forms := [3]string{f + "s", f + "es", ""}
-			if f[n-1] == 'y' {
-				forms[2] = f[:n-1] + "ies"
-			}
-			for _, form := range forms {
-				if form != "" && an.pluralNoun(lower, form) {
-					return true
-				}
+			if an.pluralNoun(f, "s") || an.pluralNoun(f, "es") || f[n-1] == 'y' && an.pluralNoun(f[:n-1], "ies") {
+				return true
 			}
 			continue
 		}
 		for k := 3; k <= n-3; k++ {
-			if wordPart(f[:k]) && wordPart(f[k:]) && (containsWord(lower, f[:k]+" "+f[k:]) || containsWord(lower, f[:k]+"-"+f[k:])) {
+			if wordPart(f[:k]) && wordPart(f[k:]) && (an.splitCompound(f[:k], f[k:], ' ') || an.splitCompound(f[:k], f[k:], '-')) {
 				return true
 			}
 		}
@@ -1597,23 +1594,27 @@ func (an *analysis) brandWordForm() bool {
 	return false
 }
 
-// pluralNoun: form occurs in the text (lower is its ASCII lower case, of
-// the same length) as a noun — capitalised at a sentence's or a line's
-// start, as a subject or a heading is (mid-sentence it is a family's name:
-// "the Acmes"), or in lower case after a determiner ("the sprouts").
-func (an *analysis) pluralNoun(lower, form string) bool {
-	for off := 0; ; {
-		i := strings.Index(lower[off:], form)
+// pluralNoun: stem+suffix occurs in the text (ASCII case-insensitively) as
+// a noun — capitalised at a sentence's or a line's start, as a subject or a
+// heading is (mid-sentence it is a family's name: "the Acmes"), or in lower
+// case after a determiner ("the sprouts").
+func (an *analysis) pluralNoun(stem, suffix string) bool {
+	text := an.text
+	n := len(stem) + len(suffix)
+	for off := 0; off+n <= len(text); {
+		i := indexFoldASCII(text[off:], stem)
 		if i < 0 {
 			return false
 		}
-		st, en := off+i, off+i+len(form)
+		st := off + i
 		off = st + 1
-		if st > 0 && isWordRune(lastRune(lower[:st])) || en < len(lower) && isWordRune(firstRune(lower[en:])) {
+		en := st + n
+		if en > len(text) || !strings.EqualFold(text[st+len(stem):en], suffix) ||
+			st > 0 && isWordRune(lastRune(text[:st])) || en < len(text) && isWordRune(firstRune(text[en:])) {
 			continue
 		}
-		prev := prevToken(an.text, max(0, st-maxTokenBytes), st)
-		if unicode.IsUpper(firstRune(an.text[st:])) {
+		prev := prevToken(text, max(0, st-maxTokenBytes), st)
+		if unicode.IsUpper(firstRune(text[st:])) {
 			// capitalised by its place, not a family's name ("the Smiths")
 			if prev.word == "" && (prev.sep == 0 || strings.ContainsRune(".!?:\n-–—|", prev.sep)) {
 				return true
@@ -1624,17 +1625,47 @@ func (an *analysis) pluralNoun(lower, form string) bool {
 			return true
 		}
 	}
+	return false
 }
 
-// asciiLower lower-cases the ASCII letters of s, keeping its length.
-func asciiLower(s string) string {
-	b := []byte(s)
-	for i, c := range b {
-		if c >= 'A' && c <= 'Z' {
-			b[i] = c + 'a' - 'A'
+// splitCompound: a, sep and b occur as one word-bounded run in the text
+// (ASCII case-insensitively): "base camp", "drop-box".
+func (an *analysis) splitCompound(a, b string, sep byte) bool {
+	text := an.text
+	n := len(a) + 1 + len(b)
+	for off := 0; off+n <= len(text); {
+		i := indexFoldASCII(text[off:], a)
+		if i < 0 {
+			return false
+		}
+		st := off + i
+		off = st + 1
+		en := st + n
+		if en > len(text) || text[st+len(a)] != sep || !strings.EqualFold(text[st+len(a)+1:en], b) ||
+			st > 0 && isWordRune(lastRune(text[:st])) || en < len(text) && isWordRune(firstRune(text[en:])) {
+			continue
+		}
+		return true
+	}
+	return false
+}
+
+// indexFoldASCII is strings.Index with ASCII case folding; sub is lower
+// case.
+func indexFoldASCII(s, sub string) int {
+	if sub == "" {
+		return 0
+	}
+	c0, u0 := sub[0], sub[0]
+	if 'a' <= c0 && c0 <= 'z' {
+		u0 = c0 - 'a' + 'A'
+	}
+	for i := 0; i+len(sub) <= len(s); i++ {
+		if (s[i] == c0 || s[i] == u0) && strings.EqualFold(s[i:i+len(sub)], sub) {
+			return i
 		}
 	}
-	return string(b)
+	return -1
 }
 
 // compoundOfWords: a lower-case ASCII name that is no word itself but
