@@ -740,3 +740,14 @@ func TestClassQueryActivityNamesProduct(t *testing.T) {
 			"Spotify pulls the credits from the metadata the label delivers, so errors must be fixed by the distributor.", VerdictMentioned},
 	})
 }
+
+// Class: a company's people after its name ("Beacon agents", "Gale
+// drivers") name the company, as its customers and users do.
+func TestClassCompanyPeople(t *testing.T) {
+	runVerdictCases(t, []verdictCase{
+		{"agents", Entity{Name: "Beacon", Domains: []string{"beacon.com"}}, nil, "is beacon a good brokerage",
+			"Beacon agents list homes with professional photos and a 3D tour included.", VerdictMentioned},
+		{"drivers", Entity{Name: "Gale", Domains: []string{"gale.app"}}, nil, "is gale good for airport rides",
+			"Gale drivers track your flight and wait up to an hour at no charge.", VerdictMentioned},
+	})
+}

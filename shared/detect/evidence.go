@@ -1231,7 +1231,7 @@ tribes warrior warriors horse zodiac horoscope astrology constellation festival 
 	productNouns = set(`channels channel servers server calls call meetings huddles pages chats boards
 workspaces subscribers reader readers terminal webinars rooms recordings bots templates databases notebooks
 vaults sidebar tabs doorbell doorbells cameras camera alarm users customers plan plans subscription
-membership account accounts card cards`)
+membership account accounts card cards agents employees staff drivers members sellers branches`)
 
 	// verbParticles after a word make it a phrasal verb: "zoom in",
 	// "slack off", "bear with".
