@@ -205,6 +205,8 @@ func TestClassCompetitorPredicates(t *testing.T) {
 			"Emirates has the most private suites on its A380s. United Polaris is close behind on comfort.", "United"},
 		{"an edition's name", Entity{Name: "Lightspeed"}, []Entity{{Name: "Square"}}, "pos for a retail shop",
 			"Lightspeed handles large catalogues well. Square for Retail is cheaper to start with.", "Square"},
+		{"counted among firms", Entity{Name: "Gusto"}, []Entity{{Name: "Pilot"}}, "move payroll off zenefits",
+			"Gusto imports past payroll runs for you. Pilot and other firms help with the year-end filings.", "Pilot"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -749,5 +751,19 @@ func TestClassCompanyPeople(t *testing.T) {
 			"Beacon agents list homes with professional photos and a 3D tour included.", VerdictMentioned},
 		{"drivers", Entity{Name: "Gale", Domains: []string{"gale.app"}}, nil, "is gale good for airport rides",
 			"Gale drivers track your flight and wait up to an hour at no charge.", VerdictMentioned},
+	})
+}
+
+// Class: a company's events after its name ("X shut down", "X folded",
+// "X pivoted") are a company's, and "X and other firms" counts it among
+// companies (not "Mercury and other metals").
+func TestClassCompanyEvents(t *testing.T) {
+	runVerdictCases(t, []verdictCase{
+		{"shut down", Entity{Name: "Ledger", Domains: []string{"ledgerbooks.com"}}, nil, "ledger bookkeeping alternatives",
+			"Ledger shut down in 2023, and its founders moved on.", VerdictMentioned},
+		{"pivoted", Entity{Name: "Anchor", Domains: []string{"anchor.fm"}}, nil, "what happened to anchor podcasts",
+			"Anchor pivoted to become part of Spotify's creator tools in 2023.", VerdictMentioned},
+		{"other metals are no firms", Entity{Name: "Mercury", Domains: []string{"mercury.com"}}, nil, "toxic metals in fish",
+			"Mercury and other metals build up in large predatory fish such as swordfish.", VerdictOrdinaryWord},
 	})
 }

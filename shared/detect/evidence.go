@@ -927,6 +927,12 @@ func (an *analysis) predicateFollows(c *cand, rec *sentRec) bool {
 		case k == 0 && editionFollows(text, pos, rec.end):
 			// "Square for Restaurants is cheaper": past the edition's name
 			_, np = wordAt(text, np, rec.end)
+		case k == 0 && strings.EqualFold(w, "and") && strings.EqualFold(peekWordAt(text, np, rec.end), "other"):
+			// "Pilot and other firms offered …": counted among companies
+			// or products, not among metals or fruits
+			_, np2 := wordAt(text, np, rec.end)
+			kind := peekWordAt(text, np2, rec.end)
+			return inSet(kindNouns, kind) || inSetStem(categoryNouns, kind)
 		case k == 0 && inSet(enumerators, w) && nameLike(peekWordAt(text, np, rec.end)):
 			// "Stripe or Wise are cheaper": the predicate of both
 			_, np = wordAt(text, np, rec.end)
@@ -1166,7 +1172,7 @@ reviews review worth good legit safe features feature integration integrations b
 note notes note-taking notebook messenger doorbell doorbells smartwatch watch laptop laptops money transfer
 transfers send payment terminal reader wiki wikis docs documents tasks task todo to-do calendar scheduling
 meetings meeting webinar webinars streaming music photos storage cloud backup password vpn antivirus
-hosting domain analytics marketing seo ads invoicing accounting payroll hr hiring ecommerce e-commerce
+hosting domain analytics marketing seo ads invoicing accounting bookkeeping payroll hr hiring ecommerce e-commerce
 settings install download update login export import sync offline shortcuts extension plugin
 problems problem issues outage outages crash crashes bug bugs loss refund refunds support privacy security
 fees fee reliability uptime
@@ -1276,6 +1282,7 @@ emphasises prioritizes prioritises feels looks gets got makes made keeps kept he
 organizes organises connects scales shows displays tracks sends needs beats trails lags falls struggles fails
 crashes hides locks stays became becomes introduced expanded dropped removed raised cut changed moved
 partnered rebranded reported says said claims announced grew serves powers enables imports exports
+shut folded collapsed pivoted merged relaunched discontinued ceased
 syncs backs wins won ranks rated scores scored topped outperforms undercuts matches suits fits`)
 
 	// brandStates after "X is/was/has been": "known for", "preferred by".
