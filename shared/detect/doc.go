@@ -82,10 +82,9 @@
 //     for it (+0.4): another tracked entity named by a form that is no
 //     word, or cited (for a competitor, not the brand), or four distinct
 //     product attributes. A query that uses the word as a word takes 1.5
-//     instead from every occurrence without a cue of its own: the head
-//     noun after "a"/"an" in a query about no product ("what does a
-//     hopper do", not "a tally form"), a how-to's verb ("how to paddle a
-//     canoe"), its meaning asked ("canary in a coal mine meaning", "what
+//     instead from every occurrence without a cue of its own: a how-to's
+//     verb ("how to paddle a canoe"; a noun after "a" says nothing: "what
+//     does a hopper do", "do i need a nest"), its meaning asked ("canary in a coal mine meaning", "what
 //     does netto mean", "flink synonym"), or — in a query about no
 //     product — a place visited or a story's character ("best time to
 //     visit patagonia", "the matrix oracle character"; "best time", "best

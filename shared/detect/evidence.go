@@ -175,7 +175,7 @@ func (an *analysis) prepareQuery() {
 		if containsWord(fq, p.folded) {
 			// a name that is no word is no noun or verb of the query:
 			// only its meaning, a place or a story speak of its namesake
-			word := meaning || p.common && queryWordUse(fq, p.folded, an.queryProduct)
+			word := meaning || p.common && queryWordUse(fq, p.folded)
 			for _, o := range p.owners {
 				an.queryNames[o.ent] = true
 				an.queryTopic = true
@@ -201,12 +201,10 @@ func (an *analysis) prepareQuery() {
 }
 
 // queryWordUse: an occurrence of the folded form in the folded query is
-// used as a word — the head noun after "a"/"an" in a query that asks about
-// no product ("what does a hopper do", "how long does an ember stay hot";
-// not a modifier: "a notion page", "a canva design" name the product's
-// things), or as the verb of a how-to ("how to paddle a canoe", "how to
-// sprout mung beans").
-func queryWordUse(fq, form string, product bool) bool {
+// the verb of a how-to ("how to paddle a canoe", "how to sprout mung
+// beans"). A noun after "a" says nothing either way: "what does a hopper
+// do" asks about the word, "do i need a nest" about the thermostat.
+func queryWordUse(fq, form string) bool {
 	for off := 0; ; {
 		i := strings.Index(fq[off:], form)
 		if i < 0 {
@@ -218,12 +216,7 @@ func queryWordUse(fq, form string, product bool) bool {
 			continue
 		}
 		before := strings.Fields(fq[:st])
-		next := peekWordAny(fq, en)
-		k := len(before)
-		switch {
-		case !product && k >= 1 && (before[k-1] == "a" || before[k-1] == "an") && (next == "" || inSet(queryHeadFollowers, next)):
-			return true
-		case k >= 2 && before[k-1] == "to" && inSet(howTo, before[k-2]):
+		if k := len(before); k >= 2 && before[k-1] == "to" && inSet(howTo, before[k-2]) {
 			return true
 		}
 	}
@@ -252,10 +245,6 @@ synonyme`)
 	// brand sells for them ("patagonia hiking pants", "spotify song
 	// credits").
 	queryPlaceWords = set(`visit visiting weather itinerary sightseeing character characters villain plot`)
-	// queryHeadFollowers follow a head noun in a query: "a hopper do",
-	// "an ember stay", "a canary in a coal mine", "a compass for hiking".
-	queryHeadFollowers = set(`do does did is are was be stay stays work works in on for of with from at by to or and
-than that last lasts live need needs cost costs mean means`)
 	// howTo before "to" makes the next word a how-to's verb.
 	howTo = set(`how ways way learn`)
 )
