@@ -151,7 +151,7 @@ func (an *analysis) prepareQuery() {
 		return
 	}
 	fq := foldString(q)
-	meaning, place, mean, what := false, false, false, false
+	meaning, place, what := false, false, false
 	for pos := 0; ; {
 		w, next := wordAtAny(q, pos)
 		if w == "" {
@@ -164,18 +164,18 @@ func (an *analysis) prepareQuery() {
 		// a tracked name is no topic ("delta skymiles changes")
 		an.queryNatural = an.queryNatural || inSetStem(naturalNouns, w) && !an.d.folded[foldString(w)]
 		meaning = meaning || inSet(queryMeaningWords, w)
-		mean = mean || strings.EqualFold(w, "mean") || strings.EqualFold(w, "means")
 		what = what || strings.EqualFold(w, "what")
 		place = place || inSet(queryPlaceWords, w)
 		pos = next
 	}
-	meaning = meaning || mean && what // "what does netto mean"
 	for pi := range an.d.pats {
 		p := &an.d.pats[pi]
 		if containsWord(fq, p.folded) {
 			// a name that is no word is no noun or verb of the query:
 			// only its meaning, a place or a story speak of its namesake
-			word := meaning || p.common && queryWordUse(fq, p.folded)
+			// "what does netto mean" (not "what does the ring light mean":
+			// the word itself must be what is meant)
+			word := meaning || what && meantWord(fq, p.folded) || p.common && queryWordUse(fq, p.folded)
 			for _, o := range p.owners {
 				an.queryNames[o.ent] = true
 				an.queryTopic = true
@@ -205,18 +205,32 @@ func (an *analysis) prepareQuery() {
 // beans"). A noun after "a" says nothing either way: "what does a hopper
 // do" asks about the word, "do i need a nest" about the thermostat.
 func queryWordUse(fq, form string) bool {
+	return anyOccurrence(fq, form, func(st, _ int) bool {
+		before := strings.Fields(fq[:st])
+		k := len(before)
+		return k >= 2 && before[k-1] == "to" && inSet(howTo, before[k-2])
+	})
+}
+
+// meantWord: the form is followed by "mean" or "means" in the query.
+func meantWord(fq, form string) bool {
+	return anyOccurrence(fq, form, func(_, en int) bool {
+		n := peekWordAny(fq, en)
+		return n == "mean" || n == "means"
+	})
+}
+
+// anyOccurrence: ok holds for one word-bounded occurrence [st,en) of form
+// in s.
+func anyOccurrence(s, form string, ok func(st, en int) bool) bool {
 	for off := 0; ; {
-		i := strings.Index(fq[off:], form)
+		i := strings.Index(s[off:], form)
 		if i < 0 {
 			return false
 		}
 		st, en := off+i, off+i+len(form)
 		off = st + 1
-		if st > 0 && isWordRune(lastRune(fq[:st])) || en < len(fq) && isWordRune(firstRune(fq[en:])) {
-			continue
-		}
-		before := strings.Fields(fq[:st])
-		if k := len(before); k >= 2 && before[k-1] == "to" && inSet(howTo, before[k-2]) {
+		if (st == 0 || !isWordRune(lastRune(s[:st]))) && (en == len(s) || !isWordRune(firstRune(s[en:]))) && ok(st, en) {
 			return true
 		}
 	}
