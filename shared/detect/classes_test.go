@@ -770,3 +770,16 @@ func TestClassCompanyEvents(t *testing.T) {
 			"Mercury and other metals build up in large predatory fish such as swordfish.", VerdictOrdinaryWord},
 	})
 }
+
+// Class: a query about a natural kind with only an evaluation any thing
+// takes ("good", "safe", "best") asks about the namesake; a product's word
+// in it ("app", "bank") still asks about the product.
+func TestClassNaturalQueryOutweighsEvaluation(t *testing.T) {
+	kiwi := Entity{Name: "Kiwi", Domains: []string{"kiwi.com"}}
+	runVerdictCases(t, []verdictCase{
+		{"good for you", kiwi, nil, "is kiwi fruit good for you",
+			"Kiwi provides more vitamin C per gram than an orange, plus fibre and potassium.", VerdictOrdinaryWord},
+		{"a product's word", kiwi, nil, "is the kiwi app good for flights to island resorts",
+			"Kiwi provides virtual interlining, combining airlines that don't cooperate, and its app shows the risk of each connection.", VerdictMentioned},
+	})
+}

@@ -141,7 +141,8 @@
 // ("Cambridge Folk Festival"), counted among them ("more moons than any
 // other planet"), or a query that names it and asks about such things and
 // no product ("how many moons does saturn have", "saturn return
-// astrology": −1.5); so is a person's name — followed by life dates
+// astrology": −1.5; an evaluation any thing takes — "good", "safe",
+// "best" — is no product's word there: "is kiwi fruit good for you"); so is a person's name — followed by life dates
 // ("Johannes Peter Müller (1801–1858)") or in a sentence about surnames
 // ("Der häufigste Nachname ist Müller") — and a name the query asks the
 // meaning of, or asks about as a place or a character (above). A name right before "mode" or "variant" is another

@@ -151,7 +151,7 @@ func (an *analysis) prepareQuery() {
 		return
 	}
 	fq := foldString(q)
-	meaning, place, what := false, false, false
+	meaning, place, what, strong := false, false, false, false
 	for pos := 0; ; {
 		w, next := wordAtAny(q, pos)
 		if w == "" {
@@ -160,7 +160,9 @@ func (an *analysis) prepareQuery() {
 		// "best time to visit", "best way to": a superlative of a time or a
 		// way, no product asked for
 		best := strings.EqualFold(w, "best") && inSet(bestNotProduct, peekWordAny(q, next))
-		an.queryProduct = an.queryProduct || !best && (inSetStem(queryProductWords, w) || inSetStem(categoryNouns, w))
+		product := !best && (inSetStem(queryProductWords, w) || inSetStem(categoryNouns, w))
+		an.queryProduct = an.queryProduct || product
+		strong = strong || product && !inSet(weakProductWords, w)
 		// a tracked name is no topic ("delta skymiles changes")
 		an.queryNatural = an.queryNatural || inSetStem(naturalNouns, w) && !an.d.folded[foldString(w)]
 		meaning = meaning || inSet(queryMeaningWords, w)
@@ -197,6 +199,9 @@ func (an *analysis) prepareQuery() {
 	// Two tracked entities in one query ("signal vs whatsapp") ask about
 	// products too.
 	an.queryProduct = an.queryProduct || named > 1
+	// A natural kind outweighs an evaluation any thing takes ("is mercury
+	// in fish safe", "best apple for baking"), not a product's word
+	an.queryNaturalOnly = an.queryNatural && !strong && named <= 1
 	an.queryTopic = an.queryTopic || an.queryProduct
 }
 
@@ -243,6 +248,10 @@ func peekWordAny(s string, pos int) string {
 }
 
 var (
+	// weakProductWords evaluate or compare anything, products or not
+	// ("is honey good for", "best apple for baking", "safe to eat").
+	weakProductWords = set(`best top good safe worth legit cheap cheapest buy deal deals compare comparison vs versus
+review reviews recommend recommended recommendation options`)
 	// bestNotProduct after "best" ask for a time, a way or a place, not a
 	// product: "best time to visit patagonia", "best way to paddle".
 	bestNotProduct = set(`time times way ways season month months place places age day days`)
@@ -546,7 +555,7 @@ func (an *analysis) localEvidence(c *cand) {
 		// "how to add a hover effect", "mint condition meaning": the
 		// query uses the word as a word, and so, likely, does the answer
 		score += wNaturalKind
-	case an.queryNames[c.ent] && an.queryNatural && !an.queryProduct:
+	case an.queryNames[c.ent] && an.queryNaturalOnly:
 		// "saturn return astrology": the query asks about the namesake
 		score += wNaturalKind
 		c.otherSense = true
@@ -1416,7 +1425,7 @@ func (an *analysis) guardNamesakes() {
 			continue
 		}
 		rec := &an.sc.sents[c.srec]
-		if !(an.queryNatural && !an.queryProduct && an.queryNames[c.ent]) && !an.queryWord[c.ent] &&
+		if !(an.queryNaturalOnly && an.queryNames[c.ent]) && !an.queryWord[c.ent] &&
 			an.definitional(c) != defNaturalKind && !an.naturalKindFollows(c, rec) && !an.otherOfKind(rec) &&
 			!lifeDatesFollow(an.text, c.end, rec.end) && !an.surnameSentence(rec) {
 			continue

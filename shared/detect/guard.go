@@ -89,7 +89,10 @@ type analysis struct {
 	// queryNatural: the query asks about a natural kind or a sign ("how
 	// many moons does saturn have", "saturn return astrology")
 	queryNatural bool
-	queryNames   []bool // per entity: the query names it
+	// queryNaturalOnly: the query asks about a natural kind and names no
+	// product's word beyond an evaluation ("is mercury in tuna safe")
+	queryNaturalOnly bool
+	queryNames       []bool // per entity: the query names it
 	// queryWord: per entity, the query uses its name as a word ("a hover
 	// effect", "how to paddle", "mint condition meaning", "visit patagonia")
 	queryWord []bool
