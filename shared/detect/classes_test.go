@@ -675,6 +675,8 @@ func TestClassAnswerWordSense(t *testing.T) {
 	runVerdictCases(t, []verdictCase{
 		{"rare word in lower case elsewhere", quill, nil, "quill vs reed pen",
 			"Quill makes a finer line than a reed because the shaft holds ink in its hollow core. A good quill lasted a scribe only a few days.", VerdictOrdinaryWord},
+		{"control: a path or an identifier names the product", Entity{Name: "Lantern", Domains: []string{"lantern.dev"}}, nil, "",
+			"Lantern offers privacy-first analytics. Install it from github.com/lantern/lantern-js, then import lantern_js.", VerdictMentioned},
 		{"control: only the product", quill, nil, "quill vs slack for small teams",
 			"Quill makes threads the default, so conversations stay organised. Slack has more integrations.", VerdictMentioned},
 	})

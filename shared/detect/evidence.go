@@ -444,7 +444,7 @@ func (an *analysis) localEvidence(c *cand) {
 			// does a rarer word written in lower case other than as a verb
 			// ("good saffron costs more", "`:hover`"): a commoner one
 			// ("free", "away", "public") turns up in any answer.
-			c.nounSense = nounHead || p.level >= 35 && !verb && !cue && !tld && !c.cued
+			c.nounSense = nounHead || p.level >= 35 && !verb && !cue && !tld && !c.cued && !identifierPart(text, c.start, c.end)
 			// a name the word list lacks, written as a word at all
 			// ("devenir boulanger"), shows the answer's language has that
 			// word: plainly another sense than the product
@@ -569,6 +569,27 @@ func (an *analysis) localEvidence(c *cand) {
 		score += wQueryTopic
 	}
 	c.local = score
+}
+
+// identifierPart: the word is part of a path, a host, a handle or an
+// identifier ("github.com/lantern/lantern-js", "lantern_js", "@lantern"),
+// which name the product as often as the word.
+func identifierPart(text string, start, end int) bool {
+	if start > 0 {
+		switch text[start-1] {
+		case '/', '@', '_', '-', '.':
+			return true
+		}
+	}
+	if end < len(text) {
+		switch text[end] {
+		case '/', '_', '-', '@':
+			return true
+		case '.':
+			return end+1 < len(text) && asciiWord[text[end+1]]
+		}
+	}
+	return false
 }
 
 // afterArticleAdjective: the word follows an article and one lower-case
