@@ -122,9 +122,10 @@
 // harm"); verb uses are another part of speech and do not count. A
 // lower-case head noun after a determiner ("no notion of", "a notion is")
 // takes 0.5 from those occurrences, and so does a rarer word (SCOWL 35 and
-// above) written in lower case other than as a verb ("good saffron costs
-// more", "`:hover`": a commoner one — "free", "away" — turns up in any
-// answer), and the word with a negating
+// above) written in lower case other than as a verb or inside a path or
+// an identifier ("good saffron costs more", "`:hover`", not
+// "github.com/lantern/lantern-js": a commoner one — "free", "away" —
+// turns up in any answer), and the word with a negating
 // prefix anywhere in the answer or the query ("nonlinear", "non-linear").
 // A lower-case ordinary word needs a cue, a domain suffix, a definition, a
 // link anchor or rarity, and after an article, or an article and an
