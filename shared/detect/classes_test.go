@@ -205,6 +205,10 @@ func TestClassCompetitorPredicates(t *testing.T) {
 			"Emirates has the most private suites on its A380s. United Polaris is close behind on comfort.", "United"},
 		{"an edition's name", Entity{Name: "Lightspeed"}, []Entity{{Name: "Square"}}, "pos for a retail shop",
 			"Lightspeed handles large catalogues well. Square for Retail is cheaper to start with.", "Square"},
+		{"the step up", Entity{Name: "Things"}, []Entity{{Name: "Craft"}}, "simple todo app for mac",
+			"Things keeps lists fast and tidy. Craft is the step up when notes need structure.", "Craft"},
+		{"the safer bet", Entity{Name: "Toast"}, []Entity{{Name: "Square"}}, "pos for a food truck",
+			"Toast handles kitchen tickets well. Square is the safer bet for a truck that moves between events.", "Square"},
 		{"counted among firms", Entity{Name: "Gusto"}, []Entity{{Name: "Pilot"}}, "move payroll off zenefits",
 			"Gusto imports past payroll runs for you. Pilot and other firms help with the year-end filings.", "Pilot"},
 	}

@@ -60,7 +60,8 @@
 //     company states: "X was founded", "X was among the brands that",
 //     "X is one of the apps that", "X is the most consistent",
 //     "X is made by"; their plurals: "MX and Finicity are the main
-//     alternatives"; a ranking: "X is close behind"), or — in French, Spanish, Italian, Portuguese and
+//     alternatives"; a ranking or a choice: "X is close behind", "X is
+//     the step up", "the safer bet"), or — in French, Spanish, Italian, Portuguese and
 //     German, whose common nouns take an article — a bare capitalised
 //     subject ("Signal est", "Notion ist", which also counts its capitals;
 //     in an answer guessed to be in another language than English, any

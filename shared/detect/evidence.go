@@ -1028,8 +1028,10 @@ func (an *analysis) stateFollows(pos, end int) bool {
 		return false
 	}
 	for j := 0; j < 3 && w != ""; j++ {
-		// "X and Y are the main alternatives": a state's plural too
-		if inSetStem(brandStates, w) || lexLookup(w)&(lexPositive|lexNegative|lexNegator) != 0 || gradedLookup(w) != 0 {
+		// "X and Y are the main alternatives": a state's plural too; "X
+		// is the step up": a choice among products
+		if inSetStem(brandStates, w) || lexLookup(w)&(lexPositive|lexNegative|lexNegator) != 0 || gradedLookup(w) != 0 ||
+			strings.EqualFold(w, "step") && strings.EqualFold(peekWordAt(text, np, end), "up") {
 			return true
 		}
 		if strings.HasSuffix(w, "er") && inSet(comparedBy, peekWordAt(text, np, end)) {
@@ -1327,7 +1329,7 @@ blamed sued fined praised rated reviewed often one choice pick option alternativ
 platform service favourite favorite standout leader default easy easier cheaper simpler fast faster
 free open-source affordable expensive pricey reliable secure private founded made manufactured produced
 launched renamed rebranded created developed sold marketed listed licensed regulated incorporated
-behind ahead runner-up contender`)
+behind ahead runner-up contender bet upgrade go-to`)
 
 	// productAttributes in a sentence mark talk about a product.
 	productAttributes = set(`pricing price prices priced plan plans tier tiers subscription subscriptions free
