@@ -173,10 +173,10 @@ func (an *analysis) prepareQuery() {
 	for pi := range an.d.pats {
 		p := &an.d.pats[pi]
 		if containsWord(fq, p.folded) {
-			// a name that is no word is no noun or verb of the query:
-			// only its meaning, a place or a story speak of its namesake
-			// "what does netto mean" (not "what does the ring light mean":
-			// the word itself must be what is meant)
+			// Its meaning asked ("what does netto mean", not "what does
+			// the ring light mean": the word itself is what is meant), or
+			// a how-to's verb; a name that is no word is no verb, and only
+			// its meaning, a place or a story speak of its namesake.
 			word := meaning || what && meantWord(fq, p.folded) || p.common && queryWordUse(fq, p.folded)
 			for _, o := range p.owners {
 				an.queryNames[o.ent] = true
@@ -263,10 +263,9 @@ pronounce pronunciation translate translation significa significado significatio
 synonyme`)
 	// queryPlaceWords ask about a place, or a story's character ("best
 	// time to visit patagonia", "the matrix oracle character"): the name's
-	// namesake, in a query that asks about no product.
-	// Activities ("hiking") and media ("song", "movie") are left out: a
-	// brand sells for them ("patagonia hiking pants", "spotify song
-	// credits").
+	// namesake, in a query that asks about no product. Activities
+	// ("hiking") and media ("song", "movie") are left out: brands sell for
+	// them ("patagonia hiking pants", "spotify song credits").
 	queryPlaceWords = set(`visit visiting weather itinerary sightseeing character characters villain plot`)
 	// howTo before "to" makes the next word a how-to's verb.
 	howTo = set(`how ways way learn`)
@@ -552,8 +551,8 @@ func (an *analysis) localEvidence(c *cand) {
 	score += wAttribute * float64(attrs)
 	switch {
 	case an.queryWord[c.ent] && !c.cued:
-		// "how to add a hover effect", "mint condition meaning": the
-		// query uses the word as a word, and so, likely, does the answer
+		// "how to paddle a canoe", "mint condition meaning": the query
+		// uses the word as a word, and so, likely, does the answer
 		score += wNaturalKind
 	case an.queryNames[c.ent] && an.queryNaturalOnly:
 		// "saturn return astrology": the query asks about the namesake
