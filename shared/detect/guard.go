@@ -93,8 +93,8 @@ type analysis struct {
 	// product's word beyond an evaluation ("is mercury in tuna safe")
 	queryNaturalOnly bool
 	queryNames       []bool // per entity: the query names it
-	// queryWord: per entity, the query uses its name as a word ("a hover
-	// effect", "how to paddle", "mint condition meaning", "visit patagonia")
+	// queryWord: per entity, the query uses its name as a word ("how to
+	// paddle", "mint condition meaning", "visit patagonia")
 	queryWord []bool
 	entAcc    []bool // per entity: a mention is accepted
 	// textAttributes: distinct product attributes in the answer (capped),
