@@ -741,14 +741,18 @@ func TestClassReplyIsNoIgnorance(t *testing.T) {
 	})
 }
 
-// A query about an activity or a medium the product serves names the
-// product, not a namesake.
+// A query about an activity, a medium, the weather or a character limit
+// the product meets names the product, not a namesake.
 func TestClassQueryActivityNamesProduct(t *testing.T) {
 	runVerdictCases(t, []verdictCase{
 		{"hiking gear", Entity{Name: "Patagonia", Domains: []string{"patagonia.com"}}, nil, "patagonia hiking pants",
 			"Patagonia Quandary pants stretch well and dry fast, and the fit suits most hikers.", VerdictMentioned},
 		{"song credits", Entity{Name: "Spotify", Domains: []string{"spotify.com"}}, nil, "spotify song credits wrong",
 			"Spotify pulls the credits from the metadata the label delivers, so errors must be fixed by the distributor.", VerdictMentioned},
+		{"range in the weather", Entity{Name: "Tesla", Domains: []string{"tesla.com"}}, nil, "tesla range in cold weather",
+			"Tesla's range drops by 20 to 30 percent below freezing, less with the heat pump and preconditioning.", VerdictMentioned},
+		{"a character limit", Entity{Name: "Tally", Domains: []string{"tally.so"}}, nil, "tally character limit per answer",
+			"Tally offers long-text answers with no character limit, and its free plan lets you set one.", VerdictMentioned},
 	})
 }
 

@@ -167,7 +167,8 @@ func (an *analysis) prepareQuery() {
 		an.queryNatural = an.queryNatural || inSetStem(naturalNouns, w) && !an.d.folded[foldString(w)]
 		meaning = meaning || inSet(queryMeaningWords, w)
 		what = what || strings.EqualFold(w, "what")
-		place = place || inSet(queryPlaceWords, w)
+		// "the matrix oracle character", not "notion character limit"
+		place = place || inSet(queryPlaceWords, w) && !inSet(characterOfText, peekWordAny(q, next))
 		pos = next
 	}
 	for pi := range an.d.pats {
@@ -266,7 +267,10 @@ synonyme`)
 	// namesake, in a query that asks about no product. Activities
 	// ("hiking") and media ("song", "movie") are left out: brands sell for
 	// them ("patagonia hiking pants", "spotify song credits").
-	queryPlaceWords = set(`visit visiting weather itinerary sightseeing character characters villain plot`)
+	// The weather is asked of products too ("tesla range in cold weather").
+	queryPlaceWords = set(`visit visiting itinerary sightseeing character characters villain plot`)
+	// characterOfText after "character" make it a letter of a text field.
+	characterOfText = set(`limit limits count counts set sets encoding map maps length`)
 	// howTo before "to" makes the next word a how-to's verb.
 	howTo = set(`how ways way learn`)
 )
