@@ -751,6 +751,8 @@ func TestClassQueryActivityNamesProduct(t *testing.T) {
 			"Spotify pulls the credits from the metadata the label delivers, so errors must be fixed by the distributor.", VerdictMentioned},
 		{"range in the weather", Entity{Name: "Tesla", Domains: []string{"tesla.com"}}, nil, "tesla range in cold weather",
 			"Tesla's range drops by 20 to 30 percent below freezing, less with the heat pump and preconditioning.", VerdictMentioned},
+		{"a formula defined", Entity{Name: "Notion", Domains: []string{"notion.so"}}, nil, "how to define a formula in notion",
+			"Add a Formula property to the database; Notion's formula editor checks the expression as you type.", VerdictMentioned},
 		{"a character limit", Entity{Name: "Tally", Domains: []string{"tally.so"}}, nil, "tally character limit per answer",
 			"Tally offers long-text answers with no character limit, and its free plan lets you set one.", VerdictMentioned},
 	})

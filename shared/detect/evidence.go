@@ -259,16 +259,17 @@ review reviews recommend recommended recommendation options`)
 	// queryMeaningWords ask what a word means: the query uses the name as
 	// a word ("canary in a coal mine meaning", "flink synonym", "qué
 	// significa ser idealista").
-	queryMeaningWords = set(`meaning meanings definition define defined synonym synonyms antonym etymology idiom
-pronounce pronunciation translate translation significa significado signification signifie bedeutung bedeutet
-synonyme`)
+	// Not "define" or "translate" ("how to define a formula in notion"),
+	// nor "pronounce" (a brand's name is pronounced too).
+	queryMeaningWords = set(`meaning meanings definition synonym synonyms antonym etymology idiom significa significado
+signification signifie bedeutung bedeutet synonyme`)
 	// queryPlaceWords ask about a place, or a story's character ("best
 	// time to visit patagonia", "the matrix oracle character"): the name's
 	// namesake, in a query that asks about no product. Activities
 	// ("hiking") and media ("song", "movie") are left out: brands sell for
 	// them ("patagonia hiking pants", "spotify song credits").
 	// The weather is asked of products too ("tesla range in cold weather").
-	queryPlaceWords = set(`visit visiting itinerary sightseeing character characters villain plot`)
+	queryPlaceWords = set(`visit visiting itinerary sightseeing character characters villain`)
 	// characterOfText after "character" make it a letter of a text field.
 	characterOfText = set(`limit limits count counts set sets encoding map maps length`)
 	// howTo before "to" makes the next word a how-to's verb.
