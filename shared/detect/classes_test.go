@@ -197,6 +197,20 @@ func TestClassCompetitorPredicates(t *testing.T) {
 			"Bear has a focused editor. Craft is prettier for structured documents.", "Craft"},
 		{"enumerated subjects", Entity{Name: "PayPal"}, []Entity{{Name: "Stripe"}}, "paypal fees",
 			"PayPal fees add up. Stripe or Wise are cheaper for regular invoicing.", "Stripe"},
+		// a plural state, a ranking, an edition's name
+		{"the main alternatives", Entity{Name: "Gusto"}, []Entity{{Name: "Rippling"}, {Name: "Justworks"}, {Name: "Sage"}},
+			"payroll for a small business",
+			"Gusto runs payroll and benefits for most small US companies. Sage and Paychex are the usual alternatives.", "Sage"},
+		{"close behind", Entity{Name: "Emirates"}, []Entity{{Name: "United"}}, "best long haul business class",
+			"Emirates has the most private suites on its A380s. United Polaris is close behind on comfort.", "United"},
+		{"an edition's name", Entity{Name: "Lightspeed"}, []Entity{{Name: "Square"}}, "pos for a retail shop",
+			"Lightspeed handles large catalogues well. Square for Retail is cheaper to start with.", "Square"},
+		{"the step up", Entity{Name: "Things"}, []Entity{{Name: "Craft"}}, "simple todo app for mac",
+			"Things keeps lists fast and tidy. Craft is the step up when notes need structure.", "Craft"},
+		{"the safer bet", Entity{Name: "Toast"}, []Entity{{Name: "Square"}}, "pos for a food truck",
+			"Toast handles kitchen tickets well. Square is the safer bet for a truck that moves between events.", "Square"},
+		{"counted among firms", Entity{Name: "Gusto"}, []Entity{{Name: "Pilot"}}, "move payroll off zenefits",
+			"Gusto imports past payroll runs for you. Pilot and other firms help with the year-end filings.", "Pilot"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -596,5 +610,188 @@ func TestClassBatchN(t *testing.T) {
 			"La ligne claire est un style de bande dessinée aux contours nets et aux aplats de couleur, popularisé par Hergé.", VerdictOrdinaryWord},
 		{"control: the name capitalised", entLigne, nil, "ligne claire avis",
 			"Ligne Claire vend des lampes design fabriquées en France, avec une garantie de cinq ans.", VerdictMentioned},
+	})
+}
+
+// Class: the query uses the brand's word as a word — as a how-to's verb,
+// asking its meaning, or about a place or a character — and the answer
+// answers that sense; a query that names the product keeps it, and a noun
+// after "a" says nothing either way ("do i need a nest").
+func TestClassQueryWordSense(t *testing.T) {
+	ember := Entity{Name: "Ember", Domains: []string{"ember.com"}}
+	loom := Entity{Name: "Loom", Domains: []string{"loom.com"}}
+	pebble := Entity{Name: "Pebble", Domains: []string{"pebble.com"}}
+	lantern := Entity{Name: "Lantern", Domains: []string{"lantern.io"}}
+	harvest := Entity{Name: "Harvest", Domains: []string{"getharvest.com"}}
+	toggl := Entity{Name: "Toggl", Domains: []string{"toggl.com"}}
+	runVerdictCases(t, []verdictCase{
+		{"how-to verb", loom, nil, "how to loom knit a hat",
+			"Loom works best with chunky yarn: wrap each peg, then lift the lower loop over the upper one.", VerdictOrdinaryWord},
+		{"meaning asked", pebble, nil, "pebble in my shoe meaning",
+			"Pebble stands for any small, persistent annoyance: it is an idiom, not a literal stone.", VerdictOrdinaryWord},
+		{"its meaning", lantern, nil, "lantern jaw meaning",
+			"Lantern, in this phrase, gets its sense from the hollow shape of old lanterns: a long, prominent lower jaw.", VerdictOrdinaryWord},
+		{"a story's character", Entity{Name: "Joker", Domains: []string{"joker.app"}}, nil, "joker character origin story",
+			"Joker keeps his origin deliberately vague: the 1988 comic gives one, the 2019 film another.", VerdictOrdinaryWord},
+		// The same words asked about the product.
+		{"product query naming the word", harvest, []Entity{toggl}, "harvest vs toggl for invoicing",
+			"Harvest turns tracked hours into invoices directly, while Toggl needs an integration for billing.", VerdictMentioned},
+		{"what a device's light means", Entity{Name: "Halo", Domains: []string{"halohome.com"}}, nil, "what does the halo light mean",
+			"Halo shows a slow blue light while it installs a firmware update from the app; wait until it turns white.", VerdictMentioned},
+		{"a device after a", Entity{Name: "Nest", Domains: []string{"nest.com"}}, nil, "do i need a nest",
+			"Nest learns your schedule in a week, and its app shows what each setting saves.", VerdictMentioned},
+		{"a modifier after a: the product's thing", Entity{Name: "Tally", Domains: []string{"tally.so"}}, nil, "how to embed a tally form",
+			"In Tally, open the form, click Share and copy the embed code into your page.", VerdictMentioned},
+		{"a name that is no word after a", Entity{Name: "Canva", Domains: []string{"canva.com"}}, nil, "how to share a canva design",
+			"Open the design in Canva, click Share, and choose who can view or edit it.", VerdictMentioned},
+		{"a before a product noun", ember, nil, "is an ember mug worth it",
+			"Ember keeps coffee at the temperature you set for about 80 minutes, and most owners say it is worth the price.", VerdictMentioned},
+	})
+}
+
+// Class: a name that is no English word but a person's or a place's —
+// marked by life dates, a sentence about surnames, or a query about
+// visiting — is read as the namesake; the product stays a mention.
+func TestClassNamesakePersonPlace(t *testing.T) {
+	vogel := Entity{Name: "Vogelsang", Domains: []string{"vogelsang.de"}}
+	dolomiti := Entity{Name: "Dolomiti", Domains: []string{"dolomiti-outdoor.it"}}
+	runVerdictCases(t, []verdictCase{
+		{"life dates", vogel, nil, "",
+			"Karl Friedrich Vogelsang (1790–1861) was a Prussian surveyor. Vogelsang mapped most of Westphalia.", VerdictOrdinaryWord},
+		{"surname sentence", vogel, nil, "",
+			"Vogelsang is a German surname meaning bird song, common in the Rhineland.", VerdictOrdinaryWord},
+		{"visiting a place", dolomiti, nil, "best time to visit the dolomiti",
+			"Dolomiti trails are best from late June to September, when the huts are open and the passes are clear of snow.", VerdictOrdinaryWord},
+		{"the product", vogel, nil, "vogelsang pumps review",
+			"Vogelsang builds rotary lobe pumps that farmers rate highly for slurry, and its service network covers most of Europe.", VerdictMentioned},
+	})
+}
+
+// Class: the answer itself writes the name as a word — a rarer word in
+// lower case other than as a verb ("a good quill"), or a common noun after
+// an article and an adjective ("a fresh lime is the better choice") — so
+// its capitalised occurrences without a cue of their own, and the lower-
+// case one whatever defines it, are the word.
+func TestClassAnswerWordSense(t *testing.T) {
+	quill := Entity{Name: "Quill", Domains: []string{"quill.chat"}}
+	mango := Entity{Name: "Mango", Domains: []string{"mango.com"}}
+	lime := Entity{Name: "Lime", Domains: []string{"li.me"}}
+	runVerdictCases(t, []verdictCase{
+		{"rare word in lower case elsewhere", quill, nil, "quill vs reed pen",
+			"Quill makes a finer line than a reed because the shaft holds ink in its hollow core. A good quill lasted a scribe only a few days.", VerdictOrdinaryWord},
+		{"control: a path or an identifier names the product", Entity{Name: "Lantern", Domains: []string{"lantern.dev"}}, nil, "",
+			"Lantern offers privacy-first analytics. Install it from github.com/lantern/lantern-js, then import lantern_js.", VerdictMentioned},
+		{"control: only the product", quill, nil, "quill vs slack for small teams",
+			"Quill makes threads the default, so conversations stay organised. Slack has more integrations.", VerdictMentioned},
+	})
+	for _, tc := range []struct {
+		name, query, text string
+		want              bool
+	}{
+		{"an article and an adjective", "is lime juice healthy",
+			"Lime juice has vitamin C but little fibre. A fresh lime is the better choice for flavour.", false},
+		{"control: the scooters", "scooter rental paris",
+			"Lime is the better choice for short hops: its scooters are everywhere in Paris.", true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r, _ := New(mango, []Entity{lime}).Analyze(context.Background(), Input{Text: tc.text, Query: tc.query})
+			if got := r.Competitors[0].Mentioned; got != tc.want {
+				t.Errorf("Lime mentioned %v, want %v", got, tc.want)
+			}
+		})
+	}
+}
+
+// Class: the answer holds the brand's word only in another form — a
+// plural noun, or the two words a compound name joins — so the verdict is
+// ordinary_word, not not_mentioned; a verb's "-s" or an unrelated answer
+// stays not_mentioned.
+func TestClassWordForms(t *testing.T) {
+	runVerdictCases(t, []verdictCase{
+		{"plural subject", Entity{Name: "Walrus", Domains: []string{"walrus.ai"}}, nil, "",
+			"Walruses use their tusks to haul themselves onto the ice.", VerdictOrdinaryWord},
+		{"plural after a determiner", Entity{Name: "Anchor", Domains: []string{"anchor.fm"}}, nil, "",
+			"Most small boats carry two anchors, and the anchors should suit the seabed.", VerdictOrdinaryWord},
+		{"plural in -ies", Entity{Name: "Daisy", Domains: []string{"daisy.so"}}, nil, "",
+			"Daisies close at night and open again in the morning sun.", VerdictOrdinaryWord},
+		{"a compound split", Entity{Name: "Dropbox", Domains: []string{"dropbox.com"}}, nil, "",
+			"After hours, leave the keys in the drop box by the office door.", VerdictOrdinaryWord},
+		{"a verb's -s", Entity{Name: "Loom", Domains: []string{"loom.com"}}, nil, "",
+			"When a deadline looms, list the three tasks that matter and start with the hardest.", VerdictNotMentioned},
+		{"nothing of it", Entity{Name: "Walrus", Domains: []string{"walrus.ai"}}, nil, "",
+			"Seals rest on ice floes between dives.", VerdictNotMentioned},
+	})
+}
+
+// Class: an answer that opens with a bare "No" and goes on to evaluate
+// the brand is no statement of ignorance ("No. X already covers what Y
+// does"): the "No" answers the question, it negates nothing in the
+// clause; a "No" that governs knowledge still does.
+func TestClassReplyIsNoIgnorance(t *testing.T) {
+	vexor := Entity{Name: "Vexor Shield", Domains: []string{"vexor.com"}}
+	runVerdictCases(t, []verdictCase{
+		{"No. then a verdict", vexor, nil, "do i need vexor shield on windows 11",
+			"No. The built-in Defender already covers what Vexor Shield does, and its renewal pop-ups are best avoided.", VerdictMentioned},
+		{"No, then a verdict", vexor, nil, "do i need vexor shield on windows 11",
+			"No, the built-in Defender covers what Vexor Shield does for most people.", VerdictMentioned},
+		{"control: No governing knowledge", vexor, nil, "vexor shield review",
+			"No reliable information covers Vexor Shield yet, so I can't rate it.", VerdictUnknownToModel},
+		{"control: a number", vexor, nil, "vexor shield review",
+			"Vexor Shield ranks No. 3 in the latest lab table, behind two suites that cost more.", VerdictMentioned},
+	})
+}
+
+// A query about an activity, a medium, the weather or a character limit
+// the product meets names the product, not a namesake.
+func TestClassQueryActivityNamesProduct(t *testing.T) {
+	runVerdictCases(t, []verdictCase{
+		{"hiking gear", Entity{Name: "Patagonia", Domains: []string{"patagonia.com"}}, nil, "patagonia hiking pants",
+			"Patagonia Quandary pants stretch well and dry fast, and the fit suits most hikers.", VerdictMentioned},
+		{"song credits", Entity{Name: "Spotify", Domains: []string{"spotify.com"}}, nil, "spotify song credits wrong",
+			"Spotify pulls the credits from the metadata the label delivers, so errors must be fixed by the distributor.", VerdictMentioned},
+		{"range in the weather", Entity{Name: "Tesla", Domains: []string{"tesla.com"}}, nil, "tesla range in cold weather",
+			"Tesla's range drops by 20 to 30 percent below freezing, less with the heat pump and preconditioning.", VerdictMentioned},
+		{"a formula defined", Entity{Name: "Notion", Domains: []string{"notion.so"}}, nil, "how to define a formula in notion",
+			"Add a Formula property to the database; Notion's formula editor checks the expression as you type.", VerdictMentioned},
+		{"a character limit", Entity{Name: "Tally", Domains: []string{"tally.so"}}, nil, "tally character limit per answer",
+			"Tally offers long-text answers with no character limit, and its free plan lets you set one.", VerdictMentioned},
+	})
+}
+
+// Class: a company's people after its name ("Beacon agents", "Gale
+// drivers") name the company, as its customers and users do.
+func TestClassCompanyPeople(t *testing.T) {
+	runVerdictCases(t, []verdictCase{
+		{"agents", Entity{Name: "Beacon", Domains: []string{"beacon.com"}}, nil, "is beacon a good brokerage",
+			"Beacon agents list homes with professional photos and a 3D tour included.", VerdictMentioned},
+		{"drivers", Entity{Name: "Gale", Domains: []string{"gale.app"}}, nil, "is gale good for airport rides",
+			"Gale drivers track your flight and wait up to an hour at no charge.", VerdictMentioned},
+	})
+}
+
+// Class: a company's events after its name ("X shut down", "X folded",
+// "X pivoted") are a company's, and "X and other firms" counts it among
+// companies (not "Mercury and other metals").
+func TestClassCompanyEvents(t *testing.T) {
+	runVerdictCases(t, []verdictCase{
+		{"shut down", Entity{Name: "Ledger", Domains: []string{"ledgerbooks.com"}}, nil, "ledger bookkeeping alternatives",
+			"Ledger shut down in 2023, and its founders moved on.", VerdictMentioned},
+		{"pivoted", Entity{Name: "Anchor", Domains: []string{"anchor.fm"}}, nil, "what happened to anchor podcasts",
+			"Anchor pivoted to become part of Spotify's creator tools in 2023.", VerdictMentioned},
+		{"other metals are no firms", Entity{Name: "Mercury", Domains: []string{"mercury.com"}}, nil, "toxic metals in fish",
+			"Mercury and other metals build up in large predatory fish such as swordfish.", VerdictOrdinaryWord},
+	})
+}
+
+// Class: a query about a natural kind with only an evaluation any thing
+// takes ("good", "safe", "best") asks about the namesake; a product's word
+// in it ("app", "bank") still asks about the product.
+func TestClassNaturalQueryOutweighsEvaluation(t *testing.T) {
+	kiwi := Entity{Name: "Kiwi", Domains: []string{"kiwi.com"}}
+	runVerdictCases(t, []verdictCase{
+		{"good for you", kiwi, nil, "is kiwi fruit good for you",
+			"Kiwi provides more vitamin C per gram than an orange, plus fibre and potassium.", VerdictOrdinaryWord},
+		{"a product's word", kiwi, nil, "is the kiwi app good for flights to island resorts",
+			"Kiwi provides virtual interlining, combining airlines that don't cooperate, and its app shows the risk of each connection.", VerdictMentioned},
 	})
 }

@@ -412,25 +412,28 @@ func report(half string, n int, ev, naive *evaluation) string {
 // reading of detect/2026.11-6, VADER under it, merged into it), and
 // batch-k.jsonl / batch-l.jsonl, written blind by an engineer who never
 // ran or read the detector, measured once on the merged detect/2026.11-7
-// and never tuned on. Each
+// and never tuned on until detect/2026.11-8 fixed their misses by class
+// (the query's word sense, the answer's own lower-case word, namesakes
+// marked by life dates, surnames or a place visited, word forms read as
+// ordinary_word, rivals' plural states and editions, "No." replies). Each
 // was measured untouched first (README, Detection) and its misses then
 // analysed by class, so all are now tuning data too; the next fresh batch
 // is the honest measure. Floors are the figures reached, rounded down.
 var heldoutFloors = map[string]struct{ mentionF1, verdict, sentiment, negatives, startFound float64 }{
 	"batch-a.jsonl": {mentionF1: 1.00, verdict: 1.00, sentiment: 0.91, negatives: 1.00, startFound: 1.00},
-	"batch-b.jsonl": {mentionF1: 0.98, verdict: 0.98, sentiment: 0.89, negatives: 1.00, startFound: 1.00},
-	"batch-c.jsonl": {mentionF1: 0.97, verdict: 0.96, sentiment: 0.86, negatives: 1.00, startFound: 1.00},
+	"batch-b.jsonl": {mentionF1: 1.00, verdict: 1.00, sentiment: 0.89, negatives: 1.00, startFound: 1.00},
+	"batch-c.jsonl": {mentionF1: 1.00, verdict: 1.00, sentiment: 0.86, negatives: 1.00, startFound: 1.00},
 	"batch-d.jsonl": {mentionF1: 0.99, verdict: 0.99, sentiment: 1.00, negatives: 1.00, startFound: 1.00},
 	"batch-e.jsonl": {mentionF1: 1.00, verdict: 1.00, sentiment: 1.00, negatives: 1.00, startFound: 1.00},
 	"batch-f.jsonl": {mentionF1: 1.00, verdict: 1.00, sentiment: 1.00, negatives: 1.00, startFound: 1.00},
 	"batch-g.jsonl": {mentionF1: 1.00, verdict: 1.00, sentiment: 1.00, negatives: 1.00, startFound: 1.00},
-	"batch-h.jsonl": {mentionF1: 1.00, verdict: 0.97, sentiment: 0.94, negatives: 1.00, startFound: 1.00},
+	"batch-h.jsonl": {mentionF1: 1.00, verdict: 1.00, sentiment: 0.94, negatives: 1.00, startFound: 1.00},
 	"batch-i.jsonl": {mentionF1: 1.00, verdict: 1.00, sentiment: 0.80, negatives: 1.00, startFound: 1.00},
 	"batch-j.jsonl": {mentionF1: 1.00, verdict: 1.00, sentiment: 0.89, negatives: 1.00, startFound: 1.00},
-	"batch-m.jsonl": {mentionF1: 0.96, verdict: 0.96, sentiment: 1.00, negatives: 1.00, startFound: 1.00},
-	"batch-n.jsonl": {mentionF1: 0.97, verdict: 0.95, sentiment: 1.00, negatives: 1.00, startFound: 1.00},
-	"batch-k.jsonl": {mentionF1: 0.94, verdict: 0.94, sentiment: 1.00, negatives: 1.00, startFound: 1.00},
-	"batch-l.jsonl": {mentionF1: 0.98, verdict: 0.97, sentiment: 0.66, negatives: 1.00, startFound: 1.00},
+	"batch-m.jsonl": {mentionF1: 1.00, verdict: 1.00, sentiment: 1.00, negatives: 1.00, startFound: 1.00},
+	"batch-n.jsonl": {mentionF1: 0.97, verdict: 0.97, sentiment: 1.00, negatives: 1.00, startFound: 1.00},
+	"batch-k.jsonl": {mentionF1: 1.00, verdict: 1.00, sentiment: 1.00, negatives: 1.00, startFound: 1.00},
+	"batch-l.jsonl": {mentionF1: 1.00, verdict: 1.00, sentiment: 0.66, negatives: 1.00, startFound: 1.00},
 }
 
 func TestHeldout(t *testing.T) {

@@ -46,7 +46,7 @@ func Verdicts() []Verdict {
 // Version identifies the detection rules; every Result carries it, so a
 // stored result says which detector produced it. Bump it whenever a rule,
 // lexicon or threshold changes what Detect returns.
-const Version = "detect/2026.11-7"
+const Version = "detect/2026.11-8"
 
 // Input is everything detection reads: re-running it over a stored answer
 // with the same brand profile and competitors gives the same Result.
@@ -553,7 +553,20 @@ func isBreakDot(text string, i int) bool {
 	for k := 0; k < len(w); k++ {
 		buf[k] = w[k] | 0x20 // letters and '.' only: '.'|0x20 == '.'
 	}
-	return !abbreviations[string(buf[:len(w)])]
+	a := string(buf[:len(w)])
+	if (a == "no" || a == "nos") && !numberFollows(text, i+1) {
+		// "No. Windows Security already covers it": a reply, not "No. 5"
+		return true
+	}
+	return !abbreviations[a]
+}
+
+// numberFollows: a digit (or "#") follows pos past spaces.
+func numberFollows(text string, pos int) bool {
+	for pos < len(text) && (text[pos] == ' ' || text[pos] == '\t') {
+		pos++
+	}
+	return pos < len(text) && (text[pos] >= '0' && text[pos] <= '9' || text[pos] == '#')
 }
 
 var abbreviations = set(`e.g i.e vs inc ltd co corp mr mrs ms dr st jr sr approx no nos fig cf al`)

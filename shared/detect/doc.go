@@ -59,13 +59,16 @@
 //     "Gain is cheaper.", "Vans Authentics are lighter and sit lower";
 //     company states: "X was founded", "X was among the brands that",
 //     "X is one of the apps that", "X is the most consistent",
-//     "X is made by"), or — in French, Spanish, Italian, Portuguese and
+//     "X is made by"; their plurals: "MX and Finicity are the main
+//     alternatives"; a ranking or a choice: "X is close behind", "X is
+//     the step up", "the safer bet"), or — in French, Spanish, Italian, Portuguese and
 //     German, whose common nouns take an article — a bare capitalised
 //     subject ("Signal est", "Notion ist", which also counts its capitals;
 //     in an answer guessed to be in another language than English, any
 //     lower-case word after it: "Zoom funciona muy bien"): +0.6; a product line, version or product or category noun
 //     after it ("Mercury Treasury", "Things 3", "Zoom calls", "Nest
-//     thermostat": +0.5); product attributes in its sentence or the next
+//     thermostat", "Compass agents"), or an edition ("Square for
+//     Restaurants", also past it to the predicate): +0.5; product attributes in its sentence or the next
 //     one of its paragraph (pricing, plans, users, integrations,
 //     encryption, features, deposits, transfers, rewards, …: +0.3 each, at
 //     most two); "called", "named"
@@ -79,7 +82,14 @@
 //     plural forms count); without a query (Detect) the answer stands in
 //     for it (+0.4): another tracked entity named by a form that is no
 //     word, or cited (for a competitor, not the brand), or four distinct
-//     product attributes;
+//     product attributes. A query that uses the word as a word takes 1.5
+//     instead from every occurrence without a cue of its own: a how-to's
+//     verb ("how to paddle a canoe"; a noun after "a" says nothing: "what
+//     does a hopper do", "do i need a nest"), its meaning asked ("canary in a coal mine meaning", "what
+//     does netto mean", "flink synonym"), or — in a query about no
+//     product — a place visited or a story's character ("best time to
+//     visit patagonia", "the matrix oracle character"; "best time", "best
+//     way" ask for no product);
 //   - the rest of the answer (iterated, at most eight passes): enumerated
 //     beside an accepted tracked entity (+1.2), heading a list item in a
 //     list of items headed by other tracked entities (+1.2), another
@@ -112,11 +122,16 @@
 // without a cue of its own loses 1.0 ("That's iOS Zoom", "Mercury can
 // harm"); verb uses are another part of speech and do not count. A
 // lower-case head noun after a determiner ("no notion of", "a notion is")
-// takes 0.5 from those occurrences, and so does the word with a negating
+// takes 0.5 from those occurrences, and so does a rarer word (SCOWL 35 and
+// above) written in lower case other than as a verb or inside a path or
+// an identifier ("good saffron costs more", "`:hover`", not
+// "github.com/lantern/lantern-js": a commoner one — "free", "away" —
+// turns up in any answer), and the word with a negating
 // prefix anywhere in the answer or the query ("nonlinear", "non-linear").
 // A lower-case ordinary word needs a cue, a domain suffix, a definition, a
-// link anchor or rarity, and after an article it is a common noun ("a
-// coda", "the notion that"); a capitalised one-word name written in lower
+// link anchor or rarity, and after an article, or an article and an
+// adjective, it is a common noun whatever defines it ("a coda", "the
+// notion that", "a whole orange is the better choice"); a capitalised one-word name written in lower
 // case is treated as an ordinary word even when the word list lacks it
 // ("the right headspace", "devenir boulanger", "una persona idealista"),
 // and then so are its capitalised occurrences in that answer ("CAP
@@ -128,7 +143,11 @@
 // ("Cambridge Folk Festival"), counted among them ("more moons than any
 // other planet"), or a query that names it and asks about such things and
 // no product ("how many moons does saturn have", "saturn return
-// astrology": −1.5). A name right before "mode" or "variant" is another
+// astrology": −1.5; an evaluation any thing takes — "good", "safe",
+// "best" — is no product's word there: "is kiwi fruit good for you"); so is a person's name — followed by life dates
+// ("Johannes Peter Müller (1801–1858)") or in a sentence about surnames
+// ("Der häufigste Nachname ist Müller") — and a name the query asks the
+// meaning of, or asks about as a place or a character (above). A name right before "mode" or "variant" is another
 // thing's mode or variant ("Sentry Mode keeps the car's cameras awake",
 // "the Delta variant": −1.5, and the predicate after it is the mode's).
 // A name its owner writes in lower case ("dm", "folk") counts as
@@ -173,7 +192,10 @@
 // with a qualifier ("can't describe X reliably", "can't say what it
 // offers"); or a notability term ("doesn't appear to be a widely known
 // tool", "may not exist"), but not "known for/as"; "I have nothing
-// (reliable) on X". The classifier also reads French, German, Spanish,
+// (reliable) on X". A bare "No" opening a reply ("No, …", "No. …")
+// answers the question and negates nothing in its clause, so "No.
+// Windows Security already covers what McAfee does" is no ignorance;
+// "No." ends a sentence unless a number follows ("No. 3"). The classifier also reads French, German, Spanish,
 // Portuguese and Italian negations, information nouns, cognition verbs and
 // first-person forms ("Je n'ai pas d'informations fiables sur X", "Ich
 // habe keine Informationen über X", "No tengo información sobre X"). A
@@ -366,7 +388,11 @@
 // "www.…", a host on the domain or the domain with a path: "orders.acme.com",
 // "acme.com/docs"), a footnote or a sources line ("Sources: acme.com"); a
 // bare domain in prose ("see acme.com") is a mention; "ordinary_word" when
-// every occurrence of its name is an ordinary word; otherwise
+// every occurrence of its name is an ordinary word, or when the name does
+// not occur but another form of its word does — a plural noun at a
+// sentence start or after a determiner ("Mastodons died out", "the
+// sprouts"; not a verb's "-s": "a deadline looms"; not a family's "the
+// Acmes") or the two words a compound name joins ("base camp"); otherwise
 // "not_mentioned". Evidence is the sentence of the first counted mention
 // (of the first Unknown mention; of the linking sentence or the first
 // cited URL for cited_only; empty otherwise), cut to 600 bytes around the

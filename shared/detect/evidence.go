@@ -151,24 +151,45 @@ func (an *analysis) prepareQuery() {
 		return
 	}
 	fq := foldString(q)
-	for pi := range an.d.pats {
-		p := &an.d.pats[pi]
-		if containsWord(fq, p.folded) {
-			for _, o := range p.owners {
-				an.queryNames[o.ent] = true
-				an.queryTopic = true
-			}
-		}
-	}
+	meaning, place, what, strong := false, false, false, false
 	for pos := 0; ; {
 		w, next := wordAtAny(q, pos)
 		if w == "" {
 			break
 		}
-		an.queryProduct = an.queryProduct || inSetStem(queryProductWords, w) || inSetStem(categoryNouns, w)
+		// "best time to visit", "best way to": a superlative of a time or a
+		// way, no product asked for
+		best := strings.EqualFold(w, "best") && inSet(bestNotProduct, peekWordAny(q, next))
+		product := !best && (inSetStem(queryProductWords, w) || inSetStem(categoryNouns, w))
+		an.queryProduct = an.queryProduct || product
+		strong = strong || product && !inSet(weakProductWords, w)
 		// a tracked name is no topic ("delta skymiles changes")
 		an.queryNatural = an.queryNatural || inSetStem(naturalNouns, w) && !an.d.folded[foldString(w)]
+		meaning = meaning || inSet(queryMeaningWords, w)
+		what = what || strings.EqualFold(w, "what")
+		// "the matrix oracle character", not "notion character limit"
+		place = place || inSet(queryPlaceWords, w) && !inSet(characterOfText, peekWordAny(q, next))
 		pos = next
+	}
+	for pi := range an.d.pats {
+		p := &an.d.pats[pi]
+		if containsWord(fq, p.folded) {
+			// Its meaning asked ("what does netto mean", not "what does
+			// the ring light mean": the word itself is what is meant), or
+			// a how-to's verb; a name that is no word is no verb, and only
+			// its meaning, a place or a story speak of its namesake.
+			word := meaning || what && meantWord(fq, p.folded) || p.common && queryWordUse(fq, p.folded)
+			for _, o := range p.owners {
+				an.queryNames[o.ent] = true
+				an.queryTopic = true
+				an.queryWord[o.ent] = an.queryWord[o.ent] || word
+			}
+		}
+	}
+	if place && !an.queryProduct {
+		for ei, named := range an.queryNames {
+			an.queryWord[ei] = an.queryWord[ei] || named
+		}
 	}
 	named := 0
 	for _, ok := range an.queryNames {
@@ -179,8 +200,81 @@ func (an *analysis) prepareQuery() {
 	// Two tracked entities in one query ("signal vs whatsapp") ask about
 	// products too.
 	an.queryProduct = an.queryProduct || named > 1
+	// A natural kind outweighs an evaluation any thing takes ("is mercury
+	// in fish safe", "best apple for baking"), not a product's word
+	an.queryNaturalOnly = an.queryNatural && !strong && named <= 1
 	an.queryTopic = an.queryTopic || an.queryProduct
 }
+
+// queryWordUse: an occurrence of the folded form in the folded query is
+// the verb of a how-to ("how to paddle a canoe", "how to sprout mung
+// beans"). A noun after "a" says nothing either way: "what does a hopper
+// do" asks about the word, "do i need a nest" about the thermostat.
+func queryWordUse(fq, form string) bool {
+	return anyOccurrence(fq, form, func(st, _ int) bool {
+		before := strings.Fields(fq[:st])
+		k := len(before)
+		return k >= 2 && before[k-1] == "to" && inSet(howTo, before[k-2])
+	})
+}
+
+// meantWord: the form is followed by "mean" or "means" in the query.
+func meantWord(fq, form string) bool {
+	return anyOccurrence(fq, form, func(_, en int) bool {
+		n := peekWordAny(fq, en)
+		return n == "mean" || n == "means"
+	})
+}
+
+// anyOccurrence: ok holds for one word-bounded occurrence [st,en) of form
+// in s.
+func anyOccurrence(s, form string, ok func(st, en int) bool) bool {
+	for off := 0; ; {
+		i := strings.Index(s[off:], form)
+		if i < 0 {
+			return false
+		}
+		st, en := off+i, off+i+len(form)
+		off = st + 1
+		if (st == 0 || !isWordRune(lastRune(s[:st]))) && (en == len(s) || !isWordRune(firstRune(s[en:]))) && ok(st, en) {
+			return true
+		}
+	}
+}
+
+// peekWordAny returns the word at or after pos in s.
+func peekWordAny(s string, pos int) string {
+	w, _ := wordAtAny(s, pos)
+	return w
+}
+
+var (
+	// weakProductWords evaluate or compare anything, products or not
+	// ("is honey good for", "best apple for baking", "safe to eat").
+	weakProductWords = set(`best top good safe worth legit cheap cheapest buy deal deals compare comparison vs versus
+review reviews recommend recommended recommendation options`)
+	// bestNotProduct after "best" ask for a time, a way or a place, not a
+	// product: "best time to visit patagonia", "best way to paddle".
+	bestNotProduct = set(`time times way ways season month months place places age day days`)
+	// queryMeaningWords ask what a word means: the query uses the name as
+	// a word ("canary in a coal mine meaning", "flink synonym", "qué
+	// significa ser idealista").
+	// Not "define" or "translate" ("how to define a formula in notion"),
+	// nor "pronounce" (a brand's name is pronounced too).
+	queryMeaningWords = set(`meaning meanings definition synonym synonyms antonym etymology idiom significa significado
+signification signifie bedeutung bedeutet synonyme`)
+	// queryPlaceWords ask about a place, or a story's character ("best
+	// time to visit patagonia", "the matrix oracle character"): the name's
+	// namesake, in a query that asks about no product. Activities
+	// ("hiking") and media ("song", "movie") are left out: brands sell for
+	// them ("patagonia hiking pants", "spotify song credits").
+	// The weather is asked of products too ("tesla range in cold weather").
+	queryPlaceWords = set(`visit visiting itinerary sightseeing character characters villain`)
+	// characterOfText after "character" make it a letter of a text field.
+	characterOfText = set(`limit limits count counts set sets encoding map maps length`)
+	// howTo before "to" makes the next word a how-to's verb.
+	howTo = set(`how ways way learn`)
+)
 
 // inSetStem looks w up as written and without a plural ending
 // ("recommendations", "thermostats", "boxes").
@@ -343,11 +437,18 @@ func (an *analysis) localEvidence(c *cand) {
 		// the head of its phrase ("a notion that", "no notion of"), not a
 		// modifier ("a wise choice")
 		nounHead := nounUse && (next.word == "" || inSet(nounHeadFollowers, next.word))
-		if score < evidenceThreshold || an.verbUse(c, rec, prev, next, true) || nounUse {
+		verb := an.verbUse(c, rec, prev, next, true)
+		// "a whole orange is the better choice": an article and an
+		// adjective make a common noun's phrase, whatever defines it
+		nounUse = nounUse || !cue && !tld && afterArticleAdjective(text, rec.rawStart, c.start, prev)
+		if score < evidenceThreshold || verb || nounUse {
 			reject()
 			// "a *notion*", "no notion": the answer uses the common noun,
-			// and its capitalised occurrences without a cue likely too
-			c.nounSense = nounHead
+			// and its capitalised occurrences without a cue likely too. So
+			// does a rarer word written in lower case other than as a verb
+			// ("good saffron costs more", "`:hover`"): a commoner one
+			// ("free", "away", "public") turns up in any answer.
+			c.nounSense = nounHead || p.level >= 35 && !verb && !cue && !tld && !c.cued && !identifierPart(text, c.start, c.end)
 			// a name the word list lacks, written as a word at all
 			// ("devenir boulanger"), shows the answer's language has that
 			// word: plainly another sense than the product
@@ -438,7 +539,7 @@ func (an *analysis) localEvidence(c *cand) {
 	}
 	if !title && !p.calendar && !feature && next.sep == 0 && (nameLike(next.word) && !inSet(functionWords, next.word) && !inSet(verbParticles, next.word) ||
 		startsWithDigit(next.word) && len(next.word) <= 4) || // "Bear 2", "Things 3"
-
+		!title && !p.calendar && !feature && next.sep == 0 && editionFollows(text, c.end, rec.end) ||
 		!p.calendar && !cue && an.productNounFollows(c, rec) {
 		score += wProductLine // "Square Register", "Zoom Webinars", "Discord voice channels"
 	}
@@ -454,7 +555,11 @@ func (an *analysis) localEvidence(c *cand) {
 	}
 	score += wAttribute * float64(attrs)
 	switch {
-	case an.queryNames[c.ent] && an.queryNatural && !an.queryProduct:
+	case an.queryWord[c.ent] && !c.cued:
+		// "how to paddle a canoe", "mint condition meaning": the query
+		// uses the word as a word, and so, likely, does the answer
+		score += wNaturalKind
+	case an.queryNames[c.ent] && an.queryNaturalOnly:
 		// "saturn return astrology": the query asks about the namesake
 		score += wNaturalKind
 		c.otherSense = true
@@ -468,6 +573,54 @@ func (an *analysis) localEvidence(c *cand) {
 		score += wQueryTopic
 	}
 	c.local = score
+}
+
+// identifierPart: the word is part of a path, a host, a handle or an
+// identifier ("github.com/lantern/lantern-js", "lantern_js", "@lantern"),
+// which name the product as often as the word.
+func identifierPart(text string, start, end int) bool {
+	if start > 0 {
+		switch text[start-1] {
+		case '/', '@', '_', '-', '.':
+			return true
+		}
+	}
+	if end < len(text) {
+		switch text[end] {
+		case '/', '_', '-', '@':
+			return true
+		case '.':
+			return end+1 < len(text) && asciiWord[text[end+1]]
+		}
+	}
+	return false
+}
+
+// afterArticleAdjective: the word follows an article and one lower-case
+// word ("a whole orange", "the small yield"): a common noun's phrase.
+func afterArticleAdjective(text string, lo, pos int, prev tok) bool {
+	if prev.word == "" || !asciiWord[prev.word[0]] || prev.word[0] < 'a' || prev.word[0] > 'z' ||
+		inSet(functionWords, prev.word) || inSet(verbBefore, prev.word) {
+		return false
+	}
+	k := strings.LastIndex(text[max(lo, pos-maxTokenBytes-8):pos], prev.word)
+	if k < 0 {
+		return false
+	}
+	pp := prevToken(text, lo, max(lo, pos-maxTokenBytes-8)+k)
+	return inSet(articles, pp.word)
+}
+
+// editionFollows: "for" and a capitalised word that is no function word
+// follow the name outside a title-case line ("Square for Restaurants",
+// "Notion for Teams"): an edition of a product, named as products are.
+func editionFollows(text string, pos, end int) bool {
+	w, np := wordAt(text, pos, end)
+	if w != "for" {
+		return false
+	}
+	n, _ := wordAt(text, np, end)
+	return nameLike(n) && !inSet(functionWords, n) && !titleCaseLine(text, pos)
 }
 
 // productNounFollows: one of the next two words is a product noun ("Zoom
@@ -808,6 +961,15 @@ func (an *analysis) predicateFollows(c *cand, rec *sentRec) bool {
 			// "Discover it Cash Back gives …": a product name with a
 			// lower-case word in it, two more words long
 			inner = true
+		case k == 0 && editionFollows(text, pos, rec.end):
+			// "Square for Restaurants is cheaper": past the edition's name
+			_, np = wordAt(text, np, rec.end)
+		case k == 0 && strings.EqualFold(w, "and") && strings.EqualFold(peekWordAt(text, np, rec.end), "other"):
+			// "Pilot and other firms offered …": counted among companies
+			// or products, not among metals or fruits
+			_, np2 := wordAt(text, np, rec.end)
+			kind := peekWordAt(text, np2, rec.end)
+			return inSet(kindNouns, kind) || inSetStem(categoryNouns, kind)
 		case k == 0 && inSet(enumerators, w) && nameLike(peekWordAt(text, np, rec.end)):
 			// "Stripe or Wise are cheaper": the predicate of both
 			_, np = wordAt(text, np, rec.end)
@@ -870,7 +1032,10 @@ func (an *analysis) stateFollows(pos, end int) bool {
 		return false
 	}
 	for j := 0; j < 3 && w != ""; j++ {
-		if inSet(brandStates, w) || lexLookup(w)&(lexPositive|lexNegative|lexNegator) != 0 || gradedLookup(w) != 0 {
+		// "X and Y are the main alternatives": a state's plural too; "X
+		// is the step up": a choice among products
+		if inSetStem(brandStates, w) || lexLookup(w)&(lexPositive|lexNegative|lexNegator) != 0 || gradedLookup(w) != 0 ||
+			strings.EqualFold(w, "step") && strings.EqualFold(peekWordAt(text, np, end), "up") {
 			return true
 		}
 		if strings.HasSuffix(w, "er") && inSet(comparedBy, peekWordAt(text, np, end)) {
@@ -1046,8 +1211,8 @@ reviews review worth good legit safe features feature integration integrations b
 note notes note-taking notebook messenger doorbell doorbells smartwatch watch laptop laptops money transfer
 transfers send payment terminal reader wiki wikis docs documents tasks task todo to-do calendar scheduling
 meetings meeting webinar webinars streaming music photos storage cloud backup password vpn antivirus
-hosting domain analytics marketing seo ads invoicing accounting payroll hr hiring ecommerce e-commerce
-settings install download update login export import sync shortcuts extension plugin
+hosting domain analytics marketing seo ads invoicing accounting bookkeeping payroll hr hiring ecommerce e-commerce
+settings install download update login export import sync offline shortcuts extension plugin
 problems problem issues outage outages crash crashes bug bugs loss refund refunds support privacy security
 fees fee reliability uptime
 marketplace delivery grocery groceries retailers shopping subscription subscriptions`)
@@ -1111,7 +1276,7 @@ tribes warrior warriors horse zodiac horoscope astrology constellation festival 
 	productNouns = set(`channels channel servers server calls call meetings huddles pages chats boards
 workspaces subscribers reader readers terminal webinars rooms recordings bots templates databases notebooks
 vaults sidebar tabs doorbell doorbells cameras camera alarm users customers plan plans subscription
-membership account accounts card cards`)
+membership account accounts card cards agents employees staff drivers members sellers branches`)
 
 	// verbParticles after a word make it a phrasal verb: "zoom in",
 	// "slack off", "bear with".
@@ -1156,6 +1321,7 @@ emphasises prioritizes prioritises feels looks gets got makes made keeps kept he
 organizes organises connects scales shows displays tracks sends needs beats trails lags falls struggles fails
 crashes hides locks stays became becomes introduced expanded dropped removed raised cut changed moved
 partnered rebranded reported says said claims announced grew serves powers enables imports exports
+shut folded collapsed pivoted merged relaunched discontinued ceased
 syncs backs wins won ranks rated scores scored topped outperforms undercuts matches suits fits`)
 
 	// brandStates after "X is/was/has been": "known for", "preferred by".
@@ -1166,7 +1332,8 @@ stronger simpler easier harder beloved famous notable owned used adopted backed 
 blamed sued fined praised rated reviewed often one choice pick option alternative winner fit tool app
 platform service favourite favorite standout leader default easy easier cheaper simpler fast faster
 free open-source affordable expensive pricey reliable secure private founded made manufactured produced
-launched renamed rebranded created developed sold marketed listed licensed regulated incorporated`)
+launched renamed rebranded created developed sold marketed listed licensed regulated incorporated
+behind ahead runner-up contender bet upgrade go-to`)
 
 	// productAttributes in a sentence mark talk about a product.
 	productAttributes = set(`pricing price prices priced plan plans tier tiers subscription subscriptions free
@@ -1285,8 +1452,9 @@ func (an *analysis) guardNamesakes() {
 			continue
 		}
 		rec := &an.sc.sents[c.srec]
-		if !(an.queryNatural && !an.queryProduct && an.queryNames[c.ent]) &&
-			an.definitional(c) != defNaturalKind && !an.naturalKindFollows(c, rec) && !an.otherOfKind(rec) {
+		if !(an.queryNaturalOnly && an.queryNames[c.ent]) && !an.queryWord[c.ent] &&
+			an.definitional(c) != defNaturalKind && !an.naturalKindFollows(c, rec) && !an.otherOfKind(rec) &&
+			!lifeDatesFollow(an.text, c.end, rec.end) && !an.surnameSentence(rec) {
 			continue
 		}
 		for k := range cands {
@@ -1296,6 +1464,64 @@ func (an *analysis) guardNamesakes() {
 		}
 	}
 }
+
+// lifeDatesFollow: a span of years follows the name in parentheses
+// ("Johannes Peter Müller (1801–1858)"): a person's life, not a product.
+func lifeDatesFollow(text string, pos, end int) bool {
+	rest := strings.TrimLeft(text[pos:end], " *_")
+	if !strings.HasPrefix(rest, "(") {
+		return false
+	}
+	rest = rest[1:]
+	for _, p := range [...]string{"b. ", "born ", "c. ", "ca. ", "geb. ", "né ", "née "} {
+		rest = strings.TrimPrefix(rest, p)
+	}
+	digits := 0
+	for digits < len(rest) && rest[digits] >= '0' && rest[digits] <= '9' {
+		digits++
+	}
+	if digits < 3 || digits > 4 {
+		return false
+	}
+	rest = rest[digits:]
+	// "(1801–1858)", "(1801-1858)", "(1801 – 1858)", "(born 1947)"
+	rest = strings.TrimLeft(rest, " ")
+	return strings.HasPrefix(rest, ")") || strings.HasPrefix(rest, "–") || strings.HasPrefix(rest, "-") ||
+		strings.HasPrefix(rest, "—")
+}
+
+// surnameSentence: the sentence speaks of surnames ("Der häufigste
+// Nachname in Deutschland ist Müller, gefolgt von Schmidt"): the names in
+// it are family names (read once per sentence).
+func (an *analysis) surnameSentence(rec *sentRec) bool {
+	if rec.surname == 0 {
+		rec.surname = 2
+		sent := an.text[rec.start:rec.end]
+		// every surname word holds one of these: skip the word scan
+		// for the sentences (nearly all) that hold none
+		if !strings.Contains(sent, "name") && !strings.Contains(sent, "pellid") && !strings.Contains(sent, "ognom") &&
+			!strings.Contains(sent, "atronym") {
+			return false
+		}
+		for pos := rec.start; pos < rec.end; {
+			w, np := wordAtAny(an.text[:rec.end], pos)
+			if w == "" {
+				break
+			}
+			if inSetStem(surnameWords, w) {
+				rec.surname = 1
+				break
+			}
+			pos = np
+		}
+	}
+	return rec.surname == 1
+}
+
+// surnameWords name family names in English, German, French, Spanish and
+// Italian.
+var surnameWords = set(`surname surnames nachname nachnamen familienname familiennamen apellido apellidos cognome
+cognomi patronymic`)
 
 // otherOfKind: the sentence counts something among a natural kind ("more
 // than any other planet", "unlike other rivers").
@@ -1379,4 +1605,129 @@ func productNameGoesOn(text string, pos, end int) bool {
 	}
 	n, _ := wordAt(text, np, end)
 	return nameLike(n) && !inSet(functionWords, strings.ToLower(n)) && !titleCaseLine(text, pos)
+}
+
+// brandWordForm: the answer writes the brand's name only as a word of
+// another form — a plural noun ("Mastodons died out", "the sprouts are
+// ready"; not a verb's "-s": "an interview looms") or, for a name joining
+// two words, split ("the Everest base camp trek") — so it speaks of the
+// word, not the product. Read only when the brand has no candidate.
+func (an *analysis) brandWordForm() bool {
+	for pi := range an.d.pats {
+		p := &an.d.pats[pi]
+		if p.domain || !slices.ContainsFunc(p.owners, func(o patOwner) bool { return o.ent == 0 }) {
+			continue
+		}
+		f := p.folded
+		n := len(f)
+		lv := ordinaryLevel(f)
+		word := lv != 0 && n > 2 && !calendarWords[f]
+		if n < 3 || !word && !compoundOfWords(f) {
+			continue
+		}
+		if word {
+			if an.pluralNoun(f, "s") || an.pluralNoun(f, "es") || f[n-1] == 'y' && an.pluralNoun(f[:n-1], "ies") {
+				return true
+			}
+			continue
+		}
+		for k := 3; k <= n-3; k++ {
+			if wordPart(f[:k]) && wordPart(f[k:]) && (an.splitCompound(f[:k], f[k:], ' ') || an.splitCompound(f[:k], f[k:], '-')) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// pluralNoun: stem+suffix occurs in the text (ASCII case-insensitively) as
+// a noun — capitalised at a sentence's or a line's start, as a subject or a
+// heading is (mid-sentence it is a family's name: "the Acmes"), or in lower
+// case after a determiner ("the sprouts").
+func (an *analysis) pluralNoun(stem, suffix string) bool {
+	text := an.text
+	n := len(stem) + len(suffix)
+	for off := 0; off+n <= len(text); {
+		i := indexFoldASCII(text[off:], stem)
+		if i < 0 {
+			return false
+		}
+		st := off + i
+		off = st + 1
+		en := st + n
+		if en > len(text) || !strings.EqualFold(text[st+len(stem):en], suffix) ||
+			st > 0 && isWordRune(lastRune(text[:st])) || en < len(text) && isWordRune(firstRune(text[en:])) {
+			continue
+		}
+		prev := prevToken(text, max(0, st-maxTokenBytes), st)
+		if unicode.IsUpper(firstRune(text[st:])) {
+			// capitalised by its place, not a family's name ("the Smiths")
+			if prev.word == "" && (prev.sep == 0 || strings.ContainsRune(".!?:\n-–—|", prev.sep)) {
+				return true
+			}
+			continue
+		}
+		if inSet(articles, prev.word) || inSet(nounDeterminers, prev.word) || inSet(quantifiers, prev.word) {
+			return true
+		}
+	}
+	return false
+}
+
+// splitCompound: a, sep and b occur as one word-bounded run in the text
+// (ASCII case-insensitively): "base camp", "drop-box".
+func (an *analysis) splitCompound(a, b string, sep byte) bool {
+	text := an.text
+	n := len(a) + 1 + len(b)
+	for off := 0; off+n <= len(text); {
+		i := indexFoldASCII(text[off:], a)
+		if i < 0 {
+			return false
+		}
+		st := off + i
+		off = st + 1
+		en := st + n
+		if en > len(text) || text[st+len(a)] != sep || !strings.EqualFold(text[st+len(a)+1:en], b) ||
+			st > 0 && isWordRune(lastRune(text[:st])) || en < len(text) && isWordRune(firstRune(text[en:])) {
+			continue
+		}
+		return true
+	}
+	return false
+}
+
+// indexFoldASCII is strings.Index with ASCII case folding; sub is lower
+// case.
+func indexFoldASCII(s, sub string) int {
+	if sub == "" {
+		return 0
+	}
+	c0, u0 := sub[0], sub[0]
+	if 'a' <= c0 && c0 <= 'z' {
+		u0 = c0 - 'a' + 'A'
+	}
+	for i := 0; i+len(sub) <= len(s); i++ {
+		if (s[i] == c0 || s[i] == u0) && strings.EqualFold(s[i:i+len(sub)], sub) {
+			return i
+		}
+	}
+	return -1
+}
+
+// compoundOfWords: a lower-case ASCII name that is no word itself but
+// joins two common words ("basecamp", "dropbox").
+func compoundOfWords(f string) bool {
+	for k := 3; k <= len(f)-3; k++ {
+		if wordPart(f[:k]) && wordPart(f[k:]) {
+			return true
+		}
+	}
+	return false
+}
+
+// wordPart: a common English word (SCOWL up to level 35) of the letters
+// a–z.
+func wordPart(w string) bool {
+	lv := ordinaryLevel(w)
+	return lv != 0 && len(w) > 2 && !calendarWords[w] && lv <= 35
 }

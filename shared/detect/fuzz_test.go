@@ -22,6 +22,19 @@ func FuzzDetect(f *testing.F) {
 	} {
 		f.Add(s, "best crm for acme users")
 	}
+	// The query's word sense, word forms, namesakes and replies
+	// (detect/2026.11-8).
+	for _, tc := range [][2]string{
+		{"Slack lasts. Good slack helps.", "how to slack off"},
+		{"Slacks are loose. The slacks.", "what does a slack do"},
+		{"Slack (1801–1858) was a surveyor.", "slack meaning"},
+		{"Acme Acmes acmes ACMES a-c-m-e", "visit acme"},
+		{"No. Acme covers it. No, Slack. No. 3", "do i need acme"},
+		{"A whole slack is the better choice. Sur name Acme", "the acme character"},
+		{"(", "a"}, {"Acme (b. ", "to"}, {"Acme (1", "how to"}, {"Acme (12345)", "how to acme"},
+	} {
+		f.Add(tc[0], tc[1])
+	}
 	d := New(propEntities[0], propEntities[1:])
 	f.Fuzz(func(t *testing.T, text, query string) {
 		r := d.Detect(text, []Citation{{URL: text}})

@@ -64,6 +64,7 @@ type sentRec struct {
 	words      int
 	attrs      int8   // product attributes + 1; 0 until counted
 	ofKind     int8   // counts something among a natural kind: 0 until read, 1 yes, 2 no
+	surname    int8   // speaks of surnames: 0 until read, 1 yes, 2 no
 	anchor     bool   // a negation anchor occurs (set by tokenize)
 	acc        entSet // entities with accepted mentions here
 	accComp    entSet // competitors with accepted mentions here
@@ -88,8 +89,14 @@ type analysis struct {
 	// queryNatural: the query asks about a natural kind or a sign ("how
 	// many moons does saturn have", "saturn return astrology")
 	queryNatural bool
-	queryNames   []bool // per entity: the query names it
-	entAcc       []bool // per entity: a mention is accepted
+	// queryNaturalOnly: the query asks about a natural kind and names no
+	// product's word beyond an evaluation ("is mercury in tuna safe")
+	queryNaturalOnly bool
+	queryNames       []bool // per entity: the query names it
+	// queryWord: per entity, the query uses its name as a word ("how to
+	// paddle", "mint condition meaning", "visit patagonia")
+	queryWord []bool
+	entAcc    []bool // per entity: a mention is accepted
 	// textAttributes: distinct product attributes in the answer (capped),
 	// -1 until counted
 	textAttributes int
@@ -105,10 +112,11 @@ type analysis struct {
 func (an *analysis) checkCitations(cs []Citation) {
 	n := len(an.d.ents)
 	sc := an.sc
-	sc.bools = slices.Grow(sc.bools[:0], 4*n)[:4*n]
+	sc.bools = slices.Grow(sc.bools[:0], 5*n)[:5*n]
 	clear(sc.bools)
 	an.cited, an.domainSeen = sc.bools[:n], sc.bools[n:2*n]
-	an.queryNames, an.entAcc = sc.bools[2*n:3*n], sc.bools[3*n:]
+	an.queryNames, an.entAcc = sc.bools[2*n:3*n], sc.bools[3*n:4*n]
+	an.queryWord = sc.bools[4*n:]
 	an.citations = cs
 	sc.citedBy = sc.citedBy[:0]
 	for ci, c := range cs {

@@ -147,6 +147,11 @@ func (an *analysis) ignoranceSpans(s, e int, out [][2]int) [][2]int {
 		if f&lexNegator != 0 {
 			cls |= igNeg
 		}
+		if len(toks) == 0 && replyWord(text, w, pos, e) {
+			// "No, Windows Security already covers what X does": the
+			// answer to a yes-no question, not a negation of its clause
+			cls &^= igNeg
+		}
 		if cls&igNeg != 0 {
 			hasNeg = true
 		}
@@ -166,6 +171,17 @@ func (an *analysis) ignoranceSpans(s, e int, out [][2]int) [][2]int {
 		}
 	}
 	return out
+}
+
+// replyWord: w, a sentence's first word, is a bare "no" set off by a
+// comma, a stop, a dash or a colon ("No, …", "No — …").
+func replyWord(text, w string, pos, e int) bool {
+	if !strings.EqualFold(w, "no") && !strings.EqualFold(w, "nope") {
+		return false
+	}
+	rest := strings.TrimLeft(text[pos:e], " *_")
+	r := firstRune(rest)
+	return r == ',' || r == '.' || r == '!' || r == ':' || r == '—' || r == '–'
 }
 
 // knowledgeNear finds a knowledge term that the negation at i governs:

@@ -31,6 +31,7 @@ func (an *analysis) result() Result {
 	pos, neg, mix := sc.ints[:n], sc.ints[n:2*n], sc.ints[2*n:3*n]
 	firstSent, firstUnknown, nm := sc.ints[3*n:4*n], sc.ints[4*n:5*n], sc.ints[5*n:]
 	rejectedBrand := false
+	brandCands := false          // the brand has a candidate of any state
 	bestRejected := math.Inf(-1) // the brand's best rejected evidence score
 	ambiguousBrand := false
 	total := 0
@@ -58,6 +59,9 @@ func (an *analysis) result() Result {
 		c := &sc.cands[i]
 		if c.ent == 0 && c.scored && ambiguous(c.score) {
 			ambiguousBrand = true
+		}
+		if c.ent == 0 {
+			brandCands = true
 		}
 		if c.state != candAccepted {
 			if c.ent == 0 {
@@ -170,6 +174,11 @@ func (an *analysis) result() Result {
 		// from the threshold, the surer the verdict.
 		res.Verdict = VerdictOrdinaryWord
 		res.Confidence = math.Max(0.5, math.Min(0.95, 0.6+0.25*(evidenceThreshold-bestRejected)))
+	case !brandCands && an.brandWordForm():
+		// Only another form of the word ("Mastodons died out"): the
+		// answer speaks of the word, as surely as of a word held at 0.
+		res.Verdict = VerdictOrdinaryWord
+		res.Confidence = math.Max(0.5, math.Min(0.95, 0.6+0.25*evidenceThreshold))
 	default:
 		res.Verdict, res.Confidence = VerdictNotMentioned, confAbsent
 	}
