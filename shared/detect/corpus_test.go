@@ -434,6 +434,13 @@ var heldoutFloors = map[string]struct{ mentionF1, verdict, sentiment, negatives,
 	"batch-n.jsonl": {mentionF1: 0.97, verdict: 0.97, sentiment: 1.00, negatives: 1.00, startFound: 1.00},
 	"batch-k.jsonl": {mentionF1: 1.00, verdict: 1.00, sentiment: 1.00, negatives: 1.00, startFound: 1.00},
 	"batch-l.jsonl": {mentionF1: 1.00, verdict: 1.00, sentiment: 0.66, negatives: 1.00, startFound: 1.00},
+	// Written blind (their authors never read or ran the detector) and
+	// measured first against detect/2026.11-8's detection (d5) with
+	// -7's sentiment: the floors are those first figures.
+	"batch-p.jsonl": {mentionF1: 1.00, verdict: 1.00, sentiment: 0.63, negatives: 0.93, startFound: 1.00},
+	"batch-q.jsonl": {mentionF1: 0.90, verdict: 0.89, sentiment: 0.59, negatives: 0.71, startFound: 1.00},
+	"batch-r.jsonl": {mentionF1: 0.99, verdict: 0.98, sentiment: 0.62, negatives: 0.92, startFound: 0.95},
+	"batch-s.jsonl": {mentionF1: 0.93, verdict: 0.94, sentiment: 0.53, negatives: 0.75, startFound: 0.88},
 }
 
 func TestHeldout(t *testing.T) {
