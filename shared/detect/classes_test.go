@@ -183,41 +183,49 @@ func TestClassSentenceStart(t *testing.T) {
 // Class 3 for competitors: their evidence comes from other competitors and
 // their own predicates, never from the brand.
 func TestClassCompetitorPredicates(t *testing.T) {
-	cases := []struct {
-		name       string
-		brand      Entity
-		comps      []Entity
-		query      string
-		text       string
-		competitor string
-	}{
+	runCompetitorCases(t, []competitorCase{
 		{"parenthetical", entSignal, []Entity{entTelegram}, "private alternative to telegram",
-			"Signal encrypts every chat. Telegram, by contrast, keeps regular chats on its servers.", "Telegram"},
+			"Signal encrypts every chat. Telegram, by contrast, keeps regular chats on its servers.", "Telegram", true},
 		{"comparative", entBear, []Entity{entCraft}, "minimal note app",
-			"Bear has a focused editor. Craft is prettier for structured documents.", "Craft"},
+			"Bear has a focused editor. Craft is prettier for structured documents.", "Craft", true},
 		{"enumerated subjects", Entity{Name: "PayPal"}, []Entity{{Name: "Stripe"}}, "paypal fees",
-			"PayPal fees add up. Stripe or Wise are cheaper for regular invoicing.", "Stripe"},
+			"PayPal fees add up. Stripe or Wise are cheaper for regular invoicing.", "Stripe", true},
 		// a plural state, a ranking, an edition's name
 		{"the main alternatives", Entity{Name: "Gusto"}, []Entity{{Name: "Rippling"}, {Name: "Justworks"}, {Name: "Sage"}},
 			"payroll for a small business",
-			"Gusto runs payroll and benefits for most small US companies. Sage and Paychex are the usual alternatives.", "Sage"},
+			"Gusto runs payroll and benefits for most small US companies. Sage and Paychex are the usual alternatives.", "Sage", true},
 		{"close behind", Entity{Name: "Emirates"}, []Entity{{Name: "United"}}, "best long haul business class",
-			"Emirates has the most private suites on its A380s. United Polaris is close behind on comfort.", "United"},
+			"Emirates has the most private suites on its A380s. United Polaris is close behind on comfort.", "United", true},
 		{"an edition's name", Entity{Name: "Lightspeed"}, []Entity{{Name: "Square"}}, "pos for a retail shop",
-			"Lightspeed handles large catalogues well. Square for Retail is cheaper to start with.", "Square"},
+			"Lightspeed handles large catalogues well. Square for Retail is cheaper to start with.", "Square", true},
 		{"the step up", Entity{Name: "Things"}, []Entity{{Name: "Craft"}}, "simple todo app for mac",
-			"Things keeps lists fast and tidy. Craft is the step up when notes need structure.", "Craft"},
+			"Things keeps lists fast and tidy. Craft is the step up when notes need structure.", "Craft", true},
 		{"the safer bet", Entity{Name: "Toast"}, []Entity{{Name: "Square"}}, "pos for a food truck",
-			"Toast handles kitchen tickets well. Square is the safer bet for a truck that moves between events.", "Square"},
+			"Toast handles kitchen tickets well. Square is the safer bet for a truck that moves between events.", "Square", true},
 		{"counted among firms", Entity{Name: "Gusto"}, []Entity{{Name: "Pilot"}}, "move payroll off zenefits",
-			"Gusto imports past payroll runs for you. Pilot and other firms help with the year-end filings.", "Pilot"},
-	}
+			"Gusto imports past payroll runs for you. Pilot and other firms help with the year-end filings.", "Pilot", true},
+	})
+}
+
+// competitorCase asks whether competitor is named as a brand in text.
+type competitorCase struct {
+	name       string
+	brand      Entity
+	comps      []Entity
+	query      string
+	text       string
+	competitor string
+	want       bool
+}
+
+func runCompetitorCases(t *testing.T, cases []competitorCase) {
+	t.Helper()
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			r, _ := New(tc.brand, tc.comps).Analyze(context.Background(), Input{Text: tc.text, Query: tc.query})
 			for _, c := range r.Competitors {
-				if c.Name == tc.competitor && !c.Mentioned {
-					t.Errorf("%s not mentioned", tc.competitor)
+				if c.Name == tc.competitor && c.Mentioned != tc.want {
+					t.Errorf("%s mentioned %v, want %v", tc.competitor, c.Mentioned, tc.want)
 				}
 			}
 		})
@@ -537,32 +545,14 @@ func TestClassStoreListAndEchoes(t *testing.T) {
 // comparative, a verb with a bare plural object; and a negated auxiliary
 // read whole ("doesn't take"), a negated copula read as a copula.
 func TestClassRivalPredicates(t *testing.T) {
-	cases := []struct {
-		name       string
-		brand      Entity
-		comps      []Entity
-		query      string
-		text       string
-		competitor string
-		want       bool
-	}{
+	runCompetitorCases(t, []competitorCase{
 		{"bare comparative", Entity{Name: "Uber"}, []Entity{{Name: "Bolt"}}, "ride hailing app in tallinn",
 			"Uber has the most drivers in the city centre. Bolt is smaller.", "Bolt", true},
 		{"verb with a bare plural object", Entity{Name: "Firefox"}, []Entity{{Name: "Brave"}}, "browser for privacy",
 			"Firefox has strict tracking protection. Brave strips cookies on every site.", "Brave", true},
 		{"control: a comparative of the word", Entity{Name: "Hulu"}, []Entity{{Name: "Peacock"}}, "peacock feathers colour",
 			"A peacock's train looks brighter in sunlight. The feathers are not pigmented blue; their structure scatters light.", "Peacock", false},
-	}
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			r, _ := New(tc.brand, tc.comps).Analyze(context.Background(), Input{Text: tc.text, Query: tc.query})
-			for _, c := range r.Competitors {
-				if c.Name == tc.competitor && c.Mentioned != tc.want {
-					t.Errorf("%s mentioned %v, want %v", tc.competitor, c.Mentioned, tc.want)
-				}
-			}
-		})
-	}
+	})
 	runVerdictCases(t, []verdictCase{
 		{"a negated auxiliary", Entity{Name: "Current", Domains: []string{"current.com"}}, nil, "current for a market stall",
 			"Skip it if your stall takes cash: Current doesn't take cash deposits at all.", VerdictMentioned},
