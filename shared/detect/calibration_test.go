@@ -10,13 +10,37 @@ import (
 
 // sentimentGrid is the calibration grid of the brand's sentiment: VADER
 // off, and the valences from which a word only VADER knows counts in a
-// predicate, as a criticism anywhere, and anywhere at all.
+// predicate, as a criticism anywhere, and anywhere at all (the turn's
+// weights at their defaults).
 var sentimentGrid = func() []sentParams {
-	g := []sentParams{{}}
+	off := defaultSentParams
+	off.vaderMin, off.vaderFree, off.vaderAny, off.vaderStrong = 0, 0, 0, 0
+	g := []sentParams{off}
 	for _, pred := range []float32{0.5, 1.0, 1.5} {
 		for _, free := range []float32{0, 1.5, 2.0} {
 			for _, anyV := range []float32{0, 2.5, 3.0} {
-				g = append(g, sentParams{vaderMin: pred, vaderFree: free, vaderAny: anyV, vaderStrong: 3.0})
+				p := defaultSentParams
+				p.vaderMin, p.vaderFree, p.vaderAny, p.vaderStrong = pred, free, anyV, 3.0
+				g = append(g, p)
+			}
+		}
+	}
+	return g
+}()
+
+// turnGrid is the calibration grid of how a sentence's turn is read
+// (contrastTurn, spanReading.turnTo): the weight of a hedged concession,
+// of a price conceded, and the reservation read into a "but" after
+// praise (VADER's thresholds at their defaults). The first point reads
+// no turn at all.
+var turnGrid = func() []sentParams {
+	var g []sentParams
+	for _, inferred := range []float64{0, 1} {
+		for _, concede := range []float64{1, 0.5, 0} {
+			for _, cost := range []float64{1, 0.5, 0} {
+				p := defaultSentParams
+				p.concede, p.concedeCost, p.inferred = concede, cost, inferred
+				g = append(g, p)
 			}
 		}
 	}
@@ -24,10 +48,11 @@ var sentimentGrid = func() []sentParams {
 }()
 
 func (p sentParams) String() string {
+	turn := fmt.Sprintf("concede×%.1f price×%.1f but+%.0f", p.concede, p.concedeCost, p.inferred)
 	if p.vaderMin <= 0 {
-		return "vader off"
+		return "vader off " + turn
 	}
-	return fmt.Sprintf("pred≥%.1f free≥%.1f any≥%.1f", p.vaderMin, p.vaderFree, p.vaderAny)
+	return fmt.Sprintf("pred≥%.1f free≥%.1f any≥%.1f %s", p.vaderMin, p.vaderFree, p.vaderAny, turn)
 }
 
 // sentimentSet is one calibration set: a held-out batch or a corpus half,
@@ -117,10 +142,23 @@ func (t tally) better(u tally) bool { return t.negOK > u.negOK || t.negOK == u.n
 // for the next batch's), then to the middle of the tied points. It fails
 // when the shipped defaults are not the point the whole data picks.
 func TestSentimentCalibration(t *testing.T) {
-	sets := loadSentimentSets(t)
-	grid := make([][]tally, len(sentimentGrid)) // [point][set]
-	ablated := make([][]tally, len(sentimentGrid))
-	for i, pm := range sentimentGrid {
+	calibrate(t, loadSentimentSets(t), sentimentGrid)
+}
+
+// TestTurnCalibration calibrates how a sentence's turn at "but" is read,
+// as TestSentimentCalibration does VADER's thresholds.
+func TestTurnCalibration(t *testing.T) {
+	calibrate(t, loadSentimentSets(t), turnGrid)
+}
+
+// calibrate scores every point of points on every set, reports the
+// leave-one-set-out figures and fails unless the defaults are the point
+// the whole data picks (ties: TestSentimentCalibration).
+func calibrate(t *testing.T, sets []sentimentSet, points []sentParams) {
+	t.Helper()
+	grid := make([][]tally, len(points)) // [point][set]
+	ablated := make([][]tally, len(points))
+	for i, pm := range points {
 		grid[i], ablated[i] = make([]tally, len(sets)), make([]tally, len(sets))
 		ab := pm
 		ab.ablate = true
@@ -155,32 +193,32 @@ func TestSentimentCalibration(t *testing.T) {
 		return tied[(len(tied)-1)/2]
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "%-28s", "point")
+	fmt.Fprintf(&b, "%-56s", "point")
 	for _, s := range sets {
 		fmt.Fprintf(&b, " %-8s", s.name)
 	}
 	b.WriteString(" all                       ablated\n")
-	for i, pm := range sentimentGrid {
-		fmt.Fprintf(&b, "%-28s", pm)
+	for i, pm := range points {
+		fmt.Fprintf(&b, "%-56s", pm)
 		for _, x := range grid[i] {
 			fmt.Fprintf(&b, " %3d/%-4d", x.ok, x.n)
 		}
 		fmt.Fprintf(&b, " %s  %s\n", sum(grid[i], -1), sum(ablated[i], -1))
 	}
-	b.WriteString("leave one set out (the point chosen on the other sets, scored on the set left out; beside it, VADER off):\n")
+	b.WriteString("leave one set out (the point chosen on the other sets, scored on the set left out; beside it, the first point):\n")
 	var lo, base tally
 	for j, s := range sets {
 		i := choose(j)
 		lo.plus(grid[i][j])
 		base.plus(grid[0][j])
-		fmt.Fprintf(&b, "  %-10s %-28s %s   off %s\n", s.name, sentimentGrid[i], grid[i][j], grid[0][j])
+		fmt.Fprintf(&b, "  %-10s %-56s %s   first point %s\n", s.name, points[i], grid[i][j], grid[0][j])
 	}
-	fmt.Fprintf(&b, "  %-10s %-28s %s   off %s\n", "all", "", lo, base)
+	fmt.Fprintf(&b, "  %-10s %-56s %s   first point %s\n", "all", "", lo, base)
 	bi := choose(-1)
-	fmt.Fprintf(&b, "chosen on every set: %s", sentimentGrid[bi])
+	fmt.Fprintf(&b, "chosen on every set: %s", points[bi])
 	t.Logf("\n%s", b.String())
-	if sentimentGrid[bi] != defaultSentParams {
-		t.Errorf("defaultSentParams = %s, the calibration picks %s", defaultSentParams, sentimentGrid[bi])
+	if points[bi] != defaultSentParams {
+		t.Errorf("defaultSentParams = %s, the calibration picks %s", defaultSentParams, points[bi])
 	}
 }
 

@@ -51,9 +51,16 @@ type sentParams struct {
 	// how much of the hand-kept lexicon VADER would have found
 	// (TestSentimentAblation).
 	ablate bool
+	// concede weighs a concession: one side of a sentence before its
+	// adversative that the other side after it outweighs (contrastTurn).
+	concede, concedeCost float64
+	// inferred: the reservation read into an adversative after praise
+	// when no polar word follows it.
+	inferred float64
 }
 
-var defaultSentParams = sentParams{vaderMin: 0.5, vaderFree: 2.0, vaderAny: 3.0, vaderStrong: 3.0}
+var defaultSentParams = sentParams{vaderMin: 0.5, vaderFree: 2.0, vaderAny: 3.0, vaderStrong: 3.0,
+	concede: 0.5, concedeCost: 0.5, inferred: 1}
 
 // withSentParams replaces the calibrated thresholds (calibration tests).
 func withSentParams(p sentParams) Option { return func(d *Detector) { d.sent = p } }
@@ -170,6 +177,8 @@ func (an *analysis) brandSentiment(er *EntityResult) {
 	var P, N, bestP, bestN float64
 	verdict := false // a negative verdict on the brand ("I wouldn't choose it", "a poor fit")
 	covered := 0
+	var last spanReading // the previous span, for a sentence that opens with "But"
+	opened := false      // a span held only the opener ("However"): the next one continues it
 	for _, sp := range spans {
 		s, e := max(sp[0], covered), sp[1]
 		if e <= s {
@@ -186,6 +195,26 @@ func (an *analysis) brandSentiment(er *EntityResult) {
 			// words or not
 			n = items
 		}
+		if adversativeOpener(text[s:e]) && wordCount(text[s:e]) <= 2 {
+			opened = true
+			continue
+		}
+		cur := spanReading{p: p, n: n, end: e, hedged: hasWordIn(text[s:e], concessionHedges), cost: hasWordIn(text[s:e], costWords) || hasWordIn(text[s:e], costNouns)}
+		if last.end > 0 && (opened || adversativeOpener(text[s:e])) && !strings.Contains(text[last.end:s], "\n\n") {
+			// "Yahoo Mail still works. But it's hard to find a reason to
+			// choose it": the turn spans two sentences
+			dp, dn := last.turnTo(an.d.sent, p, n)
+			P, N = P+dp, N+dn
+			if dn > bestN {
+				bestN, er.NegativeEvidence = dn, an.sentenceText(s, e)
+			}
+		}
+		if an.turnsToRival(s, e) && p > n && cur.hedged {
+			// "The connection itself is usually stable, but for that price
+			// rivals offer the same for less": conceded to the rival
+			p *= an.d.sent.concede
+		}
+		last, opened = cur, false
 		P += p
 		N += n
 		verdict = verdict || v
@@ -256,6 +285,80 @@ func (an *analysis) brandSentiment(er *EntityResult) {
 	if P < sentNeutral {
 		er.PositiveEvidence = ""
 	}
+}
+
+// spanReading is one span's praise and criticism, kept for the next
+// span's turn.
+type spanReading struct {
+	p, n         float64
+	end          int
+	hedged, cost bool
+}
+
+// turnTo returns the change to the totals when the next span, reading p
+// and n, opens with an adversative: contrastTurn.settle across sentences.
+func (r spanReading) turnTo(pm sentParams, p, n float64) (dp, dn float64) {
+	switch {
+	case r.p > 0 && n > 0 && p == 0 && n >= r.p && r.hedged:
+		return -r.p * (1 - pm.concede), 0
+	case r.n > 0 && p > 0 && n == 0 && p >= r.n && r.cost:
+		return 0, -r.n * (1 - pm.concedeCost)
+	case r.p > 0 && r.n == 0 && p == 0 && n == 0:
+		return 0, pm.inferred
+	}
+	return 0, 0
+}
+
+// adversativeOpener: the sentence opens with an adversative ("But …",
+// "However, …", "That said, …", "Sin embargo, …", "Cependant, …").
+func adversativeOpener(t string) bool {
+	t = strings.TrimLeft(t, " \t*_#>-")
+	w, next := wordAtAny(t, 0)
+	lw := strings.ToLower(w)
+	switch {
+	case inSet(openerWords, lw):
+		return true
+	case lw == "still" || lw == "that" || lw == "sin" || lw == "dicho":
+		w2, _ := wordAtAny(t, next)
+		return lw == "still" && strings.HasPrefix(t[next:], ",") ||
+			lw == "that" && strings.EqualFold(w2, "said") || lw == "sin" && strings.EqualFold(w2, "embargo") ||
+			lw == "dicho" && strings.EqualFold(w2, "esto")
+	}
+	return false
+}
+
+// wordCount counts the words of t.
+func wordCount(t string) int {
+	k := 0
+	for pos := 0; ; k++ {
+		w, next := wordAtAny(t, pos)
+		if w == "" {
+			return k
+		}
+		pos = next
+	}
+}
+
+var openerWords = set(`but however yet pero mais cependant toutefois pourtant néanmoins aber allerdings jedoch doch`)
+
+// turnsToRival: the clause scope [s,e) ends at an adversative whose
+// clause names another tracked entity ("…, but Digi offers the same for
+// less").
+func (an *analysis) turnsToRival(s, e int) bool {
+	text := an.text
+	rest := strings.TrimLeft(text[e:min(len(text), e+8)], " ,")
+	w, _ := wordAtAny(rest, 0)
+	t := strings.TrimRight(text[s:e], " ,")
+	lastWord := t[strings.LastIndexAny(t, " ,")+1:]
+	if !inSet(openerWords, strings.ToLower(w)) && !inSet(openerWords, strings.ToLower(lastWord)) {
+		return false
+	}
+	_, se, ok := sentenceAfter(text, s)
+	if !ok || se <= e {
+		return false
+	}
+	_, other := an.entitiesIn(e, se)
+	return other
 }
 
 // sentScore is the rules' reading of the brand's sentiment, kept for the
@@ -993,6 +1096,15 @@ func (an *analysis) valence(s, e int) (p, n float64, verdict bool) {
 		n += deferred
 		deferred = 0
 	}
+	// The sentence's turn at an adversative ("but", "yet", "pero"): what
+	// it read before and after (contrastTurn.settle).
+	var turn contrastTurn
+	turn.reset(p, n)
+	endSentence := func() {
+		flush()
+		p, n = turn.settle(an.d.sent, p, n)
+		turn.reset(p, n)
+	}
 	// plain counts a word that is no polar word against the reach of a
 	// negation (unless keepNeg) and of an intensifier.
 	plain := func(keepNeg bool) {
@@ -1030,6 +1142,9 @@ func (an *analysis) valence(s, e int) (p, n float64, verdict bool) {
 				contrast = 2
 			case c == '.' || c == '!' || c == '?' || c == '\n':
 				contrast = 0
+				if c != '.' || pos+1 >= e || text[pos+1] == ' ' || text[pos+1] == '\n' || text[pos+1] == '*' {
+					endSentence() // not "$19.99", "e.g."
+				}
 			}
 		}
 		st := pos
@@ -1043,9 +1158,11 @@ func (an *analysis) valence(s, e int) (p, n float64, verdict bool) {
 		if j < len(cands) && cands[j].start < pos && cands[j].state == candAccepted {
 			prev, prev2 = "", ""
 			brandNamed = brandNamed || cands[j].ent == 0
+			turn.named(cands[j].ent == 0)
 			continue // part of a mention ("Best Buy")
 		}
 		w := text[st:pos]
+		turn.word(w)
 		before, before2 := prev, prev2
 		prev, prev2 = w, prev
 		f := lookup(w)
@@ -1148,6 +1265,9 @@ func (an *analysis) valence(s, e int) (p, n float64, verdict bool) {
 				contrast = 1
 			} else if !strings.EqualFold(w, "unlike") && !strings.EqualFold(w, "instead") {
 				contrast = 2
+				flush()
+				p, n = turn.turn(an.d.sent, p, n)
+				clauseP, clauseN = 0, 0 // "huge choice, but … recommend … instead": the advice is the second clause's
 			}
 			continue
 		case strings.EqualFold(w, "more") && lookup(next()) == 0 && an.comparedToBrand(wordEndAfter(text, pos, e), e):
@@ -1378,8 +1498,99 @@ func (an *analysis) valence(s, e int) (p, n float64, verdict bool) {
 			neg, lossNeg = negationWindow, true // "lost trust", "lacks polish"
 		}
 	}
-	flush()
+	endSentence()
 	return p, n, verdict
+}
+
+// contrastTurn follows one sentence across its adversative: a person
+// reads "X, but Y" as Y's point, X conceded.
+//   - Praise (or criticism) before the turn that the other side after it
+//     outweighs is a concession: it weighs sentParams.concede ("easy to
+//     get started, but most sites outgrow it quickly and support is
+//     slow"; "pricey, but built to last and backed by a guarantee").
+//   - A clause before the turn that names neither the brand nor a pronoun
+//     for it, when the brand is named after it, speaks of something else
+//     ("Budget marketplaces can be fun, but Temu is a gamble"): dropped.
+//   - After praise, a turn to a clause no polar word reads is still a
+//     reservation ("a fun way to build a habit, but on its own it won't
+//     make you conversational"): sentParams.inferred of criticism.
+type contrastTurn struct {
+	p0, n0, pt, nt          float64 // totals at the sentence's start and at the turn
+	turned                  bool
+	brandBefore, brandAfter bool
+	pronounBefore           bool
+	hedged, cost            bool // a hedge or a cost word before the turn
+	wordsAfter              int
+}
+
+func (t *contrastTurn) reset(p, n float64) { *t = contrastTurn{p0: p, n0: n} }
+
+func (t *contrastTurn) named(brand bool) {
+	if !brand {
+		return
+	}
+	if t.turned {
+		t.brandAfter = true
+	} else {
+		t.brandBefore = true
+	}
+}
+
+func (t *contrastTurn) word(w string) {
+	switch {
+	case t.turned:
+		t.wordsAfter++
+	case inSet(brandPronouns, w):
+		t.pronounBefore = true
+	case inSet(concessionHedges, w) || lexLookup(w)&lexSoftener != 0:
+		t.hedged = true
+	case inSet(costNouns, w) || inSet(costWords, w):
+		t.cost = true
+	}
+}
+
+var (
+	// concessionHedges before praise make it a concession when criticism
+	// follows the turn: "still works", "can be fun", "usually stable",
+	// "fine for the price".
+	concessionHedges = set(`still usually generally mostly typically normally often nominally
+fine okay ok decent adequate serviceable suele suelen généralement souvent meist meistens`)
+	// costWords before the turn make the criticism a price conceded when
+	// praise follows: "pricey, but built to last".
+	costWords = set(`expensive pricey costly overpriced steep dear caro cara caros cher chère teuer`)
+)
+
+// turn marks the adversative; a second one settles the first pair and
+// starts another ("fast, but pricey, but worth it").
+func (t *contrastTurn) turn(pm sentParams, p, n float64) (float64, float64) {
+	if t.turned {
+		brand := t.brandBefore || t.brandAfter || t.pronounBefore
+		p, n = t.settle(pm, p, n)
+		*t = contrastTurn{p0: t.pt, n0: t.nt, brandBefore: brand}
+	}
+	t.turned, t.pt, t.nt = true, p, n
+	return p, n
+}
+
+// settle applies the turn to the totals p and n at the sentence's end.
+func (t *contrastTurn) settle(pm sentParams, p, n float64) (float64, float64) {
+	if !t.turned {
+		return p, n
+	}
+	bp, bn := t.pt-t.p0, t.nt-t.n0
+	ap, an := p-t.pt, n-t.nt
+	switch {
+	case bp == 0 && bn == 0:
+	case !t.brandBefore && !t.pronounBefore && t.brandAfter:
+		p, n = p-bp, n-bn
+	case bp > 0 && an > 0 && ap == 0 && an >= bp && t.hedged:
+		p -= bp * (1 - pm.concede)
+	case bn > 0 && ap > 0 && an == 0 && ap >= bn && t.cost:
+		n -= bn * (1 - pm.concedeCost)
+	case bp > 0 && bn == 0 && ap == 0 && an == 0 && t.wordsAfter >= 2:
+		n += pm.inferred
+	}
+	return p, n
 }
 
 // gradedLookup reads a comparative or superlative through its base

@@ -8,7 +8,7 @@ import (
 // Sentiment toward the brand on whole answers: each case is an answer a
 // person reads as the given class.
 func TestBrandSentiment(t *testing.T) {
-	todoist, airtable := Entity{Name: "Todoist"}, Entity{Name: "Airtable"}
+	todoist, airtable, zestora := Entity{Name: "Todoist"}, Entity{Name: "Airtable"}, Entity{Name: "Zestora"}
 	cases := []struct {
 		name  string
 		brand Entity
@@ -31,6 +31,22 @@ func TestBrandSentiment(t *testing.T) {
 		{"on top of is no praise", airtable, "airtable", "Airtable is a low-code platform for building apps on top of a relational database. It is used by companies like Netflix and Shopify.", Neutral},
 		{"recommended first", airtable, "best database for non developers", "Airtable is the most approachable option for non-developers. You can set up a base in minutes, and the interface feels familiar to anyone who has used a spreadsheet.", Positive},
 		{"outages but uptime", airtable, "is airtable reliable", "Airtable has had a handful of outages, including a multi-hour incident in 2024, but overall uptime is above 99.9%.", Mixed},
+		// A sentence's turn at an adversative ("but", "however", "pero"):
+		// what follows it is the writer's point (contrastTurn).
+		// praise of the category before "but <brand>" is not the brand's
+		{"category praise, then the brand criticised", zestora, "is zestora any good", "Meal kits can be a lifesaver on busy weeknights, but Zestora is unreliable: boxes arrive late and support is slow.", Negative},
+		{"the brand's own praise, then criticism", zestora, "is zestora any good", "Zestora has excellent recipes, but boxes often arrive late.", Mixed},
+		// a hedged point conceded before criticism that outweighs it
+		{"hedged praise conceded", zestora, "is zestora any good", "Zestora's recipes are usually great, but support is slow and billing is confusing.", Negative},
+		{"plain praise beside the same criticism", zestora, "is zestora any good", "Zestora's recipes are great, but support is slow and billing is confusing.", Mixed},
+		{"hedged praise, then a sentence opening with But", zestora, "is zestora any good", "Zestora still works for occasional orders. But the app is buggy, support is slow and refunds are unreliable.", Negative},
+		// a price conceded before praise that outweighs it
+		{"price conceded", zestora, "is zestora any good", "Zestora is expensive, but the recipes are excellent.", Positive},
+		{"a fault that is no price stays two-sided", zestora, "is zestora any good", "Zestora is slow to ship, but the recipes are excellent.", Mixed},
+		// a turn after praise to a clause no polar word reads is a reservation
+		{"unread reservation after but", zestora, "is zestora any good", "Zestora is a great way to learn to cook, but on its own it won't replace a weekly grocery run.", Mixed},
+		{"unread reservation after However", zestora, "is zestora any good", "Zestora is excellent for beginners. However, the portions are on the small side for families.", Mixed},
+		{"an opener alone in its span", zestora, "is zestora any good", "- **Zestora** – excellent recipes and reliable delivery. However, most recipes need a wok.", Mixed},
 		{"restrictive limits", airtable, "airtable limits", "Airtable's free plan caps bases at 1,000 records and 100 automation runs a month, which is restrictive for anything beyond a personal project.", Negative},
 	}
 	for _, tc := range cases {
