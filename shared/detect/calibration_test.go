@@ -28,19 +28,25 @@ var sentimentGrid = func() []sentParams {
 	return g
 }()
 
-// turnGrid is the calibration grid of how a sentence's turn is read
-// (contrastTurn, spanReading.turnTo): the weight of a hedged concession,
-// of a price conceded, and the reservation read into a "but" after
-// praise (VADER's thresholds at their defaults). The first point reads
-// no turn at all.
+// turnGrid is the calibration grid of how the balance of praise and
+// criticism is read (VADER's thresholds at their defaults): the weight of
+// a hedged concession and of a price conceded before "but" (contrastTurn),
+// the reservation read into a "but" after praise, the weight of a
+// criticism denied, and whether a labelled verdict line and an announced
+// caveat decide. The first point reads none of them.
 var turnGrid = func() []sentParams {
 	var g []sentParams
-	for _, inferred := range []float64{0, 1} {
-		for _, concede := range []float64{1, 0.5, 0} {
-			for _, cost := range []float64{1, 0.5, 0} {
-				p := defaultSentParams
-				p.concede, p.concedeCost, p.inferred = concede, cost, inferred
-				g = append(g, p)
+	for _, rules := range []bool{false, true} {
+		for _, inferred := range []float64{0, 1} {
+			for _, concede := range []float64{1, 0.5, 0} {
+				for _, cost := range []float64{1, 0.5} {
+					for _, denied := range []float64{0.8, 0.4, 0.2} {
+						p := defaultSentParams
+						p.concede, p.concedeCost, p.inferred, p.denied = concede, cost, inferred, denied
+						p.verdictLine, p.caveat = rules, rules
+						g = append(g, p)
+					}
+				}
 			}
 		}
 	}
@@ -48,7 +54,7 @@ var turnGrid = func() []sentParams {
 }()
 
 func (p sentParams) String() string {
-	turn := fmt.Sprintf("concede×%.1f price×%.1f but+%.0f", p.concede, p.concedeCost, p.inferred)
+	turn := fmt.Sprintf("concede×%.1f price×%.1f but+%.0f denied×%.1f verdict,caveat=%v", p.concede, p.concedeCost, p.inferred, p.denied, p.verdictLine)
 	if p.vaderMin <= 0 {
 		return "vader off " + turn
 	}
@@ -193,13 +199,13 @@ func calibrate(t *testing.T, sets []sentimentSet, points []sentParams) {
 		return tied[(len(tied)-1)/2]
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "%-56s", "point")
+	fmt.Fprintf(&b, "%-80s", "point")
 	for _, s := range sets {
 		fmt.Fprintf(&b, " %-8s", s.name)
 	}
 	b.WriteString(" all                       ablated\n")
 	for i, pm := range points {
-		fmt.Fprintf(&b, "%-56s", pm)
+		fmt.Fprintf(&b, "%-80s", pm)
 		for _, x := range grid[i] {
 			fmt.Fprintf(&b, " %3d/%-4d", x.ok, x.n)
 		}
@@ -211,9 +217,9 @@ func calibrate(t *testing.T, sets []sentimentSet, points []sentParams) {
 		i := choose(j)
 		lo.plus(grid[i][j])
 		base.plus(grid[0][j])
-		fmt.Fprintf(&b, "  %-10s %-56s %s   first point %s\n", s.name, points[i], grid[i][j], grid[0][j])
+		fmt.Fprintf(&b, "  %-10s %-80s %s   first point %s\n", s.name, points[i], grid[i][j], grid[0][j])
 	}
-	fmt.Fprintf(&b, "  %-10s %-56s %s   first point %s\n", "all", "", lo, base)
+	fmt.Fprintf(&b, "  %-10s %-80s %s   first point %s\n", "all", "", lo, base)
 	bi := choose(-1)
 	fmt.Fprintf(&b, "chosen on every set: %s", points[bi])
 	t.Logf("\n%s", b.String())

@@ -19,8 +19,8 @@ const (
 	sentStrong         = 1.5
 	sentBoost          = 1.5
 	sentSoften         = 0.5
-	sentFlipToPositive = 0.8
 	sentRecommended    = 1.0  // the brand answers a request for a recommendation
+	sentRemedied       = 0.8  // a criticism remedied or rare: "problems get fixed quickly", "outages are rare"
 	sentContrast       = 1.25 // the clause after "but", or after the comma of "although …,"
 	sentMovedTo        = 0.5  // users reported moving to a rival: a complaint, not a verdict
 	sentDoubtRatio     = 0.5  // a clear polarity under this share of the other is in doubt (adjudication)
@@ -57,10 +57,18 @@ type sentParams struct {
 	// inferred: the reservation read into an adversative after praise
 	// when no polar word follows it.
 	inferred float64
+	// denied weighs a criticism negated ("no issues", "never had an
+	// outage", "no known breach") as praise: mild praise, or under
+	// sentNeutral a neutral fact.
+	denied float64
+	// verdictLine lets a labelled verdict line decide a mixed reading;
+	// caveat makes an announced caveat beside praise two-sided.
+	verdictLine, caveat bool
 }
 
 var defaultSentParams = sentParams{vaderMin: 0.5, vaderFree: 2.0, vaderAny: 3.0, vaderStrong: 3.0,
-	concede: 0.5, concedeCost: 0.5, inferred: 1}
+	concede: 0.5, concedeCost: 0.5, inferred: 1, denied: 0.2,
+	verdictLine: true, caveat: true}
 
 // withSentParams replaces the calibrated thresholds (calibration tests).
 func withSentParams(p sentParams) Option { return func(d *Detector) { d.sent = p } }
@@ -178,6 +186,9 @@ func (an *analysis) brandSentiment(er *EntityResult) {
 	verdict := false // a negative verdict on the brand ("I wouldn't choose it", "a poor fit")
 	covered := 0
 	var last spanReading // the previous span, for a sentence that opens with "But"
+	caveat := false      // a caveat announced: "the catch is …", "the downsides are real"
+	var vp, vn float64   // the verdict line's reading ("**Bottom line:** …")
+	vCond := false       // the verdict sets a condition ("a strong pick if …")
 	opened := false      // a span held only the opener ("However"): the next one continues it
 	for _, sp := range spans {
 		s, e := max(sp[0], covered), sp[1]
@@ -215,6 +226,11 @@ func (an *analysis) brandSentiment(er *EntityResult) {
 			p *= an.d.sent.concede
 		}
 		last, opened = cur, false
+		caveat = caveat || announcedCaveat(text[s:e])
+		if verdictLine(text[s:e]) {
+			vp, vn = vp+p, vn+n
+			vCond = vCond || hasWordIn(text[s:e], verdictConditions)
+		}
 		P += p
 		N += n
 		verdict = verdict || v
@@ -266,11 +282,23 @@ func (an *analysis) brandSentiment(er *EntityResult) {
 			er.PositiveEvidence = er.Evidence
 		}
 	}
+	if vn > vp && an.d.sent.verdictLine {
+		verdict = true // "**Verdict:** easy to start, but most sites outgrow it"
+	}
 	er.Sentiment = decideSentiment(P, N)
-	if er.Sentiment == Mixed && verdict && N >= P {
+	switch {
+	case er.Sentiment == Mixed && verdict && N >= P:
 		// Praise beside a verdict against the brand ("powerful, but
 		// rarely the right tool") reads as the verdict.
 		er.Sentiment = Negative
+	case er.Sentiment == Mixed && vp >= sentClear && vn < sentNeutral && !vCond && P >= N && an.d.sent.verdictLine:
+		// "**Bottom line:** worth every penny": a one-sided verdict with
+		// no condition ("a strong pick if …" stays two-sided)
+		er.Sentiment = Positive
+	case caveat && !verdict && P >= sentNeutral && N >= sentNeutral && an.d.sent.caveat:
+		// "The catch is …", "The downsides are real, though": a caveat
+		// announced beside praise makes the answer two-sided.
+		er.Sentiment = Mixed
 	}
 	an.sent = sentScore{P: P, N: N, verdict: verdict, negEvidence: er.NegativeEvidence, posEvidence: er.PositiveEvidence}
 	if an.sent.negEvidence == "" {
@@ -286,6 +314,52 @@ func (an *analysis) brandSentiment(er *EntityResult) {
 		er.PositiveEvidence = ""
 	}
 }
+
+// announcedCaveat: t announces a caveat with a determiner that presumes
+// an upside — "the catch", "the main drawback", "one downside", "the
+// trade-off" — not a list of faults ("it has many drawbacks").
+func announcedCaveat(t string) bool {
+	prev := ""
+	for pos := 0; ; {
+		w, next := wordAtAny(t, pos)
+		if w == "" {
+			return false
+		}
+		lw := strings.ToLower(w)
+		if inSet(caveatNouns, lw) && inSet(caveatDeterminers, prev) {
+			return true
+		}
+		prev, pos = lw, next
+	}
+}
+
+var (
+	caveatNouns = set(`catch catches downside downsides drawback drawbacks trade-off trade-offs tradeoff tradeoffs
+caveat caveats hitch inconveniente inconvenientes pega desventaja inconvénient inconvénients hic haken nachteil`)
+	caveatDeterminers = set(`the main biggest big only one chief key real its their la el le der die le principal
+principale gran seul`)
+)
+
+// verdictLine: t is a labelled verdict — "**Verdict:** …", "Bottom
+// line: …", "Overall, …", "In short, …", "TL;DR: …", "En resumen, …",
+// "Fazit: …".
+func verdictLine(t string) bool {
+	t = strings.ToLower(strings.TrimLeft(t, " \t*_#>-"))
+	for _, l := range verdictLabels {
+		if strings.HasPrefix(t, l) {
+			rest := strings.TrimLeft(t[len(l):], "*_")
+			return strings.HasPrefix(rest, ":") || strings.HasPrefix(rest, ",") || strings.HasPrefix(rest, " —") || strings.HasPrefix(rest, ".")
+		}
+	}
+	return false
+}
+
+var verdictConditions = set(`if unless only si sauf wenn außer ausser solo`)
+
+var verdictLabels = []string{"verdict", "the verdict", "final verdict", "bottom line", "the bottom line", "overall",
+	"in short", "in summary", "summary", "tl;dr", "tldr", "conclusion", "in conclusion", "my take", "takeaway",
+	"the takeaway", "en resumen", "en definitiva", "en conclusión", "veredicto", "en bref", "en résumé", "verdict final",
+	"fazit", "kurz gesagt", "unterm strich"}
 
 // spanReading is one span's praise and criticism, kept for the next
 // span's turn.
@@ -580,7 +654,7 @@ var comparisonMarkers = set(`compared than like versus vs relative behind below 
 // most four words that only says yes or no ("No.", "I wouldn't.", "Not
 // really.", "Yes, absolutely.") is the answer's verdict on it.
 func (an *analysis) bareAnswer() Sentiment {
-	if !an.queryNames[0] {
+	if !an.queryNames[0] || !an.judgementAsked() {
 		return Neutral
 	}
 	// The first sentence up to its terminator: "No." is a sentence here,
@@ -617,8 +691,31 @@ func (an *analysis) bareAnswer() Sentiment {
 	return Neutral
 }
 
+// judgementAsked: the query asks for a judgement ("is X worth it",
+// "should I still use X", "is X any good", "is X reliable"), not a fact
+// ("is X vegan", "does X support SSO"): only then is a bare "Yes." praise.
+func (an *analysis) judgementAsked() bool {
+	for pos := 0; ; {
+		w, next := wordAtAny(an.query, pos)
+		if w == "" {
+			return false
+		}
+		if inSet(judgementWords, strings.ToLower(w)) || lexLookup(w)&(lexPositive|lexNegative) != 0 {
+			return true
+		}
+		pos = next
+	}
+}
+
+var judgementWords = set(`worth should good bad any legit legitimate trustworthy scam safe still recommend ok okay
+decent reliable overrated underrated vale merece bueno buena vaut bien lohnt gut`)
+
 // maxBareBytes bounds the first sentence read as a bare answer.
-const maxBareBytes = 64
+const (
+	maxBareBytes = 64
+	// maxRemedyWords: a fix word this close after a criticism remedies it.
+	maxRemedyWords = 12
+)
 
 var (
 	bareNo     = set(`no nope nah`)
@@ -1044,6 +1141,9 @@ func (an *analysis) valenceBeside(s, e int) (p, n float64, verdict bool) {
 	slices.SortFunc(ig, func(a, b [2]int) int { return a[0] - b[0] })
 	from := s
 	for _, sp := range ig {
+		if an.deniedKnown(sp[0], sp[1]) {
+			continue
+		}
 		if sp[0] > from {
 			a, b, v := an.valence(from, sp[0])
 			p, n, verdict = p+a, n+b, verdict || v
@@ -1056,6 +1156,56 @@ func (an *analysis) valenceBeside(s, e int) (p, n float64, verdict bool) {
 	}
 	return p, n, verdict
 }
+
+// deniedKnown: the ignorance statement text[s:e] is "no known" before a
+// noun that is no knowledge ("no known breach", "no reported outages"):
+// a denial of the criticism it qualifies, read with it.
+func (an *analysis) deniedKnown(s, e int) bool {
+	t := strings.ToLower(strings.TrimSpace(an.text[s:e]))
+	if !strings.HasSuffix(t, " known") && !strings.HasSuffix(t, " reported") {
+		return false
+	}
+	w, _ := wordAtAny(an.text[:min(len(an.text), e+maxTokenBytes)], e)
+	return w != "" && !inSet(knowledgeNouns, strings.ToLower(w)) && lexLookup(w)&lexNegative != 0
+}
+
+// planLimit: "limited" at pos states a plan's limit — a plan named
+// before it ("the free plan is limited") or after it ("limited on
+// Starter", "limited in the Basic tier").
+func (an *analysis) planLimit(before, before2 string, pos, e int) bool {
+	if inSet(planNouns, strings.ToLower(before)) || inSet(planNouns, strings.ToLower(before2)) {
+		return true
+	}
+	text := an.text
+	w, np := wordAtAny(text[:e], pos)
+	if !inSet(planPreps, strings.ToLower(w)) {
+		return false
+	}
+	for k := 0; k < 3; k++ {
+		w, np = wordAtAny(text[:e], np)
+		switch {
+		case w == "":
+			return false
+		case inSet(planNouns, strings.ToLower(w)) || inSet(tierNames, strings.ToLower(w)):
+			return true
+		case !inSet(articles, strings.ToLower(w)):
+			return false
+		}
+	}
+	return false
+}
+
+var (
+	planNouns = set(`plan plans tier tiers trial edition editions subscription level`)
+	planPreps = set(`on in for with`)
+	// tierNames name a pricing tier: "limited on Starter".
+	tierNames = set(`free starter basic standard plus pro premium business team teams growth essentials lite personal
+individual`)
+)
+
+// knowledgeNouns after "no known" keep it a statement of ignorance: "no
+// known details".
+var knowledgeNouns = set(`information info details data facts record records reviews`)
 
 // valence scores the polar words of text[s:e] outside accepted mentions:
 // praise p and criticism n, both ≥ 0, and whether the criticism holds a
@@ -1099,6 +1249,7 @@ func (an *analysis) valence(s, e int) (p, n float64, verdict bool) {
 	// The sentence's turn at an adversative ("but", "yet", "pero"): what
 	// it read before and after (contrastTurn.settle).
 	var turn contrastTurn
+	afterBrand := false
 	turn.reset(p, n)
 	endSentence := func() {
 		flush()
@@ -1159,9 +1310,12 @@ func (an *analysis) valence(s, e int) (p, n float64, verdict bool) {
 			prev, prev2 = "", ""
 			brandNamed = brandNamed || cands[j].ent == 0
 			turn.named(cands[j].ent == 0)
+			afterBrand = cands[j].ent == 0
 			continue // part of a mention ("Best Buy")
 		}
 		w := text[st:pos]
+		byBrand := afterBrand // the word follows a mention of the brand
+		afterBrand = false
 		turn.word(w)
 		before, before2 := prev, prev2
 		prev, prev2 = w, prev
@@ -1365,7 +1519,7 @@ func (an *analysis) valence(s, e int) (p, n float64, verdict bool) {
 			f = lexPositive // "it pays for itself"
 		case strings.EqualFold(w, "subscription") && (inSet(requireVerbs, before) || inSet(articles, before) && inSet(requireVerbs, before2)):
 			f = lexNegative // "it needs a subscription"
-		case strings.EqualFold(w, "cheap") && (inSet(cheapIs, before) || inSet(cheapLooks, before)):
+		case strings.EqualFold(w, "cheap") && (inSet(cheapIs, before) || inSet(cheapLooks, before) || inSet(cheapPreps, next())):
 			// "it's cheap": the price; "feels cheap": the build
 			if f = lexPositive; inSet(cheapLooks, before) {
 				f = lexNegative
@@ -1403,7 +1557,14 @@ func (an *analysis) valence(s, e int) (p, n float64, verdict bool) {
 		case (inSet(rarityWords, w) || inSet(fixWords, w) && inSet(passiveAux, before)) && lastNeg > 0 && wordsSinceNeg <= 3:
 			// "outages are rare": the criticism is denied
 			n -= lastNeg
-			p += lastNeg * sentFlipToPositive
+			p += lastNeg * sentRemedied
+			lastNeg = 0
+			continue
+		case inSet(fixWords, w) && (byBrand || inSet(remedySubjects, before)) && lastNeg > 0 && wordsSinceNeg <= maxRemedyWords:
+			// "a flaw in its extension, which Keeper patched within days":
+			// one incident, remedied — a fact, mildly to the brand's credit
+			n -= lastNeg
+			p += lastNeg * an.d.sent.denied
 			lastNeg = 0
 			continue
 		case strings.EqualFold(w, "locked") && strings.EqualFold(next(), "behind"):
@@ -1427,6 +1588,8 @@ func (an *analysis) valence(s, e int) (p, n float64, verdict bool) {
 			f = 0 // "closes issues", "GitHub issues": the tracker's noun
 		case strings.EqualFold(w, "limited") && strings.EqualFold(next(), "to"):
 			f = 0 // "limited to the web app": scope, not criticism
+		case strings.EqualFold(w, "limited") && an.planLimit(before, before2, pos, e):
+			f = 0 // "analytics are limited on Starter": a plan's limit stated as a fact
 		case strings.EqualFold(w, "top") && strings.EqualFold(before, "on"):
 			f = 0 // "on top of"
 		case strings.EqualFold(w, "catch") && inSet(catchBefore, before):
@@ -1476,7 +1639,7 @@ func (an *analysis) valence(s, e int) (p, n float64, verdict bool) {
 				deferred = 0 // "hard to recommend": one criticism
 				verdict = verdict || inSet(endorseVerbs, w) || inSet(verdictWords, w)
 			} else {
-				positive, wt = true, wt*sentFlipToPositive
+				positive, wt = true, wt*an.d.sent.denied
 			}
 			neg = 0
 		} else if !positive && inSet(fitNouns, next()) {
@@ -1728,8 +1891,11 @@ signal hardware machines machine devices device laptops laptop computers phones`
 	rarityWords = set(`rare rarer uncommon infrequent minimal negligible`)
 	// fixWords after "get"/"are" deny the criticism before them: "problems
 	// get fixed quickly".
-	fixWords   = set(`fixed resolved solved sorted patched`)
-	passiveAux = set(`get gets got are is were was be been`)
+	fixWords = set(`fixed resolved solved sorted patched`)
+	// remedySubjects before a fix word make it the maker's remedy: "which
+	// it patched", "it fixed".
+	remedySubjects = set(`it they which who`)
+	passiveAux     = set(`get gets got are is were was be been`)
 	// wantVerbs after "you" state a requirement: the polar words up to the
 	// next comma say what the reader needs ("if you need fast offline
 	// access"), not how the product is.
@@ -1880,5 +2046,8 @@ plummets deteriorated fallen`)
 	businessNouns = set(`business market category`)
 	cheapLooks    = set(`feels feel looks look seems seem`)
 	cheapIs       = set(`is are it's it’s that's that’s`)
-	saveObjects   = set(`money time hours`)
+	// cheapPreps after "cheap" make it the price: "cheap per year of use",
+	// "cheap to run".
+	cheapPreps  = set(`per to for over at`)
+	saveObjects = set(`money time hours`)
 )

@@ -47,6 +47,22 @@ func TestBrandSentiment(t *testing.T) {
 		{"unread reservation after but", zestora, "is zestora any good", "Zestora is a great way to learn to cook, but on its own it won't replace a weekly grocery run.", Mixed},
 		{"unread reservation after However", zestora, "is zestora any good", "Zestora is excellent for beginners. However, the portions are on the small side for families.", Mixed},
 		{"an opener alone in its span", zestora, "is zestora any good", "- **Zestora** – excellent recipes and reliable delivery. However, most recipes need a wok.", Mixed},
+		// a fact asked, a fact answered: a bare "Yes." is no praise
+		{"yes to a question of fact", zestora, "is zestora gluten free", "Yes. Every Zestora kit is made in a gluten-free kitchen and labelled by allergen.", Neutral},
+		{"yes to a question of worth", zestora, "is zestora worth it", "Yes. Zestora kits are made in a gluten-free kitchen and labelled by allergen.", Positive},
+		// a plan's limit stated as a fact
+		{"a plan limit", zestora, "zestora plans", "Zestora costs $9 a week on Basic and $15 on Family. Recipe swaps are limited on Basic.", Neutral},
+		{"a limit that is a fault", zestora, "zestora menu", "Zestora's menu is limited and repetitive.", Negative},
+		// a criticism negated is a mild fact, not praise
+		{"no known breach", zestora, "zestora data breach", "Zestora has no known breach of customer payment data. In 2024 a researcher reported a bug in its app, which Zestora fixed within days.", Neutral},
+		// a caveat announced beside praise
+		{"the main drawback after praise", zestora, "zestora review", "Zestora has excellent recipes and fast delivery. The main drawback is slow support when a box goes missing.", Mixed},
+		{"the catch after praise", zestora, "zestora review", "Zestora has great recipes. The catch is everything else: deliveries are late, support is slow and billing is confusing.", Mixed},
+		{"faults listed without praise", zestora, "zestora review", "Zestora's boxes arrive late and support is slow. Refunds take weeks.", Negative},
+		// a labelled verdict decides between two sides
+		{"a verdict against after pros and cons", zestora, "zestora review", "## Zestora\n\n**Pros:** cheap first box, easy setup.\n\n**Cons:** late deliveries, slow support, confusing billing.\n\n**Verdict:** easy to start, but most families outgrow it quickly.", Negative},
+		{"a conditional verdict stays two-sided", zestora, "zestora review", "Zestora has excellent recipes, but support is slow.\n\n**Bottom line:** a great pick if you cook twice a week.", Mixed},
+		{"price per use", zestora, "zestora cost", "Zestora is cheap per meal compared with takeaway.", Positive},
 		{"restrictive limits", airtable, "airtable limits", "Airtable's free plan caps bases at 1,000 records and 100 automation runs a month, which is restrictive for anything beyond a personal project.", Negative},
 	}
 	for _, tc := range cases {
