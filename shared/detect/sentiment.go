@@ -14,7 +14,6 @@ import (
 const (
 	sentNeutral        = 0.5
 	sentClear          = 0.8
-	sentMixedRatio     = 0.34
 	sentClearCriticism = 1.5
 	sentStrong         = 1.5
 	sentBoost          = 1.5
@@ -64,11 +63,14 @@ type sentParams struct {
 	// verdictLine lets a labelled verdict line decide a mixed reading;
 	// caveat makes an announced caveat beside praise two-sided.
 	verdictLine, caveat bool
+	// mixedRatio: the smaller side's least share of the larger for a
+	// mixed reading (decide).
+	mixedRatio float64
 }
 
 var defaultSentParams = sentParams{vaderMin: 0.5, vaderFree: 2.0, vaderAny: 3.0, vaderStrong: 3.0,
 	concede: 0.5, concedeCost: 0.5, inferred: 1, denied: 0.2,
-	verdictLine: true, caveat: true}
+	verdictLine: true, caveat: true, mixedRatio: 0.34}
 
 // withSentParams replaces the calibrated thresholds (calibration tests).
 func withSentParams(p sentParams) Option { return func(d *Detector) { d.sent = p } }
@@ -170,6 +172,12 @@ func (an *analysis) brandSentiment(er *EntityResult) {
 				// before it to the brand as well.
 				if ce := an.clauseBeforeOther(s, e); ce > s {
 					spans = append(spans, [2]int{s, ce})
+				}
+				if rs, ok := an.clausesAfterComparedRival(s, e); ok {
+					// "Its training is only okay next to TrainerRoad, the
+					// subscription has climbed, and …": the sentence goes on
+					// about the brand after the rival it was compared with
+					spans = append(spans, [2]int{rs, e})
 				}
 				break
 			}
@@ -285,7 +293,7 @@ func (an *analysis) brandSentiment(er *EntityResult) {
 	if vn > vp && an.d.sent.verdictLine {
 		verdict = true // "**Verdict:** easy to start, but most sites outgrow it"
 	}
-	er.Sentiment = decideSentiment(P, N)
+	er.Sentiment = an.d.sent.decide(P, N)
 	switch {
 	case er.Sentiment == Mixed && verdict && N >= P:
 		// Praise beside a verdict against the brand ("powerful, but
@@ -295,9 +303,10 @@ func (an *analysis) brandSentiment(er *EntityResult) {
 		// "**Bottom line:** worth every penny": a one-sided verdict with
 		// no condition ("a strong pick if …" stays two-sided)
 		er.Sentiment = Positive
-	case caveat && !verdict && P >= sentNeutral && N >= sentNeutral && an.d.sent.caveat:
-		// "The catch is …", "The downsides are real, though": a caveat
-		// announced beside praise makes the answer two-sided.
+	case caveat && !verdict && N >= sentNeutral && an.d.sent.caveat:
+		// "The catch is …", "The downsides are real, though", "its main
+		// drawbacks are practical": a caveat so announced presumes an
+		// upside — the answer is two-sided.
 		er.Sentiment = Mixed
 	}
 	an.sent = sentScore{P: P, N: N, verdict: verdict, negEvidence: er.NegativeEvidence, posEvidence: er.PositiveEvidence}
@@ -463,7 +472,7 @@ func (s *sentScore) settle(yes bool, x, other float64) float64 {
 	if !yes {
 		return 0
 	}
-	return max(x, sentClear, sentMixedRatio*other)
+	return max(x, sentClear, defaultSentParams.mixedRatio*other)
 }
 
 // recommendedFirst: the query asks for a recommendation ("best", "which",
@@ -646,6 +655,52 @@ func (an *analysis) clauseBeforeOther(s, e int) int {
 		pos = np
 	}
 	return cut
+}
+
+// clausesAfterComparedRival: the sentence [s,e) opens with a pronoun for
+// the brand and names a rival only as the object of a comparison ("next
+// to X", "than X", "as much as a comparable X"); it returns where the
+// clauses after the rival's start (after its comma or semicolon), when no
+// other entity is named there.
+func (an *analysis) clausesAfterComparedRival(s, e int) (int, bool) {
+	text := an.text
+	if w, _ := wordAtAny(text[:e], s); !inSet(brandPronouns, strings.ToLower(w)) {
+		return 0, false
+	}
+	cands := an.sc.cands
+	i, _ := slices.BinarySearchFunc(cands, s, func(c cand, t int) int { return c.start - t })
+	for ; i < len(cands) && cands[i].start < e && cands[i].state != candAccepted; i++ {
+	}
+	if i == len(cands) || cands[i].start >= e || cands[i].ent == 0 {
+		return 0, false
+	}
+	c := &cands[i]
+	compared := false
+	at := c.start
+	for k := 0; k < 3 && !compared; k++ { // "as a comparable Shark", "than Zoom's"
+		p := prevToken(text, s, at)
+		lw := strings.ToLower(p.word)
+		if lw == "" {
+			break
+		}
+		compared = inSet(comparisonMarkers, lw) || lw == "as" || lw == "to" || lw == "with"
+		at -= len(p.word) + 1
+		if at <= s {
+			break
+		}
+	}
+	if !compared {
+		return 0, false
+	}
+	k := strings.IndexAny(text[c.end:e], ",;")
+	if k < 0 {
+		return 0, false
+	}
+	rs := c.end + k + 1
+	if an.hasCandIn(rs, e) {
+		return 0, false
+	}
+	return rs, e-rs > 1
 }
 
 var comparisonMarkers = set(`compared than like versus vs relative behind below next beside`)
@@ -974,11 +1029,14 @@ func (an *analysis) entitiesIn(s, e int) (brand, other bool) {
 	return brand, other
 }
 
-func decideSentiment(p, n float64) Sentiment {
+// decide reads praise p and criticism n: neutral under sentNeutral both,
+// mixed when both are clear and the smaller is at least mixedRatio of the
+// larger (or clear criticism is outweighed by praise), else the larger.
+func (pm sentParams) decide(p, n float64) Sentiment {
 	switch {
 	case p < sentNeutral && n < sentNeutral:
 		return Neutral
-	case p >= sentClear && n >= sentClear && min(p, n) >= sentMixedRatio*max(p, n),
+	case p >= sentClear && n >= sentClear && min(p, n) >= pm.mixedRatio*max(p, n),
 		n >= sentClearCriticism && p > n:
 		return Mixed
 	case p > n:
@@ -1157,6 +1215,40 @@ func (an *analysis) valenceBeside(s, e int) (p, n float64, verdict bool) {
 	return p, n, verdict
 }
 
+// reasonToEndorse: after "hard to" at pos, a reason to endorse the brand
+// is what is hard to find — "hard to find a reason to choose it", "hard
+// to see why anyone would pick it".
+func reasonToEndorse(text string, pos, e int) bool {
+	_, np := wordAtAny(text[:e], pos) // "to"
+	w, np := wordAtAny(text[:e], np)
+	if !inSet(seekVerbs, strings.ToLower(w)) {
+		return false
+	}
+	for k := 0; k < 6; k++ {
+		if w, np = wordAtAny(text[:e], np); w == "" || strings.ContainsAny(w, ",;:") {
+			return false
+		}
+		if inSet(endorseVerbs, strings.ToLower(w)) {
+			return true
+		}
+	}
+	return false
+}
+
+// alternativesAsked: the query asks for alternatives, so naming them is
+// the answer, not advice to leave the brand.
+func (an *analysis) alternativesAsked() bool {
+	return hasWordIn(an.query, alternativeNouns) || hasWordIn(an.query, comparisonMarkers)
+}
+
+var alternativeNouns = set(`alternative alternatives alternativas alternativa alternatives alternativen`)
+
+var seekVerbs = set(`find see think name make`)
+
+// stepDirections after "step" judge a change: "a step up", "a step back".
+var stepDirections = map[string]uint8{"up": lexPositive, "forward": lexPositive, "down": lexNegative,
+	"back": lexNegative, "backward": lexNegative, "backwards": lexNegative}
+
 // deniedKnown: the ignorance statement text[s:e] is "no known" before a
 // noun that is no knowledge ("no known breach", "no reported outages"):
 // a denial of the criticism it qualifies, read with it.
@@ -1250,6 +1342,7 @@ func (an *analysis) valence(s, e int) (p, n float64, verdict bool) {
 	// it read before and after (contrastTurn.settle).
 	var turn contrastTurn
 	afterBrand := false
+	lessNeg := false // the negation is "less": "less buggy" is an improvement
 	turn.reset(p, n)
 	endSentence := func() {
 		flush()
@@ -1324,7 +1417,8 @@ func (an *analysis) valence(s, e int) (p, n float64, verdict bool) {
 			f &^= lexPositive | lexNegative | lexStrong
 		}
 		if vader && f == 0 && !sentimentRole(w) {
-			f = an.d.sent.vaderFlags(w, predLeft > 0)
+			// after a negator the slot is evaluative too: "far less boring"
+			f = an.d.sent.vaderFlags(w, predLeft > 0 || neg > 0 || pendingNeg)
 		}
 		// one lookup tells whether w opens a predicate, advises or sets a
 		// condition (most words do none of these)
@@ -1354,6 +1448,15 @@ func (an *analysis) valence(s, e int) (p, n float64, verdict bool) {
 		} else if reduceLeft > 0 {
 			reduceLeft--
 			reduceObj = reduceObj || f&(lexPositive|lexNegative) == 0
+		}
+		if inSet(alternativeNouns, w) && !brandNamed && !instead && !an.alternativesAsked() {
+			// "That's why Grafana and Honeycomb are popular alternatives",
+			// "cheaper alternatives exist": the clause's praise is the
+			// alternatives', and pointing to them is a mild complaint
+			p -= clauseP
+			n += sentMovedTo
+			clauseP, instead = 0, true
+			continue
 		}
 		if inSet(insteadWords, w) && before != "" {
 			// "Many schools recommend BigBlueButton instead": the praise
@@ -1391,6 +1494,10 @@ func (an *analysis) valence(s, e int) (p, n float64, verdict bool) {
 			if f == 0 && strings.EqualFold(w, "only") {
 				neg = 0
 			}
+		}
+		if f == 0 && len(w) == 4 && strings.EqualFold(w, "step") {
+			// "a huge step up from older services", "a step backwards"
+			f = stepDirections[strings.ToLower(peekWord(text, pos, e))]
 		}
 		if f == 0 && !since && !want && !sentimentRole(w) && strings.IndexByte(w, '-') < 0 &&
 			!(len(w) > 5 && (strings.HasSuffix(w, "est") || strings.HasSuffix(w, "er"))) {
@@ -1442,6 +1549,7 @@ func (an *analysis) valence(s, e int) (p, n float64, verdict bool) {
 			pendingNeg = false
 		case f&lexNegator != 0:
 			pendingNeg = true
+			lessNeg = strings.EqualFold(w, "less")
 			continue
 		case f&lexBooster != 0:
 			mult, multLeft = sentBoost, 2
@@ -1456,8 +1564,9 @@ func (an *analysis) valence(s, e int) (p, n float64, verdict bool) {
 			}
 			flush()
 			deferred, neg = mult, negationWindow+1
-			if inSet(endorseVerbs, peekWord(text, pos+len(" to"), e)) || strings.EqualFold(peekWord(text, pos+len(" to"), e), "justify") {
-				verdict = true // "hard to recommend", "hard to justify"
+			if inSet(endorseVerbs, peekWord(text, pos+len(" to"), e)) || strings.EqualFold(peekWord(text, pos+len(" to"), e), "justify") ||
+				reasonToEndorse(text, pos, e) {
+				verdict = true // "hard to recommend", "hard to justify", "hard to find a reason to choose it"
 			}
 			continue
 		case inSet(selfWords, w):
@@ -1519,6 +1628,8 @@ func (an *analysis) valence(s, e int) (p, n float64, verdict bool) {
 			f = lexPositive // "it pays for itself"
 		case strings.EqualFold(w, "subscription") && (inSet(requireVerbs, before) || inSet(articles, before) && inSet(requireVerbs, before2)):
 			f = lexNegative // "it needs a subscription"
+		case inSet(feeNouns, w):
+			costLeft = 6 // "the subscription has climbed to $19.99"
 		case strings.EqualFold(w, "cheap") && (inSet(cheapIs, before) || inSet(cheapLooks, before) || inSet(cheapPreps, next())):
 			// "it's cheap": the price; "feels cheap": the build
 			if f = lexPositive; inSet(cheapLooks, before) {
@@ -1548,7 +1659,7 @@ func (an *analysis) valence(s, e int) (p, n float64, verdict bool) {
 			f = lexNegative // "scores below the Pixel", "falls behind"
 		case strings.EqualFold(w, "short") && inSet(fallVerbs, before):
 			f = lexNegative // "falls short"
-		case strings.EqualFold(w, "up") && costLeft > 0 && inSet(goVerbs, before):
+		case strings.EqualFold(w, "up") && costLeft > 0 && (inSet(goVerbs, before) || inSet(addUpVerbs, before)):
 			f = lexNegative // "the price went up"
 		case f&lexNegative != 0 && reducing:
 			// "kitchen screens cut ticket errors", "fewer crashes": a fault
@@ -1603,6 +1714,8 @@ func (an *analysis) valence(s, e int) (p, n float64, verdict bool) {
 			f = 0 // "worth taking seriously", "worth noting"
 		case inSet(choiceNouns, w) && inSet(choiceAdjectives, before):
 			f = lexPositive // "the obvious choice", "first recommendation"
+		case inSet(weakPraise, w) && inSet(faintBefore, before):
+			f = lexNegative // "only okay", "just fine", "merely adequate": faint praise
 		}
 		if selfLeft > 0 {
 			selfLeft--
@@ -1639,7 +1752,13 @@ func (an *analysis) valence(s, e int) (p, n float64, verdict bool) {
 				deferred = 0 // "hard to recommend": one criticism
 				verdict = verdict || inSet(endorseVerbs, w) || inSet(verdictWords, w)
 			} else {
-				positive, wt = true, wt*an.d.sent.denied
+				// "no issues", "no known breach": a mild fact; "far less
+				// boring", "less buggy": an improvement, praise
+				k := an.d.sent.denied
+				if lessNeg {
+					k = sentRemedied
+				}
+				positive, wt = true, wt*k
 			}
 			neg = 0
 		} else if !positive && inSet(fitNouns, next()) {
@@ -1807,7 +1926,7 @@ var sentimentRoles = func() map[string]bool {
 	for _, set := range []map[string]bool{hardWords, selfWords, wantVerbs, endorseVerbs, costNouns, highWords,
 		lowWords, breadthWords, haltVerbs, shutVerbs, rankVerbs, rarityWords, contextIssues, choiceNouns, worksWell,
 		fitNouns, possessVerbs, articles, choiceAdjectives, capabilityVerbs, concessiveWords, responseNouns, mediocreWords,
-		fixWords, qualityNouns, declineVerbs, servedWords, saveVerbs, urgeBuy, exitVerbs} {
+		fixWords, qualityNouns, declineVerbs, servedWords, saveVerbs, urgeBuy, exitVerbs, feeNouns, alternativeNouns} {
 		for w := range set {
 			m[w] = true
 		}
@@ -1885,9 +2004,11 @@ maintaining`)
 	conditionPreps = set(`on with over for`)
 	conditionNouns = set(`connection connections connectivity network networks internet wifi wi-fi bandwidth
 signal hardware machines machine devices device laptops laptop computers phones`)
-	fallVerbs   = set(`fell falling fall`) // "falls" is criticism of its own
-	rankVerbs   = set(`scores scored ranks ranked rates rated sits trails trailed falls fell comes came lags lagged`)
-	goVerbs     = set(`went gone goes going has have`)
+	fallVerbs = set(`fell falling fall`) // "falls" is criticism of its own
+	rankVerbs = set(`scores scored ranks ranked rates rated sits trails trailed falls fell comes came lags lagged`)
+	goVerbs   = set(`went gone goes going has have`)
+	// addUpVerbs before "up" after a cost: "charges stack up", "fees add up".
+	addUpVerbs  = set(`add adds added adding stack stacks stacked pile piles piled mount mounts`)
 	rarityWords = set(`rare rarer uncommon infrequent minimal negligible`)
 	// fixWords after "get"/"are" deny the criticism before them: "problems
 	// get fixed quickly".
@@ -1902,6 +2023,8 @@ signal hardware machines machine devices device laptops laptop computers phones`
 	wantVerbs = set(`need want require prefer value expect`)
 	// weakPraise commits to little: popularity, adequacy.
 	weakPraise = set(`popular fine decent okay ok usable adequate reasonable well-known`)
+	// faintBefore weak praise makes it faint: "only okay", "just fine".
+	faintBefore = set(`only just merely barely`)
 
 	hardWords    = set(`hard difficult tough`)
 	hardToPraise = set(`beat top match fault`)
@@ -2040,7 +2163,10 @@ plummets deteriorated fallen`)
 	// requireVerbs before "a subscription": a cost the product imposes.
 	requireVerbs = set(`needs need requires require`)
 	saveVerbs    = set(`saves save saved saving`)
-	urgeBuy      = set(`buy get choose pick`)
+	// feeNouns are a cost whose rise is criticism ("the subscription has
+	// climbed") but no criticism alone.
+	feeNouns = set(`subscription subscriptions membership memberships`)
+	urgeBuy  = set(`buy get choose pick`)
 	// exitVerbs before "the … business/market": the maker left it.
 	exitVerbs     = set(`quit exited left abandoned`)
 	businessNouns = set(`business market category`)

@@ -63,11 +63,24 @@ func TestBrandSentiment(t *testing.T) {
 		{"a verdict against after pros and cons", zestora, "zestora review", "## Zestora\n\n**Pros:** cheap first box, easy setup.\n\n**Cons:** late deliveries, slow support, confusing billing.\n\n**Verdict:** easy to start, but most families outgrow it quickly.", Negative},
 		{"a conditional verdict stays two-sided", zestora, "zestora review", "Zestora has excellent recipes, but support is slow.\n\n**Bottom line:** a great pick if you cook twice a week.", Mixed},
 		{"price per use", zestora, "zestora cost", "Zestora is cheap per meal compared with takeaway.", Positive},
+		// a reason to choose the brand hard to find is a verdict
+		{"hard to find a reason to pick it", zestora, "is zestora still good", "Zestora's recipes are good. But it's hard to find a reason to pick it over a supermarket today: boxes are pricey and delivery slots are scarce.", Negative},
+		// costs that add up; a step up; an improvement; faint praise
+		{"fees that add up", zestora, "zestora cost", "Zestora's delivery fees add up quickly.", Negative},
+		{"a step up", zestora, "zestora vs supermarket kits", "Zestora is a big step up from supermarket meal kits.", Positive},
+		{"less tedious is an improvement", zestora, "zestora for busy parents", "Zestora makes weeknight cooking far less tedious.", Positive},
+		{"only okay", zestora, "zestora desserts", "Zestora's desserts are only okay.", Negative},
+		// pointing to alternatives is a mild complaint, unless they were asked for
+		{"alternatives pointed to", zestora, "zestora delivery", "Zestora's deliveries are often late. That's why cheaper alternatives are popular.", Negative},
+		// a sentence about the brand goes on after the rival it compares it with
+		{"the sentence goes on after the rival", zestora, "zestora vs freshbox", "Zestora has excellent recipes. Its portions are smaller than FreshBox's, the boxes arrive late, and support is slow.", Mixed},
+		// a caveat so announced presumes an upside
+		{"its main drawbacks", zestora, "zestora drawbacks", "Zestora's main drawbacks are practical: boxes arrive late and support is slow.", Mixed},
 		{"restrictive limits", airtable, "airtable limits", "Airtable's free plan caps bases at 1,000 records and 100 automation runs a month, which is restrictive for anything beyond a personal project.", Negative},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			r, err := New(tc.brand, nil).Analyze(context.Background(), Input{Text: tc.text, Query: tc.query})
+			r, err := New(tc.brand, []Entity{{Name: "FreshBox"}}).Analyze(context.Background(), Input{Text: tc.text, Query: tc.query})
 			if err != nil {
 				t.Fatal(err)
 			}
