@@ -32,19 +32,20 @@ var sentimentGrid = func() []sentParams {
 // criticism is read (VADER's thresholds at their defaults): the weight of
 // a hedged concession and of a price conceded before "but" (contrastTurn),
 // the reservation read into a "but" after praise, the weight of a
-// criticism denied, and whether a labelled verdict line and an announced
-// caveat decide. The first point reads none of them.
+// criticism denied, whether a labelled verdict line and an announced
+// caveat decide, whether a need answered by the brand recommends it, and
+// the mixed ratio. The first point reads none of them.
 var turnGrid = func() []sentParams {
 	var g []sentParams
-	for _, rules := range []bool{false, true} {
+	for _, rules := range [][2]bool{{false, false}, {true, false}, {false, true}, {true, true}} {
 		for _, inferred := range []float64{0, 1} {
 			for _, concede := range []float64{1, 0.5} {
 				for _, cost := range []float64{1, 0.5} {
 					for _, denied := range []float64{0.8, 0.2} {
-						for _, ratio := range []float64{0.34, 0.3, 0.4} {
+						for _, ratio := range []float64{0.34, 0.4} {
 							p := defaultSentParams
 							p.concede, p.concedeCost, p.inferred, p.denied = concede, cost, inferred, denied
-							p.verdictLine, p.caveat, p.mixedRatio = rules, rules, ratio
+							p.verdictLine, p.caveat, p.needAsked, p.mixedRatio = rules[0], rules[0], rules[1], ratio
 							g = append(g, p)
 						}
 					}
@@ -56,7 +57,8 @@ var turnGrid = func() []sentParams {
 }()
 
 func (p sentParams) String() string {
-	turn := fmt.Sprintf("concede×%.1f price×%.1f but+%.0f denied×%.1f verdict,caveat=%v mixed≥%.2f", p.concede, p.concedeCost, p.inferred, p.denied, p.verdictLine, p.mixedRatio)
+	turn := fmt.Sprintf("concede×%.1f price×%.1f but+%.0f denied×%.1f verdict,caveat=%v need=%v mixed≥%.2f", p.concede, p.concedeCost,
+		p.inferred, p.denied, p.verdictLine, p.needAsked, p.mixedRatio)
 	if p.vaderMin <= 0 {
 		return "vader off " + turn
 	}
@@ -204,13 +206,13 @@ func calibrate(t *testing.T, sets []sentimentSet, points []sentParams, ablate bo
 		return tied[(len(tied)-1)/2]
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "%-92s", "point")
+	fmt.Fprintf(&b, "%-100s", "point")
 	for _, s := range sets {
 		fmt.Fprintf(&b, " %-8s", s.name)
 	}
 	b.WriteString(" all                       ablated\n")
 	for i, pm := range points {
-		fmt.Fprintf(&b, "%-92s", pm)
+		fmt.Fprintf(&b, "%-100s", pm)
 		for _, x := range grid[i] {
 			fmt.Fprintf(&b, " %3d/%-4d", x.ok, x.n)
 		}
@@ -222,9 +224,9 @@ func calibrate(t *testing.T, sets []sentimentSet, points []sentParams, ablate bo
 		i := choose(j)
 		lo.plus(grid[i][j])
 		base.plus(grid[0][j])
-		fmt.Fprintf(&b, "  %-10s %-92s %s   first point %s\n", s.name, points[i], grid[i][j], grid[0][j])
+		fmt.Fprintf(&b, "  %-10s %-100s %s   first point %s\n", s.name, points[i], grid[i][j], grid[0][j])
 	}
-	fmt.Fprintf(&b, "  %-10s %-92s %s   first point %s\n", "all", "", lo, base)
+	fmt.Fprintf(&b, "  %-10s %-100s %s   first point %s\n", "all", "", lo, base)
 	bi := choose(-1)
 	fmt.Fprintf(&b, "chosen on every set: %s", points[bi])
 	t.Logf("\n%s", b.String())

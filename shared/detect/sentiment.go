@@ -63,6 +63,9 @@ type sentParams struct {
 	// verdictLine lets a labelled verdict line decide a mixed reading;
 	// caveat makes an announced caveat beside praise two-sided.
 	verdictLine, caveat bool
+	// needAsked: a query stating a need that names no tracked entity,
+	// answered by the brand first in prose, recommends it.
+	needAsked bool
 	// mixedRatio: the smaller side's least share of the larger for a
 	// mixed reading (decide).
 	mixedRatio float64
@@ -70,7 +73,7 @@ type sentParams struct {
 
 var defaultSentParams = sentParams{vaderMin: 0.5, vaderFree: 2.0, vaderAny: 3.0, vaderStrong: 3.0,
 	concede: 0.5, concedeCost: 0.5, inferred: 1, denied: 0.2,
-	verdictLine: true, caveat: true, mixedRatio: 0.34}
+	verdictLine: true, caveat: true, mixedRatio: 0.34, needAsked: true}
 
 // withSentParams replaces the calibrated thresholds (calibration tests).
 func withSentParams(p sentParams) Option { return func(d *Detector) { d.sent = p } }
@@ -515,9 +518,20 @@ func (an *analysis) recommendedFirst(er *EntityResult) bool {
 			// of options
 			return true
 		}
+		if an.d.sent.needAsked && !explanatory && !inList && !slices.Contains(an.queryNames, true) && !hasWordIn(an.query, topicNouns) {
+			// "shared inbox for a support team", "open a kids savings
+			// account": a need that names no product, answered by the brand
+			// in prose first
+			return true
+		}
 		pos = next
 	}
 }
+
+// topicNouns make a query a request for information, not a need:
+// "history of smartphone market share", "streaming industry news".
+var topicNouns = set(`history market share news statistics stats revenue founded founder ceo ipo stock trends industry
+timeline origin lawsuit`)
 
 var recommendIntent = set(`best top recommend recommended recommendation alternative alternatives which
 good should ideal`)
@@ -649,8 +663,8 @@ func (an *analysis) clauseBeforeOther(s, e int) int {
 		if strings.ContainsAny(between, ";:,") || strings.Contains(between, "—") || strings.Contains(between, "–") {
 			cut = pos
 		}
-		if inSet(contrastWords, w) || inSet(comparisonMarkers, w) {
-			cut = np - len(w)
+		if inSet(contrastWords, w) || inSet(comparisonMarkers, w) || strings.EqualFold(w, "as") {
+			cut = np - len(w) // "… twice as much as a comparable Shark"
 		}
 		pos = np
 	}
@@ -1604,6 +1618,8 @@ func (an *analysis) valence(s, e int) (p, n float64, verdict bool) {
 			f = lexPositive // "the more private choice"
 		case costLeft > 0 && inSet(highWords, w) && !inSet(costNouns, next()):
 			f = lexNegative // "fees are high"
+		case costLeft > 0 && inSet(multipleWords, w) && inSet(multipleNext, strings.ToLower(next())):
+			f = lexNegative // "costs about twice as much as", "triple the price"
 		case costLeft > 0 && inSet(lowWords, w) && !inSet(costNouns, next()):
 			f = lexPositive // "prices are low"
 		case inSet(breadthWords, w) && inSet(rangeNouns, next()):
@@ -1926,7 +1942,7 @@ var sentimentRoles = func() map[string]bool {
 	for _, set := range []map[string]bool{hardWords, selfWords, wantVerbs, endorseVerbs, costNouns, highWords,
 		lowWords, breadthWords, haltVerbs, shutVerbs, rankVerbs, rarityWords, contextIssues, choiceNouns, worksWell,
 		fitNouns, possessVerbs, articles, choiceAdjectives, capabilityVerbs, concessiveWords, responseNouns, mediocreWords,
-		fixWords, qualityNouns, declineVerbs, servedWords, saveVerbs, urgeBuy, exitVerbs, feeNouns, alternativeNouns} {
+		fixWords, qualityNouns, declineVerbs, servedWords, saveVerbs, urgeBuy, exitVerbs, feeNouns, alternativeNouns, multipleWords} {
 		for w := range set {
 			m[w] = true
 		}
@@ -1983,10 +1999,14 @@ standardize make`)
 surcharge surcharges premium precio precios coste costes comisiones tarifa tarifas prix tarif tarifs frais coût
 coûts cout couts preis preise kosten gebühren gebuhren`)
 	highWords = set(`high higher highest steep steeper rising climbing climb climbs soar soars soared soaring hefty risen rose increased jumped
+triples tripled doubles
 climbed hiked doubled rises rise hikes increases jump jumps alto altos alta altas elevado elevados elevada
 élevé élevés élevée eleve eleves elevee hoch hohe hoher augmenté augmente augmentés gestiegen erhöht erhoht
 subido aumentado aumentó aumento`)
-	lowWords         = set(`low lower lowest`)
+	lowWords = set(`low lower lowest`)
+	// multipleWords before "as"/"the" after a cost: "costs twice as much".
+	multipleWords    = set(`twice double triple thrice`)
+	multipleNext     = set(`as the what`)
 	breadthWords     = set(`widest broadest largest biggest huge vast wide broad large`)
 	rangeNouns       = set(`selection range catalog catalogue choice library ecosystem audience coverage inventory`)
 	haltVerbs        = set(`stopped ceased halted ended ending stopping dropped dropping`)

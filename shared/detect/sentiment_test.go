@@ -76,6 +76,11 @@ func TestBrandSentiment(t *testing.T) {
 		{"the sentence goes on after the rival", zestora, "zestora vs freshbox", "Zestora has excellent recipes. Its portions are smaller than FreshBox's, the boxes arrive late, and support is slow.", Mixed},
 		// a caveat so announced presumes an upside
 		{"its main drawbacks", zestora, "zestora drawbacks", "Zestora's main drawbacks are practical: boxes arrive late and support is slow.", Mixed},
+		// a need answered by the brand first, in prose, recommends it
+		{"a need answered by the brand", zestora, "weeknight dinners for two", "Zestora sends two-person kits with pre-measured ingredients and 20-minute recipes, and you can skip any week.", Positive},
+		{"a question of history is no need", zestora, "history of meal kit market share", "Zestora shipped about 3 million boxes in 2023, second to FreshBox, which regained the lead in 2024.", Neutral},
+		// a price compared with a rival's
+		{"twice the rival's price", zestora, "zestora vs freshbox", "Zestora has excellent recipes. It also costs about twice as much as a comparable FreshBox plan.", Mixed},
 		{"restrictive limits", airtable, "airtable limits", "Airtable's free plan caps bases at 1,000 records and 100 automation runs a month, which is restrictive for anything beyond a personal project.", Negative},
 	}
 	for _, tc := range cases {
