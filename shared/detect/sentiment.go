@@ -210,6 +210,11 @@ func (an *analysis) brandSentiment(er *EntityResult) {
 		if question(text[s:e]) {
 			continue
 		}
+		if cs, ce, ok := an.brandCell(s, e); ok {
+			// "| Weakness | Paywalled features | Fewer users |" under a
+			// header "| | Hinge | Bumble |": the brand's column only
+			s, e = cs, ce
+		}
 		p, n, v := an.valenceBeside(s, e)
 		if items := 0.5 * float64(consItems(text[s:e])); items > n {
 			// "Cons: runs large; break-in takes a week; little arch
@@ -372,6 +377,69 @@ var verdictLabels = []string{"verdict", "the verdict", "final verdict", "bottom 
 	"in short", "in summary", "summary", "tl;dr", "tldr", "conclusion", "in conclusion", "my take", "takeaway",
 	"the takeaway", "en resumen", "en definitiva", "en conclusión", "veredicto", "en bref", "en résumé", "verdict final",
 	"fazit", "kurz gesagt", "unterm strich"}
+
+// brandCell: [s,e) is a table row (not the header) of a table whose
+// header names the brand in one column and another tracked entity in
+// another; it returns that column's cell in the row.
+func (an *analysis) brandCell(s, e int) (cs, ce int, ok bool) {
+	text := an.text
+	ls := strings.LastIndexByte(text[:s], '\n') + 1
+	le := strings.IndexByte(text[s:], '\n')
+	if le < 0 {
+		le = len(text)
+	} else {
+		le += s
+	}
+	if !strings.HasPrefix(strings.TrimLeft(text[ls:le], " "), "|") {
+		return 0, 0, false
+	}
+	// the header: the first line of the run of table lines
+	hs := ls
+	for hs > 0 {
+		ps := strings.LastIndexByte(text[:hs-1], '\n') + 1
+		if !strings.HasPrefix(strings.TrimLeft(text[ps:hs-1], " "), "|") {
+			break
+		}
+		hs = ps
+	}
+	if hs == ls {
+		return 0, 0, false // the header itself
+	}
+	he := hs + strings.IndexByte(text[hs:], '\n')
+	col, other := -1, false
+	for k, c := range tableCells(text, hs, he) {
+		brand, rival := an.entitiesIn(c[0], c[1])
+		if brand && !rival {
+			col = k
+		}
+		other = other || rival
+	}
+	if col < 0 || !other {
+		return 0, 0, false
+	}
+	if cells := tableCells(text, ls, le); col < len(cells) {
+		c := cells[col]
+		return max(c[0], s), min(c[1], e), c[1] > s && c[0] < e
+	}
+	return 0, 0, false
+}
+
+// tableCells returns the byte ranges of the cells of the table line
+// [ls,le): between its pipes.
+func tableCells(text string, ls, le int) [][2]int {
+	var cells [][2]int
+	start := -1
+	for i := ls; i < le; i++ {
+		if text[i] != '|' {
+			continue
+		}
+		if start >= 0 {
+			cells = append(cells, [2]int{start, i})
+		}
+		start = i + 1
+	}
+	return cells
+}
 
 // spanReading is one span's praise and criticism, kept for the next
 // span's turn.
@@ -1283,6 +1351,12 @@ func (an *analysis) planLimit(before, before2 string, pos, e int) bool {
 		return true
 	}
 	text := an.text
+	if ls := strings.LastIndexByte(text[:pos], '\n') + 1; strings.HasPrefix(text[ls:pos], "|") {
+		// a table row labelled by a plan: "| Free plan | Limited likes |"
+		if k := strings.IndexByte(text[ls+1:pos], '|'); k >= 0 && hasWordIn(text[ls+1:ls+1+k], planNouns) {
+			return true
+		}
+	}
 	w, np := wordAtAny(text[:e], pos)
 	if !inSet(planPreps, strings.ToLower(w)) {
 		return false
@@ -1730,6 +1804,8 @@ func (an *analysis) valence(s, e int) (p, n float64, verdict bool) {
 			f = 0 // "worth taking seriously", "worth noting"
 		case inSet(choiceNouns, w) && inSet(choiceAdjectives, before):
 			f = lexPositive // "the obvious choice", "first recommendation"
+		case inSet(easyWords, w) && strings.EqualFold(next(), "to") && inSet(mishapVerbs, strings.ToLower(peekWord(text, pos+len(" to"), e))):
+			f = lexNegative // "easy to drop", "easy to break": a fault made easy
 		case inSet(weakPraise, w) && inSet(faintBefore, before):
 			f = lexNegative // "only okay", "just fine", "merely adequate": faint praise
 		}
@@ -2043,6 +2119,11 @@ signal hardware machines machine devices device laptops laptop computers phones`
 	wantVerbs = set(`need want require prefer value expect`)
 	// weakPraise commits to little: popularity, adequacy.
 	weakPraise = set(`popular fine decent okay ok usable adequate reasonable well-known`)
+	// mishapVerbs after "easy to" make the ease a fault: "easy to drop",
+	// "easy to lose track".
+	easyWords   = set(`easy easier`)
+	mishapVerbs = set(`drop break lose miss overspend overlook forget abandon quit scratch crack damage misplace
+misconfigure outgrow exceed ignore`)
 	// faintBefore weak praise makes it faint: "only okay", "just fine".
 	faintBefore = set(`only just merely barely`)
 

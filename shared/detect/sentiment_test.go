@@ -81,6 +81,9 @@ func TestBrandSentiment(t *testing.T) {
 		{"a question of history is no need", zestora, "history of meal kit market share", "Zestora shipped about 3 million boxes in 2023, second to FreshBox, which regained the lead in 2024.", Neutral},
 		// a price compared with a rival's
 		{"twice the rival's price", zestora, "zestora vs freshbox", "Zestora has excellent recipes. It also costs about twice as much as a comparable FreshBox plan.", Mixed},
+		// a comparison table: the brand's column, not the rival's
+		{"the brand's column of a table", zestora, "zestora vs freshbox", "| | Zestora | FreshBox |\n|---|---|---|\n| Recipes | Excellent | Bland and unreliable |\n| Delivery | Reliable | Slow and buggy |", Positive},
+		{"ease of a mishap", zestora, "zestora app", "Zestora's app makes it easy to miss the weekly cutoff.", Negative},
 		{"restrictive limits", airtable, "airtable limits", "Airtable's free plan caps bases at 1,000 records and 100 automation runs a month, which is restrictive for anything beyond a personal project.", Negative},
 	}
 	for _, tc := range cases {
