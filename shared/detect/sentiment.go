@@ -72,7 +72,7 @@ type sentParams struct {
 }
 
 var defaultSentParams = sentParams{vaderMin: 0.5, vaderFree: 2.0, vaderAny: 3.0, vaderStrong: 3.0,
-	concede: 0.5, concedeCost: 0.5, inferred: 1, denied: 0.2,
+	concede: 0.5, concedeCost: 0.5, inferred: 1, denied: 0.4,
 	verdictLine: true, caveat: true, mixedRatio: 0.34, needAsked: true}
 
 // withSentParams replaces the calibrated thresholds (calibration tests).
@@ -1763,9 +1763,8 @@ func (an *analysis) valence(s, e int) (p, n float64, verdict bool) {
 			continue
 		case inSet(fixWords, w) && (byBrand || inSet(remedySubjects, before)) && lastNeg > 0 && wordsSinceNeg <= maxRemedyWords:
 			// "a flaw in its extension, which Keeper patched within days":
-			// one incident, remedied — a fact, mildly to the brand's credit
+			// one incident, undone — a fact, neither praise nor criticism
 			n -= lastNeg
-			p += lastNeg * an.d.sent.denied
 			lastNeg = 0
 			continue
 		case strings.EqualFold(w, "locked") && strings.EqualFold(next(), "behind"):
