@@ -1343,6 +1343,24 @@ func (an *analysis) deniedKnown(s, e int) bool {
 	return w != "" && !inSet(knowledgeNouns, strings.ToLower(w)) && lexLookup(w)&lexNegative != 0
 }
 
+// forValue: "for the price", "for the money", "for what you pay" follows
+// pos — the praise before it judges the value.
+func (an *analysis) forValue(pos, e int) bool {
+	w, np := wordAtAny(an.text[:e], pos)
+	if !strings.EqualFold(w, "for") {
+		return false
+	}
+	for k := 0; k < 2; k++ {
+		w, np = wordAtAny(an.text[:e], np)
+		if inSet(valueNouns, strings.ToLower(w)) {
+			return true
+		}
+	}
+	return false
+}
+
+var valueNouns = set(`price money cost what`)
+
 // planLimit: "limited" at pos states a plan's limit — a plan named
 // before it ("the free plan is limited") or after it ("limited on
 // Starter", "limited in the Basic tier").
@@ -1432,7 +1450,9 @@ func (an *analysis) valence(s, e int) (p, n float64, verdict bool) {
 	afterBrand := false
 	lessNeg := false // the negation is "less": "less buggy" is an improvement
 	turn.reset(p, n)
+	sentWords, gerundSubj := 0, false // the sentence's words; it opens with a gerund ("Booking directly …")
 	endSentence := func() {
+		sentWords, gerundSubj = 0, false
 		flush()
 		p, n = turn.settle(an.d.sent, p, n)
 		turn.reset(p, n)
@@ -1497,6 +1517,9 @@ func (an *analysis) valence(s, e int) (p, n float64, verdict bool) {
 		w := text[st:pos]
 		byBrand := afterBrand // the word follows a mention of the brand
 		afterBrand = false
+		if sentWords++; sentWords == 1 && len(w) > 5 && strings.HasSuffix(strings.ToLower(w), "ing") {
+			gerundSubj = true
+		}
 		turn.word(w)
 		before, before2 := prev, prev2
 		prev, prev2 = w, prev
@@ -1536,6 +1559,15 @@ func (an *analysis) valence(s, e int) (p, n float64, verdict bool) {
 		} else if reduceLeft > 0 {
 			reduceLeft--
 			reduceObj = reduceObj || f&(lexPositive|lexNegative) == 0
+		}
+		if gerundSubj && !brandNamed && !conditioned && inSet(preferredComparatives, w) {
+			// "Booking directly is usually safer", "Going with a local
+			// installer is cheaper": another way is preferred to the brand
+			gerundSubj = false
+			p -= clauseP
+			n += sentMovedTo
+			clauseP, instead = 0, true
+			continue
 		}
 		if inSet(alternativeNouns, w) && !brandNamed && !instead && !an.alternativesAsked() {
 			// "That's why Grafana and Honeycomb are popular alternatives",
@@ -1720,7 +1752,7 @@ func (an *analysis) valence(s, e int) (p, n float64, verdict bool) {
 			f = lexNegative // "it needs a subscription"
 		case inSet(feeNouns, w):
 			costLeft = 6 // "the subscription has climbed to $19.99"
-		case strings.EqualFold(w, "cheap") && (inSet(cheapIs, before) || inSet(cheapLooks, before) || inSet(cheapPreps, next())):
+		case inSet(cheapForms, w) && (inSet(cheapIs, before) || inSet(cheapLooks, before) || inSet(cheapPreps, next())):
 			// "it's cheap": the price; "feels cheap": the build
 			if f = lexPositive; inSet(cheapLooks, before) {
 				f = lexNegative
@@ -1825,8 +1857,10 @@ func (an *analysis) valence(s, e int) (p, n float64, verdict bool) {
 		if f&lexStrong != 0 {
 			wt *= sentStrong
 		}
-		if inSet(weakPraise, w) {
-			wt *= sentSoften // "popular", "fine": praise that commits to little
+		if inSet(weakPraise, w) && !(f&lexPositive != 0 && an.forValue(pos, e)) {
+			// "popular", "fine": praise that commits to little — but "fine
+			// for the price" judges the value
+			wt *= sentSoften
 		}
 		if contrast == 2 {
 			wt *= sentContrast
@@ -1927,7 +1961,7 @@ var (
 	// follows the turn: "still works", "can be fun", "usually stable",
 	// "fine for the price".
 	concessionHedges = set(`still usually generally mostly typically normally often nominally
-fine okay ok decent adequate serviceable suele suelen généralement souvent meist meistens`)
+serviceable suele suelen généralement souvent meist meistens`)
 	// costWords before the turn make the criticism a price conceded when
 	// praise follows: "pricey, but built to last".
 	costWords = set(`expensive pricey costly overpriced steep dear caro cara caros cher chère teuer`)
@@ -2272,6 +2306,7 @@ plummets deteriorated fallen`)
 	businessNouns = set(`business market category`)
 	cheapLooks    = set(`feels feel looks look seems seem`)
 	cheapIs       = set(`is are it's it’s that's that’s`)
+	cheapForms    = set(`cheap cheaper cheapest Cheap Cheaper`)
 	// cheapPreps after "cheap" make it the price: "cheap per year of use",
 	// "cheap to run".
 	cheapPreps  = set(`per to for over at`)

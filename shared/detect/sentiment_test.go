@@ -84,6 +84,11 @@ func TestBrandSentiment(t *testing.T) {
 		// a comparison table: the brand's column, not the rival's
 		{"the brand's column of a table", zestora, "zestora vs freshbox", "| | Zestora | FreshBox |\n|---|---|---|\n| Recipes | Excellent | Bland and unreliable |\n| Delivery | Reliable | Slow and buggy |", Positive},
 		{"ease of a mishap", zestora, "zestora app", "Zestora's app makes it easy to miss the weekly cutoff.", Negative},
+		// "fine for the price" judges the value: praise, not faint praise
+		{"fine for the price, then a fault", zestora, "zestora quality", "Zestora's kits are fine for the price, but the knives they sell fall apart within months.", Mixed},
+		{"cheaper after a copula", zestora, "zestora vs freshbox", "Zestora is cheaper, but its portions are small and the app is buggy.", Mixed},
+		// another way preferred: "Booking directly is safer"
+		{"a gerund subject preferred", zestora, "zestora delivery problems", "Zestora's support is unhelpful when boxes go missing. Buying from a local grocer is usually cheaper and easier.", Negative},
 		{"restrictive limits", airtable, "airtable limits", "Airtable's free plan caps bases at 1,000 records and 100 automation runs a month, which is restrictive for anything beyond a personal project.", Negative},
 	}
 	for _, tc := range cases {
