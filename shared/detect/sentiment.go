@@ -197,7 +197,6 @@ func (an *analysis) brandSentiment(er *EntityResult) {
 	verdict := false // a negative verdict on the brand ("I wouldn't choose it", "a poor fit")
 	covered := 0
 	var last spanReading // the previous span, for a sentence that opens with "But"
-	caveat := false      // a caveat announced: "the catch is …", "the downsides are real"
 	var vp, vn float64   // the verdict line's reading ("**Bottom line:** …")
 	vCond := false       // the verdict sets a condition ("a strong pick if …")
 	opened := false      // a span held only the opener ("However"): the next one continues it
@@ -215,6 +214,7 @@ func (an *analysis) brandSentiment(er *EntityResult) {
 			// header "| | Hinge | Bumble |": the brand's column only
 			s, e = cs, ce
 		}
+		an.sent.spanHedged, an.sent.spanCost = false, false
 		p, n, v := an.valenceBeside(s, e)
 		if items := 0.5 * float64(consItems(text[s:e])); items > n {
 			// "Cons: runs large; break-in takes a week; little arch
@@ -226,7 +226,7 @@ func (an *analysis) brandSentiment(er *EntityResult) {
 			opened = true
 			continue
 		}
-		cur := spanReading{p: p, n: n, end: e, hedged: hasWordIn(text[s:e], concessionHedges), cost: hasWordIn(text[s:e], costWords) || hasWordIn(text[s:e], costNouns)}
+		cur := spanReading{p: p, n: n, end: e, hedged: an.sent.spanHedged, cost: an.sent.spanCost}
 		if last.end > 0 && (opened || adversativeOpener(text[s:e])) && !strings.Contains(text[last.end:s], "\n\n") {
 			// "Yahoo Mail still works. But it's hard to find a reason to
 			// choose it": the turn spans two sentences
@@ -242,7 +242,6 @@ func (an *analysis) brandSentiment(er *EntityResult) {
 			p *= an.d.sent.concede
 		}
 		last, opened = cur, false
-		caveat = caveat || announcedCaveat(text[s:e])
 		if verdictLine(text[s:e]) {
 			vp, vn = vp+p, vn+n
 			vCond = vCond || hasWordIn(text[s:e], verdictConditions)
@@ -311,13 +310,13 @@ func (an *analysis) brandSentiment(er *EntityResult) {
 		// "**Bottom line:** worth every penny": a one-sided verdict with
 		// no condition ("a strong pick if …" stays two-sided)
 		er.Sentiment = Positive
-	case caveat && !verdict && N >= sentNeutral && an.d.sent.caveat:
+	case an.sent.caveat && !verdict && N >= sentNeutral && an.d.sent.caveat:
 		// "The catch is …", "The downsides are real, though", "its main
 		// drawbacks are practical": a caveat so announced presumes an
 		// upside — the answer is two-sided.
 		er.Sentiment = Mixed
 	}
-	an.sent = sentScore{P: P, N: N, verdict: verdict, negEvidence: er.NegativeEvidence, posEvidence: er.PositiveEvidence}
+	an.sent = sentScore{P: P, N: N, verdict: verdict, negEvidence: er.NegativeEvidence, posEvidence: er.PositiveEvidence, caveat: an.sent.caveat}
 	if an.sent.negEvidence == "" {
 		an.sent.negEvidence = er.Evidence
 	}
@@ -332,24 +331,9 @@ func (an *analysis) brandSentiment(er *EntityResult) {
 	}
 }
 
-// announcedCaveat: t announces a caveat with a determiner that presumes
-// an upside — "the catch", "the main drawback", "one downside", "the
+// caveatNouns after caveatDeterminers announce a caveat that presumes an
+// upside — "the catch", "the main drawback", "one downside", "the
 // trade-off" — not a list of faults ("it has many drawbacks").
-func announcedCaveat(t string) bool {
-	prev := ""
-	for pos := 0; ; {
-		w, next := wordAtAny(t, pos)
-		if w == "" {
-			return false
-		}
-		lw := strings.ToLower(w)
-		if inSet(caveatNouns, lw) && inSet(caveatDeterminers, prev) {
-			return true
-		}
-		prev, pos = lw, next
-	}
-}
-
 var (
 	caveatNouns = set(`catch catches downside downsides drawback drawbacks trade-off trade-offs tradeoff tradeoffs
 caveat caveats hitch inconveniente inconvenientes pega desventaja inconvénient inconvénients hic haken nachteil`)
@@ -361,9 +345,9 @@ principale gran seul`)
 // line: …", "Overall, …", "In short, …", "TL;DR: …", "En resumen, …",
 // "Fazit: …".
 func verdictLine(t string) bool {
-	t = strings.ToLower(strings.TrimLeft(t, " \t*_#>-"))
+	t = strings.TrimLeft(t, " \t*_#>-")
 	for _, l := range verdictLabels {
-		if strings.HasPrefix(t, l) {
+		if len(t) >= len(l) && strings.EqualFold(t[:len(l)], l) {
 			rest := strings.TrimLeft(t[len(l):], "*_")
 			return strings.HasPrefix(rest, ":") || strings.HasPrefix(rest, ",") || strings.HasPrefix(rest, " —") || strings.HasPrefix(rest, ".")
 		}
@@ -468,17 +452,14 @@ func (r spanReading) turnTo(pm sentParams, p, n float64) (dp, dn float64) {
 func adversativeOpener(t string) bool {
 	t = strings.TrimLeft(t, " \t*_#>-")
 	w, next := wordAtAny(t, 0)
-	lw := strings.ToLower(w)
-	switch {
-	case inSet(openerWords, lw):
+	if inSet(openerWords, w) {
 		return true
-	case lw == "still" || lw == "that" || lw == "sin" || lw == "dicho":
-		w2, _ := wordAtAny(t, next)
-		return lw == "still" && strings.HasPrefix(t[next:], ",") ||
-			lw == "that" && strings.EqualFold(w2, "said") || lw == "sin" && strings.EqualFold(w2, "embargo") ||
-			lw == "dicho" && strings.EqualFold(w2, "esto")
 	}
-	return false
+	w2, _ := wordAtAny(t, next)
+	return strings.EqualFold(w, "still") && strings.HasPrefix(t[next:], ",") ||
+		strings.EqualFold(w, "that") && strings.EqualFold(w2, "said") ||
+		strings.EqualFold(w, "sin") && strings.EqualFold(w2, "embargo") ||
+		strings.EqualFold(w, "dicho") && strings.EqualFold(w2, "esto")
 }
 
 // wordCount counts the words of t.
@@ -504,7 +485,7 @@ func (an *analysis) turnsToRival(s, e int) bool {
 	w, _ := wordAtAny(rest, 0)
 	t := strings.TrimRight(text[s:e], " ,")
 	lastWord := t[strings.LastIndexAny(t, " ,")+1:]
-	if !inSet(openerWords, strings.ToLower(w)) && !inSet(openerWords, strings.ToLower(lastWord)) {
+	if !inSet(openerWords, w) && !inSet(openerWords, lastWord) {
 		return false
 	}
 	_, se, ok := sentenceAfter(text, s)
@@ -522,6 +503,10 @@ type sentScore struct {
 	P, N                     float64
 	verdict                  bool
 	negEvidence, posEvidence string
+	// caveat: a caveat announced in the brand's text ("the catch is …");
+	// spanHedged, spanCost: the span valence reads holds a hedge or a
+	// cost word (spanReading).
+	caveat, spanHedged, spanCost bool
 }
 
 // doubt reports which of criticism (n) and praise (p) the rules leave in
@@ -564,7 +549,7 @@ func (an *analysis) recommendedFirst(er *EntityResult) bool {
 		return false
 	}
 	qw, _ := wordAtAny(an.query, 0)
-	explanatory := inSet(explanatoryStarts, strings.ToLower(qw))
+	explanatory := inSet(explanatoryStarts, qw)
 	inList := false
 	for i := range an.sc.cands {
 		if c := &an.sc.cands[i]; c.ent == 0 && counted(c) {
@@ -746,7 +731,7 @@ func (an *analysis) clauseBeforeOther(s, e int) int {
 // other entity is named there.
 func (an *analysis) clausesAfterComparedRival(s, e int) (int, bool) {
 	text := an.text
-	if w, _ := wordAtAny(text[:e], s); !inSet(brandPronouns, strings.ToLower(w)) {
+	if w, _ := wordAtAny(text[:e], s); !inSet(brandPronouns, w) {
 		return 0, false
 	}
 	cands := an.sc.cands
@@ -761,11 +746,10 @@ func (an *analysis) clausesAfterComparedRival(s, e int) (int, bool) {
 	at := c.start
 	for k := 0; k < 3 && !compared; k++ { // "as a comparable Shark", "than Zoom's"
 		p := prevToken(text, s, at)
-		lw := strings.ToLower(p.word)
-		if lw == "" {
+		if p.word == "" {
 			break
 		}
-		compared = inSet(comparisonMarkers, lw) || lw == "as" || lw == "to" || lw == "with"
+		compared = inSet(comparisonMarkers, p.word) || inSet(comparedPreps, p.word)
 		at -= len(p.word) + 1
 		if at <= s {
 			break
@@ -784,6 +768,10 @@ func (an *analysis) clausesAfterComparedRival(s, e int) (int, bool) {
 	}
 	return rs, e-rs > 1
 }
+
+// comparedPreps before a rival make it a comparison's object: "as a
+// comparable Shark", "next to TrainerRoad", "compared with Zoom".
+var comparedPreps = set(`as to with`)
 
 var comparisonMarkers = set(`compared than like versus vs relative behind below next beside`)
 
@@ -837,7 +825,7 @@ func (an *analysis) judgementAsked() bool {
 		if w == "" {
 			return false
 		}
-		if inSet(judgementWords, strings.ToLower(w)) || lexLookup(w)&(lexPositive|lexNegative) != 0 {
+		if inSet(judgementWords, w) || lexLookup(w)&(lexPositive|lexNegative) != 0 {
 			return true
 		}
 		pos = next
@@ -1185,7 +1173,7 @@ func (an *analysis) comparisonCut(s, other int) int {
 		}
 		before := prevW
 		prevW = w
-		if inSet(behindWords, w) && inSet(lagBefore, strings.ToLower(before)) {
+		if inSet(behindWords, w) && inSet(lagBefore, before) {
 			// "feels years behind Fidelity's": the lag is the brand's
 			cut, after = np, 0
 		} else if inSet(comparisonMarkers, w) || inSet(behindWords, w) {
@@ -1303,14 +1291,14 @@ func (an *analysis) valenceBeside(s, e int) (p, n float64, verdict bool) {
 func reasonToEndorse(text string, pos, e int) bool {
 	_, np := wordAtAny(text[:e], pos) // "to"
 	w, np := wordAtAny(text[:e], np)
-	if !inSet(seekVerbs, strings.ToLower(w)) {
+	if !inSet(seekVerbs, w) {
 		return false
 	}
 	for k := 0; k < 6; k++ {
 		if w, np = wordAtAny(text[:e], np); w == "" || strings.ContainsAny(w, ",;:") {
 			return false
 		}
-		if inSet(endorseVerbs, strings.ToLower(w)) {
+		if inSet(endorseVerbs, w) {
 			return true
 		}
 	}
@@ -1335,12 +1323,13 @@ var stepDirections = map[string]uint8{"up": lexPositive, "forward": lexPositive,
 // noun that is no knowledge ("no known breach", "no reported outages"):
 // a denial of the criticism it qualifies, read with it.
 func (an *analysis) deniedKnown(s, e int) bool {
-	t := strings.ToLower(strings.TrimSpace(an.text[s:e]))
-	if !strings.HasSuffix(t, " known") && !strings.HasSuffix(t, " reported") {
+	t := strings.TrimSpace(an.text[s:e])
+	known := len(t) >= 6 && strings.EqualFold(t[len(t)-6:], " known")
+	if !known && !(len(t) >= 9 && strings.EqualFold(t[len(t)-9:], " reported")) {
 		return false
 	}
 	w, _ := wordAtAny(an.text[:min(len(an.text), e+maxTokenBytes)], e)
-	return w != "" && !inSet(knowledgeNouns, strings.ToLower(w)) && lexLookup(w)&lexNegative != 0
+	return w != "" && !inSet(knowledgeNouns, w) && lexLookup(w)&lexNegative != 0
 }
 
 // forValue: "for the price", "for the money", "for what you pay" follows
@@ -1352,7 +1341,7 @@ func (an *analysis) forValue(pos, e int) bool {
 	}
 	for k := 0; k < 2; k++ {
 		w, np = wordAtAny(an.text[:e], np)
-		if inSet(valueNouns, strings.ToLower(w)) {
+		if inSet(valueNouns, w) {
 			return true
 		}
 	}
@@ -1365,7 +1354,7 @@ var valueNouns = set(`price money cost what`)
 // before it ("the free plan is limited") or after it ("limited on
 // Starter", "limited in the Basic tier").
 func (an *analysis) planLimit(before, before2 string, pos, e int) bool {
-	if inSet(planNouns, strings.ToLower(before)) || inSet(planNouns, strings.ToLower(before2)) {
+	if inSet(planNouns, before) || inSet(planNouns, before2) {
 		return true
 	}
 	text := an.text
@@ -1376,7 +1365,7 @@ func (an *analysis) planLimit(before, before2 string, pos, e int) bool {
 		}
 	}
 	w, np := wordAtAny(text[:e], pos)
-	if !inSet(planPreps, strings.ToLower(w)) {
+	if !inSet(planPreps, w) {
 		return false
 	}
 	for k := 0; k < 3; k++ {
@@ -1384,9 +1373,9 @@ func (an *analysis) planLimit(before, before2 string, pos, e int) bool {
 		switch {
 		case w == "":
 			return false
-		case inSet(planNouns, strings.ToLower(w)) || inSet(tierNames, strings.ToLower(w)):
+		case inSet(planNouns, w) || inSet(tierNames, w):
 			return true
-		case !inSet(articles, strings.ToLower(w)):
+		case !inSet(articles, w):
 			return false
 		}
 	}
@@ -1517,13 +1506,21 @@ func (an *analysis) valence(s, e int) (p, n float64, verdict bool) {
 		w := text[st:pos]
 		byBrand := afterBrand // the word follows a mention of the brand
 		afterBrand = false
-		if sentWords++; sentWords == 1 && len(w) > 5 && strings.HasSuffix(strings.ToLower(w), "ing") {
+		if sentWords++; sentWords == 1 && len(w) > 5 && strings.EqualFold(w[len(w)-3:], "ing") {
 			gerundSubj = true
 		}
-		turn.word(w)
 		before, before2 := prev, prev2
 		prev, prev2 = w, prev
 		f := lookup(w)
+		if r := roleOf(w); r != 0 || f&lexSoftener != 0 {
+			turn.word(r, f)
+			an.sent.spanHedged = an.sent.spanHedged || r&roleHedge != 0 || f&lexSoftener != 0
+			an.sent.spanCost = an.sent.spanCost || r&roleCost != 0
+			an.sent.caveat = an.sent.caveat || r&roleCaveat != 0 && inSet(caveatDeterminers, before)
+		}
+		if turn.turned {
+			turn.wordsAfter++
+		}
 		if an.d.sent.ablate && f&(lexPositive|lexNegative) != 0 && vaderValence(w) != 0 {
 			f &^= lexPositive | lexNegative | lexStrong
 		}
@@ -1617,7 +1614,7 @@ func (an *analysis) valence(s, e int) (p, n float64, verdict bool) {
 		}
 		if f == 0 && len(w) == 4 && strings.EqualFold(w, "step") {
 			// "a huge step up from older services", "a step backwards"
-			f = stepDirections[strings.ToLower(peekWord(text, pos, e))]
+			f = stepDirections[strings.ToLower(peekWord(text, pos, e))] // rare: only after "step"
 		}
 		if f == 0 && !since && !want && !sentimentRole(w) && strings.IndexByte(w, '-') < 0 &&
 			!(len(w) > 5 && (strings.HasSuffix(w, "est") || strings.HasSuffix(w, "er"))) {
@@ -1724,7 +1721,7 @@ func (an *analysis) valence(s, e int) (p, n float64, verdict bool) {
 			f = lexPositive // "the more private choice"
 		case costLeft > 0 && inSet(highWords, w) && !inSet(costNouns, next()):
 			f = lexNegative // "fees are high"
-		case costLeft > 0 && inSet(multipleWords, w) && inSet(multipleNext, strings.ToLower(next())):
+		case costLeft > 0 && inSet(multipleWords, w) && inSet(multipleNext, next()):
 			f = lexNegative // "costs about twice as much as", "triple the price"
 		case costLeft > 0 && inSet(lowWords, w) && !inSet(costNouns, next()):
 			f = lexPositive // "prices are low"
@@ -1835,7 +1832,7 @@ func (an *analysis) valence(s, e int) (p, n float64, verdict bool) {
 			f = 0 // "worth taking seriously", "worth noting"
 		case inSet(choiceNouns, w) && inSet(choiceAdjectives, before):
 			f = lexPositive // "the obvious choice", "first recommendation"
-		case inSet(easyWords, w) && strings.EqualFold(next(), "to") && inSet(mishapVerbs, strings.ToLower(peekWord(text, pos+len(" to"), e))):
+		case inSet(easyWords, w) && strings.EqualFold(next(), "to") && inSet(mishapVerbs, peekWord(text, pos+len(" to"), e)):
 			f = lexNegative // "easy to drop", "easy to break": a fault made easy
 		case inSet(weakPraise, w) && inSet(faintBefore, before):
 			f = lexNegative // "only okay", "just fine", "merely adequate": faint praise
@@ -1943,17 +1940,52 @@ func (t *contrastTurn) named(brand bool) {
 	}
 }
 
-func (t *contrastTurn) word(w string) {
-	switch {
-	case t.turned:
-		t.wordsAfter++
-	case inSet(brandPronouns, w):
-		t.pronounBefore = true
-	case inSet(concessionHedges, w) || lexLookup(w)&lexSoftener != 0:
-		t.hedged = true
-	case inSet(costNouns, w) || inSet(costWords, w):
-		t.cost = true
+// word notes a word of the turn's roles (roleOf) or a softener before
+// the turn.
+func (t *contrastTurn) word(r, f uint8) {
+	if t.turned {
+		return
 	}
+	t.pronounBefore = t.pronounBefore || r&rolePronoun != 0
+	t.hedged = t.hedged || r&roleHedge != 0 || f&lexSoftener != 0
+	t.cost = t.cost || r&roleCost != 0
+}
+
+// The roles a word plays in the turn and the balance, one lookup.
+const (
+	rolePronoun uint8 = 1 << iota // "it", "its": the brand before the turn
+	roleHedge                     // concessionHedges
+	roleCost                      // costNouns, costWords
+	roleCaveat                    // caveatNouns
+)
+
+var turnRoles = func() map[string]uint8 {
+	m := make(map[string]uint8)
+	for _, x := range []struct {
+		set  map[string]bool
+		role uint8
+	}{{brandPronouns, rolePronoun}, {concessionHedges, roleHedge}, {costNouns, roleCost}, {costWords, roleCost}, {caveatNouns, roleCaveat}} {
+		for w := range x.set {
+			m[w] |= x.role
+		}
+	}
+	return m
+}()
+
+// roleOf looks w up in turnRoles case-insensitively without allocating.
+func roleOf(w string) uint8 {
+	var buf [24]byte
+	if w == "" || len(w) > len(buf) {
+		return 0
+	}
+	for i := 0; i < len(w); i++ {
+		c := w[i]
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		buf[i] = c
+	}
+	return turnRoles[string(buf[:len(w)])]
 }
 
 var (
