@@ -1959,12 +1959,14 @@ const (
 	roleCaveat                    // caveatNouns
 )
 
+var roleSets = []struct {
+	set  map[string]bool
+	role uint8
+}{{brandPronouns, rolePronoun}, {concessionHedges, roleHedge}, {costNouns, roleCost}, {costWords, roleCost}, {caveatNouns, roleCaveat}}
+
 var turnRoles = func() map[string]uint8 {
 	m := make(map[string]uint8)
-	for _, x := range []struct {
-		set  map[string]bool
-		role uint8
-	}{{brandPronouns, rolePronoun}, {concessionHedges, roleHedge}, {costNouns, roleCost}, {costWords, roleCost}, {caveatNouns, roleCaveat}} {
+	for _, x := range roleSets {
 		for w := range x.set {
 			m[w] |= x.role
 		}
@@ -1972,20 +1974,20 @@ var turnRoles = func() map[string]uint8 {
 	return m
 }()
 
-// roleOf looks w up in turnRoles case-insensitively without allocating.
+// roleOf returns w's roles: one map probe for a word in lower case (most
+// are), a case-insensitive probe of each role's set for another ("Its",
+// "Still" opening a sentence).
 func roleOf(w string) uint8 {
-	var buf [24]byte
-	if w == "" || len(w) > len(buf) {
-		return 0
+	if r, ok := turnRoles[w]; ok || w == "" || w[0] < 'A' || w[0] > 'Z' {
+		return r
 	}
-	for i := 0; i < len(w); i++ {
-		c := w[i]
-		if 'A' <= c && c <= 'Z' {
-			c += 'a' - 'A'
+	var r uint8
+	for _, x := range roleSets {
+		if inSet(x.set, w) {
+			r |= x.role
 		}
-		buf[i] = c
 	}
-	return turnRoles[string(buf[:len(w)])]
+	return r
 }
 
 var (
