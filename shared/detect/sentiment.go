@@ -227,7 +227,7 @@ func (an *analysis) brandSentiment(er *EntityResult) {
 			continue
 		}
 		cur := spanReading{p: p, n: n, end: e, hedged: an.sent.spanHedged, cost: an.sent.spanCost}
-		if last.end > 0 && (opened || adversativeOpener(text[s:e])) && !strings.Contains(text[last.end:s], "\n\n") {
+		if last.end > 0 && (opened || adversativeOpener(text[s:e]) || afterthought(text[s:e])) && !strings.Contains(text[last.end:s], "\n\n") {
 			// "Yahoo Mail still works. But it's hard to find a reason to
 			// choose it": the turn spans two sentences
 			dp, dn := last.turnTo(an.d.sent, p, n)
@@ -460,6 +460,18 @@ func adversativeOpener(t string) bool {
 		strings.EqualFold(w, "that") && strings.EqualFold(w2, "said") ||
 		strings.EqualFold(w, "sin") && strings.EqualFold(w2, "embargo") ||
 		strings.EqualFold(w, "dicho") && strings.EqualFold(w2, "esto")
+}
+
+// afterthought: the sentence turns by a closing "though" or "however"
+// ("It won't make you fluent on its own, though: …").
+func afterthought(t string) bool {
+	for _, w := range [...]string{", though", ", however"} {
+		if k := strings.Index(t, w); k >= 0 {
+			rest := strings.TrimLeft(t[k+len(w):], " *_")
+			return rest == "" || strings.IndexByte(".:;!", rest[0]) >= 0
+		}
+	}
+	return false
 }
 
 // wordCount counts the words of t.
@@ -1998,7 +2010,7 @@ var (
 serviceable suele suelen généralement souvent meist meistens`)
 	// costWords before the turn make the criticism a price conceded when
 	// praise follows: "pricey, but built to last".
-	costWords = set(`expensive pricey costly overpriced steep dear caro cara caros cher chère teuer`)
+	costWords = set(`expensive pricey pricier priciest costly costlier overpriced steep steeper dear dearer caro cara caros cher chère teuer`)
 )
 
 // turn marks the adversative; a second one settles the first pair and
@@ -2030,6 +2042,11 @@ func (t *contrastTurn) settle(pm sentParams, p, n float64) (float64, float64) {
 		n -= bn * (1 - pm.concedeCost)
 	case bp > 0 && bn == 0 && ap == 0 && an == 0 && t.wordsAfter >= 2:
 		n += pm.inferred
+	case bn > 0 && bp == 0 && ap == 0 && an == 0 && t.wordsAfter >= 2 && t.cost:
+		// "pricier than most, but the sound justifies it": after a price
+		// the turn argues the value, whatever its words
+		p += pm.inferred
+		n -= bn * (1 - pm.concedeCost)
 	}
 	return p, n
 }

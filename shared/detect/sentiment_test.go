@@ -89,6 +89,10 @@ func TestBrandSentiment(t *testing.T) {
 		{"cheaper after a copula", zestora, "zestora vs freshbox", "Zestora is cheaper, but its portions are small and the app is buggy.", Mixed},
 		// another way preferred: "Booking directly is safer"
 		{"a gerund subject preferred", zestora, "zestora delivery problems", "Zestora's support is unhelpful when boxes go missing. Buying from a local grocer is usually cheaper and easier.", Negative},
+		// a closing "though" turns like an opening "However"
+		{"an afterthought reservation", zestora, "zestora for beginners", "Zestora is a great way to start cooking. It won't teach you knife skills on its own, though: you'll need practice too.", Mixed},
+		// after a price, the turn argues the value whatever its words
+		{"a price, then its justification", zestora, "zestora cost", "Zestora's family plan comes with fresh produce. At $89 a week it's pricier than most kits, but the quality justifies it.", Positive},
 		{"restrictive limits", airtable, "airtable limits", "Airtable's free plan caps bases at 1,000 records and 100 automation runs a month, which is restrictive for anything beyond a personal project.", Negative},
 	}
 	for _, tc := range cases {
