@@ -1452,8 +1452,9 @@ func (an *analysis) valence(s, e int) (p, n float64, verdict bool) {
 	lessNeg := false // the negation is "less": "less buggy" is an improvement
 	turn.reset(p, n)
 	sentWords, gerundSubj := 0, false // the sentence's words; it opens with a gerund ("Booking directly …")
+	costSeen := false                 // the sentence named a cost: "It costs $10 …, which adds up"
 	endSentence := func() {
-		sentWords, gerundSubj = 0, false
+		sentWords, gerundSubj, costSeen = 0, false, false
 		flush()
 		p, n = turn.settle(an.d.sent, p, n)
 		turn.reset(p, n)
@@ -1721,7 +1722,7 @@ func (an *analysis) valence(s, e int) (p, n float64, verdict bool) {
 		case inSet(endorseVerbs, w) && selfLeft > 0:
 			f = lexPositive // "I'd choose", "I would not build a workflow around"
 		case inSet(costNouns, w):
-			costLeft = 6
+			costLeft, costSeen = 6, true
 			if inSet(lowWords, before) || inSet(lowWords, before2) {
 				f = lexPositive // "low fees", "low conversion fees"
 			} else if inSet(highWords, before) || inSet(highWords, before2) {
@@ -1731,6 +1732,8 @@ func (an *analysis) valence(s, e int) (p, n float64, verdict bool) {
 			f = 0 // "forgiving on weak connections": the conditions, not the product
 		case inSet(choiceNouns, w) && strings.EqualFold(before2, "more") && lexLookup(before)&lexNegative == 0:
 			f = lexPositive // "the more private choice"
+		case costLeft > 0 && inSet(highWords, w) && strings.EqualFold(next(), "with"):
+			f = 0 // "prices rise with the number of contacts": how the price scales
 		case costLeft > 0 && inSet(highWords, w) && !inSet(costNouns, next()):
 			f = lexNegative // "fees are high"
 		case costLeft > 0 && inSet(multipleWords, w) && inSet(multipleNext, next()):
@@ -1760,7 +1763,7 @@ func (an *analysis) valence(s, e int) (p, n float64, verdict bool) {
 		case strings.EqualFold(w, "subscription") && (inSet(requireVerbs, before) || inSet(articles, before) && inSet(requireVerbs, before2)):
 			f = lexNegative // "it needs a subscription"
 		case inSet(feeNouns, w):
-			costLeft = 6 // "the subscription has climbed to $19.99"
+			costLeft, costSeen = 6, true // "the subscription has climbed to $19.99"
 		case inSet(cheapForms, w) && (inSet(cheapIs, before) || inSet(cheapLooks, before) || inSet(cheapPreps, next())):
 			// "it's cheap": the price; "feels cheap": the build
 			if f = lexPositive; inSet(cheapLooks, before) {
@@ -1790,7 +1793,7 @@ func (an *analysis) valence(s, e int) (p, n float64, verdict bool) {
 			f = lexNegative // "scores below the Pixel", "falls behind"
 		case strings.EqualFold(w, "short") && inSet(fallVerbs, before):
 			f = lexNegative // "falls short"
-		case strings.EqualFold(w, "up") && costLeft > 0 && (inSet(goVerbs, before) || inSet(addUpVerbs, before)):
+		case strings.EqualFold(w, "up") && (costLeft > 0 && inSet(goVerbs, before) || costSeen && inSet(addUpVerbs, before)):
 			f = lexNegative // "the price went up"
 		case f&lexNegative != 0 && reducing:
 			// "kitchen screens cut ticket errors", "fewer crashes": a fault

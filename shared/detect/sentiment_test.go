@@ -93,6 +93,8 @@ func TestBrandSentiment(t *testing.T) {
 		{"an afterthought reservation", zestora, "zestora for beginners", "Zestora is a great way to start cooking. It won't teach you knife skills on its own, though: you'll need practice too.", Mixed},
 		// after a price, the turn argues the value whatever its words
 		{"a price, then its justification", zestora, "zestora cost", "Zestora's family plan comes with fresh produce. At $89 a week it's pricier than most kits, but the quality justifies it.", Positive},
+		{"a cost that adds up later in the sentence", zestora, "zestora add-ons", "Zestora's dessert add-on is excellent. It costs $6 per box on top of your plan, which adds up for larger families.", Mixed},
+		{"a price that scales", zestora, "zestora pricing", "Zestora's plans start at $60 a week for two people. Prices rise with the number of servings.", Neutral},
 		{"restrictive limits", airtable, "airtable limits", "Airtable's free plan caps bases at 1,000 records and 100 automation runs a month, which is restrictive for anything beyond a personal project.", Negative},
 	}
 	for _, tc := range cases {
