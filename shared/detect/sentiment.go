@@ -1849,6 +1849,8 @@ func (an *analysis) valence(s, e int) (p, n float64, verdict bool) {
 			f = lexPositive // "the obvious choice", "first recommendation"
 		case inSet(easyWords, w) && strings.EqualFold(next(), "to") && inSet(mishapVerbs, peekWord(text, pos+len(" to"), e)):
 			f = lexNegative // "easy to drop", "easy to break": a fault made easy
+		case f&lexPositive != 0 && inSet(littleWords, before) && an.nonEnglish():
+			f, mult, multLeft = lexNegative, 1, 0 // "poco fiable", "peu intuitif", "wenig intuitiv": hardly
 		case inSet(weakPraise, w) && inSet(faintBefore, before):
 			f = lexNegative // "only okay", "just fine", "merely adequate": faint praise
 		}
@@ -2211,6 +2213,9 @@ signal hardware machines machine devices device laptops laptop computers phones`
 	easyWords   = set(`easy easier`)
 	mishapVerbs = set(`drop break lose miss overspend overlook forget abandon quit scratch crack damage misplace
 misconfigure outgrow exceed ignore`)
+	// littleWords before praise deny it in Spanish, French and German:
+	// "poco fiable" is unreliable.
+	littleWords = set(`poco poca pocos pocas peu wenig`)
 	// faintBefore weak praise makes it faint: "only okay", "just fine".
 	faintBefore = set(`only just merely barely`)
 

@@ -95,6 +95,11 @@ func TestBrandSentiment(t *testing.T) {
 		{"a price, then its justification", zestora, "zestora cost", "Zestora's family plan comes with fresh produce. At $89 a week it's pricier than most kits, but the quality justifies it.", Positive},
 		{"a cost that adds up later in the sentence", zestora, "zestora add-ons", "Zestora's dessert add-on is excellent. It costs $6 per box on top of your plan, which adds up for larger families.", Mixed},
 		{"a price that scales", zestora, "zestora pricing", "Zestora's plans start at $60 a week for two people. Prices rise with the number of servings.", Neutral},
+		// Spanish, French, German turns and "hardly" praise
+		{"Spanish: hedged praise conceded", zestora, "zestora opiniones", "Zestora suele ser rápido, pero el soporte es lento, la facturación es confusa y las entregas llegan tarde.", Negative},
+		{"French: an opening Cependant", zestora, "zestora avis", "Zestora est excellent pour débuter. Cependant, les portions sont petites pour une famille.", Mixed},
+		{"German: a price conceded", zestora, "zestora erfahrungen", "Zestora ist teuer, aber die Rezepte sind ausgezeichnet.", Positive},
+		{"Spanish: poco fiable", zestora, "zestora entrega", "La entrega de Zestora es poco fiable.", Negative},
 		{"restrictive limits", airtable, "airtable limits", "Airtable's free plan caps bases at 1,000 records and 100 automation runs a month, which is restrictive for anything beyond a personal project.", Negative},
 	}
 	for _, tc := range cases {
