@@ -1849,6 +1849,8 @@ func (an *analysis) valence(s, e int) (p, n float64, verdict bool) {
 			f = lexPositive // "the obvious choice", "first recommendation"
 		case inSet(easyWords, w) && strings.EqualFold(next(), "to") && inSet(mishapVerbs, peekWord(text, pos+len(" to"), e)):
 			f = lexNegative // "easy to drop", "easy to break": a fault made easy
+		case strings.EqualFold(w, "back") && neg > 0 && inSet(returnVerbs, before):
+			f, neg, pendingNeg = lexPositive, 0, false // "never go back to Google", "never looked back": loyalty
 		case f&lexPositive != 0 && inSet(littleWords, before) && an.nonEnglish():
 			f, mult, multLeft = lexNegative, 1, 0 // "poco fiable", "peu intuitif", "wenig intuitiv": hardly
 		case inSet(weakPraise, w) && inSet(faintBefore, before):
@@ -2112,7 +2114,7 @@ var sentimentRoles = func() map[string]bool {
 			m[w] = true
 		}
 	}
-	for _, w := range strings.Fields(`since than short up action last locked right standard limited top catch too worth
+	for _, w := range strings.Fields(`since than short up action last locked right standard limited top catch too worth back
 longer more behind curve itself subscription expect cheap`) {
 		m[w] = true
 	}
@@ -2213,6 +2215,8 @@ signal hardware machines machine devices device laptops laptop computers phones`
 	easyWords   = set(`easy easier`)
 	mishapVerbs = set(`drop break lose miss overspend overlook forget abandon quit scratch crack damage misplace
 misconfigure outgrow exceed ignore`)
+	// returnVerbs before a negated "back": users who stay.
+	returnVerbs = set(`go goes going went looked look looking come came switch switched`)
 	// littleWords before praise deny it in Spanish, French and German:
 	// "poco fiable" is unreliable.
 	littleWords = set(`poco poca pocos pocas peu wenig`)

@@ -100,6 +100,7 @@ func TestBrandSentiment(t *testing.T) {
 		{"French: an opening Cependant", zestora, "zestora avis", "Zestora est excellent pour débuter. Cependant, les portions sont petites pour une famille.", Mixed},
 		{"German: a price conceded", zestora, "zestora erfahrungen", "Zestora ist teuer, aber die Rezepte sind ausgezeichnet.", Positive},
 		{"Spanish: poco fiable", zestora, "zestora entrega", "La entrega de Zestora es poco fiable.", Negative},
+		{"never go back", zestora, "zestora subscription", "Zestora ships weekly boxes with pre-measured ingredients. Most people who try it for a month never go back to shopping for recipes.", Positive},
 		{"restrictive limits", airtable, "airtable limits", "Airtable's free plan caps bases at 1,000 records and 100 automation runs a month, which is restrictive for anything beyond a personal project.", Negative},
 	}
 	for _, tc := range cases {
