@@ -1579,7 +1579,7 @@ func (an *analysis) valence(s, e int) (p, n float64, verdict bool) {
 			clauseP, instead = 0, true
 			continue
 		}
-		if inSet(alternativeNouns, w) && !brandNamed && !instead && !an.alternativesAsked() {
+		if len(w) >= len("alternative") && inSet(alternativeNouns, w) && !brandNamed && !instead && !an.alternativesAsked() {
 			// "That's why Grafana and Honeycomb are popular alternatives",
 			// "cheaper alternatives exist": the clause's praise is the
 			// alternatives', and pointing to them is a mild complaint
