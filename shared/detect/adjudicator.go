@@ -180,7 +180,7 @@ func (an *analysis) adjudicateSentiment(ctx context.Context, adj Adjudicator, re
 		}
 	}
 	b := &res.Brand
-	b.Sentiment = decideSentiment(P, N)
+	b.Sentiment = an.d.sent.decide(P, N)
 	if b.Sentiment == Mixed && st.verdict && N >= P {
 		b.Sentiment = Negative
 	}

@@ -281,6 +281,9 @@ func sentimentClasses() []sentimentCase {
 			"Many companies are moving off Oracle, mainly because of licence costs and aggressive audits.", Negative},
 		{"discontinued development", entArc, nil, "arc browser",
 			"Arc has stopped adding features, and support may end.", Negative},
+		// a criticism negated or an incident remedied: facts, not praise
+		{"no known outage and a bug fixed", entLinear, nil, "linear security incidents",
+			"Linear has no known outage of its sync service this year. A researcher reported a bug in its importer in March, which Linear fixed the same week.", Neutral},
 		// intensity
 		{"superlative of a polar word", entLinear, nil, "linear review",
 			"Engineers call Linear the cleanest tracker they have used.", Positive},

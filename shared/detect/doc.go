@@ -311,6 +311,20 @@
 // clauses are read, not only a sentence's first ("Meet is simpler than
 // Zoom, but Zoom's whiteboard is excellent").
 //
+// The turn (contrastTurn): praise of something else before "but <brand>"
+// is dropped; hedged praise ("still works", "usually stable") that the
+// criticism after the turn outweighs, or a price conceded before praise
+// ("pricey, but built to last"), weighs ×0.5; a turn after praise to a
+// clause no polar word reads is a reservation; a sentence opening with
+// "But"/"However" turns the one before it. A caveat announced as "the
+// catch", "its main drawback" makes the answer mixed unless a verdict
+// stands against the brand; a labelled verdict line ("Bottom line: …")
+// decides a mixed reading. A bare "Yes." answers only a question of
+// judgement, a plan's limit is a fact, a negated criticism ("no known
+// breach") weighs ×0.4, and a comparison table's row counts only the
+// brand's column. The weights are calibrated leave-one-set-out
+// (TestTurnCalibration).
+//
 // Answers in French, German or Spanish (the language is guessed from the
 // function words of the first 200 words; English wins ties) are read with a
 // small lexicon of their own written for product reviews (language.go):

@@ -19,6 +19,9 @@ func FuzzDetect(f *testing.F) {
 		"Slack, by contrast, stores chats; Slack or Acme are cheaper for most teams.",
 		"Slack was criticised, but has since improved. I wouldn't choose it; Acme is the better pick.",
 		"- **Monday:** plan\n- **Friday:** review", "a high-slack chain. Slack can harm",
+		"| | Acme | Slack |\n|---|---|---|\n| Weakness | slow | fast |", "| | Acme | Slack |", "|Acme|\n|", "||\n||Acme",
+		"**Verdict:** easy to start, but Acme is hard to find a reason to pick.", "Acme still works. However",
+		"Acme's main drawback is price. The catch", "Acme costs twice as much as Slack, and", "Acme is a step", "Booking", "Acme is fine for", "Using it is safer. Acme",
 	} {
 		f.Add(s, "best crm for acme users")
 	}

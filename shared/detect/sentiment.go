@@ -14,13 +14,12 @@ import (
 const (
 	sentNeutral        = 0.5
 	sentClear          = 0.8
-	sentMixedRatio     = 0.34
 	sentClearCriticism = 1.5
 	sentStrong         = 1.5
 	sentBoost          = 1.5
 	sentSoften         = 0.5
-	sentFlipToPositive = 0.8
 	sentRecommended    = 1.0  // the brand answers a request for a recommendation
+	sentRemedied       = 0.8  // a criticism remedied or rare: "problems get fixed quickly", "outages are rare"
 	sentContrast       = 1.25 // the clause after "but", or after the comma of "although …,"
 	sentMovedTo        = 0.5  // users reported moving to a rival: a complaint, not a verdict
 	sentDoubtRatio     = 0.5  // a clear polarity under this share of the other is in doubt (adjudication)
@@ -51,9 +50,30 @@ type sentParams struct {
 	// how much of the hand-kept lexicon VADER would have found
 	// (TestSentimentAblation).
 	ablate bool
+	// concede weighs a concession: one side of a sentence before its
+	// adversative that the other side after it outweighs (contrastTurn).
+	concede, concedeCost float64
+	// inferred: the reservation read into an adversative after praise
+	// when no polar word follows it.
+	inferred float64
+	// denied weighs a criticism negated ("no issues", "never had an
+	// outage", "no known breach") as praise: mild praise, or under
+	// sentNeutral a neutral fact.
+	denied float64
+	// verdictLine lets a labelled verdict line decide a mixed reading;
+	// caveat makes an announced caveat beside praise two-sided.
+	verdictLine, caveat bool
+	// needAsked: a query stating a need that names no tracked entity,
+	// answered by the brand first in prose, recommends it.
+	needAsked bool
+	// mixedRatio: the smaller side's least share of the larger for a
+	// mixed reading (decide).
+	mixedRatio float64
 }
 
-var defaultSentParams = sentParams{vaderMin: 0.5, vaderFree: 2.0, vaderAny: 3.0, vaderStrong: 3.0}
+var defaultSentParams = sentParams{vaderMin: 0.5, vaderFree: 2.0, vaderAny: 3.0, vaderStrong: 3.0,
+	concede: 0.5, concedeCost: 0.5, inferred: 1, denied: 0.4,
+	verdictLine: true, caveat: true, mixedRatio: 0.34, needAsked: true}
 
 // withSentParams replaces the calibrated thresholds (calibration tests).
 func withSentParams(p sentParams) Option { return func(d *Detector) { d.sent = p } }
@@ -156,6 +176,12 @@ func (an *analysis) brandSentiment(er *EntityResult) {
 				if ce := an.clauseBeforeOther(s, e); ce > s {
 					spans = append(spans, [2]int{s, ce})
 				}
+				if rs, ok := an.clausesAfterComparedRival(s, e); ok {
+					// "Its training is only okay next to TrainerRoad, the
+					// subscription has climbed, and …": the sentence goes on
+					// about the brand after the rival it was compared with
+					spans = append(spans, [2]int{rs, e})
+				}
 				break
 			}
 			spans = append(spans, [2]int{s, e})
@@ -170,6 +196,10 @@ func (an *analysis) brandSentiment(er *EntityResult) {
 	var P, N, bestP, bestN float64
 	verdict := false // a negative verdict on the brand ("I wouldn't choose it", "a poor fit")
 	covered := 0
+	var last spanReading // the previous span, for a sentence that opens with "But"
+	var vp, vn float64   // the verdict line's reading ("**Bottom line:** …")
+	vCond := false       // the verdict sets a condition ("a strong pick if …")
+	opened := false      // a span held only the opener ("However"): the next one continues it
 	for _, sp := range spans {
 		s, e := max(sp[0], covered), sp[1]
 		if e <= s {
@@ -179,12 +209,42 @@ func (an *analysis) brandSentiment(er *EntityResult) {
 		if question(text[s:e]) {
 			continue
 		}
+		if cs, ce, ok := an.brandCell(s, e); ok {
+			// "| Weakness | Paywalled features | Fewer users |" under a
+			// header "| | Hinge | Bumble |": the brand's column only
+			s, e = cs, ce
+		}
+		an.sent.spanHedged, an.sent.spanCost = false, false
 		p, n, v := an.valenceBeside(s, e)
 		if items := 0.5 * float64(consItems(text[s:e])); items > n {
 			// "Cons: runs large; break-in takes a week; little arch
 			// support": each item of a cons line is a criticism (half a polar word), polar
 			// words or not
 			n = items
+		}
+		if adversativeOpener(text[s:e]) && wordCount(text[s:e]) <= 2 {
+			opened = true
+			continue
+		}
+		cur := spanReading{p: p, n: n, end: e, hedged: an.sent.spanHedged, cost: an.sent.spanCost}
+		if last.end > 0 && (opened || adversativeOpener(text[s:e]) || afterthought(text[s:e])) && !strings.Contains(text[last.end:s], "\n\n") {
+			// "Yahoo Mail still works. But it's hard to find a reason to
+			// choose it": the turn spans two sentences
+			dp, dn := last.turnTo(an.d.sent, p, n)
+			P, N = P+dp, N+dn
+			if dn > bestN {
+				bestN, er.NegativeEvidence = dn, an.sentenceText(s, e)
+			}
+		}
+		if an.turnsToRival(s, e) && p > n && cur.hedged {
+			// "The connection itself is usually stable, but for that price
+			// rivals offer the same for less": conceded to the rival
+			p *= an.d.sent.concede
+		}
+		last, opened = cur, false
+		if verdictLine(text[s:e]) {
+			vp, vn = vp+p, vn+n
+			vCond = vCond || hasWordIn(text[s:e], verdictConditions)
 		}
 		P += p
 		N += n
@@ -237,13 +297,26 @@ func (an *analysis) brandSentiment(er *EntityResult) {
 			er.PositiveEvidence = er.Evidence
 		}
 	}
-	er.Sentiment = decideSentiment(P, N)
-	if er.Sentiment == Mixed && verdict && N >= P {
+	if vn > vp && an.d.sent.verdictLine {
+		verdict = true // "**Verdict:** easy to start, but most sites outgrow it"
+	}
+	er.Sentiment = an.d.sent.decide(P, N)
+	switch {
+	case er.Sentiment == Mixed && verdict && N >= P:
 		// Praise beside a verdict against the brand ("powerful, but
 		// rarely the right tool") reads as the verdict.
 		er.Sentiment = Negative
+	case er.Sentiment == Mixed && vp >= sentClear && vn < sentNeutral && !vCond && P >= N && an.d.sent.verdictLine:
+		// "**Bottom line:** worth every penny": a one-sided verdict with
+		// no condition ("a strong pick if …" stays two-sided)
+		er.Sentiment = Positive
+	case an.sent.caveat && !verdict && N >= sentNeutral && an.d.sent.caveat:
+		// "The catch is …", "The downsides are real, though", "its main
+		// drawbacks are practical": a caveat so announced presumes an
+		// upside — the answer is two-sided.
+		er.Sentiment = Mixed
 	}
-	an.sent = sentScore{P: P, N: N, verdict: verdict, negEvidence: er.NegativeEvidence, posEvidence: er.PositiveEvidence}
+	an.sent = sentScore{P: P, N: N, verdict: verdict, negEvidence: er.NegativeEvidence, posEvidence: er.PositiveEvidence, caveat: an.sent.caveat}
 	if an.sent.negEvidence == "" {
 		an.sent.negEvidence = er.Evidence
 	}
@@ -258,6 +331,183 @@ func (an *analysis) brandSentiment(er *EntityResult) {
 	}
 }
 
+// caveatNouns after caveatDeterminers announce a caveat that presumes an
+// upside — "the catch", "the main drawback", "one downside", "the
+// trade-off" — not a list of faults ("it has many drawbacks").
+var (
+	caveatNouns = set(`catch catches downside downsides drawback drawbacks trade-off trade-offs tradeoff tradeoffs
+caveat caveats hitch inconveniente inconvenientes pega desventaja inconvénient inconvénients hic haken nachteil`)
+	caveatDeterminers = set(`the main biggest big only one chief key real its their la el le der die le principal
+principale gran seul`)
+)
+
+// verdictLine: t is a labelled verdict — "**Verdict:** …", "Bottom
+// line: …", "Overall, …", "In short, …", "TL;DR: …", "En resumen, …",
+// "Fazit: …".
+func verdictLine(t string) bool {
+	t = strings.TrimLeft(t, " \t*_#>-")
+	for _, l := range verdictLabels {
+		if len(t) >= len(l) && strings.EqualFold(t[:len(l)], l) {
+			rest := strings.TrimLeft(t[len(l):], "*_")
+			return strings.HasPrefix(rest, ":") || strings.HasPrefix(rest, ",") || strings.HasPrefix(rest, " —") || strings.HasPrefix(rest, ".")
+		}
+	}
+	return false
+}
+
+var verdictConditions = set(`if unless only si sauf wenn außer ausser solo`)
+
+var verdictLabels = []string{"verdict", "the verdict", "final verdict", "bottom line", "the bottom line", "overall",
+	"in short", "in summary", "summary", "tl;dr", "tldr", "conclusion", "in conclusion", "my take", "takeaway",
+	"the takeaway", "en resumen", "en definitiva", "en conclusión", "veredicto", "en bref", "en résumé", "verdict final",
+	"fazit", "kurz gesagt", "unterm strich"}
+
+// brandCell: [s,e) is a table row (not the header) of a table whose
+// header names the brand in one column and another tracked entity in
+// another; it returns that column's cell in the row.
+func (an *analysis) brandCell(s, e int) (cs, ce int, ok bool) {
+	text := an.text
+	ls := strings.LastIndexByte(text[:s], '\n') + 1
+	le := strings.IndexByte(text[s:], '\n')
+	if le < 0 {
+		le = len(text)
+	} else {
+		le += s
+	}
+	if !strings.HasPrefix(strings.TrimLeft(text[ls:le], " "), "|") {
+		return 0, 0, false
+	}
+	// the header: the first line of the run of table lines
+	hs := ls
+	for hs > 0 {
+		ps := strings.LastIndexByte(text[:hs-1], '\n') + 1
+		if !strings.HasPrefix(strings.TrimLeft(text[ps:hs-1], " "), "|") {
+			break
+		}
+		hs = ps
+	}
+	if hs == ls {
+		return 0, 0, false // the header itself
+	}
+	he := hs + strings.IndexByte(text[hs:], '\n')
+	col, other := -1, false
+	for k, c := range tableCells(text, hs, he) {
+		brand, rival := an.entitiesIn(c[0], c[1])
+		if brand && !rival {
+			col = k
+		}
+		other = other || rival
+	}
+	if col < 0 || !other {
+		return 0, 0, false
+	}
+	if cells := tableCells(text, ls, le); col < len(cells) {
+		c := cells[col]
+		return max(c[0], s), min(c[1], e), c[1] > s && c[0] < e
+	}
+	return 0, 0, false
+}
+
+// tableCells returns the byte ranges of the cells of the table line
+// [ls,le): between its pipes.
+func tableCells(text string, ls, le int) [][2]int {
+	var cells [][2]int
+	start := -1
+	for i := ls; i < le; i++ {
+		if text[i] != '|' {
+			continue
+		}
+		if start >= 0 {
+			cells = append(cells, [2]int{start, i})
+		}
+		start = i + 1
+	}
+	return cells
+}
+
+// spanReading is one span's praise and criticism, kept for the next
+// span's turn.
+type spanReading struct {
+	p, n         float64
+	end          int
+	hedged, cost bool
+}
+
+// turnTo returns the change to the totals when the next span, reading p
+// and n, opens with an adversative: contrastTurn.settle across sentences.
+func (r spanReading) turnTo(pm sentParams, p, n float64) (dp, dn float64) {
+	switch {
+	case r.p > 0 && n > 0 && p == 0 && n >= r.p && r.hedged:
+		return -r.p * (1 - pm.concede), 0
+	case r.n > 0 && p > 0 && n == 0 && p >= r.n && r.cost:
+		return 0, -r.n * (1 - pm.concedeCost)
+	case r.p > 0 && r.n == 0 && p == 0 && n == 0:
+		return 0, pm.inferred
+	}
+	return 0, 0
+}
+
+// adversativeOpener: the sentence opens with an adversative ("But …",
+// "However, …", "That said, …", "Sin embargo, …", "Cependant, …").
+func adversativeOpener(t string) bool {
+	t = strings.TrimLeft(t, " \t*_#>-")
+	w, next := wordAtAny(t, 0)
+	if inSet(openerWords, w) {
+		return true
+	}
+	w2, _ := wordAtAny(t, next)
+	return strings.EqualFold(w, "still") && strings.HasPrefix(t[next:], ",") ||
+		strings.EqualFold(w, "that") && strings.EqualFold(w2, "said") ||
+		strings.EqualFold(w, "sin") && strings.EqualFold(w2, "embargo") ||
+		strings.EqualFold(w, "dicho") && strings.EqualFold(w2, "esto")
+}
+
+// afterthought: the sentence turns by a closing "though" or "however"
+// ("It won't make you fluent on its own, though: …").
+func afterthought(t string) bool {
+	for _, w := range [...]string{", though", ", however"} {
+		if k := strings.Index(t, w); k >= 0 {
+			rest := strings.TrimLeft(t[k+len(w):], " *_")
+			return rest == "" || strings.IndexByte(".:;!", rest[0]) >= 0
+		}
+	}
+	return false
+}
+
+// wordCount counts the words of t.
+func wordCount(t string) int {
+	k := 0
+	for pos := 0; ; k++ {
+		w, next := wordAtAny(t, pos)
+		if w == "" {
+			return k
+		}
+		pos = next
+	}
+}
+
+var openerWords = set(`but however yet pero mais cependant toutefois pourtant néanmoins aber allerdings jedoch doch`)
+
+// turnsToRival: the clause scope [s,e) ends at an adversative whose
+// clause names another tracked entity ("…, but Digi offers the same for
+// less").
+func (an *analysis) turnsToRival(s, e int) bool {
+	text := an.text
+	rest := strings.TrimLeft(text[e:min(len(text), e+8)], " ,")
+	w, _ := wordAtAny(rest, 0)
+	t := strings.TrimRight(text[s:e], " ,")
+	lastWord := t[strings.LastIndexAny(t, " ,")+1:]
+	if !inSet(openerWords, w) && !inSet(openerWords, lastWord) {
+		return false
+	}
+	_, se, ok := sentenceAfter(text, s)
+	if !ok || se <= e {
+		return false
+	}
+	_, other := an.entitiesIn(e, se)
+	return other
+}
+
 // sentScore is the rules' reading of the brand's sentiment, kept for the
 // adjudicator: praise P, criticism N, a verdict against the brand, and the
 // sentences that carry the strongest of each.
@@ -265,6 +515,10 @@ type sentScore struct {
 	P, N                     float64
 	verdict                  bool
 	negEvidence, posEvidence string
+	// caveat: a caveat announced in the brand's text ("the catch is …");
+	// spanHedged, spanCost: the span valence reads holds a hedge or a
+	// cost word (spanReading).
+	caveat, spanHedged, spanCost bool
 }
 
 // doubt reports which of criticism (n) and praise (p) the rules leave in
@@ -286,7 +540,7 @@ func (s *sentScore) settle(yes bool, x, other float64) float64 {
 	if !yes {
 		return 0
 	}
-	return max(x, sentClear, sentMixedRatio*other)
+	return max(x, sentClear, defaultSentParams.mixedRatio*other)
 }
 
 // recommendedFirst: the query asks for a recommendation ("best", "which",
@@ -307,7 +561,7 @@ func (an *analysis) recommendedFirst(er *EntityResult) bool {
 		return false
 	}
 	qw, _ := wordAtAny(an.query, 0)
-	explanatory := inSet(explanatoryStarts, strings.ToLower(qw))
+	explanatory := inSet(explanatoryStarts, qw)
 	inList := false
 	for i := range an.sc.cands {
 		if c := &an.sc.cands[i]; c.ent == 0 && counted(c) {
@@ -329,9 +583,20 @@ func (an *analysis) recommendedFirst(er *EntityResult) bool {
 			// of options
 			return true
 		}
+		if an.d.sent.needAsked && !explanatory && !inList && !slices.Contains(an.queryNames, true) && !hasWordIn(an.query, topicNouns) {
+			// "shared inbox for a support team", "open a kids savings
+			// account": a need that names no product, answered by the brand
+			// in prose first
+			return true
+		}
 		pos = next
 	}
 }
+
+// topicNouns make a query a request for information, not a need:
+// "history of smartphone market share", "streaming industry news".
+var topicNouns = set(`history market share news statistics stats revenue founded founder ceo ipo stock trends industry
+timeline origin lawsuit`)
 
 var recommendIntent = set(`best top recommend recommended recommendation alternative alternatives which
 good should ideal`)
@@ -463,13 +728,62 @@ func (an *analysis) clauseBeforeOther(s, e int) int {
 		if strings.ContainsAny(between, ";:,") || strings.Contains(between, "—") || strings.Contains(between, "–") {
 			cut = pos
 		}
-		if inSet(contrastWords, w) || inSet(comparisonMarkers, w) {
-			cut = np - len(w)
+		if inSet(contrastWords, w) || inSet(comparisonMarkers, w) || strings.EqualFold(w, "as") {
+			cut = np - len(w) // "… twice as much as a comparable Shark"
 		}
 		pos = np
 	}
 	return cut
 }
+
+// clausesAfterComparedRival: the sentence [s,e) opens with a pronoun for
+// the brand and names a rival only as the object of a comparison ("next
+// to X", "than X", "as much as a comparable X"); it returns where the
+// clauses after the rival's start (after its comma or semicolon), when no
+// other entity is named there.
+func (an *analysis) clausesAfterComparedRival(s, e int) (int, bool) {
+	text := an.text
+	if w, _ := wordAtAny(text[:e], s); !inSet(brandPronouns, w) {
+		return 0, false
+	}
+	cands := an.sc.cands
+	i, _ := slices.BinarySearchFunc(cands, s, func(c cand, t int) int { return c.start - t })
+	for ; i < len(cands) && cands[i].start < e && cands[i].state != candAccepted; i++ {
+	}
+	if i == len(cands) || cands[i].start >= e || cands[i].ent == 0 {
+		return 0, false
+	}
+	c := &cands[i]
+	compared := false
+	at := c.start
+	for k := 0; k < 3 && !compared; k++ { // "as a comparable Shark", "than Zoom's"
+		p := prevToken(text, s, at)
+		if p.word == "" {
+			break
+		}
+		compared = inSet(comparisonMarkers, p.word) || inSet(comparedPreps, p.word)
+		at -= len(p.word) + 1
+		if at <= s {
+			break
+		}
+	}
+	if !compared {
+		return 0, false
+	}
+	k := strings.IndexAny(text[c.end:e], ",;")
+	if k < 0 {
+		return 0, false
+	}
+	rs := c.end + k + 1
+	if an.hasCandIn(rs, e) {
+		return 0, false
+	}
+	return rs, e-rs > 1
+}
+
+// comparedPreps before a rival make it a comparison's object: "as a
+// comparable Shark", "next to TrainerRoad", "compared with Zoom".
+var comparedPreps = set(`as to with`)
 
 var comparisonMarkers = set(`compared than like versus vs relative behind below next beside`)
 
@@ -477,7 +791,7 @@ var comparisonMarkers = set(`compared than like versus vs relative behind below 
 // most four words that only says yes or no ("No.", "I wouldn't.", "Not
 // really.", "Yes, absolutely.") is the answer's verdict on it.
 func (an *analysis) bareAnswer() Sentiment {
-	if !an.queryNames[0] {
+	if !an.queryNames[0] || !an.judgementAsked() {
 		return Neutral
 	}
 	// The first sentence up to its terminator: "No." is a sentence here,
@@ -514,8 +828,31 @@ func (an *analysis) bareAnswer() Sentiment {
 	return Neutral
 }
 
+// judgementAsked: the query asks for a judgement ("is X worth it",
+// "should I still use X", "is X any good", "is X reliable"), not a fact
+// ("is X vegan", "does X support SSO"): only then is a bare "Yes." praise.
+func (an *analysis) judgementAsked() bool {
+	for pos := 0; ; {
+		w, next := wordAtAny(an.query, pos)
+		if w == "" {
+			return false
+		}
+		if inSet(judgementWords, w) || lexLookup(w)&(lexPositive|lexNegative) != 0 {
+			return true
+		}
+		pos = next
+	}
+}
+
+var judgementWords = set(`worth should good bad any legit legitimate trustworthy scam safe still recommend ok okay
+decent reliable overrated underrated vale merece bueno buena vaut bien lohnt gut`)
+
 // maxBareBytes bounds the first sentence read as a bare answer.
-const maxBareBytes = 64
+const (
+	maxBareBytes = 64
+	// maxRemedyWords: a fix word this close after a criticism remedies it.
+	maxRemedyWords = 12
+)
 
 var (
 	bareNo     = set(`no nope nah`)
@@ -774,11 +1111,14 @@ func (an *analysis) entitiesIn(s, e int) (brand, other bool) {
 	return brand, other
 }
 
-func decideSentiment(p, n float64) Sentiment {
+// decide reads praise p and criticism n: neutral under sentNeutral both,
+// mixed when both are clear and the smaller is at least mixedRatio of the
+// larger (or clear criticism is outweighed by praise), else the larger.
+func (pm sentParams) decide(p, n float64) Sentiment {
 	switch {
 	case p < sentNeutral && n < sentNeutral:
 		return Neutral
-	case p >= sentClear && n >= sentClear && min(p, n) >= sentMixedRatio*max(p, n),
+	case p >= sentClear && n >= sentClear && min(p, n) >= pm.mixedRatio*max(p, n),
 		n >= sentClearCriticism && p > n:
 		return Mixed
 	case p > n:
@@ -845,7 +1185,7 @@ func (an *analysis) comparisonCut(s, other int) int {
 		}
 		before := prevW
 		prevW = w
-		if inSet(behindWords, w) && inSet(lagBefore, strings.ToLower(before)) {
+		if inSet(behindWords, w) && inSet(lagBefore, before) {
 			// "feels years behind Fidelity's": the lag is the brand's
 			cut, after = np, 0
 		} else if inSet(comparisonMarkers, w) || inSet(behindWords, w) {
@@ -941,6 +1281,9 @@ func (an *analysis) valenceBeside(s, e int) (p, n float64, verdict bool) {
 	slices.SortFunc(ig, func(a, b [2]int) int { return a[0] - b[0] })
 	from := s
 	for _, sp := range ig {
+		if an.deniedKnown(sp[0], sp[1]) {
+			continue
+		}
 		if sp[0] > from {
 			a, b, v := an.valence(from, sp[0])
 			p, n, verdict = p+a, n+b, verdict || v
@@ -953,6 +1296,115 @@ func (an *analysis) valenceBeside(s, e int) (p, n float64, verdict bool) {
 	}
 	return p, n, verdict
 }
+
+// reasonToEndorse: after "hard to" at pos, a reason to endorse the brand
+// is what is hard to find — "hard to find a reason to choose it", "hard
+// to see why anyone would pick it".
+func reasonToEndorse(text string, pos, e int) bool {
+	_, np := wordAtAny(text[:e], pos) // "to"
+	w, np := wordAtAny(text[:e], np)
+	if !inSet(seekVerbs, w) {
+		return false
+	}
+	for k := 0; k < 6; k++ {
+		if w, np = wordAtAny(text[:e], np); w == "" || strings.ContainsAny(w, ",;:") {
+			return false
+		}
+		if inSet(endorseVerbs, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// alternativesAsked: the query asks for alternatives, so naming them is
+// the answer, not advice to leave the brand.
+func (an *analysis) alternativesAsked() bool {
+	return hasWordIn(an.query, alternativeNouns) || hasWordIn(an.query, comparisonMarkers)
+}
+
+var alternativeNouns = set(`alternative alternatives alternativas alternativa alternatives alternativen`)
+
+var seekVerbs = set(`find see think name make`)
+
+// stepDirections after "step" judge a change: "a step up", "a step back".
+var stepDirections = map[string]uint8{"up": lexPositive, "forward": lexPositive, "down": lexNegative,
+	"back": lexNegative, "backward": lexNegative, "backwards": lexNegative}
+
+// deniedKnown: the ignorance statement text[s:e] is "no known" before a
+// noun that is no knowledge ("no known breach", "no reported outages"):
+// a denial of the criticism it qualifies, read with it.
+func (an *analysis) deniedKnown(s, e int) bool {
+	t := strings.TrimSpace(an.text[s:e])
+	known := len(t) >= 6 && strings.EqualFold(t[len(t)-6:], " known")
+	if !known && !(len(t) >= 9 && strings.EqualFold(t[len(t)-9:], " reported")) {
+		return false
+	}
+	w, _ := wordAtAny(an.text[:min(len(an.text), e+maxTokenBytes)], e)
+	return w != "" && !inSet(knowledgeNouns, w) && lexLookup(w)&lexNegative != 0
+}
+
+// forValue: "for the price", "for the money", "for what you pay" follows
+// pos — the praise before it judges the value.
+func (an *analysis) forValue(pos, e int) bool {
+	w, np := wordAtAny(an.text[:e], pos)
+	if !strings.EqualFold(w, "for") {
+		return false
+	}
+	for k := 0; k < 2; k++ {
+		w, np = wordAtAny(an.text[:e], np)
+		if inSet(valueNouns, w) {
+			return true
+		}
+	}
+	return false
+}
+
+var valueNouns = set(`price money cost what`)
+
+// planLimit: "limited" at pos states a plan's limit — a plan named
+// before it ("the free plan is limited") or after it ("limited on
+// Starter", "limited in the Basic tier").
+func (an *analysis) planLimit(before, before2 string, pos, e int) bool {
+	if inSet(planNouns, before) || inSet(planNouns, before2) {
+		return true
+	}
+	text := an.text
+	if ls := strings.LastIndexByte(text[:pos], '\n') + 1; strings.HasPrefix(text[ls:pos], "|") {
+		// a table row labelled by a plan: "| Free plan | Limited likes |"
+		if k := strings.IndexByte(text[ls+1:pos], '|'); k >= 0 && hasWordIn(text[ls+1:ls+1+k], planNouns) {
+			return true
+		}
+	}
+	w, np := wordAtAny(text[:e], pos)
+	if !inSet(planPreps, w) {
+		return false
+	}
+	for k := 0; k < 3; k++ {
+		w, np = wordAtAny(text[:e], np)
+		switch {
+		case w == "":
+			return false
+		case inSet(planNouns, w) || inSet(tierNames, w):
+			return true
+		case !inSet(articles, w):
+			return false
+		}
+	}
+	return false
+}
+
+var (
+	planNouns = set(`plan plans tier tiers trial edition editions subscription level`)
+	planPreps = set(`on in for with`)
+	// tierNames name a pricing tier: "limited on Starter".
+	tierNames = set(`free starter basic standard plus pro premium business team teams growth essentials lite personal
+individual`)
+)
+
+// knowledgeNouns after "no known" keep it a statement of ignorance: "no
+// known details".
+var knowledgeNouns = set(`information info details data facts record records reviews`)
 
 // valence scores the polar words of text[s:e] outside accepted mentions:
 // praise p and criticism n, both ≥ 0, and whether the criticism holds a
@@ -993,6 +1445,20 @@ func (an *analysis) valence(s, e int) (p, n float64, verdict bool) {
 		n += deferred
 		deferred = 0
 	}
+	// The sentence's turn at an adversative ("but", "yet", "pero"): what
+	// it read before and after (contrastTurn.settle).
+	var turn contrastTurn
+	afterBrand := false
+	lessNeg := false // the negation is "less": "less buggy" is an improvement
+	turn.reset(p, n)
+	sentWords, gerundSubj := 0, false // the sentence's words; it opens with a gerund ("Booking directly …")
+	costSeen := false                 // the sentence named a cost: "It costs $10 …, which adds up"
+	endSentence := func() {
+		sentWords, gerundSubj, costSeen = 0, false, false
+		flush()
+		p, n = turn.settle(an.d.sent, p, n)
+		turn.reset(p, n)
+	}
 	// plain counts a word that is no polar word against the reach of a
 	// negation (unless keepNeg) and of an intensifier.
 	plain := func(keepNeg bool) {
@@ -1030,6 +1496,9 @@ func (an *analysis) valence(s, e int) (p, n float64, verdict bool) {
 				contrast = 2
 			case c == '.' || c == '!' || c == '?' || c == '\n':
 				contrast = 0
+				if c != '.' || pos+1 >= e || text[pos+1] == ' ' || text[pos+1] == '\n' || text[pos+1] == '*' {
+					endSentence() // not "$19.99", "e.g."
+				}
 			}
 		}
 		st := pos
@@ -1043,17 +1512,34 @@ func (an *analysis) valence(s, e int) (p, n float64, verdict bool) {
 		if j < len(cands) && cands[j].start < pos && cands[j].state == candAccepted {
 			prev, prev2 = "", ""
 			brandNamed = brandNamed || cands[j].ent == 0
+			turn.named(cands[j].ent == 0)
+			afterBrand = cands[j].ent == 0
 			continue // part of a mention ("Best Buy")
 		}
 		w := text[st:pos]
+		byBrand := afterBrand // the word follows a mention of the brand
+		afterBrand = false
+		if sentWords++; sentWords == 1 && len(w) > 5 && strings.EqualFold(w[len(w)-3:], "ing") {
+			gerundSubj = true
+		}
 		before, before2 := prev, prev2
 		prev, prev2 = w, prev
 		f := lookup(w)
+		if r := roleOf(w); r != 0 || f&lexSoftener != 0 {
+			turn.word(r, f)
+			an.sent.spanHedged = an.sent.spanHedged || r&roleHedge != 0 || f&lexSoftener != 0
+			an.sent.spanCost = an.sent.spanCost || r&roleCost != 0
+			an.sent.caveat = an.sent.caveat || r&roleCaveat != 0 && inSet(caveatDeterminers, before)
+		}
+		if turn.turned {
+			turn.wordsAfter++
+		}
 		if an.d.sent.ablate && f&(lexPositive|lexNegative) != 0 && vaderValence(w) != 0 {
 			f &^= lexPositive | lexNegative | lexStrong
 		}
 		if vader && f == 0 && !sentimentRole(w) {
-			f = an.d.sent.vaderFlags(w, predLeft > 0)
+			// after a negator the slot is evaluative too: "far less boring"
+			f = an.d.sent.vaderFlags(w, predLeft > 0 || neg > 0 || pendingNeg)
 		}
 		// one lookup tells whether w opens a predicate, advises or sets a
 		// condition (most words do none of these)
@@ -1083,6 +1569,24 @@ func (an *analysis) valence(s, e int) (p, n float64, verdict bool) {
 		} else if reduceLeft > 0 {
 			reduceLeft--
 			reduceObj = reduceObj || f&(lexPositive|lexNegative) == 0
+		}
+		if gerundSubj && !brandNamed && !conditioned && inSet(preferredComparatives, w) {
+			// "Booking directly is usually safer", "Going with a local
+			// installer is cheaper": another way is preferred to the brand
+			gerundSubj = false
+			p -= clauseP
+			n += sentMovedTo
+			clauseP, instead = 0, true
+			continue
+		}
+		if len(w) >= len("alternative") && inSet(alternativeNouns, w) && !brandNamed && !instead && !an.alternativesAsked() {
+			// "That's why Grafana and Honeycomb are popular alternatives",
+			// "cheaper alternatives exist": the clause's praise is the
+			// alternatives', and pointing to them is a mild complaint
+			p -= clauseP
+			n += sentMovedTo
+			clauseP, instead = 0, true
+			continue
 		}
 		if inSet(insteadWords, w) && before != "" {
 			// "Many schools recommend BigBlueButton instead": the praise
@@ -1121,6 +1625,10 @@ func (an *analysis) valence(s, e int) (p, n float64, verdict bool) {
 				neg = 0
 			}
 		}
+		if f == 0 && len(w) == 4 && strings.EqualFold(w, "step") {
+			// "a huge step up from older services", "a step backwards"
+			f = stepDirections[strings.ToLower(peekWord(text, pos, e))] // rare: only after "step"
+		}
 		if f == 0 && !since && !want && !sentimentRole(w) && strings.IndexByte(w, '-') < 0 &&
 			!(len(w) > 5 && (strings.HasSuffix(w, "est") || strings.HasSuffix(w, "er"))) {
 			// The common case: a word no rule reads.
@@ -1148,6 +1656,9 @@ func (an *analysis) valence(s, e int) (p, n float64, verdict bool) {
 				contrast = 1
 			} else if !strings.EqualFold(w, "unlike") && !strings.EqualFold(w, "instead") {
 				contrast = 2
+				flush()
+				p, n = turn.turn(an.d.sent, p, n)
+				clauseP, clauseN = 0, 0 // "huge choice, but … recommend … instead": the advice is the second clause's
 			}
 			continue
 		case strings.EqualFold(w, "more") && lookup(next()) == 0 && an.comparedToBrand(wordEndAfter(text, pos, e), e):
@@ -1168,6 +1679,7 @@ func (an *analysis) valence(s, e int) (p, n float64, verdict bool) {
 			pendingNeg = false
 		case f&lexNegator != 0:
 			pendingNeg = true
+			lessNeg = strings.EqualFold(w, "less")
 			continue
 		case f&lexBooster != 0:
 			mult, multLeft = sentBoost, 2
@@ -1182,8 +1694,9 @@ func (an *analysis) valence(s, e int) (p, n float64, verdict bool) {
 			}
 			flush()
 			deferred, neg = mult, negationWindow+1
-			if inSet(endorseVerbs, peekWord(text, pos+len(" to"), e)) || strings.EqualFold(peekWord(text, pos+len(" to"), e), "justify") {
-				verdict = true // "hard to recommend", "hard to justify"
+			if inSet(endorseVerbs, peekWord(text, pos+len(" to"), e)) || strings.EqualFold(peekWord(text, pos+len(" to"), e), "justify") ||
+				reasonToEndorse(text, pos, e) {
+				verdict = true // "hard to recommend", "hard to justify", "hard to find a reason to choose it"
 			}
 			continue
 		case inSet(selfWords, w):
@@ -1209,7 +1722,7 @@ func (an *analysis) valence(s, e int) (p, n float64, verdict bool) {
 		case inSet(endorseVerbs, w) && selfLeft > 0:
 			f = lexPositive // "I'd choose", "I would not build a workflow around"
 		case inSet(costNouns, w):
-			costLeft = 6
+			costLeft, costSeen = 6, true
 			if inSet(lowWords, before) || inSet(lowWords, before2) {
 				f = lexPositive // "low fees", "low conversion fees"
 			} else if inSet(highWords, before) || inSet(highWords, before2) {
@@ -1219,8 +1732,12 @@ func (an *analysis) valence(s, e int) (p, n float64, verdict bool) {
 			f = 0 // "forgiving on weak connections": the conditions, not the product
 		case inSet(choiceNouns, w) && strings.EqualFold(before2, "more") && lexLookup(before)&lexNegative == 0:
 			f = lexPositive // "the more private choice"
+		case costLeft > 0 && inSet(highWords, w) && strings.EqualFold(next(), "with"):
+			f = 0 // "prices rise with the number of contacts": how the price scales
 		case costLeft > 0 && inSet(highWords, w) && !inSet(costNouns, next()):
 			f = lexNegative // "fees are high"
+		case costLeft > 0 && inSet(multipleWords, w) && inSet(multipleNext, next()):
+			f = lexNegative // "costs about twice as much as", "triple the price"
 		case costLeft > 0 && inSet(lowWords, w) && !inSet(costNouns, next()):
 			f = lexPositive // "prices are low"
 		case inSet(breadthWords, w) && inSet(rangeNouns, next()):
@@ -1245,7 +1762,9 @@ func (an *analysis) valence(s, e int) (p, n float64, verdict bool) {
 			f = lexPositive // "it pays for itself"
 		case strings.EqualFold(w, "subscription") && (inSet(requireVerbs, before) || inSet(articles, before) && inSet(requireVerbs, before2)):
 			f = lexNegative // "it needs a subscription"
-		case strings.EqualFold(w, "cheap") && (inSet(cheapIs, before) || inSet(cheapLooks, before)):
+		case inSet(feeNouns, w):
+			costLeft, costSeen = 6, true // "the subscription has climbed to $19.99"
+		case inSet(cheapForms, w) && (inSet(cheapIs, before) || inSet(cheapLooks, before) || inSet(cheapPreps, next())):
 			// "it's cheap": the price; "feels cheap": the build
 			if f = lexPositive; inSet(cheapLooks, before) {
 				f = lexNegative
@@ -1274,7 +1793,7 @@ func (an *analysis) valence(s, e int) (p, n float64, verdict bool) {
 			f = lexNegative // "scores below the Pixel", "falls behind"
 		case strings.EqualFold(w, "short") && inSet(fallVerbs, before):
 			f = lexNegative // "falls short"
-		case strings.EqualFold(w, "up") && costLeft > 0 && inSet(goVerbs, before):
+		case strings.EqualFold(w, "up") && (costLeft > 0 && inSet(goVerbs, before) || costSeen && inSet(addUpVerbs, before)):
 			f = lexNegative // "the price went up"
 		case f&lexNegative != 0 && reducing:
 			// "kitchen screens cut ticket errors", "fewer crashes": a fault
@@ -1283,7 +1802,13 @@ func (an *analysis) valence(s, e int) (p, n float64, verdict bool) {
 		case (inSet(rarityWords, w) || inSet(fixWords, w) && inSet(passiveAux, before)) && lastNeg > 0 && wordsSinceNeg <= 3:
 			// "outages are rare": the criticism is denied
 			n -= lastNeg
-			p += lastNeg * sentFlipToPositive
+			p += lastNeg * sentRemedied
+			lastNeg = 0
+			continue
+		case inSet(fixWords, w) && (byBrand || inSet(remedySubjects, before)) && lastNeg > 0 && wordsSinceNeg <= maxRemedyWords:
+			// "a flaw in its extension, which Keeper patched within days":
+			// one incident, undone — a fact, neither praise nor criticism
+			n -= lastNeg
 			lastNeg = 0
 			continue
 		case strings.EqualFold(w, "locked") && strings.EqualFold(next(), "behind"):
@@ -1307,6 +1832,8 @@ func (an *analysis) valence(s, e int) (p, n float64, verdict bool) {
 			f = 0 // "closes issues", "GitHub issues": the tracker's noun
 		case strings.EqualFold(w, "limited") && strings.EqualFold(next(), "to"):
 			f = 0 // "limited to the web app": scope, not criticism
+		case strings.EqualFold(w, "limited") && an.planLimit(before, before2, pos, e):
+			f = 0 // "analytics are limited on Starter": a plan's limit stated as a fact
 		case strings.EqualFold(w, "top") && strings.EqualFold(before, "on"):
 			f = 0 // "on top of"
 		case strings.EqualFold(w, "catch") && inSet(catchBefore, before):
@@ -1320,6 +1847,14 @@ func (an *analysis) valence(s, e int) (p, n float64, verdict bool) {
 			f = 0 // "worth taking seriously", "worth noting"
 		case inSet(choiceNouns, w) && inSet(choiceAdjectives, before):
 			f = lexPositive // "the obvious choice", "first recommendation"
+		case inSet(easyWords, w) && strings.EqualFold(next(), "to") && inSet(mishapVerbs, peekWord(text, pos+len(" to"), e)):
+			f = lexNegative // "easy to drop", "easy to break": a fault made easy
+		case strings.EqualFold(w, "back") && neg > 0 && inSet(returnVerbs, before):
+			f, neg, pendingNeg = lexPositive, 0, false // "never go back to Google", "never looked back": loyalty
+		case f&lexPositive != 0 && inSet(littleWords, before) && an.nonEnglish():
+			f, mult, multLeft = lexNegative, 1, 0 // "poco fiable", "peu intuitif", "wenig intuitiv": hardly
+		case inSet(weakPraise, w) && inSet(faintBefore, before):
+			f = lexNegative // "only okay", "just fine", "merely adequate": faint praise
 		}
 		if selfLeft > 0 {
 			selfLeft--
@@ -1338,8 +1873,10 @@ func (an *analysis) valence(s, e int) (p, n float64, verdict bool) {
 		if f&lexStrong != 0 {
 			wt *= sentStrong
 		}
-		if inSet(weakPraise, w) {
-			wt *= sentSoften // "popular", "fine": praise that commits to little
+		if inSet(weakPraise, w) && !(f&lexPositive != 0 && an.forValue(pos, e)) {
+			// "popular", "fine": praise that commits to little — but "fine
+			// for the price" judges the value
+			wt *= sentSoften
 		}
 		if contrast == 2 {
 			wt *= sentContrast
@@ -1356,7 +1893,13 @@ func (an *analysis) valence(s, e int) (p, n float64, verdict bool) {
 				deferred = 0 // "hard to recommend": one criticism
 				verdict = verdict || inSet(endorseVerbs, w) || inSet(verdictWords, w)
 			} else {
-				positive, wt = true, wt*sentFlipToPositive
+				// "no issues", "no known breach": a mild fact; "far less
+				// boring", "less buggy": an improvement, praise
+				k := an.d.sent.denied
+				if lessNeg {
+					k = sentRemedied
+				}
+				positive, wt = true, wt*k
 			}
 			neg = 0
 		} else if !positive && inSet(fitNouns, next()) {
@@ -1378,8 +1921,141 @@ func (an *analysis) valence(s, e int) (p, n float64, verdict bool) {
 			neg, lossNeg = negationWindow, true // "lost trust", "lacks polish"
 		}
 	}
-	flush()
+	endSentence()
 	return p, n, verdict
+}
+
+// contrastTurn follows one sentence across its adversative: a person
+// reads "X, but Y" as Y's point, X conceded.
+//   - Praise (or criticism) before the turn that the other side after it
+//     outweighs is a concession: it weighs sentParams.concede ("easy to
+//     get started, but most sites outgrow it quickly and support is
+//     slow"; "pricey, but built to last and backed by a guarantee").
+//   - A clause before the turn that names neither the brand nor a pronoun
+//     for it, when the brand is named after it, speaks of something else
+//     ("Budget marketplaces can be fun, but Temu is a gamble"): dropped.
+//   - After praise, a turn to a clause no polar word reads is still a
+//     reservation ("a fun way to build a habit, but on its own it won't
+//     make you conversational"): sentParams.inferred of criticism.
+type contrastTurn struct {
+	p0, n0, pt, nt          float64 // totals at the sentence's start and at the turn
+	turned                  bool
+	brandBefore, brandAfter bool
+	pronounBefore           bool
+	hedged, cost            bool // a hedge or a cost word before the turn
+	wordsAfter              int
+}
+
+func (t *contrastTurn) reset(p, n float64) { *t = contrastTurn{p0: p, n0: n} }
+
+func (t *contrastTurn) named(brand bool) {
+	if !brand {
+		return
+	}
+	if t.turned {
+		t.brandAfter = true
+	} else {
+		t.brandBefore = true
+	}
+}
+
+// word notes a word of the turn's roles (roleOf) or a softener before
+// the turn.
+func (t *contrastTurn) word(r, f uint8) {
+	if t.turned {
+		return
+	}
+	t.pronounBefore = t.pronounBefore || r&rolePronoun != 0
+	t.hedged = t.hedged || r&roleHedge != 0 || f&lexSoftener != 0
+	t.cost = t.cost || r&roleCost != 0
+}
+
+// The roles a word plays in the turn and the balance, one lookup.
+const (
+	rolePronoun uint8 = 1 << iota // "it", "its": the brand before the turn
+	roleHedge                     // concessionHedges
+	roleCost                      // costNouns, costWords
+	roleCaveat                    // caveatNouns
+)
+
+var roleSets = []struct {
+	set  map[string]bool
+	role uint8
+}{{brandPronouns, rolePronoun}, {concessionHedges, roleHedge}, {costNouns, roleCost}, {costWords, roleCost}, {caveatNouns, roleCaveat}}
+
+var turnRoles = func() map[string]uint8 {
+	m := make(map[string]uint8)
+	for _, x := range roleSets {
+		for w := range x.set {
+			m[w] |= x.role
+		}
+	}
+	return m
+}()
+
+// roleOf returns w's roles: one map probe for a word in lower case (most
+// are), a case-insensitive probe of each role's set for another ("Its",
+// "Still" opening a sentence).
+func roleOf(w string) uint8 {
+	if r, ok := turnRoles[w]; ok || w == "" || w[0] < 'A' || w[0] > 'Z' {
+		return r
+	}
+	var r uint8
+	for _, x := range roleSets {
+		if inSet(x.set, w) {
+			r |= x.role
+		}
+	}
+	return r
+}
+
+var (
+	// concessionHedges before praise make it a concession when criticism
+	// follows the turn: "still works", "can be fun", "usually stable",
+	// "fine for the price".
+	concessionHedges = set(`still usually generally mostly typically normally often nominally
+serviceable suele suelen généralement souvent meist meistens`)
+	// costWords before the turn make the criticism a price conceded when
+	// praise follows: "pricey, but built to last".
+	costWords = set(`expensive pricey pricier priciest costly costlier overpriced steep steeper dear dearer caro cara caros cher chère teuer`)
+)
+
+// turn marks the adversative; a second one settles the first pair and
+// starts another ("fast, but pricey, but worth it").
+func (t *contrastTurn) turn(pm sentParams, p, n float64) (float64, float64) {
+	if t.turned {
+		brand := t.brandBefore || t.brandAfter || t.pronounBefore
+		p, n = t.settle(pm, p, n)
+		*t = contrastTurn{p0: t.pt, n0: t.nt, brandBefore: brand}
+	}
+	t.turned, t.pt, t.nt = true, p, n
+	return p, n
+}
+
+// settle applies the turn to the totals p and n at the sentence's end.
+func (t *contrastTurn) settle(pm sentParams, p, n float64) (float64, float64) {
+	if !t.turned {
+		return p, n
+	}
+	bp, bn := t.pt-t.p0, t.nt-t.n0
+	ap, an := p-t.pt, n-t.nt
+	switch {
+	case bp == 0 && bn == 0:
+	case !t.brandBefore && !t.pronounBefore && t.brandAfter:
+		p, n = p-bp, n-bn
+	case bp > 0 && an > 0 && ap == 0 && an >= bp && t.hedged:
+		p -= bp * (1 - pm.concede)
+	case bn > 0 && ap > 0 && an == 0 && ap >= bn && t.cost:
+		n -= bn * (1 - pm.concedeCost)
+	case bp > 0 && bn == 0 && ap == 0 && an == 0 && t.wordsAfter >= 2:
+		n += pm.inferred
+	case bn > 0 && bp == 0 && ap == 0 && an == 0 && t.wordsAfter >= 2 && t.cost:
+		// "pricier than most, but the sound justifies it": after a price
+		// the turn argues the value, whatever its words
+		p += pm.inferred
+		n -= bn * (1 - pm.concedeCost)
+	}
+	return p, n
 }
 
 // gradedLookup reads a comparative or superlative through its base
@@ -1433,12 +2109,12 @@ var sentimentRoles = func() map[string]bool {
 	for _, set := range []map[string]bool{hardWords, selfWords, wantVerbs, endorseVerbs, costNouns, highWords,
 		lowWords, breadthWords, haltVerbs, shutVerbs, rankVerbs, rarityWords, contextIssues, choiceNouns, worksWell,
 		fitNouns, possessVerbs, articles, choiceAdjectives, capabilityVerbs, concessiveWords, responseNouns, mediocreWords,
-		fixWords, qualityNouns, declineVerbs, servedWords, saveVerbs, urgeBuy, exitVerbs} {
+		fixWords, qualityNouns, declineVerbs, servedWords, saveVerbs, urgeBuy, exitVerbs, feeNouns, alternativeNouns, multipleWords} {
 		for w := range set {
 			m[w] = true
 		}
 	}
-	for _, w := range strings.Fields(`since than short up action last locked right standard limited top catch too worth
+	for _, w := range strings.Fields(`since than short up action last locked right standard limited top catch too worth back
 longer more behind curve itself subscription expect cheap`) {
 		m[w] = true
 	}
@@ -1490,10 +2166,14 @@ standardize make`)
 surcharge surcharges premium precio precios coste costes comisiones tarifa tarifas prix tarif tarifs frais coût
 coûts cout couts preis preise kosten gebühren gebuhren`)
 	highWords = set(`high higher highest steep steeper rising climbing climb climbs soar soars soared soaring hefty risen rose increased jumped
+triples tripled doubles
 climbed hiked doubled rises rise hikes increases jump jumps alto altos alta altas elevado elevados elevada
 élevé élevés élevée eleve eleves elevee hoch hohe hoher augmenté augmente augmentés gestiegen erhöht erhoht
 subido aumentado aumentó aumento`)
-	lowWords         = set(`low lower lowest`)
+	lowWords = set(`low lower lowest`)
+	// multipleWords before "as"/"the" after a cost: "costs twice as much".
+	multipleWords    = set(`twice double triple thrice`)
+	multipleNext     = set(`as the what`)
 	breadthWords     = set(`widest broadest largest biggest huge vast wide broad large`)
 	rangeNouns       = set(`selection range catalog catalogue choice library ecosystem audience coverage inventory`)
 	haltVerbs        = set(`stopped ceased halted ended ending stopping dropped dropping`)
@@ -1511,20 +2191,37 @@ maintaining`)
 	conditionPreps = set(`on with over for`)
 	conditionNouns = set(`connection connections connectivity network networks internet wifi wi-fi bandwidth
 signal hardware machines machine devices device laptops laptop computers phones`)
-	fallVerbs   = set(`fell falling fall`) // "falls" is criticism of its own
-	rankVerbs   = set(`scores scored ranks ranked rates rated sits trails trailed falls fell comes came lags lagged`)
-	goVerbs     = set(`went gone goes going has have`)
+	fallVerbs = set(`fell falling fall`) // "falls" is criticism of its own
+	rankVerbs = set(`scores scored ranks ranked rates rated sits trails trailed falls fell comes came lags lagged`)
+	goVerbs   = set(`went gone goes going has have`)
+	// addUpVerbs before "up" after a cost: "charges stack up", "fees add up".
+	addUpVerbs  = set(`add adds added adding stack stacks stacked pile piles piled mount mounts`)
 	rarityWords = set(`rare rarer uncommon infrequent minimal negligible`)
 	// fixWords after "get"/"are" deny the criticism before them: "problems
 	// get fixed quickly".
-	fixWords   = set(`fixed resolved solved sorted patched`)
-	passiveAux = set(`get gets got are is were was be been`)
+	fixWords = set(`fixed resolved solved sorted patched`)
+	// remedySubjects before a fix word make it the maker's remedy: "which
+	// it patched", "it fixed".
+	remedySubjects = set(`it they which who`)
+	passiveAux     = set(`get gets got are is were was be been`)
 	// wantVerbs after "you" state a requirement: the polar words up to the
 	// next comma say what the reader needs ("if you need fast offline
 	// access"), not how the product is.
 	wantVerbs = set(`need want require prefer value expect`)
 	// weakPraise commits to little: popularity, adequacy.
 	weakPraise = set(`popular fine decent okay ok usable adequate reasonable well-known`)
+	// mishapVerbs after "easy to" make the ease a fault: "easy to drop",
+	// "easy to lose track".
+	easyWords   = set(`easy easier`)
+	mishapVerbs = set(`drop break lose miss overspend overlook forget abandon quit scratch crack damage misplace
+misconfigure outgrow exceed ignore`)
+	// returnVerbs before a negated "back": users who stay.
+	returnVerbs = set(`go goes going went looked look looking come came switch switched`)
+	// littleWords before praise deny it in Spanish, French and German:
+	// "poco fiable" is unreliable.
+	littleWords = set(`poco poca pocos pocas peu wenig`)
+	// faintBefore weak praise makes it faint: "only okay", "just fine".
+	faintBefore = set(`only just merely barely`)
 
 	hardWords    = set(`hard difficult tough`)
 	hardToPraise = set(`beat top match fault`)
@@ -1663,11 +2360,18 @@ plummets deteriorated fallen`)
 	// requireVerbs before "a subscription": a cost the product imposes.
 	requireVerbs = set(`needs need requires require`)
 	saveVerbs    = set(`saves save saved saving`)
-	urgeBuy      = set(`buy get choose pick`)
+	// feeNouns are a cost whose rise is criticism ("the subscription has
+	// climbed") but no criticism alone.
+	feeNouns = set(`subscription subscriptions membership memberships`)
+	urgeBuy  = set(`buy get choose pick`)
 	// exitVerbs before "the … business/market": the maker left it.
 	exitVerbs     = set(`quit exited left abandoned`)
 	businessNouns = set(`business market category`)
 	cheapLooks    = set(`feels feel looks look seems seem`)
 	cheapIs       = set(`is are it's it’s that's that’s`)
-	saveObjects   = set(`money time hours`)
+	cheapForms    = set(`cheap cheaper cheapest Cheap Cheaper`)
+	// cheapPreps after "cheap" make it the price: "cheap per year of use",
+	// "cheap to run".
+	cheapPreps  = set(`per to for over at`)
+	saveObjects = set(`money time hours`)
 )

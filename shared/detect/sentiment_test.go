@@ -8,7 +8,7 @@ import (
 // Sentiment toward the brand on whole answers: each case is an answer a
 // person reads as the given class.
 func TestBrandSentiment(t *testing.T) {
-	todoist, airtable := Entity{Name: "Todoist"}, Entity{Name: "Airtable"}
+	todoist, airtable, zestora := Entity{Name: "Todoist"}, Entity{Name: "Airtable"}, Entity{Name: "Zestora"}
 	cases := []struct {
 		name  string
 		brand Entity
@@ -31,11 +31,81 @@ func TestBrandSentiment(t *testing.T) {
 		{"on top of is no praise", airtable, "airtable", "Airtable is a low-code platform for building apps on top of a relational database. It is used by companies like Netflix and Shopify.", Neutral},
 		{"recommended first", airtable, "best database for non developers", "Airtable is the most approachable option for non-developers. You can set up a base in minutes, and the interface feels familiar to anyone who has used a spreadsheet.", Positive},
 		{"outages but uptime", airtable, "is airtable reliable", "Airtable has had a handful of outages, including a multi-hour incident in 2024, but overall uptime is above 99.9%.", Mixed},
+		// A sentence's turn at an adversative ("but", "however", "pero"):
+		// what follows it is the writer's point (contrastTurn).
+		// praise of the category before "but <brand>" is not the brand's
+		{"category praise, then the brand criticised", zestora, "is zestora any good", "Meal kits can be a lifesaver on busy weeknights, but Zestora is unreliable: boxes arrive late and support is slow.", Negative},
+		{"the brand's own praise, then criticism", zestora, "is zestora any good", "Zestora has excellent recipes, but boxes often arrive late.", Mixed},
+		// a hedged point conceded before criticism that outweighs it
+		{"hedged praise conceded", zestora, "is zestora any good", "Zestora's recipes are usually great, but support is slow and billing is confusing.", Negative},
+		{"plain praise beside the same criticism", zestora, "is zestora any good", "Zestora's recipes are great, but support is slow and billing is confusing.", Mixed},
+		{"hedged praise, then a sentence opening with But", zestora, "is zestora any good", "Zestora still works for occasional orders. But the app is buggy, support is slow and refunds are unreliable.", Negative},
+		// a price conceded before praise that outweighs it
+		{"price conceded", zestora, "is zestora any good", "Zestora is expensive, but the recipes are excellent.", Positive},
+		{"a fault that is no price stays two-sided", zestora, "is zestora any good", "Zestora is slow to ship, but the recipes are excellent.", Mixed},
+		// a turn after praise to a clause no polar word reads is a reservation
+		{"unread reservation after but", zestora, "is zestora any good", "Zestora is a great way to learn to cook, but on its own it won't replace a weekly grocery run.", Mixed},
+		{"unread reservation after However", zestora, "is zestora any good", "Zestora is excellent for beginners. However, the portions are on the small side for families.", Mixed},
+		{"an opener alone in its span", zestora, "is zestora any good", "- **Zestora** – excellent recipes and reliable delivery. However, most recipes need a wok.", Mixed},
+		// a fact asked, a fact answered: a bare "Yes." is no praise
+		{"yes to a question of fact", zestora, "is zestora gluten free", "Yes. Every Zestora kit is made in a gluten-free kitchen and labelled by allergen.", Neutral},
+		{"yes to a question of worth", zestora, "is zestora worth it", "Yes. Zestora kits are made in a gluten-free kitchen and labelled by allergen.", Positive},
+		// a plan's limit stated as a fact
+		{"a plan limit", zestora, "zestora plans", "Zestora costs $9 a week on Basic and $15 on Family. Recipe swaps are limited on Basic.", Neutral},
+		{"a limit that is a fault", zestora, "zestora menu", "Zestora's menu is limited and repetitive.", Negative},
+		// a criticism negated is a mild fact, not praise
+		{"no known breach", zestora, "zestora data breach", "Zestora has no known breach of customer payment data. In 2024 a researcher reported a bug in its app, which Zestora fixed within days.", Neutral},
+		// a caveat announced beside praise
+		{"the main drawback after praise", zestora, "zestora review", "Zestora has excellent recipes and fast delivery. The main drawback is slow support when a box goes missing.", Mixed},
+		{"the catch after praise", zestora, "zestora review", "Zestora has great recipes. The catch is everything else: deliveries are late, support is slow and billing is confusing.", Mixed},
+		{"faults listed without praise", zestora, "zestora review", "Zestora's boxes arrive late and support is slow. Refunds take weeks.", Negative},
+		// a labelled verdict decides between two sides
+		{"a verdict against after pros and cons", zestora, "zestora review", "## Zestora\n\n**Pros:** cheap first box, easy setup.\n\n**Cons:** late deliveries, slow support, confusing billing.\n\n**Verdict:** easy to start, but most families outgrow it quickly.", Negative},
+		{"a conditional verdict stays two-sided", zestora, "zestora review", "Zestora has excellent recipes, but support is slow.\n\n**Bottom line:** a great pick if you cook twice a week.", Mixed},
+		{"price per use", zestora, "zestora cost", "Zestora is cheap per meal compared with takeaway.", Positive},
+		// a reason to choose the brand hard to find is a verdict
+		{"hard to find a reason to pick it", zestora, "is zestora still good", "Zestora's recipes are good. But it's hard to find a reason to pick it over a supermarket today: boxes are pricey and delivery slots are scarce.", Negative},
+		// costs that add up; a step up; an improvement; faint praise
+		{"fees that add up", zestora, "zestora cost", "Zestora's delivery fees add up quickly.", Negative},
+		{"a step up", zestora, "zestora vs supermarket kits", "Zestora is a big step up from supermarket meal kits.", Positive},
+		{"less tedious is an improvement", zestora, "zestora for busy parents", "Zestora makes weeknight cooking far less tedious.", Positive},
+		{"only okay", zestora, "zestora desserts", "Zestora's desserts are only okay.", Negative},
+		// pointing to alternatives is a mild complaint, unless they were asked for
+		{"alternatives pointed to", zestora, "zestora delivery", "Zestora's deliveries are often late. That's why cheaper alternatives are popular.", Negative},
+		// a sentence about the brand goes on after the rival it compares it with
+		{"the sentence goes on after the rival", zestora, "zestora vs freshbox", "Zestora has excellent recipes. Its portions are smaller than FreshBox's, the boxes arrive late, and support is slow.", Mixed},
+		// a caveat so announced presumes an upside
+		{"its main drawbacks", zestora, "zestora drawbacks", "Zestora's main drawbacks are practical: boxes arrive late and support is slow.", Mixed},
+		// a need answered by the brand first, in prose, recommends it
+		{"a need answered by the brand", zestora, "weeknight dinners for two", "Zestora sends two-person kits with pre-measured ingredients and 20-minute recipes, and you can skip any week.", Positive},
+		{"a question of history is no need", zestora, "history of meal kit market share", "Zestora shipped about 3 million boxes in 2023, second to FreshBox, which regained the lead in 2024.", Neutral},
+		// a price compared with a rival's
+		{"twice the rival's price", zestora, "zestora vs freshbox", "Zestora has excellent recipes. It also costs about twice as much as a comparable FreshBox plan.", Mixed},
+		// a comparison table: the brand's column, not the rival's
+		{"the brand's column of a table", zestora, "zestora vs freshbox", "| | Zestora | FreshBox |\n|---|---|---|\n| Recipes | Excellent | Bland and unreliable |\n| Delivery | Reliable | Slow and buggy |", Positive},
+		{"ease of a mishap", zestora, "zestora app", "Zestora's app makes it easy to miss the weekly cutoff.", Negative},
+		// "fine for the price" judges the value: praise, not faint praise
+		{"fine for the price, then a fault", zestora, "zestora quality", "Zestora's kits are fine for the price, but the knives they sell fall apart within months.", Mixed},
+		{"cheaper after a copula", zestora, "zestora vs freshbox", "Zestora is cheaper, but its portions are small and the app is buggy.", Mixed},
+		// another way preferred: "Booking directly is safer"
+		{"a gerund subject preferred", zestora, "zestora delivery problems", "Zestora's support is unhelpful when boxes go missing. Buying from a local grocer is usually cheaper and easier.", Negative},
+		// a closing "though" turns like an opening "However"
+		{"an afterthought reservation", zestora, "zestora for beginners", "Zestora is a great way to start cooking. It won't teach you knife skills on its own, though: you'll need practice too.", Mixed},
+		// after a price, the turn argues the value whatever its words
+		{"a price, then its justification", zestora, "zestora cost", "Zestora's family plan comes with fresh produce. At $89 a week it's pricier than most kits, but the quality justifies it.", Positive},
+		{"a cost that adds up later in the sentence", zestora, "zestora add-ons", "Zestora's dessert add-on is excellent. It costs $6 per box on top of your plan, which adds up for larger families.", Mixed},
+		{"a price that scales", zestora, "zestora pricing", "Zestora's plans start at $60 a week for two people. Prices rise with the number of servings.", Neutral},
+		// Spanish, French, German turns and "hardly" praise
+		{"Spanish: hedged praise conceded", zestora, "zestora opiniones", "Zestora suele ser rápido, pero el soporte es lento, la facturación es confusa y las entregas llegan tarde.", Negative},
+		{"French: an opening Cependant", zestora, "zestora avis", "Zestora est excellent pour débuter. Cependant, les portions sont petites pour une famille.", Mixed},
+		{"German: a price conceded", zestora, "zestora erfahrungen", "Zestora ist teuer, aber die Rezepte sind ausgezeichnet.", Positive},
+		{"Spanish: poco fiable", zestora, "zestora entrega", "La entrega de Zestora es poco fiable.", Negative},
+		{"never go back", zestora, "zestora subscription", "Zestora ships weekly boxes with pre-measured ingredients. Most people who try it for a month never go back to shopping for recipes.", Positive},
 		{"restrictive limits", airtable, "airtable limits", "Airtable's free plan caps bases at 1,000 records and 100 automation runs a month, which is restrictive for anything beyond a personal project.", Negative},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			r, err := New(tc.brand, nil).Analyze(context.Background(), Input{Text: tc.text, Query: tc.query})
+			r, err := New(tc.brand, []Entity{{Name: "FreshBox"}}).Analyze(context.Background(), Input{Text: tc.text, Query: tc.query})
 			if err != nil {
 				t.Fatal(err)
 			}
