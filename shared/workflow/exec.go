@@ -374,6 +374,11 @@ func (e *execution) runTask(ctx context.Context, st *state, input any, tokenCh <
 			if ctx.Err() != nil {
 				return nil, ctx.Err()
 			}
+			if errors.Is(tctx.Err(), context.DeadlineExceeded) {
+				// The resource gave up at the task's deadline an instant
+				// before the timer fired: the task timed out all the same.
+				return nil, timedOut
+			}
 			return nil, &stateError{name: ErrorName(r.err), cause: ErrorCause(r.err)}
 		}
 		if tokenCh == nil {
