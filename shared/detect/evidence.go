@@ -1646,52 +1646,47 @@ func (an *analysis) brandWordForm() bool {
 // case after a determiner ("the sprouts").
 func (an *analysis) pluralNoun(stem, suffix string) bool {
 	text := an.text
-	n := len(stem) + len(suffix)
-	for off := 0; off+n <= len(text); {
-		i := indexFoldASCII(text[off:], stem)
-		if i < 0 {
+	return an.anyWordRun(stem, len(stem)+len(suffix), func(st, en int) bool {
+		if !strings.EqualFold(text[st+len(stem):en], suffix) {
 			return false
-		}
-		st := off + i
-		off = st + 1
-		en := st + n
-		if en > len(text) || !strings.EqualFold(text[st+len(stem):en], suffix) ||
-			st > 0 && isWordRune(lastRune(text[:st])) || en < len(text) && isWordRune(firstRune(text[en:])) {
-			continue
 		}
 		prev := prevToken(text, max(0, st-maxTokenBytes), st)
 		if unicode.IsUpper(firstRune(text[st:])) {
 			// capitalised by its place, not a family's name ("the Smiths")
-			if prev.word == "" && (prev.sep == 0 || strings.ContainsRune(".!?:\n-–—|", prev.sep)) {
-				return true
-			}
-			continue
+			return prev.word == "" && (prev.sep == 0 || strings.ContainsRune(".!?:\n-–—|", prev.sep))
 		}
-		if inSet(articles, prev.word) || inSet(nounDeterminers, prev.word) || inSet(quantifiers, prev.word) {
-			return true
-		}
-	}
-	return false
+		return inSet(articles, prev.word) || inSet(nounDeterminers, prev.word) || inSet(quantifiers, prev.word)
+	})
 }
 
 // splitCompound: a, sep and b occur as one word-bounded run in the text
 // (ASCII case-insensitively): "base camp", "drop-box".
 func (an *analysis) splitCompound(a, b string, sep byte) bool {
 	text := an.text
-	n := len(a) + 1 + len(b)
+	return an.anyWordRun(a, len(a)+1+len(b), func(st, en int) bool {
+		return text[st+len(a)] == sep && strings.EqualFold(text[st+len(a)+1:en], b)
+	})
+}
+
+// anyWordRun reports whether f holds for a word-bounded run of n bytes of
+// the text that starts with head (ASCII case-insensitively; head is lower
+// case), trying each such run in turn.
+func (an *analysis) anyWordRun(head string, n int, f func(st, en int) bool) bool {
+	text := an.text
 	for off := 0; off+n <= len(text); {
-		i := indexFoldASCII(text[off:], a)
+		i := indexFoldASCII(text[off:], head)
 		if i < 0 {
 			return false
 		}
 		st := off + i
 		off = st + 1
 		en := st + n
-		if en > len(text) || text[st+len(a)] != sep || !strings.EqualFold(text[st+len(a)+1:en], b) ||
-			st > 0 && isWordRune(lastRune(text[:st])) || en < len(text) && isWordRune(firstRune(text[en:])) {
+		if en > len(text) || st > 0 && isWordRune(lastRune(text[:st])) || en < len(text) && isWordRune(firstRune(text[en:])) {
 			continue
 		}
-		return true
+		if f(st, en) {
+			return true
+		}
 	}
 	return false
 }
