@@ -200,6 +200,12 @@ func (an *analysis) brandSentiment(er *EntityResult) {
 	var vp, vn float64   // the verdict line's reading ("**Bottom line:** …")
 	vCond := false       // the verdict sets a condition ("a strong pick if …")
 	opened := false      // a span held only the opener ("However"): the next one continues it
+	lastStart := -1      // the previous span's start
+	// the answer-level reading (sentiment_verdict.go): a warning against
+	// the brand, a caveat played down, a frame opening the other side
+	against, minimised, framed := false, false, false
+	frameS, frameE := 0, 0
+	downhill, pDownhill := false, 0.0 // "The problems start …", and the praise before it
 	for _, sp := range spans {
 		s, e := max(sp[0], covered), sp[1]
 		if e <= s {
@@ -215,6 +221,7 @@ func (an *analysis) brandSentiment(er *EntityResult) {
 			s, e = cs, ce
 		}
 		an.sent.spanHedged, an.sent.spanCost = false, false
+		caveatBefore := an.sent.caveat
 		p, n, v := an.valenceBeside(s, e)
 		if items := 0.5 * float64(consItems(text[s:e])); items > n {
 			// "Cons: runs large; break-in takes a week; little arch
@@ -225,6 +232,21 @@ func (an *analysis) brandSentiment(er *EntityResult) {
 		if adversativeOpener(text[s:e]) && wordCount(text[s:e]) <= 2 {
 			opened = true
 			continue
+		}
+		if minimisedCaveat(text[s:e]) {
+			// "The only real drawback is …", "a small price to pay": a
+			// caveat the writer plays down announces no second side
+			minimised, an.sent.caveat = true, caveatBefore
+		}
+		if !framed && counterFrame(text[s:e], last.p > last.n) {
+			framed, frameS, frameE = true, s, e
+		}
+		if !downhill && downhillFrames.opens(text[s:e]) {
+			// "The problems start after the first box."
+			downhill, pDownhill = true, P
+		}
+		if !against && an.warnsAgainst(s, e, lastStart) {
+			against = true // "…, but there are good reasons to be cautious"
 		}
 		cur := spanReading{p: p, n: n, end: e, hedged: an.sent.spanHedged, cost: an.sent.spanCost}
 		if last.end > 0 && (opened || adversativeOpener(text[s:e]) || afterthought(text[s:e])) && !strings.Contains(text[last.end:s], "\n\n") {
@@ -241,7 +263,7 @@ func (an *analysis) brandSentiment(er *EntityResult) {
 			// rivals offer the same for less": conceded to the rival
 			p *= an.d.sent.concede
 		}
-		last, opened = cur, false
+		last, lastStart, opened = cur, s, false
 		if verdictLine(text[s:e]) {
 			vp, vn = vp+p, vn+n
 			vCond = vCond || hasWordIn(text[s:e], verdictConditions)
@@ -301,7 +323,25 @@ func (an *analysis) brandSentiment(er *EntityResult) {
 		verdict = true // "**Verdict:** easy to start, but most sites outgrow it"
 	}
 	er.Sentiment = an.d.sent.decide(P, N)
+	if !against && N >= sentClear && (er.Sentiment == Mixed || er.Sentiment == Positive) {
+		if s, e, ok := an.closingAgainst(); ok {
+			against = true
+			if bestN < sentClear {
+				er.NegativeEvidence = an.sentenceText(s, e)
+			}
+		}
+	}
 	switch {
+	case against && N >= sentClear && (er.Sentiment == Mixed || er.Sentiment == Positive):
+		// Criticism beside a verdict against the brand — a warning ("think
+		// twice", "harder to recommend now") or a closing that sends the
+		// reader elsewhere ("**Bottom line:** you're better off on …"):
+		// the praise was a concession, the answer is negative.
+		er.Sentiment, verdict = Negative, true
+	case er.Sentiment == Mixed && downhill && P-pDownhill < sentNeutral && N >= sentClear:
+		// "Factor is convenient. The problems start after the first box.
+		// …": praise only before the writer says all that follows is bad
+		er.Sentiment = Negative
 	case er.Sentiment == Mixed && verdict && N >= P:
 		// Praise beside a verdict against the brand ("powerful, but
 		// rarely the right tool") reads as the verdict.
@@ -310,6 +350,18 @@ func (an *analysis) brandSentiment(er *EntityResult) {
 		// "**Bottom line:** worth every penny": a one-sided verdict with
 		// no condition ("a strong pick if …" stays two-sided)
 		er.Sentiment = Positive
+	case er.Sentiment == Mixed && minimised && !verdict && P > N:
+		// "The only real drawback is …" beside more praise: a minor
+		// caveat, the answer is positive
+		er.Sentiment = Positive
+	case er.Sentiment == Positive && framed && !minimised && P >= sentClear:
+		// "**Where it falls short**", "On the other hand, …": the writer
+		// sets out a second side, whether or not its words read as
+		// criticism
+		er.Sentiment, N = Mixed, max(N, sentClear)
+		if bestN < sentClear {
+			er.NegativeEvidence = an.sentenceText(frameS, frameE)
+		}
 	case an.sent.caveat && !verdict && N >= sentNeutral && an.d.sent.caveat:
 		// "The catch is …", "The downsides are real, though", "its main
 		// drawbacks are practical": a caveat so announced presumes an

@@ -104,17 +104,23 @@ func TestBrandSentiment(t *testing.T) {
 		{"restrictive limits", airtable, "airtable limits", "Airtable's free plan caps bases at 1,000 records and 100 automation runs a month, which is restrictive for anything beyond a personal project.", Negative},
 	}
 	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			r, err := New(tc.brand, []Entity{{Name: "FreshBox"}}).Analyze(context.Background(), Input{Text: tc.text, Query: tc.query})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if r.Sentiment != tc.want {
-				t.Errorf("sentiment %s, want %s (praise %q, criticism %q)", r.Sentiment, tc.want, r.Brand.PositiveEvidence, r.NegativeEvidence)
-			}
-			if (tc.want == Negative || tc.want == Mixed) && r.NegativeEvidence == "" {
-				t.Errorf("no negative evidence")
-			}
-		})
+		t.Run(tc.name, func(t *testing.T) { checkBrandSentiment(t, tc.brand, tc.query, tc.text, tc.want) })
+	}
+}
+
+// checkBrandSentiment reads text as an answer to query about brand (with
+// FreshBox as the rival) and wants the sentiment want, with the criticism
+// it read when want is negative or mixed.
+func checkBrandSentiment(t *testing.T, brand Entity, query, text string, want Sentiment) {
+	t.Helper()
+	r, err := New(brand, []Entity{{Name: "FreshBox"}}).Analyze(context.Background(), Input{Text: text, Query: query})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Sentiment != want {
+		t.Errorf("sentiment %s, want %s (praise %q, criticism %q)", r.Sentiment, want, r.Brand.PositiveEvidence, r.NegativeEvidence)
+	}
+	if (want == Negative || want == Mixed) && r.NegativeEvidence == "" {
+		t.Errorf("no negative evidence")
 	}
 }

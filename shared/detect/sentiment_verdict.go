@@ -1,0 +1,262 @@
+package detect
+
+import "strings"
+
+// The answer-level weighing of praise and criticism: a person files the
+// answer by what dominates it, not by the sum of its clauses. A verdict
+// against the brand decides a two-sided reading; a caveat the writer
+// minimises leaves praise one-sided; a frame announcing the other side
+// ("Where it falls short", "On the other hand, …") makes praise two-sided.
+
+// phraseList holds word sequences by their first word (lower case):
+// a text is matched with one set probe per word.
+type phraseList struct {
+	first map[string]bool
+	rest  map[string][][]string
+}
+
+// phrases splits on "|" into word sequences.
+func phrases(s string) phraseList {
+	pl := phraseList{first: map[string]bool{}, rest: map[string][][]string{}}
+	for _, p := range strings.Split(s, "|") {
+		if f := strings.Fields(strings.ToLower(p)); len(f) > 0 {
+			pl.first[f[0]] = true
+			pl.rest[f[0]] = append(pl.rest[f[0]], f[1:])
+		}
+	}
+	return pl
+}
+
+// at reports whether a phrase starts with the word w that ends at np in t.
+func (pl phraseList) at(t, w string, np int) bool {
+	if !inSet(pl.first, w) {
+		return false
+	}
+	for _, rest := range pl.rest[strings.ToLower(w)] {
+		q, ok := np, true
+		for _, want := range rest {
+			var x string
+			x, q = wordAtAny(t, q)
+			if !strings.EqualFold(x, want) {
+				ok = false
+				break
+			}
+		}
+		if ok {
+			return true
+		}
+	}
+	return false
+}
+
+// in reports whether a phrase of pl occurs in t.
+func (pl phraseList) in(t string) bool { return pl.index(t) >= 0 }
+
+// index returns where the first phrase of pl in t starts, or -1.
+func (pl phraseList) index(t string) int {
+	for pos := 0; ; {
+		w, np := wordAtAny(t, pos)
+		if w == "" {
+			return -1
+		}
+		if pl.at(t, w, np) {
+			return np - len(w)
+		}
+		pos = np
+	}
+}
+
+// opens reports whether t opens (after markdown) with a phrase of pl.
+func (pl phraseList) opens(t string) bool {
+	w, np := wordAtAny(t, 0)
+	return w != "" && strings.TrimLeft(t[:np-len(w)], " \t*_#>-0123456789.") == "" && pl.at(t, w, np)
+}
+
+var (
+	// warnPhrases tell the reader to stay away from the brand or go
+	// elsewhere: a verdict against it wherever the writer says it about
+	// the brand ("there are good reasons to be cautious", "is harder to
+	// recommend now") or closes an answer about the brand with it ("you're
+	// better off on …", "most drivers suggest using another network").
+	warnPhrases = phrases(`better off|look elsewhere|shop elsewhere|go elsewhere|went elsewhere|moved elsewhere|
+move elsewhere|moving elsewhere|take your business elsewhere|go there instead|go there|think twice|steer clear|stay away|
+be cautious|be wary|proceed with caution|reasons to be cautious|reasons for caution|hard to recommend|harder to recommend|
+difficult to recommend|can't recommend|cannot recommend|wouldn't recommend|would not recommend|don't recommend|
+do not recommend|use another|using another|try another|choose another|pick another|switch to another|
+réfléchissez à deux fois|réfléchir à deux fois|passez votre chemin|allez voir ailleurs|voir ailleurs|mieux vaut éviter|
+difficile à recommander|difficile de recommander|je ne recommande pas|piénsalo dos veces|piénsatelo dos veces|
+mejor evitar|mejor buscar otra|busca otra|difícil de recomendar|no lo recomiendo|no la recomiendo|no recomiendo|
+finger weg|besser dran|lieber woanders|woanders hin|schwer zu empfehlen|nicht empfehlen|zweimal überlegen`)
+	// preferWords in a labelled verdict that does not name the brand point
+	// to something else: "**Verdict:** Ally will treat your money better",
+	// "a mainstream airline … is far less stressful".
+	preferWords = set(`better safer cheaper smarter wiser simpler easier preferable less instead mejor mejores meilleur
+meilleure mieux besser günstiger`)
+	// counterFrames open the other side of a two-sided answer: what
+	// follows is the brand's criticism, whatever words it uses.
+	counterFrames = phrases(`the problem is|the problems start|the bad news|the downside is|on the downside|
+that's where the good news ends|the trouble is|le problème|le hic|el problema es|lo malo|das problem ist|der haken|
+die kehrseite`)
+	// downhillFrames say that all that follows is bad news: the praise
+	// before them was a concession.
+	downhillFrames = phrases(`the problems start|the problems begin|the trouble starts|the trouble begins|
+that's where the good news ends|that is where the good news ends|that's where the praise ends|after that it gets worse|
+les problèmes commencent|los problemas empiezan|los problemas comienzan|die probleme beginnen|danach wird es schlimmer`)
+	// turnFrames open the other side only after praise ("On the other
+	// hand, …"): after criticism they may as well open praise.
+	turnFrames = phrases(`on the other hand|on the flip side|en revanche|par contre|auf der anderen seite|andererseits|
+por otro lado|en cambio|dagegen`)
+	// shortfallVerbs after "where" frame the brand's weak side: "Where it
+	// falls short", "Where Notion struggles is …".
+	shortfallVerbs = set(`falls fall struggles struggle stumbles stumble lags lag disappoints disappoint trails trail
+loses lose`)
+	// minimisers before a caveat noun make it minor ("the only real
+	// drawback", "one minor gripe", "le seul bémol", "el único
+	// inconveniente", "der einzige Nachteil").
+	minimisers = set(`only minor small slight seul seule único única einzige einziger einzigen kleine kleiner kleinen`)
+	// minimiserHeads before a minimiser: "the only", "one minor", "its
+	// only"; "only" alone restricts ("works only with …").
+	minimiserHeads = set(`the a an one its their my our le la un une el una der die das ein eine einen`)
+	minorCaveats   = set(`weakness weaknesses complaint complaints gripe gripes quibble quibbles flaw flaws issue problem bémol défaut problema pero manko kritikpunkt schwäche`)
+	smallPricePay  = phrases(`small price to pay|petit prix à payer|pequeño precio a pagar|kleiner preis`)
+)
+
+// counterFrame: t opens with a frame announcing the brand's weak side —
+// "The problem is …", "**Where it falls short**", "Where Notion
+// struggles is …" — or, after praise (afterPraise), with a turn to the
+// other side ("On the other hand, …").
+func counterFrame(t string, afterPraise bool) bool {
+	if counterFrames.opens(t) || afterPraise && turnFrames.opens(t) {
+		return true
+	}
+	t = strings.TrimLeft(t, " \t*_#>-0123456789.")
+	w, pos := wordAtAny(t, 0)
+	if !strings.EqualFold(w, "where") {
+		return false
+	}
+	for k := 0; k < 3; k++ {
+		w, pos = wordAtAny(t, pos)
+		if inSet(shortfallVerbs, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// minimisedCaveat: t plays its criticism down — a caveat noun after a
+// minimiser ("the only real drawback", "one minor gripe") or "a small
+// price to pay".
+func minimisedCaveat(t string) bool {
+	if smallPricePay.in(t) {
+		return true
+	}
+	minLeft, prev := 0, ""
+	for pos := 0; ; {
+		w, np := wordAtAny(t, pos)
+		if w == "" {
+			return false
+		}
+		switch {
+		case inSet(minimisers, w) && (inSet(minimiserHeads, prev) || strings.HasSuffix(prev, "'s") || strings.HasSuffix(prev, "’s")):
+			minLeft = 3 // "the only real drawback": up to two words between
+		case minLeft > 0 && (inSet(caveatNouns, w) || inSet(minorCaveats, w)):
+			return true
+		default:
+			minLeft--
+		}
+		prev, pos = w, np
+	}
+}
+
+var (
+	// warnConditions restrict a warning to a case ("if you have a choice",
+	// "unless you're on iPhone").
+	warnConditions = set(`if unless when si sauf quand wenn falls außer ausser cuando`)
+	// turnWords before a warning turn it against what precedes ("…, but
+	// think twice", "Most reviewers' advice, though: …").
+	turnWords = set(`but however though yet pero mais cependant toutefois aber jedoch doch`)
+)
+
+// warnsAgainst: the sentence [s,e) warns against the brand or sends the
+// reader elsewhere, and is not one side of a two-sided condition: a
+// conditional warning beside praise of the brand in its own sentence or
+// the one before ("it's a strong choice for filter coffee. If you want one
+// grinder for everything, look elsewhere") sets out two cases, unless it
+// turns against that praise ("Subway still wins on locations. Most
+// reviewers' advice, though: go there").
+func (an *analysis) warnsAgainst(s, e, prevS int) bool {
+	t := an.text[s:e]
+	at := warnPhrases.index(t)
+	if at < 0 {
+		return false
+	}
+	if !hasWordIn(t, warnConditions) || adversativeOpener(t) || hasWordIn(t[:at], turnWords) {
+		return true
+	}
+	saved := an.sent
+	defer func() { an.sent = saved }()
+	if p, n, _ := an.valence(s, e); p > n {
+		return false
+	}
+	if prevS >= 0 && prevS < s {
+		if p, n, _ := an.valence(prevS, s); p > n {
+			return false
+		}
+	}
+	return true
+}
+
+// closingAgainst: the answer's closing — its last two sentences, or a
+// labelled verdict anywhere ("**Bottom line:** …") — gives a verdict
+// against the brand: it warns against it or sends the reader elsewhere
+// (warnsAgainst; only where the answer is about the brand), or a labelled
+// verdict that does not name the brand prefers something else ("**Verdict:**
+// Ally or Capital One will treat your money better").
+func (an *analysis) closingAgainst() (s, e int, ok bool) {
+	text := an.text
+	topic := an.brandIsTopic()
+	var ls, le, ps, pe = -1, -1, -1, -1 // the last sentence and the one before
+	for pos := 0; pos < len(text); {
+		st, en, found := sentenceAfter(text, pos)
+		if !found {
+			// past a heading or a run of blank lines: go on after them
+			for pos < len(text) && isSpaceByte(text[pos]) {
+				pos++
+			}
+			if st, en, found = sentenceAfter(text, pos); !found {
+				break
+			}
+		}
+		if en <= pos {
+			break
+		}
+		pos = en
+		if question(text[st:en]) {
+			continue
+		}
+		if verdictLine(text[st:en]) && an.prefersOther(st, en) {
+			return st, en, true
+		}
+		ps, pe, ls, le = ls, le, st, en
+	}
+	if !topic || ls < 0 {
+		return 0, 0, false
+	}
+	if ps >= 0 && an.warnsAgainst(ps, pe, -1) {
+		return ps, pe, true
+	}
+	if an.warnsAgainst(ls, le, ps) {
+		return ls, le, true
+	}
+	return 0, 0, false
+}
+
+// prefersOther: the labelled verdict [s,e) names neither the brand nor a
+// pronoun for it, and prefers something else.
+func (an *analysis) prefersOther(s, e int) bool {
+	t := an.text[s:e]
+	if brand, _ := an.entitiesIn(s, e); brand || hasWordIn(t, brandPronouns) {
+		return false
+	}
+	return hasWordIn(t, preferWords) || warnPhrases.in(t)
+}

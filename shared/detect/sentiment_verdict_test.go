@@ -1,0 +1,107 @@
+package detect
+
+import "testing"
+
+// The answer-level weighing (sentiment_verdict.go): a person files an
+// answer by what dominates it. The answers are written for these tests.
+func TestSentimentDominance(t *testing.T) {
+	zestora := Entity{Name: "Zestora"}
+	cases := []struct {
+		name, query, text string
+		want              Sentiment
+	}{
+		// a verdict against the brand decides a two-sided reading
+		{"a closing that sends the reader elsewhere", "is zestora worth it",
+			"Zestora's first box is cheap and the recipes look great on the menu. After that, deliveries slip, ingredients arrive bruised and support takes days to answer.\n\n**Bottom line:** for weekly cooking you're better off at a local grocer.", Negative},
+		{"a warning after a concession", "is zestora legit",
+			"Zestora is a legitimate company with real chefs, but there are good reasons to be cautious. Boxes often arrive warm, and refunds take weeks.", Negative},
+		{"harder to recommend now", "best meal kit 2026",
+			"Zestora, once the easy pick, is harder to recommend now. Its recipes are still tasty, but prices rose twice this year and deliveries are often late.", Negative},
+		{"a closing advice turned against the praise", "has zestora gotten worse",
+			"Zestora's deliveries are often late and support is slow to answer. Zestora still has the widest menu. Most reviewers' advice, though: if a local kit delivers to you, go there.", Negative},
+		{"a labelled verdict preferring something else", "zestora review",
+			"Zestora's intro offer is generous. Boxes often arrive late, though, and support is slow.\n\n**Verdict:** a supermarket meal deal costs about the same and is far less hassle.", Negative},
+		{"French: réfléchissez à deux fois", "zestora avis",
+			"Zestora a de bonnes recettes, mais réfléchissez à deux fois avant de vous abonner : les livraisons arrivent souvent en retard et le service client est lent.", Negative},
+		{"Spanish: piénsalo dos veces", "zestora opiniones",
+			"Zestora tiene buenas recetas, pero piénsalo dos veces antes de suscribirte: las entregas llegan tarde y el soporte es lento.", Negative},
+		// a conditional warning beside conditional praise sets out two cases
+		{"two cases, one of them look elsewhere", "is zestora good",
+			"If you cook twice a week, Zestora is a great choice with excellent recipes. If you want to feed a family of five, look elsewhere: portions are small, the boxes are expensive and support is slow.", Mixed},
+		{"a verdict for the brand names no rival", "zestora review",
+			"Zestora has excellent recipes, but support is slow.\n\n**Bottom line:** a great pick if you cook twice a week.", Mixed},
+		// a caveat the writer plays down leaves the praise one-sided
+		{"the only real drawback", "zestora review",
+			"Zestora has excellent recipes, fast delivery and friendly support. The only real drawback is that the boxes use a lot of packaging. For weeknight cooking, it's the one I'd pick.", Positive},
+		{"a small price to pay", "zestora review",
+			"Zestora's recipes are excellent and the ingredients are always fresh. The delivery app is a nightmare, but regulars call that a small price to pay.", Positive},
+		{"the main drawback stays two-sided", "zestora review",
+			"Zestora has excellent recipes and fast delivery. The main drawback is slow support when a box goes missing.", Mixed},
+		// a frame that opens the other side makes praise two-sided
+		{"a heading: where it falls short", "zestora vs freshbox",
+			"## Zestora\n\n**Where it shines**\n- Excellent recipes\n- Reliable delivery\n\n**Where it falls short**\n- Portions run small for big families\n- The app logs you out every week", Mixed},
+		{"on the other hand after praise", "is zestora worth it",
+			"Zestora's recipes are excellent and the ingredients arrive fresh. On the other hand, each serving costs about twice what the groceries would, and every box comes with a pile of packaging.", Mixed},
+		{"the problem is the price", "zestora review",
+			"Zestora has excellent recipes and reliable delivery. The problem is the price: at $12 a serving it costs more than most kits.", Mixed},
+		{"German: auf der anderen Seite", "zestora erfahrungen",
+			"Zestora hat ausgezeichnete Rezepte und eine zuverlässige Lieferung. Auf der anderen Seite kostet jede Portion doppelt so viel wie im Supermarkt.", Mixed},
+		// all that follows is bad news: the praise before was a concession
+		{"the problems start", "zestora review",
+			"Zestora is convenient: meals arrive ready to heat in two minutes. The problems start after the first box. Portions shrink, deliveries slip and cancelling takes several emails.", Negative},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) { checkBrandSentiment(t, zestora, tc.query, tc.text, tc.want) })
+	}
+}
+
+func TestMinimisedCaveat(t *testing.T) {
+	cases := []struct {
+		text string
+		want bool
+	}{
+		{"The only real drawback is the price.", true},
+		{"One minor gripe: the lid sticks.", true},
+		{"Signal's only weakness is its user base.", true},
+		{"Fans say it is a small price to pay.", true},
+		{"Le seul bémol : le prix.", true},
+		{"El único inconveniente es el precio.", true},
+		{"Der einzige Nachteil ist der Preis.", true},
+		{"The main drawback is the price.", false},
+		{"It only fixes the problem in part.", false},
+		{"Works only with problem sets from the book.", false},
+		{"Several drawbacks pile up.", false},
+	}
+	for _, tc := range cases {
+		t.Run(tc.text, func(t *testing.T) {
+			if got := minimisedCaveat(tc.text); got != tc.want {
+				t.Errorf("minimisedCaveat(%q) = %v, want %v", tc.text, got, tc.want)
+			}
+		})
+	}
+}
+
+func TestCounterFrame(t *testing.T) {
+	cases := []struct {
+		text        string
+		afterPraise bool
+		want        bool
+	}{
+		{"**Where it falls short**", false, true},
+		{"Where Zestora struggles is support.", false, true},
+		{"The problem is the price.", false, true},
+		{"- The downside is the packaging.", false, true},
+		{"On the other hand, it costs more.", true, true},
+		{"On the other hand, it costs more.", false, false}, // after criticism it may open praise
+		{"En revanche, le service client est lent.", true, true},
+		{"Where to buy: online only.", false, false},
+		{"The problem it solves is planning.", false, false},
+	}
+	for _, tc := range cases {
+		t.Run(tc.text, func(t *testing.T) {
+			if got := counterFrame(tc.text, tc.afterPraise); got != tc.want {
+				t.Errorf("counterFrame(%q, %v) = %v, want %v", tc.text, tc.afterPraise, got, tc.want)
+			}
+		})
+	}
+}
