@@ -206,6 +206,8 @@ func (an *analysis) brandSentiment(er *EntityResult) {
 	against, minimised, framed := false, false, false
 	frameS, frameE := 0, 0
 	downhill, pDownhill := false, 0.0 // "The problems start …", and the praise before it
+	var secs sections                 // the list items under the brand's pros and cons headings
+	closingPraise := false            // the last span that judges praises
 	for _, sp := range spans {
 		s, e := max(sp[0], covered), sp[1]
 		if e <= s {
@@ -240,6 +242,10 @@ func (an *analysis) brandSentiment(er *EntityResult) {
 		}
 		if !framed && counterFrame(text[s:e], last.p > last.n) {
 			framed, frameS, frameE = true, s, e
+		}
+		secs.add(text, s, e, p, n)
+		if p >= sentNeutral || n >= sentNeutral {
+			closingPraise = p > n
 		}
 		if !downhill && downhillFrames.opens(text[s:e]) {
 			// "The problems start after the first box."
@@ -331,7 +337,14 @@ func (an *analysis) brandSentiment(er *EntityResult) {
 			}
 		}
 	}
+	secAgainst, secTwoSided := secs.verdict()
+	framed = framed || secTwoSided && vp < sentClear // a verdict line decides after pros and cons
 	switch {
+	case secAgainst && !closingPraise && N >= sentClear && er.Sentiment == Mixed:
+		// "### What works" (two items), "### What renters complain
+		// about" (five): the faults dominate the answer, unless it closes
+		// on praise ("Purple does have loyal fans, …")
+		er.Sentiment = Negative
 	case against && N >= sentClear && (er.Sentiment == Mixed || er.Sentiment == Positive):
 		// Criticism beside a verdict against the brand — a warning ("think
 		// twice", "harder to recommend now") or a closing that sends the

@@ -260,3 +260,87 @@ func (an *analysis) prefersOther(s, e int) bool {
 	}
 	return hasWordIn(t, preferWords) || warnPhrases.in(t)
 }
+
+var (
+	// prosHeads open a section of the brand's strengths ("### What works",
+	// "**Pros**", "Points forts").
+	prosHeads = phrases(`pros|what works|what we like|what i like|what's good|strengths|upsides|advantages|the good|
+ventajas|pros y contras|lo bueno|avantages|points forts|les plus|vorteile|stärken`)
+	// consHeads open a section of its faults ("**Cons**", "Common
+	// complaints"), besides the counterFrames.
+	consHeads = phrases(`cons|what doesn't work|what we don't like|weaknesses|downsides|drawbacks|the bad|common complaints|
+complaints|desventajas|contras|lo malo|inconvénients|points faibles|les moins|nachteile|schwächen`)
+)
+
+// sectionSide classifies the span [s,e) when it is a heading (a markdown
+// heading, a bold line or a line ending in a colon): +1 a section of the
+// brand's strengths, -1 of its faults, 0 another heading; ok=false when
+// it is no heading.
+func sectionSide(text string, s, e int, p, n float64) (side int, ok bool) {
+	le := strings.IndexByte(text[e:], '\n')
+	if le < 0 {
+		le = len(text) - e
+	}
+	if !lineStart(text, s) || strings.TrimSpace(text[e:e+le]) != "" {
+		return 0, false // a heading is a whole line
+	}
+	t := strings.TrimSpace(text[s:e])
+	bold := strings.HasPrefix(t, "**") && (strings.HasSuffix(t, "**") || strings.HasSuffix(t, "**:") || strings.HasSuffix(t, ":**"))
+	if !strings.HasPrefix(t, "#") && !bold && !strings.HasSuffix(t, ":") {
+		return 0, false
+	}
+	switch {
+	case consHeads.opens(t) || counterFrame(t, false) || n > p:
+		return -1, true
+	case prosHeads.opens(t) || p > n:
+		return 1, true
+	}
+	return 0, true
+}
+
+// lineStart: s opens its line (after indentation).
+func lineStart(text string, s int) bool {
+	ls := strings.LastIndexByte(text[:s], '\n') + 1
+	return strings.TrimLeft(text[ls:s], " \t") == ""
+}
+
+// listItem: the span at s opens a list line ("- …", "* …", "2. …").
+func listItem(text string, s int) bool {
+	return lineStart(text, s) && listMarkerLen(text[s:min(len(text), s+8)]) > 0
+}
+
+// sections tallies the list items under the brand's headings: items of
+// its strengths (pros) and of its faults (cons).
+type sections struct {
+	side       int
+	pros, cons int
+}
+
+// add notes the span [s,e) that reads p and n.
+func (sc *sections) add(text string, s, e int, p, n float64) {
+	if side, ok := sectionSide(text, s, e, p, n); ok {
+		sc.side = side
+		return
+	}
+	if !listItem(text, s) {
+		if strings.Contains(text[max(0, s-2):s], "\n\n") {
+			sc.side = 0 // a paragraph after the list closes its section
+		}
+		return
+	}
+	switch sc.side {
+	case 1:
+		sc.pros++
+	case -1:
+		sc.cons++
+	}
+}
+
+// verdict reads the tally: a list of faults at least twice as long as the
+// list of strengths (and at least three) makes the answer negative ("What
+// works": two items; "What renters complain about": five); both lists
+// make it two-sided.
+func (sc *sections) verdict() (against, twoSided bool) {
+	against = sc.cons >= 3 && sc.cons >= 2*sc.pros
+	return against, sc.pros > 0 && sc.cons > 0 && !against
+}

@@ -46,6 +46,13 @@ func TestSentimentDominance(t *testing.T) {
 			"Zestora has excellent recipes and reliable delivery. The problem is the price: at $12 a serving it costs more than most kits.", Mixed},
 		{"German: auf der anderen Seite", "zestora erfahrungen",
 			"Zestora hat ausgezeichnete Rezepte und eine zuverlässige Lieferung. Auf der anderen Seite kostet jede Portion doppelt so viel wie im Supermarkt.", Mixed},
+		// the brand's lists: faults that outnumber strengths two to one
+		{"complaints outnumber strengths", "zestora review",
+			"Zestora is one of the biggest meal kits, with an excellent menu and friendly drivers.\n\n### What works\n- An excellent, varied menu\n- Friendly, reliable drivers\n\n### What customers complain about\n- Boxes arrive late\n- Ingredients arrive bruised\n- Refunds take weeks\n- Support is slow to answer\n- Prices rise every year\n\nZestora can work if you live near a depot.", Negative},
+		{"complaints, then a closing in its favour", "zestora complaints",
+			"The most common complaints about Zestora are:\n- Boxes arrive late\n- Ingredients arrive bruised\n- Refunds take weeks\n\nZestora does have loyal fans who love its excellent recipes, so it's worth trying a box.", Mixed},
+		{"pros and cons, then a verdict for it", "zestora review",
+			"## Zestora\n\n**Pros**\n- Excellent recipes\n- Reliable delivery\n\n**Cons**\n- Boxes cost $12 a serving\n- No points program\n\n**Bottom line:** worth every penny for weeknight cooking.", Positive},
 		// all that follows is bad news: the praise before was a concession
 		{"the problems start", "zestora review",
 			"Zestora is convenient: meals arrive ready to heat in two minutes. The problems start after the first box. Portions shrink, deliveries slip and cancelling takes several emails.", Negative},
