@@ -208,6 +208,7 @@ func (an *analysis) brandSentiment(er *EntityResult) {
 	downhill, pDownhill := false, 0.0 // "The problems start …", and the praise before it
 	var secs sections                 // the list items under the brand's pros and cons headings
 	closingPraise := false            // the last span that judges praises
+	read, judged := 0, 0              // spans read, and those that judge
 	for _, sp := range spans {
 		s, e := max(sp[0], covered), sp[1]
 		if e <= s {
@@ -244,8 +245,10 @@ func (an *analysis) brandSentiment(er *EntityResult) {
 			framed, frameS, frameE = true, s, e
 		}
 		secs.add(text, s, e, p, n)
+		read++
 		if p >= sentNeutral || n >= sentNeutral {
 			closingPraise = p > n
+			judged++
 		}
 		if !downhill && downhillFrames.opens(text[s:e]) {
 			// "The problems start after the first box."
@@ -340,6 +343,10 @@ func (an *analysis) brandSentiment(er *EntityResult) {
 	secAgainst, secTwoSided := secs.verdict()
 	framed = framed || secTwoSided && vp < sentClear // a verdict line decides after pros and cons
 	switch {
+	case er.Sentiment != Mixed && an.factSheet(read, judged, P, N):
+		// "zoom plans and prices": a table and "Monthly billing costs
+		// more." — a stray word in a fact sheet
+		er.Sentiment = Neutral
 	case secAgainst && !closingPraise && N >= sentClear && er.Sentiment == Mixed:
 		// "### What works" (two items), "### What renters complain
 		// about" (five): the faults dominate the answer, unless it closes

@@ -344,3 +344,44 @@ func (sc *sections) verdict() (against, twoSided bool) {
 	against = sc.cons >= 3 && sc.cons >= 2*sc.pros
 	return against, sc.pros > 0 && sc.cons > 0 && !against
 }
+
+var (
+	// factOpeners open a query that asks how something works or is done
+	// ("how to cancel X", "how does X work", "what is X", "cómo", "comment",
+	// "wie").
+	factOpeners = set(`how what when where does do can cómo como qué cuándo dónde comment quand où wie was wann wo`)
+	// factNouns ask for facts: "X plans and prices", "X specs".
+	factNouns = set(`specs specifications spec price prices pricing plans cost costs fees hours policy requirements
+steps tutorial setup install dimensions precio precios tarifas prix tarif tarifs preis preise kosten`)
+)
+
+// factAsked: the query asks for facts ("how to make a discord server",
+// "zoom plans and prices", "rav4 hybrid specs"), not a judgement.
+func (an *analysis) factAsked() bool {
+	if an.query == "" || an.judgementAsked() {
+		return false
+	}
+	w, next := wordAtAny(an.query, 0)
+	if w2, _ := wordAtAny(an.query, next); strings.EqualFold(w, "how") && inSet(copulaWords, w2) ||
+		hasWordIn(an.query, opinionNouns) {
+		return false // "how is X's support", "X complaints": a judgement asked
+	}
+	return inSet(factOpeners, w) || hasWordIn(an.query, factNouns)
+}
+
+// opinionNouns ask what people think, whatever the query opens with.
+var opinionNouns = set(`problems problem complaints complaint issues review reviews reputation opinion opinions
+experience experiences think avis opiniones opinión erfahrungen meinung`)
+
+// factSheet: the answer to a question of fact reads one mild judgement
+// (at most a polar word's weight, in one of at least minFactSpans spans):
+// a stray word in a how-to, a price list or a spec sheet ("Monthly
+// billing costs more.", "Trims run from LE up to Limited") is no opinion
+// of the brand.
+func (an *analysis) factSheet(spans, judged int, p, n float64) bool {
+	return spans >= minFactSpans && judged == 1 && max(p, n) <= 1 && an.factAsked()
+}
+
+// minFactSpans: an answer this long with a single judgement is a fact
+// sheet.
+const minFactSpans = 4
