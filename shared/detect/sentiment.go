@@ -205,6 +205,7 @@ func (an *analysis) brandSentiment(er *EntityResult) {
 	// the brand, a caveat played down, a frame opening the other side
 	against, minimised, framed := false, false, false
 	frameS, frameE := 0, 0
+	warnS, warnE := 0, 0              // the warning against the brand
 	downhill, pDownhill := false, 0.0 // "The problems start …", and the praise before it
 	var secs sections                 // the list items under the brand's pros and cons headings
 	closingPraise := false            // the last span that judges praises
@@ -255,7 +256,7 @@ func (an *analysis) brandSentiment(er *EntityResult) {
 			downhill, pDownhill = true, P
 		}
 		if !against && an.warnsAgainst(s, e, lastStart) {
-			against = true // "…, but there are good reasons to be cautious"
+			against, warnS, warnE = true, s, e // "…, but there are good reasons to be cautious"
 		}
 		cur := spanReading{p: p, n: n, end: e, hedged: an.sent.spanHedged, cost: an.sent.spanCost}
 		if last.end > 0 && (opened || adversativeOpener(text[s:e]) || afterthought(text[s:e])) && !strings.Contains(text[last.end:s], "\n\n") {
@@ -295,6 +296,9 @@ func (an *analysis) brandSentiment(er *EntityResult) {
 	case Negative:
 		N += sentRecommended // "Should I still use X?" — "I wouldn't."
 		verdict = true
+		if bestN < sentRecommended {
+			bestN, er.NegativeEvidence = sentRecommended, an.sentenceText(0, 1)
+		}
 	case Positive:
 		P += sentRecommended // "Is X worth it?" — "Yes."
 	}
@@ -331,15 +335,18 @@ func (an *analysis) brandSentiment(er *EntityResult) {
 	if vn > vp && an.d.sent.verdictLine {
 		verdict = true // "**Verdict:** easy to start, but most sites outgrow it"
 	}
-	er.Sentiment = an.d.sent.decide(P, N)
-	if !against && N >= sentClear && (er.Sentiment == Mixed || er.Sentiment == Positive) {
-		if s, e, ok := an.closingAgainst(); ok {
-			against = true
-			if bestN < sentClear {
-				er.NegativeEvidence = an.sentenceText(s, e)
-			}
-		}
+	if !against {
+		against, warnS, warnE = an.closingAgainst()
 	}
+	if against && bestN < sentRecommended {
+		bestN, er.NegativeEvidence = sentRecommended, an.sentenceText(warnS, warnE)
+	}
+	if against && N < sentRecommended {
+		// "Unless the item is truly disposable, buy it somewhere else": a
+		// warning is criticism, whatever else the clauses read
+		N += sentRecommended
+	}
+	er.Sentiment = an.d.sent.decide(P, N)
 	secAgainst, secTwoSided := secs.verdict()
 	framed = framed || secTwoSided && vp < sentClear // a verdict line decides after pros and cons
 	switch {
@@ -871,6 +878,9 @@ func (an *analysis) bareAnswer() Sentiment {
 	e := strings.IndexAny(an.text[:min(len(an.text), maxBareBytes)], ".!?\n")
 	if e < 0 {
 		return Neutral
+	}
+	if onlyIfOpeners.opens(an.text[:e]) {
+		return Negative
 	}
 	words, yes, no := 0, false, false
 	for pos := 0; ; {

@@ -86,7 +86,9 @@ do not recommend|use another|using another|try another|choose another|pick anoth
 réfléchissez à deux fois|réfléchir à deux fois|passez votre chemin|allez voir ailleurs|voir ailleurs|mieux vaut éviter|
 difficile à recommander|difficile de recommander|je ne recommande pas|piénsalo dos veces|piénsatelo dos veces|
 mejor evitar|mejor buscar otra|busca otra|difícil de recomendar|no lo recomiendo|no la recomiendo|no recomiendo|
-finger weg|besser dran|lieber woanders|woanders hin|schwer zu empfehlen|nicht empfehlen|zweimal überlegen`)
+finger weg|besser dran|lieber woanders|woanders hin|schwer zu empfehlen|nicht empfehlen|zweimal überlegen|
+buy it somewhere else|buy somewhere else|shop somewhere else|look somewhere else|go somewhere else|buy elsewhere|
+buy it elsewhere|achetez ailleurs|acheter ailleurs|cómpralo en otro sitio|compra en otro sitio|woanders kaufen`)
 	// preferWords in a labelled verdict that does not name the brand point
 	// to something else: "**Verdict:** Ally will treat your money better",
 	// "a mainstream airline … is far less stressful".
@@ -212,7 +214,7 @@ func (an *analysis) warnsAgainst(s, e, prevS int) bool {
 // (warnsAgainst; only where the answer is about the brand), or a labelled
 // verdict that does not name the brand prefers something else ("**Verdict:**
 // Ally or Capital One will treat your money better").
-func (an *analysis) closingAgainst() (s, e int, ok bool) {
+func (an *analysis) closingAgainst() (ok bool, s, e int) {
 	text := an.text
 	topic := an.brandIsTopic()
 	var ls, le, ps, pe = -1, -1, -1, -1 // the last sentence and the one before
@@ -235,20 +237,20 @@ func (an *analysis) closingAgainst() (s, e int, ok bool) {
 			continue
 		}
 		if verdictLine(text[st:en]) && an.prefersOther(st, en) {
-			return st, en, true
+			return true, st, en
 		}
 		ps, pe, ls, le = ls, le, st, en
 	}
 	if !topic || ls < 0 {
-		return 0, 0, false
+		return false, 0, 0
 	}
 	if ps >= 0 && an.warnsAgainst(ps, pe, -1) {
-		return ps, pe, true
+		return true, ps, pe
 	}
 	if an.warnsAgainst(ls, le, ps) {
-		return ls, le, true
+		return true, ls, le
 	}
-	return 0, 0, false
+	return false, 0, 0
 }
 
 // prefersOther: the labelled verdict [s,e) names neither the brand nor a
@@ -385,3 +387,8 @@ func (an *analysis) factSheet(spans, judged int, p, n float64) bool {
 // minFactSpans: an answer this long with a single judgement is a fact
 // sheet.
 const minFactSpans = 4
+
+// onlyIfOpeners open a bare answer that grants the brand a case only
+// ("Is X worth it?" — "Only if Ultimate Team is your whole life."): a
+// qualified no.
+var onlyIfOpeners = phrases(`only if|not unless|solo si|sólo si|seulement si|uniquement si|nur wenn`)

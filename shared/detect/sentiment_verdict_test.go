@@ -25,6 +25,10 @@ func TestSentimentDominance(t *testing.T) {
 			"Zestora a de bonnes recettes, mais réfléchissez à deux fois avant de vous abonner : les livraisons arrivent souvent en retard et le service client est lent.", Negative},
 		{"Spanish: piénsalo dos veces", "zestora opiniones",
 			"Zestora tiene buenas recetas, pero piénsalo dos veces antes de suscribirte: las entregas llegan tarde y el soporte es lento.", Negative},
+		{"a warning the clauses do not read", "is zestora legit",
+			"Zestora is technically legit — boxes usually do arrive — but the produce rarely matches the photos. Unless you live far from a shop, buy it somewhere else.", Negative},
+		{"a bare qualified no", "is zestora worth it",
+			"Only if you cook every single night. Zestora's recipes repeat after a month, and the menu rarely changes.", Negative},
 		// a conditional warning beside conditional praise sets out two cases
 		{"two cases, one of them look elsewhere", "is zestora good",
 			"If you cook twice a week, Zestora is a great choice with excellent recipes. If you want to feed a family of five, look elsewhere: portions are small, the boxes are expensive and support is slow.", Mixed},
