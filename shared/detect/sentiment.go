@@ -203,7 +203,8 @@ func (an *analysis) brandSentiment(er *EntityResult) {
 	lastStart := -1      // the previous span's start
 	// the answer-level reading (sentiment_verdict.go): a warning against
 	// the brand, a caveat played down, a frame opening the other side
-	against, minimised, framed := false, false, false
+	minimised, framed := false, false
+	against := warnNone
 	frameS, frameE := 0, 0
 	warnS, warnE := 0, 0              // the warning against the brand
 	downhill, pDownhill := false, 0.0 // "The problems start …", and the praise before it
@@ -255,8 +256,9 @@ func (an *analysis) brandSentiment(er *EntityResult) {
 			// "The problems start after the first box."
 			downhill, pDownhill = true, P
 		}
-		if !against && an.warnsAgainst(s, e, lastStart) {
-			against, warnS, warnE = true, s, e // "…, but there are good reasons to be cautious"
+		if against == warnNone {
+			// "…, but there are good reasons to be cautious"
+			against, warnS, warnE = an.warnsAgainst(s, e, lastStart), s, e
 		}
 		cur := spanReading{p: p, n: n, end: e, hedged: an.sent.spanHedged, cost: an.sent.spanCost}
 		if last.end > 0 && (opened || adversativeOpener(text[s:e]) || afterthought(text[s:e])) && !strings.Contains(text[last.end:s], "\n\n") {
@@ -335,15 +337,17 @@ func (an *analysis) brandSentiment(er *EntityResult) {
 	if vn > vp && an.d.sent.verdictLine {
 		verdict = true // "**Verdict:** easy to start, but most sites outgrow it"
 	}
-	if !against {
+	if against == warnNone {
 		against, warnS, warnE = an.closingAgainst()
 	}
-	if against && bestN < sentRecommended {
+	if against != warnNone && bestN < sentRecommended {
 		bestN, er.NegativeEvidence = sentRecommended, an.sentenceText(warnS, warnE)
 	}
-	if against && N < sentRecommended {
+	if (against == warnPlain || against == warnIf && N >= P) && N < sentRecommended {
 		// "Unless the item is truly disposable, buy it somewhere else": a
-		// warning is criticism, whatever else the clauses read
+		// warning is criticism, whatever else the clauses read (beside
+		// more praise, a warning in a case — "if you want the cheapest
+		// kit, look elsewhere" — only marks the brand's scope)
 		N += sentRecommended
 	}
 	er.Sentiment = an.d.sent.decide(P, N)
@@ -359,7 +363,7 @@ func (an *analysis) brandSentiment(er *EntityResult) {
 		// about" (five): the faults dominate the answer, unless it closes
 		// on praise ("Purple does have loyal fans, …")
 		er.Sentiment = Negative
-	case against && N >= sentClear && (er.Sentiment == Mixed || er.Sentiment == Positive):
+	case (against == warnPlain || against == warnIf && N >= P) && N >= sentClear && (er.Sentiment == Mixed || er.Sentiment == Positive):
 		// Criticism beside a verdict against the brand — a warning ("think
 		// twice", "harder to recommend now") or a closing that sends the
 		// reader elsewhere ("**Bottom line:** you're better off on …"):

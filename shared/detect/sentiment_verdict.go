@@ -179,33 +179,42 @@ var (
 	turnWords = set(`but however though yet pero mais cependant toutefois aber jedoch doch`)
 )
 
-// warnsAgainst: the sentence [s,e) warns against the brand or sends the
-// reader elsewhere, and is not one side of a two-sided condition: a
-// conditional warning beside praise of the brand in its own sentence or
-// the one before ("it's a strong choice for filter coffee. If you want one
-// grinder for everything, look elsewhere") sets out two cases, unless it
-// turns against that praise ("Subway still wins on locations. Most
-// reviewers' advice, though: go there").
-func (an *analysis) warnsAgainst(s, e, prevS int) bool {
+// warning is how a sentence warns against the brand.
+type warning uint8
+
+const (
+	warnNone  warning = iota
+	warnIf            // in a case: "If you have a choice, use another network"
+	warnPlain         // "think twice", "you're better off on …"
+)
+
+// warnsAgainst: how the sentence [s,e) warns against the brand or sends
+// the reader elsewhere. A conditional warning beside praise of the brand
+// in its own sentence or the one before ("it's a strong choice for filter
+// coffee. If you want one grinder for everything, look elsewhere") sets
+// out two cases and is none, unless it turns against that praise ("Subway
+// still wins on locations. Most reviewers' advice, though: if there's a
+// Jersey Mike's nearby, go there").
+func (an *analysis) warnsAgainst(s, e, prevS int) warning {
 	t := an.text[s:e]
 	at := warnPhrases.index(t)
 	if at < 0 {
-		return false
+		return warnNone
 	}
-	if !hasWordIn(t, warnConditions) || adversativeOpener(t) || hasWordIn(t[:at], turnWords) {
-		return true
+	if adversativeOpener(t) || hasWordIn(t[:at], turnWords) || !hasWordIn(t, warnConditions) {
+		return warnPlain
 	}
 	saved := an.sent
 	defer func() { an.sent = saved }()
 	if p, n, _ := an.valence(s, e); p > n {
-		return false
+		return warnNone
 	}
 	if prevS >= 0 && prevS < s {
 		if p, n, _ := an.valence(prevS, s); p > n {
-			return false
+			return warnNone
 		}
 	}
-	return true
+	return warnIf
 }
 
 // closingAgainst: the answer's closing — its last two sentences, or a
@@ -214,7 +223,7 @@ func (an *analysis) warnsAgainst(s, e, prevS int) bool {
 // (warnsAgainst; only where the answer is about the brand), or a labelled
 // verdict that does not name the brand prefers something else ("**Verdict:**
 // Ally or Capital One will treat your money better").
-func (an *analysis) closingAgainst() (ok bool, s, e int) {
+func (an *analysis) closingAgainst() (w warning, s, e int) {
 	text := an.text
 	topic := an.brandIsTopic()
 	var ls, le, ps, pe = -1, -1, -1, -1 // the last sentence and the one before
@@ -237,20 +246,19 @@ func (an *analysis) closingAgainst() (ok bool, s, e int) {
 			continue
 		}
 		if verdictLine(text[st:en]) && an.prefersOther(st, en) {
-			return true, st, en
+			return warnPlain, st, en
 		}
 		ps, pe, ls, le = ls, le, st, en
 	}
 	if !topic || ls < 0 {
-		return false, 0, 0
+		return warnNone, 0, 0
 	}
-	if ps >= 0 && an.warnsAgainst(ps, pe, -1) {
-		return true, ps, pe
+	if ps >= 0 {
+		if w := an.warnsAgainst(ps, pe, -1); w != warnNone {
+			return w, ps, pe
+		}
 	}
-	if an.warnsAgainst(ls, le, ps) {
-		return true, ls, le
-	}
-	return false, 0, 0
+	return an.warnsAgainst(ls, le, ps), ls, le
 }
 
 // prefersOther: the labelled verdict [s,e) names neither the brand nor a
@@ -339,12 +347,13 @@ func (sc *sections) add(text string, s, e int, p, n float64) {
 }
 
 // verdict reads the tally: a list of faults at least twice as long as the
-// list of strengths (and at least three) makes the answer negative ("What
-// works": two items; "What renters complain about": five); both lists
-// make it two-sided.
+// list of strengths (and at least three) is against the brand ("What
+// works": two items; "What renters complain about": five); lists of which
+// neither is twice the other make it two-sided (four pros, four cons; not
+// three pros and one con).
 func (sc *sections) verdict() (against, twoSided bool) {
 	against = sc.cons >= 3 && sc.cons >= 2*sc.pros
-	return against, sc.pros > 0 && sc.cons > 0 && !against
+	return against, sc.pros > 0 && sc.cons > 0 && sc.cons < 2*sc.pros && sc.pros < 2*sc.cons
 }
 
 var (

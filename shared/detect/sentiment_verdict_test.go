@@ -32,6 +32,8 @@ func TestSentimentDominance(t *testing.T) {
 		// a conditional warning beside conditional praise sets out two cases
 		{"two cases, one of them look elsewhere", "is zestora good",
 			"If you cook twice a week, Zestora is a great choice with excellent recipes. If you want to feed a family of five, look elsewhere: portions are small, the boxes are expensive and support is slow.", Mixed},
+		{"a warning in a case beside dominant praise marks a scope", "zestora vs freshbox",
+			"Zestora has excellent recipes and reliable delivery. FreshBox is slower and its support is weak. If you want the cheapest possible kit, you're better off with a supermarket deal.", Positive},
 		{"a verdict for the brand names no rival", "zestora review",
 			"Zestora has excellent recipes, but support is slow.\n\n**Bottom line:** a great pick if you cook twice a week.", Mixed},
 		// a caveat the writer plays down leaves the praise one-sided
