@@ -435,13 +435,18 @@ var heldoutFloors = map[string]struct{ mentionF1, verdict, sentiment, negatives,
 	"batch-k.jsonl": {mentionF1: 1.00, verdict: 1.00, sentiment: 1.00, negatives: 1.00, startFound: 1.00},
 	"batch-l.jsonl": {mentionF1: 1.00, verdict: 1.00, sentiment: 0.92, negatives: 1.00, startFound: 1.00},
 	// Written blind (their authors never read or ran the detector), first
-	// measured against detect/2026.11-7 and then once against -8, never
-	// tuned on: the floors are -8's figures. R's negatives fell from 13/14
-	// (-7) to 12/14 with -8's sentiment (one negative answer read positive).
-	"batch-p.jsonl": {mentionF1: 1.00, verdict: 1.00, sentiment: 0.66, negatives: 1.00, startFound: 1.00},
+	// measured against detect/2026.11-7 and then once against -8. R's
+	// negatives fell from 13/14 (-7) to 12/14 with -8's sentiment (one
+	// negative answer read positive). The sentiment misses of P and R were
+	// then analysed by class for the answer-level weighing
+	// (sentiment_verdict.go), so P and R are tuning data now: their
+	// sentiment floors are the figures reached (P 56/60, R 42/50, R's
+	// negatives 14/14). Q and S were not analysed for it; S rose from
+	// 17/30 to 19/30 untouched.
+	"batch-p.jsonl": {mentionF1: 1.00, verdict: 1.00, sentiment: 0.93, negatives: 1.00, startFound: 1.00},
 	"batch-q.jsonl": {mentionF1: 0.90, verdict: 0.89, sentiment: 0.62, negatives: 0.71, startFound: 1.00},
-	"batch-r.jsonl": {mentionF1: 0.99, verdict: 0.98, sentiment: 0.66, negatives: 0.85, startFound: 0.95},
-	"batch-s.jsonl": {mentionF1: 0.93, verdict: 0.94, sentiment: 0.56, negatives: 0.75, startFound: 0.88},
+	"batch-r.jsonl": {mentionF1: 0.99, verdict: 0.98, sentiment: 0.84, negatives: 1.00, startFound: 0.95},
+	"batch-s.jsonl": {mentionF1: 0.93, verdict: 0.94, sentiment: 0.63, negatives: 0.75, startFound: 0.88},
 }
 
 func TestHeldout(t *testing.T) {
