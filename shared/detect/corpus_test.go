@@ -440,12 +440,12 @@ var heldoutFloors = map[string]struct{ mentionF1, verdict, sentiment, negatives,
 	// negative answer read positive). The sentiment misses of P and R were
 	// then analysed by class for the answer-level weighing
 	// (sentiment_verdict.go), so P and R are tuning data now: their
-	// sentiment floors are the figures reached (P 56/60, R 42/50, R's
+	// sentiment floors are the figures reached (P 57/60, R 43/50, R's
 	// negatives 14/14). Q and S were not analysed for it; S rose from
 	// 17/30 to 19/30 untouched.
-	"batch-p.jsonl": {mentionF1: 1.00, verdict: 1.00, sentiment: 0.93, negatives: 1.00, startFound: 1.00},
+	"batch-p.jsonl": {mentionF1: 1.00, verdict: 1.00, sentiment: 0.95, negatives: 1.00, startFound: 1.00},
 	"batch-q.jsonl": {mentionF1: 0.90, verdict: 0.89, sentiment: 0.62, negatives: 0.71, startFound: 1.00},
-	"batch-r.jsonl": {mentionF1: 0.99, verdict: 0.98, sentiment: 0.84, negatives: 1.00, startFound: 0.95},
+	"batch-r.jsonl": {mentionF1: 0.99, verdict: 0.98, sentiment: 0.86, negatives: 1.00, startFound: 0.95},
 	"batch-s.jsonl": {mentionF1: 0.93, verdict: 0.94, sentiment: 0.63, negatives: 0.75, startFound: 0.88},
 }
 

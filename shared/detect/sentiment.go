@@ -243,7 +243,7 @@ func (an *analysis) brandSentiment(er *EntityResult) {
 			// caveat the writer plays down announces no second side
 			minimised, an.sent.caveat = true, caveatBefore
 		}
-		if !framed && counterFrame(text[s:e], last.p > last.n) {
+		if !framed && counterFrame(text[s:e], last.p > last.n || P > N) {
 			framed, frameS, frameE = true, s, e
 		}
 		secs.add(text, s, e, p, n)
@@ -380,6 +380,10 @@ func (an *analysis) brandSentiment(er *EntityResult) {
 	case er.Sentiment == Mixed && vp >= sentClear && vn < sentNeutral && !vCond && P >= N && an.d.sent.verdictLine:
 		// "**Bottom line:** worth every penny": a one-sided verdict with
 		// no condition ("a strong pick if …" stays two-sided)
+		er.Sentiment = Positive
+	case er.Sentiment == Mixed && !verdict && P >= N && an.brandPreferred():
+		// "For a 20-person team, Linear is the better choice": a verdict
+		// for the brand decides a two-sided reading
 		er.Sentiment = Positive
 	case er.Sentiment == Mixed && minimised && !verdict && P > N:
 		// "The only real drawback is …" beside more praise: a minor

@@ -401,3 +401,34 @@ const minFactSpans = 4
 // ("Is X worth it?" — "Only if Ultimate Team is your whole life."): a
 // qualified no.
 var onlyIfOpeners = phrases(`only if|not unless|solo si|sólo si|seulement si|uniquement si|nur wenn`)
+
+// brandPreferred: a sentence names the brand the better choice without
+// condition — "For a 20-person team, Linear is the better choice" (the
+// query's own case), not "… if you live in Apple's ecosystem": the mirror
+// of rivalPreferred, a verdict for the brand.
+func (an *analysis) brandPreferred() bool {
+	text := an.text
+	return an.anyBrandMention(func(c *cand, rec *sentRec) bool {
+		if hasWordIn(text[rec.start:rec.end], conditionWords) {
+			return false
+		}
+		prev, prev2 := "", ""
+		for pos := c.end; pos < rec.end; {
+			w, np := wordAtAny(text[:rec.end], pos)
+			if w == "" || an.otherIn(pos, np) {
+				return false
+			}
+			if inSet(fitNouns, w) && (inSet(preferredComparatives, prev) || inSet(preferredComparatives, prev2)) {
+				return true
+			}
+			prev, prev2, pos = w, prev, np
+		}
+		return false
+	})
+}
+
+// otherIn: a counted mention of another entity lies in [s,e).
+func (an *analysis) otherIn(s, e int) bool {
+	_, other := an.entitiesIn(s, e)
+	return other
+}

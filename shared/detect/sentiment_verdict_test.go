@@ -36,6 +36,11 @@ func TestSentimentDominance(t *testing.T) {
 			"Zestora has excellent recipes and reliable delivery. FreshBox is slower and its support is weak. If you want the cheapest possible kit, you're better off with a supermarket deal.", Positive},
 		{"a verdict for the brand names no rival", "zestora review",
 			"Zestora has excellent recipes, but support is slow.\n\n**Bottom line:** a great pick if you cook twice a week.", Mixed},
+		// the brand named the better choice without condition: a verdict for it
+		{"the brand the better choice", "zestora or freshbox for a family",
+			"| | Zestora | FreshBox |\n|---|---|---|\n| Recipes | Excellent | Good |\n| App | Limited and slow | Fast |\n\nFor a family of four, Zestora is the better choice. Portions are generous, and the recipes are excellent.", Positive},
+		{"the better choice in a case stays two-sided", "zestora or freshbox for a family",
+			"| | Zestora | FreshBox |\n|---|---|---|\n| Recipes | Excellent | Good |\n| App | Limited and slow | Fast |\n\nIf you cook vegetarian, Zestora is the better choice. Portions are generous, and the recipes are excellent.", Mixed},
 		// a caveat the writer plays down leaves the praise one-sided
 		{"the only real drawback", "zestora review",
 			"Zestora has excellent recipes, fast delivery and friendly support. The only real drawback is that the boxes use a lot of packaging. For weeknight cooking, it's the one I'd pick.", Positive},
