@@ -180,10 +180,7 @@ func (an *analysis) adjudicateSentiment(ctx context.Context, adj Adjudicator, re
 		}
 	}
 	b := &res.Brand
-	b.Sentiment = an.d.sent.decide(P, N)
-	if b.Sentiment == Mixed && st.verdict && N >= P {
-		b.Sentiment = Negative
-	}
+	b.Sentiment, N, _ = st.answer.judge(an.d.sent, P, N) // the answer-level weighing, as for the rules
 	b.NegativeEvidence, b.PositiveEvidence = "", ""
 	if N >= sentNeutral {
 		b.NegativeEvidence = st.negEvidence

@@ -350,60 +350,17 @@ func (an *analysis) brandSentiment(er *EntityResult) {
 		// kit, look elsewhere" — only marks the brand's scope)
 		N += sentRecommended
 	}
-	er.Sentiment = an.d.sent.decide(P, N)
 	secAgainst, secTwoSided := secs.verdict()
-	framed = framed || secTwoSided && vp < sentClear // a verdict line decides after pros and cons
-	switch {
-	case er.Sentiment != Mixed && an.factSheet(read, judged, P, N):
-		// "zoom plans and prices": a table and "Monthly billing costs
-		// more." — a stray word in a fact sheet
-		er.Sentiment = Neutral
-	case secAgainst && !closingPraise && N >= sentClear && er.Sentiment == Mixed:
-		// "### What works" (two items), "### What renters complain
-		// about" (five): the faults dominate the answer, unless it closes
-		// on praise ("Purple does have loyal fans, …")
-		er.Sentiment = Negative
-	case (against == warnPlain || against == warnIf && N >= P) && N >= sentClear && (er.Sentiment == Mixed || er.Sentiment == Positive):
-		// Criticism beside a verdict against the brand — a warning ("think
-		// twice", "harder to recommend now") or a closing that sends the
-		// reader elsewhere ("**Bottom line:** you're better off on …"):
-		// the praise was a concession, the answer is negative.
-		er.Sentiment, verdict = Negative, true
-	case er.Sentiment == Mixed && downhill && P-pDownhill < sentNeutral && N >= sentClear:
-		// "Factor is convenient. The problems start after the first box.
-		// …": praise only before the writer says all that follows is bad
-		er.Sentiment = Negative
-	case er.Sentiment == Mixed && verdict && N >= P:
-		// Praise beside a verdict against the brand ("powerful, but
-		// rarely the right tool") reads as the verdict.
-		er.Sentiment = Negative
-	case er.Sentiment == Mixed && vp >= sentClear && vn < sentNeutral && !vCond && P >= N && an.d.sent.verdictLine:
-		// "**Bottom line:** worth every penny": a one-sided verdict with
-		// no condition ("a strong pick if …" stays two-sided)
-		er.Sentiment = Positive
-	case er.Sentiment == Mixed && !verdict && P >= N && an.brandPreferred():
-		// "For a 20-person team, Linear is the better choice": a verdict
-		// for the brand decides a two-sided reading
-		er.Sentiment = Positive
-	case er.Sentiment == Mixed && minimised && !verdict && P > N:
-		// "The only real drawback is …" beside more praise: a minor
-		// caveat, the answer is positive
-		er.Sentiment = Positive
-	case er.Sentiment == Positive && framed && !minimised && P >= sentClear:
-		// "**Where it falls short**", "On the other hand, …": the writer
-		// sets out a second side, whether or not its words read as
-		// criticism
-		er.Sentiment, N = Mixed, max(N, sentClear)
-		if bestN < sentClear {
-			er.NegativeEvidence = an.sentenceText(frameS, frameE)
-		}
-	case an.sent.caveat && !verdict && N >= sentNeutral && an.d.sent.caveat:
-		// "The catch is …", "The downsides are real, though", "its main
-		// drawbacks are practical": a caveat so announced presumes an
-		// upside — the answer is two-sided.
-		er.Sentiment = Mixed
+	ans := answerReading{verdict: verdict, vp: vp, vn: vn, vCond: vCond, against: against, minimised: minimised,
+		framed:   framed || secTwoSided && vp < sentClear, // a verdict line decides after pros and cons
+		downhill: downhill, pDownhill: pDownhill, secAgainst: secAgainst, closingPraise: closingPraise,
+		caveat: an.sent.caveat, factSheet: an.factSheet(read, judged, P, N), preferred: an.brandPreferred()}
+	er.Sentiment, N, verdict = ans.judge(an.d.sent, P, N)
+	if er.Sentiment == Mixed && ans.framed && bestN < sentClear && N >= sentClear && frameE > 0 {
+		er.NegativeEvidence = an.sentenceText(frameS, frameE) // "**Where it falls short**"
 	}
-	an.sent = sentScore{P: P, N: N, verdict: verdict, negEvidence: er.NegativeEvidence, posEvidence: er.PositiveEvidence, caveat: an.sent.caveat}
+	an.sent = sentScore{P: P, N: N, verdict: verdict, negEvidence: er.NegativeEvidence, posEvidence: er.PositiveEvidence,
+		caveat: an.sent.caveat, answer: ans}
 	if an.sent.negEvidence == "" {
 		an.sent.negEvidence = er.Evidence
 	}
@@ -606,6 +563,9 @@ type sentScore struct {
 	// spanHedged, spanCost: the span valence reads holds a hedge or a
 	// cost word (spanReading).
 	caveat, spanHedged, spanCost bool
+	// answer: the answer-level reading, to judge the adjudicated P and N
+	// as the rules' own.
+	answer answerReading
 }
 
 // doubt reports which of criticism (n) and praise (p) the rules leave in

@@ -432,3 +432,79 @@ func (an *analysis) otherIn(s, e int) bool {
 	_, other := an.entitiesIn(s, e)
 	return other
 }
+
+// answerReading is what the answer-level weighing reads beside the
+// clauses' praise and criticism (brandSentiment).
+type answerReading struct {
+	verdict   bool    // a verdict against the brand ("I wouldn't", "a poor fit")
+	vp, vn    float64 // the labelled verdict line's praise and criticism
+	vCond     bool    // the verdict line sets a condition
+	against   warning
+	minimised bool // a caveat played down
+	framed    bool // a frame opening the other side, or two-sided lists
+	downhill  bool // "The problems start …"
+	pDownhill float64
+	// secAgainst: lists of faults dominate; closingPraise: the last span
+	// that judges praises
+	secAgainst, closingPraise bool
+	caveat                    bool // a caveat announced ("the catch is …")
+	factSheet                 bool
+	preferred                 bool // brandPreferred
+}
+
+// judge decides the class of praise p and criticism n (sentParams.decide)
+// and weighs it by the answer's dominance; it returns the class, the
+// criticism (at least clear when a frame made praise two-sided) and
+// whether a verdict stands against the brand.
+func (a *answerReading) judge(pm sentParams, p, n float64) (Sentiment, float64, bool) {
+	s, verdict := pm.decide(p, n), a.verdict
+	againstIt := (a.against == warnPlain || a.against == warnIf && n >= p) && n >= sentClear
+	switch {
+	case s != Mixed && a.factSheet:
+		// "zoom plans and prices": a table and "Monthly billing costs
+		// more." — a stray word in a fact sheet
+		s = Neutral
+	case a.secAgainst && !a.closingPraise && n >= sentClear && s == Mixed:
+		// "### What works" (two items), "### What renters complain
+		// about" (five): the faults dominate the answer, unless it closes
+		// on praise ("Purple does have loyal fans, …")
+		s = Negative
+	case againstIt && (s == Mixed || s == Positive):
+		// Criticism beside a verdict against the brand — a warning ("think
+		// twice", "harder to recommend now") or a closing that sends the
+		// reader elsewhere ("**Bottom line:** you're better off on …"):
+		// the praise was a concession, the answer is negative.
+		s, verdict = Negative, true
+	case s == Mixed && a.downhill && p-a.pDownhill < sentNeutral && n >= sentClear:
+		// "Factor is convenient. The problems start after the first box.
+		// …": praise only before the writer says all that follows is bad
+		s = Negative
+	case s == Mixed && verdict && n >= p:
+		// Praise beside a verdict against the brand ("powerful, but
+		// rarely the right tool") reads as the verdict.
+		s = Negative
+	case s == Mixed && a.vp >= sentClear && a.vn < sentNeutral && !a.vCond && p >= n && pm.verdictLine:
+		// "**Bottom line:** worth every penny": a one-sided verdict with
+		// no condition ("a strong pick if …" stays two-sided)
+		s = Positive
+	case s == Mixed && !verdict && p >= n && a.preferred:
+		// "For a 20-person team, Linear is the better choice": a verdict
+		// for the brand decides a two-sided reading
+		s = Positive
+	case s == Mixed && a.minimised && !verdict && p > n:
+		// "The only real drawback is …" beside more praise: a minor
+		// caveat, the answer is positive
+		s = Positive
+	case s == Positive && a.framed && !a.minimised && p >= sentClear:
+		// "**Where it falls short**", "On the other hand, …": the writer
+		// sets out a second side, whether or not its words read as
+		// criticism
+		s, n = Mixed, max(n, sentClear)
+	case a.caveat && !verdict && n >= sentNeutral && pm.caveat:
+		// "The catch is …", "The downsides are real, though", "its main
+		// drawbacks are practical": a caveat so announced presumes an
+		// upside — the answer is two-sided.
+		s = Mixed
+	}
+	return s, n, verdict
+}

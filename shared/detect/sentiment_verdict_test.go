@@ -1,6 +1,9 @@
 package detect
 
-import "testing"
+import (
+	"context"
+	"testing"
+)
 
 // The answer-level weighing (sentiment_verdict.go): a person files an
 // answer by what dominates it. The answers are written for these tests.
@@ -128,5 +131,24 @@ func TestCounterFrame(t *testing.T) {
 				t.Errorf("counterFrame(%q, %v) = %v, want %v", tc.text, tc.afterPraise, got, tc.want)
 			}
 		})
+	}
+}
+
+// The model's answer settles praise and criticism; the answer-level
+// weighing still judges them: a minor caveat confirmed as criticism stays
+// minor.
+func TestSentimentAdjudicationKeepsDominance(t *testing.T) {
+	in := Input{Text: "Evernote is excellent for wikis and fast to search; its one minor gripe is a slightly slow sync.", Query: "evernote review"}
+	adj := &questionAdjudicator{t: t, answers: map[Question]bool{QuestionCriticism: true}}
+	r, err := New(evernote, nil, WithAdjudicator(adj)).Analyze(context.Background(), in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(adj.reqs) == 0 {
+		t.Fatal("the adjudicator was not asked")
+	}
+	if r.Sentiment != Positive {
+		rules, _ := New(evernote, nil).Analyze(context.Background(), in)
+		t.Errorf("sentiment %s, want positive (rules alone %s, asked %v)", r.Sentiment, rules.Sentiment, adj.reqs[0].Question)
 	}
 }
