@@ -201,6 +201,16 @@ func (an *analysis) warnsAgainst(s, e, prevS int) warning {
 	if at < 0 {
 		return warnNone
 	}
+	switch w, np := wordAtAny(t, at); {
+	case strings.EqualFold(w, "better") && an.brandIn(s+np, e):
+		return warnNone // "you're better off with Zestora's family plan": the brand's own option
+	case strings.EqualFold(w, "go") && (!an.otherIn(s, e) || an.brandIn(s, e)):
+		return warnNone // "go there" sends to a rival named beside it, not "go there early"
+	case strings.EqualFold(w, "be"):
+		if _, np2 := wordAtAny(t, np); strings.EqualFold(peekWord(t, np2, len(t)), "with") {
+			return warnNone // "be careful with the chilli oil": a tip, not a warning
+		}
+	}
 	if adversativeOpener(t) || hasWordIn(t[:at], turnWords) || !hasWordIn(t, warnConditions) {
 		return warnPlain
 	}

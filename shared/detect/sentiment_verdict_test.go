@@ -32,6 +32,12 @@ func TestSentimentDominance(t *testing.T) {
 			"Zestora is technically legit — boxes usually do arrive — but the produce rarely matches the photos. Unless you live far from a shop, buy it somewhere else.", Negative},
 		{"a bare qualified no", "is zestora worth it",
 			"Only if you cook every single night. Zestora's recipes repeat after a month, and the menu rarely changes.", Negative},
+		{"better off with the brand's own plan", "zestora plans",
+			"Zestora's recipes are excellent and delivery is reliable. If you cook for four, you're better off with Zestora's family plan.", Positive},
+		{"go there for the brand", "zestora pop-up kitchen",
+			"Zestora's pop-up kitchen in Leeds serves excellent versions of its recipes. Locals say to go there early, because queues get long.", Positive},
+		{"a tip to be wary with a dish", "zestora spicy noodles",
+			"Zestora's dan dan noodles are excellent and the sauce is rich. Be wary with the chilli oil, which is hotter than it looks.", Positive},
 		// a conditional warning beside conditional praise sets out two cases
 		{"two cases, one of them look elsewhere", "is zestora good",
 			"If you cook twice a week, Zestora is a great choice with excellent recipes. If you want to feed a family of five, look elsewhere: portions are small, the boxes are expensive and support is slow.", Mixed},
