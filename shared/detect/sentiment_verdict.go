@@ -392,7 +392,7 @@ func (an *analysis) factAsked() bool {
 
 // opinionNouns ask what people think, whatever the query opens with.
 var opinionNouns = set(`problems problem complaints complaint issues review reviews reputation opinion opinions
-experience experiences think avis opiniones opinión erfahrungen meinung`)
+experience experiences think compare comparison vs versus better worse avis opiniones opinión erfahrungen meinung`)
 
 // factSheet: the answer to a question of fact reads one mild judgement
 // (at most a polar word's weight, in one of at least minFactSpans spans):

@@ -80,6 +80,8 @@ func TestSentimentDominance(t *testing.T) {
 			"You can pause Zestora from the app or the website:\n1. Open **Account → Deliveries**.\n2. Pick the weeks to skip.\n3. Confirm before the Wednesday cutoff.\n\nChanges after the cutoff cost more.", Neutral},
 		{"the same words to a question of judgement", "zestora complaints",
 			"Zestora offers three plans:\n\n| Plan | Price | Meals |\n|---|---|---|\n| Two | $60/week | 3 |\n| Family | $90/week | 4 |\n| Large | $120/week | 5 |\n\nWeekly billing costs more. Prices include delivery.", Negative},
+		{"a comparison asked is no fact sheet", "how does zestora compare on price",
+			"Zestora offers three plans:\n\n| Plan | Price | Meals |\n|---|---|---|\n| Two | $60/week | 3 |\n| Family | $90/week | 4 |\n| Large | $120/week | 5 |\n\nWeekly billing costs more. Prices include delivery.", Negative},
 		// all that follows is bad news: the praise before was a concession
 		{"the problems start", "zestora review",
 			"Zestora is convenient: meals arrive ready to heat in two minutes. The problems start after the first box. Portions shrink, deliveries slip and cancelling takes several emails.", Negative},
