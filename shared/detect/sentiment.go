@@ -1541,6 +1541,15 @@ func (an *analysis) valence(s, e int) (p, n float64, verdict bool) {
 			// after a negator the slot is evaluative too: "far less boring"
 			f = an.d.sent.vaderFlags(w, predLeft > 0 || neg > 0 || pendingNeg)
 		}
+		fact := false // criticism stated as a fact (factCriticism): no reducer turns it into praise
+		if f&(lexPositive|lexNegative) != 0 && inSet(feeAdjectives, w) && inSet(costNouns, peekWord(text, pos, e)) {
+			f = 0 // "surprise fees": the fee is the fault (below), not a surprise to enjoy
+		}
+		if f&(lexPositive|lexNegative) == 0 {
+			if k := an.factCriticism(w, before, before2, pos, e, clauseN > 0); k != factNone {
+				f, fact = lexNegative, true
+			}
+		}
 		// one lookup tells whether w opens a predicate, advises or sets a
 		// condition (most words do none of these)
 		frame := inSet(frameWords, w)
@@ -1725,8 +1734,8 @@ func (an *analysis) valence(s, e int) (p, n float64, verdict bool) {
 			costLeft, costSeen = 6, true
 			if inSet(lowWords, before) || inSet(lowWords, before2) {
 				f = lexPositive // "low fees", "low conversion fees"
-			} else if inSet(highWords, before) || inSet(highWords, before2) {
-				f = lexNegative // "high fees"
+			} else if inSet(highWords, before) || inSet(highWords, before2) || inSet(feeAdjectives, before) {
+				f = lexNegative // "high fees", "surprise fees", "hidden charges"
 			}
 		case f&lexNegative != 0 && inSet(conditionPreps, before) && inSet(conditionNouns, next()):
 			f = 0 // "forgiving on weak connections": the conditions, not the product
@@ -1795,7 +1804,7 @@ func (an *analysis) valence(s, e int) (p, n float64, verdict bool) {
 			f = lexNegative // "falls short"
 		case strings.EqualFold(w, "up") && (costLeft > 0 && inSet(goVerbs, before) || costSeen && inSet(addUpVerbs, before)):
 			f = lexNegative // "the price went up"
-		case f&lexNegative != 0 && reducing:
+		case f&lexNegative != 0 && reducing && !fact:
 			// "kitchen screens cut ticket errors", "fewer crashes": a fault
 			// removed is praise
 			f = lexPositive

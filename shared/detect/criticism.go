@@ -1,0 +1,303 @@
+package detect
+
+import "strings"
+
+// Criticism stated as a fact. Answers about airlines, banks and retailers
+// criticise with no opinion word: "runs few daily flights", "refunds drag
+// on for weeks", "accounts frozen", "has paid billions in fines", "seat
+// selection is extra". A person reads each as a fault of the brand; the
+// polar lexicon and VADER see none of them. factCriticism reads such
+// predicates by kind, each with the context that makes it a fault (the
+// offering that shrank, the wait that is long, the fee that surprises),
+// so that the same words stated as plain facts ("a few minutes", "wait
+// for the sync", "fees are listed") stay neutral. Its result is a polar
+// word's flag: negation, contrast and the brand's scope apply as to any.
+
+// The kinds of fact criticism (for the tests and the reader's switch).
+const (
+	factNone       uint8 = iota
+	factService          // failure and delay: "hours on hold", "drag on", "still not ready", "went silent"
+	factScarcity         // scarcity and shrinkage: "few daily flights", "closed hundreds of stores"
+	factMoney            // money taken: "nickel-and-dimes", "is extra", "surprise fees", "bills of hundreds"
+	factLegal            // legal and regulatory trouble: "fines", "bankruptcy", "to settle claims"
+	factRegression       // regressions: "broke alarms", "removed offline mode", "downgraded"
+	factComplaint        // complaints reported in French, German or Spanish: "klagen über", "reclaman"
+)
+
+// factWords: a word that is a fault whatever its context (its kind).
+var factWords = func() map[string]uint8 {
+	m := map[string]uint8{}
+	for kind, words := range map[uint8]string{
+		factService: `unanswered understaffed backlogged stranded strands runaround stonewalled
+ghosted shortages shortage walkouts walkout`,
+		factScarcity: `dwindling dwindled`,
+		factMoney: `nickel-and-dimes nickel-and-dime nickel-and-diming upsell upsells upselling upsold upsellings
+pay-to-win surcharge surcharges overcharge overcharged overcharges overcharging price-gouging gouging
+shrinkflation junk-fees microtransactions`,
+		factLegal: `fines bankruptcy bankruptcies antitrust indicted indictment misconduct review-bombed
+review-bombing mis-sold mis-selling`,
+		factRegression: `downgraded regressed nerfed enshittification`,
+	} {
+		for _, w := range strings.Fields(words) {
+			m[w] = kind
+		}
+	}
+	return m
+}()
+
+// factTriggers are the words whose context factCriticism reads; with
+// factWords, every word it looks at (one lookup skips the rest).
+var factTriggers = func() map[string]bool {
+	m := map[string]bool{}
+	for w := range factWords {
+		m[w] = true
+	}
+	for _, s := range []map[string]bool{waitNouns, fewWords, shrinkVerbs, dragVerbs, takeVerbs, chargeVerbs,
+		billNouns, settleWords, breakVerbs, fightNouns, silentWords, foreignComplaints} {
+		for w := range s {
+			m[w] = true
+		}
+	}
+	for _, w := range strings.Fields(`extra still bottom for`) {
+		m[w] = true
+	}
+	return m
+}()
+
+var (
+	// waitNouns are a wait when long ("hour-long waits", "long hold
+	// times") or "on hold".
+	waitNouns = set(`wait waits hold holds queue queues queueing lines`)
+	longWords = set(`long longer longest lengthy endless hour-long hours-long day-long week-long multi-day
+multi-week excessive interminable`)
+	// fewWords name scarcity before an offering: "few daily flights",
+	// "fewer payment options".
+	fewWords = set(`few fewer`)
+	// shrinkVerbs before an offering shrink it: "closed hundreds of
+	// locations", "cut routes", "removed offline mode".
+	shrinkVerbs = set(`cut cuts cutting closed closes closing axed axes scrapped scraps dropped drops removed
+removes removing pulled retired retires killed slashed trimmed shrank shrunk shrinking shrinks stripped
+discontinues reduced`)
+	// offeringNouns are what a brand offers its customers: fewer of them,
+	// or fewer than before, is a fault.
+	offeringNouns = set(`flight flights route routes destination destinations location locations store stores
+branch branches outlet outlets shop shops restaurant restaurants counter counters service services feature
+features option options perk perks benefit benefits channel channels title titles show shows app apps
+integration integrations plugin plugins template templates model models size sizes colour colours color
+colors choice choices update updates content catalogue catalog library libraries mode modes department
+departments staff pharmacist pharmacists agents hours seat seats departures connections menu items
+products jobs playback alarms controls support warranty`)
+	// dragVerbs before "on" or "out": a process that does not end.
+	dragVerbs = set(`drag drags dragged dragging`)
+	// takeVerbs before weeks or months: a delay ("refunds take weeks",
+	// "shipping can take a month or more").
+	takeVerbs  = set(`take takes took taking`)
+	delayUnits = set(`week weeks month months`)
+	// chargeVerbs before "for": money taken for what was part of the
+	// service ("charges for seat selection", "being charged for returns").
+	chargeVerbs = set(`charge charges charged charging bills billed`)
+	// billNouns before "of hundreds": a bill that shocks.
+	billNouns      = set(`bill bills charge charges fee fees invoice invoices`)
+	magnitudeWords = set(`hundreds thousands`)
+	// feeAdjectives before a cost make it money taken: "surprise fees",
+	// "hidden charges".
+	feeAdjectives = set(`surprise hidden junk unexpected sneaky excessive exorbitant punitive unexplained extra
+additional mystery`)
+	// costVerbs before "extra": "costs extra".
+	costVerbs = set(`cost costs costing charge charges charged charging`)
+	// pastAux before a shrink verb make it an event ("routes were cut"),
+	// not a state ("stores are closed on holidays").
+	pastAux = set(`were was been got`)
+	// settleWords with a legal noun: "paid $168 million to settle claims".
+	settleWords = set(`settle settles settled settling settlement settlements`)
+	legalNouns  = set(`claims claim lawsuit lawsuits suit suits charges allegations case cases fines complaints
+probe investigation accusations`)
+	// breakVerbs with an object are a regression ("broke alarms and
+	// playback"), not in "broke records", "broke even".
+	breakVerbs   = set(`broke`)
+	breakObjects = set(`record records ground even into through new out the-record`)
+	// fightNouns after "is a": a service that must be fought ("refunds
+	// are a fight", "support is an ordeal").
+	fightNouns = set(`fight battle ordeal slog chore hassle struggle saga`)
+	// silentWords after "went"/"goes": service that stopped answering.
+	silentWords = set(`silent quiet dark`)
+	goneVerbs   = set(`went go goes gone going`)
+	// stillStates after "still not": a promise unkept ("still not ready",
+	// "still not fixed"); stillFaults after "still": "still waiting".
+	stillStates = set(`ready fixed resolved available working delivered shipped refunded back restored supported
+answered processed`)
+	stillFaults = set(`waiting pending unresolved unfixed unavailable down`)
+	// durationUnits after "for" lengthen a fault already read in the
+	// clause: "frozen … for weeks".
+	durationUnits = set(`days weeks months hours`)
+	// foreignComplaints: complaints reported in German, French and Spanish
+	// that the foreign lexicon lacks ("klagen über", "reclaman").
+	foreignComplaints = set(`klagen klagt klagten beanstanden bemängeln bemängelt reklamieren reklamationen
+réclamations reclamations reclament réclament reclaman reclamaciones denuncian`)
+)
+
+// factCriticism returns the kind of fact criticism the word w at
+// text[:pos] states (factNone for none); before and before2 are the two
+// words before it, faulted whether the clause already holds criticism
+// (a duration lengthens it: "frozen … for weeks").
+func (an *analysis) factCriticism(w, before, before2 string, pos, e int, faulted bool) uint8 {
+	if !inSet(factTriggers, w) {
+		return factNone
+	}
+	if k, ok := factWords[strings.ToLower(w)]; ok {
+		return k
+	}
+	text := an.text
+	next := peekWord(text, pos, e)
+	switch {
+	case inSet(foreignComplaints, w):
+		if an.nonEnglish() {
+			return factComplaint
+		}
+	case inSet(waitNouns, w):
+		// "hour-long waits", "long hold times", "hours on hold"; not "wait
+		// for the sync", "hold the button"
+		if inSet(longWords, before) || inSet(longWords, before2) && strings.EqualFold(next, "times") ||
+			strings.EqualFold(w, "hold") && strings.EqualFold(before, "on") && !strings.EqualFold(next, "to") {
+			return factService
+		}
+	case inSet(fewWords, w):
+		// "runs few daily flights", "fewer payment options"; not "a few
+		// minutes", "few apps match it"
+		if inSet(articles, before) || strings.EqualFold(before, "quite") {
+			return factNone
+		}
+		if n, ok := offeringAhead(text, pos, e); ok && !matchAhead(text, n, e) {
+			return factScarcity
+		}
+		if strings.EqualFold(w, "fewer") && strings.EqualFold(next, "of") {
+			return factScarcity // "fewer of your friends are on it"
+		}
+	case inSet(shrinkVerbs, w):
+		// "closed hundreds of locations", "cut routes", "removed offline
+		// mode"; "routes were cut"
+		if _, ok := offeringAhead(text, pos, e); ok || inSet(offeringNouns, before2) && inSet(pastAux, before) {
+			return factScarcity
+		}
+	case inSet(dragVerbs, w):
+		if strings.EqualFold(next, "on") || strings.EqualFold(next, "out") {
+			return factService // "refunds drag on for weeks"
+		}
+	case inSet(takeVerbs, w):
+		// "refunds take weeks", "can take a month or more"
+		p := pos
+		for k := 0; k < 3; k++ {
+			nw, np := wordAtAny(text[:e], p)
+			if nw == "" {
+				break
+			}
+			if inSet(delayUnits, nw) {
+				return factService
+			}
+			p = np
+		}
+	case inSet(chargeVerbs, w):
+		// "charges for seat selection", "customers were charged for
+		// returns"; not "charges $10 a month"
+		if strings.EqualFold(next, "for") {
+			return factMoney
+		}
+		if inSet(billNouns, w) && strings.EqualFold(next, "of") && inSet(magnitudeWords, peekWord(text, pos+len(" of"), e)) {
+			return factMoney // "charges of thousands"
+		}
+	case inSet(billNouns, w):
+		if strings.EqualFold(next, "of") && inSet(magnitudeWords, peekWord(text, pos+len(" of"), e)) {
+			return factMoney // "bills of hundreds of dollars"
+		}
+	case strings.EqualFold(w, "extra"):
+		// "seat selection is extra", "costs extra"; not "extra storage"
+		if w == "extra" && (inSet(copulaWords, before) || inSet(costVerbs, before)) && (next == "" || inSet(listJoins, next) || strings.EqualFold(next, "too")) {
+			return factMoney
+		}
+	case inSet(settleWords, w):
+		// "paid $168 million to settle claims", "fines and settlements"
+		if inSet(legalNouns, next) || inSet(articles, next) && inSet(legalNouns, peekWord(text, pos+1+len(next), e)) ||
+			inSet(legalNouns, before) || inSet(legalNouns, before2) {
+			return factLegal
+		}
+	case inSet(breakVerbs, w):
+		if next != "" && !inSet(breakObjects, next) {
+			return factRegression // "the update broke alarms"
+		}
+	case inSet(fightNouns, w):
+		if (strings.EqualFold(before, "a") || strings.EqualFold(before, "an")) && inSet(copulaWords, before2) {
+			return factService // "refunds are a fight"
+		}
+	case inSet(silentWords, w):
+		if inSet(goneVerbs, before) {
+			return factService // "support went silent"
+		}
+	case strings.EqualFold(w, "still"):
+		// "still not ready days later", "still waiting for a refund"
+		if inSet(stillFaults, next) {
+			return factService
+		}
+		if lexLookup(next)&lexNegator != 0 && inSet(stillStates, peekWord(text, pos+1+len(next), e)) {
+			return factService
+		}
+	case strings.EqualFold(w, "bottom"):
+		// "sits near the bottom of the rankings", "at the bottom for
+		// on-time arrivals"
+		if strings.EqualFold(before, "the") && (strings.EqualFold(before2, "near") || strings.EqualFold(before2, "at")) &&
+			!(strings.EqualFold(next, "of") && inSet(screenNouns, wordAfterArticle(text, pos+len(" of"), e))) {
+			return factService
+		}
+	case strings.EqualFold(w, "for"):
+		// "frozen without warning, sometimes for weeks"
+		if faulted && inSet(durationUnits, next) {
+			return factService
+		}
+	}
+	return factNone
+}
+
+// offeringAhead: an offering noun within the next three words after pos
+// ("few daily flights", "closed hundreds of locations"); n is the end of
+// the noun.
+func offeringAhead(text string, pos, e int) (n int, ok bool) {
+	p := pos
+	for k := 0; k < 3; k++ {
+		w, np := wordAtAny(text[:e], p)
+		if w == "" || strings.ContainsAny(text[p:np], ",;:.") {
+			return 0, false
+		}
+		if inSet(offeringNouns, w) {
+			return np, true
+		}
+		p = np
+	}
+	return 0, false
+}
+
+// matchAhead: a verb of matching follows the offering — "few apps match
+// its sync", "few rivals can offer that": praise of the brand, not
+// scarcity.
+func matchAhead(text string, pos, e int) bool {
+	w, np := wordAtAny(text[:e], pos)
+	if inSet(modalWords, w) {
+		w, _ = wordAtAny(text[:e], np)
+	}
+	return inSet(matchVerbs, w)
+}
+
+// wordAfterArticle returns the word after pos, past an article.
+func wordAfterArticle(text string, pos, e int) string {
+	w, np := wordAtAny(text[:e], pos)
+	if inSet(articles, w) {
+		w, _ = wordAtAny(text[:e], np)
+	}
+	return w
+}
+
+var (
+	// screenNouns: "at the bottom of the screen" places a button.
+	screenNouns = set(`screen page window list menu sidebar app display panel form feed email message card box`)
+	matchVerbs  = set(`match matches rival rivals equal equals beat beats offer offers come comes compare compares
+approach approaches`)
+	modalWords = set(`can could will would`)
+)

@@ -1,0 +1,68 @@
+package detect
+
+import "testing"
+
+// Criticism stated as a fact, with no opinion word (factCriticism), and
+// the same words in plain facts. Sentences written for this test, not
+// taken from any batch.
+func TestFactCriticism(t *testing.T) {
+	runSentimentCases(t, clauseCases([]clauseCase{
+		// service failure and delay
+		{"long waits", "Brightwing", "Brightwing passengers describe hour-long waits at check-in.", Negative},
+		{"on hold", "Brightwing", "Calling Brightwing means hours on hold.", Negative},
+		{"a process that drags on", "Brightwing", "Brightwing rebooking drags on after a cancellation.", Negative},
+		{"takes weeks", "Norvale", "Refunds from Norvale take several weeks.", Negative},
+		{"still not shipped", "Norvale", "Orders placed with Norvale were still not shipped a week later.", Negative},
+		{"unanswered", "Kestrel", "Emails to Kestrel's billing team go unanswered.", Negative},
+		{"went silent", "Kestrel", "Kestrel's support went silent once the chargeback was filed.", Negative},
+		{"a fight", "Norvale", "Getting a refund from Norvale is a fight.", Negative},
+		// scarcity and shrinkage
+		{"few flights", "Brightwing", "Brightwing runs few weekend flights out of Denver.", Negative},
+		{"stores closed", "Norvale", "Norvale closed forty stores in the Midwest last year.", Negative},
+		{"routes cut", "Brightwing", "Brightwing cut routes to six cities in 2025.", Negative},
+		// money taken
+		{"nickel-and-dimes", "Brightwing", "Brightwing nickel-and-dimes passengers for seats and snacks.", Negative},
+		{"is extra", "Brightwing", "On Brightwing a checked bag is extra.", Negative},
+		{"surprise fees", "Kestrel", "Kestrel customers report surprise fees on wire transfers.", Negative},
+		{"charges for", "Norvale", "Norvale charges for paper statements.", Negative},
+		{"bills of hundreds", "Norvale", "Norvale renters have received bills of thousands of dollars for scratches.", Negative},
+		// legal and regulatory trouble
+		{"fines", "Kestrel", "Kestrel has paid millions in fines over its overdraft practices.", Negative},
+		{"settled claims", "Norvale", "Norvale paid $20 million to settle claims from its customers.", Negative},
+		{"bankruptcy", "Brightwing", "Brightwing filed for bankruptcy in 2024.", Negative},
+		// regressions
+		{"an update that broke features", "Norvale", "The 3.0 update to Norvale's app broke reminders and offline sync.", Negative},
+		// complaints reported in German
+		{"German: klagen über", "Kestrel", "Viele Kunden klagen über die Wartezeiten bei Kestrel.", Negative},
+		// a duration lengthens a fault
+		{"frozen for weeks", "Kestrel", "Kestrel froze my account without warning for weeks.", Negative},
+		// the same words as plain facts
+		{"a few minutes", "Kestrel", "Opening a Kestrel account takes a few minutes.", Neutral},
+		{"hold a button", "Norvale", "Press and hold the button on the Norvale remote for five seconds.", Neutral},
+		{"fees listed", "Kestrel", "Kestrel lists its fees on the pricing page; a domestic wire is $25.", Neutral},
+		{"opening hours", "Norvale", "Norvale stores are closed on public holidays.", Neutral},
+		{"a backlog in a planner", "Norvale", "Norvale's planner keeps the backlog on one board.", Neutral},
+		{"broke records", "Brightwing", "Brightwing broke records for passenger numbers in 2024.", Neutral},
+		{"a button at the bottom", "Norvale", "The Norvale app has a refill button at the bottom of the screen.", Neutral},
+		{"a tier named Extra", "Norvale", "| Tier | Price |\n|---|---|\n| Norvale Extra | $12 |\n| Norvale Premium | $18 |", Neutral},
+		{"an integration closes issues", "Norvale", "Norvale's GitHub integration closes tickets when a pull request merges.", Neutral},
+		// negated: no criticism
+		{"no surprise fees", "Kestrel", "Kestrel has no surprise fees on transfers.", Neutral},
+	}))
+}
+
+// clauseCase is an answer about one brand, read without a query.
+type clauseCase struct {
+	name, brand, text string
+	want              Sentiment
+}
+
+// clauseCases makes sentiment cases of clause cases, with one rival
+// ("Corvid") tracked.
+func clauseCases(cs []clauseCase) []sentimentCase {
+	out := make([]sentimentCase, len(cs))
+	for i, c := range cs {
+		out[i] = sentimentCase{name: c.name, brand: Entity{Name: c.brand}, comps: []Entity{{Name: "Corvid"}}, text: c.text, want: c.want}
+	}
+	return out
+}
