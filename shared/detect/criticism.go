@@ -1,6 +1,9 @@
 package detect
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // Criticism stated as a fact. Answers about airlines, banks and retailers
 // criticise with no opinion word: "runs few daily flights", "refunds drag
@@ -244,7 +247,7 @@ func (an *analysis) factCriticism(w, before, before2 string, pos, e int, faulted
 		// "sits near the bottom of the rankings", "at the bottom for
 		// on-time arrivals"
 		if strings.EqualFold(before, "the") && (strings.EqualFold(before2, "near") || strings.EqualFold(before2, "at")) &&
-			!(strings.EqualFold(next, "of") && inSet(screenNouns, wordAfterArticle(text, pos+len(" of"), e))) {
+			!(strings.EqualFold(next, "of") && wordAhead(text, pos+len(" of"), e, screenNouns)) {
 			return factService
 		}
 	case strings.EqualFold(w, "for"):
@@ -285,13 +288,20 @@ func matchAhead(text string, pos, e int) bool {
 	return inSet(matchVerbs, w)
 }
 
-// wordAfterArticle returns the word after pos, past an article.
-func wordAfterArticle(text string, pos, e int) string {
-	w, np := wordAtAny(text[:e], pos)
-	if inSet(articles, w) {
-		w, _ = wordAtAny(text[:e], np)
+// wordAhead: a word of m within the three words after pos ("the bottom
+// of the server list", "quit the smartwatch business").
+func wordAhead(text string, pos, e int, m map[string]bool) bool {
+	for k := 0; k < 3; k++ {
+		w, np := wordAtAny(text[:e], pos)
+		if w == "" {
+			return false
+		}
+		if inSet(m, w) {
+			return true
+		}
+		pos = np
 	}
-	return w
+	return false
 }
 
 var (
@@ -301,3 +311,62 @@ var (
 approach approaches`)
 	modalWords = set(`can could will would`)
 )
+
+// No criticism where there is none: the words that read as criticism or
+// praise in an opinion, stated in a plain fact or in advice.
+
+var (
+	// plainAdjectives before these nouns describe, not judge: "a negative
+	// balance", "surprise fees" (the fee is the fault, read as a cost).
+	accountingNouns = set(`balance balances equity amortization amortisation number numbers value values interest
+rate rates cash cashflow cash-flow margin margins amount amounts result results test tests sign carry`)
+	signWords = set(`negative positive`)
+	// adviceDegree after a copula and before "to" gives advice: "it's best
+	// to cancel a day early", "it's better to book direct".
+	adviceDegree = set(`best better wise advisable smart`)
+	// purposeVerbs after "to" state the reader's purpose: "cancel early to
+	// avoid being charged" is how-to advice, not a charge against the brand.
+	purposeVerbs = set(`avoid prevent dodge minimise minimize escape`)
+	// remedyWords deny the failure before them, as a guarantee or remedy:
+	// "a jacket that fails gets repaired or replaced", "if it breaks, they
+	// replace it".
+	remedyWords = set(`repaired replaced refunded reimbursed swapped credited repair repairs replace replaces refund
+refunds reimburse reimburses`)
+	// offerNouns opening a sentence make a price comparison one between
+	// offers of the brand ("Monthly billing costs more", "The Pro plan
+	// costs more"), not a fault.
+	offerNouns = set(`billing monthly annual yearly plan plans tier tiers option options version versions edition
+editions trim trims package packages bundle bundles add-on add-ons model models`)
+)
+
+// plainAdjective: the polar word w is a plain description in its place —
+// "negative"/"positive" before an accounting noun, a fee's adjective
+// before the fee ("surprise fees": the fee reads as the fault), or the
+// degree of advice after a copula ("it's best to cancel early").
+func plainAdjective(text, w, before string, pos, e int) bool {
+	next := peekWord(text, pos, e)
+	switch {
+	case inSet(signWords, w):
+		return inSet(accountingNouns, next)
+	case inSet(feeAdjectives, w):
+		return inSet(costNouns, next)
+	case inSet(adviceDegree, w):
+		return strings.EqualFold(next, "to") && inSet(copulaWords, before)
+	}
+	return false
+}
+
+// brandOrPronounAt: the word after pos names the brand or stands for it
+// ("to avoid Zestora", "to avoid it"): advice against the brand itself.
+func (an *analysis) brandOrPronounAt(pos, e int) bool {
+	p := pos
+	for p < e && (an.text[p] == ' ' || an.text[p] == '*') {
+		p++
+	}
+	if inSet(brandPronouns, peekWord(an.text, p, e)) {
+		return true
+	}
+	cands := an.sc.cands
+	k, _ := slices.BinarySearchFunc(cands, p, func(c cand, t int) int { return c.start - t })
+	return k < len(cands) && cands[k].start == p && cands[k].ent == 0 && cands[k].state == candAccepted
+}

@@ -51,6 +51,26 @@ func TestFactCriticism(t *testing.T) {
 	}))
 }
 
+// No criticism where there is none: facts and advice with a word that
+// reads as criticism or praise in an opinion (plainAdjective, purpose
+// clauses, remedies, offer comparisons, names of trims and tiers).
+func TestPlainFacts(t *testing.T) {
+	runSentimentCases(t, clauseCases([]clauseCase{
+		{"a negative balance", "Kestrel", "Any negative balance on a Kestrel card is cleared from your next paycheck.", Neutral},
+		{"advice to avoid a fee", "Kestrel", "To avoid a late fee, pay your Kestrel card by the 25th.", Neutral},
+		{"it's best to cancel early", "Norvale", "It's best to cancel a Norvale trial a day before it renews.", Neutral},
+		{"a guarantee", "Brightwing", "Every Brightwing jacket that fails gets repaired or replaced for free.", Positive},
+		{"one plan costs more than another", "Norvale", "Norvale offers monthly and annual billing. The monthly plan costs more.", Neutral},
+		{"trims named in a range", "Norvale", "Norvale trims run from Base up to Limited and Platinum.", Neutral},
+		{"created is a step", "Norvale", "A workspace can be created from the Norvale desktop app.", Neutral},
+		{"a plan cancelled in the store", "Norvale", "Norvale subscriptions bought on iOS are cancelled in the App Store.", Neutral},
+		// the same words as criticism
+		{"advice to avoid the brand", "Norvale", "It's best to avoid Norvale for anything urgent.", Negative},
+		{"the brand costs more", "Norvale", "Norvale is easy to set up, but it costs more.", Mixed},
+		{"a limit that is a fault", "Norvale", "Norvale's free tier is limited and slow.", Negative},
+	}))
+}
+
 // clauseCase is an answer about one brand, read without a query.
 type clauseCase struct {
 	name, brand, text string

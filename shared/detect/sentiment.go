@@ -666,19 +666,7 @@ func wordBeforeNumber(text string, s, pos int) string {
 
 // businessAhead: "business", "market" or "category" within the three
 // words after pos ("quit the smartwatch business").
-func businessAhead(text string, pos, e int) bool {
-	for k := 0; k < 3; k++ {
-		w, np := wordAtAny(text[:e], pos)
-		if w == "" {
-			return false
-		}
-		if inSet(businessNouns, w) {
-			return true
-		}
-		pos = np
-	}
-	return false
-}
+func businessAhead(text string, pos, e int) bool { return wordAhead(text, pos, e, businessNouns) }
 
 // consLabels head a line of criticisms.
 var consLabels = set(`cons downsides drawbacks weaknesses contras nachteile inconvénients`)
@@ -1453,8 +1441,9 @@ func (an *analysis) valence(s, e int) (p, n float64, verdict bool) {
 	turn.reset(p, n)
 	sentWords, gerundSubj := 0, false // the sentence's words; it opens with a gerund ("Booking directly …")
 	costSeen := false                 // the sentence named a cost: "It costs $10 …, which adds up"
+	offerSubj := false                // the sentence opens with a plan or billing option
 	endSentence := func() {
-		sentWords, gerundSubj, costSeen = 0, false, false
+		sentWords, gerundSubj, costSeen, offerSubj = 0, false, false, false
 		flush()
 		p, n = turn.settle(an.d.sent, p, n)
 		turn.reset(p, n)
@@ -1522,6 +1511,9 @@ func (an *analysis) valence(s, e int) (p, n float64, verdict bool) {
 		if sentWords++; sentWords == 1 && len(w) > 5 && strings.EqualFold(w[len(w)-3:], "ing") {
 			gerundSubj = true
 		}
+		if sentWords <= 3 && inSet(offerNouns, w) {
+			offerSubj = true // "Monthly billing costs more": one offer against another
+		}
 		before, before2 := prev, prev2
 		prev, prev2 = w, prev
 		f := lookup(w)
@@ -1542,8 +1534,8 @@ func (an *analysis) valence(s, e int) (p, n float64, verdict bool) {
 			f = an.d.sent.vaderFlags(w, predLeft > 0 || neg > 0 || pendingNeg)
 		}
 		fact := false // criticism stated as a fact (factCriticism): no reducer turns it into praise
-		if f&(lexPositive|lexNegative) != 0 && inSet(feeAdjectives, w) && inSet(costNouns, peekWord(text, pos, e)) {
-			f = 0 // "surprise fees": the fee is the fault (below), not a surprise to enjoy
+		if f&(lexPositive|lexNegative) != 0 && plainAdjective(text, w, before, pos, e) {
+			f = 0 // "surprise fees", "a negative balance", "it's best to cancel"
 		}
 		if f&(lexPositive|lexNegative) == 0 {
 			if k := an.factCriticism(w, before, before2, pos, e, clauseN > 0); k != factNone {
@@ -1711,6 +1703,11 @@ func (an *analysis) valence(s, e int) (p, n float64, verdict bool) {
 		case inSet(selfWords, w):
 			selfLeft = 4
 			continue
+		case inSet(purposeVerbs, w) && strings.EqualFold(before, "to") && !an.brandOrPronounAt(pos, e):
+			// "cancel a day early to avoid being charged": advice on using
+			// the product, not criticism of it
+			want = true
+			continue
 		case inSet(wantVerbs, w) && strings.EqualFold(before, "you"):
 			want = true // "if you need fast sync, …"
 			continue
@@ -1765,7 +1762,7 @@ func (an *analysis) valence(s, e int) (p, n float64, verdict bool) {
 			f, verdict, instead = lexNegative, true, true
 		case strings.EqualFold(w, "curve") && strings.EqualFold(before, "learning"):
 			f = lexNegative // "a learning curve"
-		case strings.EqualFold(w, "more") && inSet(costNouns, before):
+		case strings.EqualFold(w, "more") && inSet(costNouns, before) && !offerSubj:
 			f = lexNegative // "it costs more"
 		case strings.EqualFold(w, "itself") && strings.EqualFold(before, "for") && strings.HasPrefix(strings.ToLower(before2), "pa"):
 			f = lexPositive // "it pays for itself"
@@ -1808,13 +1805,14 @@ func (an *analysis) valence(s, e int) (p, n float64, verdict bool) {
 			// "kitchen screens cut ticket errors", "fewer crashes": a fault
 			// removed is praise
 			f = lexPositive
-		case (inSet(rarityWords, w) || inSet(fixWords, w) && inSet(passiveAux, before)) && lastNeg > 0 && wordsSinceNeg <= 3:
-			// "outages are rare": the criticism is denied
+		case (inSet(rarityWords, w) || (inSet(fixWords, w) || inSet(remedyWords, w)) && inSet(passiveAux, before)) && lastNeg > 0 && wordsSinceNeg <= 3:
+			// "outages are rare", "a jacket that fails gets repaired or
+			// replaced" (a guarantee): the criticism is denied
 			n -= lastNeg
 			p += lastNeg * sentRemedied
 			lastNeg = 0
 			continue
-		case inSet(fixWords, w) && (byBrand || inSet(remedySubjects, before)) && lastNeg > 0 && wordsSinceNeg <= maxRemedyWords:
+		case (inSet(fixWords, w) || inSet(remedyWords, w)) && (byBrand || inSet(remedySubjects, before)) && lastNeg > 0 && wordsSinceNeg <= maxRemedyWords:
 			// "a flaw in its extension, which Keeper patched within days":
 			// one incident, undone — a fact, neither praise nor criticism
 			n -= lastNeg
@@ -2118,7 +2116,7 @@ var sentimentRoles = func() map[string]bool {
 	for _, set := range []map[string]bool{hardWords, selfWords, wantVerbs, endorseVerbs, costNouns, highWords,
 		lowWords, breadthWords, haltVerbs, shutVerbs, rankVerbs, rarityWords, contextIssues, choiceNouns, worksWell,
 		fitNouns, possessVerbs, articles, choiceAdjectives, capabilityVerbs, concessiveWords, responseNouns, mediocreWords,
-		fixWords, qualityNouns, declineVerbs, servedWords, saveVerbs, urgeBuy, exitVerbs, feeNouns, alternativeNouns, multipleWords} {
+		fixWords, remedyWords, purposeVerbs, qualityNouns, declineVerbs, servedWords, saveVerbs, urgeBuy, exitVerbs, feeNouns, alternativeNouns, multipleWords} {
 		for w := range set {
 			m[w] = true
 		}
@@ -2298,6 +2296,12 @@ func inProperName(text string, s, st, en int, before string, e int) bool {
 		return true
 	}
 	nw := peekWord(text, en, e)
+	if nw != "" && inSet(listJoins, nw) {
+		// "from LE up to Limited and XSE", "the Plus or Premium tier": a
+		// name listed beside another name
+		nw = peekWord(text, en+1+len(nw), e)
+		return nw != "" && nw[0] >= 'A' && nw[0] <= 'Z' && !inSet(discoveryStop, nw)
+	}
 	return nw != "" && nw[0] >= 'A' && nw[0] <= 'Z'
 }
 
