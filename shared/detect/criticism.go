@@ -55,7 +55,7 @@ var factTriggers = func() map[string]bool {
 	for w := range factWords {
 		m[w] = true
 	}
-	for _, s := range []map[string]bool{waitNouns, fewWords, shrinkVerbs, dragVerbs, takeVerbs, chargeVerbs,
+	for _, s := range []map[string]bool{dropVerbs, waitNouns, fewWords, shrinkVerbs, dragVerbs, takeVerbs, chargeVerbs,
 		billNouns, settleWords, breakVerbs, fightNouns, silentWords, foreignComplaints} {
 		for w := range s {
 			m[w] = true
@@ -96,6 +96,14 @@ products jobs playback alarms controls support warranty`)
 	// "shipping can take a month or more").
 	takeVerbs  = set(`take takes took taking`)
 	delayUnits = set(`week weeks month months`)
+	// effortUnits after a count: "took three or four calls".
+	effortUnits = set(`calls attempts tries emails chats visits complaints`)
+	// dropVerbs beside a business metric: a decline ("falling traffic",
+	// "sales slid").
+	dropVerbs = set(`falling fell dropping sliding slid slumping slumped plunging plunged sinking sank shrank
+tumbling tumbled`)
+	metricNouns = set(`traffic sales revenue revenues users subscribers members customers visits visitors profits
+profit ratings rating share bookings ridership downloads audience`)
 	// chargeVerbs before "for": money taken for what was part of the
 	// service ("charges for seat selection", "being charged for returns").
 	chargeVerbs = set(`charge charges charged charging bills billed`)
@@ -153,6 +161,11 @@ func (an *analysis) factCriticism(w, before, before2 string, pos, e int, faulted
 	text := an.text
 	next := peekWord(text, pos, e)
 	switch {
+	case inSet(dropVerbs, w):
+		// "franchisees report falling traffic", "sales have been sliding"
+		if wordBehind(text, pos-len(w), metricNouns) || wordAhead(text, pos, e, metricNouns) {
+			return factScarcity
+		}
 	case inSet(foreignComplaints, w):
 		if an.nonEnglish() {
 			return factComplaint
@@ -194,7 +207,7 @@ func (an *analysis) factCriticism(w, before, before2 string, pos, e int, faulted
 			if nw == "" {
 				break
 			}
-			if inSet(delayUnits, nw) {
+			if inSet(delayUnits, nw) || inSet(effortUnits, nw) {
 				return factService
 			}
 			p = np
@@ -304,6 +317,28 @@ func wordAhead(text string, pos, e int, m map[string]bool) bool {
 	return false
 }
 
+// wordBehind: a word of m within the four words before st, in the same
+// clause ("sales have been sliding").
+func wordBehind(text string, st int, m map[string]bool) bool {
+	p := st
+	for k := 0; k < 4; k++ {
+		for p > 0 && text[p-1] == ' ' {
+			p--
+		}
+		en := p
+		for p > 0 && (asciiWord[text[p-1]] || text[p-1] == '\'' || text[p-1] == '-') {
+			p--
+		}
+		if p == en {
+			return false // punctuation: the clause ends
+		}
+		if inSet(m, text[p:en]) {
+			return true
+		}
+	}
+	return false
+}
+
 var (
 	// screenNouns: "at the bottom of the screen" places a button.
 	screenNouns = set(`screen page window list menu sidebar app display panel form feed email message card box`)
@@ -321,6 +356,12 @@ var (
 	accountingNouns = set(`balance balances equity amortization amortisation number numbers value values interest
 rate rates cash cashflow cash-flow margin margins amount amounts result results test tests sign carry`)
 	signWords = set(`negative positive`)
+	// qualityTopics name a quality as a topic, not praise, before a copula
+	// or a measure: "Reliability is its weak spot", "reliability
+	// rankings".
+	qualityTopics = set(`reliability stability flexibility security privacy performance quality`)
+	measureNouns  = set(`ranking rankings rating ratings score scores survey surveys record records issues problems
+concerns complaints study studies index`)
 	// adviceDegree after a copula and before "to" gives advice: "it's best
 	// to cancel a day early", "it's better to book direct".
 	adviceDegree = set(`best better wise advisable smart`)
@@ -340,12 +381,15 @@ editions trim trims package packages bundle bundles add-on add-ons model models`
 )
 
 // plainAdjective: the polar word w is a plain description in its place —
+// a quality named as the topic ("Reliability is its weak spot"),
 // "negative"/"positive" before an accounting noun, a fee's adjective
 // before the fee ("surprise fees": the fee reads as the fault), or the
 // degree of advice after a copula ("it's best to cancel early").
 func plainAdjective(text, w, before string, pos, e int) bool {
 	next := peekWord(text, pos, e)
 	switch {
+	case inSet(qualityTopics, w):
+		return inSet(measureNouns, next) || inSet(copulaWords, next) && !inSet(copulaWords, before)
 	case inSet(signWords, w):
 		return inSet(accountingNouns, next)
 	case inSet(feeAdjectives, w):
@@ -369,4 +413,29 @@ func (an *analysis) brandOrPronounAt(pos, e int) bool {
 	cands := an.sc.cands
 	k, _ := slices.BinarySearchFunc(cands, p, func(c cand, t int) int { return c.start - t })
 	return k < len(cands) && cands[k].start == p && cands[k].ent == 0 && cands[k].state == candAccepted
+}
+
+// serviceVerbs, negated, are service that failed: "callbacks that never
+// happen", "engineers who don't show up", "the refund never arrived",
+// "nobody called back".
+var (
+	// occurVerbs, negated after a criticism, deny it: "crashes never
+	// happen".
+	occurVerbs   = set(`happen happens happened occur occurs occurred`)
+	serviceVerbs = set(`happen happens happened arrive arrives arrived show showed shows turn turned call called
+calls respond responds responded reply replies replied deliver delivers delivered honor honors honored honour
+honours honoured`)
+	// particleVerbs fail only with their particle: "don't show up" (not
+	// "doesn't show ads"), "never called back" (not "doesn't call home").
+	particleVerbs = map[string]string{"show": "up", "showed": "up", "shows": "up", "turn": "up", "turned": "up",
+		"call": "back", "called": "back", "calls": "back"}
+)
+
+// serviceFailed: the negated service verb w, before next, is service
+// that did not come (serviceVerbs).
+func serviceFailed(w, next string) bool {
+	if p, ok := particleVerbs[strings.ToLower(w)]; ok {
+		return strings.EqualFold(next, p)
+	}
+	return true
 }

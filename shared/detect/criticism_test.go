@@ -34,6 +34,17 @@ func TestFactCriticism(t *testing.T) {
 		{"an update that broke features", "Norvale", "The 3.0 update to Norvale's app broke reminders and offline sync.", Negative},
 		// complaints reported in German
 		{"German: klagen über", "Kestrel", "Viele Kunden klagen über die Wartezeiten bei Kestrel.", Negative},
+		// service that never came; a denied fault; a ceiling; a decline
+		{"don't show up", "Norvale", "Norvale's technicians often don't show up for booked visits.", Negative},
+		{"never happened", "Brightwing", "Brightwing promised a callback that never happened.", Negative},
+		{"took four calls", "Kestrel", "Getting a refund from Kestrel took four calls.", Negative},
+		{"doesn't show ads", "Kestrel", "Kestrel's app doesn't show ads on the home screen.", Neutral},
+		{"crashes never happen", "Norvale", "Crashes never happen on Norvale's desktop app.", Positive},
+		{"at best", "Norvale", "Norvale's sync is adequate at best.", Negative},
+		{"bookings sliding", "Brightwing", "Brightwing's bookings have been sliding since the merger.", Negative},
+		{"a quality as the topic", "Norvale", "Reliability is Norvale's weak spot.", Negative},
+		{"a quality measured", "Norvale", "Norvale publishes reliability scores for every model.", Neutral},
+		{"a loyalty program", "Kestrel", "Kestrel's loyalty program gives 2% back on groceries.", Neutral},
 		// a duration lengthens a fault
 		{"frozen for weeks", "Kestrel", "Kestrel froze my account without warning for weeks.", Negative},
 		// the same words as plain facts

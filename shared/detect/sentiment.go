@@ -1673,6 +1673,18 @@ func (an *analysis) valence(s, e int) (p, n float64, verdict bool) {
 			f = lexNegative // "feels years behind", "falls far behind"
 		case inSet(mediocreWords, w) && inSet(predicativeBefore, before):
 			f = lexNegative // "its rewards are ordinary"
+		case neg > 0 && inSet(occurVerbs, w) && lastNeg > 0 && wordsSinceNeg <= 4:
+			// "crashes never happen", "outages rarely occur": the
+			// criticism is denied
+			n -= lastNeg
+			p += lastNeg * sentRemedied
+			lastNeg, neg, pendingNeg = 0, 0, false
+			continue
+		case neg > 0 && !lossNeg && inSet(serviceVerbs, w) && serviceFailed(w, next()):
+			// "callbacks that never happen", "engineers who don't show
+			// up", "the refund never arrived": service that failed
+			f, neg = lexNegative, 0
+			pendingNeg = false
 		case neg > 0 && !lossNeg && inSet(capabilityVerbs, w) && !inSet(worksWell, next()):
 			// "it doesn't accept cash deposits", "no export": a capability
 			// the product lacks
@@ -1860,6 +1872,8 @@ func (an *analysis) valence(s, e int) (p, n float64, verdict bool) {
 			f, neg, pendingNeg = lexPositive, 0, false // "never go back to Google", "never looked back": loyalty
 		case f&lexPositive != 0 && inSet(littleWords, before) && an.nonEnglish():
 			f, mult, multLeft = lexNegative, 1, 0 // "poco fiable", "peu intuitif", "wenig intuitiv": hardly
+		case strings.EqualFold(w, "best") && strings.EqualFold(before, "at"):
+			f = lexNegative // "minor tweaks at best", "adequate at best": a ceiling, not praise
 		case inSet(weakPraise, w) && inSet(faintBefore, before):
 			f = lexNegative // "only okay", "just fine", "merely adequate": faint praise
 		}
@@ -2116,7 +2130,7 @@ var sentimentRoles = func() map[string]bool {
 	for _, set := range []map[string]bool{hardWords, selfWords, wantVerbs, endorseVerbs, costNouns, highWords,
 		lowWords, breadthWords, haltVerbs, shutVerbs, rankVerbs, rarityWords, contextIssues, choiceNouns, worksWell,
 		fitNouns, possessVerbs, articles, choiceAdjectives, capabilityVerbs, concessiveWords, responseNouns, mediocreWords,
-		fixWords, remedyWords, purposeVerbs, qualityNouns, declineVerbs, servedWords, saveVerbs, urgeBuy, exitVerbs, feeNouns, alternativeNouns, multipleWords} {
+		fixWords, remedyWords, purposeVerbs, serviceVerbs, occurVerbs, qualityNouns, declineVerbs, servedWords, saveVerbs, urgeBuy, exitVerbs, feeNouns, alternativeNouns, multipleWords} {
 		for w := range set {
 			m[w] = true
 		}

@@ -101,4 +101,5 @@ limit limits block blocks blocked stop stops stopped
 grant grants granted award awards awarded prize prizes
 feature featured features
 create creates created creating cancel cancels cancelled canceled cancelling canceling
+loyalty promised
 `)
