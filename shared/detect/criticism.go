@@ -25,6 +25,8 @@ const (
 	factLegal            // legal and regulatory trouble: "fines", "bankruptcy", "to settle claims"
 	factRegression       // regressions: "broke alarms", "removed offline mode", "downgraded"
 	factComplaint        // complaints reported in French, German or Spanish: "klagen über", "reclaman"
+	factFault            // a product's fault neither lexicon holds: "flimsy", "gimmicky", "finicky", "overheats"
+	factElsewhere        // advice to shop elsewhere: "look elsewhere", "buy it somewhere else"
 )
 
 // factWords: a word that is a fault whatever its context (its kind).
@@ -40,6 +42,10 @@ shrinkflation junk-fees microtransactions`,
 		factLegal: `fines bankruptcy bankruptcies antitrust indicted indictment misconduct review-bombed
 review-bombing mis-sold mis-selling`,
 		factRegression: `downgraded regressed nerfed enshittification`,
+		factFault: `uneven stumbles stumble stumbled gimmick gimmicky gimmicks gremlins rattles squeaks creaks flimsy
+janky finicky fiddly hit-or-miss hit-and-miss overheats overheating underpowered shoddy half-baked unpolished grainy
+tinny washed-out convoluted iffy inflexible brittle temperamental fussy faulty defects defective malfunction
+malfunctions malfunctioning fraying wobbly overheat questionable dubious`,
 	} {
 		for _, w := range strings.Fields(words) {
 			m[w] = kind
@@ -61,7 +67,7 @@ var factTriggers = func() map[string]bool {
 			m[w] = true
 		}
 	}
-	for _, w := range strings.Fields(`extra still bottom for`) {
+	for _, w := range strings.Fields(`extra still bottom for elsewhere else should necessary needed`) {
 		m[w] = true
 	}
 	return m
@@ -100,10 +106,13 @@ products jobs playback alarms controls support warranty`)
 	effortUnits = set(`calls attempts tries emails chats visits complaints`)
 	// dropVerbs beside a business metric: a decline ("falling traffic",
 	// "sales slid").
-	dropVerbs = set(`falling fell dropping sliding slid slumping slumped plunging plunged sinking sank shrank
-tumbling tumbled`)
+	dropVerbs = set(`falling fell fallen dropping drops dropped sliding slid slumping slumped plunging plunged sinking
+sank shrank tumbling tumbled`)
 	metricNouns = set(`traffic sales revenue revenues users subscribers members customers visits visitors profits
-profit ratings rating share bookings ridership downloads audience`)
+profit ratings rating share bookings ridership downloads audience value values`)
+	// shopVerbs before "elsewhere": "look elsewhere", "shop somewhere else".
+	shopVerbs = set(`look shop buy go book try get order rent bank fly stay`)
+	someWords = set(`somewhere someplace anywhere`)
 	// chargeVerbs before "for": money taken for what was part of the
 	// service ("charges for seat selection", "being charged for returns").
 	chargeVerbs = set(`charge charges charged charging bills billed`)
@@ -161,10 +170,20 @@ func (an *analysis) factCriticism(w, before, before2 string, pos, e int, faulted
 	text := an.text
 	next := peekWord(text, pos, e)
 	switch {
-	case inSet(dropVerbs, w):
-		// "franchisees report falling traffic", "sales have been sliding"
-		if wordBehind(text, pos-len(w), metricNouns) || wordAhead(text, pos, e, metricNouns) {
-			return factScarcity
+	case inSet(dropVerbs, w) && (wordBehind(text, pos-len(w), metricNouns) || wordAhead(text, pos, e, metricNouns)):
+		// "franchisees report falling traffic", "sales have been sliding",
+		// "resale values have fallen"
+		return factScarcity
+	case strings.EqualFold(w, "should") && strings.EqualFold(before2, "than") && inSet(brandPronouns, before),
+		(strings.EqualFold(w, "necessary") || strings.EqualFold(w, "needed")) && strings.EqualFold(before, "than"):
+		// "takes more effort than it should", "more steps than
+		// necessary": an excess
+		return factFault
+	case strings.EqualFold(w, "elsewhere") || strings.EqualFold(w, "else") && inSet(someWords, before):
+		// "look elsewhere", "buy it somewhere else": the reader is sent
+		// away from the brand
+		if wordBehind(text, pos-len(w), shopVerbs) {
+			return factElsewhere
 		}
 	case inSet(foreignComplaints, w):
 		if an.nonEnglish() {

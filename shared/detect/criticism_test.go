@@ -45,6 +45,19 @@ func TestFactCriticism(t *testing.T) {
 		{"a quality as the topic", "Norvale", "Reliability is Norvale's weak spot.", Negative},
 		{"a quality measured", "Norvale", "Norvale publishes reliability scores for every model.", Neutral},
 		{"a loyalty program", "Kestrel", "Kestrel's loyalty program gives 2% back on groceries.", Neutral},
+		// faults neither lexicon holds; an excess; faint praise; a reducer
+		{"flimsy and finicky", "Norvale", "Norvale's stand is flimsy and the app pairing is finicky.", Negative},
+		{"a gimmick", "Norvale", "The Norvale light ring feels like a gimmick.", Negative},
+		{"avoids a fault", "Norvale", "Norvale avoids fiddly menus: every setting is one tap away.", Positive},
+		{"more than it should", "Kestrel", "Closing a Kestrel account takes more steps than it should.", Negative},
+		{"merely average", "Norvale", "Norvale's battery life is merely average.", Negative},
+		{"values fallen", "Norvale", "Used Norvale bikes have seen resale values fall, and values have fallen further this year.", Negative},
+		{"helps people stuck", "Norvale", "Norvale helps people stuck on a plateau.", Positive},
+		{"costs noticeably more", "Norvale", "Norvale is easy to set up, but it costs noticeably more.", Mixed},
+		// advice to shop elsewhere
+		{"look elsewhere", "Brightwing", "Brightwing sells the cheapest seats in Ohio. For a checked bag, look elsewhere.", Mixed},
+		{"somewhere else", "Norvale", "Norvale stocks the basics; for hiking boots, shop somewhere else.", Negative},
+		{"elsewhere as a place", "Norvale", "Norvale ships to Canada and elsewhere in North America.", Neutral},
 		// a duration lengthens a fault
 		{"frozen for weeks", "Kestrel", "Kestrel froze my account without warning for weeks.", Negative},
 		// the same words as plain facts

@@ -1539,7 +1539,10 @@ func (an *analysis) valence(s, e int) (p, n float64, verdict bool) {
 		}
 		if f&(lexPositive|lexNegative) == 0 {
 			if k := an.factCriticism(w, before, before2, pos, e, clauseN > 0); k != factNone {
-				f, fact = lexNegative, true
+				// a fault word is undone by a reducer like any ("avoids
+				// fussy gearboxes"); a fact is not ("cut fares and closed
+				// routes")
+				f, fact = lexNegative, k != factFault
 			}
 		}
 		// one lookup tells whether w opens a predicate, advises or sets a
@@ -1671,7 +1674,8 @@ func (an *analysis) valence(s, e int) (p, n float64, verdict bool) {
 			pendingNeg = false
 		case strings.EqualFold(w, "behind") && inSet(lagBefore, before):
 			f = lexNegative // "feels years behind", "falls far behind"
-		case inSet(mediocreWords, w) && inSet(predicativeBefore, before):
+		case inSet(mediocreWords, w) && (inSet(predicativeBefore, before) || inSet(faintBefore, before)),
+			strings.EqualFold(w, "average") && inSet(faintBefore, before):
 			f = lexNegative // "its rewards are ordinary"
 		case neg > 0 && inSet(occurVerbs, w) && lastNeg > 0 && wordsSinceNeg <= 4:
 			// "crashes never happen", "outages rarely occur": the
@@ -1774,7 +1778,7 @@ func (an *analysis) valence(s, e int) (p, n float64, verdict bool) {
 			f, verdict, instead = lexNegative, true, true
 		case strings.EqualFold(w, "curve") && strings.EqualFold(before, "learning"):
 			f = lexNegative // "a learning curve"
-		case strings.EqualFold(w, "more") && inSet(costNouns, before) && !offerSubj:
+		case strings.EqualFold(w, "more") && (inSet(costNouns, before) || inSet(costNouns, before2) && strings.HasSuffix(before, "ly")) && !offerSubj:
 			f = lexNegative // "it costs more"
 		case strings.EqualFold(w, "itself") && strings.EqualFold(before, "for") && strings.HasPrefix(strings.ToLower(before2), "pa"):
 			f = lexPositive // "it pays for itself"
@@ -2135,7 +2139,7 @@ var sentimentRoles = func() map[string]bool {
 			m[w] = true
 		}
 	}
-	for _, w := range strings.Fields(`since than short up action last locked right standard limited top catch too worth back
+	for _, w := range strings.Fields(`since than short up action average last locked right standard limited top catch too worth back
 longer more behind curve itself subscription expect cheap`) {
 		m[w] = true
 	}
@@ -2369,8 +2373,9 @@ var (
 )
 
 // reduceVerbs before a fault make it praise: "cuts errors", "reduces
-// downtime", "fewer crashes".
-var reduceVerbs = set(`cut cuts reduce reduces reduced reducing eliminate eliminates eliminated prevent prevents
+// downtime", "fewer crashes", "helps people stuck in a rut", "avoids
+// fussy gearboxes".
+var reduceVerbs = set(`help helps helped avoids avoided avoiding cut cuts reduce reduces reduced reducing eliminate eliminates eliminated prevent prevents
 prevented fewer minimise minimises minimize minimizes lowers catches catching detects`)
 
 var (
