@@ -67,7 +67,8 @@ var factTriggers = func() map[string]bool {
 			m[w] = true
 		}
 	}
-	for _, w := range strings.Fields(`extra still bottom for elsewhere else should necessary needed`) {
+	for _, w := range strings.Fields(`extra still bottom for elsewhere else should necessary needed behind light lighter
+thin thinner short`) {
 		m[w] = true
 	}
 	return m
@@ -110,6 +111,10 @@ products jobs playback alarms controls support warranty`)
 sank shrank tumbling tumbled`)
 	metricNouns = set(`traffic sales revenue revenues users subscribers members customers visits visitors profits
 profit ratings rating share bookings ridership downloads audience value values`)
+	// gateNouns after "behind": a feature gated ("behind a login").
+	gateNouns = set(`paywall paywalls account login log-in sign-in signup sign-up subscription registration upgrade`)
+	// lightWords before "on": a short supply ("light on features").
+	lightWords = set(`light lighter thin thinner short`)
 	// shopVerbs before "elsewhere": "look elsewhere", "shop somewhere else".
 	shopVerbs = set(`look shop buy go book try get order rent bank fly stay`)
 	someWords = set(`somewhere someplace anywhere`)
@@ -174,6 +179,18 @@ func (an *analysis) factCriticism(w, before, before2 string, pos, e int, faulted
 		// "franchisees report falling traffic", "sales have been sliding",
 		// "resale values have fallen"
 		return factScarcity
+	case strings.EqualFold(w, "behind"):
+		// "moved its features behind a cloud account", "behind a
+		// paywall": features gated
+		if wordAhead(text, pos, e, gateNouns) {
+			return factRegression
+		}
+	case inSet(lightWords, w):
+		// "lighter on reporting", "thin on integrations", "short on
+		// staff": less of what the reader needs
+		if strings.EqualFold(next, "on") && !inSet(articles, peekWord(text, pos+len(" on"), e)) {
+			return factScarcity
+		}
 	case strings.EqualFold(w, "should") && strings.EqualFold(before2, "than") && inSet(brandPronouns, before),
 		(strings.EqualFold(w, "necessary") || strings.EqualFold(w, "needed")) && strings.EqualFold(before, "than"):
 		// "takes more effort than it should", "more steps than
@@ -458,3 +475,34 @@ func serviceFailed(w, next string) bool {
 	}
 	return true
 }
+
+// Praise stated as a rival's absence: "nothing free does more", "few
+// brands come close", "no other app matches it".
+var (
+	unmatchedWords = set(`nothing few none`)
+	// unmatchedVerbs end the claim: the absent rival does more, comes
+	// close, matches.
+	unmatchedVerbs = set(`more better close closer beats beat match matches rivals rival equals compares compare
+touches`)
+)
+
+// unmatched: after "nothing", "few" or "none" at pos, a verb or
+// comparative of matching within four words, in the same clause.
+func unmatched(text string, pos, e int) bool {
+	p := pos
+	for k := 0; k < 4; k++ {
+		w, np := wordAtAny(text[:e], p)
+		if w == "" || strings.ContainsAny(text[p:np-len(w)], ",;:.") {
+			return false
+		}
+		if inSet(unmatchedVerbs, w) {
+			return true
+		}
+		p = np
+	}
+	return false
+}
+
+// termsOfArt after "limited" name a term, not a fault: "a limited
+// warranty", "a limited edition", "limited liability".
+var termsOfArt = set(`warranty warranties edition editions liability partnership release releases run time-offer`)

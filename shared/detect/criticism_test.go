@@ -54,6 +54,10 @@ func TestFactCriticism(t *testing.T) {
 		{"values fallen", "Norvale", "Used Norvale bikes have seen resale values fall, and values have fallen further this year.", Negative},
 		{"helps people stuck", "Norvale", "Norvale helps people stuck on a plateau.", Positive},
 		{"costs noticeably more", "Norvale", "Norvale is easy to set up, but it costs noticeably more.", Mixed},
+		// features gated, a short supply
+		{"behind a login", "Norvale", "Norvale moved its offline maps behind a paid account.", Negative},
+		{"lighter on reporting", "Norvale", "Norvale is lighter on reporting and thin on integrations.", Negative},
+		{"behind the app is a team", "Norvale", "The team behind Norvale's app is based in Oslo.", Neutral},
 		// advice to shop elsewhere
 		{"look elsewhere", "Brightwing", "Brightwing sells the cheapest seats in Ohio. For a checked bag, look elsewhere.", Mixed},
 		{"somewhere else", "Norvale", "Norvale stocks the basics; for hiking boots, shop somewhere else.", Negative},
@@ -88,6 +92,11 @@ func TestPlainFacts(t *testing.T) {
 		{"trims named in a range", "Norvale", "Norvale trims run from Base up to Limited and Platinum.", Neutral},
 		{"created is a step", "Norvale", "A workspace can be created from the Norvale desktop app.", Neutral},
 		{"a plan cancelled in the store", "Norvale", "Norvale subscriptions bought on iOS are cancelled in the App Store.", Neutral},
+		{"a limited warranty", "Norvale", "Norvale dryers come with a two-year limited warranty.", Neutral},
+		{"only worth it if", "Norvale", "Norvale's annual pass is only worth it if you visit twice a month.", Neutral},
+		// praise stated as a rival's absence
+		{"nothing does more", "Norvale", "Nothing free does more than Norvale's planner.", Positive},
+		{"few come close", "Norvale", "Norvale's planner syncs instantly. Few rivals come close.", Positive},
 		// the same words as criticism
 		{"advice to avoid the brand", "Norvale", "It's best to avoid Norvale for anything urgent.", Negative},
 		{"the brand costs more", "Norvale", "Norvale is easy to set up, but it costs more.", Mixed},

@@ -1537,7 +1537,9 @@ func (an *analysis) valence(s, e int) (p, n float64, verdict bool) {
 		if f&(lexPositive|lexNegative) != 0 && plainAdjective(text, w, before, pos, e) {
 			f = 0 // "surprise fees", "a negative balance", "it's best to cancel"
 		}
-		if f&(lexPositive|lexNegative) == 0 {
+		if f&(lexPositive|lexNegative) == 0 && inSet(unmatchedWords, w) && unmatched(text, pos, e) {
+			f = lexPositive // "nothing free does more", "few brands come close"
+		} else if f&(lexPositive|lexNegative) == 0 {
 			if k := an.factCriticism(w, before, before2, pos, e, clauseN > 0); k != factNone {
 				// a fault word is undone by a reducer like any ("avoids
 				// fussy gearboxes"); a fact is not ("cut fares and closed
@@ -1853,6 +1855,10 @@ func (an *analysis) valence(s, e int) (p, n float64, verdict bool) {
 			}
 		case inSet(contextIssues, w) && !inSet(issueQualifiers, before) && !strings.EqualFold(next(), "with"):
 			f = 0 // "closes issues", "GitHub issues": the tracker's noun
+		case strings.EqualFold(w, "limited") && inSet(termsOfArt, next()):
+			f = 0 // "a limited warranty", "a limited edition": a term, not a fault
+		case strings.EqualFold(w, "worth") && strings.EqualFold(before, "only"):
+			f = 0 // "only worth it if you shop there often": a condition, not praise
 		case strings.EqualFold(w, "limited") && strings.EqualFold(next(), "to"):
 			f = 0 // "limited to the web app": scope, not criticism
 		case strings.EqualFold(w, "limited") && an.planLimit(before, before2, pos, e):
