@@ -68,7 +68,7 @@ var factTriggers = func() map[string]bool {
 		}
 	}
 	for _, w := range strings.Fields(`extra still bottom for elsewhere else should necessary needed behind light lighter
-thin thinner short`) {
+thin thinner short locked stop stops stopped stopping`) {
 		m[w] = true
 	}
 	return m
@@ -111,6 +111,11 @@ products jobs playback alarms controls support warranty`)
 sank shrank tumbling tumbled`)
 	metricNouns = set(`traffic sales revenue revenues users subscribers members customers visits visitors profits
 profit ratings rating share bookings ridership downloads audience value values`)
+	// timeUnits after "lines of", "waits of": "check-in lines of an hour".
+	timeUnits = set(`hour hours minutes days weeks`)
+	// stopVerbs before workingWords: a product that fails.
+	stopVerbs    = set(`stop stops stopped stopping`)
+	workingWords = set(`working responding charging syncing loading connecting`)
 	// gateNouns after "behind": a feature gated ("behind a login").
 	gateNouns = set(`paywall paywalls account login log-in sign-in signup sign-up subscription registration upgrade`)
 	// lightWords before "on": a short supply ("light on features").
@@ -179,6 +184,14 @@ func (an *analysis) factCriticism(w, before, before2 string, pos, e int, faulted
 		// "franchisees report falling traffic", "sales have been sliding",
 		// "resale values have fallen"
 		return factScarcity
+	case strings.EqualFold(w, "locked"):
+		if strings.EqualFold(next, "out") {
+			return factService // "customers were locked out of their accounts"
+		}
+	case inSet(stopVerbs, w):
+		if inSet(workingWords, next) {
+			return factService // "heaters stop working after two winters"
+		}
 	case strings.EqualFold(w, "behind"):
 		// "moved its features behind a cloud account", "behind a
 		// paywall": features gated
@@ -210,6 +223,7 @@ func (an *analysis) factCriticism(w, before, before2 string, pos, e int, faulted
 		// "hour-long waits", "long hold times", "hours on hold"; not "wait
 		// for the sync", "hold the button"
 		if inSet(longWords, before) || inSet(longWords, before2) && strings.EqualFold(next, "times") ||
+			strings.EqualFold(next, "of") && wordAhead(text, pos+len(" of"), e, timeUnits) ||
 			strings.EqualFold(w, "hold") && strings.EqualFold(before, "on") && !strings.EqualFold(next, "to") {
 			return factService
 		}

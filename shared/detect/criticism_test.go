@@ -54,6 +54,13 @@ func TestFactCriticism(t *testing.T) {
 		{"values fallen", "Norvale", "Used Norvale bikes have seen resale values fall, and values have fallen further this year.", Negative},
 		{"helps people stuck", "Norvale", "Norvale helps people stuck on a plateau.", Positive},
 		{"costs noticeably more", "Norvale", "Norvale is easy to set up, but it costs noticeably more.", Mixed},
+		// failures, remedies
+		{"stop working", "Norvale", "Owners say Norvale heaters stop working after two winters.", Negative},
+		{"lines of an hour", "Norvale", "Guests describe check-in lines of an hour at Norvale hotels.", Negative},
+		{"locked out", "Kestrel", "Kestrel customers were locked out of their accounts for three days.", Negative},
+		{"it just works", "Norvale", "Corvid's app crashes constantly, while Norvale's just works.", Positive},
+		{"a bug fixed", "Norvale", "Norvale fixed the sync bug within a day and support was quick to reply.", Positive},
+		{"fixes, but complaints continue", "Norvale", "Norvale has released firmware fixes, but complaints continue.", Negative},
 		// features gated, a short supply
 		{"behind a login", "Norvale", "Norvale moved its offline maps behind a paid account.", Negative},
 		{"lighter on reporting", "Norvale", "Norvale is lighter on reporting and thin on integrations.", Negative},

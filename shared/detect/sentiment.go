@@ -1427,6 +1427,7 @@ func (an *analysis) valence(s, e int) (p, n float64, verdict bool) {
 	instead := false             // the sentence recommends an alternative ("… instead")
 	reduceLeft := 0              // words left after "cuts", "reduces", "fewer"
 	reduceObj := false           // the reducer's object has begun ("fewer payment options, weak …")
+	fixLeft := 0                 // words left after "fixed", "patched": the fault they name is undone
 	advise := false              // a German "raten" waits for its "ab"
 	lossNeg := false             // the negation is a loss word's ("lacks email sync"): counted already
 	flush := func() {
@@ -1477,7 +1478,7 @@ func (an *analysis) valence(s, e int) (p, n float64, verdict bool) {
 				reduceLeft = 0
 			}
 			if c == ',' || c == ';' || c == '.' || c == ':' {
-				neg, pendingNeg, want = 0, false, false
+				neg, pendingNeg, want, fixLeft = 0, false, false, 0
 				flush()
 			}
 			switch {
@@ -1570,6 +1571,13 @@ func (an *analysis) valence(s, e int) (p, n float64, verdict bool) {
 			contrast = 1 // "despite a few outages, X remains …"
 		}
 		reducing := reduceLeft > 0
+		if inSet(fixWords, w) {
+			fixLeft = 3 // "fixed the sync bug": the fault is undone, a fact
+		} else if fixLeft > 0 {
+			if fixLeft--; f&lexNegative != 0 && !fact {
+				f = 0
+			}
+		}
 		if inSet(reduceVerbs, w) {
 			reduceLeft, reduceObj = 3, false
 		} else if reduceLeft > 0 {
@@ -1652,6 +1660,7 @@ func (an *analysis) valence(s, e int) (p, n float64, verdict bool) {
 		switch {
 		case f&lexContrast != 0:
 			neg, mult, multLeft = 0, 1, 0
+			reduceLeft, fixLeft = 0, 0 // "released fixes, but complaints continue"
 			flush()
 			if next() == "" && (strings.EqualFold(w, "though") || strings.EqualFold(w, "however")) {
 				// "It's expensive, though.": an afterthought that carries
@@ -1870,6 +1879,8 @@ func (an *analysis) valence(s, e int) (p, n float64, verdict bool) {
 		case strings.EqualFold(w, "too") && (inSet(tooAdjectives, next()) || next() != "" && lookup(next()) == 0 && !inSet(tooFunction, next())) ||
 			strings.EqualFold(before, "too") && f&lexPositive != 0:
 			f = lexNegative // "too basic", "too terse", "too simple": a fault
+		case inSet(worksVerbs, w) && strings.EqualFold(before, "just") && !inSet(articles, next()):
+			f = lexPositive // "it just works"
 		case (inSet(worksVerbs, before) || inSet(worksVerbs, before2) && lexLookup(before)&lexBooster != 0) && inSet(worksWell, w):
 			f = lexPositive // "works well", "works great"
 		case strings.EqualFold(w, "worth") && !inSet(worthObjects, next()):
@@ -2323,7 +2334,10 @@ func inProperName(text string, s, st, en int, before string, e int) bool {
 	if nw != "" && inSet(listJoins, nw) {
 		// "from LE up to Limited and XSE", "the Plus or Premium tier": a
 		// name listed beside another name
-		nw = peekWord(text, en+1+len(nw), e)
+		np := en + 1 + len(nw)
+		if nw = peekWord(text, np, e); inSet(articles, nw) {
+			nw = peekWord(text, np+1+len(nw), e) // "a Limited and a Premier trim"
+		}
 		return nw != "" && nw[0] >= 'A' && nw[0] <= 'Z' && !inSet(discoveryStop, nw)
 	}
 	return nw != "" && nw[0] >= 'A' && nw[0] <= 'Z'
