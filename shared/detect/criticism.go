@@ -68,7 +68,8 @@ var factTriggers = func() map[string]bool {
 		}
 	}
 	for _, w := range strings.Fields(`extra still bottom for elsewhere else should necessary needed behind light lighter
-thin thinner short locked stop stops stopped stopping`) {
+thin thinner short locked froze stop stops stopped stopping late downhill canned scripted unable careful removed scrapped
+axed killed`) {
 		m[w] = true
 	}
 	return m
@@ -111,6 +112,16 @@ products jobs playback alarms controls support warranty`)
 sank shrank tumbling tumbled`)
 	metricNouns = set(`traffic sales revenue revenues users subscribers members customers visits visitors profits
 profit ratings rating share bookings ridership downloads audience value values`)
+	// arriveWords before "late": lateness of a service.
+	arriveWords = set(`arrive arrives arrived arriving ship ships shipped deliver delivers delivered come comes came run
+runs ran running often always frequently routinely consistently chronically`)
+	replyNouns = set(`reply replies response responses answer answers message messages email emails`)
+	// removeVerbs take away what the user had, unless it was unwelcome.
+	removeVerbs     = set(`removed scrapped axed killed`)
+	welcomeRemovals = set(`ads ad adverts limit limits cap caps fee fees bug bugs restriction restrictions paywall
+watermark watermarks tracking trackers bloat clutter requirement`)
+	payVerbs = set(`paid pay pays paying agreed`)
+	ownWords = set(`its their his her`)
 	// timeUnits after "lines of", "waits of": "check-in lines of an hour".
 	timeUnits = set(`hour hours minutes days weeks`)
 	// stopVerbs before workingWords: a product that fails.
@@ -184,6 +195,39 @@ func (an *analysis) factCriticism(w, before, before2 string, pos, e int, faulted
 		// "franchisees report falling traffic", "sales have been sliding",
 		// "resale values have fallen"
 		return factScarcity
+	case strings.EqualFold(w, "froze"):
+		// "the app froze during the sell-off"; not "froze its prices"
+		if !inSet(costNouns, next) && !inSet(ownWords, next) && !inSet(articles, next) {
+			return factFault
+		}
+	case strings.EqualFold(w, "late"):
+		// "orders arrive late", "routinely late", "30 minutes late"; not
+		// "late 2024", "a late-night menu"
+		if (inSet(arriveWords, before) || inSet(timeUnits, before)) && !startsWithDigit(next) {
+			return factService
+		}
+	case strings.EqualFold(w, "downhill"):
+		if inSet(goneVerbs, before) || inSet(goneVerbs, before2) {
+			return factRegression // "has gone downhill"
+		}
+	case strings.EqualFold(w, "canned") || strings.EqualFold(w, "scripted"):
+		if inSet(replyNouns, next) {
+			return factService // "canned replies"
+		}
+	case strings.EqualFold(w, "unable"):
+		if strings.EqualFold(next, "to") && !inSet(selfWords, before) && !strings.EqualFold(before, "am") {
+			return factService // "leaving customers unable to close positions"
+		}
+	case strings.EqualFold(w, "careful"):
+		if strings.EqualFold(before, "be") {
+			return factFault // "I'd be careful": a warning
+		}
+	case inSet(removeVerbs, w):
+		// "removed free e-filing", "scrapped the family plan"; not
+		// "removed the ads", "removed the cap"
+		if next != "" && !wordAhead(text, pos, e, welcomeRemovals) {
+			return factRegression
+		}
 	case strings.EqualFold(w, "locked"):
 		if strings.EqualFold(next, "out") {
 			return factService // "customers were locked out of their accounts"
@@ -283,7 +327,7 @@ func (an *analysis) factCriticism(w, before, before2 string, pos, e int, faulted
 	case inSet(settleWords, w):
 		// "paid $168 million to settle claims", "fines and settlements"
 		if inSet(legalNouns, next) || inSet(articles, next) && inSet(legalNouns, peekWord(text, pos+1+len(next), e)) ||
-			inSet(legalNouns, before) || inSet(legalNouns, before2) {
+			inSet(legalNouns, before) || inSet(legalNouns, before2) || inSet(payVerbs, before) || inSet(payVerbs, before2) {
 			return factLegal
 		}
 	case inSet(breakVerbs, w):
@@ -422,7 +466,7 @@ concerns complaints study studies index`)
 	// "a jacket that fails gets repaired or replaced", "if it breaks, they
 	// replace it".
 	remedyWords = set(`repaired replaced refunded reimbursed swapped credited repair repairs replace replaces refund
-refunds reimburse reimburses`)
+refunds reimburse reimburses replacement`)
 	// offerNouns opening a sentence make a price comparison one between
 	// offers of the brand ("Monthly billing costs more", "The Pro plan
 	// costs more"), not a fault.
@@ -442,6 +486,8 @@ func plainAdjective(text, w, before string, pos, e int) bool {
 		return inSet(measureNouns, next) || inSet(copulaWords, next) && !inSet(copulaWords, before)
 	case inSet(signWords, w):
 		return inSet(accountingNouns, next)
+	case strings.EqualFold(w, "careful"):
+		return strings.EqualFold(before, "be") // a warning, read by factCriticism
 	case inSet(feeAdjectives, w):
 		return inSet(costNouns, next)
 	case inSet(adviceDegree, w):
@@ -520,3 +566,16 @@ func unmatched(text string, pos, e int) bool {
 // termsOfArt after "limited" name a term, not a fault: "a limited
 // warranty", "a limited edition", "limited liability".
 var termsOfArt = set(`warranty warranties edition editions liability partnership release releases run time-offer`)
+
+var (
+	// priceComparatives in a sentence about one offer of the brand
+	// against another ("Annual billing is cheaper than monthly billing").
+	priceComparatives = set(`cheaper cheapest pricier priciest costlier dearer`)
+	// pastMarkers after "was"/"were" ("was once the go-to") or "used to
+	// be" put the praise after them in the past.
+	pastMarkers = set(`once be`)
+	pastCopulas = set(`was were`)
+	usedWords   = set(`used`)
+	// sendVerbs before a remedy noun: "they shipped a replacement".
+	sendVerbs = set(`shipped sent issued gave offered mailed`)
+)

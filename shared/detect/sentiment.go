@@ -1428,6 +1428,7 @@ func (an *analysis) valence(s, e int) (p, n float64, verdict bool) {
 	reduceLeft := 0              // words left after "cuts", "reduces", "fewer"
 	reduceObj := false           // the reducer's object has begun ("fewer payment options, weak …")
 	fixLeft := 0                 // words left after "fixed", "patched": the fault they name is undone
+	pastLeft := 0                // words left after "was once", "used to be": praise of the past
 	advise := false              // a German "raten" waits for its "ab"
 	lossNeg := false             // the negation is a loss word's ("lacks email sync"): counted already
 	flush := func() {
@@ -1537,6 +1538,20 @@ func (an *analysis) valence(s, e int) (p, n float64, verdict bool) {
 		fact := false // criticism stated as a fact (factCriticism): no reducer turns it into praise
 		if f&(lexPositive|lexNegative) != 0 && plainAdjective(text, w, before, pos, e) {
 			f = 0 // "surprise fees", "a negative balance", "it's best to cancel"
+		}
+		if pastLeft > 0 {
+			if pastLeft--; f&lexPositive != 0 {
+				f = 0 // "was once the go-to", "used to be great": praise of the past
+			}
+		}
+		if inSet(pastMarkers, w) && (inSet(pastCopulas, before) || strings.EqualFold(w, "be") && strings.EqualFold(before, "to") && inSet(usedWords, before2)) {
+			pastLeft = 3
+		}
+		if strings.EqualFold(w, "paper") && strings.EqualFold(before, "on") || strings.EqualFold(w, "theory") && strings.EqualFold(before, "in") {
+			// "looks good on paper", "in theory": the clause's praise is
+			// only apparent
+			p -= clauseP
+			clauseP = 0
 		}
 		if f&(lexPositive|lexNegative) == 0 && inSet(unmatchedWords, w) && unmatched(text, pos, e) {
 			f = lexPositive // "nothing free does more", "few brands come close"
@@ -1839,7 +1854,7 @@ func (an *analysis) valence(s, e int) (p, n float64, verdict bool) {
 			p += lastNeg * sentRemedied
 			lastNeg = 0
 			continue
-		case (inSet(fixWords, w) || inSet(remedyWords, w)) && (byBrand || inSet(remedySubjects, before)) && lastNeg > 0 && wordsSinceNeg <= maxRemedyWords:
+		case (inSet(fixWords, w) || inSet(remedyWords, w)) && (byBrand || inSet(remedySubjects, before) || inSet(sendVerbs, before2)) && lastNeg > 0 && wordsSinceNeg <= maxRemedyWords:
 			// "a flaw in its extension, which Keeper patched within days":
 			// one incident, undone — a fact, neither praise nor criticism
 			n -= lastNeg
@@ -1904,6 +1919,9 @@ func (an *analysis) valence(s, e int) (p, n float64, verdict bool) {
 		wordsSinceNeg++
 		if costLeft > 0 {
 			costLeft--
+		}
+		if offerSubj && inSet(priceComparatives, w) {
+			f = 0 // "Annual billing is cheaper than monthly": one offer against another
 		}
 		if f&(lexPositive|lexNegative) == 0 {
 			// "no longer the obvious choice": articles and the adjectives of
