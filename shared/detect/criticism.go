@@ -577,5 +577,5 @@ var (
 	pastCopulas = set(`was were`)
 	usedWords   = set(`used`)
 	// sendVerbs before a remedy noun: "they shipped a replacement".
-	sendVerbs = set(`shipped sent issued gave offered mailed`)
+	sendVerbs = set(`shipped sent issued gave offered mailed ship ships send sends issue issues offer offers give gives`)
 )

@@ -121,7 +121,9 @@ func TestPlainFacts(t *testing.T) {
 		// praise stated as a rival's absence
 		{"nothing does more", "Norvale", "Nothing free does more than Norvale's planner.", Positive},
 		{"few come close", "Norvale", "Norvale's planner syncs instantly. Few rivals come close.", Positive},
+		{"a fault supposed", "Norvale", "If a Norvale parcel arrives damaged, photograph it and they will send a replacement.", Neutral},
 		// the same words as criticism
+		{"a fault after the condition", "Norvale", "If you call Norvale, support is slow and unhelpful.", Negative},
 		{"advice to avoid the brand", "Norvale", "It's best to avoid Norvale for anything urgent.", Negative},
 		{"the brand costs more", "Norvale", "Norvale is easy to set up, but it costs more.", Mixed},
 		{"a limit that is a fault", "Norvale", "Norvale's free tier is limited and slow.", Negative},

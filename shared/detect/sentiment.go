@@ -1429,6 +1429,7 @@ func (an *analysis) valence(s, e int) (p, n float64, verdict bool) {
 	reduceObj := false           // the reducer's object has begun ("fewer payment options, weak …")
 	fixLeft := 0                 // words left after "fixed", "patched": the fault they name is undone
 	pastLeft := 0                // words left after "was once", "used to be": praise of the past
+	hypo := false                // in an "if" clause: "if your order arrives damaged, …" is a hypothesis
 	advise := false              // a German "raten" waits for its "ab"
 	lossNeg := false             // the negation is a loss word's ("lacks email sync"): counted already
 	flush := func() {
@@ -1479,7 +1480,7 @@ func (an *analysis) valence(s, e int) (p, n float64, verdict bool) {
 				reduceLeft = 0
 			}
 			if c == ',' || c == ';' || c == '.' || c == ':' {
-				neg, pendingNeg, want, fixLeft = 0, false, false, 0
+				neg, pendingNeg, want, fixLeft, hypo = 0, false, false, 0, false
 				flush()
 			}
 			switch {
@@ -1538,6 +1539,11 @@ func (an *analysis) valence(s, e int) (p, n float64, verdict bool) {
 		fact := false // criticism stated as a fact (factCriticism): no reducer turns it into praise
 		if f&(lexPositive|lexNegative) != 0 && plainAdjective(text, w, before, pos, e) {
 			f = 0 // "surprise fees", "a negative balance", "it's best to cancel"
+		}
+		if strings.EqualFold(w, "if") {
+			hypo = true
+		} else if hypo && f&lexNegative != 0 && lexLookup(w)&lexStrong == 0 {
+			f = 0 // a fault supposed, not reported: "if a parcel arrives damaged, they replace it"
 		}
 		if pastLeft > 0 {
 			if pastLeft--; f&lexPositive != 0 {
