@@ -579,3 +579,12 @@ var (
 	// sendVerbs before a remedy noun: "they shipped a replacement".
 	sendVerbs = set(`shipped sent issued gave offered mailed ship ships send sends issue issues offer offers give gives`)
 )
+
+var (
+	// clauseOpeners open a clause whose subject follows: "…, while
+	// Corvid is slow", "and Halden is unreliable".
+	clauseOpeners = set(`and or but while whereas unlike though although however yet`)
+	// relativeWords open a relative clause about the word before the
+	// comma: "Corvid, whose refunds drag on".
+	relativeWords = set(`which whose who that`)
+)

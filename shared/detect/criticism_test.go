@@ -122,6 +122,11 @@ func TestPlainFacts(t *testing.T) {
 		{"nothing does more", "Norvale", "Nothing free does more than Norvale's planner.", Positive},
 		{"few come close", "Norvale", "Norvale's planner syncs instantly. Few rivals come close.", Positive},
 		{"a fault supposed", "Norvale", "If a Norvale parcel arrives damaged, photograph it and they will send a replacement.", Neutral},
+		// a rival's clause: its praise and criticism are the rival's
+		{"rivals criticised beside the brand", "Norvale", "Corvid is overpriced and Halden is unreliable, while Norvale just works.", Positive},
+		{"a relative clause about the rival", "Norvale", "Unlike Corvid, whose refunds drag on for weeks, Norvale is quick and reliable.", Positive},
+		{"a rival praised beside the brand criticised", "Norvale", "Norvale is slow, and Corvid is fast.", Negative},
+		{"a rival compared with the brand", "Norvale", "Corvid is slower than Norvale.", Positive},
 		// the same words as criticism
 		{"a fault after the condition", "Norvale", "If you call Norvale, support is slow and unhelpful.", Negative},
 		{"advice to avoid the brand", "Norvale", "It's best to avoid Norvale for anything urgent.", Negative},

@@ -1430,8 +1430,12 @@ func (an *analysis) valence(s, e int) (p, n float64, verdict bool) {
 	fixLeft := 0                 // words left after "fixed", "patched": the fault they name is undone
 	pastLeft := 0                // words left after "was once", "used to be": praise of the past
 	hypo := false                // in an "if" clause: "if your order arrives damaged, …" is a hypothesis
-	advise := false              // a German "raten" waits for its "ab"
-	lossNeg := false             // the negation is a loss word's ("lacks email sync"): counted already
+	// rivalSubj: the clause opens with a rival, its subject; rivalLast:
+	// the last token was a rival's mention; clauseWords: words since the
+	// clause opened
+	rivalSubj, rivalLast, clauseWords := false, false, 0
+	advise := false  // a German "raten" waits for its "ab"
+	lossNeg := false // the negation is a loss word's ("lacks email sync"): counted already
 	flush := func() {
 		n += deferred
 		deferred = 0
@@ -1479,9 +1483,13 @@ func (an *analysis) valence(s, e int) (p, n float64, verdict bool) {
 			if c == ',' && reduceObj {
 				reduceLeft = 0
 			}
-			if c == ',' || c == ';' || c == '.' || c == ':' {
+			if c == ',' || c == ';' || c == '.' || c == ':' || c == '!' || c == '?' {
 				neg, pendingNeg, want, fixLeft, hypo = 0, false, false, 0, false
 				flush()
+				// a rival's clause ends, unless a relative clause about the
+				// rival follows ("Unlike Corvid, whose refunds drag on, …")
+				rivalSubj = rivalSubj && c == ',' && rivalLast && inSet(relativeWords, peekWord(text, pos+1, e))
+				clauseWords = 0
 			}
 			switch {
 			case c == ',' && contrast == 1:
@@ -1502,6 +1510,11 @@ func (an *analysis) valence(s, e int) (p, n float64, verdict bool) {
 			j++
 		}
 		if j < len(cands) && cands[j].start < pos && cands[j].state == candAccepted {
+			// a rival that opens a clause is its subject: the clause's
+			// praise and criticism are the rival's ("Corvid is overpriced
+			// and Halden is unreliable, while Norvale just works")
+			rivalSubj = cands[j].ent != 0 && (clauseWords == 0 || rivalSubj)
+			rivalLast, clauseWords = cands[j].ent != 0, clauseWords+1
 			prev, prev2 = "", ""
 			brandNamed = brandNamed || cands[j].ent == 0
 			turn.named(cands[j].ent == 0)
@@ -1509,6 +1522,11 @@ func (an *analysis) valence(s, e int) (p, n float64, verdict bool) {
 			continue // part of a mention ("Best Buy")
 		}
 		w := text[st:pos]
+		rivalLast = false
+		if clauseWords++; inSet(clauseOpeners, w) {
+			clauseWords = 0
+			rivalSubj = rivalSubj && (strings.EqualFold(w, "and") || strings.EqualFold(w, "or"))
+		}
 		byBrand := afterBrand // the word follows a mention of the brand
 		afterBrand = false
 		if sentWords++; sentWords == 1 && len(w) > 5 && strings.EqualFold(w[len(w)-3:], "ing") {
@@ -1933,6 +1951,12 @@ func (an *analysis) valence(s, e int) (p, n float64, verdict bool) {
 			// "no longer the obvious choice": articles and the adjectives of
 			// a choice do not use up the negation's reach
 			plain(inSet(articles, w) || inSet(choiceAdjectives, w))
+			continue
+		}
+		if rivalSubj && !an.comparedToBrand(pos, e) && !an.comparedToBrand(wordEndAfter(text, pos, e), e) {
+			// the rival's praise or criticism, not the brand's
+			flush()
+			mult, multLeft, neg = 1, 0, 0
 			continue
 		}
 		wt := mult
