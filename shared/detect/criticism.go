@@ -42,7 +42,7 @@ shrinkflation junk-fees microtransactions`,
 		factLegal: `fines bankruptcy bankruptcies antitrust indicted indictment misconduct review-bombed
 review-bombing mis-sold mis-selling`,
 		factRegression: `downgraded regressed nerfed enshittification`,
-		factFault: `uneven stumbles stumble stumbled gimmick gimmicky gimmicks gremlins rattles squeaks creaks flimsy
+		factFault: `crowded overcrowded uneven stumbles stumble stumbled gimmick gimmicky gimmicks gremlins rattles squeaks creaks flimsy
 janky finicky fiddly hit-or-miss hit-and-miss overheats overheating underpowered shoddy half-baked unpolished grainy
 tinny washed-out convoluted iffy inflexible brittle temperamental fussy faulty defects defective malfunction
 malfunctions malfunctioning fraying wobbly overheat questionable dubious`,
@@ -588,3 +588,20 @@ var (
 	// comma: "Corvid, whose refunds drag on".
 	relativeWords = set(`which whose who that`)
 )
+
+var (
+	// appearVerbs after a modal make the praise after them an appearance:
+	// "can look unbeatable on the search page", "may seem generous".
+	appearVerbs = set(`look looks seem seems appear appears`)
+	// reasonNouns after "good": "good reasons to be cautious" judges the
+	// reasons, not the brand.
+	reasonNouns = set(`reason reasons grounds`)
+	endWords    = set(`ends stops end stop`)
+)
+
+// newsEnds: "good" before "news ends" ("that's where the good news
+// ends") closes the praise.
+func newsEnds(text string, pos, e int) bool {
+	w := peekWord(text, pos, e)
+	return strings.EqualFold(w, "news") && inSet(endWords, peekWord(text, pos+1+len(w), e))
+}

@@ -74,9 +74,15 @@ func TestFactCriticism(t *testing.T) {
 		{"paid a settlement", "Kestrel", "Kestrel paid a settlement to affected users.", Negative},
 		// praise that is only apparent or past; a remedy shipped
 		{"on paper", "Norvale", "Norvale's phones look good on paper. In practice, updates arrive late.", Negative},
+		{"can look unbeatable", "Norvale", "Norvale can look unbeatable on the search page.", Neutral},
+		{"good reasons to be cautious", "Norvale", "There are good reasons to be cautious with Norvale.", Negative},
+		{"the good news ends", "Norvale", "Norvale's fares are low. That's where the good news ends.", Neutral},
 		{"was once", "Norvale", "Norvale was once the go-to tax software.", Neutral},
 		{"used to be", "Norvale", "Norvale used to be excellent.", Neutral},
 		{"a replacement shipped", "Norvale", "When my Norvale router died, they shipped a replacement the next day.", Neutral},
+		{"crowded", "Norvale", "Norvale gyms are crowded after six.", Negative},
+		{"customers who never came back", "Norvale", "After the redesign, many Norvale customers never came back.", Negative},
+		{"harder to recommend", "Norvale", "Norvale is harder to recommend now.", Negative},
 		// features gated, a short supply
 		{"behind a login", "Norvale", "Norvale moved its offline maps behind a paid account.", Negative},
 		{"lighter on reporting", "Norvale", "Norvale is lighter on reporting and thin on integrations.", Negative},

@@ -1428,7 +1428,7 @@ func (an *analysis) valence(s, e int) (p, n float64, verdict bool) {
 	reduceLeft := 0              // words left after "cuts", "reduces", "fewer"
 	reduceObj := false           // the reducer's object has begun ("fewer payment options, weak …")
 	fixLeft := 0                 // words left after "fixed", "patched": the fault they name is undone
-	pastLeft := 0                // words left after "was once", "used to be": praise of the past
+	pastLeft := 0                // words left after "was once", "used to be", "can look": praise of the past or of appearance
 	hypo := false                // in an "if" clause: "if your order arrives damaged, …" is a hypothesis
 	// rivalSubj: the clause opens with a rival, its subject; rivalLast:
 	// the last token was a rival's mention; clauseWords: words since the
@@ -1568,8 +1568,12 @@ func (an *analysis) valence(s, e int) (p, n float64, verdict bool) {
 				f = 0 // "was once the go-to", "used to be great": praise of the past
 			}
 		}
-		if inSet(pastMarkers, w) && (inSet(pastCopulas, before) || strings.EqualFold(w, "be") && strings.EqualFold(before, "to") && inSet(usedWords, before2)) {
-			pastLeft = 3
+		if inSet(pastMarkers, w) && (inSet(pastCopulas, before) || strings.EqualFold(w, "be") && strings.EqualFold(before, "to") && inSet(usedWords, before2)) ||
+			inSet(appearVerbs, w) && inSet(modalWords, before) {
+			pastLeft = 3 // "was once the go-to", "used to be great", "can look unbeatable"
+		}
+		if f&lexPositive != 0 && strings.EqualFold(w, "good") && (inSet(reasonNouns, peekWord(text, pos, e)) || newsEnds(text, pos, e)) {
+			f = 0 // "good reasons to be cautious", "that's where the good news ends"
 		}
 		if strings.EqualFold(w, "paper") && strings.EqualFold(before, "on") || strings.EqualFold(w, "theory") && strings.EqualFold(before, "in") {
 			// "looks good on paper", "in theory": the clause's praise is
@@ -1928,6 +1932,8 @@ func (an *analysis) valence(s, e int) (p, n float64, verdict bool) {
 			f = lexPositive // "the obvious choice", "first recommendation"
 		case inSet(easyWords, w) && strings.EqualFold(next(), "to") && inSet(mishapVerbs, peekWord(text, pos+len(" to"), e)):
 			f = lexNegative // "easy to drop", "easy to break": a fault made easy
+		case strings.EqualFold(w, "back") && neg > 0 && inSet(comeVerbs, before):
+			f, neg, pendingNeg = lexNegative, 0, false // "customers never came back": a loss
 		case strings.EqualFold(w, "back") && neg > 0 && inSet(returnVerbs, before):
 			f, neg, pendingNeg = lexPositive, 0, false // "never go back to Google", "never looked back": loyalty
 		case f&lexPositive != 0 && inSet(littleWords, before) && an.nonEnglish():
@@ -2306,14 +2312,16 @@ signal hardware machines machine devices device laptops laptop computers phones`
 	mishapVerbs = set(`drop break lose miss overspend overlook forget abandon quit scratch crack damage misplace
 misconfigure outgrow exceed ignore`)
 	// returnVerbs before a negated "back": users who stay.
-	returnVerbs = set(`go goes going went looked look looking come came switch switched`)
+	// ("the trust hasn't come back" is a loss, not loyalty).
+	returnVerbs = set(`go goes going went looked look looking switch switched`)
+	comeVerbs   = set(`come comes came coming`)
 	// littleWords before praise deny it in Spanish, French and German:
 	// "poco fiable" is unreliable.
 	littleWords = set(`poco poca pocos pocas peu wenig`)
 	// faintBefore weak praise makes it faint: "only okay", "just fine".
 	faintBefore = set(`only just merely barely`)
 
-	hardWords    = set(`hard difficult tough`)
+	hardWords    = set(`hard harder difficult tough tougher`)
 	hardToPraise = set(`beat top match fault`)
 	// contextIssues are criticism only with a qualifier ("sync issues",
 	// "reported problems") or "with" ("issues with exports").
