@@ -42,7 +42,7 @@ shrinkflation junk-fees microtransactions`,
 		factLegal: `fines bankruptcy bankruptcies antitrust indicted indictment misconduct review-bombed
 review-bombing mis-sold mis-selling`,
 		factRegression: `downgraded regressed nerfed enshittification`,
-		factFault: `crowded overcrowded uneven stumbles stumble stumbled gimmick gimmicky gimmicks gremlins rattles squeaks creaks flimsy
+		factFault: `soggy stale undercooked crowded overcrowded uneven stumbles stumble stumbled gimmick gimmicky gimmicks gremlins rattles squeaks creaks flimsy
 janky finicky fiddly hit-or-miss hit-and-miss overheats overheating underpowered shoddy half-baked unpolished grainy
 tinny washed-out convoluted iffy inflexible brittle temperamental fussy faulty defects defective malfunction
 malfunctions malfunctioning fraying wobbly overheat questionable dubious`,
@@ -286,7 +286,7 @@ func (an *analysis) factCriticism(w, before, before2 string, pos, e int, faulted
 	case inSet(shrinkVerbs, w):
 		// "closed hundreds of locations", "cut routes", "removed offline
 		// mode"; "routes were cut"
-		if _, ok := offeringAhead(text, pos, e); ok || inSet(offeringNouns, before2) && inSet(pastAux, before) {
+		if _, ok := offeringAhead(text, pos, e); ok || inSet(pastAux, before) && wordBehind(text, pos-len(w), offeringNouns) {
 			return factScarcity
 		}
 	case inSet(dragVerbs, w):

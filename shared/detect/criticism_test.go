@@ -83,6 +83,9 @@ func TestFactCriticism(t *testing.T) {
 		{"crowded", "Norvale", "Norvale gyms are crowded after six.", Negative},
 		{"customers who never came back", "Norvale", "After the redesign, many Norvale customers never came back.", Negative},
 		{"harder to recommend", "Norvale", "Norvale is harder to recommend now.", Negative},
+		{"routes have been cut", "Norvale", "Several Norvale bus routes have been cut since 2024.", Negative},
+		{"soggy", "Norvale", "Norvale's fries often arrive soggy.", Negative},
+		{"stood out", "Norvale", "Norvale's customer service stood out in our testing.", Positive},
 		// features gated, a short supply
 		{"behind a login", "Norvale", "Norvale moved its offline maps behind a paid account.", Negative},
 		{"lighter on reporting", "Norvale", "Norvale is lighter on reporting and thin on integrations.", Negative},

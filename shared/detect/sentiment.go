@@ -1922,6 +1922,8 @@ func (an *analysis) valence(s, e int) (p, n float64, verdict bool) {
 		case strings.EqualFold(w, "too") && (inSet(tooAdjectives, next()) || next() != "" && lookup(next()) == 0 && !inSet(tooFunction, next())) ||
 			strings.EqualFold(before, "too") && f&lexPositive != 0:
 			f = lexNegative // "too basic", "too terse", "too simple": a fault
+		case strings.EqualFold(w, "out") && inSet(standVerbs, before) && !strings.EqualFold(next(), "for"):
+			f = lexPositive // "its service stood out"; not "stands out for the wrong reasons"
 		case inSet(worksVerbs, w) && strings.EqualFold(before, "just") && !inSet(articles, next()):
 			f = lexPositive // "it just works"
 		case (inSet(worksVerbs, before) || inSet(worksVerbs, before2) && lexLookup(before)&lexBooster != 0) && inSet(worksWell, w):
@@ -2210,7 +2212,7 @@ var sentimentRoles = func() map[string]bool {
 			m[w] = true
 		}
 	}
-	for _, w := range strings.Fields(`since than short up action average last locked right standard limited top catch too worth back
+	for _, w := range strings.Fields(`since than short up action average out last locked right standard limited top catch too worth back
 longer more behind curve itself subscription expect cheap`) {
 		m[w] = true
 	}
@@ -2315,6 +2317,7 @@ misconfigure outgrow exceed ignore`)
 	// ("the trust hasn't come back" is a loss, not loyalty).
 	returnVerbs = set(`go goes going went looked look looking switch switched`)
 	comeVerbs   = set(`come comes came coming`)
+	standVerbs  = set(`stand stands stood standing`)
 	// littleWords before praise deny it in Spanish, French and German:
 	// "poco fiable" is unreliable.
 	littleWords = set(`poco poca pocos pocas peu wenig`)
