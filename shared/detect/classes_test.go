@@ -451,8 +451,13 @@ func sentimentClasses() []sentimentCase {
 	}
 }
 
-func TestClassSentiment(t *testing.T) {
-	for _, tc := range sentimentClasses() {
+func TestClassSentiment(t *testing.T) { runSentimentCases(t, sentimentClasses()) }
+
+// runSentimentCases reads each answer for its brand and checks the class;
+// a negative or mixed reading must cite criticism.
+func runSentimentCases(t *testing.T, cases []sentimentCase) {
+	t.Helper()
+	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			r, err := New(tc.brand, tc.comps).Analyze(context.Background(), Input{Text: tc.text, Query: tc.query})
 			if err != nil {

@@ -22,6 +22,10 @@ func FuzzDetect(f *testing.F) {
 		"| | Acme | Slack |\n|---|---|---|\n| Weakness | slow | fast |", "| | Acme | Slack |", "|Acme|\n|", "||\n||Acme",
 		"**Verdict:** easy to start, but Acme is hard to find a reason to pick.", "Acme still works. However",
 		"Acme's main drawback is price. The catch", "Acme costs twice as much as Slack, and", "Acme is a step", "Booking", "Acme is fine for", "Using it is safer. Acme",
+		// criticism stated as facts, cut off mid-phrase (criticism.go)
+		"Acme bills of", "Acme paid to settle", "Acme routes have been cut", "Acme is still not", "Acme runs few",
+		"Acme lines of", "Nothing free does", "Acme sits at the bottom of", "Acme is lighter on", "Acme, whose",
+		"Acme froze", "Acme is a Limited and", "If Acme breaks", "Acme went",
 	} {
 		f.Add(s, "best crm for acme users")
 	}

@@ -713,19 +713,7 @@ func wordBeforeNumber(text string, s, pos int) string {
 
 // businessAhead: "business", "market" or "category" within the three
 // words after pos ("quit the smartwatch business").
-func businessAhead(text string, pos, e int) bool {
-	for k := 0; k < 3; k++ {
-		w, np := wordAtAny(text[:e], pos)
-		if w == "" {
-			return false
-		}
-		if inSet(businessNouns, w) {
-			return true
-		}
-		pos = np
-	}
-	return false
-}
+func businessAhead(text string, pos, e int) bool { return wordAhead(text, pos, e, businessNouns) }
 
 // consLabels head a line of criticisms.
 var consLabels = set(`cons downsides drawbacks weaknesses contras nachteile inconvénients`)
@@ -1489,8 +1477,15 @@ func (an *analysis) valence(s, e int) (p, n float64, verdict bool) {
 	instead := false             // the sentence recommends an alternative ("… instead")
 	reduceLeft := 0              // words left after "cuts", "reduces", "fewer"
 	reduceObj := false           // the reducer's object has begun ("fewer payment options, weak …")
-	advise := false              // a German "raten" waits for its "ab"
-	lossNeg := false             // the negation is a loss word's ("lacks email sync"): counted already
+	fixLeft := 0                 // words left after "fixed", "patched": the fault they name is undone
+	pastLeft := 0                // words left after "was once", "used to be", "can look": praise of the past or of appearance
+	hypo := false                // in an "if" clause: "if your order arrives damaged, …" is a hypothesis
+	// rivalSubj: the clause opens with a rival, its subject; rivalLast:
+	// the last token was a rival's mention; clauseWords: words since the
+	// clause opened
+	rivalSubj, rivalLast, clauseWords := false, false, 0
+	advise := false  // a German "raten" waits for its "ab"
+	lossNeg := false // the negation is a loss word's ("lacks email sync"): counted already
 	flush := func() {
 		n += deferred
 		deferred = 0
@@ -1503,8 +1498,9 @@ func (an *analysis) valence(s, e int) (p, n float64, verdict bool) {
 	turn.reset(p, n)
 	sentWords, gerundSubj := 0, false // the sentence's words; it opens with a gerund ("Booking directly …")
 	costSeen := false                 // the sentence named a cost: "It costs $10 …, which adds up"
+	offerSubj := false                // the sentence opens with a plan or billing option
 	endSentence := func() {
-		sentWords, gerundSubj, costSeen = 0, false, false
+		sentWords, gerundSubj, costSeen, offerSubj = 0, false, false, false
 		flush()
 		p, n = turn.settle(an.d.sent, p, n)
 		turn.reset(p, n)
@@ -1537,9 +1533,13 @@ func (an *analysis) valence(s, e int) (p, n float64, verdict bool) {
 			if c == ',' && reduceObj {
 				reduceLeft = 0
 			}
-			if c == ',' || c == ';' || c == '.' || c == ':' {
-				neg, pendingNeg, want = 0, false, false
+			if c == ',' || c == ';' || c == '.' || c == ':' || c == '!' || c == '?' {
+				neg, pendingNeg, want, fixLeft, hypo = 0, false, false, 0, false
 				flush()
+				// a rival's clause ends, unless a relative clause about the
+				// rival follows ("Unlike Corvid, whose refunds drag on, …")
+				rivalSubj = rivalSubj && c == ',' && rivalLast && inSet(relativeWords, peekWord(text, pos+1, e))
+				clauseWords = 0
 			}
 			switch {
 			case c == ',' && contrast == 1:
@@ -1560,6 +1560,11 @@ func (an *analysis) valence(s, e int) (p, n float64, verdict bool) {
 			j++
 		}
 		if j < len(cands) && cands[j].start < pos && cands[j].state == candAccepted {
+			// a rival that opens a clause is its subject: the clause's
+			// praise and criticism are the rival's ("Corvid is overpriced
+			// and Halden is unreliable, while Norvale just works")
+			rivalSubj = cands[j].ent != 0 && (clauseWords == 0 || rivalSubj)
+			rivalLast, clauseWords = cands[j].ent != 0, clauseWords+1
 			prev, prev2 = "", ""
 			brandNamed = brandNamed || cands[j].ent == 0
 			turn.named(cands[j].ent == 0)
@@ -1567,10 +1572,18 @@ func (an *analysis) valence(s, e int) (p, n float64, verdict bool) {
 			continue // part of a mention ("Best Buy")
 		}
 		w := text[st:pos]
+		rivalLast = false
+		if clauseWords++; inSet(clauseOpeners, w) {
+			clauseWords = 0
+			rivalSubj = rivalSubj && (strings.EqualFold(w, "and") || strings.EqualFold(w, "or"))
+		}
 		byBrand := afterBrand // the word follows a mention of the brand
 		afterBrand = false
 		if sentWords++; sentWords == 1 && len(w) > 5 && strings.EqualFold(w[len(w)-3:], "ing") {
 			gerundSubj = true
+		}
+		if sentWords <= 3 && inSet(offerNouns, w) {
+			offerSubj = true // "Monthly billing costs more": one offer against another
 		}
 		before, before2 := prev, prev2
 		prev, prev2 = w, prev
@@ -1590,6 +1603,43 @@ func (an *analysis) valence(s, e int) (p, n float64, verdict bool) {
 		if vader && f == 0 && !sentimentRole(w) {
 			// after a negator the slot is evaluative too: "far less boring"
 			f = an.d.sent.vaderFlags(w, predLeft > 0 || neg > 0 || pendingNeg)
+		}
+		fact := false // criticism stated as a fact (factCriticism): no reducer turns it into praise
+		if f&(lexPositive|lexNegative) != 0 && plainAdjective(text, w, before, pos, e) {
+			f = 0 // "surprise fees", "a negative balance", "it's best to cancel"
+		}
+		if strings.EqualFold(w, "if") {
+			hypo = true
+		} else if hypo && f&lexNegative != 0 && lexLookup(w)&lexStrong == 0 {
+			f = 0 // a fault supposed, not reported: "if a parcel arrives damaged, they replace it"
+		}
+		if pastLeft > 0 {
+			if pastLeft--; f&lexPositive != 0 {
+				f = 0 // "was once the go-to", "used to be great": praise of the past
+			}
+		}
+		if inSet(pastMarkers, w) && (inSet(pastCopulas, before) || strings.EqualFold(w, "be") && strings.EqualFold(before, "to") && inSet(usedWords, before2)) ||
+			inSet(appearVerbs, w) && inSet(modalWords, before) {
+			pastLeft = 3 // "was once the go-to", "used to be great", "can look unbeatable"
+		}
+		if f&lexPositive != 0 && strings.EqualFold(w, "good") && (inSet(reasonNouns, peekWord(text, pos, e)) || newsEnds(text, pos, e)) {
+			f = 0 // "good reasons to be cautious", "that's where the good news ends"
+		}
+		if strings.EqualFold(w, "paper") && strings.EqualFold(before, "on") || strings.EqualFold(w, "theory") && strings.EqualFold(before, "in") {
+			// "looks good on paper", "in theory": the clause's praise is
+			// only apparent
+			p -= clauseP
+			clauseP = 0
+		}
+		if f&(lexPositive|lexNegative) == 0 && inSet(unmatchedWords, w) && unmatched(text, pos, e) {
+			f = lexPositive // "nothing free does more", "few brands come close"
+		} else if f&(lexPositive|lexNegative) == 0 {
+			if k := an.factCriticism(w, before, before2, pos, e, clauseN > 0); k != factNone {
+				// a fault word is undone by a reducer like any ("avoids
+				// fussy gearboxes"); a fact is not ("cut fares and closed
+				// routes")
+				f, fact = lexNegative, k != factFault
+			}
 		}
 		// one lookup tells whether w opens a predicate, advises or sets a
 		// condition (most words do none of these)
@@ -1614,6 +1664,13 @@ func (an *analysis) valence(s, e int) (p, n float64, verdict bool) {
 			contrast = 1 // "despite a few outages, X remains …"
 		}
 		reducing := reduceLeft > 0
+		if inSet(fixWords, w) {
+			fixLeft = 3 // "fixed the sync bug": the fault is undone, a fact
+		} else if fixLeft > 0 {
+			if fixLeft--; f&lexNegative != 0 && !fact {
+				f = 0
+			}
+		}
 		if inSet(reduceVerbs, w) {
 			reduceLeft, reduceObj = 3, false
 		} else if reduceLeft > 0 {
@@ -1696,6 +1753,7 @@ func (an *analysis) valence(s, e int) (p, n float64, verdict bool) {
 		switch {
 		case f&lexContrast != 0:
 			neg, mult, multLeft = 0, 1, 0
+			reduceLeft, fixLeft = 0, 0 // "released fixes, but complaints continue"
 			flush()
 			if next() == "" && (strings.EqualFold(w, "though") || strings.EqualFold(w, "however")) {
 				// "It's expensive, though.": an afterthought that carries
@@ -1720,8 +1778,21 @@ func (an *analysis) valence(s, e int) (p, n float64, verdict bool) {
 			pendingNeg = false
 		case strings.EqualFold(w, "behind") && inSet(lagBefore, before):
 			f = lexNegative // "feels years behind", "falls far behind"
-		case inSet(mediocreWords, w) && inSet(predicativeBefore, before):
+		case inSet(mediocreWords, w) && (inSet(predicativeBefore, before) || inSet(faintBefore, before)),
+			strings.EqualFold(w, "average") && inSet(faintBefore, before):
 			f = lexNegative // "its rewards are ordinary"
+		case neg > 0 && inSet(occurVerbs, w) && lastNeg > 0 && wordsSinceNeg <= 4:
+			// "crashes never happen", "outages rarely occur": the
+			// criticism is denied
+			n -= lastNeg
+			p += lastNeg * sentRemedied
+			lastNeg, neg, pendingNeg = 0, 0, false
+			continue
+		case neg > 0 && !lossNeg && inSet(serviceVerbs, w) && serviceFailed(w, next()):
+			// "callbacks that never happen", "engineers who don't show
+			// up", "the refund never arrived": service that failed
+			f, neg = lexNegative, 0
+			pendingNeg = false
 		case neg > 0 && !lossNeg && inSet(capabilityVerbs, w) && !inSet(worksWell, next()):
 			// "it doesn't accept cash deposits", "no export": a capability
 			// the product lacks
@@ -1752,6 +1823,11 @@ func (an *analysis) valence(s, e int) (p, n float64, verdict bool) {
 		case inSet(selfWords, w):
 			selfLeft = 4
 			continue
+		case inSet(purposeVerbs, w) && strings.EqualFold(before, "to") && !an.brandOrPronounAt(pos, e):
+			// "cancel a day early to avoid being charged": advice on using
+			// the product, not criticism of it
+			want = true
+			continue
 		case inSet(wantVerbs, w) && strings.EqualFold(before, "you"):
 			want = true // "if you need fast sync, …"
 			continue
@@ -1775,8 +1851,8 @@ func (an *analysis) valence(s, e int) (p, n float64, verdict bool) {
 			costLeft, costSeen = 6, true
 			if inSet(lowWords, before) || inSet(lowWords, before2) {
 				f = lexPositive // "low fees", "low conversion fees"
-			} else if inSet(highWords, before) || inSet(highWords, before2) {
-				f = lexNegative // "high fees"
+			} else if inSet(highWords, before) || inSet(highWords, before2) || inSet(feeAdjectives, before) {
+				f = lexNegative // "high fees", "surprise fees", "hidden charges"
 			}
 		case f&lexNegative != 0 && inSet(conditionPreps, before) && inSet(conditionNouns, next()):
 			f = 0 // "forgiving on weak connections": the conditions, not the product
@@ -1806,7 +1882,7 @@ func (an *analysis) valence(s, e int) (p, n float64, verdict bool) {
 			f, verdict, instead = lexNegative, true, true
 		case strings.EqualFold(w, "curve") && strings.EqualFold(before, "learning"):
 			f = lexNegative // "a learning curve"
-		case strings.EqualFold(w, "more") && inSet(costNouns, before):
+		case strings.EqualFold(w, "more") && (inSet(costNouns, before) || inSet(costNouns, before2) && strings.HasSuffix(before, "ly")) && !offerSubj:
 			f = lexNegative // "it costs more"
 		case strings.EqualFold(w, "itself") && strings.EqualFold(before, "for") && strings.HasPrefix(strings.ToLower(before2), "pa"):
 			f = lexPositive // "it pays for itself"
@@ -1845,17 +1921,18 @@ func (an *analysis) valence(s, e int) (p, n float64, verdict bool) {
 			f = lexNegative // "falls short"
 		case strings.EqualFold(w, "up") && (costLeft > 0 && inSet(goVerbs, before) || costSeen && inSet(addUpVerbs, before)):
 			f = lexNegative // "the price went up"
-		case f&lexNegative != 0 && reducing:
+		case f&lexNegative != 0 && reducing && !fact:
 			// "kitchen screens cut ticket errors", "fewer crashes": a fault
 			// removed is praise
 			f = lexPositive
-		case (inSet(rarityWords, w) || inSet(fixWords, w) && inSet(passiveAux, before)) && lastNeg > 0 && wordsSinceNeg <= 3:
-			// "outages are rare": the criticism is denied
+		case (inSet(rarityWords, w) || (inSet(fixWords, w) || inSet(remedyWords, w)) && inSet(passiveAux, before)) && lastNeg > 0 && wordsSinceNeg <= 3:
+			// "outages are rare", "a jacket that fails gets repaired or
+			// replaced" (a guarantee): the criticism is denied
 			n -= lastNeg
 			p += lastNeg * sentRemedied
 			lastNeg = 0
 			continue
-		case inSet(fixWords, w) && (byBrand || inSet(remedySubjects, before)) && lastNeg > 0 && wordsSinceNeg <= maxRemedyWords:
+		case (inSet(fixWords, w) || inSet(remedyWords, w)) && (byBrand || inSet(remedySubjects, before) || inSet(sendVerbs, before2)) && lastNeg > 0 && wordsSinceNeg <= maxRemedyWords:
 			// "a flaw in its extension, which Keeper patched within days":
 			// one incident, undone — a fact, neither praise nor criticism
 			n -= lastNeg
@@ -1880,6 +1957,10 @@ func (an *analysis) valence(s, e int) (p, n float64, verdict bool) {
 			}
 		case inSet(contextIssues, w) && !inSet(issueQualifiers, before) && !strings.EqualFold(next(), "with"):
 			f = 0 // "closes issues", "GitHub issues": the tracker's noun
+		case strings.EqualFold(w, "limited") && inSet(termsOfArt, next()):
+			f = 0 // "a limited warranty", "a limited edition": a term, not a fault
+		case strings.EqualFold(w, "worth") && strings.EqualFold(before, "only"):
+			f = 0 // "only worth it if you shop there often": a condition, not praise
 		case strings.EqualFold(w, "limited") && strings.EqualFold(next(), "to"):
 			f = 0 // "limited to the web app": scope, not criticism
 		case strings.EqualFold(w, "limited") && an.planLimit(before, before2, pos, e):
@@ -1891,6 +1972,10 @@ func (an *analysis) valence(s, e int) (p, n float64, verdict bool) {
 		case strings.EqualFold(w, "too") && (inSet(tooAdjectives, next()) || next() != "" && lookup(next()) == 0 && !inSet(tooFunction, next())) ||
 			strings.EqualFold(before, "too") && f&lexPositive != 0:
 			f = lexNegative // "too basic", "too terse", "too simple": a fault
+		case strings.EqualFold(w, "out") && inSet(standVerbs, before) && !strings.EqualFold(next(), "for"):
+			f = lexPositive // "its service stood out"; not "stands out for the wrong reasons"
+		case inSet(worksVerbs, w) && strings.EqualFold(before, "just") && !inSet(articles, next()):
+			f = lexPositive // "it just works"
 		case (inSet(worksVerbs, before) || inSet(worksVerbs, before2) && lexLookup(before)&lexBooster != 0) && inSet(worksWell, w):
 			f = lexPositive // "works well", "works great"
 		case strings.EqualFold(w, "worth") && !inSet(worthObjects, next()):
@@ -1899,10 +1984,14 @@ func (an *analysis) valence(s, e int) (p, n float64, verdict bool) {
 			f = lexPositive // "the obvious choice", "first recommendation"
 		case inSet(easyWords, w) && strings.EqualFold(next(), "to") && inSet(mishapVerbs, peekWord(text, pos+len(" to"), e)):
 			f = lexNegative // "easy to drop", "easy to break": a fault made easy
+		case strings.EqualFold(w, "back") && neg > 0 && inSet(comeVerbs, before):
+			f, neg, pendingNeg = lexNegative, 0, false // "customers never came back": a loss
 		case strings.EqualFold(w, "back") && neg > 0 && inSet(returnVerbs, before):
 			f, neg, pendingNeg = lexPositive, 0, false // "never go back to Google", "never looked back": loyalty
 		case f&lexPositive != 0 && inSet(littleWords, before) && an.nonEnglish():
 			f, mult, multLeft = lexNegative, 1, 0 // "poco fiable", "peu intuitif", "wenig intuitiv": hardly
+		case strings.EqualFold(w, "best") && strings.EqualFold(before, "at"):
+			f = lexNegative // "minor tweaks at best", "adequate at best": a ceiling, not praise
 		case inSet(weakPraise, w) && inSet(faintBefore, before):
 			f = lexNegative // "only okay", "just fine", "merely adequate": faint praise
 		}
@@ -1913,10 +2002,19 @@ func (an *analysis) valence(s, e int) (p, n float64, verdict bool) {
 		if costLeft > 0 {
 			costLeft--
 		}
+		if offerSubj && inSet(priceComparatives, w) {
+			f = 0 // "Annual billing is cheaper than monthly": one offer against another
+		}
 		if f&(lexPositive|lexNegative) == 0 {
 			// "no longer the obvious choice": articles and the adjectives of
 			// a choice do not use up the negation's reach
 			plain(inSet(articles, w) || inSet(choiceAdjectives, w))
+			continue
+		}
+		if rivalSubj && !an.comparedToBrand(pos, e) && !an.comparedToBrand(wordEndAfter(text, pos, e), e) {
+			// the rival's praise or criticism, not the brand's
+			flush()
+			mult, multLeft, neg = 1, 0, 0
 			continue
 		}
 		wt := mult
@@ -2159,12 +2257,12 @@ var sentimentRoles = func() map[string]bool {
 	for _, set := range []map[string]bool{hardWords, selfWords, wantVerbs, endorseVerbs, costNouns, highWords,
 		lowWords, breadthWords, haltVerbs, shutVerbs, rankVerbs, rarityWords, contextIssues, choiceNouns, worksWell,
 		fitNouns, possessVerbs, articles, choiceAdjectives, capabilityVerbs, concessiveWords, responseNouns, mediocreWords,
-		fixWords, qualityNouns, declineVerbs, servedWords, saveVerbs, urgeBuy, exitVerbs, feeNouns, alternativeNouns, multipleWords} {
+		fixWords, remedyWords, purposeVerbs, serviceVerbs, occurVerbs, qualityNouns, declineVerbs, servedWords, saveVerbs, urgeBuy, exitVerbs, feeNouns, alternativeNouns, multipleWords} {
 		for w := range set {
 			m[w] = true
 		}
 	}
-	for _, w := range strings.Fields(`since than short up action last locked right standard limited top catch too worth back
+	for _, w := range strings.Fields(`since than short up action average out last locked right standard limited top catch too worth back
 longer more behind curve itself subscription expect cheap`) {
 		m[w] = true
 	}
@@ -2266,14 +2364,17 @@ signal hardware machines machine devices device laptops laptop computers phones`
 	mishapVerbs = set(`drop break lose miss overspend overlook forget abandon quit scratch crack damage misplace
 misconfigure outgrow exceed ignore`)
 	// returnVerbs before a negated "back": users who stay.
-	returnVerbs = set(`go goes going went looked look looking come came switch switched`)
+	// ("the trust hasn't come back" is a loss, not loyalty).
+	returnVerbs = set(`go goes going went looked look looking switch switched`)
+	comeVerbs   = set(`come comes came coming`)
+	standVerbs  = set(`stand stands stood standing`)
 	// littleWords before praise deny it in Spanish, French and German:
 	// "poco fiable" is unreliable.
 	littleWords = set(`poco poca pocos pocas peu wenig`)
 	// faintBefore weak praise makes it faint: "only okay", "just fine".
 	faintBefore = set(`only just merely barely`)
 
-	hardWords    = set(`hard difficult tough`)
+	hardWords    = set(`hard harder difficult tough tougher`)
 	hardToPraise = set(`beat top match fault`)
 	// contextIssues are criticism only with a qualifier ("sync issues",
 	// "reported problems") or "with" ("issues with exports").
@@ -2339,6 +2440,15 @@ func inProperName(text string, s, st, en int, before string, e int) bool {
 		return true
 	}
 	nw := peekWord(text, en, e)
+	if nw != "" && inSet(listJoins, nw) {
+		// "from LE up to Limited and XSE", "the Plus or Premium tier": a
+		// name listed beside another name
+		np := en + 1 + len(nw)
+		if nw = peekWord(text, np, e); inSet(articles, nw) {
+			nw = peekWord(text, np+1+len(nw), e) // "a Limited and a Premier trim"
+		}
+		return nw != "" && nw[0] >= 'A' && nw[0] <= 'Z' && !inSet(discoveryStop, nw)
+	}
 	return nw != "" && nw[0] >= 'A' && nw[0] <= 'Z'
 }
 
@@ -2392,8 +2502,9 @@ var (
 )
 
 // reduceVerbs before a fault make it praise: "cuts errors", "reduces
-// downtime", "fewer crashes".
-var reduceVerbs = set(`cut cuts reduce reduces reduced reducing eliminate eliminates eliminated prevent prevents
+// downtime", "fewer crashes", "helps people stuck in a rut", "avoids
+// fussy gearboxes".
+var reduceVerbs = set(`help helps helped avoids avoided avoiding cut cuts reduce reduces reduced reducing eliminate eliminates eliminated prevent prevents
 prevented fewer minimise minimises minimize minimizes lowers catches catching detects`)
 
 var (

@@ -211,7 +211,7 @@ func (an *analysis) warnsAgainst(s, e, prevS int) warning {
 			return warnNone // "be careful with the chilli oil": a tip, not a warning
 		}
 	}
-	if adversativeOpener(t) || hasWordIn(t[:at], turnWords) || !hasWordIn(t, warnConditions) {
+	if adversativeOpener(t) || hasWordIn(t[:at], turnWords) || !hasWordIn(t, warnConditions) && !forCase(t[:at]) {
 		return warnPlain
 	}
 	saved := an.sent
@@ -226,6 +226,21 @@ func (an *analysis) warnsAgainst(s, e, prevS int) warning {
 	}
 	return warnIf
 }
+
+// forCase: the clause before a warning opens with a purpose the warning is
+// limited to ("For a checked bag, look elsewhere"; "…; for hiking boots,
+// shop somewhere else") — a case as much as an "if" is.
+func forCase(before string) bool {
+	if i := strings.LastIndexAny(before, ";:—"); i >= 0 {
+		before = before[i+1:]
+	}
+	before = strings.TrimSpace(before)
+	w, _ := wordAtAny(before, 0)
+	return inSet(forCaseOpeners, strings.ToLower(w)) && strings.Contains(before, ",")
+}
+
+// forCaseOpeners open a purpose clause: "for", "pour", "para", "für".
+var forCaseOpeners = set(`for pour para für`)
 
 // closingAgainst: the answer's closing — its last two sentences, or a
 // labelled verdict anywhere ("**Bottom line:** …") — gives a verdict

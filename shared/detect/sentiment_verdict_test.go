@@ -75,13 +75,13 @@ func TestSentimentDominance(t *testing.T) {
 			"## Zestora\n\n**Pros**\n- Excellent recipes\n- Reliable delivery\n\n**Cons**\n- Boxes cost $12 a serving\n- No points program\n\n**Bottom line:** worth every penny for weeknight cooking.", Positive},
 		// a question of fact answered with one stray judgement
 		{"a price list with one stray word", "zestora plans and prices",
-			"Zestora offers three plans:\n\n| Plan | Price | Meals |\n|---|---|---|\n| Two | $60/week | 3 |\n| Family | $90/week | 4 |\n| Large | $120/week | 5 |\n\nWeekly billing costs more. Prices include delivery.", Neutral},
+			"Zestora offers three plans:\n\n| Plan | Price | Meals |\n|---|---|---|\n| Two | $60/week | 3 |\n| Family | $90/week | 4 |\n| Large | $120/week | 5 |\n\nThe Large plan is pricey. Prices include delivery.", Neutral},
 		{"how-to steps with one stray word", "how to pause zestora deliveries",
 			"You can pause Zestora from the app or the website:\n1. Open **Account → Deliveries**.\n2. Pick the weeks to skip.\n3. Confirm before the Wednesday cutoff.\n\nChanges after the cutoff cost more.", Neutral},
 		{"the same words to a question of judgement", "zestora complaints",
-			"Zestora offers three plans:\n\n| Plan | Price | Meals |\n|---|---|---|\n| Two | $60/week | 3 |\n| Family | $90/week | 4 |\n| Large | $120/week | 5 |\n\nWeekly billing costs more. Prices include delivery.", Negative},
+			"Zestora offers three plans:\n\n| Plan | Price | Meals |\n|---|---|---|\n| Two | $60/week | 3 |\n| Family | $90/week | 4 |\n| Large | $120/week | 5 |\n\nThe Large plan is pricey. Prices include delivery.", Negative},
 		{"a comparison asked is no fact sheet", "how does zestora compare on price",
-			"Zestora offers three plans:\n\n| Plan | Price | Meals |\n|---|---|---|\n| Two | $60/week | 3 |\n| Family | $90/week | 4 |\n| Large | $120/week | 5 |\n\nWeekly billing costs more. Prices include delivery.", Negative},
+			"Zestora offers three plans:\n\n| Plan | Price | Meals |\n|---|---|---|\n| Two | $60/week | 3 |\n| Family | $90/week | 4 |\n| Large | $120/week | 5 |\n\nThe Large plan is pricey. Prices include delivery.", Negative},
 		// all that follows is bad news: the praise before was a concession
 		{"the problems start", "zestora review",
 			"Zestora is convenient: meals arrive ready to heat in two minutes. The problems start after the first box. Portions shrink, deliveries slip and cancelling takes several emails.", Negative},

@@ -81,7 +81,9 @@ func vaderValence(w string) float32 {
 // a "free" plan, "support" for a format, a "share" button, "like" as a
 // preposition, a "security" feature, "sure", "please", "kind of". Chosen
 // from their meaning in product writing before any batch was scored with
-// VADER, not from any answer's result.
+// VADER, not from any answer's result; "create" and "cancel" (a server
+// "can be created", a plan "is cancelled in the store") are what the
+// user does in how-to answers.
 var vaderNeutral = set(`
 free support supports supported supporting share shares shared sharing like likes liked please
 care cares help helps helped helping kind sure yes no ok okay well pretty agree agrees
@@ -98,4 +100,6 @@ charge charges charged fee tax taxes debt debts
 limit limits block blocks blocked stop stops stopped
 grant grants granted award awards awarded prize prizes
 feature featured features
+create creates created creating cancel cancels cancelled canceled cancelling canceling
+loyalty promised
 `)
