@@ -788,3 +788,38 @@ func TestClassNaturalQueryOutweighsEvaluation(t *testing.T) {
 			"Kiwi provides virtual interlining, combining airlines that don't cooperate, and its app shows the risk of each connection.", VerdictMentioned},
 	})
 }
+
+// Ignorance about the very thing the query asks, named after a hyphen or a
+// year ("X's per-seat price", "X's 2027 spring range"): the statement is
+// about the entity.
+func TestClassIgnoranceAskedAspect(t *testing.T) {
+	harbor := Entity{Name: "Harbor", Domains: []string{"harborhr.com"}}
+	runVerdictCases(t, []verdictCase{
+		{"hyphenated aspect the query asks", harbor, nil, "harbor hr price per seat",
+			"There isn't enough information available to me to quote Harbor's per-seat price with any confidence. Ask their sales team for a written quote.", VerdictUnknownToModel},
+		{"a year before the aspect", Entity{Name: "Brindlewood"}, nil, "brindlewood spring menu 2027",
+			"Nothing I was trained on covers Brindlewood's 2027 spring menu, so I can't list the dishes reliably.", VerdictUnknownToModel},
+		// the aspect is not what the query asks: the statement is about it, not the entity
+		{"unasked aspect after a year", Entity{Name: "Tessvik", Domains: []string{"tessvik.com"}}, nil, "tessvik payroll",
+			"I have no details on Tessvik's 2024 office move. Tessvik runs payroll for about 4,000 small firms and files taxes in 30 states.", VerdictMentioned},
+	})
+}
+
+// A person's full name beside the brand's word — a relative "who", a
+// credit ("directed by"), a possessive work ("X's essay") — is a person,
+// not the product; one sense per answer carries it to the surname alone.
+func TestClassPersonNames(t *testing.T) {
+	runVerdictCases(t, []verdictCase{
+		{"surname with a possessive work", Entity{Name: "Baker", Domains: []string{"bakerapp.com"}}, nil, "the dawn of everything summary",
+			"The book builds on Ruth Baker's essay about early cities. Baker argues that farming spread slowly and unevenly.", VerdictOrdinaryWord},
+		{"first name credited", Entity{Name: "Amélie", Domains: []string{"amelie.fr"}}, nil, "who wrote the paper boats novel",
+			"*Paper Boats* was written by **Amélie Droz**, who also illustrated the cover. Amélie Droz later taught in Lyon.", VerdictOrdinaryWord},
+		{"a relative who after a surname", Entity{Name: "Fletcher", Domains: []string{"fletcher.io"}}, nil, "who designed the harbour bridge",
+			"The bridge was designed by engineer Tomas Fletcher, who spent eleven years on it.", VerdictOrdinaryWord},
+		// products: a product line after the name is no person
+		{"product with a line name", Entity{Name: "Baker", Domains: []string{"bakerapp.com"}}, []Entity{{Name: "Toast", Domains: []string{"toasttab.com"}}}, "best bakery pos",
+			"Baker Studio's pricing starts at $29 a month, and Baker syncs orders with Toast.", VerdictMentioned},
+		{"an acronym is no name", Entity{Name: "Cursor", Domains: []string{"cursor.com"}}, []Entity{{Name: "Windsurf", Domains: []string{"windsurf.com"}}},
+			"cursor vs windsurf", "Cursor CEO, who spoke at the launch, said Cursor now writes most of its own code; Windsurf answered with a cheaper plan.", VerdictMentioned},
+	})
+}

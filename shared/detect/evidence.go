@@ -423,6 +423,11 @@ func (an *analysis) localEvidence(c *cand) {
 		score += wNaturalKind // "Amazon basin", "Amazon River", "Apple pie", "more than any other planet"
 		c.otherSense = true
 	}
+	if !cue && !tld && def == defNone && !feature && !c.otherSense && capital && an.personName(c, rec) {
+		// "Neil Postman's argument", "directed by Chloé Zhao": a person
+		score += wNaturalKind
+		c.otherSense = true
+	}
 	c.cued = cue || tld || def == defProduct || anchor
 	if anchor {
 		score += wLinkAnchor
@@ -1454,7 +1459,7 @@ func (an *analysis) guardNamesakes() {
 		rec := &an.sc.sents[c.srec]
 		if !(an.queryNaturalOnly && an.queryNames[c.ent]) && !an.queryWord[c.ent] &&
 			an.definitional(c) != defNaturalKind && !an.naturalKindFollows(c, rec) && !an.otherOfKind(rec) &&
-			!lifeDatesFollow(an.text, c.end, rec.end) && !an.surnameSentence(rec) {
+			!lifeDatesFollow(an.text, c.end, rec.end) && !an.surnameSentence(rec) && !an.personName(c, rec) {
 			continue
 		}
 		for k := range cands {
@@ -1726,3 +1731,59 @@ func wordPart(w string) bool {
 	lv := ordinaryLevel(w)
 	return lv != 0 && len(w) > 2 && !calendarWords[w] && lv <= 35
 }
+
+// personName: the name and a capitalised word beside it that is a name by
+// itself ("Neil", "Zhao") form a person's full name, and the sentence
+// speaks of a person: a relative "who" follows ("Chloé Zhao, who also
+// wrote"), a credit precedes ("directed by …", "written by …"), or a
+// possessive names a person's work ("Neil Postman's argument", "… 's
+// book"). Products take none of these, and none is a product cue. An
+// acronym beside the name is no given name or surname ("Cursor CEO").
+func (an *analysis) personName(c *cand, rec *sentRec) bool {
+	text := an.text
+	s, e := c.start, c.end
+	if next := nextToken(text, c.end, rec.end); !next.possessive && next.sep == 0 && nameLike(next.word) &&
+		c.end+1 < len(text) && text[c.end] == ' ' && strings.HasPrefix(text[c.end+1:], next.word) {
+		if !properNoun(next.word) || !strings.ContainsFunc(next.word, unicode.IsLower) || an.d.folded[foldString(next.word)] {
+			return false
+		}
+		e = c.end + 1 + len(next.word)
+	} else {
+		prev := prevToken(text, rec.rawStart, c.start)
+		if !nameLike(prev.word) || !strings.ContainsFunc(prev.word, unicode.IsLower) || c.start < 1 || text[c.start-1] != ' ' ||
+			!strings.HasSuffix(text[:c.start-1], prev.word) || !properNoun(prev.word) ||
+			an.d.folded[foldString(prev.word)] {
+			return false
+		}
+		s = c.start - 1 - len(prev.word)
+	}
+	person := false
+	rest := strings.TrimLeft(text[e:rec.end], "*_")
+	switch {
+	case strings.HasPrefix(rest, ", who ") || strings.HasPrefix(rest, " who "):
+		person = true
+	case strings.HasPrefix(rest, "'s ") || strings.HasPrefix(rest, "’s "):
+		w, _ := wordAt(text, rec.end-len(rest)+strings.IndexByte(rest, ' '), rec.end)
+		person = inSet(personWorks, strings.ToLower(w))
+	}
+	if !person {
+		lo := max(rec.rawStart, s-maxTokenBytes)
+		if by := prevToken(text, lo, s); by.word == "by" {
+			if k := strings.LastIndex(text[lo:s], "by"); k >= 0 {
+				person = inSet(personCredits, strings.ToLower(prevToken(text, lo, lo+k).word))
+			}
+		}
+	}
+	return person && !titleCaseLine(text, c.start)
+}
+
+var (
+	// personWorks after a person's possessive name: what a person writes,
+	// makes or argues.
+	personWorks = set(`book books novel novels argument arguments essay essays theory theories thesis memoir memoirs
+poem poems poetry film films painting paintings critique lectures speech speeches biography autobiography
+philosophy ideas death birth childhood career`)
+	// personCredits before "by" credit a person's work ("directed by").
+	personCredits = set(`directed written authored composed painted narrated illustrated coined sung co-written
+co-directed photographed choreographed`)
+)
