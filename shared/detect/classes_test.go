@@ -823,3 +823,19 @@ func TestClassPersonNames(t *testing.T) {
 			"cursor vs windsurf", "Cursor CEO, who spoke at the launch, said Cursor now writes most of its own code; Windsurf answered with a cheaper plan.", VerdictMentioned},
 	})
 }
+
+// A heading in headline style — every word but the function words
+// capitalised — says nothing by its capitals, as an all-capitalised title
+// does not; a heading that lists names is no headline.
+func TestClassHeadlineHeadings(t *testing.T) {
+	entAnchor := Entity{Name: "Anchor", Domains: []string{"anchor.fm"}}
+	entCompass := Entity{Name: "Compass", Domains: []string{"compass.com"}}
+	runVerdictCases(t, []verdictCase{
+		{"headline with lower-case function words", entAnchor, nil, "sailing in bad weather",
+			"## How the Anchor Holds in a Storm\n\nLet out five to seven times the water depth in chain, and back the engine gently to set it.", VerdictOrdinaryWord},
+		{"headline with a contraction", entCompass, nil, "hiking navigation tips",
+			"### The Compass Isn't Always Right\nMagnetic declination shifts a bearing by several degrees; correct for it before you walk.", VerdictOrdinaryWord},
+		{"a heading of names is no headline", entBear, []Entity{entNotion, entObsidian}, "note apps for students",
+			"## Notion, Obsidian and Bear\n\nAll three sync across devices, and two of them have a free plan.", VerdictMentioned},
+	})
+}

@@ -849,13 +849,14 @@ func titleCaseLine(text string, pos int) bool {
 	if le-ls >= maxTitleBytes || ls == lo && lo > 0 && text[lo-1] != '\n' {
 		return false
 	}
-	words, upper, lowerFn, upperFn := 0, 0, 0, 0
+	words, upper, lowerFn, upperFn, lowerContent, commonCaps := 0, 0, 0, 0, 0, 0
 	allCaps := true
 	for p := ls; p < le; {
 		w, np := wordAtAny(text[:le], p)
 		if w == "" {
 			break
 		}
+		st := np - len(w)
 		p = np
 		r := firstRune(w)
 		if !unicode.IsLetter(r) {
@@ -866,9 +867,13 @@ func titleCaseLine(text string, pos int) bool {
 			upper++
 			if words > 1 && inSet(functionWords, w) {
 				upperFn++
+			} else if words > 1 && st != pos && commonWord(w) {
+				commonCaps++
 			}
 		} else if inSet(functionWords, w) {
 			lowerFn++
+		} else {
+			lowerContent++
 		}
 		if strings.ToUpper(w) != w {
 			allCaps = false
@@ -877,7 +882,36 @@ func titleCaseLine(text string, pos int) bool {
 	if words < 3 {
 		return false
 	}
-	return allCaps || upper == words && upperFn > 0 && lowerFn == 0
+	// A heading in headline style ("## How the Rover Drives on Mars", "###
+	// The Ladder Isn't Always Vertical"): every word but the function
+	// words capitalised, two of them common words a sentence would write
+	// in lower case — not a line of names ("## Notion, Obsidian and Bear").
+	headline := lowerContent == 0 && commonCaps >= 2 && words >= 4 && headingLine(text[ls:le])
+	return allCaps || upper == words && upperFn > 0 && lowerFn == 0 || headline
+}
+
+// headingLine: the line is a markdown heading or wholly bold.
+func headingLine(line string) bool {
+	line = strings.TrimSpace(line)
+	return strings.HasPrefix(line, "#") || len(line) > 4 && strings.HasPrefix(line, "**") && strings.HasSuffix(line, "**")
+}
+
+// commonWord: w, capitalised, is a common English word in lower case
+// (SCOWL levels up to 35).
+func commonWord(w string) bool {
+	var buf [24]byte
+	if len(w) > len(buf) {
+		return false
+	}
+	for k := 0; k < len(w); k++ {
+		c := w[k]
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		buf[k] = c
+	}
+	l := ordinaryLevel(string(buf[:len(w)]))
+	return l > levelShort && l <= 35
 }
 
 // nameOnlyHead: the candidate is all of a heading, a list item's head or
