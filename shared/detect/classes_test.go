@@ -839,3 +839,28 @@ func TestClassHeadlineHeadings(t *testing.T) {
 			"## Notion, Obsidian and Bear\n\nAll three sync across devices, and two of them have a free plan.", VerdictMentioned},
 	})
 }
+
+// The query uses the word as a common noun: the head of a noun phrase
+// after a determiner and a modifier, "a" thing a question asks about, or
+// the thing whose taste or origin is asked. A product word after it, or a
+// product's modifier before it, keeps the product.
+func TestClassQueryNounSense(t *testing.T) {
+	entSumac := Entity{Name: "Sumac", Domains: []string{"sumac.io"}}
+	entKestrel := Entity{Name: "Kestrel", Domains: []string{"kestrel.io"}}
+	entSextant := Entity{Name: "Sextant", Domains: []string{"sextant.app"}}
+	entWise := Entity{Name: "Wise", Domains: []string{"wise.com"}}
+	runVerdictCases(t, []verdictCase{
+		{"taste asked", entSumac, nil, "what does sumac taste like",
+			"Sumac berries have a tart, lemony flavour with a faint fruitiness. Sprinkle the ground spice over kebabs or fattoush.", VerdictOrdinaryWord},
+		{"origin asked", entSumac, nil, "sumac origin",
+			"Sumac comes from the dried berries of a shrub that grows wild around the Mediterranean and in the Middle East.", VerdictOrdinaryWord},
+		{"a modified head noun", entKestrel, nil, "how does a hovering kestrel stay still",
+			"Kestrel hovering works by facing into the wind and beating the wings just fast enough to hold position over the grass.", VerdictOrdinaryWord},
+		{"a question about a thing", entSextant, nil, "how does a sextant work",
+			"Sextant readings give the angle between a star and the horizon; the navigator then looks the position up in tables.", VerdictOrdinaryWord},
+		{"a product word after the name", entWise, nil, "how does a wise transfer work",
+			"Wise converts your money at the mid-market rate and shows its fee before you send.", VerdictMentioned},
+		{"a product's modifier", entSextant, nil, "is the free sextant plan enough",
+			"Sextant's free plan tracks three portfolios; the paid tier adds tax reports.", VerdictMentioned},
+	})
+}

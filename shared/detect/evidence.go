@@ -178,7 +178,7 @@ func (an *analysis) prepareQuery() {
 			// the ring light mean": the word itself is what is meant), or
 			// a how-to's verb; a name that is no word is no verb, and only
 			// its meaning, a place or a story speak of its namesake.
-			word := meaning || what && meantWord(fq, p.folded) || p.common && queryWordUse(fq, p.folded)
+			word := meaning || what && meantWord(fq, p.folded) || p.common && (queryWordUse(fq, p.folded) || an.queryNounSense(fq, p.folded))
 			for _, o := range p.owners {
 				an.queryNames[o.ent] = true
 				an.queryTopic = true
@@ -217,6 +217,84 @@ func queryWordUse(fq, form string) bool {
 		return k >= 2 && before[k-1] == "to" && inSet(howTo, before[k-2])
 	})
 }
+
+// queryNounSense: the query uses the form as a common noun — the head of
+// a noun phrase after a determiner and a modifier ("the career ladder", "a
+// mars rover"), a thing a question asks about with "a" ("how does a
+// rover drive", "what is a thimble for"), or the thing whose taste, smell
+// or origin is asked ("what does caraway taste like") — and no product
+// word follows it ("the free zoom plan", "how does a wise transfer work"
+// ask about the product).
+func (an *analysis) queryNounSense(fq, form string) bool {
+	words := strings.Fields(fq)
+	for i := range words {
+		words[i] = strings.Trim(words[i], `?!.,;:"()`)
+	}
+	referent := false
+	for i, w := range words {
+		if i+1 < len(words) && inSet(referentVerbs, w) && words[i+1] == "like" || inSet(referentNouns, w) {
+			referent = true
+		}
+	}
+	for i, w := range words {
+		if w != form {
+			continue
+		}
+		if i+1 < len(words) && an.productWord(words[i+1]) {
+			continue
+		}
+		switch {
+		case referent:
+			return true
+		case i >= 2 && inSet(queryDeterminers, words[i-2]) && nounModifier(words[i-1]) && !an.d.folded[words[i-1]]:
+			return true
+		case i >= 3 && (words[i-1] == "a" || words[i-1] == "an") && inSet(questionWords, words[i-3]) && inSet(questionAux, words[i-2]):
+			return true
+		}
+	}
+	return false
+}
+
+// productWord: a folded query word that asks about products or names a
+// tracked entity ("plan", "thermostat", "transfer", "notion").
+func (an *analysis) productWord(w string) bool {
+	return inSetStem(queryProductWords, w) || inSetStem(categoryNouns, w) || inSet(productNouns, w) ||
+		inSet(productAttributes, w) || an.d.folded[w]
+}
+
+// nounModifier: w may modify a noun after a determiner ("career", "mars"):
+// a word, not a function word nor one that qualifies a product ("free",
+// "new", "best").
+func nounModifier(w string) bool {
+	if len(w) < 3 || inSet(functionWords, w) || inSetStem(queryProductWords, w) || inSet(weakProductWords, w) ||
+		inSet(productModifiers, w) {
+		return false
+	}
+	for k := 0; k < len(w); k++ {
+		if w[k] < 'a' || w[k] > 'z' {
+			return false
+		}
+	}
+	return true
+}
+
+var (
+	// referentVerbs before "like" and referentNouns ask about the thing a
+	// word names: its taste, smell or origin.
+	referentVerbs = set(`taste tastes smell smells`)
+	referentNouns = set(`origin origins`)
+	// queryDeterminers open a noun phrase in a query.
+	queryDeterminers = set(`a an the my your our their his her this that`)
+	// productModifiers qualify a product, not a kind of thing: "the free
+	// zoom plan", "the new notion".
+	productModifiers = set(`new old free paid latest premium basic pro plus business personal family student
+enterprise team official same other current original cheap cheaper better good great top whole entire main
+default standard mobile desktop online`)
+	// questionWords and questionAux open a question about "a" thing: "how
+	// does a rover drive", "what is a thimble for".
+	questionWords = set(`how what why where when`)
+	questionAux   = set(`does do did is are was`)
+)
 
 // meantWord: the form is followed by "mean" or "means" in the query.
 func meantWord(fq, form string) bool {
