@@ -864,3 +864,17 @@ func TestClassQueryNounSense(t *testing.T) {
 			"Sextant's free plan tracks three portfolios; the paid tier adds tax reports.", VerdictMentioned},
 	})
 }
+
+// A feature named "X to Y" ("Tap to Pay", "Pinch to Zoom") is another
+// thing's feature, not the product X; two products joined by "to" are not.
+func TestClassFeaturePhrase(t *testing.T) {
+	entTap := Entity{Name: "Tap", Domains: []string{"tap.company"}}
+	runVerdictCases(t, []verdictCase{
+		{"feature phrase", entTap, nil, "how to use tap to pay on iphone",
+			"**Tap to Pay** turns the phone into a card reader. If the option is missing, check that Tap to Pay is switched on under Wallet.", VerdictOrdinaryWord},
+		{"feature phrase mid-sentence", entTap, nil, "how to use tap to pay on iphone",
+			"Open the seller app, then choose Tap to Pay and hold the customer's card near the top of the phone.", VerdictOrdinaryWord},
+		{"two products joined by to", entSlack, []Entity{entTeams}, "migrate slack to teams",
+			"Moving from Slack to Teams takes planning: Slack exports channels as JSON, and Teams imports them through a migration tool.", VerdictMentioned},
+	})
+}

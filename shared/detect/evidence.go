@@ -490,7 +490,8 @@ func (an *analysis) localEvidence(c *cand) {
 		score += wNaturalKind
 		c.otherSense = true
 	}
-	feature := !cue && def == defNone && next.sep == 0 && inSetStem(featureNouns, strings.ToLower(next.word))
+	feature := !cue && def == defNone && next.sep == 0 &&
+		(inSetStem(featureNouns, strings.ToLower(next.word)) || capital && an.featurePhrase(c, next, rec))
 	if feature {
 		// "Sentry Mode keeps the car's cameras awake", "the Delta
 		// variant": the name of another thing's mode or of a variant;
@@ -656,6 +657,22 @@ func (an *analysis) localEvidence(c *cand) {
 		score += wQueryTopic
 	}
 	c.local = score
+}
+
+// featurePhrase: the name opens a feature's name of the form "X to Y" —
+// "Circle to Search", "Tap to Pay", "Zoom to Fit" — whose last word is a
+// common word capitalised as a name, not a tracked name nor a title's
+// ("moving from Slack to Teams" names two products).
+func (an *analysis) featurePhrase(c *cand, next tok, rec *sentRec) bool {
+	if next.word != "to" || next.possessive {
+		return false
+	}
+	k := strings.Index(an.text[c.end:rec.end], " to ")
+	if k < 0 || k > 4 {
+		return false
+	}
+	w, _ := wordAt(an.text, c.end+k+len(" to "), rec.end)
+	return nameLike(w) && commonWord(w) && !an.d.folded[strings.ToLower(w)] && !titleCaseLine(an.text, c.start)
 }
 
 // identifierPart: the word is part of a path, a host, a handle or an
