@@ -878,3 +878,17 @@ func TestClassFeaturePhrase(t *testing.T) {
 			"Moving from Slack to Teams takes planning: Slack exports channels as JSON, and Teams imports them through a migration tool.", VerdictMentioned},
 	})
 }
+
+// After another language's article, in an answer in that language, the
+// word is that language's common noun ("un smoothie"), and its capitalised
+// occurrences without a cue mean the same.
+func TestClassForeignCommonNoun(t *testing.T) {
+	runVerdictCases(t, []verdictCase{
+		{"French", Entity{Name: "Smoothie", Domains: []string{"smoothie.io"}}, nil, "recette smoothie banane",
+			"Pour un smoothie onctueux, mixez une banane congelée avec du lait d'avoine.\n\n### Smoothie vert ou smoothie classique ?\nLe vert ajoute des épinards sans changer beaucoup le goût.", VerdictOrdinaryWord},
+		{"Spanish", Entity{Name: "Scooter", Domains: []string{"scooter.app"}}, nil, "mejor scooter eléctrico para la ciudad",
+			"Un scooter eléctrico con ruedas de 10 pulgadas absorbe mejor los baches.\n\n**Scooter plegable o fijo:** el plegable se guarda en la oficina.", VerdictOrdinaryWord},
+		{"a name in that language", entNotion, []Entity{entObsidian}, "notion ou obsidian",
+			"Notion est un outil de prise de notes en ligne; Obsidian garde les fichiers sur votre disque.", VerdictMentioned},
+	})
+}

@@ -518,6 +518,10 @@ func (an *analysis) localEvidence(c *cand) {
 		// otherwise; after an article it is a common noun ("a coda", "the
 		// notion that") unless a cue or a domain suffix makes it a product.
 		nounUse := (inSet(articles, prev.word) || inSet(nounDeterminers, prev.word)) && !cue && !tld
+		// "un blender chauffant", "el scooter": after another language's
+		// article, in an answer in that language, the word is that
+		// language's common noun
+		foreignNoun := !cue && !tld && inSet(foreignArticles, prev.word) && an.nonEnglish()
 		// the head of its phrase ("a notion that", "no notion of"), not a
 		// modifier ("a wise choice")
 		nounHead := nounUse && (next.word == "" || inSet(nounHeadFollowers, next.word))
@@ -525,7 +529,7 @@ func (an *analysis) localEvidence(c *cand) {
 		// "a whole orange is the better choice": an article and an
 		// adjective make a common noun's phrase, whatever defines it
 		nounUse = nounUse || !cue && !tld && afterArticleAdjective(text, rec.rawStart, c.start, prev)
-		if score < evidenceThreshold || verb || nounUse {
+		if score < evidenceThreshold || verb || nounUse || foreignNoun {
 			reject()
 			// "a *notion*", "no notion": the answer uses the common noun,
 			// and its capitalised occurrences without a cue likely too. So
@@ -536,7 +540,7 @@ func (an *analysis) localEvidence(c *cand) {
 			// a name the word list lacks, written as a word at all
 			// ("devenir boulanger"), shows the answer's language has that
 			// word: plainly another sense than the product
-			c.otherSense = p.level == 0 && !c.cued
+			c.otherSense = p.level == 0 && !c.cued || foreignNoun && !c.cued
 			return
 		}
 		c.local = score
@@ -603,8 +607,10 @@ func (an *analysis) localEvidence(c *cand) {
 	// In an answer in another language, an English word stated bare at a
 	// sentence start, before a lower-case word, is a name ("Zoom funciona
 	// muy bien"): the language would use its own word, with an article.
+	// Not when the answer writes the word as that language's common noun
+	// ("un blender … Blender chauffant ou classique ?").
 	capEvidence = capEvidence || start && !title && !ownCase && next.sep == 0 && next.word != "" && !nameLike(next.word) &&
-		!startsWithDigit(next.word) && an.nonEnglish()
+		!startsWithDigit(next.word) && an.nonEnglish() && !an.foreignNounUse(c.pat)
 	switch {
 	case an.domainSeen[c.ent] && !title && !menu:
 		score += wDomainSeen
@@ -657,6 +663,23 @@ func (an *analysis) localEvidence(c *cand) {
 		score += wQueryTopic
 	}
 	c.local = score
+}
+
+// foreignNounUse: an occurrence of the pattern is written in lower case
+// after an article of another language ("un blender"), in an answer in
+// another language.
+func (an *analysis) foreignNounUse(pat int32) bool {
+	text := an.text
+	for i := range an.sc.cands {
+		o := &an.sc.cands[i]
+		if o.pat != pat || unicode.IsUpper(firstRune(text[o.start:o.end])) {
+			continue
+		}
+		if inSet(foreignArticles, prevToken(text, an.sc.sents[o.srec].rawStart, o.start).word) {
+			return true
+		}
+	}
+	return false
 }
 
 // featurePhrase: the name opens a feature's name of the form "X to Y" —
@@ -1363,6 +1386,11 @@ oferece tem permite è offre ha permette resta`)
 	// objectStarts open the object of a verb ("learns your schedule").
 	objectStarts = set(`your you the an this it its these those them their our my his her users people teams
 customers businesses every each all any some both`)
+
+	// foreignArticles: articles of French, Spanish, Italian, Portuguese and
+	// German (not those English also writes: "a", "as").
+	foreignArticles = set(`un une le la les des du el los las una unos unas il lo gli uno um uma uns umas der die das
+den dem ein eine einen einem einer`)
 
 	// quantityPrefixes make a compound's second part a substance or a kind:
 	// "high-mercury fish", "low-signal areas".
