@@ -892,3 +892,16 @@ func TestClassForeignCommonNoun(t *testing.T) {
 			"Notion est un outil de prise de notes en ligne; Obsidian garde les fichiers sur votre disque.", VerdictMentioned},
 	})
 }
+
+// The next sentence calls the subject a company or a product ("The
+// company also …", "This app …"): the word at the start of the sentence
+// before it is the name.
+func TestClassCompanyAnaphora(t *testing.T) {
+	entHabit := Entity{Name: "Habit", Domains: []string{"habit.com"}}
+	runVerdictCases(t, []verdictCase{
+		{"the company goes on", entHabit, nil, "habit protein shakes lab tested",
+			"Habit has its shakes checked for lead and arsenic by an outside lab. The company posts each batch's results online.", VerdictMentioned},
+		{"the habit goes on", entHabit, nil, "how to break a habit",
+			"Habit loops run on a cue, a routine and a reward. The loop weakens when you change the cue.", VerdictOrdinaryWord},
+	})
+}

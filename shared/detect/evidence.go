@@ -637,6 +637,11 @@ func (an *analysis) localEvidence(c *cand) {
 	if !feature && an.predicateFollows(c, rec) {
 		score += wPredicate
 	}
+	if start && !title && !c.otherSense && an.companyFollows(rec) {
+		// "Ritual has its multivitamins tested … The company also
+		// publishes …": the next sentence calls the subject a company
+		score += wPredicate
+	}
 	attrs := an.attributes(rec)
 	if attrs < maxAttributes {
 		// "Buffer keeps things simple. The free plan covers three
@@ -664,6 +669,31 @@ func (an *analysis) localEvidence(c *cand) {
 	}
 	c.local = score
 }
+
+// companyFollows: the next sentence opens with "The company", "This
+// brand", "The app" — it goes on about the subject of this one as a
+// company or a product.
+func (an *analysis) companyFollows(rec *sentRec) bool {
+	text := an.text
+	pos := rec.end
+	for pos < len(text) && strings.IndexByte(".!?)*_\"", text[pos]) >= 0 {
+		pos++
+	}
+	s, e, ok := sentenceAfter(text, pos)
+	if !ok {
+		return false
+	}
+	w, np := wordAt(text, s, e)
+	if !strings.EqualFold(w, "the") && !strings.EqualFold(w, "this") {
+		return false
+	}
+	n, _ := wordAt(text, np, e)
+	return inSet(anaphoraNouns, n)
+}
+
+// anaphoraNouns after "The" or "This" refer back to a company or a
+// product.
+var anaphoraNouns = set(`company brand firm startup maker manufacturer retailer app service platform bank`)
 
 // foreignNounUse: an occurrence of the pattern is written in lower case
 // after an article of another language ("un blender"), in an answer in
