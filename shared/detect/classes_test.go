@@ -905,3 +905,17 @@ func TestClassCompanyAnaphora(t *testing.T) {
 			"Habit loops run on a cue, a routine and a reward. The loop weakens when you change the cue.", VerdictOrdinaryWord},
 	})
 }
+
+// A word that recommends, advises or warns is an agent — a company or a
+// person — not a thing: "Cascade recommends one pod per load".
+func TestClassAgentSpeechVerbs(t *testing.T) {
+	entCascade := Entity{Name: "Cascade", Domains: []string{"cascadeclean.com"}}
+	runVerdictCases(t, []verdictCase{
+		{"recommends", entCascade, nil, "how many cascade pods per dishwasher load",
+			"Cascade recommends one pod per load, dropped into the main dispenser, not loose in the tub.", VerdictMentioned},
+		{"warns", entCascade, nil, "cascade pods on hand washed pans",
+			"Cascade warns against using its pods on cast iron, aluminium and wooden handles.", VerdictMentioned},
+		{"a thing does not advise", entCascade, nil, "what is a cascade waterfall",
+			"A cascade falls in a series of small steps over rock rather than in one drop.", VerdictOrdinaryWord},
+	})
+}

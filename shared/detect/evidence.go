@@ -1513,6 +1513,7 @@ emphasises prioritizes prioritises feels looks gets got makes made keeps kept he
 organizes organises connects scales shows displays tracks sends needs beats trails lags falls struggles fails
 crashes hides locks stays became becomes introduced expanded dropped removed raised cut changed moved
 partnered rebranded reported says said claims announced grew serves powers enables imports exports
+recommends recommended advises advised warns warned instructs urges
 shut folded collapsed pivoted merged relaunched discontinued ceased
 syncs backs wins won ranks rated scores scored topped outperforms undercuts matches suits fits`)
 
