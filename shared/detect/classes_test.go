@@ -931,3 +931,12 @@ func TestClassComparisonOfThings(t *testing.T) {
 			"Signal encrypts every chat by default; Telegram encrypts only secret chats.", VerdictMentioned},
 	})
 }
+
+// A rarer word before the name in the query names a company as often as a
+// thing ("the google nest hub"): no noun phrase of the word.
+func TestClassQueryCompanyModifier(t *testing.T) {
+	runVerdictCases(t, []verdictCase{
+		{"company modifier", entNest, nil, "is the google nest hub worth it",
+			"The Nest Hub is worth it if you already use Google Home: the screen shows cameras, recipes and photos.", VerdictMentioned},
+	})
+}

@@ -265,19 +265,17 @@ func (an *analysis) productWord(w string) bool {
 }
 
 // nounModifier: w may modify a noun after a determiner ("career", "mars"):
-// a word, not a function word nor one that qualifies a product ("free",
-// "new", "best").
+// a common word, not a function word nor one that qualifies a product
+// ("free", "new", "best").
 func nounModifier(w string) bool {
 	if len(w) < 3 || inSet(functionWords, w) || inSetStem(queryProductWords, w) || inSet(weakProductWords, w) ||
 		inSet(productModifiers, w) {
 		return false
 	}
-	for k := 0; k < len(w); k++ {
-		if w[k] < 'a' || w[k] > 'z' {
-			return false
-		}
-	}
-	return true
+	// a common word: not a rarer one that names a company as often
+	// ("google", "amazon": "the google nest hub")
+	l := ordinaryLevel(w)
+	return l > levelShort && l <= 35
 }
 
 var (
