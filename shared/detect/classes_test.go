@@ -920,18 +920,6 @@ func TestClassAgentSpeechVerbs(t *testing.T) {
 	})
 }
 
-// "vs" compares any two things: a comparison asks about products when
-// both sides are tracked, not by itself ("glass vs plastic containers").
-func TestClassComparisonOfThings(t *testing.T) {
-	entGlass := Entity{Name: "Glass", Domains: []string{"glass.photo"}}
-	runVerdictCases(t, []verdictCase{
-		{"materials compared", entGlass, nil, "glass vs plastic food containers",
-			"Glass never stains and survives the oven, but it is heavy. Plastic is lighter and cheaper. Glass is widely considered safer for reheating.", VerdictOrdinaryWord},
-		{"two tracked products", entSignal, []Entity{entTelegram}, "signal vs telegram",
-			"Signal encrypts every chat by default; Telegram encrypts only secret chats.", VerdictMentioned},
-	})
-}
-
 // A rarer word before the name in the query names a company as often as a
 // thing ("the google nest hub"): no noun phrase of the word.
 func TestClassQueryCompanyModifier(t *testing.T) {

@@ -160,9 +160,7 @@ func (an *analysis) prepareQuery() {
 		// "best time to visit", "best way to": a superlative of a time or a
 		// way, no product asked for
 		best := strings.EqualFold(w, "best") && inSet(bestNotProduct, peekWordAny(q, next))
-		// "copper vs pex", "kayak vs canoe": a comparison is of products
-		// when both sides are tracked (below), not by itself
-		product := !best && !inSet(comparators, w) && (inSetStem(queryProductWords, w) || inSetStem(categoryNouns, w))
+		product := !best && (inSetStem(queryProductWords, w) || inSetStem(categoryNouns, w))
 		an.queryProduct = an.queryProduct || product
 		strong = strong || product && !inSet(weakProductWords, w)
 		// a tracked name is no topic ("delta skymiles changes")
@@ -331,8 +329,6 @@ var (
 	// ("is honey good for", "best apple for baking", "safe to eat").
 	weakProductWords = set(`best top good safe worth legit cheap cheapest buy deal deals compare comparison vs versus
 review reviews recommend recommended recommendation options`)
-	// comparators compare any two things.
-	comparators = set(`vs vs. versus`)
 	// bestNotProduct after "best" ask for a time, a way or a place, not a
 	// product: "best time to visit patagonia", "best way to paddle".
 	bestNotProduct = set(`time times way ways season month months place places age day days`)
