@@ -816,6 +816,10 @@ func TestClassPersonNames(t *testing.T) {
 			"*Paper Boats* was written by **Amélie Droz**, who also illustrated the cover. Amélie Droz later taught in Lyon.", VerdictOrdinaryWord},
 		{"a relative who after a surname", Entity{Name: "Fletcher", Domains: []string{"fletcher.io"}}, nil, "who designed the harbour bridge",
 			"The bridge was designed by engineer Tomas Fletcher, who spent eleven years on it.", VerdictOrdinaryWord},
+		{"a single name with an essay", Entity{Name: "Baker", Domains: []string{"bakerapp.com"}}, nil, "early cities theories",
+			"Baker's essay on early cities argues that farming spread slowly; Baker draws on digs in Anatolia.", VerdictOrdinaryWord},
+		{"a query asking who", Entity{Name: "Amélie", Domains: []string{"amelie.fr"}}, nil, "who won the lumen prize in 2031",
+			"The prize went to Amélie Droz for her second collection. Amélie Droz had been shortlisted twice before.", VerdictOrdinaryWord},
 		// products: a product line after the name is no person
 		{"product with a line name", Entity{Name: "Baker", Domains: []string{"bakerapp.com"}}, []Entity{{Name: "Toast", Domains: []string{"toasttab.com"}}}, "best bakery pos",
 			"Baker Studio's pricing starts at $29 a month, and Baker syncs orders with Toast.", VerdictMentioned},
@@ -926,5 +930,16 @@ func TestClassQueryCompanyModifier(t *testing.T) {
 	runVerdictCases(t, []verdictCase{
 		{"company modifier", entNest, nil, "is the google nest hub worth it",
 			"The Nest Hub is worth it if you already use Google Home: the screen shows cameras, recipes and photos.", VerdictMentioned},
+	})
+}
+
+// A plant's parts after the word ("Sumac berries", "Anise seeds") make it
+// the plant or the spice.
+func TestClassPlantParts(t *testing.T) {
+	runVerdictCases(t, []verdictCase{
+		{"seeds", Entity{Name: "Anise", Domains: []string{"anise.io"}}, nil, "anise in baking",
+			"Anise seeds give biscotti and pfeffernüsse their liquorice note; grind them just before use.", VerdictOrdinaryWord},
+		{"a product's line is no plant", Entity{Name: "Anise", Domains: []string{"anise.io"}}, nil, "anise invoicing app",
+			"Anise Invoices sends reminders automatically, and Anise syncs payments with your bank.", VerdictMentioned},
 	})
 }

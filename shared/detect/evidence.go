@@ -167,6 +167,7 @@ func (an *analysis) prepareQuery() {
 		an.queryNatural = an.queryNatural || inSetStem(naturalNouns, w) && !an.d.folded[foldString(w)]
 		meaning = meaning || inSet(queryMeaningWords, w)
 		what = what || strings.EqualFold(w, "what")
+		an.queryWho = an.queryWho || pos == 0 && strings.EqualFold(w, "who")
 		// "the matrix oracle character", not "notion character limit"
 		place = place || inSet(queryPlaceWords, w) && !inSet(characterOfText, peekWordAny(q, next))
 		pos = next
@@ -1455,7 +1456,8 @@ mattress scooter ebike razor`)
 planet planets moon star element metal metals mineral poisoning toxicity exposure levels fish species bird birds
 tree trees fruit fruits pie cider juice sauce slices orchard animal animals mythology myth god goddess
 priestess temple oracle sanctuary mountain mountains lake lakes ocean sea island islands valley desert tribe
-tribes warrior warriors horse zodiac horoscope astrology constellation festival carnival parade museum`)
+tribes warrior warriors horse zodiac horoscope astrology constellation festival carnival parade museum
+seed seeds berry berries spice spices herb herbs petals kernels`)
 
 	// featureNouns right after a name make it the name of a mode or a
 	// variant of something else: "Sentry Mode", "the Delta variant".
@@ -1928,6 +1930,9 @@ func wordPart(w string) bool {
 func (an *analysis) personName(c *cand, rec *sentRec) bool {
 	text := an.text
 	s, e := c.start, c.end
+	if next := nextToken(text, c.end, rec.end); next.possessive && inSet(authorWorks, next.word) && !titleCaseLine(text, c.start) {
+		return true // "Postman's essay": only a person writes one
+	}
 	if next := nextToken(text, c.end, rec.end); !next.possessive && next.sep == 0 && nameLike(next.word) &&
 		c.end+1 < len(text) && text[c.end] == ' ' && strings.HasPrefix(text[c.end+1:], next.word) {
 		if !properNoun(next.word) || !strings.ContainsFunc(next.word, unicode.IsLower) || an.d.folded[foldString(next.word)] {
@@ -1952,6 +1957,8 @@ func (an *analysis) personName(c *cand, rec *sentRec) bool {
 		w, _ := wordAt(text, rec.end-len(rest)+strings.IndexByte(rest, ' '), rec.end)
 		person = inSet(personWorks, strings.ToLower(w))
 	}
+	// a query that asks who did something is answered with people's names
+	person = person || an.queryWho
 	if !person {
 		lo := max(rec.rawStart, s-maxTokenBytes)
 		if by := prevToken(text, lo, s); by.word == "by" {
@@ -1969,6 +1976,9 @@ var (
 	personWorks = set(`book books novel novels argument arguments essay essays theory theories thesis memoir memoirs
 poem poems poetry film films painting paintings critique lectures speech speeches biography autobiography
 philosophy ideas death birth childhood career`)
+	// authorWorks after a single possessive name: what only a person
+	// writes ("Postman's essay", not "Amazon's book sales").
+	authorWorks = set(`novel novels memoir memoirs poem poems essay essays biography autobiography thesis`)
 	// personCredits before "by" credit a person's work ("directed by").
 	personCredits = set(`directed written authored composed painted narrated illustrated coined sung co-written
 co-directed photographed choreographed`)
