@@ -438,10 +438,15 @@ var heldoutFloors = map[string]struct{ mentionF1, verdict, sentiment, negatives,
 	// measured against detect/2026.11-7 and then once against -8, never
 	// tuned on: the floors are -8's figures. R's negatives fell from 13/14
 	// (-7) to 12/14 with -8's sentiment (one negative answer read positive).
+	// Q's and S's detection misses were then fixed as classes (mention and
+	// verdict floors raised to those figures). R's sentiment floor is 0.64,
+	// not 0.66: the same 33 answers agree, but detection now finds the
+	// brand in one more (a neutral "Tide recommends one pod per load",
+	// which sentiment reads positive), so the share is 33/51, not 33/50.
 	"batch-p.jsonl": {mentionF1: 1.00, verdict: 1.00, sentiment: 0.66, negatives: 1.00, startFound: 1.00},
-	"batch-q.jsonl": {mentionF1: 0.90, verdict: 0.89, sentiment: 0.62, negatives: 0.71, startFound: 1.00},
-	"batch-r.jsonl": {mentionF1: 0.99, verdict: 0.98, sentiment: 0.66, negatives: 0.85, startFound: 0.95},
-	"batch-s.jsonl": {mentionF1: 0.93, verdict: 0.94, sentiment: 0.56, negatives: 0.75, startFound: 0.88},
+	"batch-q.jsonl": {mentionF1: 0.98, verdict: 0.98, sentiment: 0.62, negatives: 0.71, startFound: 1.00},
+	"batch-r.jsonl": {mentionF1: 1.00, verdict: 1.00, sentiment: 0.64, negatives: 0.85, startFound: 0.95},
+	"batch-s.jsonl": {mentionF1: 0.98, verdict: 0.98, sentiment: 0.56, negatives: 0.75, startFound: 0.88},
 }
 
 func TestHeldout(t *testing.T) {

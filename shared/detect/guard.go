@@ -99,7 +99,7 @@ type analysis struct {
 	// queryWho: the query asks who did something ("who directed …"): the
 	// answer names people
 	queryWho bool
-	entAcc    []bool // per entity: a mention is accepted
+	entAcc   []bool // per entity: a mention is accepted
 	// textAttributes: distinct product attributes in the answer (capped),
 	// -1 until counted
 	textAttributes int
