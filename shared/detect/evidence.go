@@ -227,33 +227,42 @@ func queryWordUse(fq, form string) bool {
 // word follows it ("the free zoom plan", "how does a wise transfer work"
 // ask about the product).
 func (an *analysis) queryNounSense(fq, form string) bool {
-	words := strings.Fields(fq)
-	for i := range words {
-		words[i] = strings.Trim(words[i], `?!.,;:"()`)
-	}
 	referent := false
-	for i, w := range words {
-		if i+1 < len(words) && inSet(referentVerbs, w) && words[i+1] == "like" || inSet(referentNouns, w) {
-			referent = true
+	for pos := 0; !referent; {
+		w, np := wordAtAny(fq, pos)
+		if w == "" {
+			break
 		}
+		referent = inSet(referentVerbs, w) && peekWordAny(fq, np) == "like" || inSet(referentNouns, w)
+		pos = np
 	}
-	for i, w := range words {
-		if w != form {
-			continue
+	return anyOccurrence(fq, form, func(st, en int) bool {
+		if next := peekWordAny(fq, en); next != "" && an.productWord(next) {
+			return false
 		}
-		if i+1 < len(words) && an.productWord(words[i+1]) {
-			continue
-		}
-		switch {
-		case referent:
-			return true
-		case i >= 2 && inSet(queryDeterminers, words[i-2]) && nounModifier(words[i-1]) && !an.d.folded[words[i-1]]:
-			return true
-		case i >= 3 && (words[i-1] == "a" || words[i-1] == "an") && inSet(questionWords, words[i-3]) && inSet(questionAux, words[i-2]):
-			return true
-		}
+		p1, s1 := wordBefore(fq, st)
+		p2, s2 := wordBefore(fq, s1)
+		p3, _ := wordBefore(fq, s2)
+		return referent ||
+			inSet(queryDeterminers, p2) && nounModifier(p1) && !an.d.folded[p1] ||
+			(p1 == "a" || p1 == "an") && inSet(questionWords, p3) && inSet(questionAux, p2)
+	})
+}
+
+// wordBefore returns the word that ends before pos in s and its start
+// ("" and 0 when there is none).
+func wordBefore(s string, pos int) (string, int) {
+	e := pos
+	for e > 0 && !isWordRune(lastRune(s[:e])) {
+		_, size := utf8.DecodeLastRuneInString(s[:e])
+		e -= size
 	}
-	return false
+	b := e
+	for b > 0 && isWordRune(lastRune(s[:b])) {
+		_, size := utf8.DecodeLastRuneInString(s[:b])
+		b -= size
+	}
+	return s[b:e], b
 }
 
 // productWord: a folded query word that asks about products or names a
@@ -1929,36 +1938,34 @@ func wordPart(w string) bool {
 // acronym beside the name is no given name or surname ("Cursor CEO").
 func (an *analysis) personName(c *cand, rec *sentRec) bool {
 	text := an.text
-	s, e := c.start, c.end
-	if next := nextToken(text, c.end, rec.end); next.possessive && inSet(authorWorks, next.word) && !titleCaseLine(text, c.start) {
+	next := nextToken(text, c.end, rec.end)
+	if next.possessive && inSet(authorWorks, next.word) && !titleCaseLine(text, c.start) {
 		return true // "Postman's essay": only a person writes one
 	}
-	if next := nextToken(text, c.end, rec.end); !next.possessive && next.sep == 0 && nameLike(next.word) &&
+	// The full name's span: the name and the capitalised word after or
+	// before it (checked last, after the cheaper cues).
+	s, e, other := c.start, c.end, ""
+	if !next.possessive && next.sep == 0 && nameLike(next.word) &&
 		c.end+1 < len(text) && text[c.end] == ' ' && strings.HasPrefix(text[c.end+1:], next.word) {
-		if !properNoun(next.word) || !strings.ContainsFunc(next.word, unicode.IsLower) || an.d.folded[foldString(next.word)] {
-			return false
-		}
-		e = c.end + 1 + len(next.word)
+		e, other = c.end+1+len(next.word), next.word
 	} else {
 		prev := prevToken(text, rec.rawStart, c.start)
-		if !nameLike(prev.word) || !strings.ContainsFunc(prev.word, unicode.IsLower) || c.start < 1 || text[c.start-1] != ' ' ||
-			!strings.HasSuffix(text[:c.start-1], prev.word) || !properNoun(prev.word) ||
-			an.d.folded[foldString(prev.word)] {
+		if !nameLike(prev.word) || c.start < 1 || text[c.start-1] != ' ' || !strings.HasSuffix(text[:c.start-1], prev.word) {
 			return false
 		}
-		s = c.start - 1 - len(prev.word)
+		s, other = c.start-1-len(prev.word), prev.word
 	}
-	person := false
+	// a query that asks who did something is answered with people's names
+	person := an.queryWho
 	rest := strings.TrimLeft(text[e:rec.end], "*_")
 	switch {
+	case person:
 	case strings.HasPrefix(rest, ", who ") || strings.HasPrefix(rest, " who "):
 		person = true
 	case strings.HasPrefix(rest, "'s ") || strings.HasPrefix(rest, "’s "):
 		w, _ := wordAt(text, rec.end-len(rest)+strings.IndexByte(rest, ' '), rec.end)
 		person = inSet(personWorks, strings.ToLower(w))
 	}
-	// a query that asks who did something is answered with people's names
-	person = person || an.queryWho
 	if !person {
 		lo := max(rec.rawStart, s-maxTokenBytes)
 		if by := prevToken(text, lo, s); by.word == "by" {
@@ -1967,7 +1974,10 @@ func (an *analysis) personName(c *cand, rec *sentRec) bool {
 			}
 		}
 	}
-	return person && !titleCaseLine(text, c.start)
+	// the other word is a name by itself, not an acronym ("Cursor CEO")
+	// nor a tracked name
+	return person && strings.ContainsFunc(other, unicode.IsLower) && properNoun(other) && !an.d.folded[foldString(other)] &&
+		!titleCaseLine(text, c.start)
 }
 
 var (
