@@ -943,3 +943,17 @@ func TestClassPlantParts(t *testing.T) {
 			"Anise Invoices sends reminders automatically, and Anise syncs payments with your bank.", VerdictMentioned},
 	})
 }
+
+// Ignorance stated with a verb of giving or quoting and a qualifier
+// ("can't give X's fees reliably", "beyond what I can reliably report");
+// the same verbs in an opinion or a refusal to list are no ignorance.
+func TestClassIgnoranceGiveQuote(t *testing.T) {
+	harbor := Entity{Name: "Harbor", Domains: []string{"harbor.io"}}
+	runVerdictCases(t, []verdictCase{
+		{"give reliably", harbor, nil, "harbor fees", "I'm not able to give Harbor's fees reliably; check its pricing page.", VerdictUnknownToModel},
+		{"beyond what I can report", harbor, nil, "harbor fees", "Harbor's current fee schedule is beyond what I can reliably report.", VerdictUnknownToModel},
+		{"quote with any confidence", harbor, nil, "harbor fees 2026", "I can't quote Harbor's 2026 fees with any confidence.", VerdictUnknownToModel},
+		{"a rating is an opinion", harbor, nil, "harbor review", "I wouldn't give Harbor more than three stars: payroll runs late too often.", VerdictMentioned},
+		{"not listing everything", harbor, nil, "harbor features", "I won't list every feature, but Harbor covers payroll, benefits and time off.", VerdictMentioned},
+	})
+}
