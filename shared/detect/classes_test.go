@@ -839,6 +839,9 @@ func TestClassHeadlineHeadings(t *testing.T) {
 			"## How the Anchor Holds in a Storm\n\nLet out five to seven times the water depth in chain, and back the engine gently to set it.", VerdictOrdinaryWord},
 		{"headline with a contraction", entCompass, nil, "hiking navigation tips",
 			"### The Compass Isn't Always Right\nMagnetic declination shifts a bearing by several degrees; correct for it before you walk.", VerdictOrdinaryWord},
+		// a headline's capitals say nothing either way: its predicate still counts
+		{"headline with a predicate", Entity{Name: "Harbor", Domains: []string{"harbor.io"}}, nil, "harbor vs gusto payroll",
+			"### Harbor Is Cheaper for Small Teams\nIts per-seat price is lower, and setup takes an afternoon.", VerdictMentioned},
 		{"a heading of names is no headline", entBear, []Entity{entNotion, entObsidian}, "note apps for students",
 			"## Notion, Obsidian and Bear\n\nAll three sync across devices, and two of them have a free plan.", VerdictMentioned},
 	})

@@ -555,7 +555,8 @@ func (an *analysis) localEvidence(c *cand) {
 		return
 	}
 	start := atSentenceStart(text, rec.rawStart, c.start)
-	title := titleCaseLine(text, c.start)
+	style := titleStyle(text, c.start)
+	title := style != styleNone
 	if inSet(nameIntroducers, prev.word) {
 		score += wCue // "a product called Fathom", "an app named Ember"
 		c.cued = true
@@ -594,7 +595,9 @@ func (an *analysis) localEvidence(c *cand) {
 	case inSet(uiCommands, prev.word):
 		score += wUICommand
 	}
-	if title {
+	if style == styleTitle {
+		// a headline's capitals say nothing, but only a title that
+		// capitalises its function words too counts against the name
 		score += wTitleCase
 	}
 	if next.word != "" && strings.EqualFold(next.word, "of") {
@@ -990,9 +993,22 @@ func calendarSiblings(text string, pos int) bool {
 const maxTitleBytes = 200
 
 // titleCaseLine: the line holding pos is a title whose every word is
-// capitalised, function words included ("## The Notion Of Progress"), or is
-// written in capitals: capitalisation there says nothing about names.
+// capitalised, function words included ("## The Notion Of Progress"), is
+// written in capitals, or is a heading in headline style (below):
+// capitalisation there says nothing about names.
 func titleCaseLine(text string, pos int) bool {
+	return titleStyle(text, pos) != styleNone
+}
+
+// Styles of a line's capitals (titleStyle).
+const (
+	styleNone     = iota
+	styleTitle    // every word capitalised, function words included, or all capitals
+	styleHeadline // a heading with every word but the function words capitalised
+)
+
+// titleStyle reads the capitals of the line holding pos.
+func titleStyle(text string, pos int) int {
 	lo := max(0, pos-maxTitleBytes)
 	ls := strings.LastIndexByte(text[lo:pos], '\n') + 1 + lo
 	hi := min(len(text), pos+maxTitleBytes)
@@ -1003,7 +1019,7 @@ func titleCaseLine(text string, pos int) bool {
 		le += pos
 	}
 	if le-ls >= maxTitleBytes || ls == lo && lo > 0 && text[lo-1] != '\n' {
-		return false
+		return styleNone
 	}
 	words, upper, lowerFn, upperFn, lowerContent, commonCaps := 0, 0, 0, 0, 0, 0
 	allCaps := true
@@ -1036,14 +1052,19 @@ func titleCaseLine(text string, pos int) bool {
 		}
 	}
 	if words < 3 {
-		return false
+		return styleNone
 	}
 	// A heading in headline style ("## How the Rover Drives on Mars", "###
 	// The Ladder Isn't Always Vertical"): every word but the function
 	// words capitalised, two of them common words a sentence would write
 	// in lower case — not a line of names ("## Notion, Obsidian and Bear").
-	headline := lowerContent == 0 && commonCaps >= 2 && words >= 4 && headingLine(text[ls:le])
-	return allCaps || upper == words && upperFn > 0 && lowerFn == 0 || headline
+	switch {
+	case allCaps || upper == words && upperFn > 0 && lowerFn == 0:
+		return styleTitle
+	case lowerContent == 0 && commonCaps >= 2 && words >= 4 && headingLine(text[ls:le]):
+		return styleHeadline
+	}
+	return styleNone
 }
 
 // headingLine: the line is a markdown heading or wholly bold.
@@ -1168,8 +1189,10 @@ func (an *analysis) predicateFollows(c *cand, rec *sentRec) bool {
 		case k == 0 && inSet(enumerators, w) && nameLike(peekWordAt(text, np, rec.end)):
 			// "Stripe or Wise are cheaper": the predicate of both
 			_, np = wordAt(text, np, rec.end)
-		case (k < 2 || k == 2 && inner) && (nameLike(w) && !inSet(functionWords, w) || startsWithDigit(w) && len(w) <= 4):
-			// "Mercury Treasury lets …", "Bear 2 added …": a product line or version
+		case (k < 2 || k == 2 && inner) && (nameLike(w) && !inSet(functionWords, w) || startsWithDigit(w) && len(w) <= 4) &&
+			!titleCaseLine(text, c.start):
+			// "Mercury Treasury lets …", "Bear 2 added …": a product line
+			// or version (in a title, "Drip Is Better", a capital is none)
 		case k == 0 && !inSet(brandVerbs, w) && (inSet(productNouns, w) || inSetStem(categoryNouns, w)):
 			// "Nest thermostats are …", "Zoom calls drop …" (but "Telegram
 			// stores chats")
