@@ -865,6 +865,8 @@ func TestClassQueryNounSense(t *testing.T) {
 			"Kestrel hovering works by facing into the wind and beating the wings just fast enough to hold position over the grass.", VerdictOrdinaryWord},
 		{"a question about a thing", entSextant, nil, "how does a sextant work",
 			"Sextant readings give the angle between a star and the horizon; the navigator then looks the position up in tables.", VerdictOrdinaryWord},
+		{"a noun the word modifies", Entity{Name: "Rover", Domains: []string{"rover.com"}}, nil, "how does a rover sitter get paid",
+			"Rover pays sitters through the app two days after each stay, minus its service fee.", VerdictMentioned},
 		{"a product word after the name", entWise, nil, "how does a wise transfer work",
 			"Wise converts your money at the mid-market rate and shows its fee before you send.", VerdictMentioned},
 		{"a product's modifier", entSextant, nil, "is the free sextant plan enough",

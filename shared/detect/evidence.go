@@ -237,15 +237,21 @@ func (an *analysis) queryNounSense(fq, form string) bool {
 		pos = np
 	}
 	return anyOccurrence(fq, form, func(st, en int) bool {
-		if next := peekWordAny(fq, en); next != "" && an.productWord(next) {
+		next := peekWordAny(fq, en)
+		if next != "" && an.productWord(next) {
 			return false
 		}
+		if referent {
+			return true
+		}
+		// the word heads its phrase: what follows is no noun it modifies
+		// ("how does a rover drive", not "how does a rover sitter get paid")
+		head := next == "" || inSet(functionWords, next) || inSet(headFollowers, next) || strings.HasSuffix(next, "ly")
 		p1, s1 := wordBefore(fq, st)
 		p2, s2 := wordBefore(fq, s1)
 		p3, _ := wordBefore(fq, s2)
-		return referent ||
-			inSet(queryDeterminers, p2) && nounModifier(p1) && !an.d.folded[p1] ||
-			(p1 == "a" || p1 == "an") && inSet(questionWords, p3) && inSet(questionAux, p2)
+		return head && (inSet(queryDeterminers, p2) && nounModifier(p1) && !an.d.folded[p1] ||
+			(p1 == "a" || p1 == "an") && inSet(questionWords, p3) && inSet(questionAux, p2))
 	})
 }
 
@@ -291,6 +297,11 @@ var (
 	// word names: its taste, smell or origin.
 	referentVerbs = set(`taste tastes smell smells`)
 	referentNouns = set(`origin origins`)
+	// headFollowers after a noun in a query show it heads its phrase: a
+	// verb of the question or an adverb ("how does a rover drive", "climb
+	// the career ladder faster").
+	headFollowers = set(`work works drive drives function do does help get make move fly stay look used made mean
+taste smell faster fast better quicker last lasts cost costs need needs is are was`)
 	// queryDeterminers open a noun phrase in a query.
 	queryDeterminers = set(`a an the my your our their his her this that`)
 	// productModifiers qualify a product, not a kind of thing: "the free
