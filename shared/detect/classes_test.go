@@ -889,14 +889,17 @@ func TestClassFeaturePhrase(t *testing.T) {
 }
 
 // After another language's article, in an answer in that language, the
-// word is that language's common noun ("un smoothie"), and its capitalised
-// occurrences without a cue mean the same.
+// word is that language's common noun ("un smoothie"); written so twice or
+// more, its capitalised occurrences without a cue mean the same.
 func TestClassForeignCommonNoun(t *testing.T) {
 	runVerdictCases(t, []verdictCase{
 		{"French", Entity{Name: "Smoothie", Domains: []string{"smoothie.io"}}, nil, "recette smoothie banane",
-			"Pour un smoothie onctueux, mixez une banane congelée avec du lait d'avoine.\n\n### Smoothie vert ou smoothie classique ?\nLe vert ajoute des épinards sans changer beaucoup le goût.", VerdictOrdinaryWord},
+			"Pour un smoothie onctueux, mixez une banane congelée avec du lait d'avoine.\n\n### Smoothie vert ou smoothie classique ?\nUn smoothie vert ajoute des épinards sans changer beaucoup le goût.", VerdictOrdinaryWord},
 		{"Spanish", Entity{Name: "Scooter", Domains: []string{"scooter.app"}}, nil, "mejor scooter eléctrico para la ciudad",
-			"Un scooter eléctrico con ruedas de 10 pulgadas absorbe mejor los baches.\n\n**Scooter plegable o fijo:** el plegable se guarda en la oficina.", VerdictOrdinaryWord},
+			"Un scooter eléctrico con ruedas de 10 pulgadas absorbe mejor los baches.\n\n**Scooter plegable o fijo:** el scooter plegable se guarda en la oficina.", VerdictOrdinaryWord},
+		// once may be a pun on the name
+		{"one common noun beside the name", entZoom, nil, "zoom avis",
+			"Zoom fonctionne bien pour les réunions, mais le zoom numérique des webcams reste limité.", VerdictMentioned},
 		{"a name in that language", entNotion, []Entity{entObsidian}, "notion ou obsidian",
 			"Notion est un outil de prise de notes en ligne; Obsidian garde les fichiers sur votre disque.", VerdictMentioned},
 	})
@@ -960,5 +963,19 @@ func TestClassIgnoranceGiveQuote(t *testing.T) {
 		{"quote with any confidence", harbor, nil, "harbor fees 2026", "I can't quote Harbor's 2026 fees with any confidence.", VerdictUnknownToModel},
 		{"a rating is an opinion", harbor, nil, "harbor review", "I wouldn't give Harbor more than three stars: payroll runs late too often.", VerdictMentioned},
 		{"not listing everything", harbor, nil, "harbor features", "I won't list every feature, but Harbor covers payroll, benefits and time off.", VerdictMentioned},
+	})
+}
+
+// Precision of the classes above on product answers: a feature "X to Y"
+// of the product itself, "The company <Name>" introducing another company,
+// a smell asked of a product's line.
+func TestClassProductSenseKept(t *testing.T) {
+	runVerdictCases(t, []verdictCase{
+		{"the product's own feature", entZoom, nil, "zoom features",
+			"Zoom lets hosts record meetings. Zoom to Fit resizes the gallery view.", VerdictMentioned},
+		{"another company introduced", Entity{Name: "Honey", Domains: []string{"joinhoney.com"}}, nil, "honey health benefits",
+			"Honey has mild antibacterial properties. The company Manuka Health sells a graded version.", VerdictOrdinaryWord},
+		{"a smell asked of a product line", Entity{Name: "Tide", Domains: []string{"tide.com"}}, nil, "what do tide pods smell like",
+			"Tide Pods Original smells like the classic Tide liquid: clean and citrusy.", VerdictMentioned},
 	})
 }

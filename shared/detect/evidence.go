@@ -241,12 +241,15 @@ func (an *analysis) queryNounSense(fq, form string) bool {
 		if next != "" && an.productWord(next) {
 			return false
 		}
-		if referent {
-			return true
-		}
 		// the word heads its phrase: what follows is no noun it modifies
-		// ("how does a rover drive", not "how does a rover sitter get paid")
-		head := next == "" || inSet(functionWords, next) || inSet(headFollowers, next) || strings.HasSuffix(next, "ly")
+		// ("how does a rover drive", not "how does a rover sitter get
+		// paid", "what does caraway taste like", not "what do tide pods
+		// smell like")
+		head := next == "" || inSet(functionWords, next) || inSet(headFollowers, next) || inSet(referentNouns, next) ||
+			strings.HasSuffix(next, "ly")
+		if referent {
+			return head
+		}
 		p1, s1 := wordBefore(fq, st)
 		p2, s2 := wordBefore(fq, s1)
 		p3, _ := wordBefore(fq, s2)
@@ -509,14 +512,15 @@ func (an *analysis) localEvidence(c *cand) {
 		score += wNaturalKind
 		c.otherSense = true
 	}
-	feature := !cue && def == defNone && next.sep == 0 &&
-		(inSetStem(featureNouns, strings.ToLower(next.word)) || capital && an.featurePhrase(c, next, rec))
+	mode := !cue && def == defNone && next.sep == 0 && inSetStem(featureNouns, strings.ToLower(next.word))
+	feature := mode || !cue && def == defNone && next.sep == 0 && capital && an.featurePhrase(c, next, rec)
 	if feature {
 		// "Sentry Mode keeps the car's cameras awake", "the Delta
 		// variant": the name of another thing's mode or of a variant;
-		// the predicate after it is the mode's
+		// the predicate after it is the mode's. A feature "X to Y" may
+		// be the product's own ("Zoom to Fit"): only that occurrence.
 		score += wNaturalKind
-		c.otherSense = true
+		c.otherSense = mode
 	} else if !cue && def == defNone && (an.naturalKindFollows(c, rec) || an.otherOfKind(rec)) {
 		score += wNaturalKind // "Amazon basin", "Amazon River", "Apple pie", "more than any other planet"
 		c.otherSense = true
@@ -559,7 +563,7 @@ func (an *analysis) localEvidence(c *cand) {
 			// a name the word list lacks, written as a word at all
 			// ("devenir boulanger"), shows the answer's language has that
 			// word: plainly another sense than the product
-			c.otherSense = p.level == 0 && !c.cued || foreignNoun && !c.cued
+			c.otherSense = p.level == 0 && !c.cued || foreignNoun && !c.cued && an.foreignNounUse(c.pat)
 			return
 		}
 		c.local = score
@@ -709,26 +713,31 @@ func (an *analysis) companyFollows(rec *sentRec) bool {
 	if !strings.EqualFold(w, "the") && !strings.EqualFold(w, "this") {
 		return false
 	}
-	n, _ := wordAt(text, np, e)
-	return inSet(anaphoraNouns, n)
+	n, np := wordAt(text, np, e)
+	// "The company Manuka Health sells …" introduces another one
+	return inSet(anaphoraNouns, n) && !nameLike(peekWordAt(text, np, e))
 }
 
 // anaphoraNouns after "The" or "This" refer back to a company or a
 // product.
 var anaphoraNouns = set(`company brand firm startup maker manufacturer retailer app service platform bank`)
 
-// foreignNounUse: an occurrence of the pattern is written in lower case
-// after an article of another language ("un blender"), in an answer in
-// another language.
+// foreignNounUse: the answer writes the pattern as its language's common
+// noun — in lower case after an article of another language, twice or more
+// ("un blender … un blender classique"); once may be a pun on the name ("Zoom
+// fonctionne bien, mais le zoom numérique …").
 func (an *analysis) foreignNounUse(pat int32) bool {
 	text := an.text
+	n := 0
 	for i := range an.sc.cands {
 		o := &an.sc.cands[i]
 		if o.pat != pat || unicode.IsUpper(firstRune(text[o.start:o.end])) {
 			continue
 		}
 		if inSet(foreignArticles, prevToken(text, an.sc.sents[o.srec].rawStart, o.start).word) {
-			return true
+			if n++; n >= 2 {
+				return true
+			}
 		}
 	}
 	return false
