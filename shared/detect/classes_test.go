@@ -842,6 +842,8 @@ func TestClassHeadlineHeadings(t *testing.T) {
 		// a headline's capitals say nothing either way: its predicate still counts
 		{"headline with a predicate", Entity{Name: "Harbor", Domains: []string{"harbor.io"}}, nil, "harbor vs gusto payroll",
 			"### Harbor Is Cheaper for Small Teams\nIts per-seat price is lower, and setup takes an afternoon.", VerdictMentioned},
+		{"a heading that opens with the name is its topic", Entity{Name: "Ladder", Domains: []string{"ladderlife.com"}}, nil, "ladder term life review",
+			"**Ladder Life Review: Term Cover You Can Resize**\n\nCoverage goes up or down after you buy, without a new medical exam.", VerdictMentioned},
 		{"a heading of names is no headline", entBear, []Entity{entNotion, entObsidian}, "note apps for students",
 			"## Notion, Obsidian and Bear\n\nAll three sync across devices, and two of them have a free plan.", VerdictMentioned},
 	})

@@ -1042,6 +1042,7 @@ func titleStyle(text string, pos int) int {
 		return styleNone
 	}
 	words, upper, lowerFn, upperFn, lowerContent, commonCaps := 0, 0, 0, 0, 0, 0
+	first := false // the word at pos opens the line
 	allCaps := true
 	for p := ls; p < le; {
 		w, np := wordAtAny(text[:le], p)
@@ -1055,6 +1056,9 @@ func titleStyle(text string, pos int) int {
 			continue
 		}
 		words++
+		if st == pos {
+			first = words == 1
+		}
 		if unicode.IsUpper(r) {
 			upper++
 			if words > 1 && inSet(functionWords, w) {
@@ -1081,7 +1085,9 @@ func titleStyle(text string, pos int) int {
 	switch {
 	case allCaps || upper == words && upperFn > 0 && lowerFn == 0:
 		return styleTitle
-	case lowerContent == 0 && commonCaps >= 2 && words >= 4 && headingLine(text[ls:le]):
+	case lowerContent == 0 && commonCaps >= 2 && words >= 4 && !first && headingLine(text[ls:le]):
+		// not a heading that opens with the name ("## Rover: Pros and
+		// Cons", "**Ladder Life Insurance Review**"): its topic
 		return styleHeadline
 	}
 	return styleNone
