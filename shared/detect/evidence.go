@@ -254,7 +254,10 @@ func (an *analysis) queryNounSense(fq, form string) bool {
 		p2, s2 := wordBefore(fq, s1)
 		p3, _ := wordBefore(fq, s2)
 		return head && (inSet(queryDeterminers, p2) && nounModifier(p1) && !an.d.folded[p1] ||
-			(p1 == "a" || p1 == "an") && inSet(questionWords, p3) && inSet(questionAux, p2))
+			(p1 == "a" || p1 == "an") && inSet(questionWords, p3) && inSet(questionAux, p2) ||
+			// the thing a how-to makes or grows ("how to make lemonade",
+			// "how to bake a sourdough"), not one it uses or fixes
+			inSet(makingVerbs, p1) || inSet(queryDeterminers, p1) && inSet(makingVerbs, p2))
 	})
 }
 
@@ -305,6 +308,11 @@ var (
 	// the career ladder faster").
 	headFollowers = set(`work works drive drives function do does help get make move fly stay look used made mean
 taste smell faster fast better quicker last lasts cost costs need needs is are was`)
+	// makingVerbs make, cook or grow their object: a thing, never an app
+	// ("how to make lemonade"; "how to fix discord", "how to use notion"
+	// ask about products).
+	makingVerbs = set(`make cook bake brew grow plant prune knit sew carve roast grill boil steam ferment pickle
+brine sprout harvest`)
 	// queryDeterminers open a noun phrase in a query.
 	queryDeterminers = set(`a an the my your our their his her this that`)
 	// productModifiers qualify a product, not a kind of thing: "the free
