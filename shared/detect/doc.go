@@ -63,7 +63,8 @@
 //     alternatives"; a ranking or a choice: "X is close behind", "X is
 //     the step up", "the safer bet"; an agent's speech: "X recommends",
 //     "X warns"; the next sentence calling it a company or a product:
-//     "X has its shakes lab-tested. The company posts …"), or — in French, Spanish, Italian, Portuguese and
+//     "X has its shakes lab-tested. The company posts …", not "The
+//     company Manuka Health sells …"), or — in French, Spanish, Italian, Portuguese and
 //     German, whose common nouns take an article — a bare capitalised
 //     subject ("Signal est", "Notion ist", which also counts its capitals;
 //     in an answer guessed to be in another language than English, any
@@ -96,10 +97,13 @@
 //     ladder", "a mars rover"; not a product's modifier, "the free zoom
 //     plan", nor a rarer word that names a company, "the google nest
 //     hub"), "a" thing a question asks about ("how does a rover drive",
-//     "what is a thimble for"), or a thing whose taste, smell or origin is
-//     asked ("what does caraway taste like", "nutmeg origin") — unless a
-//     product word follows it in the query ("how does a wise transfer
-//     work");
+//     "what is a thimble for"), a thing whose taste, smell or origin is
+//     asked ("what does caraway taste like", "nutmeg origin"), or the thing
+//     a how-to makes, cooks or grows ("how to make lemonade"; not one it
+//     uses or fixes: "how to fix discord") — when the word heads its phrase
+//     (a verb, an adverb or nothing follows it: not "how does a rover
+//     sitter get paid", "what do tide pods smell like") and no product
+//     word follows it ("how does a wise transfer work");
 //   - the rest of the answer (iterated, at most eight passes): enumerated
 //     beside an accepted tracked entity (+1.2), heading a list item in a
 //     list of items headed by other tracked entities (+1.2), another
@@ -119,10 +123,11 @@
 // Zoom", "uncheck Zoom": −1.0), a step of a menu path after its root
 // ("Settings > Display > Zoom": −3.0; the root, "Zoom > Settings", is the
 // application and costs nothing), a title whose every word is capitalised,
-// a heading in headline style (every word but the function words
+// or a line in capitals (−0.5, and its capitals say nothing; so do a
+// heading's in headline style — every word but the function words
 // capitalised, two of them common words: "## How the Rover Drives on
-// Mars"; not a heading of names) or a line in capitals (−0.5, and its
-// capitals say nothing), a
+// Mars" — without the penalty, unless the heading opens with the name,
+// its topic, or is a heading of names), a
 // hyphenated suffix other than "-like", "-style", "-based", …
 // ("Mercury-free": −0.7), a natural kind after it or defining it ("the
 // Amazon basin", "Mercury is the smallest planet", "**Amazon** – the
@@ -170,11 +175,13 @@
 // feature's name "X to Y" whose last word is a common word ("Circle to
 // Search", "Tap to Pay"), is another thing's mode, variant or feature
 // ("Sentry Mode keeps the car's cameras awake", "the Delta variant": −1.5,
-// and the predicate after it is the mode's). After another language's
-// article, in an answer guessed to be in another language ("un blender
-// chauffant", "el scooter"), the word is that language's common noun:
-// rejected, another sense, and its sentence-start capitals there say
-// nothing. A plant's parts after it ("Anise seeds", "Sumac berries") are
+// and the predicate after it is the mode's; a feature "X to Y" may be the
+// product's own, "Zoom to Fit", so only that occurrence). After another
+// language's article, in an answer guessed to be in another language ("un
+// blender chauffant", "el scooter"), the word is that language's common
+// noun: rejected, and — written so twice or more (once may be a pun: "le
+// zoom numérique") — another sense, whose sentence-start capitals there
+// say nothing. A plant's parts after it ("Anise seeds", "Sumac berries") are
 // natural kinds.
 // A name its owner writes in lower case ("dm", "folk") counts as
 // capitalised when written so, without the evidence of a capital. An app
@@ -240,7 +247,10 @@
 // account": "nothing on Norvia's business accounts"; "mercury cashback
 // rate": "no figures on Mercury's card cashback rate"; past a year, and
 // by a part of a hyphenated word: "Tidal's 2026 per-stream rate" for
-// "tidal payout per stream"). Figures, numbers
+// "tidal payout per stream"). A verb of giving, quoting or reporting
+// with a qualifier up to seven words after it is a speech of ignorance
+// ("I'm not able to give X's fees reliably", "beyond what I can reliably
+// report", "can't quote X's fees with any confidence"). Figures, numbers
 // and statistics are information; "trained on" is knowledge ("doesn't
 // appear in anything I was trained on"); a German speech verb may come
 // last ("nichts Verlässliches sagen"); "known to <verb>" states what the
