@@ -1079,7 +1079,7 @@ func titleStyle(text string, pos int) int {
 		} else {
 			lowerContent++
 		}
-		if strings.ToUpper(w) != w {
+		if strings.ContainsFunc(w, unicode.IsLower) { // no allocation, unlike ToUpper
 			allCaps = false
 		}
 	}

@@ -277,7 +277,14 @@ func followedBy(toks []igTok, j int, ws ...string) bool {
 
 func followedByAny(toks []igTok, j int, phrases ...string) bool {
 	for _, p := range phrases {
-		if followedBy(toks, j, strings.Fields(p)...) {
+		// the phrase's words one by one, without splitting it into a slice
+		k, ok := j+1, true
+		for rest := p; ok && rest != ""; k++ {
+			var w string
+			w, rest, _ = strings.Cut(rest, " ")
+			ok = k < len(toks) && strings.EqualFold(toks[k].word, w)
+		}
+		if ok {
 			return true
 		}
 	}
