@@ -167,7 +167,6 @@ func (an *analysis) prepareQuery() {
 		an.queryNatural = an.queryNatural || inSetStem(naturalNouns, w) && !an.d.folded[foldString(w)]
 		meaning = meaning || inSet(queryMeaningWords, w)
 		what = what || strings.EqualFold(w, "what")
-		an.queryWho = an.queryWho || pos == 0 && strings.EqualFold(w, "who")
 		// "the matrix oracle character", not "notion character limit"
 		place = place || inSet(queryPlaceWords, w) && !inSet(characterOfText, peekWordAny(q, next))
 		pos = next
@@ -749,6 +748,12 @@ func (an *analysis) foreignNounUse(pat int32) bool {
 		}
 	}
 	return false
+}
+
+// asksWho: the query asks who did something ("who directed nomadland").
+func asksWho(q string) bool {
+	q = strings.TrimSpace(q)
+	return len(q) > 4 && strings.EqualFold(q[:4], "who ")
 }
 
 // featurePhrase: the name opens a feature's name of the form "X to Y" —
@@ -2013,7 +2018,7 @@ func (an *analysis) personName(c *cand, rec *sentRec) bool {
 		s, other = c.start-1-len(prev.word), prev.word
 	}
 	// a query that asks who did something is answered with people's names
-	person := an.queryWho
+	person := asksWho(an.query)
 	rest := strings.TrimLeft(text[e:rec.end], "*_")
 	switch {
 	case person:

@@ -96,10 +96,7 @@ type analysis struct {
 	// queryWord: per entity, the query uses its name as a word ("how to
 	// paddle", "mint condition meaning", "visit patagonia")
 	queryWord []bool
-	// queryWho: the query asks who did something ("who directed …"): the
-	// answer names people
-	queryWho bool
-	entAcc   []bool // per entity: a mention is accepted
+	entAcc    []bool // per entity: a mention is accepted
 	// textAttributes: distinct product attributes in the answer (capped),
 	// -1 until counted
 	textAttributes int
