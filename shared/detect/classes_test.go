@@ -793,3 +793,200 @@ func TestClassNaturalQueryOutweighsEvaluation(t *testing.T) {
 			"Kiwi provides virtual interlining, combining airlines that don't cooperate, and its app shows the risk of each connection.", VerdictMentioned},
 	})
 }
+
+// Ignorance about the very thing the query asks, named after a hyphen or a
+// year ("X's per-seat price", "X's 2027 spring range"): the statement is
+// about the entity.
+func TestClassIgnoranceAskedAspect(t *testing.T) {
+	harbor := Entity{Name: "Harbor", Domains: []string{"harborhr.com"}}
+	runVerdictCases(t, []verdictCase{
+		{"hyphenated aspect the query asks", harbor, nil, "harbor hr price per seat",
+			"There isn't enough information available to me to quote Harbor's per-seat price with any confidence. Ask their sales team for a written quote.", VerdictUnknownToModel},
+		{"a year before the aspect", Entity{Name: "Brindlewood"}, nil, "brindlewood spring menu 2027",
+			"Nothing I was trained on covers Brindlewood's 2027 spring menu, so I can't list the dishes reliably.", VerdictUnknownToModel},
+		// the aspect is not what the query asks: the statement is about it, not the entity
+		{"unasked aspect after a year", Entity{Name: "Tessvik", Domains: []string{"tessvik.com"}}, nil, "tessvik payroll",
+			"I have no details on Tessvik's 2024 office move. Tessvik runs payroll for about 4,000 small firms and files taxes in 30 states.", VerdictMentioned},
+	})
+}
+
+// A person's full name beside the brand's word — a relative "who", a
+// credit ("directed by"), a possessive work ("X's essay") — is a person,
+// not the product; one sense per answer carries it to the surname alone.
+func TestClassPersonNames(t *testing.T) {
+	runVerdictCases(t, []verdictCase{
+		{"surname with a possessive work", Entity{Name: "Baker", Domains: []string{"bakerapp.com"}}, nil, "the dawn of everything summary",
+			"The book builds on Ruth Baker's essay about early cities. Baker argues that farming spread slowly and unevenly.", VerdictOrdinaryWord},
+		{"first name credited", Entity{Name: "Amélie", Domains: []string{"amelie.fr"}}, nil, "who wrote the paper boats novel",
+			"*Paper Boats* was written by **Amélie Droz**, who also illustrated the cover. Amélie Droz later taught in Lyon.", VerdictOrdinaryWord},
+		{"a relative who after a surname", Entity{Name: "Fletcher", Domains: []string{"fletcher.io"}}, nil, "who designed the harbour bridge",
+			"The bridge was designed by engineer Tomas Fletcher, who spent eleven years on it.", VerdictOrdinaryWord},
+		{"a single name with an essay", Entity{Name: "Baker", Domains: []string{"bakerapp.com"}}, nil, "early cities theories",
+			"Baker's essay on early cities argues that farming spread slowly; Baker draws on digs in Anatolia.", VerdictOrdinaryWord},
+		{"a query asking who", Entity{Name: "Amélie", Domains: []string{"amelie.fr"}}, nil, "who won the lumen prize in 2031",
+			"The prize went to Amélie Droz for her second collection. Amélie Droz had been shortlisted twice before.", VerdictOrdinaryWord},
+		// products: a product line after the name is no person
+		{"product with a line name", Entity{Name: "Baker", Domains: []string{"bakerapp.com"}}, []Entity{{Name: "Toast", Domains: []string{"toasttab.com"}}}, "best bakery pos",
+			"Baker Studio's pricing starts at $29 a month, and Baker syncs orders with Toast.", VerdictMentioned},
+		{"an acronym is no name", Entity{Name: "Cursor", Domains: []string{"cursor.com"}}, []Entity{{Name: "Windsurf", Domains: []string{"windsurf.com"}}},
+			"cursor vs windsurf", "Cursor CEO, who spoke at the launch, said Cursor now writes most of its own code; Windsurf answered with a cheaper plan.", VerdictMentioned},
+	})
+}
+
+// A heading in headline style — every word but the function words
+// capitalised — says nothing by its capitals, as an all-capitalised title
+// does not; a heading that lists names is no headline.
+func TestClassHeadlineHeadings(t *testing.T) {
+	entAnchor := Entity{Name: "Anchor", Domains: []string{"anchor.fm"}}
+	entCompass := Entity{Name: "Compass", Domains: []string{"compass.com"}}
+	runVerdictCases(t, []verdictCase{
+		{"headline with lower-case function words", entAnchor, nil, "sailing in bad weather",
+			"## How the Anchor Holds in a Storm\n\nLet out five to seven times the water depth in chain, and back the engine gently to set it.", VerdictOrdinaryWord},
+		{"headline with a contraction", entCompass, nil, "hiking navigation tips",
+			"### The Compass Isn't Always Right\nMagnetic declination shifts a bearing by several degrees; correct for it before you walk.", VerdictOrdinaryWord},
+		// a headline's capitals say nothing either way: its predicate still counts
+		{"headline with a predicate", Entity{Name: "Harbor", Domains: []string{"harbor.io"}}, nil, "harbor vs gusto payroll",
+			"### Harbor Is Cheaper for Small Teams\nIts per-seat price is lower, and setup takes an afternoon.", VerdictMentioned},
+		{"a heading that opens with the name is its topic", Entity{Name: "Ladder", Domains: []string{"ladderlife.com"}}, nil, "ladder term life review",
+			"**Ladder Life Review: Term Cover You Can Resize**\n\nCoverage goes up or down after you buy, without a new medical exam.", VerdictMentioned},
+		{"a heading of names is no headline", entBear, []Entity{entNotion, entObsidian}, "note apps for students",
+			"## Notion, Obsidian and Bear\n\nAll three sync across devices, and two of them have a free plan.", VerdictMentioned},
+	})
+}
+
+// The query uses the word as a common noun: the head of a noun phrase
+// after a determiner and a modifier, "a" thing a question asks about, or
+// the thing whose taste or origin is asked. A product word after it, or a
+// product's modifier before it, keeps the product.
+func TestClassQueryNounSense(t *testing.T) {
+	entSumac := Entity{Name: "Sumac", Domains: []string{"sumac.io"}}
+	entKestrel := Entity{Name: "Kestrel", Domains: []string{"kestrel.io"}}
+	entSextant := Entity{Name: "Sextant", Domains: []string{"sextant.app"}}
+	entWise := Entity{Name: "Wise", Domains: []string{"wise.com"}}
+	runVerdictCases(t, []verdictCase{
+		{"taste asked", entSumac, nil, "what does sumac taste like",
+			"Sumac berries have a tart, lemony flavour with a faint fruitiness. Sprinkle the ground spice over kebabs or fattoush.", VerdictOrdinaryWord},
+		{"origin asked", entSumac, nil, "sumac origin",
+			"Sumac comes from the dried berries of a shrub that grows wild around the Mediterranean and in the Middle East.", VerdictOrdinaryWord},
+		{"a modified head noun", entKestrel, nil, "how does a hovering kestrel stay still",
+			"Kestrel hovering works by facing into the wind and beating the wings just fast enough to hold position over the grass.", VerdictOrdinaryWord},
+		{"a question about a thing", entSextant, nil, "how does a sextant work",
+			"Sextant readings give the angle between a star and the horizon; the navigator then looks the position up in tables.", VerdictOrdinaryWord},
+		{"the thing a how-to makes", Entity{Name: "Sourdough", Domains: []string{"sourdough.app"}}, nil, "how to bake sourdough at home",
+			"Sourdough needs a lively starter, a long cold proof and a very hot oven. Sourdough keeps for three days wrapped in linen.", VerdictOrdinaryWord},
+		{"a how-to that fixes an app", Entity{Name: "Discord", Domains: []string{"discord.com"}}, nil, "how to fix discord",
+			"Discord may be down: check its status page, then restart the app and clear its cache.", VerdictMentioned},
+		{"a noun the word modifies", Entity{Name: "Rover", Domains: []string{"rover.com"}}, nil, "how does a rover sitter get paid",
+			"Rover pays sitters through the app two days after each stay, minus its service fee.", VerdictMentioned},
+		{"a product word after the name", entWise, nil, "how does a wise transfer work",
+			"Wise converts your money at the mid-market rate and shows its fee before you send.", VerdictMentioned},
+		{"a product's modifier", entSextant, nil, "is the free sextant plan enough",
+			"Sextant's free plan tracks three portfolios; the paid tier adds tax reports.", VerdictMentioned},
+	})
+}
+
+// A feature named "X to Y" ("Tap to Pay", "Pinch to Zoom") is another
+// thing's feature, not the product X; two products joined by "to" are not.
+func TestClassFeaturePhrase(t *testing.T) {
+	entTap := Entity{Name: "Tap", Domains: []string{"tap.company"}}
+	runVerdictCases(t, []verdictCase{
+		{"feature phrase", entTap, nil, "how to use tap to pay on iphone",
+			"**Tap to Pay** turns the phone into a card reader. If the option is missing, check that Tap to Pay is switched on under Wallet.", VerdictOrdinaryWord},
+		{"feature phrase mid-sentence", entTap, nil, "how to use tap to pay on iphone",
+			"Open the seller app, then choose Tap to Pay and hold the customer's card near the top of the phone.", VerdictOrdinaryWord},
+		{"two products joined by to", entSlack, []Entity{entTeams}, "migrate slack to teams",
+			"Moving from Slack to Teams takes planning: Slack exports channels as JSON, and Teams imports them through a migration tool.", VerdictMentioned},
+	})
+}
+
+// After another language's article, in an answer in that language, the
+// word is that language's common noun ("un smoothie"); written so twice or
+// more, its capitalised occurrences without a cue mean the same.
+func TestClassForeignCommonNoun(t *testing.T) {
+	runVerdictCases(t, []verdictCase{
+		{"French", Entity{Name: "Smoothie", Domains: []string{"smoothie.io"}}, nil, "recette smoothie banane",
+			"Pour un smoothie onctueux, mixez une banane congelée avec du lait d'avoine.\n\n### Smoothie vert ou smoothie classique ?\nUn smoothie vert ajoute des épinards sans changer beaucoup le goût.", VerdictOrdinaryWord},
+		{"Spanish", Entity{Name: "Scooter", Domains: []string{"scooter.app"}}, nil, "mejor scooter eléctrico para la ciudad",
+			"Un scooter eléctrico con ruedas de 10 pulgadas absorbe mejor los baches.\n\n**Scooter plegable o fijo:** el scooter plegable se guarda en la oficina.", VerdictOrdinaryWord},
+		// once may be a pun on the name
+		{"one common noun beside the name", entZoom, nil, "zoom avis",
+			"Zoom fonctionne bien pour les réunions, mais le zoom numérique des webcams reste limité.", VerdictMentioned},
+		{"a name in that language", entNotion, []Entity{entObsidian}, "notion ou obsidian",
+			"Notion est un outil de prise de notes en ligne; Obsidian garde les fichiers sur votre disque.", VerdictMentioned},
+	})
+}
+
+// The next sentence calls the subject a company or a product ("The
+// company also …", "This app …"): the word at the start of the sentence
+// before it is the name.
+func TestClassCompanyAnaphora(t *testing.T) {
+	entHabit := Entity{Name: "Habit", Domains: []string{"habit.com"}}
+	runVerdictCases(t, []verdictCase{
+		{"the company goes on", entHabit, nil, "habit protein shakes lab tested",
+			"Habit has its shakes checked for lead and arsenic by an outside lab. The company posts each batch's results online.", VerdictMentioned},
+		{"the habit goes on", entHabit, nil, "how to break a habit",
+			"Habit loops run on a cue, a routine and a reward. The loop weakens when you change the cue.", VerdictOrdinaryWord},
+	})
+}
+
+// A word that recommends, advises or warns is an agent — a company or a
+// person — not a thing: "Cascade recommends one pod per load".
+func TestClassAgentSpeechVerbs(t *testing.T) {
+	entCascade := Entity{Name: "Cascade", Domains: []string{"cascadeclean.com"}}
+	runVerdictCases(t, []verdictCase{
+		{"recommends", entCascade, nil, "how many cascade pods per dishwasher load",
+			"Cascade recommends one pod per load, dropped into the main dispenser, not loose in the tub.", VerdictMentioned},
+		{"warns", entCascade, nil, "cascade pods on hand washed pans",
+			"Cascade warns against using its pods on cast iron, aluminium and wooden handles.", VerdictMentioned},
+		{"a thing does not advise", entCascade, nil, "what is a cascade waterfall",
+			"A cascade falls in a series of small steps over rock rather than in one drop.", VerdictOrdinaryWord},
+	})
+}
+
+// A rarer word before the name in the query names a company as often as a
+// thing ("the google nest hub"): no noun phrase of the word.
+func TestClassQueryCompanyModifier(t *testing.T) {
+	runVerdictCases(t, []verdictCase{
+		{"company modifier", entNest, nil, "is the google nest hub worth it",
+			"The Nest Hub is worth it if you already use Google Home: the screen shows cameras, recipes and photos.", VerdictMentioned},
+	})
+}
+
+// A plant's parts after the word ("Sumac berries", "Anise seeds") make it
+// the plant or the spice.
+func TestClassPlantParts(t *testing.T) {
+	runVerdictCases(t, []verdictCase{
+		{"seeds", Entity{Name: "Anise", Domains: []string{"anise.io"}}, nil, "anise in baking",
+			"Anise seeds give biscotti and pfeffernüsse their liquorice note; grind them just before use.", VerdictOrdinaryWord},
+		{"a product's line is no plant", Entity{Name: "Anise", Domains: []string{"anise.io"}}, nil, "anise invoicing app",
+			"Anise Invoices sends reminders automatically, and Anise syncs payments with your bank.", VerdictMentioned},
+	})
+}
+
+// Ignorance stated with a verb of giving or quoting and a qualifier
+// ("can't give X's fees reliably", "beyond what I can reliably report");
+// the same verbs in an opinion or a refusal to list are no ignorance.
+func TestClassIgnoranceGiveQuote(t *testing.T) {
+	harbor := Entity{Name: "Harbor", Domains: []string{"harbor.io"}}
+	runVerdictCases(t, []verdictCase{
+		{"give reliably", harbor, nil, "harbor fees", "I'm not able to give Harbor's fees reliably; check its pricing page.", VerdictUnknownToModel},
+		{"beyond what I can report", harbor, nil, "harbor fees", "Harbor's current fee schedule is beyond what I can reliably report.", VerdictUnknownToModel},
+		{"quote with any confidence", harbor, nil, "harbor fees 2026", "I can't quote Harbor's 2026 fees with any confidence.", VerdictUnknownToModel},
+		{"a rating is an opinion", harbor, nil, "harbor review", "I wouldn't give Harbor more than three stars: payroll runs late too often.", VerdictMentioned},
+		{"not listing everything", harbor, nil, "harbor features", "I won't list every feature, but Harbor covers payroll, benefits and time off.", VerdictMentioned},
+	})
+}
+
+// Precision of the classes above on product answers: a feature "X to Y"
+// of the product itself, "The company <Name>" introducing another company,
+// a smell asked of a product's line.
+func TestClassProductSenseKept(t *testing.T) {
+	runVerdictCases(t, []verdictCase{
+		{"the product's own feature", entZoom, nil, "zoom features",
+			"Zoom lets hosts record meetings. Zoom to Fit resizes the gallery view.", VerdictMentioned},
+		{"another company introduced", Entity{Name: "Honey", Domains: []string{"joinhoney.com"}}, nil, "honey health benefits",
+			"Honey has mild antibacterial properties. The company Manuka Health sells a graded version.", VerdictOrdinaryWord},
+		{"a smell asked of a product line", Entity{Name: "Tide", Domains: []string{"tide.com"}}, nil, "what do tide pods smell like",
+			"Tide Pods Original smells like the classic Tide liquid: clean and citrusy.", VerdictMentioned},
+	})
+}

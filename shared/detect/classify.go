@@ -724,8 +724,16 @@ func polarity(pos, neg int) Sentiment {
 // about the entity.
 func (an *analysis) aspectAsked(pos, end int) bool {
 	q := ""
+	year := false
 	for k := 0; k < 3; k++ {
 		w, np := wordAt(an.text, pos, end)
+		if startsWithDigit(w) && !year && k == 0 {
+			// "X's 2026 flavours": a year or a number qualifies the
+			// phrase; the noun after it says what is asked
+			year, k = true, -1
+			pos = np
+			continue
+		}
 		if w == "" || startsWithDigit(w) || inSet(aboutPreps, w) || inSet(articles, w) {
 			return false
 		}
@@ -735,13 +743,27 @@ func (an *analysis) aspectAsked(pos, end int) bool {
 		if q == "" {
 			q = foldString(an.query)
 		}
-		if containsWord(q, foldString(w)) {
+		if containsWord(q, foldString(w)) || strings.IndexByte(w, '-') > 0 && hyphenPartAsked(q, w) {
 			return true
 		}
 		if np < len(an.text) && an.text[np] != ' ' {
 			return false // the phrase ends at punctuation
 		}
 		pos = np
+	}
+	return false
+}
+
+// hyphenPartAsked: a part of the hyphenated word w ("per-stream",
+// "limited-edition"), other than a function word, occurs in the folded
+// query q ("payout per stream").
+func hyphenPartAsked(q, w string) bool {
+	for rest, more := w, true; more; {
+		var part string
+		part, rest, more = strings.Cut(rest, "-")
+		if len(part) >= 3 && !inSet(functionWords, part) && containsWord(q, foldString(part)) {
+			return true
+		}
 	}
 	return false
 }

@@ -61,7 +61,10 @@
 //     "X is one of the apps that", "X is the most consistent",
 //     "X is made by"; their plurals: "MX and Finicity are the main
 //     alternatives"; a ranking or a choice: "X is close behind", "X is
-//     the step up", "the safer bet"), or — in French, Spanish, Italian, Portuguese and
+//     the step up", "the safer bet"; an agent's speech: "X recommends",
+//     "X warns"; the next sentence calling it a company or a product:
+//     "X has its shakes lab-tested. The company posts …", not "The
+//     company Manuka Health sells …"), or — in French, Spanish, Italian, Portuguese and
 //     German, whose common nouns take an article — a bare capitalised
 //     subject ("Signal est", "Notion ist", which also counts its capitals;
 //     in an answer guessed to be in another language than English, any
@@ -89,7 +92,18 @@
 //     does netto mean", "flink synonym"), or — in a query about no
 //     product — a place visited or a story's character ("best time to
 //     visit patagonia", "the matrix oracle character"; "best time", "best
-//     way" ask for no product);
+//     way" ask for no product), or the word as a common noun — the head of
+//     a noun phrase after a determiner and a common word ("the career
+//     ladder", "a mars rover"; not a product's modifier, "the free zoom
+//     plan", nor a rarer word that names a company, "the google nest
+//     hub"), "a" thing a question asks about ("how does a rover drive",
+//     "what is a thimble for"), a thing whose taste, smell or origin is
+//     asked ("what does caraway taste like", "nutmeg origin"), or the thing
+//     a how-to makes, cooks or grows ("how to make lemonade"; not one it
+//     uses or fixes: "how to fix discord") — when the word heads its phrase
+//     (a verb, an adverb or nothing follows it: not "how does a rover
+//     sitter get paid", "what do tide pods smell like") and no product
+//     word follows it ("how does a wise transfer work");
 //   - the rest of the answer (iterated, at most eight passes): enumerated
 //     beside an accepted tracked entity (+1.2), heading a list item in a
 //     list of items headed by other tracked entities (+1.2), another
@@ -108,8 +122,12 @@
 // after it ("Notion of progress": −0.8), a UI command before it ("click
 // Zoom", "uncheck Zoom": −1.0), a step of a menu path after its root
 // ("Settings > Display > Zoom": −3.0; the root, "Zoom > Settings", is the
-// application and costs nothing), a title whose every word is capitalised
-// or a line in capitals (−0.5, and its capitals say nothing), a
+// application and costs nothing), a title whose every word is capitalised,
+// or a line in capitals (−0.5, and its capitals say nothing; so do a
+// heading's in headline style — every word but the function words
+// capitalised, two of them common words: "## How the Rover Drives on
+// Mars" — without the penalty, unless the heading opens with the name,
+// its topic, or is a heading of names), a
 // hyphenated suffix other than "-like", "-style", "-based", …
 // ("Mercury-free": −0.7), a natural kind after it or defining it ("the
 // Amazon basin", "Mercury is the smallest planet", "**Amazon** – the
@@ -147,9 +165,24 @@
 // "best" — is no product's word there: "is kiwi fruit good for you"); so is a person's name — followed by life dates
 // ("Johannes Peter Müller (1801–1858)") or in a sentence about surnames
 // ("Der häufigste Nachname ist Müller") — and a name the query asks the
-// meaning of, or asks about as a place or a character (above). A name right before "mode" or "variant" is another
-// thing's mode or variant ("Sentry Mode keeps the car's cameras awake",
-// "the Delta variant": −1.5, and the predicate after it is the mode's).
+// meaning of, or asks about as a place or a character (above). A person's
+// full name — the word beside a capitalised word that is a name by itself,
+// not an acronym nor a tracked name — is a person (−1.5, another sense)
+// when a relative "who" follows ("Chloé Zhao, who"), a credit precedes
+// ("directed by", "written by"), a possessive names a person's work
+// ("Neil Postman's argument"; alone, only what a person writes: "X's
+// essay", "X's memoir") or the query asks who. A name right before "mode" or "variant", or opening a
+// feature's name "X to Y" whose last word is a common word ("Circle to
+// Search", "Tap to Pay"), is another thing's mode, variant or feature
+// ("Sentry Mode keeps the car's cameras awake", "the Delta variant": −1.5,
+// and the predicate after it is the mode's; a feature "X to Y" may be the
+// product's own, "Zoom to Fit", so only that occurrence). After another
+// language's article, in an answer guessed to be in another language ("un
+// blender chauffant", "el scooter"), the word is that language's common
+// noun: rejected, and — written so twice or more (once may be a pun: "le
+// zoom numérique") — another sense, whose sentence-start capitals there
+// say nothing. A plant's parts after it ("Anise seeds", "Sumac berries") are
+// natural kinds.
 // A name its owner writes in lower case ("dm", "folk") counts as
 // capitalised when written so, without the evidence of a capital. An app
 // picked by a UI command from a store's list ("… then Subscriptions.
@@ -212,7 +245,12 @@
 // thing is generic ("Acme's features", "pricing", "reviews") or one of
 // its words (up to three) is what the query asks about ("norvia business
 // account": "nothing on Norvia's business accounts"; "mercury cashback
-// rate": "no figures on Mercury's card cashback rate"). Figures, numbers
+// rate": "no figures on Mercury's card cashback rate"; past a year, and
+// by a part of a hyphenated word: "Tidal's 2026 per-stream rate" for
+// "tidal payout per stream"). A verb of giving, quoting or reporting
+// with a qualifier up to seven words after it is a speech of ignorance
+// ("I'm not able to give X's fees reliably", "beyond what I can reliably
+// report", "can't quote X's fees with any confidence"). Figures, numbers
 // and statistics are information; "trained on" is knowledge ("doesn't
 // appear in anything I was trained on"); a German speech verb may come
 // last ("nichts Verlässliches sagen"); "known to <verb>" states what the

@@ -178,7 +178,7 @@ func (an *analysis) prepareQuery() {
 			// the ring light mean": the word itself is what is meant), or
 			// a how-to's verb; a name that is no word is no verb, and only
 			// its meaning, a place or a story speak of its namesake.
-			word := meaning || what && meantWord(fq, p.folded) || p.common && queryWordUse(fq, p.folded)
+			word := meaning || what && meantWord(fq, p.folded) || p.common && (queryWordUse(fq, p.folded) || an.queryNounSense(fq, p.folded))
 			for _, o := range p.owners {
 				an.queryNames[o.ent] = true
 				an.queryTopic = true
@@ -217,6 +217,113 @@ func queryWordUse(fq, form string) bool {
 		return k >= 2 && before[k-1] == "to" && inSet(howTo, before[k-2])
 	})
 }
+
+// queryNounSense: the query uses the form as a common noun — the head of
+// a noun phrase after a determiner and a modifier ("the career ladder", "a
+// mars rover"), a thing a question asks about with "a" ("how does a
+// rover drive", "what is a thimble for"), or the thing whose taste, smell
+// or origin is asked ("what does caraway taste like") — and no product
+// word follows it ("the free zoom plan", "how does a wise transfer work"
+// ask about the product).
+func (an *analysis) queryNounSense(fq, form string) bool {
+	referent := false
+	for pos := 0; !referent; {
+		w, np := wordAtAny(fq, pos)
+		if w == "" {
+			break
+		}
+		referent = inSet(referentVerbs, w) && peekWordAny(fq, np) == "like" || inSet(referentNouns, w)
+		pos = np
+	}
+	return anyOccurrence(fq, form, func(st, en int) bool {
+		next := peekWordAny(fq, en)
+		if next != "" && an.productWord(next) {
+			return false
+		}
+		// the word heads its phrase: what follows is no noun it modifies
+		// ("how does a rover drive", not "how does a rover sitter get
+		// paid", "what does caraway taste like", not "what do tide pods
+		// smell like")
+		head := next == "" || inSet(functionWords, next) || inSet(headFollowers, next) || inSet(referentNouns, next) ||
+			strings.HasSuffix(next, "ly")
+		if referent {
+			return head
+		}
+		p1, s1 := wordBefore(fq, st)
+		p2, s2 := wordBefore(fq, s1)
+		p3, _ := wordBefore(fq, s2)
+		return head && (inSet(queryDeterminers, p2) && nounModifier(p1) && !an.d.folded[p1] ||
+			(p1 == "a" || p1 == "an") && inSet(questionWords, p3) && inSet(questionAux, p2) ||
+			// the thing a how-to makes or grows ("how to make lemonade",
+			// "how to bake a sourdough"), not one it uses or fixes
+			inSet(makingVerbs, p1) || inSet(queryDeterminers, p1) && inSet(makingVerbs, p2))
+	})
+}
+
+// wordBefore returns the word that ends before pos in s and its start
+// ("" and 0 when there is none).
+func wordBefore(s string, pos int) (string, int) {
+	e := pos
+	for e > 0 && !isWordRune(lastRune(s[:e])) {
+		_, size := utf8.DecodeLastRuneInString(s[:e])
+		e -= size
+	}
+	b := e
+	for b > 0 && isWordRune(lastRune(s[:b])) {
+		_, size := utf8.DecodeLastRuneInString(s[:b])
+		b -= size
+	}
+	return s[b:e], b
+}
+
+// productWord: a folded query word that asks about products or names a
+// tracked entity ("plan", "thermostat", "transfer", "notion").
+func (an *analysis) productWord(w string) bool {
+	return inSetStem(queryProductWords, w) || inSetStem(categoryNouns, w) || inSet(productNouns, w) ||
+		inSet(productAttributes, w) || an.d.folded[w]
+}
+
+// nounModifier: w may modify a noun after a determiner ("career", "mars"):
+// a common word, not a function word nor one that qualifies a product
+// ("free", "new", "best").
+func nounModifier(w string) bool {
+	if len(w) < 3 || inSet(functionWords, w) || inSetStem(queryProductWords, w) || inSet(weakProductWords, w) ||
+		inSet(productModifiers, w) {
+		return false
+	}
+	// a common word: not a rarer one that names a company as often
+	// ("google", "amazon": "the google nest hub")
+	l := ordinaryLevel(w)
+	return l > levelShort && l <= 35
+}
+
+var (
+	// referentVerbs before "like" and referentNouns ask about the thing a
+	// word names: its taste, smell or origin.
+	referentVerbs = set(`taste tastes smell smells`)
+	referentNouns = set(`origin origins`)
+	// headFollowers after a noun in a query show it heads its phrase: a
+	// verb of the question or an adverb ("how does a rover drive", "climb
+	// the career ladder faster").
+	headFollowers = set(`work works drive drives function do does help get make move fly stay look used made mean
+taste smell faster fast better quicker last lasts cost costs need needs is are was`)
+	// makingVerbs make, cook or grow their object: a thing, never an app
+	// ("how to make lemonade"; "how to fix discord", "how to use notion"
+	// ask about products).
+	makingVerbs = set(`make cook bake brew grow plant prune knit sew carve roast grill boil steam ferment pickle
+brine sprout harvest`)
+	// queryDeterminers open a noun phrase in a query.
+	queryDeterminers = set(`a an the my your our their his her this that`)
+	// productModifiers qualify a product, not a kind of thing: "the free
+	// zoom plan", "the new notion".
+	productModifiers = set(`new old free paid latest premium basic pro plus business personal family student
+enterprise team official same other current original cheap cheaper better good great top whole entire main
+default standard mobile desktop online`)
+	// questionWords and questionAux open a question about "a" thing: "how
+	// does a rover drive", "what is a thimble for".
+	questionWords = set(`how what why where when`)
+	questionAux   = set(`does do did is are was`)
+)
 
 // meantWord: the form is followed by "mean" or "means" in the query.
 func meantWord(fq, form string) bool {
@@ -412,15 +519,22 @@ func (an *analysis) localEvidence(c *cand) {
 		score += wNaturalKind
 		c.otherSense = true
 	}
-	feature := !cue && def == defNone && next.sep == 0 && inSetStem(featureNouns, strings.ToLower(next.word))
+	mode := !cue && def == defNone && next.sep == 0 && inSetStem(featureNouns, strings.ToLower(next.word))
+	feature := mode || !cue && def == defNone && next.sep == 0 && capital && an.featurePhrase(c, next, rec)
 	if feature {
 		// "Sentry Mode keeps the car's cameras awake", "the Delta
 		// variant": the name of another thing's mode or of a variant;
-		// the predicate after it is the mode's
+		// the predicate after it is the mode's. A feature "X to Y" may
+		// be the product's own ("Zoom to Fit"): only that occurrence.
 		score += wNaturalKind
-		c.otherSense = true
+		c.otherSense = mode
 	} else if !cue && def == defNone && (an.naturalKindFollows(c, rec) || an.otherOfKind(rec)) {
 		score += wNaturalKind // "Amazon basin", "Amazon River", "Apple pie", "more than any other planet"
+		c.otherSense = true
+	}
+	if !cue && !tld && def == defNone && !feature && !c.otherSense && capital && an.personName(c, rec) {
+		// "Neil Postman's argument", "directed by Chloé Zhao": a person
+		score += wNaturalKind
 		c.otherSense = true
 	}
 	c.cued = cue || tld || def == defProduct || anchor
@@ -434,6 +548,10 @@ func (an *analysis) localEvidence(c *cand) {
 		// otherwise; after an article it is a common noun ("a coda", "the
 		// notion that") unless a cue or a domain suffix makes it a product.
 		nounUse := (inSet(articles, prev.word) || inSet(nounDeterminers, prev.word)) && !cue && !tld
+		// "un blender chauffant", "el scooter": after another language's
+		// article, in an answer in that language, the word is that
+		// language's common noun
+		foreignNoun := !cue && !tld && inSet(foreignArticles, prev.word) && an.nonEnglish()
 		// the head of its phrase ("a notion that", "no notion of"), not a
 		// modifier ("a wise choice")
 		nounHead := nounUse && (next.word == "" || inSet(nounHeadFollowers, next.word))
@@ -441,7 +559,7 @@ func (an *analysis) localEvidence(c *cand) {
 		// "a whole orange is the better choice": an article and an
 		// adjective make a common noun's phrase, whatever defines it
 		nounUse = nounUse || !cue && !tld && afterArticleAdjective(text, rec.rawStart, c.start, prev)
-		if score < evidenceThreshold || verb || nounUse {
+		if score < evidenceThreshold || verb || nounUse || foreignNoun {
 			reject()
 			// "a *notion*", "no notion": the answer uses the common noun,
 			// and its capitalised occurrences without a cue likely too. So
@@ -452,14 +570,15 @@ func (an *analysis) localEvidence(c *cand) {
 			// a name the word list lacks, written as a word at all
 			// ("devenir boulanger"), shows the answer's language has that
 			// word: plainly another sense than the product
-			c.otherSense = p.level == 0 && !c.cued
+			c.otherSense = p.level == 0 && !c.cued || foreignNoun && !c.cued && an.foreignNounUse(c.pat)
 			return
 		}
 		c.local = score
 		return
 	}
 	start := atSentenceStart(text, rec.rawStart, c.start)
-	title := titleCaseLine(text, c.start)
+	style := titleStyle(text, c.start)
+	title := style != styleNone
 	if inSet(nameIntroducers, prev.word) {
 		score += wCue // "a product called Fathom", "an app named Ember"
 		c.cued = true
@@ -498,7 +617,9 @@ func (an *analysis) localEvidence(c *cand) {
 	case inSet(uiCommands, prev.word):
 		score += wUICommand
 	}
-	if title {
+	if style == styleTitle {
+		// a headline's capitals say nothing, but only a title that
+		// capitalises its function words too counts against the name
 		score += wTitleCase
 	}
 	if next.word != "" && strings.EqualFold(next.word, "of") {
@@ -519,8 +640,10 @@ func (an *analysis) localEvidence(c *cand) {
 	// In an answer in another language, an English word stated bare at a
 	// sentence start, before a lower-case word, is a name ("Zoom funciona
 	// muy bien"): the language would use its own word, with an article.
+	// Not when the answer writes the word as that language's common noun
+	// ("un blender … Blender chauffant ou classique ?").
 	capEvidence = capEvidence || start && !title && !ownCase && next.sep == 0 && next.word != "" && !nameLike(next.word) &&
-		!startsWithDigit(next.word) && an.nonEnglish()
+		!startsWithDigit(next.word) && an.nonEnglish() && !an.foreignNounUse(c.pat)
 	switch {
 	case an.domainSeen[c.ent] && !title && !menu:
 		score += wDomainSeen
@@ -545,6 +668,11 @@ func (an *analysis) localEvidence(c *cand) {
 	}
 
 	if !feature && an.predicateFollows(c, rec) {
+		score += wPredicate
+	}
+	if start && !title && !c.otherSense && an.companyFollows(rec) {
+		// "Ritual has its multivitamins tested … The company also
+		// publishes …": the next sentence calls the subject a company
 		score += wPredicate
 	}
 	attrs := an.attributes(rec)
@@ -573,6 +701,75 @@ func (an *analysis) localEvidence(c *cand) {
 		score += wQueryTopic
 	}
 	c.local = score
+}
+
+// companyFollows: the next sentence opens with "The company", "This
+// brand", "The app" — it goes on about the subject of this one as a
+// company or a product.
+func (an *analysis) companyFollows(rec *sentRec) bool {
+	text := an.text
+	pos := rec.end
+	for pos < len(text) && strings.IndexByte(".!?)*_\"", text[pos]) >= 0 {
+		pos++
+	}
+	s, e, ok := sentenceAfter(text, pos)
+	if !ok {
+		return false
+	}
+	w, np := wordAt(text, s, e)
+	if !strings.EqualFold(w, "the") && !strings.EqualFold(w, "this") {
+		return false
+	}
+	n, np := wordAt(text, np, e)
+	// "The company Manuka Health sells …" introduces another one
+	return inSet(anaphoraNouns, n) && !nameLike(peekWordAt(text, np, e))
+}
+
+// anaphoraNouns after "The" or "This" refer back to a company or a
+// product.
+var anaphoraNouns = set(`company brand firm startup maker manufacturer retailer app service platform bank`)
+
+// foreignNounUse: the answer writes the pattern as its language's common
+// noun — in lower case after an article of another language, twice or more
+// ("un blender … un blender classique"); once may be a pun on the name ("Zoom
+// fonctionne bien, mais le zoom numérique …").
+func (an *analysis) foreignNounUse(pat int32) bool {
+	text := an.text
+	n := 0
+	for i := range an.sc.cands {
+		o := &an.sc.cands[i]
+		if o.pat != pat || unicode.IsUpper(firstRune(text[o.start:o.end])) {
+			continue
+		}
+		if inSet(foreignArticles, prevToken(text, an.sc.sents[o.srec].rawStart, o.start).word) {
+			if n++; n >= 2 {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// asksWho: the query asks who did something ("who directed nomadland").
+func asksWho(q string) bool {
+	q = strings.TrimSpace(q)
+	return len(q) > 4 && strings.EqualFold(q[:4], "who ")
+}
+
+// featurePhrase: the name opens a feature's name of the form "X to Y" —
+// "Circle to Search", "Tap to Pay", "Zoom to Fit" — whose last word is a
+// common word capitalised as a name, not a tracked name nor a title's
+// ("moving from Slack to Teams" names two products).
+func (an *analysis) featurePhrase(c *cand, next tok, rec *sentRec) bool {
+	if next.word != "to" || next.possessive {
+		return false
+	}
+	k := strings.Index(an.text[c.end:rec.end], " to ")
+	if k < 0 || k > 4 {
+		return false
+	}
+	w, _ := wordAt(an.text, c.end+k+len(" to "), rec.end)
+	return nameLike(w) && commonWord(w) && !an.d.folded[strings.ToLower(w)] && !titleCaseLine(an.text, c.start)
 }
 
 // identifierPart: the word is part of a path, a host, a handle or an
@@ -829,9 +1026,22 @@ func calendarSiblings(text string, pos int) bool {
 const maxTitleBytes = 200
 
 // titleCaseLine: the line holding pos is a title whose every word is
-// capitalised, function words included ("## The Notion Of Progress"), or is
-// written in capitals: capitalisation there says nothing about names.
+// capitalised, function words included ("## The Notion Of Progress"), is
+// written in capitals, or is a heading in headline style (below):
+// capitalisation there says nothing about names.
 func titleCaseLine(text string, pos int) bool {
+	return titleStyle(text, pos) != styleNone
+}
+
+// Styles of a line's capitals (titleStyle).
+const (
+	styleNone     = iota
+	styleTitle    // every word capitalised, function words included, or all capitals
+	styleHeadline // a heading with every word but the function words capitalised
+)
+
+// titleStyle reads the capitals of the line holding pos.
+func titleStyle(text string, pos int) int {
 	lo := max(0, pos-maxTitleBytes)
 	ls := strings.LastIndexByte(text[lo:pos], '\n') + 1 + lo
 	hi := min(len(text), pos+maxTitleBytes)
@@ -842,37 +1052,82 @@ func titleCaseLine(text string, pos int) bool {
 		le += pos
 	}
 	if le-ls >= maxTitleBytes || ls == lo && lo > 0 && text[lo-1] != '\n' {
-		return false
+		return styleNone
 	}
-	words, upper, lowerFn, upperFn := 0, 0, 0, 0
+	words, upper, lowerFn, upperFn, lowerContent, commonCaps := 0, 0, 0, 0, 0, 0
+	first := false // the word at pos opens the line
 	allCaps := true
 	for p := ls; p < le; {
 		w, np := wordAtAny(text[:le], p)
 		if w == "" {
 			break
 		}
+		st := np - len(w)
 		p = np
 		r := firstRune(w)
 		if !unicode.IsLetter(r) {
 			continue
 		}
 		words++
+		if st == pos {
+			first = words == 1
+		}
 		if unicode.IsUpper(r) {
 			upper++
 			if words > 1 && inSet(functionWords, w) {
 				upperFn++
+			} else if words > 1 && st != pos && commonWord(w) {
+				commonCaps++
 			}
 		} else if inSet(functionWords, w) {
 			lowerFn++
+		} else {
+			lowerContent++
 		}
-		if strings.ToUpper(w) != w {
+		if strings.ContainsFunc(w, unicode.IsLower) { // no allocation, unlike ToUpper
 			allCaps = false
 		}
 	}
 	if words < 3 {
+		return styleNone
+	}
+	// A heading in headline style ("## How the Rover Drives on Mars", "###
+	// The Ladder Isn't Always Vertical"): every word but the function
+	// words capitalised, two of them common words a sentence would write
+	// in lower case — not a line of names ("## Notion, Obsidian and Bear").
+	switch {
+	case allCaps || upper == words && upperFn > 0 && lowerFn == 0:
+		return styleTitle
+	case lowerContent == 0 && commonCaps >= 2 && words >= 4 && !first && headingLine(text[ls:le]):
+		// not a heading that opens with the name ("## Rover: Pros and
+		// Cons", "**Ladder Life Insurance Review**"): its topic
+		return styleHeadline
+	}
+	return styleNone
+}
+
+// headingLine: the line is a markdown heading or wholly bold.
+func headingLine(line string) bool {
+	line = strings.TrimSpace(line)
+	return strings.HasPrefix(line, "#") || len(line) > 4 && strings.HasPrefix(line, "**") && strings.HasSuffix(line, "**")
+}
+
+// commonWord: w, capitalised, is a common English word in lower case
+// (SCOWL levels up to 35).
+func commonWord(w string) bool {
+	var buf [24]byte
+	if len(w) > len(buf) {
 		return false
 	}
-	return allCaps || upper == words && upperFn > 0 && lowerFn == 0
+	for k := 0; k < len(w); k++ {
+		c := w[k]
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		buf[k] = c
+	}
+	l := ordinaryLevel(string(buf[:len(w)]))
+	return l > levelShort && l <= 35
 }
 
 // nameOnlyHead: the candidate is all of a heading, a list item's head or
@@ -973,8 +1228,10 @@ func (an *analysis) predicateFollows(c *cand, rec *sentRec) bool {
 		case k == 0 && inSet(enumerators, w) && nameLike(peekWordAt(text, np, rec.end)):
 			// "Stripe or Wise are cheaper": the predicate of both
 			_, np = wordAt(text, np, rec.end)
-		case (k < 2 || k == 2 && inner) && (nameLike(w) && !inSet(functionWords, w) || startsWithDigit(w) && len(w) <= 4):
-			// "Mercury Treasury lets …", "Bear 2 added …": a product line or version
+		case (k < 2 || k == 2 && inner) && (nameLike(w) && !inSet(functionWords, w) || startsWithDigit(w) && len(w) <= 4) &&
+			!titleCaseLine(text, c.start):
+			// "Mercury Treasury lets …", "Bear 2 added …": a product line
+			// or version (in a title, "Drip Is Better", a capital is none)
 		case k == 0 && !inSet(brandVerbs, w) && (inSet(productNouns, w) || inSetStem(categoryNouns, w)):
 			// "Nest thermostats are …", "Zoom calls drop …" (but "Telegram
 			// stores chats")
@@ -1230,6 +1487,11 @@ oferece tem permite è offre ha permette resta`)
 	objectStarts = set(`your you the an this it its these those them their our my his her users people teams
 customers businesses every each all any some both`)
 
+	// foreignArticles: articles of French, Spanish, Italian, Portuguese and
+	// German (not those English also writes: "a", "as").
+	foreignArticles = set(`un une le la les des du el los las una unos unas il lo gli uno um uma uns umas der die das
+den dem ein eine einen einem einer`)
+
 	// quantityPrefixes make a compound's second part a substance or a kind:
 	// "high-mercury fish", "low-signal areas".
 	quantityPrefixes = set(`high low non zero rich heavy light reduced added extra`)
@@ -1265,7 +1527,8 @@ mattress scooter ebike razor`)
 planet planets moon star element metal metals mineral poisoning toxicity exposure levels fish species bird birds
 tree trees fruit fruits pie cider juice sauce slices orchard animal animals mythology myth god goddess
 priestess temple oracle sanctuary mountain mountains lake lakes ocean sea island islands valley desert tribe
-tribes warrior warriors horse zodiac horoscope astrology constellation festival carnival parade museum`)
+tribes warrior warriors horse zodiac horoscope astrology constellation festival carnival parade museum
+seed seeds berry berries spice spices herb herbs petals kernels`)
 
 	// featureNouns right after a name make it the name of a mode or a
 	// variant of something else: "Sentry Mode", "the Delta variant".
@@ -1321,6 +1584,7 @@ emphasises prioritizes prioritises feels looks gets got makes made keeps kept he
 organizes organises connects scales shows displays tracks sends needs beats trails lags falls struggles fails
 crashes hides locks stays became becomes introduced expanded dropped removed raised cut changed moved
 partnered rebranded reported says said claims announced grew serves powers enables imports exports
+recommends recommended advises advised warns warned instructs urges
 shut folded collapsed pivoted merged relaunched discontinued ceased
 syncs backs wins won ranks rated scores scored topped outperforms undercuts matches suits fits`)
 
@@ -1454,7 +1718,7 @@ func (an *analysis) guardNamesakes() {
 		rec := &an.sc.sents[c.srec]
 		if !(an.queryNaturalOnly && an.queryNames[c.ent]) && !an.queryWord[c.ent] &&
 			an.definitional(c) != defNaturalKind && !an.naturalKindFollows(c, rec) && !an.otherOfKind(rec) &&
-			!lifeDatesFollow(an.text, c.end, rec.end) && !an.surnameSentence(rec) {
+			!lifeDatesFollow(an.text, c.end, rec.end) && !an.surnameSentence(rec) && !an.personName(c, rec) {
 			continue
 		}
 		for k := range cands {
@@ -1726,3 +1990,68 @@ func wordPart(w string) bool {
 	lv := ordinaryLevel(w)
 	return lv != 0 && len(w) > 2 && !calendarWords[w] && lv <= 35
 }
+
+// personName: the name and a capitalised word beside it that is a name by
+// itself ("Neil", "Zhao") form a person's full name, and the sentence
+// speaks of a person: a relative "who" follows ("Chloé Zhao, who also
+// wrote"), a credit precedes ("directed by …", "written by …"), or a
+// possessive names a person's work ("Neil Postman's argument", "… 's
+// book"). Products take none of these, and none is a product cue. An
+// acronym beside the name is no given name or surname ("Cursor CEO").
+func (an *analysis) personName(c *cand, rec *sentRec) bool {
+	text := an.text
+	next := nextToken(text, c.end, rec.end)
+	if next.possessive && inSet(authorWorks, next.word) && !titleCaseLine(text, c.start) {
+		return true // "Postman's essay": only a person writes one
+	}
+	// The full name's span: the name and the capitalised word after or
+	// before it (checked last, after the cheaper cues).
+	s, e, other := c.start, c.end, ""
+	if !next.possessive && next.sep == 0 && nameLike(next.word) &&
+		c.end+1 < len(text) && text[c.end] == ' ' && strings.HasPrefix(text[c.end+1:], next.word) {
+		e, other = c.end+1+len(next.word), next.word
+	} else {
+		prev := prevToken(text, rec.rawStart, c.start)
+		if !nameLike(prev.word) || c.start < 1 || text[c.start-1] != ' ' || !strings.HasSuffix(text[:c.start-1], prev.word) {
+			return false
+		}
+		s, other = c.start-1-len(prev.word), prev.word
+	}
+	// a query that asks who did something is answered with people's names
+	person := asksWho(an.query)
+	rest := strings.TrimLeft(text[e:rec.end], "*_")
+	switch {
+	case person:
+	case strings.HasPrefix(rest, ", who ") || strings.HasPrefix(rest, " who "):
+		person = true
+	case strings.HasPrefix(rest, "'s ") || strings.HasPrefix(rest, "’s "):
+		w, _ := wordAt(text, rec.end-len(rest)+strings.IndexByte(rest, ' '), rec.end)
+		person = inSet(personWorks, strings.ToLower(w))
+	}
+	if !person {
+		lo := max(rec.rawStart, s-maxTokenBytes)
+		if by := prevToken(text, lo, s); by.word == "by" {
+			if k := strings.LastIndex(text[lo:s], "by"); k >= 0 {
+				person = inSet(personCredits, strings.ToLower(prevToken(text, lo, lo+k).word))
+			}
+		}
+	}
+	// the other word is a name by itself, not an acronym ("Cursor CEO")
+	// nor a tracked name
+	return person && strings.ContainsFunc(other, unicode.IsLower) && properNoun(other) && !an.d.folded[foldString(other)] &&
+		!titleCaseLine(text, c.start)
+}
+
+var (
+	// personWorks after a person's possessive name: what a person writes,
+	// makes or argues.
+	personWorks = set(`book books novel novels argument arguments essay essays theory theories thesis memoir memoirs
+poem poems poetry film films painting paintings critique lectures speech speeches biography autobiography
+philosophy ideas death birth childhood career`)
+	// authorWorks after a single possessive name: what only a person
+	// writes ("Postman's essay", not "Amazon's book sales").
+	authorWorks = set(`novel novels memoir memoirs poem poems essay essays biography autobiography thesis`)
+	// personCredits before "by" credit a person's work ("directed by").
+	personCredits = set(`directed written authored composed painted narrated illustrated coined sung co-written
+co-directed photographed choreographed`)
+)

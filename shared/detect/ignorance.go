@@ -57,13 +57,14 @@ var ignoranceWords = func() map[string]uint16 {
 		connais connaissais sais trouve kenne weiß weiss bekannt vertraut conozco conoce encuentro encontré conheço
 		conheco sei conosco trovo`)
 	add(igSpeech, `say tell describe comment speak assess evaluate judge vouch characterize characterise explain
+		give quote list report state share provide
 		sagen beurteilen bewerten dire évaluer decir evaluar`)
 	add(igNotable, `known well-known widely-known established exist exists existed existence notable mainstream
 		prominent recognized recognised covered covers documented discussed`)
 	add(igSelf, `i me my we our us myself
 		je j moi ich mir mich yo tengo dispongo conozco encuentro eu tenho conheço conheco io ho conosco`)
 	add(igExist, `there available publicly public online accessible`)
-	add(igQualify, `reliably accurately confidently much anything what whether how specifics details definitively
+	add(igQualify, `reliably accurately confidently confidence much anything what whether how specifics details definitively
 		certainty sure precisely exactly authoritatively meaningfully about assessment opinion evaluation
 		overview comparison informed verlässliches verlässlich zuverlässiges genaues fiable fiables précis nada`)
 	add(igNegCog, `unfamiliar unaware unknown unverified`)
@@ -99,7 +100,7 @@ var knowledgeStems = []string{
 	"encounter", "describ", "say", "tell", "comment", "speak", "assess", "evaluat", "judg", "vouch", "character",
 	"explain", "establish", "notable", "mainstream", "prominent", "discuss", "exist", "unfamiliar", "unaware",
 	"unknown", "unverified", "insight", "no idea", "picture", "training", "opinion", "match", "reviews", "come across", "came across", "overview",
-	"figures", "numbers", "statistic", "stats", "trained", "sagen", "beurteil", "decir",
+	"figures", "numbers", "statistic", "stats", "trained", "sagen", "beurteil", "decir", "give", "quot", "report",
 	// French, German, Spanish, Portuguese, Italian
 	"donn", "renseign", "angab", "daten", "einzelheit", "dato", "dados", "dati", "dettagl", "connai", "kenne", "bekannt",
 	"vertraut", "conoz", "conhe", "conosc", "nothing",
@@ -230,7 +231,7 @@ func knowledgeNear(toks []igTok, i int) (int, bool) {
 		case t.cls&igCog != 0 && self && !block && !followedByAny(toks, j, "that", "how to") && !toBeWithin(toks, j):
 			return j, true
 		case t.cls&igSpeech != 0 && self && !block && !enough:
-			for k := j + 1; k < min(len(toks), j+6); k++ {
+			for k := j + 1; k < min(len(toks), j+8); k++ {
 				if toks[k].cls&igQualify != 0 {
 					return j, true
 				}
@@ -276,7 +277,14 @@ func followedBy(toks []igTok, j int, ws ...string) bool {
 
 func followedByAny(toks []igTok, j int, phrases ...string) bool {
 	for _, p := range phrases {
-		if followedBy(toks, j, strings.Fields(p)...) {
+		// the phrase's words one by one, without splitting it into a slice
+		k, ok := j+1, true
+		for rest := p; ok && rest != ""; k++ {
+			var w string
+			w, rest, _ = strings.Cut(rest, " ")
+			ok = k < len(toks) && strings.EqualFold(toks[k].word, w)
+		}
+		if ok {
 			return true
 		}
 	}
