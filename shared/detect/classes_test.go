@@ -943,3 +943,34 @@ func TestClassPlantParts(t *testing.T) {
 			"Anise Invoices sends reminders automatically, and Anise syncs payments with your bank.", VerdictMentioned},
 	})
 }
+
+// The speaker disclaims current prices of the asked aspect ("I don't have
+// up-to-date pricing for X's team plan") and says nothing else of the
+// brand: unknown to the model. A brand's own pricing practice is a fact.
+func TestClassPriceIgnorance(t *testing.T) {
+	entBrindle := Entity{Name: "Brindle", Domains: []string{"brindle.io"}}
+	runVerdictCases(t, []verdictCase{
+		{"current pricing of the asked plan", entBrindle, nil, "brindle team plan cost",
+			"I don't have current pricing for Brindle's team plan, so I won't guess a figure.\n\nMost team tools charge per seat, and yearly billing is usually cheaper.", VerdictUnknownToModel},
+		{"up to date, the qualifier before", entBrindle, nil, "brindle premium tier price",
+			"Sadly I can't give you up to date prices on Brindle's premium tier. They change often.\n\nCheck the vendor's site before you buy.", VerdictUnknownToModel},
+		{"reliable prices, existential", Entity{Name: "Kovra"}, nil, "kovra annual subscription price",
+			"There are no reliable prices available for Kovra's annual subscription that I could quote.", VerdictUnknownToModel},
+		{"the brand hides its prices: a fact", entBrindle, nil, "brindle team plan cost",
+			"Brindle doesn't show current prices until you book a demo, which makes comparing harder.", VerdictMentioned},
+		{"no prices listed: a fact", entBrindle, nil, "brindle pricing",
+			"Brindle doesn't publish prices online; the sales team quotes per seat.", VerdictMentioned},
+		{"prices disclaimed, the product described", entBrindle, nil, "brindle team plan cost",
+			"I don't have current pricing for Brindle's team plan. Brindle offers a free tier with three projects and unlimited guests.", VerdictMentioned},
+	})
+}
+
+func TestClassPriceIgnoranceThenFacts(t *testing.T) {
+	entBrindle := Entity{Name: "Brindle", Domains: []string{"brindle.io"}}
+	runVerdictCases(t, []verdictCase{
+		{"but it goes on about the brand", entBrindle, nil, "brindle pricing 2026",
+			"I don't have current 2026 pricing for Brindle, but it's popular with agencies and bills per active seat.", VerdictMentioned},
+		{"the brand's price list, then figures", entBrindle, nil, "brindle pricing",
+			"I don't have Brindle's current price list. Buyers reported paying about $40 per seat per month in 2025.", VerdictMentioned},
+	})
+}
