@@ -974,3 +974,21 @@ func TestClassPriceIgnoranceThenFacts(t *testing.T) {
 			"I don't have Brindle's current price list. Buyers reported paying about $40 per seat per month in 2025.", VerdictMentioned},
 	})
 }
+
+// In an answer in another language, the brand's word inflected after that
+// language's article ("den Kumpeln", "las bicis") is the language's common
+// noun: ordinary_word, as an English plural is.
+func TestClassForeignInflection(t *testing.T) {
+	entKumpel := Entity{Name: "Kumpel", Domains: []string{"kumpel.app"}}
+	entBici := Entity{Name: "Bici", Domains: []string{"bici.es"}}
+	runVerdictCases(t, []verdictCase{
+		{"German dative plural", entKumpel, nil, "mit freunden ins stadion",
+			"Mit den Kumpeln ins Stadion zu gehen macht mehr Spaß, wenn man die Karten früh kauft. Die Stehplätze sind am günstigsten.", VerdictOrdinaryWord},
+		{"Spanish plural", entBici, nil, "moverse por sevilla barato",
+			"Las bicis compartidas son la forma más barata de moverse por el centro, y hay estaciones en casi todos los barrios.", VerdictOrdinaryWord},
+		{"English plural of a foreign name says nothing", entBici, nil, "bike share seville",
+			"The Bicis of Seville are a popular sight, and the network of lanes keeps growing.", VerdictNotMentioned},
+		{"the name itself in another language", entKumpel, nil, "kumpel app erfahrungen",
+			"Kumpel ist eine App, mit der man Fahrgemeinschaften zum Stadion organisiert.", VerdictMentioned},
+	})
+}

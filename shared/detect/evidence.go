@@ -1824,6 +1824,9 @@ func (an *analysis) brandWordForm() bool {
 		n := len(f)
 		lv := ordinaryLevel(f)
 		word := lv != 0 && n > 2 && !calendarWords[f]
+		if !word && n >= 3 && an.nonEnglish() && an.foreignInflection(f) {
+			return true
+		}
 		if n < 3 || !word && !compoundOfWords(f) {
 			continue
 		}
@@ -1840,6 +1843,58 @@ func (an *analysis) brandWordForm() bool {
 		}
 	}
 	return false
+}
+
+// foreignInflections are the plural and case endings a noun of French,
+// Spanish, Italian, Portuguese or German takes ("die Öffis", "den
+// Kollegen", "les bistrots").
+var foreignInflections = set(`s e en es n er ern ens`)
+
+// foreignInflection: in an answer in another language, the brand's word f
+// (folded) occurs only inflected, after that language's article ("die
+// Öffis sind billiger") — a common noun of the language, as the English
+// plural is one of English.
+func (an *analysis) foreignInflection(f string) bool {
+	text := an.text
+	for pos := 0; pos < len(text); {
+		st := pos
+		var isWord bool
+		if pos, isWord = stepWord(text, pos, len(text)); !isWord {
+			continue
+		}
+		rest, ok := foldedPrefix(text[st:pos], f)
+		if !ok || !inSet(foreignInflections, rest) {
+			continue
+		}
+		if inSet(foreignArticles, prevToken(text, max(0, st-maxTokenBytes), st).word) {
+			return true
+		}
+	}
+	return false
+}
+
+// foldedPrefix: w folds to f followed by rest (ASCII lower case), compared
+// rune by rune without allocating.
+func foldedPrefix(w, f string) (rest string, ok bool) {
+	for i := 0; i < len(w); {
+		if f == "" {
+			rest = w[i:]
+			for k := 0; k < len(rest); k++ {
+				if c := rest[k]; c < 'a' || c > 'z' {
+					return "", false
+				}
+			}
+			return rest, true
+		}
+		r, size := utf8.DecodeRuneInString(w[i:])
+		fr := foldRune(r, w[i:i+size])
+		if !strings.HasPrefix(f, fr) {
+			return "", false
+		}
+		f = f[len(fr):]
+		i += size
+	}
+	return "", false
 }
 
 // pluralNoun: stem+suffix occurs in the text (ASCII case-insensitively) as
