@@ -992,3 +992,22 @@ func TestClassForeignInflection(t *testing.T) {
 			"Kumpel ist eine App, mit der man Fahrgemeinschaften zum Stadion organisiert.", VerdictMentioned},
 	})
 }
+
+// A competitor whose owner styles its name in lower case ("slow down" for
+// "Slow Down") gets the evidence of a capitalised name when written so —
+// list items of products, bold, product predicates — and its idiom stays
+// a phrase.
+func TestClassLowerStyledCompetitor(t *testing.T) {
+	brand := Entity{Name: "Lumen", Domains: []string{"lumen.app"}}
+	comps := []Entity{{Name: "Slow Down", Aliases: []string{"slow down"}, Domains: []string{"slowdown.app"}}, {Name: "Haven", Domains: []string{"haven.so"}}}
+	runCompetitorCases(t, []competitorCase{
+		{"a bold list item of apps", brand, comps, "apps to stop doomscrolling",
+			"1. **Lumen** – schedules focus blocks and locks chosen apps.\n2. **slow down** – adds a ten-second pause before a feed loads, which breaks the reflex.\n3. **Haven** – blocks sites on every device at once.", "Slow Down", true},
+		{"its own styling, compared", brand, comps, "lumen vs slow down",
+			"**slow down** makes you wait a few seconds before an app opens. It's free and works well for habits.\n\n**Lumen** is a full blocker with schedules.", "Slow Down", true},
+		{"the phrase in prose", brand, comps, "how to read more books",
+			"Set a page goal, keep a book by the bed and slow down when a chapter gets dense.", "Slow Down", false},
+		{"the phrase before a verb's object", brand, comps, "tips for eating mindfully",
+			"Put the fork down between bites; it helps you slow down and notice when you're full.", "Slow Down", false},
+	})
+}

@@ -1609,12 +1609,13 @@ func prefixedIn(s, pre, form string) bool {
 	return false
 }
 
-// ownCase: the candidate is a name its owner writes in lower case ("dm",
-// "folk"), written so. Its case says nothing either way: it is read as a
-// capitalised word without the evidence of its capital.
+// ownCase: the candidate is a name or alias its owner writes in lower case
+// ("dm", "folk", a capitalised "One Sec" styled "one sec"), written so.
+// Its case says nothing either way: it is read as a capitalised word
+// without the evidence of its capital.
 func (an *analysis) ownCase(c *cand) bool {
 	surface := an.text[c.start:c.end]
-	return c.kind == KindName && surface == an.d.ents[c.ent].name && !hasUpper(surface)
+	return c.kind != KindDomain && slices.Contains(an.d.ents[c.ent].lower, surface)
 }
 
 // hasUpper reports whether s has an upper-case letter.
