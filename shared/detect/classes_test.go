@@ -1011,3 +1011,21 @@ func TestClassLowerStyledCompetitor(t *testing.T) {
 			"Put the fork down between bites; it helps you slow down and notice when you're full.", "Slow Down", false},
 	})
 }
+
+// "X is established", and a product's verb conjoined after a state ("X is
+// well established and works across devices"): a product predicate, for a
+// competitor as for the brand.
+func TestClassEstablishedAndWorks(t *testing.T) {
+	brand := Entity{Name: "Lumen", Domains: []string{"lumen.app"}}
+	comps := []Entity{{Name: "Haven", Domains: []string{"haven.so"}}}
+	runCompetitorCases(t, []competitorCase{
+		{"a state, then a product's verb", brand, comps, "lumen focus app review",
+			"I can't verify Lumen's current features, so I won't review it.\n\nWhen you compare blockers, check scheduling and price.\n\nHaven is minimal and runs on phones and laptops, so it is a fair benchmark.", "Haven", true},
+		{"long established", brand, comps, "best focus apps",
+			"Lumen suits students. Haven is long established, which matters for a tool you will pay for yearly.", "Haven", true},
+	})
+	runVerdictCases(t, []verdictCase{
+		{"an idea's state is no product's", Entity{Name: "Harmony", Domains: []string{"harmony.io"}}, nil, "how to write a chorale",
+			"Harmony is well established by the bass line and moves in thirds and sixths above it.", VerdictOrdinaryWord},
+	})
+}

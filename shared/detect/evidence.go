@@ -1242,6 +1242,9 @@ func (an *analysis) stateFollows(pos, end int) bool {
 		if inSet(functionWords, w) && !strings.EqualFold(w, "and") {
 			return false
 		}
+		if strings.EqualFold(w, "and") && inSet(brandVerbs, peekWordAt(text, np, end)) {
+			return true // "X is well established and works across devices": a second, a product's, predicate
+		}
 		w, np = wordAt(text, np, end)
 	}
 	return false
@@ -1535,7 +1538,7 @@ blamed sued fined praised rated reviewed often one choice pick option alternativ
 platform service favourite favorite standout leader default easy easier cheaper simpler fast faster
 free open-source affordable expensive pricey reliable secure private founded made manufactured produced
 launched renamed rebranded created developed sold marketed listed licensed regulated incorporated
-behind ahead runner-up contender bet upgrade go-to`)
+behind ahead runner-up contender bet upgrade go-to established`)
 
 	// productAttributes in a sentence mark talk about a product.
 	productAttributes = set(`pricing price prices priced plan plans tier tiers subscription subscriptions free
