@@ -962,12 +962,6 @@ func TestClassPriceIgnorance(t *testing.T) {
 			"Brindle doesn't publish prices online; the sales team quotes per seat.", VerdictMentioned},
 		{"prices disclaimed, the product described", entBrindle, nil, "brindle team plan cost",
 			"I don't have current pricing for Brindle's team plan. Brindle offers a free tier with three projects and unlimited guests.", VerdictMentioned},
-	})
-}
-
-func TestClassPriceIgnoranceThenFacts(t *testing.T) {
-	entBrindle := Entity{Name: "Brindle", Domains: []string{"brindle.io"}}
-	runVerdictCases(t, []verdictCase{
 		{"but it goes on about the brand", entBrindle, nil, "brindle pricing 2026",
 			"I don't have current 2026 pricing for Brindle, but it's popular with agencies and bills per active seat.", VerdictMentioned},
 		{"the brand's price list, then figures", entBrindle, nil, "brindle pricing",
@@ -1009,6 +1003,10 @@ func TestClassLowerStyledCompetitor(t *testing.T) {
 			"Set a page goal, keep a book by the bed and slow down when a chapter gets dense.", "Slow Down", false},
 		{"the phrase before a verb's object", brand, comps, "tips for eating mindfully",
 			"Put the fork down between bites; it helps you slow down and notice when you're full.", "Slow Down", false},
+		{"the phrase beside the brand's list", brand, comps, "apps to stop doomscrolling",
+			"1. **Lumen** – locks chosen apps on a schedule.\n2. **Haven** – blocks sites everywhere.\n\nBoth work best if you also slow down and notice when you reach for the phone.", "Slow Down", false},
+		{"the phrase as a bold tip", brand, comps, "how to focus better",
+			"- **slow down** – read one page at a time.\n- **take breaks** – stand up every hour.", "Slow Down", false},
 	})
 }
 
