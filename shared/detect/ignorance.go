@@ -103,17 +103,26 @@ var knowledgeStems = []string{
 	"encounter", "describ", "say", "tell", "comment", "speak", "assess", "evaluat", "judg", "vouch", "character",
 	"explain", "establish", "notable", "mainstream", "prominent", "discuss", "exist", "unfamiliar", "unaware",
 	"unknown", "unverified", "insight", "no idea", "picture", "training", "opinion", "match", "reviews", "come across", "came across", "overview",
-	"figures", "numbers", "statistic", "stats", "trained", "sagen", "beurteil", "decir", "pric", "rates", "fees", "costs",
+	"figures", "numbers", "statistic", "stats", "trained", "sagen", "beurteil", "decir",
 	// French, German, Spanish, Portuguese, Italian
 	"donn", "renseign", "angab", "daten", "einzelheit", "dato", "dados", "dati", "dettagl", "connai", "kenne", "bekannt",
 	"vertraut", "conoz", "conhe", "conosc", "nothing",
 }
 
+// priceFilter and currentFilter: a price word is a knowledge term only
+// with a currency qualifier ("current pricing"), so a sentence needs both.
+var (
+	priceFilter   = sync.OnceValue(func() *automaton { return buildAutomaton([]string{"pric", "rates", "fees", "costs"}) })
+	currentFilter = sync.OnceValue(func() *automaton {
+		return buildAutomaton([]string{"current", "reliable", "up-to-date", "up to date", "recent", "latest", "accurate", "exact", "verified"})
+	})
+)
+
 // ignoranceSpans appends the byte spans of ignorance statements in
 // text[s:e] to out.
 func (an *analysis) ignoranceSpans(s, e int, out [][2]int) [][2]int {
 	text := an.text
-	if !knowledgeFilter().matchAny(text[s:e]) {
+	if !knowledgeFilter().matchAny(text[s:e]) && !(priceFilter().matchAny(text[s:e]) && currentFilter().matchAny(text[s:e])) {
 		return out
 	}
 	toks := an.sc.igToks[:0]
