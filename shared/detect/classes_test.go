@@ -956,6 +956,8 @@ func TestClassPriceIgnorance(t *testing.T) {
 			"Sadly I can't give you up to date prices on Brindle's premium tier. They change often.\n\nCheck the vendor's site before you buy.", VerdictUnknownToModel},
 		{"reliable prices, existential", Entity{Name: "Kovra"}, nil, "kovra annual subscription price",
 			"There are no reliable prices available for Kovra's annual subscription that I could quote.", VerdictUnknownToModel},
+		{"a product's tier the query does not name", entBrindle, nil, "how much does brindle cost",
+			"I don't have up-to-date prices for Brindle's family sharing options.\n\nFamily plans usually cost less per person than separate accounts.", VerdictUnknownToModel},
 		{"the brand hides its prices: a fact", entBrindle, nil, "brindle team plan cost",
 			"Brindle doesn't show current prices until you book a demo, which makes comparing harder.", VerdictMentioned},
 		{"no prices listed: a fact", entBrindle, nil, "brindle pricing",
