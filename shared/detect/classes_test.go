@@ -982,6 +982,8 @@ func TestClassForeignInflection(t *testing.T) {
 			"Mit den Kumpeln ins Stadion zu gehen macht mehr Spaß, wenn man die Karten früh kauft. Die Stehplätze sind am günstigsten.", VerdictOrdinaryWord},
 		{"Spanish plural", entBici, nil, "moverse por sevilla barato",
 			"Las bicis compartidas son la forma más barata de moverse por el centro, y hay estaciones en casi todos los barrios.", VerdictOrdinaryWord},
+		{"an English word's plural in Spanish", Entity{Name: "Scooter", Domains: []string{"scooter.app"}}, nil, "patinete eléctrico para la ciudad",
+			"Los scooters eléctricos con ruedas grandes absorben mejor los baches y se pliegan para el metro.", VerdictOrdinaryWord},
 		{"English plural of a foreign name says nothing", entBici, nil, "bike share seville",
 			"The Bicis of Seville are a popular sight, and the network of lanes keeps growing.", VerdictNotMentioned},
 		{"the name itself in another language", entKumpel, nil, "kumpel app erfahrungen",

@@ -1828,7 +1828,7 @@ func (an *analysis) brandWordForm() bool {
 		n := len(f)
 		lv := ordinaryLevel(f)
 		word := lv != 0 && n > 2 && !calendarWords[f]
-		if !word && n >= 3 && an.nonEnglish() && an.foreignInflection(f) {
+		if n >= 3 && !calendarWords[f] && an.nonEnglish() && an.foreignInflection(f) {
 			return true
 		}
 		if n < 3 || !word && !compoundOfWords(f) {
