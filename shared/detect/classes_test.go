@@ -990,3 +990,91 @@ func TestClassProductSenseKept(t *testing.T) {
 			"Tide Pods Original smells like the classic Tide liquid: clean and citrusy.", VerdictMentioned},
 	})
 }
+
+// The speaker disclaims current prices of the asked aspect ("I don't have
+// up-to-date pricing for X's team plan") and says nothing else of the
+// brand: unknown to the model. A brand's own pricing practice is a fact.
+func TestClassPriceIgnorance(t *testing.T) {
+	entBrindle := Entity{Name: "Brindle", Domains: []string{"brindle.io"}}
+	runVerdictCases(t, []verdictCase{
+		{"current pricing of the asked plan", entBrindle, nil, "brindle team plan cost",
+			"I don't have current pricing for Brindle's team plan, so I won't guess a figure.\n\nMost team tools charge per seat, and yearly billing is usually cheaper.", VerdictUnknownToModel},
+		{"up to date, the qualifier before", entBrindle, nil, "brindle premium tier price",
+			"Sadly I can't give you up to date prices on Brindle's premium tier. They change often.\n\nCheck the vendor's site before you buy.", VerdictUnknownToModel},
+		{"reliable prices, existential", Entity{Name: "Kovra"}, nil, "kovra annual subscription price",
+			"There are no reliable prices available for Kovra's annual subscription that I could quote.", VerdictUnknownToModel},
+		{"a product's tier the query does not name", entBrindle, nil, "how much does brindle cost",
+			"I don't have up-to-date prices for Brindle's family sharing options.\n\nFamily plans usually cost less per person than separate accounts.", VerdictUnknownToModel},
+		{"the brand hides its prices: a fact", entBrindle, nil, "brindle team plan cost",
+			"Brindle doesn't show current prices until you book a demo, which makes comparing harder.", VerdictMentioned},
+		{"no prices listed: a fact", entBrindle, nil, "brindle pricing",
+			"Brindle doesn't publish prices online; the sales team quotes per seat.", VerdictMentioned},
+		{"prices disclaimed, the product described", entBrindle, nil, "brindle team plan cost",
+			"I don't have current pricing for Brindle's team plan. Brindle offers a free tier with three projects and unlimited guests.", VerdictMentioned},
+		{"but it goes on about the brand", entBrindle, nil, "brindle pricing 2026",
+			"I don't have current 2026 pricing for Brindle, but it's popular with agencies and bills per active seat.", VerdictMentioned},
+		{"the brand's price list, then figures", entBrindle, nil, "brindle pricing",
+			"I don't have Brindle's current price list. Buyers reported paying about $40 per seat per month in 2025.", VerdictMentioned},
+	})
+}
+
+// In an answer in another language, the brand's word inflected after that
+// language's article ("den Kumpeln", "las bicis") is the language's common
+// noun: ordinary_word, as an English plural is.
+func TestClassForeignInflection(t *testing.T) {
+	entKumpel := Entity{Name: "Kumpel", Domains: []string{"kumpel.app"}}
+	entBici := Entity{Name: "Bici", Domains: []string{"bici.es"}}
+	runVerdictCases(t, []verdictCase{
+		{"German dative plural", entKumpel, nil, "mit freunden ins stadion",
+			"Mit den Kumpeln ins Stadion zu gehen macht mehr Spaß, wenn man die Karten früh kauft. Die Stehplätze sind am günstigsten.", VerdictOrdinaryWord},
+		{"Spanish plural", entBici, nil, "moverse por sevilla barato",
+			"Las bicis compartidas son la forma más barata de moverse por el centro, y hay estaciones en casi todos los barrios.", VerdictOrdinaryWord},
+		{"an English word's plural in Spanish", Entity{Name: "Scooter", Domains: []string{"scooter.app"}}, nil, "patinete eléctrico para la ciudad",
+			"Los scooters eléctricos con ruedas grandes absorben mejor los baches y se pliegan para el metro.", VerdictOrdinaryWord},
+		{"English plural of a foreign name says nothing", entBici, nil, "bike share seville",
+			"The Bicis of Seville are a popular sight, and the network of lanes keeps growing.", VerdictNotMentioned},
+		{"the name itself in another language", entKumpel, nil, "kumpel app erfahrungen",
+			"Kumpel ist eine App, mit der man Fahrgemeinschaften zum Stadion organisiert.", VerdictMentioned},
+	})
+}
+
+// A competitor whose owner styles its name in lower case ("slow down" for
+// "Slow Down") gets the evidence of a capitalised name when written so —
+// list items of products, bold, product predicates — and its idiom stays
+// a phrase.
+func TestClassLowerStyledCompetitor(t *testing.T) {
+	brand := Entity{Name: "Lumen", Domains: []string{"lumen.app"}}
+	comps := []Entity{{Name: "Slow Down", Aliases: []string{"slow down"}, Domains: []string{"slowdown.app"}}, {Name: "Haven", Domains: []string{"haven.so"}}}
+	runCompetitorCases(t, []competitorCase{
+		{"a bold list item of apps", brand, comps, "apps to stop doomscrolling",
+			"1. **Lumen** – schedules focus blocks and locks chosen apps.\n2. **slow down** – adds a ten-second pause before a feed loads, which breaks the reflex.\n3. **Haven** – blocks sites on every device at once.", "Slow Down", true},
+		{"its own styling, compared", brand, comps, "lumen vs slow down",
+			"**slow down** makes you wait a few seconds before an app opens. It's free and works well for habits.\n\n**Lumen** is a full blocker with schedules.", "Slow Down", true},
+		{"the phrase in prose", brand, comps, "how to read more books",
+			"Set a page goal, keep a book by the bed and slow down when a chapter gets dense.", "Slow Down", false},
+		{"the phrase before a verb's object", brand, comps, "tips for eating mindfully",
+			"Put the fork down between bites; it helps you slow down and notice when you're full.", "Slow Down", false},
+		{"the phrase beside the brand's list", brand, comps, "apps to stop doomscrolling",
+			"1. **Lumen** – locks chosen apps on a schedule.\n2. **Haven** – blocks sites everywhere.\n\nBoth work best if you also slow down and notice when you reach for the phone.", "Slow Down", false},
+		{"the phrase as a bold tip", brand, comps, "how to focus better",
+			"- **slow down** – read one page at a time.\n- **take breaks** – stand up every hour.", "Slow Down", false},
+	})
+}
+
+// "X is established", and a product's verb conjoined after a state ("X is
+// well established and works across devices"): a product predicate, for a
+// competitor as for the brand.
+func TestClassEstablishedAndWorks(t *testing.T) {
+	brand := Entity{Name: "Lumen", Domains: []string{"lumen.app"}}
+	comps := []Entity{{Name: "Haven", Domains: []string{"haven.so"}}}
+	runCompetitorCases(t, []competitorCase{
+		{"a state, then a product's verb", brand, comps, "lumen focus app review",
+			"I can't verify Lumen's current features, so I won't review it.\n\nWhen you compare blockers, check scheduling and price.\n\nHaven is minimal and runs on phones and laptops, so it is a fair benchmark.", "Haven", true},
+		{"long established", brand, comps, "best focus apps",
+			"Lumen suits students. Haven is long established, which matters for a tool you will pay for yearly.", "Haven", true},
+	})
+	runVerdictCases(t, []verdictCase{
+		{"an idea's state is no product's", Entity{Name: "Harmony", Domains: []string{"harmony.io"}}, nil, "how to write a chorale",
+			"Harmony is well established by the bass line and moves in thirds and sixths above it.", VerdictOrdinaryWord},
+	})
+}

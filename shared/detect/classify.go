@@ -201,7 +201,7 @@ func citationForm(text string, start, end int) bool {
 // genericAspects after a possessive stand for the entity itself.
 var genericAspects = set(`features feature pricing prices price product products services service offering
 offerings plans capabilities platform app apps tool software reputation reviews details background
-history company business`)
+history company business plan tier tiers membership memberships subscription subscriptions options`)
 
 // statementObject returns the object of an ignorance statement m that
 // ends with, or is followed by, a preposition ("no data about you"), or "".

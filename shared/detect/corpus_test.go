@@ -446,6 +446,11 @@ var heldoutFloors = map[string]struct{ mentionF1, verdict, sentiment, negatives,
 	"batch-q.jsonl": {mentionF1: 0.98, verdict: 0.98, sentiment: 0.67, negatives: 0.85, startFound: 1.00},
 	"batch-r.jsonl": {mentionF1: 1.00, verdict: 1.00, sentiment: 0.92, negatives: 1.00, startFound: 0.95},
 	"batch-s.jsonl": {mentionF1: 0.98, verdict: 0.98, sentiment: 0.66, negatives: 0.75, startFound: 0.88},
+	// U was written blind and measured once on d7 (mention F1 0.971,
+	// verdict 0.961); its classes fixed since (ignorance of an aspect's
+	// current prices, a foreign word's inflection, lower-case styled and
+	// conjoined-predicate competitors), it is tuning material.
+	"batch-u.jsonl": {mentionF1: 1.00, verdict: 1.00, sentiment: 0.58, negatives: 1.00, startFound: 1.00},
 }
 
 func TestHeldout(t *testing.T) {

@@ -192,6 +192,7 @@ type pattern struct {
 type entInfo struct {
 	name    string
 	domains []string // normalised: lower case, no scheme, no "www."
+	lower   []string // the name and aliases its owner writes in lower case ("one sec")
 }
 
 // Detector matches one brand and its competitors; compile it once with New
@@ -271,7 +272,13 @@ func New(brand Entity, competitors []Entity, opts ...Option) *Detector {
 		if v := withoutApostrophes(e.Name); v != e.Name {
 			add(ei, v, KindAlias) // "Arc'teryx" written "Arcteryx"
 		}
+		if lowerStyled(e.Name) {
+			info.lower = append(info.lower, e.Name)
+		}
 		for _, a := range e.Aliases {
+			if lowerStyled(a) {
+				info.lower = append(info.lower, a)
+			}
 			add(ei, a, KindAlias)
 			if v := withoutApostrophes(a); v != a {
 				add(ei, v, KindAlias)
@@ -311,6 +318,12 @@ func withoutApostrophes(s string) string {
 		b.WriteRune(r)
 	}
 	return b.String()
+}
+
+// lowerStyled: a configured form written with letters, none upper case
+// ("one sec", "dm"): the owner's own styling.
+func lowerStyled(form string) bool {
+	return strings.ContainsFunc(form, unicode.IsLetter) && !strings.ContainsFunc(form, unicode.IsUpper)
 }
 
 func isASCII(s string) bool {

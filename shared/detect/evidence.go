@@ -1304,6 +1304,9 @@ func (an *analysis) stateFollows(pos, end int) bool {
 		if inSet(functionWords, w) && !strings.EqualFold(w, "and") {
 			return false
 		}
+		if strings.EqualFold(w, "and") && inSet(brandVerbs, peekWordAt(text, np, end)) {
+			return true // "X is well established and works across devices": a second, a product's, predicate
+		}
 		w, np = wordAt(text, np, end)
 	}
 	return false
@@ -1597,7 +1600,7 @@ blamed sued fined praised rated reviewed often one choice pick option alternativ
 platform service favourite favorite standout leader default easy easier cheaper simpler fast faster
 free open-source affordable expensive pricey reliable secure private founded made manufactured produced
 launched renamed rebranded created developed sold marketed listed licensed regulated incorporated
-behind ahead runner-up contender bet upgrade go-to`)
+behind ahead runner-up contender bet upgrade go-to established`)
 
 	// productAttributes in a sentence mark talk about a product.
 	productAttributes = set(`pricing price prices priced plan plans tier tiers subscription subscriptions free
@@ -1671,12 +1674,13 @@ func prefixedIn(s, pre, form string) bool {
 	return false
 }
 
-// ownCase: the candidate is a name its owner writes in lower case ("dm",
-// "folk"), written so. Its case says nothing either way: it is read as a
-// capitalised word without the evidence of its capital.
+// ownCase: the candidate is a name or alias its owner writes in lower case
+// ("dm", "folk", a capitalised "One Sec" styled "one sec"), written so.
+// Its case says nothing either way: it is read as a capitalised word
+// without the evidence of its capital.
 func (an *analysis) ownCase(c *cand) bool {
 	surface := an.text[c.start:c.end]
-	return c.kind == KindName && surface == an.d.ents[c.ent].name && !hasUpper(surface)
+	return c.kind != KindDomain && slices.Contains(an.d.ents[c.ent].lower, surface)
 }
 
 // hasUpper reports whether s has an upper-case letter.
@@ -1886,6 +1890,9 @@ func (an *analysis) brandWordForm() bool {
 		n := len(f)
 		lv := ordinaryLevel(f)
 		word := lv != 0 && n > 2 && !calendarWords[f]
+		if n >= 3 && !calendarWords[f] && an.nonEnglish() && an.foreignInflection(f) {
+			return true
+		}
 		if n < 3 || !word && !compoundOfWords(f) {
 			continue
 		}
@@ -1902,6 +1909,58 @@ func (an *analysis) brandWordForm() bool {
 		}
 	}
 	return false
+}
+
+// foreignInflections are the plural and case endings a noun of French,
+// Spanish, Italian, Portuguese or German takes ("die Öffis", "den
+// Kollegen", "les bistrots").
+var foreignInflections = set(`s e en es n er ern ens`)
+
+// foreignInflection: in an answer in another language, the brand's word f
+// (folded) occurs only inflected, after that language's article ("die
+// Öffis sind billiger") — a common noun of the language, as the English
+// plural is one of English.
+func (an *analysis) foreignInflection(f string) bool {
+	text := an.text
+	for pos := 0; pos < len(text); {
+		st := pos
+		var isWord bool
+		if pos, isWord = stepWord(text, pos, len(text)); !isWord {
+			continue
+		}
+		rest, ok := foldedPrefix(text[st:pos], f)
+		if !ok || !inSet(foreignInflections, rest) {
+			continue
+		}
+		if inSet(foreignArticles, prevToken(text, max(0, st-maxTokenBytes), st).word) {
+			return true
+		}
+	}
+	return false
+}
+
+// foldedPrefix: w folds to f followed by rest (ASCII lower case), compared
+// rune by rune without allocating.
+func foldedPrefix(w, f string) (rest string, ok bool) {
+	for i := 0; i < len(w); {
+		if f == "" {
+			rest = w[i:]
+			for k := 0; k < len(rest); k++ {
+				if c := rest[k]; c < 'a' || c > 'z' {
+					return "", false
+				}
+			}
+			return rest, true
+		}
+		r, size := utf8.DecodeRuneInString(w[i:])
+		fr := foldRune(r, w[i:i+size])
+		if !strings.HasPrefix(f, fr) {
+			return "", false
+		}
+		f = f[len(fr):]
+		i += size
+	}
+	return "", false
 }
 
 // pluralNoun: stem+suffix occurs in the text (ASCII case-insensitively) as

@@ -34,6 +34,8 @@ const (
 	igBlock                      // "better", "than": comparisons ("don't know a better tool")
 	igEnough                     // "enough": praise ("can't say enough")
 	igPrep                       // "about", "on", "regarding": information about something
+	igPrice                      // "pricing", "prices": information only when current ("reliable pricing")
+	igCurrent                    // "current", "reliable", "up-to-date": qualifies a price as information
 )
 
 var ignoranceWords = func() map[string]uint16 {
@@ -71,6 +73,8 @@ var ignoranceWords = func() map[string]uint16 {
 	add(igBlock, `better best than more worse`)
 	add(igEnough, `enough`)
 	add(igPrep, `about on regarding for of concerning around`)
+	add(igPrice, `pricing prices price rates fees costs`)
+	add(igCurrent, `current reliable up-to-date recent latest accurate exact verified date`)
 	return m
 }()
 
@@ -106,11 +110,20 @@ var knowledgeStems = []string{
 	"vertraut", "conoz", "conhe", "conosc", "nothing",
 }
 
+// priceFilter and currentFilter: a price word is a knowledge term only
+// with a currency qualifier ("current pricing"), so a sentence needs both.
+var (
+	priceFilter   = sync.OnceValue(func() *automaton { return buildAutomaton([]string{"pric", "rates", "fees", "costs"}) })
+	currentFilter = sync.OnceValue(func() *automaton {
+		return buildAutomaton([]string{"current", "reliable", "up-to-date", "up to date", "recent", "latest", "accurate", "exact", "verified"})
+	})
+)
+
 // ignoranceSpans appends the byte spans of ignorance statements in
 // text[s:e] to out.
 func (an *analysis) ignoranceSpans(s, e int, out [][2]int) [][2]int {
 	text := an.text
-	if !knowledgeFilter().matchAny(text[s:e]) {
+	if !knowledgeFilter().matchAny(text[s:e]) && !(priceFilter().matchAny(text[s:e]) && currentFilter().matchAny(text[s:e])) {
 		return out
 	}
 	toks := an.sc.igToks[:0]
@@ -226,6 +239,13 @@ func knowledgeNear(toks []igTok, i int) (int, bool) {
 			return j, true
 		case t.cls&igInfo != 0 && (self || exist || j+1 < len(toks) && toks[j+1].cls&igPrep != 0 && toks[i].cls&igNeg != 0 && strings.EqualFold(toks[i].word, "no")):
 			return j, true
+		case t.cls&igPrice != 0 && j > i && (self || exist) && currentBefore(toks, i, j) &&
+			pricesOf(toks, j) && toks[len(toks)-1].clause == cl:
+			// "I don't have reliable, current pricing for X's plans": the
+			// speaker disclaims up-to-date figures of what follows, not
+			// the product's having prices ("X doesn't list prices" states
+			// a fact), and no "but" goes on to say what it costs
+			return j, true
 		case t.cls&igCog != 0 && strings.EqualFold(t.word, "across") && (j == 0 || !inSet(comeWords, toks[j-1].word)):
 			// "across" is cognition only in "come across"
 		case t.cls&igCog != 0 && self && !block && !followedByAny(toks, j, "that", "how to") && !toBeWithin(toks, j):
@@ -245,6 +265,31 @@ func knowledgeNear(toks []igTok, i int) (int, bool) {
 		}
 	}
 	return 0, false
+}
+
+// currentBefore: a currency qualifier ("current", "reliable", "up to
+// date") lies between the negation at i and the price word at j, within
+// three words of it.
+func currentBefore(toks []igTok, i, j int) bool {
+	for k := max(i+1, j-3); k < j; k++ {
+		if toks[k].cls&igCurrent != 0 && toks[k].clause == toks[j].clause {
+			if strings.EqualFold(toks[k].word, "date") && (k < 2 || !strings.EqualFold(toks[k-1].word, "to")) {
+				continue // "date" only in "up to date"
+			}
+			return true
+		}
+	}
+	return false
+}
+
+// pricesOf: a preposition follows the price word at j, past an
+// "available" ("pricing for X", "prices available for X").
+func pricesOf(toks []igTok, j int) bool {
+	k := j + 1
+	if k < len(toks) && toks[k].cls&igExist != 0 {
+		k++
+	}
+	return k < len(toks) && toks[k].cls&igPrep != 0
 }
 
 // toBeWithin: "to be" follows j within three words ("found X to be slow":
