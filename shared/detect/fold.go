@@ -17,10 +17,14 @@ import (
 // through tables computed once, because running x/text transformers per rune
 // in the hot path would allocate.
 
-// foldRange is one contiguous block of precomputed folds.
+// foldRange is one contiguous block of precomputed folds: the fold of rune
+// r is data[off[r-lo]:off[r-lo+1]]. One string and an offset table, not a
+// string per rune, keep the tables free of pointers, so the garbage
+// collector never scans them.
 type foldRange struct {
 	lo, hi rune // [lo, hi)
-	tab    []string
+	data   string
+	off    []uint32
 }
 
 var (
@@ -44,10 +48,14 @@ func initFold() {
 	foldOnce.Do(func() {
 		caser := cases.Fold()
 		for _, sp := range foldTableSpans {
-			fr := foldRange{lo: sp[0], hi: sp[1], tab: make([]string, sp[1]-sp[0])}
+			fr := foldRange{lo: sp[0], hi: sp[1], off: make([]uint32, 0, sp[1]-sp[0]+1)}
+			var b strings.Builder
 			for r := sp[0]; r < sp[1]; r++ {
-				fr.tab[r-sp[0]] = computeFold(caser, r)
+				fr.off = append(fr.off, uint32(b.Len()))
+				b.WriteString(computeFold(caser, r))
 			}
+			fr.off = append(fr.off, uint32(b.Len()))
+			fr.data = b.String()
 			foldRanges = append(foldRanges, fr)
 		}
 	})
@@ -109,7 +117,8 @@ func foldRune(r rune, orig string) string {
 	for i := range foldRanges {
 		fr := &foldRanges[i]
 		if r >= fr.lo && r < fr.hi {
-			return fr.tab[r-fr.lo]
+			k := r - fr.lo
+			return fr.data[fr.off[k]:fr.off[k+1]]
 		}
 	}
 	if r == utf8.RuneError {
