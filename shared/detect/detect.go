@@ -418,10 +418,19 @@ func (sc *scratch) reset() {
 }
 
 // scan runs the automaton over text once. ASCII bytes step directly (the
-// class table folds case); other runes step through their folded bytes. A
-// ring of original byte offsets, indexed by folded position, maps a match's
-// folded start back to the text. Sentence boundaries are counted on the way,
-// so every hit knows its sentence without a second pass.
+// class table folds case); other runes step through their folded bytes.
+// Sentence boundaries are counted on the way, so every hit knows its
+// sentence without a second pass.
+//
+// A match's folded start maps back to the text in one of two ways. Within
+// a run of ASCII bytes, folded and original offsets differ by a constant
+// (delta), so a match that starts after the last non-ASCII rune (wideFP)
+// is start = folded start + delta, and the ASCII path stores nothing per
+// byte. Matches reaching back over a non-ASCII rune read a ring of
+// original offsets indexed by folded position: written for every folded
+// byte of a non-ASCII rune, and back-filled for the ASCII run before it
+// when that rune is met (only its last maxLen bytes: no pattern is
+// longer).
 func (d *Detector) scan(text string, sc *scratch) {
 	a := d.ac
 	if a == nil {
@@ -431,6 +440,7 @@ func (d *Detector) scan(text string, sc *scratch) {
 	ring := &sc.ring
 	var s, extra int32 // extra: bytes beyond one per rune so far
 	fp := 0
+	wideFP, delta := 0, 0 // the current ASCII run starts at folded wideFP; original = folded + delta in it
 	sent, sentStart := 0, 0
 	n := len(text)
 	for i := 0; i < n; {
@@ -438,7 +448,6 @@ func (d *Detector) scan(text string, sc *scratch) {
 		if c < utf8.RuneSelf {
 			m := cls[c]
 			v := trans[s+int32(m&classMask)]
-			ring[fp&(ringSize-1)] = int32(i)
 			fp++
 			i++
 			if v >= 0 {
@@ -446,13 +455,16 @@ func (d *Detector) scan(text string, sc *scratch) {
 			} else {
 				id := ^v
 				s = id * nc
-				d.emit(sc, id, fp, i, sent, sentStart)
+				d.emit(sc, id, fp, i, wideFP, delta, sent, sentStart)
 			}
 			if m&breakBit != 0 && (c == '\n' || (i == n || isSpaceByte(text[i])) && (c != '.' || isBreakDot(text, i-1))) {
 				sc.noteEnd(sentStart, i)
 				sent, sentStart = closeSentence(text, i, sent, sentStart)
 			}
 			continue
+		}
+		for k := max(wideFP, fp-a.maxLen); k < fp; k++ {
+			ring[k&(ringSize-1)] = int32(k + delta)
 		}
 		r, size := utf8.DecodeRuneInString(text[i:])
 		f := foldRune(r, text[i:i+size])
@@ -471,11 +483,12 @@ func (d *Detector) scan(text string, sc *scratch) {
 				id := ^v
 				s = id * nc
 				if j == last {
-					d.emit(sc, id, fp, i+size, sent, sentStart)
+					d.emit(sc, id, fp, i+size, math.MaxInt, 0, sent, sentStart) // every start from the ring
 				}
 			}
 		}
 		i += size
+		wideFP, delta = fp, i-fp
 		if size > 1 {
 			extra += int32(size - 1)
 			sc.wide = append(sc.wide, [2]int32{int32(i), extra})
@@ -495,19 +508,24 @@ func (sc *scratch) noteEnd(sentStart, end int) {
 	}
 }
 
-// emit records the patterns that end in state id.
-func (d *Detector) emit(sc *scratch, id int32, fp, end, sent, sentStart int) {
+// emit records the patterns that end in state id at folded offset fp
+// (original offset end); starts at or after wideFP are folded + delta,
+// earlier ones come from the ring (scan).
+func (d *Detector) emit(sc *scratch, id int32, fp, end, wideFP, delta, sent, sentStart int) {
 	a := d.ac
 	for _, p := range a.outs[a.outOff[id]:a.outOff[id+1]] {
-		l := int(a.plen[p])
-		if l > fp {
+		fs := fp - int(a.plen[p])
+		if fs < 0 {
 			continue
 		}
-		st := sc.ring[(fp-l)&(ringSize-1)]
-		if st < 0 {
-			continue
+		st := fs + delta
+		if fs < wideFP {
+			st = int(sc.ring[fs&(ringSize-1)])
+			if st < 0 {
+				continue
+			}
 		}
-		sc.hits = append(sc.hits, rawHit{pat: p, start: int(st), end: end, sent: sent, sentStart: sentStart})
+		sc.hits = append(sc.hits, rawHit{pat: p, start: st, end: end, sent: sent, sentStart: sentStart})
 	}
 }
 
@@ -538,7 +556,7 @@ func isBreakDot(text string, i int) bool {
 	if w == "" {
 		return true
 	}
-	if w[0] >= '0' && w[0] <= '9' && len(w) <= 3 && strings.Trim(w, "0123456789") == "" {
+	if len(w) <= 3 && allDigits(w) {
 		j := k
 		for j > 0 && (text[j-1] == ' ' || text[j-1] == '\t') {
 			j--
@@ -559,6 +577,17 @@ func isBreakDot(text string, i int) bool {
 		return true
 	}
 	return !abbreviations[a]
+}
+
+// allDigits: w is non-empty and all ASCII digits (a loop, not a Trim that
+// builds its cutset per call: it runs at every full stop).
+func allDigits(w string) bool {
+	for i := 0; i < len(w); i++ {
+		if w[i] < '0' || w[i] > '9' {
+			return false
+		}
+	}
+	return w != ""
 }
 
 // numberFollows: a digit (or "#") follows pos past spaces.

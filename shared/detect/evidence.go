@@ -1496,11 +1496,16 @@ func lifeDatesFollow(text string, pos, end int) bool {
 func (an *analysis) surnameSentence(rec *sentRec) bool {
 	if rec.surname == 0 {
 		rec.surname = 2
-		sent := an.text[rec.start:rec.end]
 		// every surname word holds one of these: skip the word scan
-		// for the sentences (nearly all) that hold none
-		if !strings.Contains(sent, "name") && !strings.Contains(sent, "pellid") && !strings.Contains(sent, "ognom") &&
-			!strings.Contains(sent, "atronym") {
+		// for the sentences (nearly all) that hold none, and for every
+		// sentence of an answer that holds none
+		if an.hasSurname == 0 {
+			an.hasSurname = 2
+			if surnameStems(an.text) {
+				an.hasSurname = 1
+			}
+		}
+		if an.hasSurname == 2 || !surnameStems(an.text[rec.start:rec.end]) {
 			return false
 		}
 		for pos := rec.start; pos < rec.end; {
@@ -1516,6 +1521,11 @@ func (an *analysis) surnameSentence(rec *sentRec) bool {
 		}
 	}
 	return rec.surname == 1
+}
+
+func surnameStems(s string) bool {
+	return strings.Contains(s, "name") || strings.Contains(s, "pellid") || strings.Contains(s, "ognom") ||
+		strings.Contains(s, "atronym")
 }
 
 // surnameWords name family names in English, German, French, Spanish and
@@ -1538,8 +1548,15 @@ func (an *analysis) otherOfKind(rec *sentRec) bool {
 
 func (an *analysis) readOtherOfKind(rec *sentRec) bool {
 	text := an.text
-	// nearly no sentence holds "other": one byte pass skips the word walk
-	if indexFoldASCII(text[rec.start:rec.end], "other") < 0 {
+	// nearly no sentence holds "other": one byte pass (per answer, then
+	// per sentence) skips the word walk
+	if an.hasOther == 0 {
+		an.hasOther = 2
+		if indexFoldASCII(text, "other") >= 0 {
+			an.hasOther = 1
+		}
+	}
+	if an.hasOther == 2 || indexFoldASCII(text[rec.start:rec.end], "other") < 0 {
 		return false
 	}
 	for pos := rec.start; pos < rec.end; {
