@@ -86,7 +86,7 @@ func TestAutomatonMatchesBruteForce(t *testing.T) {
 			seen[p] = true
 			pats = append(pats, p)
 		}
-		d := &Detector{ac: buildAutomaton(pats)}
+		d := &Detector{ac: buildAutomaton(pats), pats: make([]pattern, len(pats))}
 		text := gen(rng.Intn(60))
 		sc := new(scratch)
 		d.scan(text, sc)
@@ -152,5 +152,38 @@ func TestSortNearlySorted(t *testing.T) {
 				t.Fatalf("swaps=%d: not sorted at %d", swaps, i)
 			}
 		}
+	}
+}
+
+// TestScanMarks: the scan notes the rule words it meets beside the
+// entities' forms, case-insensitively, and never reports them as hits.
+func TestScanMarks(t *testing.T) {
+	d := New(Entity{Name: "Acme"}, nil)
+	for _, tc := range []struct {
+		text  string
+		marks uint8
+	}{
+		{"Acme is fine.", 0},
+		{"Acme beats any OTHER tool.", markOther},
+		{"Unlike others, Acme…", markOther},
+		{"Der Nachname Acme", markSurname},
+		{"Su apellido es Acme; other names too", markOther | markSurname},
+		{"il cognome Acme", markSurname},
+	} {
+		t.Run(tc.text, func(t *testing.T) {
+			sc := new(scratch)
+			d.scan(tc.text, sc)
+			if sc.marks != tc.marks {
+				t.Errorf("marks %b, want %b", sc.marks, tc.marks)
+			}
+			for _, h := range sc.hits {
+				if int(h.pat) >= len(d.pats) {
+					t.Errorf("hit of mark pattern %d", h.pat)
+				}
+			}
+			if len(sc.hits) != 1 {
+				t.Errorf("%d hits, want the one of Acme", len(sc.hits))
+			}
+		})
 	}
 }

@@ -289,9 +289,12 @@ func New(brand Entity, competitors []Entity, opts ...Option) *Detector {
 		d.blank = append(d.blank, EntityResult{Name: e.name, FirstPosition: -1, Sentiment: Neutral})
 	}
 	if len(d.pats) > 0 {
-		fs := make([]string, len(d.pats))
+		fs := make([]string, len(d.pats), len(d.pats)+len(scanMarks))
 		for i := range d.pats {
 			fs[i] = d.pats[i].folded
+		}
+		for _, m := range scanMarks {
+			fs = append(fs, m.folded)
 		}
 		d.ac = buildAutomaton(fs)
 	}
@@ -373,6 +376,26 @@ type rawHit struct {
 	sentStart  int // byte offset where that sentence's raw text starts
 }
 
+// scanMarks are words that rules look for in a sentence. The scan's
+// automaton matches them beside the entities' forms (their pattern ids
+// follow d.pats) and notes in scratch.marks which ones occur anywhere in
+// the answer (folded: ASCII case-insensitively, so a superset of the
+// rules' own tests), so a rule skips its per-sentence search in the
+// answers, nearly all, that hold none — without a pass of its own.
+var scanMarks = [...]struct {
+	folded string
+	mark   uint8
+}{
+	{"other", markOther},
+	{"name", markSurname}, {"pellid", markSurname}, {"ognom", markSurname}, {"atronym", markSurname},
+}
+
+const (
+	markOther   uint8 = 1 << iota // "other": readOtherOfKind
+	markSurname                   // a surname word's stem: surnameSentence
+	markAll     = markOther | markSurname
+)
+
 // scratch holds the per-call buffers, recycled through a sync.Pool.
 type scratch struct {
 	ring  [ringSize]int32
@@ -404,6 +427,7 @@ type scratch struct {
 	ints      []int
 	bools     []bool
 	order     []int
+	marks     uint8 // the scanMarks found in the text
 	an        analysis
 }
 
@@ -415,6 +439,7 @@ func (sc *scratch) reset() {
 	sc.sents = sc.sents[:0]
 	sc.clauses = sc.clauses[:0]
 	sc.unk = sc.unk[:0]
+	sc.marks = 0
 }
 
 // scan runs the automaton over text once. ASCII bytes step directly (the
@@ -434,6 +459,7 @@ func (sc *scratch) reset() {
 func (d *Detector) scan(text string, sc *scratch) {
 	a := d.ac
 	if a == nil {
+		sc.marks = markAll // nothing is known: the rules read for themselves
 		return
 	}
 	trans, cls, nc := a.trans, &a.cls, a.nc
@@ -514,6 +540,10 @@ func (sc *scratch) noteEnd(sentStart, end int) {
 func (d *Detector) emit(sc *scratch, id int32, fp, end, wideFP, delta, sent, sentStart int) {
 	a := d.ac
 	for _, p := range a.outs[a.outOff[id]:a.outOff[id+1]] {
+		if int(p) >= len(d.pats) {
+			sc.marks |= scanMarks[int(p)-len(d.pats)].mark
+			continue
+		}
 		fs := fp - int(a.plen[p])
 		if fs < 0 {
 			continue

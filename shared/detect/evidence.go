@@ -1497,15 +1497,9 @@ func (an *analysis) surnameSentence(rec *sentRec) bool {
 	if rec.surname == 0 {
 		rec.surname = 2
 		// every surname word holds one of these: skip the word scan
-		// for the sentences (nearly all) that hold none, and for every
-		// sentence of an answer that holds none
-		if an.hasSurname == 0 {
-			an.hasSurname = 2
-			if surnameStems(an.text) {
-				an.hasSurname = 1
-			}
-		}
-		if an.hasSurname == 2 || !surnameStems(an.text[rec.start:rec.end]) {
+		// for the sentences (nearly all) that hold none — for every
+		// sentence when the scan saw none in the answer (scanMarks)
+		if an.sc.marks&markSurname == 0 || !surnameStems(an.text[rec.start:rec.end]) {
 			return false
 		}
 		for pos := rec.start; pos < rec.end; {
@@ -1548,15 +1542,9 @@ func (an *analysis) otherOfKind(rec *sentRec) bool {
 
 func (an *analysis) readOtherOfKind(rec *sentRec) bool {
 	text := an.text
-	// nearly no sentence holds "other": one byte pass (per answer, then
-	// per sentence) skips the word walk
-	if an.hasOther == 0 {
-		an.hasOther = 2
-		if indexFoldASCII(text, "other") >= 0 {
-			an.hasOther = 1
-		}
-	}
-	if an.hasOther == 2 || indexFoldASCII(text[rec.start:rec.end], "other") < 0 {
+	// nearly no sentence holds "other": skip the word walk when the scan
+	// saw none in the answer (scanMarks), or this sentence holds none
+	if an.sc.marks&markOther == 0 || indexFoldASCII(text[rec.start:rec.end], "other") < 0 {
 		return false
 	}
 	for pos := rec.start; pos < rec.end; {

@@ -106,11 +106,7 @@ type analysis struct {
 	namedReady       bool
 	lang             int8           // langUnknown until nonEnglish guesses it
 	prefixed         map[int32]bool // per pattern: prefixedForm, once asked
-	// hasOther / hasSurname: the whole answer holds "other" (any case) /
-	// a surname word's stem — when it does not, no sentence does, and
-	// the per-sentence reads are skipped (0 unread, 1 yes, 2 no)
-	hasOther, hasSurname int8
-	sent                 sentScore // the brand's praise and criticism, for adjudication
+	sent             sentScore      // the brand's praise and criticism, for adjudication
 }
 
 func (an *analysis) checkCitations(cs []Citation) {
