@@ -197,12 +197,10 @@ type entInfo struct {
 // Detector matches one brand and its competitors; compile it once with New
 // and call Detect from any number of goroutines.
 type Detector struct {
-	ents   []entInfo // 0 is the brand
-	pats   []pattern
-	ac     *automaton
-	folded map[string]bool // every folded pattern, for discovery exclusion
-	// blank is the initial EntityResult of every entity, copied per call
-	blank   []EntityResult
+	ents    []entInfo // 0 is the brand
+	pats    []pattern
+	ac      *automaton
+	folded  map[string]bool // every folded pattern, for discovery exclusion
 	scratch sync.Pool
 	adj     Adjudicator // nil: rules only
 	sent    sentParams  // the calibrated thresholds of the brand's sentiment
@@ -284,9 +282,6 @@ func New(brand Entity, competitors []Entity, opts ...Option) *Detector {
 			add(ei, dom, KindDomain)
 		}
 		d.ents = append(d.ents, info)
-	}
-	for _, e := range d.ents {
-		d.blank = append(d.blank, EntityResult{Name: e.name, FirstPosition: -1, Sentiment: Neutral})
 	}
 	if len(d.pats) > 0 {
 		fs := make([]string, len(d.pats), len(d.pats)+len(scanMarks))

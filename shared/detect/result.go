@@ -43,8 +43,11 @@ func (an *analysis) result() Result {
 	}
 	all := make([]Mention, total) // one backing array for every entity's mentions
 	off := 0
-	copy(ers, d.blank)
 	for ei := range ers {
+		// Three fields set in fresh (zeroed) memory, rather than copying
+		// whole blank records: the copy's write barriers cover every
+		// pointer field while the GC runs, as it often does here.
+		ers[ei].Name, ers[ei].FirstPosition, ers[ei].Sentiment = d.ents[ei].name, -1, Neutral
 		if an.domainSeen[ei] {
 			ers[ei].DomainCited = true
 			ers[ei].CitedURLs = an.citedURLs(ei)
