@@ -5,6 +5,7 @@ import (
 	"sort"
 	"strings"
 	"testing"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -185,5 +186,19 @@ func TestScanMarks(t *testing.T) {
 				t.Errorf("%d hits, want the one of Acme", len(sc.hits))
 			}
 		})
+	}
+}
+
+// TestRuneSets: the BMP bit sets answer as the range tables do, for
+// every rune.
+func TestRuneSets(t *testing.T) {
+	initFold()
+	for r := rune(0); r <= unicode.MaxRune; r++ {
+		if isWordRune(r) != isWordRuneTables(r) {
+			t.Fatalf("isWordRune(%U) = %v", r, isWordRune(r))
+		}
+		if noSpaceScript(r) != noSpaceScriptTables(r) {
+			t.Fatalf("noSpaceScript(%U) = %v", r, noSpaceScript(r))
+		}
 	}
 }

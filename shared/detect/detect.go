@@ -642,23 +642,6 @@ func isBreakRune(r rune) bool {
 	return r == '。' || r == '！' || r == '？' || r == '\u2029' || r == '…' || r == '｡'
 }
 
-// isWordRune: letters, digits and combining marks form words.
-func isWordRune(r rune) bool {
-	if r < utf8.RuneSelf {
-		return 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' || '0' <= r && r <= '9'
-	}
-	return unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.IsMark(r)
-}
-
-// noSpaceScript: scripts written without spaces between words.
-func noSpaceScript(r rune) bool {
-	if r < 0x0E00 {
-		return false
-	}
-	return unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana, unicode.Thai,
-		unicode.Lao, unicode.Khmer, unicode.Myanmar) || r == 0x30FC
-}
-
 func isKatakana(r rune) bool { return unicode.Is(unicode.Katakana, r) || r == 0x30FC }
 
 // needsBoundary: two adjacent word runes must not both belong to a match

@@ -46,6 +46,7 @@ var foldTableSpans = [][2]rune{
 
 func initFold() {
 	foldOnce.Do(func() {
+		initRuneSets()
 		caser := cases.Fold()
 		for _, sp := range foldTableSpans {
 			fr := foldRange{lo: sp[0], hi: sp[1], off: make([]uint32, 0, sp[1]-sp[0]+1)}
