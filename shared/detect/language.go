@@ -50,6 +50,27 @@ wir es`)
 	return m
 }()
 
+// langFirst[n] holds the first bytes (either case) of the function words
+// of n bytes: most words of an answer are longer or start otherwise, and
+// skip the map lookup.
+var langFirst = func() (f [17]byteSet) {
+	for w := range langWords {
+		if len(w) < len(f) {
+			f[len(w)].add(w[0])
+			if 'a' <= w[0] && w[0] <= 'z' {
+				f[len(w)].add(w[0] - 'a' + 'A')
+			}
+		}
+	}
+	return f
+}()
+
+// byteSet is a set of bytes.
+type byteSet [4]uint64
+
+func (s *byteSet) add(c byte)      { s[c>>6] |= 1 << (c & 63) }
+func (s *byteSet) has(c byte) bool { return s[c>>6]&(1<<(c&63)) != 0 }
+
 // nonEnglish reports whether the answer is written in another language
 // than English (a guess from its first maxLanguageWords words, cached).
 func (an *analysis) nonEnglish() bool {
@@ -75,6 +96,9 @@ func guessLanguage(text string) int8 {
 		w := text[st:pos]
 		if len(w) > len(buf) {
 			continue
+		}
+		if !langFirst[len(w)].has(w[0]) {
+			continue // no function word of that length starts so: skip the lookup
 		}
 		n := copy(buf[:], w)
 		for i := 0; i < n; i++ {
