@@ -639,10 +639,15 @@ func hasPrefixFold(s, p string) bool {
 	return true
 }
 
-// inSet looks w up case-insensitively (ASCII) without allocating.
+// inSet looks w up case-insensitively (ASCII) without allocating; the
+// filter of a set built by set() turns most absent words away before the
+// map is hashed (wordset.go).
 func inSet(m map[string]bool, w string) bool {
 	var buf [40]byte
 	if w == "" || len(w) > len(buf) {
+		return false
+	}
+	if f := filterOf(m); f != nil && !f.mayHave(w) {
 		return false
 	}
 	for i := 0; i < len(w); i++ {
