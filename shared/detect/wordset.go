@@ -98,7 +98,8 @@ func (t *filterTable) slot(id uintptr) int {
 	return i
 }
 
-// registerFilter gives set m its filter.
+// registerFilter gives set m its filter; set() calls it, and so does a
+// set built from others (frameWords), once it is complete.
 func registerFilter(m map[string]bool) {
 	filtersMu.Lock()
 	defer filtersMu.Unlock()

@@ -51,8 +51,10 @@ func TestWordSetFilters(t *testing.T) {
 		{negators, "note", false},
 		{enumerators, "vs.", true},
 		{enumerators, "v", false},
-		{frameWords, "Feels", true}, // built by hand from sets: no filter
+		{frameWords, "Feels", true}, // built from sets, then given a filter
 		{frameWords, "felts", false},
+		{sentimentRoles, "Cheap", true},
+		{sentimentRoles, "cheaper", false},
 		{map[string]bool{"zq": true}, "ZQ", true},
 	} {
 		t.Run(tc.w, func(t *testing.T) {
@@ -61,7 +63,7 @@ func TestWordSetFilters(t *testing.T) {
 			}
 		})
 	}
-	if filterOf(frameWords) != nil {
-		t.Error("frameWords has a filter but was not built by set()")
+	if filterOf(map[string]bool{"zq": true}) != nil {
+		t.Error("a map not built by set() has a filter")
 	}
 }
