@@ -439,6 +439,9 @@ func (sc *scratch) reset() {
 
 // scan runs the automaton over text once. ASCII bytes step directly (the
 // class table folds case); other runes step through their folded bytes.
+// One load of the class table also tells the two exceptions apart (flag
+// bits beside the class): a byte that may end a sentence, and a byte that
+// starts a non-ASCII rune.
 // Sentence boundaries are counted on the way, so every hit knows its
 // sentence without a second pass.
 //
@@ -459,31 +462,45 @@ func (d *Detector) scan(text string, sc *scratch) {
 	}
 	trans, cls, nc := a.trans, &a.cls, a.nc
 	ring := &sc.ring
-	var s, extra int32 // extra: bytes beyond one per rune so far
-	fp := 0
-	wideFP, delta := 0, 0 // the current ASCII run starts at folded wideFP; original = folded + delta in it
+	var s, extra int32    // extra: bytes beyond one per rune so far
+	wideFP, delta := 0, 0 // the current ASCII run starts at folded wideFP; folded = original − delta in it
 	sent, sentStart := 0, 0
 	n := len(text)
 	for i := 0; i < n; {
 		c := text[i]
-		if c < utf8.RuneSelf {
-			m := cls[c]
+		m := cls[c]
+		if m&(breakBit|wideBit) == 0 {
+			// The hot path: an ASCII byte that ends no sentence, whose
+			// class needs no mask. The folded offset is i − delta.
+			v := trans[s+int32(m)]
+			i++
+			if v >= 0 {
+				s = v
+				continue
+			}
+			id := ^v
+			s = id * nc
+			d.emit(sc, id, i-delta, i, wideFP, delta, sent, sentStart)
+			continue
+		}
+		if m&wideBit == 0 {
+			// An ASCII byte that may end a sentence.
 			v := trans[s+int32(m&classMask)]
-			fp++
 			i++
 			if v >= 0 {
 				s = v
 			} else {
 				id := ^v
 				s = id * nc
-				d.emit(sc, id, fp, i, wideFP, delta, sent, sentStart)
+				d.emit(sc, id, i-delta, i, wideFP, delta, sent, sentStart)
 			}
-			if m&breakBit != 0 && (c == '\n' || (i == n || isSpaceByte(text[i])) && (c != '.' || isBreakDot(text, i-1))) {
+			if c == '\n' || (i == n || isSpaceByte(text[i])) && (c != '.' || isBreakDot(text, i-1)) {
 				sc.noteEnd(sentStart, i)
 				sent, sentStart = closeSentence(text, i, sent, sentStart)
 			}
 			continue
 		}
+		fp := i - delta
 		for k := max(wideFP, fp-a.maxLen); k < fp; k++ {
 			ring[k&(ringSize-1)] = int32(k + delta)
 		}
