@@ -36,7 +36,7 @@ func wordHash(w string) uint32 {
 	return filterHash(len(w), lowerASCII(w[0]), lowerASCII(w[min(1, len(w)-1)]), lowerASCII(w[len(w)-1]))
 }
 
-func newWordFilter(m map[string]bool) *wordFilter {
+func newWordFilter[V any](m map[string]V) *wordFilter {
 	size := 512
 	for size < 32*len(m) {
 		size *= 2

@@ -63,6 +63,11 @@ func TestWordSetFilters(t *testing.T) {
 			}
 		})
 	}
+	for w, c := range ignoranceWords {
+		if lookupIgnorance(w) != c || lookupIgnorance(upperASCII(w)) != c {
+			t.Errorf("lookupIgnorance(%q) != %b", w, c)
+		}
+	}
 	if filterOf(map[string]bool{"zq": true}) != nil {
 		t.Error("a map not built by set() has a filter")
 	}
