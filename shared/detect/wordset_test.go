@@ -68,6 +68,11 @@ func TestWordSetFilters(t *testing.T) {
 			t.Errorf("lookupIgnorance(%q) != %b", w, c)
 		}
 	}
+	for w, v := range vaderLexicon() {
+		if len(w) >= 3 && len(w) <= lexMaxLen && (vaderValence(w) != v || vaderValence(upperASCII(w)) != v) {
+			t.Errorf("vaderValence(%q) != %v", w, v)
+		}
+	}
 	if filterOf(map[string]bool{"zq": true}) != nil {
 		t.Error("a map not built by set() has a filter")
 	}
