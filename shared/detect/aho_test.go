@@ -202,3 +202,30 @@ func TestRuneSets(t *testing.T) {
 		}
 	}
 }
+
+// TestFoldsToItself: foldString's shortcut holds exactly for the ASCII
+// bytes that fold to themselves.
+func TestFoldsToItself(t *testing.T) {
+	initFold()
+	for c := 0; c < 0x100; c++ {
+		s := string([]byte{byte(c)})
+		want := c < utf8.RuneSelf && foldRune(rune(c), s) == s
+		if got := foldsToItself(s); got != want {
+			t.Errorf("foldsToItself(%q) = %v, want %v", s, got, want)
+		}
+	}
+	for _, s := range []string{"notion", "arc'teryx", "monday.com", "a b", "Notion", "a\tb", "café"} {
+		if got, want := foldString(s), foldRunes(s); got != want {
+			t.Errorf("foldString(%q) = %q, want %q", s, got, want)
+		}
+	}
+}
+
+// foldRunes folds rune by rune, without foldString's shortcut.
+func foldRunes(s string) string {
+	var b strings.Builder
+	for i, r := range s {
+		b.WriteString(foldRune(r, s[i:i+utf8.RuneLen(r)]))
+	}
+	return b.String()
+}

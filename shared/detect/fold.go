@@ -134,6 +134,9 @@ func foldRune(r rune, orig string) string {
 // foldString folds a whole string the way the scanner folds text.
 func foldString(s string) string {
 	initFold()
+	if foldsToItself(s) {
+		return s // most words: no copy
+	}
 	var b strings.Builder
 	b.Grow(len(s))
 	for i := 0; i < len(s); {
@@ -142,4 +145,16 @@ func foldString(s string) string {
 		i += size
 	}
 	return b.String()
+}
+
+// foldsToItself: s is ASCII without upper-case letters or white space
+// other than the space, which is what folding changes in ASCII.
+func foldsToItself(s string) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c >= utf8.RuneSelf || 'A' <= c && c <= 'Z' || c != ' ' && isSpaceByte(c) {
+			return false
+		}
+	}
+	return true
 }
