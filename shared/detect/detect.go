@@ -423,6 +423,7 @@ type scratch struct {
 	bools     []bool
 	order     []int
 	marks     uint8 // the scanMarks found in the text
+	prefixed  map[int32]bool
 	an        analysis
 }
 

@@ -1362,7 +1362,11 @@ var nounHeadFollowers = set(`of that is was are were has had captures means in a
 // word as a word (cached per pattern).
 func (an *analysis) prefixedForm(pat int32) bool {
 	if an.prefixed == nil {
-		an.prefixed = map[int32]bool{}
+		if an.sc.prefixed == nil {
+			an.sc.prefixed = map[int32]bool{}
+		}
+		an.prefixed = an.sc.prefixed // the pooled map, emptied: no map per answer
+		clear(an.prefixed)
 	}
 	if v, ok := an.prefixed[pat]; ok {
 		return v
