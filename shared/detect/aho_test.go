@@ -229,3 +229,23 @@ func foldRunes(s string) string {
 	}
 	return b.String()
 }
+
+// TestAppendLowerFold: the stack-buffer keys of foreignLookup equal
+// strings.ToLower and foldString, invalid UTF-8 included.
+func TestAppendLowerFold(t *testing.T) {
+	rng := rand.New(rand.NewSource(3))
+	parts := []string{"a", "Z", "É", "é", "ß", "İ", "ﬁ", "’", "'", "\xff", "\xc3", "日", " ", "\t", "Ω", "K"}
+	for i := 0; i < 2000; i++ {
+		var b strings.Builder
+		for n := rng.Intn(12); n > 0; n-- {
+			b.WriteString(parts[rng.Intn(len(parts))])
+		}
+		s := b.String()
+		if got, want := string(appendLower(nil, s)), strings.ToLower(s); got != want {
+			t.Fatalf("appendLower(%q) = %q, want %q", s, got, want)
+		}
+		if got, want := string(appendFold(nil, s)), foldString(s); got != want {
+			t.Fatalf("appendFold(%q) = %q, want %q", s, got, want)
+		}
+	}
+}
