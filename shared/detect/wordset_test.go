@@ -63,6 +63,12 @@ func TestWordSetFilters(t *testing.T) {
 			}
 		})
 	}
+	for w, f := range lexicon {
+		// lexLookup reads ASCII words only ("não" is for foreignLookup)
+		if isASCII(w) && len(w) < lexMaxLen && (lexLookup(w) != f && !strings.HasSuffix(w, "n't") || lexLookup(upperASCII(w)) != lexLookup(w)) {
+			t.Errorf("lexLookup(%q) = %b, want %b", w, lexLookup(w), f)
+		}
+	}
 	for w, c := range ignoranceWords {
 		if lookupIgnorance(w) != c || lookupIgnorance(upperASCII(w)) != c {
 			t.Errorf("lookupIgnorance(%q) != %b", w, c)
