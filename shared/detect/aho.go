@@ -11,7 +11,8 @@ package detect
 // test is the only output check on the hot path.
 type automaton struct {
 	// cls maps a byte to its class (low bits, classMask); breakBit marks
-	// the ASCII bytes that may end a sentence, so one load serves both.
+	// the ASCII bytes that may end a sentence and wideBit the bytes of
+	// non-ASCII runes, so one load serves all three.
 	cls    [256]uint16
 	nc     int32 // number of classes
 	trans  []int32
@@ -22,7 +23,8 @@ type automaton struct {
 }
 
 const (
-	classMask = 0x7fff
+	classMask = 0x3fff
+	wideBit   = 0x4000 // a byte ≥ 0x80: a non-ASCII rune's first (or a stray) byte
 	breakBit  = 0x8000
 )
 
@@ -124,6 +126,9 @@ func buildAutomaton(pats []string) *automaton {
 	a.outOff[states] = int32(len(a.outs))
 	for _, b := range []byte{'.', '!', '?', '\n'} {
 		a.cls[b] |= breakBit
+	}
+	for b := 0x80; b < 0x100; b++ {
+		a.cls[b] |= wideBit
 	}
 	a.trans = make([]int32, len(g))
 	for n, s := range order {

@@ -5,6 +5,7 @@ import (
 	"sort"
 	"strings"
 	"testing"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -63,7 +64,11 @@ func sortHits(h []rawHit) {
 
 func TestAutomatonMatchesBruteForce(t *testing.T) {
 	rng := rand.New(rand.NewSource(7))
-	alphabet := []string{"a", "b", "c", "A", "B", " ", ".", "é", "É", "ß", "ss", "\u0301", "ﬁ", "fi", "日", "-", "\n", "ab", "ba"}
+	// soft hyphens fold to nothing and "’" to one byte: both move the
+	// offset between folded and original text without a folded byte of
+	// their own to start a match
+	alphabet := []string{"a", "b", "c", "A", "B", " ", ".", "é", "É", "ß", "ss", "\u0301", "ﬁ", "fi", "日", "-", "\n", "ab", "ba",
+		"\u00ad", "’", "abc"}
 	gen := func(n int) string {
 		var b strings.Builder
 		for i := 0; i < n; i++ {
@@ -71,7 +76,7 @@ func TestAutomatonMatchesBruteForce(t *testing.T) {
 		}
 		return b.String()
 	}
-	for round := 0; round < 300; round++ {
+	for round := 0; round < 2000; round++ {
 		seen := map[string]bool{}
 		var pats []string
 		for len(pats) < 1+rng.Intn(8) {
@@ -82,7 +87,7 @@ func TestAutomatonMatchesBruteForce(t *testing.T) {
 			seen[p] = true
 			pats = append(pats, p)
 		}
-		d := &Detector{ac: buildAutomaton(pats)}
+		d := &Detector{ac: buildAutomaton(pats), pats: make([]pattern, len(pats))}
 		text := gen(rng.Intn(60))
 		sc := new(scratch)
 		d.scan(text, sc)
@@ -147,6 +152,100 @@ func TestSortNearlySorted(t *testing.T) {
 			if cmp(h[i-1], h[i]) > 0 {
 				t.Fatalf("swaps=%d: not sorted at %d", swaps, i)
 			}
+		}
+	}
+}
+
+// TestScanMarks: the scan notes the rule words it meets beside the
+// entities' forms, case-insensitively, and never reports them as hits.
+func TestScanMarks(t *testing.T) {
+	d := New(Entity{Name: "Acme"}, nil)
+	for _, tc := range []struct {
+		text  string
+		marks uint8
+	}{
+		{"Acme is fine.", 0},
+		{"Acme beats any OTHER tool.", markOther},
+		{"Unlike others, Acme…", markOther},
+		{"Der Nachname Acme", markSurname},
+		{"Su apellido es Acme; other names too", markOther | markSurname},
+		{"il cognome Acme", markSurname},
+	} {
+		t.Run(tc.text, func(t *testing.T) {
+			sc := new(scratch)
+			d.scan(tc.text, sc)
+			if sc.marks != tc.marks {
+				t.Errorf("marks %b, want %b", sc.marks, tc.marks)
+			}
+			for _, h := range sc.hits {
+				if int(h.pat) >= len(d.pats) {
+					t.Errorf("hit of mark pattern %d", h.pat)
+				}
+			}
+			if len(sc.hits) != 1 {
+				t.Errorf("%d hits, want the one of Acme", len(sc.hits))
+			}
+		})
+	}
+}
+
+// TestRuneSets: the BMP bit sets answer as the range tables do, for
+// every rune.
+func TestRuneSets(t *testing.T) {
+	initFold()
+	for r := rune(0); r <= unicode.MaxRune; r++ {
+		if isWordRune(r) != isWordRuneTables(r) {
+			t.Fatalf("isWordRune(%U) = %v", r, isWordRune(r))
+		}
+		if noSpaceScript(r) != noSpaceScriptTables(r) {
+			t.Fatalf("noSpaceScript(%U) = %v", r, noSpaceScript(r))
+		}
+	}
+}
+
+// TestFoldsToItself: foldString's shortcut holds exactly for the ASCII
+// bytes that fold to themselves.
+func TestFoldsToItself(t *testing.T) {
+	initFold()
+	for c := 0; c < 0x100; c++ {
+		s := string([]byte{byte(c)})
+		want := c < utf8.RuneSelf && foldRune(rune(c), s) == s
+		if got := foldsToItself(s); got != want {
+			t.Errorf("foldsToItself(%q) = %v, want %v", s, got, want)
+		}
+	}
+	for _, s := range []string{"notion", "arc'teryx", "monday.com", "a b", "Notion", "a\tb", "café"} {
+		if got, want := foldString(s), foldRunes(s); got != want {
+			t.Errorf("foldString(%q) = %q, want %q", s, got, want)
+		}
+	}
+}
+
+// foldRunes folds rune by rune, without foldString's shortcut.
+func foldRunes(s string) string {
+	var b strings.Builder
+	for i, r := range s {
+		b.WriteString(foldRune(r, s[i:i+utf8.RuneLen(r)]))
+	}
+	return b.String()
+}
+
+// TestAppendLowerFold: the stack-buffer keys of foreignLookup equal
+// strings.ToLower and foldString, invalid UTF-8 included.
+func TestAppendLowerFold(t *testing.T) {
+	rng := rand.New(rand.NewSource(3))
+	parts := []string{"a", "Z", "É", "é", "ß", "İ", "ﬁ", "’", "'", "\xff", "\xc3", "日", " ", "\t", "Ω", "K"}
+	for i := 0; i < 2000; i++ {
+		var b strings.Builder
+		for n := rng.Intn(12); n > 0; n-- {
+			b.WriteString(parts[rng.Intn(len(parts))])
+		}
+		s := b.String()
+		if got, want := string(appendLower(nil, s)), strings.ToLower(s); got != want {
+			t.Fatalf("appendLower(%q) = %q, want %q", s, got, want)
+		}
+		if got, want := string(appendFold(nil, s)), foldString(s); got != want {
+			t.Fatalf("appendFold(%q) = %q, want %q", s, got, want)
 		}
 	}
 }

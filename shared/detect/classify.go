@@ -573,9 +573,9 @@ func lexLookup(w string) uint8 {
 	if n > 3 && (w[n-3:] == "n't" || strings.HasSuffix(w, "n’t")) {
 		return lexNegator
 	}
-	// Pre-filter on (length, first letter, last letter) before hashing;
-	// lexicon words are ASCII without apostrophes other than in "n't".
-	if n == 0 || n >= len(lexFilter) || lexFilter[n][lexLetter(w[0])]&(1<<lexLetter(w[n-1])) == 0 {
+	// Pre-filter (wordset.go) before hashing; lexicon words are ASCII
+	// without apostrophes other than in "n't".
+	if n == 0 || n >= lexMaxLen || !lexWordFilter.mayHave(w) {
 		return 0
 	}
 	var buf [lexMaxLen]byte
@@ -628,16 +628,8 @@ var lexTable = func() (t [lexMask + 1]lexEntry) {
 	return t
 }()
 
-// lexFilter is a cheap pre-filter: the (length, first letter, last letter)
-// triples of the lexicon words.
-var lexFilter = func() (f [lexMaxLen][28]uint32) {
-	for w := range lexicon {
-		if n := len(w); n < len(f) {
-			f[n][lexLetter(w[0])] |= 1 << lexLetter(w[n-1])
-		}
-	}
-	return f
-}()
+// lexWordFilter is lexLookup's pre-filter: most words are in no lexicon.
+var lexWordFilter = newWordFilter(lexicon)
 
 func lexLetter(c byte) uint {
 	c |= 0x20

@@ -198,12 +198,10 @@ type entInfo struct {
 // Detector matches one brand and its competitors; compile it once with New
 // and call Detect from any number of goroutines.
 type Detector struct {
-	ents   []entInfo // 0 is the brand
-	pats   []pattern
-	ac     *automaton
-	folded map[string]bool // every folded pattern, for discovery exclusion
-	// blank is the initial EntityResult of every entity, copied per call
-	blank   []EntityResult
+	ents    []entInfo // 0 is the brand
+	pats    []pattern
+	ac      *automaton
+	folded  map[string]bool // every folded pattern, for discovery exclusion
 	scratch sync.Pool
 	adj     Adjudicator // nil: rules only
 	sent    sentParams  // the calibrated thresholds of the brand's sentiment
@@ -292,13 +290,13 @@ func New(brand Entity, competitors []Entity, opts ...Option) *Detector {
 		}
 		d.ents = append(d.ents, info)
 	}
-	for _, e := range d.ents {
-		d.blank = append(d.blank, EntityResult{Name: e.name, FirstPosition: -1, Sentiment: Neutral})
-	}
 	if len(d.pats) > 0 {
-		fs := make([]string, len(d.pats))
+		fs := make([]string, len(d.pats), len(d.pats)+len(scanMarks))
 		for i := range d.pats {
 			fs[i] = d.pats[i].folded
+		}
+		for _, m := range scanMarks {
+			fs = append(fs, m.folded)
 		}
 		d.ac = buildAutomaton(fs)
 	}
@@ -386,6 +384,26 @@ type rawHit struct {
 	sentStart  int // byte offset where that sentence's raw text starts
 }
 
+// scanMarks are words that rules look for in a sentence. The scan's
+// automaton matches them beside the entities' forms (their pattern ids
+// follow d.pats) and notes in scratch.marks which ones occur anywhere in
+// the answer (folded: ASCII case-insensitively, so a superset of the
+// rules' own tests), so a rule skips its per-sentence search in the
+// answers, nearly all, that hold none — without a pass of its own.
+var scanMarks = [...]struct {
+	folded string
+	mark   uint8
+}{
+	{"other", markOther},
+	{"name", markSurname}, {"pellid", markSurname}, {"ognom", markSurname}, {"atronym", markSurname},
+}
+
+const (
+	markOther   uint8 = 1 << iota // "other": readOtherOfKind
+	markSurname                   // a surname word's stem: surnameSentence
+	markAll     = markOther | markSurname
+)
+
 // scratch holds the per-call buffers, recycled through a sync.Pool.
 type scratch struct {
 	ring  [ringSize]int32
@@ -417,6 +435,8 @@ type scratch struct {
 	ints      []int
 	bools     []bool
 	order     []int
+	marks     uint8 // the scanMarks found in the text
+	prefixed  map[int32]bool
 	an        analysis
 }
 
@@ -428,44 +448,75 @@ func (sc *scratch) reset() {
 	sc.sents = sc.sents[:0]
 	sc.clauses = sc.clauses[:0]
 	sc.unk = sc.unk[:0]
+	sc.marks = 0
 }
 
 // scan runs the automaton over text once. ASCII bytes step directly (the
-// class table folds case); other runes step through their folded bytes. A
-// ring of original byte offsets, indexed by folded position, maps a match's
-// folded start back to the text. Sentence boundaries are counted on the way,
-// so every hit knows its sentence without a second pass.
+// class table folds case); other runes step through their folded bytes.
+// One load of the class table also tells the two exceptions apart (flag
+// bits beside the class): a byte that may end a sentence, and a byte that
+// starts a non-ASCII rune.
+// Sentence boundaries are counted on the way, so every hit knows its
+// sentence without a second pass.
+//
+// A match's folded start maps back to the text in one of two ways. Within
+// a run of ASCII bytes, folded and original offsets differ by a constant
+// (delta), so a match that starts after the last non-ASCII rune (wideFP)
+// is start = folded start + delta, and the ASCII path stores nothing per
+// byte. Matches reaching back over a non-ASCII rune read a ring of
+// original offsets indexed by folded position: written for every folded
+// byte of a non-ASCII rune, and back-filled for the ASCII run before it
+// when that rune is met (only its last maxLen bytes: no pattern is
+// longer).
 func (d *Detector) scan(text string, sc *scratch) {
 	a := d.ac
 	if a == nil {
+		sc.marks = markAll // nothing is known: the rules read for themselves
 		return
 	}
 	trans, cls, nc := a.trans, &a.cls, a.nc
 	ring := &sc.ring
-	var s, extra int32 // extra: bytes beyond one per rune so far
-	fp := 0
+	var s, extra int32    // extra: bytes beyond one per rune so far
+	wideFP, delta := 0, 0 // the current ASCII run starts at folded wideFP; folded = original − delta in it
 	sent, sentStart := 0, 0
 	n := len(text)
 	for i := 0; i < n; {
 		c := text[i]
-		if c < utf8.RuneSelf {
-			m := cls[c]
+		m := cls[c]
+		if m&(breakBit|wideBit) == 0 {
+			// The hot path: an ASCII byte that ends no sentence, whose
+			// class needs no mask. The folded offset is i − delta.
+			v := trans[s+int32(m)]
+			i++
+			if v >= 0 {
+				s = v
+				continue
+			}
+			id := ^v
+			s = id * nc
+			d.emit(sc, id, i-delta, i, wideFP, delta, sent, sentStart)
+			continue
+		}
+		if m&wideBit == 0 {
+			// An ASCII byte that may end a sentence.
 			v := trans[s+int32(m&classMask)]
-			ring[fp&(ringSize-1)] = int32(i)
-			fp++
 			i++
 			if v >= 0 {
 				s = v
 			} else {
 				id := ^v
 				s = id * nc
-				d.emit(sc, id, fp, i, sent, sentStart)
+				d.emit(sc, id, i-delta, i, wideFP, delta, sent, sentStart)
 			}
-			if m&breakBit != 0 && (c == '\n' || (i == n || isSpaceByte(text[i])) && (c != '.' || isBreakDot(text, i-1))) {
+			if c == '\n' || (i == n || isSpaceByte(text[i])) && (c != '.' || isBreakDot(text, i-1)) {
 				sc.noteEnd(sentStart, i)
 				sent, sentStart = closeSentence(text, i, sent, sentStart)
 			}
 			continue
+		}
+		fp := i - delta
+		for k := max(wideFP, fp-a.maxLen); k < fp; k++ {
+			ring[k&(ringSize-1)] = int32(k + delta)
 		}
 		r, size := utf8.DecodeRuneInString(text[i:])
 		f := foldRune(r, text[i:i+size])
@@ -484,11 +535,12 @@ func (d *Detector) scan(text string, sc *scratch) {
 				id := ^v
 				s = id * nc
 				if j == last {
-					d.emit(sc, id, fp, i+size, sent, sentStart)
+					d.emit(sc, id, fp, i+size, math.MaxInt, 0, sent, sentStart) // every start from the ring
 				}
 			}
 		}
 		i += size
+		wideFP, delta = fp, i-fp
 		if size > 1 {
 			extra += int32(size - 1)
 			sc.wide = append(sc.wide, [2]int32{int32(i), extra})
@@ -508,19 +560,28 @@ func (sc *scratch) noteEnd(sentStart, end int) {
 	}
 }
 
-// emit records the patterns that end in state id.
-func (d *Detector) emit(sc *scratch, id int32, fp, end, sent, sentStart int) {
+// emit records the patterns that end in state id at folded offset fp
+// (original offset end); starts at or after wideFP are folded + delta,
+// earlier ones come from the ring (scan).
+func (d *Detector) emit(sc *scratch, id int32, fp, end, wideFP, delta, sent, sentStart int) {
 	a := d.ac
 	for _, p := range a.outs[a.outOff[id]:a.outOff[id+1]] {
-		l := int(a.plen[p])
-		if l > fp {
+		if int(p) >= len(d.pats) {
+			sc.marks |= scanMarks[int(p)-len(d.pats)].mark
 			continue
 		}
-		st := sc.ring[(fp-l)&(ringSize-1)]
-		if st < 0 {
+		fs := fp - int(a.plen[p])
+		if fs < 0 {
 			continue
 		}
-		sc.hits = append(sc.hits, rawHit{pat: p, start: int(st), end: end, sent: sent, sentStart: sentStart})
+		st := fs + delta
+		if fs < wideFP {
+			st = int(sc.ring[fs&(ringSize-1)])
+			if st < 0 {
+				continue
+			}
+		}
+		sc.hits = append(sc.hits, rawHit{pat: p, start: st, end: end, sent: sent, sentStart: sentStart})
 	}
 }
 
@@ -551,7 +612,7 @@ func isBreakDot(text string, i int) bool {
 	if w == "" {
 		return true
 	}
-	if w[0] >= '0' && w[0] <= '9' && len(w) <= 3 && strings.Trim(w, "0123456789") == "" {
+	if len(w) <= 3 && allDigits(w) {
 		j := k
 		for j > 0 && (text[j-1] == ' ' || text[j-1] == '\t') {
 			j--
@@ -572,6 +633,17 @@ func isBreakDot(text string, i int) bool {
 		return true
 	}
 	return !abbreviations[a]
+}
+
+// allDigits: w is non-empty and all ASCII digits (a loop, not a Trim that
+// builds its cutset per call: it runs at every full stop).
+func allDigits(w string) bool {
+	for i := 0; i < len(w); i++ {
+		if w[i] < '0' || w[i] > '9' {
+			return false
+		}
+	}
+	return w != ""
 }
 
 // numberFollows: a digit (or "#") follows pos past spaces.
@@ -599,23 +671,6 @@ func isSpaceByte(c byte) bool {
 // marks, the paragraph separator, the ellipsis when followed by a space).
 func isBreakRune(r rune) bool {
 	return r == '。' || r == '！' || r == '？' || r == '\u2029' || r == '…' || r == '｡'
-}
-
-// isWordRune: letters, digits and combining marks form words.
-func isWordRune(r rune) bool {
-	if r < utf8.RuneSelf {
-		return 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' || '0' <= r && r <= '9'
-	}
-	return unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.IsMark(r)
-}
-
-// noSpaceScript: scripts written without spaces between words.
-func noSpaceScript(r rune) bool {
-	if r < 0x0E00 {
-		return false
-	}
-	return unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana, unicode.Thai,
-		unicode.Lao, unicode.Khmer, unicode.Myanmar) || r == 0x30FC
 }
 
 func isKatakana(r rune) bool { return unicode.Is(unicode.Katakana, r) || r == 0x30FC }

@@ -19,8 +19,10 @@ type found struct {
 // holds a tracked mention. Candidates are capitalised product-like names
 // of at most four words; common words, stop-words (headings, sentence
 // adverbs), tracked forms and anything overlapping a tracked match are
-// excluded. The order is the order of first appearance.
-func (an *analysis) discover() []string {
+// excluded. The order is the order of first appearance. The names are
+// returned in scratch (valid until the next call), so that result can
+// give them the allocation it makes for the cited URLs.
+func (an *analysis) discover() []found {
 	sc := an.sc
 	fs := sc.found[:0]
 	blockEnd := -1 // end of the last list block examined
@@ -46,17 +48,17 @@ func (an *analysis) discover() []string {
 		return nil
 	}
 	slices.SortStableFunc(fs, func(a, b found) int { return a.pos - b.pos })
-	var out []string
+	out := fs[:0] // the first of each name, in place
 	for _, f := range fs {
 		dup := false
 		for _, o := range out {
-			if strings.EqualFold(o, f.name) {
+			if strings.EqualFold(o.name, f.name) {
 				dup = true
 				break
 			}
 		}
 		if !dup {
-			out = append(out, f.name)
+			out = append(out, f)
 		}
 	}
 	return out

@@ -1629,7 +1629,11 @@ var nounHeadFollowers = set(`of that is was are were has had captures means in a
 // word as a word (cached per pattern).
 func (an *analysis) prefixedForm(pat int32) bool {
 	if an.prefixed == nil {
-		an.prefixed = map[int32]bool{}
+		if an.sc.prefixed == nil {
+			an.sc.prefixed = map[int32]bool{}
+		}
+		an.prefixed = an.sc.prefixed // the pooled map, emptied: no map per answer
+		clear(an.prefixed)
 	}
 	if v, ok := an.prefixed[pat]; ok {
 		return v
@@ -1764,11 +1768,10 @@ func lifeDatesFollow(text string, pos, end int) bool {
 func (an *analysis) surnameSentence(rec *sentRec) bool {
 	if rec.surname == 0 {
 		rec.surname = 2
-		sent := an.text[rec.start:rec.end]
 		// every surname word holds one of these: skip the word scan
-		// for the sentences (nearly all) that hold none
-		if !strings.Contains(sent, "name") && !strings.Contains(sent, "pellid") && !strings.Contains(sent, "ognom") &&
-			!strings.Contains(sent, "atronym") {
+		// for the sentences (nearly all) that hold none — for every
+		// sentence when the scan saw none in the answer (scanMarks)
+		if an.sc.marks&markSurname == 0 || !surnameStems(an.text[rec.start:rec.end]) {
 			return false
 		}
 		for pos := rec.start; pos < rec.end; {
@@ -1784,6 +1787,11 @@ func (an *analysis) surnameSentence(rec *sentRec) bool {
 		}
 	}
 	return rec.surname == 1
+}
+
+func surnameStems(s string) bool {
+	return strings.Contains(s, "name") || strings.Contains(s, "pellid") || strings.Contains(s, "ognom") ||
+		strings.Contains(s, "atronym")
 }
 
 // surnameWords name family names in English, German, French, Spanish and
@@ -1806,6 +1814,11 @@ func (an *analysis) otherOfKind(rec *sentRec) bool {
 
 func (an *analysis) readOtherOfKind(rec *sentRec) bool {
 	text := an.text
+	// nearly no sentence holds "other": skip the word walk when the scan
+	// saw none in the answer (scanMarks), or this sentence holds none
+	if an.sc.marks&markOther == 0 || indexFoldASCII(text[rec.start:rec.end], "other") < 0 {
+		return false
+	}
 	for pos := rec.start; pos < rec.end; {
 		w, np := wordAt(text, pos, rec.end)
 		if w == "" {

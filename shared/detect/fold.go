@@ -17,10 +17,14 @@ import (
 // through tables computed once, because running x/text transformers per rune
 // in the hot path would allocate.
 
-// foldRange is one contiguous block of precomputed folds.
+// foldRange is one contiguous block of precomputed folds: the fold of rune
+// r is data[off[r-lo]:off[r-lo+1]]. One string and an offset table, not a
+// string per rune, keep the tables free of pointers, so the garbage
+// collector never scans them.
 type foldRange struct {
 	lo, hi rune // [lo, hi)
-	tab    []string
+	data   string
+	off    []uint32
 }
 
 var (
@@ -42,12 +46,17 @@ var foldTableSpans = [][2]rune{
 
 func initFold() {
 	foldOnce.Do(func() {
+		initRuneSets()
 		caser := cases.Fold()
 		for _, sp := range foldTableSpans {
-			fr := foldRange{lo: sp[0], hi: sp[1], tab: make([]string, sp[1]-sp[0])}
+			fr := foldRange{lo: sp[0], hi: sp[1], off: make([]uint32, 0, sp[1]-sp[0]+1)}
+			var b strings.Builder
 			for r := sp[0]; r < sp[1]; r++ {
-				fr.tab[r-sp[0]] = computeFold(caser, r)
+				fr.off = append(fr.off, uint32(b.Len()))
+				b.WriteString(computeFold(caser, r))
 			}
+			fr.off = append(fr.off, uint32(b.Len()))
+			fr.data = b.String()
 			foldRanges = append(foldRanges, fr)
 		}
 	})
@@ -109,7 +118,8 @@ func foldRune(r rune, orig string) string {
 	for i := range foldRanges {
 		fr := &foldRanges[i]
 		if r >= fr.lo && r < fr.hi {
-			return fr.tab[r-fr.lo]
+			k := r - fr.lo
+			return fr.data[fr.off[k]:fr.off[k+1]]
 		}
 	}
 	if r == utf8.RuneError {
@@ -124,6 +134,9 @@ func foldRune(r rune, orig string) string {
 // foldString folds a whole string the way the scanner folds text.
 func foldString(s string) string {
 	initFold()
+	if foldsToItself(s) {
+		return s // most words: no copy
+	}
 	var b strings.Builder
 	b.Grow(len(s))
 	for i := 0; i < len(s); {
@@ -132,4 +145,16 @@ func foldString(s string) string {
 		i += size
 	}
 	return b.String()
+}
+
+// foldsToItself: s is ASCII without upper-case letters or white space
+// other than the space, which is what folding changes in ASCII.
+func foldsToItself(s string) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c >= utf8.RuneSelf || 'A' <= c && c <= 'Z' || c != ' ' && isSpaceByte(c) {
+			return false
+		}
+	}
+	return true
 }

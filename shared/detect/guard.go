@@ -137,19 +137,20 @@ func (an *analysis) checkCitations(cs []Citation) {
 	}
 }
 
-// citedURLs returns the URLs of the citations on entity ei's domains (nil
-// when none), in citation order.
-func (an *analysis) citedURLs(ei int) []string {
+// citedURLs writes the URLs of the citations on entity ei's domains to
+// dst, in citation order, and returns how many (0 when it is not cited).
+func (an *analysis) citedURLs(ei int, dst []string) int {
 	if !an.cited[ei] {
-		return nil
+		return 0
 	}
-	var out []string
+	n := 0
 	for _, p := range an.sc.citedBy {
 		if int(p[0]) == ei {
-			out = append(out, an.citations[p[1]].URL)
+			dst[n] = an.citations[p[1]].URL
+			n++
 		}
 	}
-	return out
+	return n
 }
 
 // buildCands expands the selected hits into one candidate per owning
@@ -639,10 +640,15 @@ func hasPrefixFold(s, p string) bool {
 	return true
 }
 
-// inSet looks w up case-insensitively (ASCII) without allocating.
+// inSet looks w up case-insensitively (ASCII) without allocating; the
+// filter of a set built by set() turns most absent words away before the
+// map is hashed (wordset.go).
 func inSet(m map[string]bool, w string) bool {
 	var buf [40]byte
 	if w == "" || len(w) > len(buf) {
+		return false
+	}
+	if f := filterOf(m); f != nil && !f.mayHave(w) {
 		return false
 	}
 	for i := 0; i < len(w); i++ {

@@ -340,11 +340,15 @@ var comeWords = set(`come came coming comes`)
 
 var knownAdverbs = set(`widely well much publicly generally commonly very broadly particularly is`)
 
+// ignoranceFilter turns most words away before the map is hashed
+// (wordset.go); ignoranceWords never changes after it is built.
+var ignoranceFilter = newWordFilter(ignoranceWords)
+
 // lookupIgnorance returns the classifier classes of a word, case-
 // insensitively, without allocating.
 func lookupIgnorance(w string) uint16 {
 	var buf [24]byte
-	if len(w) > len(buf) {
+	if w == "" || len(w) > len(buf) || !ignoranceFilter.mayHave(w) {
 		return 0
 	}
 	for k := 0; k < len(w); k++ {

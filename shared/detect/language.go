@@ -1,8 +1,10 @@
 package detect
 
 import (
+	"bytes"
 	"strings"
 	"sync"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -50,6 +52,27 @@ wir es`)
 	return m
 }()
 
+// langFirst[n] holds the first bytes (either case) of the function words
+// of n bytes: most words of an answer are longer or start otherwise, and
+// skip the map lookup.
+var langFirst = func() (f [17]byteSet) {
+	for w := range langWords {
+		if len(w) < len(f) {
+			f[len(w)].add(w[0])
+			if 'a' <= w[0] && w[0] <= 'z' {
+				f[len(w)].add(w[0] - 'a' + 'A')
+			}
+		}
+	}
+	return f
+}()
+
+// byteSet is a set of bytes.
+type byteSet [4]uint64
+
+func (s *byteSet) add(c byte)      { s[c>>6] |= 1 << (c & 63) }
+func (s *byteSet) has(c byte) bool { return s[c>>6]&(1<<(c&63)) != 0 }
+
 // nonEnglish reports whether the answer is written in another language
 // than English (a guess from its first maxLanguageWords words, cached).
 func (an *analysis) nonEnglish() bool {
@@ -75,6 +98,9 @@ func guessLanguage(text string) int8 {
 		w := text[st:pos]
 		if len(w) > len(buf) {
 			continue
+		}
+		if !langFirst[len(w)].has(w[0]) {
+			continue // no function word of that length starts so: skip the lookup
 		}
 		n := copy(buf[:], w)
 		for i := 0; i < n; i++ {
@@ -183,50 +209,78 @@ demasiada demasiadas cuelga cuelgan`)
 // foreignLookup reads a word of a non-English answer: the foreign lexicon
 // first (past a French elided article, "l'interface"), then the English
 // one.
+//
+// Its keys are built in stack buffers (lower-cased, folded), so a lookup
+// allocates nothing for words of ordinary length.
 func foreignLookup(w string) uint8 {
 	lex := foreignLexicon()
+	var lbuf [64]byte
+	lower := appendLower(lbuf[:0], w) // strings.ToLower(w)
 	if f := lexLookup(w); f != 0 {
 		if f&lexNegator != 0 && w != "no" && w != "No" {
 			// English "n't" negators do not occur in these languages.
 			return f
 		}
-		if g, ok := lex[strings.ToLower(w)]; ok {
+		if g, ok := lex[string(lower)]; ok {
 			return g
 		}
 		return f
 	}
-	if f, ok := lex[strings.ToLower(w)]; ok {
+	if f, ok := lex[string(lower)]; ok {
 		return f
 	}
-	fw := foldString(w)
-	if i := strings.IndexAny(fw, "'’"); i > 0 && i <= 3 {
+	var fbuf [64]byte
+	fw := appendFold(fbuf[:0], w) // foldString(w)
+	if i := bytes.IndexAny(fw, "'’"); i > 0 && i <= 3 {
 		fw = fw[i+1:]
 		if i == 1 && (w[0] == 'n' || w[0] == 'N') {
-			if inSet(capabilityVerbs, fw) {
+			if inSet(capabilityVerbs, string(fw)) {
 				return lexNegative // "n'accepte pas": a capability it lacks
 			}
 			return lexNegator // "n'est pas fiable": the verb is negated
 		}
 	}
-	if f, ok := lex[fw]; ok {
+	if f, ok := lex[string(fw)]; ok {
 		return f
 	}
 	// Inflections the lists leave out: French feminine and plural
 	// ("encombrées" → "encombré"), Spanish gender ("pesada" → "pesado").
 	for _, suf := range [...]string{"es", "s", "e"} {
-		if b, ok := strings.CutSuffix(fw, suf); ok && len(b) > 3 {
-			if f, ok := lex[b]; ok {
+		if b, ok := bytes.CutSuffix(fw, []byte(suf)); ok && len(b) > 3 {
+			if f, ok := lex[string(b)]; ok {
 				return f
 			}
 		}
 	}
-	if b, ok := strings.CutSuffix(fw, "a"); ok && len(b) > 3 {
-		return lex[b+"o"]
+	// The last two read fw's bytes no more: the stem's new ending may
+	// overwrite them.
+	if b, ok := bytes.CutSuffix(fw, []byte("a")); ok && len(b) > 3 {
+		return lex[string(append(b, 'o'))]
 	}
-	if b, ok := strings.CutSuffix(fw, "as"); ok && len(b) > 3 {
-		return lex[b+"os"]
+	if b, ok := bytes.CutSuffix(fw, []byte("as")); ok && len(b) > 3 {
+		return lex[string(append(b, 'o', 's'))]
 	}
 	return 0
+}
+
+// appendLower appends strings.ToLower(s) to dst: each rune lower-cased,
+// a byte that is no UTF-8 written as U+FFFD, as strings.ToLower does.
+func appendLower(dst []byte, s string) []byte {
+	for _, r := range s {
+		dst = utf8.AppendRune(dst, unicode.ToLower(r))
+	}
+	return dst
+}
+
+// appendFold appends foldString(s) to dst.
+func appendFold(dst []byte, s string) []byte {
+	initFold()
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		dst = append(dst, foldRune(r, s[i:i+size])...)
+		i += size
+	}
+	return dst
 }
 
 // capabilityVerbs, negated, state a capability the product lacks: "it

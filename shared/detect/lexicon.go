@@ -5,12 +5,14 @@ import (
 	"sync"
 )
 
-// set builds a lookup set from a space-separated word list.
+// set builds a lookup set from a space-separated word list; inSet reads it
+// through a filter (wordset.go), so it must not change afterwards.
 func set(words string) map[string]bool {
 	m := make(map[string]bool)
 	for _, w := range strings.Fields(words) {
 		m[w] = true
 	}
+	registerFilter(m)
 	return m
 }
 

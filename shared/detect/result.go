@@ -42,12 +42,26 @@ func (an *analysis) result() Result {
 		}
 	}
 	all := make([]Mention, total) // one backing array for every entity's mentions
-	off := 0
-	copy(ers, d.blank)
+	// The cited URLs of every entity and the discovered names share one
+	// backing array too (discovery reads only the candidates' states,
+	// settled by now). Each slice is capped, so an append copies.
+	disc := an.discover()
+	var strs []string
+	if k := len(sc.citedBy) + len(disc); k > 0 {
+		strs = make([]string, k)
+	}
+	off, soff := 0, 0
 	for ei := range ers {
+		// Three fields set in fresh (zeroed) memory, rather than copying
+		// whole blank records: the copy's write barriers cover every
+		// pointer field while the GC runs, as it often does here.
+		ers[ei].Name, ers[ei].FirstPosition, ers[ei].Sentiment = d.ents[ei].name, -1, Neutral
 		if an.domainSeen[ei] {
 			ers[ei].DomainCited = true
-			ers[ei].CitedURLs = an.citedURLs(ei)
+			if n := an.citedURLs(ei, strs[soff:]); n > 0 {
+				ers[ei].CitedURLs = strs[soff : soff+n : soff+n]
+				soff += n
+			}
 		}
 		if nm[ei] > 0 {
 			ers[ei].Mentions = all[off : off : off+nm[ei]]
@@ -184,7 +198,13 @@ func (an *analysis) result() Result {
 	}
 	res.Ambiguous = ambiguousBrand && (res.Verdict == VerdictOrdinaryWord || res.Verdict == VerdictMentioned && allGuarded(b.Mentions))
 	res.Score, res.VisibilityScore = score(ers, firstSent[0])
-	res.Discovered = an.discover()
+	if len(disc) > 0 {
+		names := strs[len(sc.citedBy):]
+		for i, f := range disc {
+			names[i] = f.name
+		}
+		res.Discovered = names
+	}
 	return res
 }
 

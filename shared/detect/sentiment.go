@@ -113,6 +113,7 @@ var frameWords = func() map[string]bool {
 			m[w] = true
 		}
 	}
+	registerFilter(m)
 	return m
 }()
 
@@ -2266,6 +2267,7 @@ var sentimentRoles = func() map[string]bool {
 longer more behind curve itself subscription expect cheap`) {
 		m[w] = true
 	}
+	registerFilter(m)
 	return m
 }()
 

@@ -73,8 +73,14 @@ func vaderValence(w string) float32 {
 		}
 		buf[i] = c
 	}
+	if !vaderFilter().mayHave(w) {
+		return 0
+	}
 	return vaderLexicon()[string(buf[:len(w)])]
 }
+
+// vaderFilter turns most words away before the map is hashed (wordset.go).
+var vaderFilter = sync.OnceValue(func() *wordFilter { return newWordFilter(vaderLexicon()) })
 
 // vaderNeutral are words VADER scores (from tweets and movie reviews) that
 // describe rather than judge in an answer about a product or a company:

@@ -20,8 +20,13 @@ var scowlWords []byte
 
 // wordLexicon is the decompressed lexicon, sorted for binary search. It is
 // read once, on the first New: only compiling a Detector looks words up.
+// The words are packed into one string with an offset table rather than
+// kept as 115,000 strings: the lexicon stays alive for the whole process,
+// and pointer-free memory is never scanned by the garbage collector, which
+// otherwise marks every word at every cycle of a busy detector.
 type wordLexicon struct {
-	words  []string
+	data   string   // the words, sorted, concatenated
+	off    []uint32 // word i is data[off[i]:off[i+1]]
 	levels []uint8
 }
 
@@ -30,7 +35,8 @@ var loadWordLexicon = sync.OnceValue(func() *wordLexicon {
 	if err != nil {
 		panic("detect: embedded word list: " + err.Error())
 	}
-	lx := &wordLexicon{}
+	var words []string
+	var levels []uint8
 	sc := bufio.NewScanner(zr)
 	level := uint8(0)
 	for sc.Scan() {
@@ -44,34 +50,48 @@ var loadWordLexicon = sync.OnceValue(func() *wordLexicon {
 			continue
 		}
 		if line != "" {
-			lx.words = append(lx.words, line)
-			lx.levels = append(lx.levels, level)
+			words = append(words, line)
+			levels = append(levels, level)
 		}
 	}
 	if err := sc.Err(); err != nil {
 		panic("detect: embedded word list: " + err.Error())
 	}
-	idx := make([]int, len(lx.words))
+	idx := make([]int, len(words))
 	for i := range idx {
 		idx[i] = i
 	}
-	slices.SortFunc(idx, func(a, b int) int { return strings.Compare(lx.words[a], lx.words[b]) })
-	words, levels := make([]string, len(idx)), make([]uint8, len(idx))
+	slices.SortFunc(idx, func(a, b int) int { return strings.Compare(words[a], words[b]) })
+	lx := &wordLexicon{off: make([]uint32, 0, len(idx)+1), levels: make([]uint8, len(idx))}
+	var b strings.Builder
 	for i, j := range idx {
-		words[i], levels[i] = lx.words[j], lx.levels[j]
+		lx.off = append(lx.off, uint32(b.Len()))
+		b.WriteString(words[j])
+		lx.levels[i] = levels[j]
 	}
-	lx.words, lx.levels = words, levels
+	lx.off = append(lx.off, uint32(b.Len()))
+	lx.data = b.String()
 	return lx
 })
 
 // level returns the SCOWL level of a lower-case word, 0 when it is not an
 // ordinary word.
 func (lx *wordLexicon) level(w string) uint8 {
-	i, ok := slices.BinarySearch(lx.words, w)
-	if !ok {
+	// A plain binary search: a closure (sort.Find) would make w escape,
+	// and callers pass strings converted from scratch bytes.
+	lo, hi := 0, len(lx.levels)
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		if lx.data[lx.off[m]:lx.off[m+1]] < w {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	if lo == len(lx.levels) || lx.data[lx.off[lo]:lx.off[lo+1]] != w {
 		return 0
 	}
-	return lx.levels[i]
+	return lx.levels[lo]
 }
 
 // ordinaryLevel returns how common a folded name or alias is as an English

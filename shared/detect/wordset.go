@@ -1,0 +1,142 @@
+package detect
+
+import (
+	"math/bits"
+	"sync"
+	"sync/atomic"
+	"unsafe"
+)
+
+// The rules look words up in some 150 fixed word sets (set), through
+// inSet, several per word of an answer; most words are in none of them.
+// Each set built by set() gets a filter when it is built: a bit map
+// indexed by a hash of the word's length and its first, second and last
+// bytes (lower case). A word whose bit is clear is not in the set, which inSet then
+// says without hashing the word for the map. The map stays the set: the
+// filter only ever answers "no" for words the map does not hold, so the
+// sets must not change after set() returns (none does: they are fixed
+// vocabularies). Maps not built by set() have no filter and are looked up
+// as before.
+
+// wordFilter is one set's bit map; its size is a power of two of at least
+// 32 bits per word, so that few absent words share a bit with a member.
+type wordFilter struct {
+	bits  []uint64
+	shift uint8 // 32 - log2(len(bits)*64): the hash's top bits index the map
+}
+
+// filterHash hashes a lower-case word's length and first, second and last
+// bytes (w non-empty; the second is the last for a one-byte word).
+func filterHash(n int, first, second, last byte) uint32 {
+	return (uint32(n) | uint32(first)<<8 | uint32(second)<<16 | uint32(last)<<24) * 0x9E3779B1
+}
+
+// wordHash is filterHash of w, lower-cased (ASCII).
+func wordHash(w string) uint32 {
+	return filterHash(len(w), lowerASCII(w[0]), lowerASCII(w[min(1, len(w)-1)]), lowerASCII(w[len(w)-1]))
+}
+
+func newWordFilter[V any](m map[string]V) *wordFilter {
+	size := 512
+	for size < 32*len(m) {
+		size *= 2
+	}
+	f := &wordFilter{bits: make([]uint64, size/64), shift: uint8(32 - bits.TrailingZeros(uint(size)))}
+	for w := range m {
+		if w != "" {
+			f.add(wordHash(w))
+		}
+	}
+	return f
+}
+
+func (f *wordFilter) add(h uint32) {
+	i := h >> f.shift
+	f.bits[i>>6] |= 1 << (i & 63)
+}
+
+// mayHave reports whether the set may hold w, read case-insensitively
+// (ASCII).
+func (f *wordFilter) mayHave(w string) bool {
+	i := wordHash(w) >> f.shift
+	return f.bits[i>>6]&(1<<(i&63)) != 0
+}
+
+func lowerASCII(c byte) byte {
+	if 'A' <= c && c <= 'Z' {
+		return c + 'a' - 'A'
+	}
+	return c
+}
+
+// filterTable maps a set's map (by its identity) to its filter: open
+// addressing over a power-of-two table, replaced whole when a set is added
+// (sets are built at package initialisation), so that lookups read it
+// without locking. It holds the maps too: a registered map is never freed,
+// so its address never comes to name another map.
+type filterTable struct {
+	keys    []uintptr
+	filters []*wordFilter
+	maps    []map[string]bool
+}
+
+var (
+	filtersMu sync.Mutex
+	filters   atomic.Pointer[filterTable]
+)
+
+// mapID is the map's identity: a map value is a pointer to the runtime's
+// map, read here without reflect's overhead (inSet asks for every word).
+func mapID(m map[string]bool) uintptr { return *(*uintptr)(unsafe.Pointer(&m)) }
+
+func (t *filterTable) slot(id uintptr) int {
+	mask := len(t.keys) - 1
+	i := int(uint64(id)*0x9E3779B97F4A7C15>>40) & mask
+	for t.keys[i] != 0 && t.keys[i] != id {
+		i = (i + 1) & mask
+	}
+	return i
+}
+
+// registerFilter gives set m its filter; set() calls it, and so does a
+// set built from others (frameWords), once it is complete.
+func registerFilter(m map[string]bool) {
+	filtersMu.Lock()
+	defer filtersMu.Unlock()
+	old := filters.Load()
+	n := 1
+	if old != nil {
+		for _, k := range old.keys {
+			if k != 0 {
+				n++
+			}
+		}
+	}
+	size := 64
+	for size < 2*n {
+		size *= 2
+	}
+	t := &filterTable{keys: make([]uintptr, size), filters: make([]*wordFilter, size), maps: make([]map[string]bool, size)}
+	if old != nil {
+		for i, k := range old.keys {
+			if k != 0 {
+				j := t.slot(k)
+				t.keys[j], t.filters[j], t.maps[j] = k, old.filters[i], old.maps[i]
+			}
+		}
+	}
+	id := mapID(m)
+	j := t.slot(id)
+	t.keys[j], t.filters[j], t.maps[j] = id, newWordFilter(m), m
+	filters.Store(t)
+}
+
+// filterOf returns m's filter, nil when m was not built by set().
+func filterOf(m map[string]bool) *wordFilter {
+	t := filters.Load()
+	if t == nil {
+		return nil
+	}
+	j := t.slot(mapID(m))
+	return t.filters[j] // nil at an empty slot
+}
