@@ -451,6 +451,9 @@ var heldoutFloors = map[string]struct{ mentionF1, verdict, sentiment, negatives,
 	// current prices, a foreign word's inflection, lower-case styled and
 	// conjoined-predicate competitors), it is tuning material.
 	"batch-u.jsonl": {mentionF1: 1.00, verdict: 1.00, sentiment: 0.58, negatives: 1.00, startFound: 1.00},
+	// W was written blind and measured once on the merged d7+d8 (mention F1
+	// 0.865, verdict 0.868); d9 tunes on its detection classes.
+	"batch-w.jsonl": {mentionF1: 0.86, verdict: 0.86, sentiment: 0.59, negatives: 1.00, startFound: 0.93},
 }
 
 func TestHeldout(t *testing.T) {
