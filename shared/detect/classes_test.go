@@ -1078,3 +1078,41 @@ func TestClassEstablishedAndWorks(t *testing.T) {
 			"Harmony is well established by the bass line and moves in thirds and sixths above it.", VerdictOrdinaryWord},
 	})
 }
+
+// The query holds the brand's word inside a phrase — a compound with a
+// common noun, a person's, place's or another company's name, "X vs its
+// antonym" — and the answer repeats it: the word is the phrase's. The
+// brand's own product line ("the lantern pro", "zoom workplace") and a
+// phrase the answer never repeats stay the brand's.
+func TestClassQueryPhrase(t *testing.T) {
+	entLantern := Entity{Name: "Lantern", Domains: []string{"lantern.io"}}
+	entHarbor := Entity{Name: "Harbor", Domains: []string{"harbor.dev"}}
+	entMeadow := Entity{Name: "Meadow", Domains: []string{"meadow.com"}}
+	entCorsa := Entity{Name: "Corsa", Domains: []string{"corsa.app"}}
+	entSmooth := Entity{Name: "Smooth", Domains: []string{"smooth.co"}}
+	entQuill := Entity{Name: "Quill", Domains: []string{"quill.com"}}
+	runVerdictCases(t, []verdictCase{
+		{"a compound with a common noun, written in lower case", entLantern, nil, "what is a lantern festival",
+			"A lantern festival marks the first full moon of the lunar year. Families hang paper lanterns over the streets, and Lantern Night ends with a riddle game.", VerdictOrdinaryWord},
+		{"a compound whose labels the answer capitalises", entMeadow, nil, "how to plant a meadow border",
+			"A meadow border wants poor soil and full sun. Sow in autumn, and in the planner pick **Meadow Editor** → **Seed Mix** to list the species.", VerdictOrdinaryWord},
+		{"another company's product holding the word", entHarbor, nil, "is the lego harbor set worth it",
+			"The Lego Harbor set has 1,200 pieces, a working crane and four minifigures. Harbor builds like this sell out before Christmas.", VerdictOrdinaryWord},
+		{"a name holding the word as its head", entCorsa, nil, "history of the opel corsa",
+			"The Opel Corsa launched in 1982 as a small hatchback. Later generations grew, and the Corsa is now also sold as an electric car.", VerdictOrdinaryWord},
+		{"a person's first name", entMeadow, nil, "meadow walsh best songs",
+			"Meadow Walsh's best-known songs come from her 2011 debut. Walsh wrote most of them alone, and she still closes her shows with the title track.", VerdictOrdinaryWord},
+		{"a place joined by hyphens", entCorsa, nil, "things to do in corsa sur mer",
+			"Corsa-sur-Mer is a small fishing town with a long beach. From Corsa you can take a ferry to the islands.", VerdictOrdinaryWord},
+		{"an adjective against its antonym", entSmooth, nil, "smooth vs unsmooth plaster finish",
+			"Smooth plaster is the better base for paint. Unsmooth finishes hide dents but collect dust.", VerdictOrdinaryWord},
+		{"an adjective against its antonym in -less", Entity{Name: "Corded", Domains: []string{"corded.com"}}, nil, "corded vs cordless drills for home use",
+			"Corded drills are the better pick for long jobs: they never run flat.\n\n| | Corded | Cordless |\n|---|---|---|\n| Power | Constant | Fades with the battery |", VerdictOrdinaryWord},
+		{"the brand's own product line", entLantern, nil, "is the lantern pro worth it",
+			"Lantern Pro adds unlimited projects and shared dashboards for $12 a month. Lantern is worth it for teams of five or more.", VerdictMentioned},
+		{"a phrase the answer does not repeat", entQuill, nil, "quill pen alternatives for note taking",
+			"Quill is a note-taking app with handwriting support; it syncs across iPad and Mac and costs $4 a month.", VerdictMentioned},
+		{"a preposition before the word", entHarbor, nil, "migrating off harbor registry",
+			"To move off Harbor, export the images with its replication API and push them to the new registry.", VerdictMentioned},
+	})
+}
