@@ -1116,3 +1116,16 @@ func TestClassQueryPhrase(t *testing.T) {
 			"To move off Harbor, export the images with its replication API and push them to the new registry.", VerdictMentioned},
 	})
 }
+
+// A name that is no word, followed by its product's capitalised name that
+// holds a natural kind's noun ("Mineral", "Stone", "Water"), is the brand,
+// not a namesake of a natural kind; a lower-case kind after it still asks.
+func TestClassProductNameHoldsKind(t *testing.T) {
+	brand := Entity{Name: "Solvie", Domains: []string{"solvie.com"}}
+	runCompetitorCases(t, []competitorCase{
+		{"a product's name in a table", brand, []Entity{{Name: "Dermalux"}}, "gentle face sunscreen",
+			"| Pick | Filter |\n|---|---|\n| Dermalux Daily Mineral Fluid SPF 40 | Zinc oxide |\n| Solvie Sheer SPF 30 | Chemical |", "Dermalux", true},
+		{"a product's name in prose", brand, []Entity{{Name: "Quarzo"}}, "kitchen countertop sealer",
+			"Quarzo Stone Guard Plus seals granite in one coat; reapply yearly.", "Quarzo", true},
+	})
+}

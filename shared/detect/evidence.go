@@ -1883,7 +1883,7 @@ func (an *analysis) guardNamesakes() {
 		}
 		rec := &an.sc.sents[c.srec]
 		if !(an.queryNaturalOnly && an.queryNames[c.ent]) && !an.queryWord[c.ent] &&
-			an.definitional(c) != defNaturalKind && !an.naturalKindFollows(c, rec) && !an.otherOfKind(rec) &&
+			an.definitional(c) != defNaturalKind && !an.namesakeKindFollows(c, rec) && !an.otherOfKind(rec) &&
 			!lifeDatesFollow(an.text, c.end, rec.end) && !an.surnameSentence(rec) && !an.personName(c, rec) {
 			continue
 		}
@@ -1893,6 +1893,17 @@ func (an *analysis) guardNamesakes() {
 			}
 		}
 	}
+}
+
+// namesakeKindFollows: a natural kind follows the name ("Amazon River"),
+// unless the name is no word at all and the kind's noun is capitalised
+// inside a product's name ("CeraVe Hydrating Mineral SPF 30": the
+// sunscreen's filter, not a namesake of the brand).
+func (an *analysis) namesakeKindFollows(c *cand, rec *sentRec) bool {
+	if !an.naturalKindFollows(c, rec) {
+		return false
+	}
+	return an.d.pats[c.pat].level != 0 || !hasUpper(peekWordAny(an.text, c.end))
 }
 
 // lifeDatesFollow: a span of years follows the name in parentheses
