@@ -1129,3 +1129,24 @@ func TestClassProductNameHoldsKind(t *testing.T) {
 			"Quarzo Stone Guard Plus seals granite in one coat; reapply yearly.", "Quarzo", true},
 	})
 }
+
+// A hedge that limits one claim ("hasn't announced a recall that I know
+// of"), followed by what people report about the product, speaks of a
+// known product: a mention. Ignorance followed by advice or a guess stays
+// ignorance; a number the model won't give for a plan is ignorance too.
+func TestClassHedgeThenReports(t *testing.T) {
+	entPebble := Entity{Name: "Pebble", Domains: []string{"pebble.com"}}
+	entTernly := Entity{Name: "Ternly", Domains: []string{"ternly.com"}}
+	runVerdictCases(t, []verdictCase{
+		{"a hedge, then owners' reports", entPebble, nil, "pebble kettle recall",
+			"Pebble hasn't issued a recall that I'm aware of, but owners have been reporting for months that the lid hinge cracks after a year of daily use.", VerdictMentioned},
+		{"a hedge, then users say", entTernly, nil, "ternly app shutting down?",
+			"Ternly hasn't confirmed anything that I know of, but users say the app stopped syncing in March and support replies have slowed.", VerdictMentioned},
+		{"ignorance, then advice", entTernly, nil, "is ternly any good",
+			"I don't know of Ternly, but you could check its reviews on the app store before paying.", VerdictUnknownToModel},
+		{"ignorance, then a guess", entTernly, nil, "ternly reviews",
+			"I'm not familiar with Ternly, but it may be a small regional company.", VerdictUnknownToModel},
+		{"figures the model won't give", entTernly, nil, "ternly subscription cost 2027",
+			"I don't have reliable figures for Ternly's 2027 plans, so I can't give you numbers I'd trust. Check the pricing page.", VerdictUnknownToModel},
+	})
+}

@@ -1496,7 +1496,8 @@ func (an *analysis) disclaimed(c *cand, rec *sentRec) bool {
 	if !rec.anchor {
 		return false
 	}
-	return an.isUnknown(c)
+	unknown, hedged := an.unknownRefs(c)
+	return unknown || hedged
 }
 
 // verbWithObject: w, after a name, is a present-tense verb with an
