@@ -1150,3 +1150,21 @@ func TestClassHedgeThenReports(t *testing.T) {
 			"I don't have reliable figures for Ternly's 2027 plans, so I can't give you numbers I'd trust. Check the pricing page.", VerdictUnknownToModel},
 	})
 }
+
+// A capitalised word set off by a dash, a colon or a parenthesis right
+// after a product category's noun names a product of it ("a mild dish
+// soap — Fathom (the green one) …"); after another noun it says nothing.
+func TestClassCategoryAside(t *testing.T) {
+	entBloom := Entity{Name: "Bloom", Domains: []string{"bloom.com"}}
+	entSpark := Entity{Name: "Spark", Domains: []string{"spark.co"}}
+	runVerdictCases(t, []verdictCase{
+		{"after a dash", entBloom, nil, "how to get wax out of a tablecloth",
+			"Scrape off what you can, then work in a squeeze of a gentle dish soap — Bloom (the lemon one) is a favourite with caterers — and rinse in warm water.", VerdictMentioned},
+		{"after a parenthesis", entSpark, nil, "how to clean a shower screen",
+			"Wipe the glass with diluted vinegar and a drop of a mild shampoo (Spark works fine) before you squeegee it dry.", VerdictMentioned},
+		{"after a colon", entBloom, nil, "what to pack for a beach day",
+			"Bring one thing above all else, a sunscreen: Bloom rates well for reapplying over sweat.", VerdictMentioned},
+		{"after a noun of no category", entBloom, nil, "when do tulips flower",
+			"Plant the bulbs in a sunny border — Bloom comes in April if the winter was cold enough.", VerdictOrdinaryWord},
+	})
+}

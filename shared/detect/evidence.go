@@ -739,8 +739,11 @@ func (an *analysis) localEvidence(c *cand) {
 	start := atSentenceStart(text, rec.rawStart, c.start)
 	style := titleStyle(text, c.start)
 	title := style != styleNone
-	if inSet(nameIntroducers, prev.word) {
-		score += wCue // "a product called Fathom", "an app named Ember"
+	if inSet(nameIntroducers, prev.word) || categoryAside(text, rec.rawStart, c.start) {
+		// "a product called Fathom", "an app named Ember", "a degreasing
+		// dish soap — Fathom (the unscented one)": the name of a product
+		// of the category just named
+		score += wCue
 		c.cued = true
 	} else if an.disclaimed(c, rec) {
 		score += wDisclaimed // "Lantern isn't a tool I have reliable knowledge of"
@@ -863,6 +866,31 @@ func (an *analysis) localEvidence(c *cand) {
 		score += wQueryTopic
 	}
 	c.local = score
+}
+
+// categoryAside: a dash, a colon or an opening parenthesis right before
+// pos follows a noun of a product category ("a dish soap — Dawn", "a
+// sunscreen: Solvie"), so the capitalised word at pos names one of them.
+func categoryAside(text string, lo, pos int) bool {
+	k := pos
+	for k > lo && text[k-1] == ' ' {
+		k--
+	}
+	switch {
+	case strings.HasSuffix(text[lo:k], "—"):
+		k -= len("—")
+	case strings.HasSuffix(text[lo:k], "–"):
+		k -= len("–")
+	case k > lo && (text[k-1] == ':' || text[k-1] == '('):
+		k--
+	default:
+		return false
+	}
+	for k > lo && text[k-1] == ' ' {
+		k--
+	}
+	w, _ := wordBefore(text[lo:k], k-lo)
+	return w != "" && k-lo >= len(w) && strings.HasSuffix(text[lo:k], w) && inSetStem(categoryNouns, strings.ToLower(w))
 }
 
 // companyFollows: the next sentence opens with "The company", "This
@@ -1684,7 +1712,7 @@ router printer tv television console vacuum bank neobank fintech card issuer len
 messenger browser tracker editor app platform tool service software suite client retailer store marketplace
 airline carrier insurer network station chain brand database crm erp pos terminal reader notebook notetaker
 recorder assistant chatbot detergent shampoo toothpaste deodorant moisturizer moisturiser sunscreen cleanser sneaker
-mattress scooter ebike razor`)
+mattress scooter ebike razor soap`)
 
 	// naturalNouns after (or defining) a capitalised ordinary word make it
 	// another sense of the word: a place, a body, a substance, a creature,
