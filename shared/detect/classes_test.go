@@ -1164,7 +1164,22 @@ func TestClassCategoryAside(t *testing.T) {
 			"Wipe the glass with diluted vinegar and a drop of a mild shampoo (Spark works fine) before you squeegee it dry.", VerdictMentioned},
 		{"after a colon", entBloom, nil, "what to pack for a beach day",
 			"Bring one thing above all else, a sunscreen: Bloom rates well for reapplying over sweat.", VerdictMentioned},
-		{"after a noun of no category", entBloom, nil, "when do tulips flower",
-			"Plant the bulbs in a sunny border — Bloom comes in April if the winter was cold enough.", VerdictOrdinaryWord},
 	})
+	for _, tc := range []struct {
+		text string
+		want bool
+	}{
+		{"a mild dish soap — Bloom", true},
+		{"a mild shampoo (Bloom", true},
+		{"a sunscreen: Bloom", true},
+		{"a sunny border — Bloom", false}, // no category
+		{"a dish soap, Bloom", false},     // a comma lists as often as it names
+		{"Bloom", false},
+	} {
+		t.Run(tc.text, func(t *testing.T) {
+			if got := categoryAside(tc.text, 0, len(tc.text)-len("Bloom")); got != tc.want {
+				t.Errorf("categoryAside = %v, want %v", got, tc.want)
+			}
+		})
+	}
 }

@@ -452,8 +452,11 @@ var heldoutFloors = map[string]struct{ mentionF1, verdict, sentiment, negatives,
 	// conjoined-predicate competitors), it is tuning material.
 	"batch-u.jsonl": {mentionF1: 1.00, verdict: 1.00, sentiment: 0.58, negatives: 1.00, startFound: 1.00},
 	// W was written blind and measured once on the merged d7+d8 (mention F1
-	// 0.865, verdict 0.868); d9 tunes on its detection classes.
-	"batch-w.jsonl": {mentionF1: 0.86, verdict: 0.86, sentiment: 0.59, negatives: 1.00, startFound: 0.93},
+	// 0.865, verdict 0.868); its classes fixed since (a phrase the query
+	// holds the word in, a category's product in an aside, a hedge before
+	// people's reports, a product name holding a natural kind's noun), it
+	// is tuning material.
+	"batch-w.jsonl": {mentionF1: 1.00, verdict: 1.00, sentiment: 0.61, negatives: 1.00, startFound: 1.00},
 }
 
 func TestHeldout(t *testing.T) {
