@@ -286,7 +286,7 @@ func (an *analysis) inQueryPhrase(c *cand, fq string) bool {
 // person with a personal pronoun ("French's impression … she's best
 // known"): w is a surname.
 func (an *analysis) surnameAlone(w string) bool {
-	if !containsWord(strings.ToLower(an.text), "she") && !containsWord(strings.ToLower(an.text), "he") {
+	if !hasWordFold(an.text, "she") && !hasWordFold(an.text, "he") {
 		return false
 	}
 	text := an.text
@@ -1922,6 +1922,23 @@ func (an *analysis) guardNamesakes() {
 			}
 		}
 	}
+}
+
+// hasWordFold: the lower-case ASCII word w occurs in s as a whole word,
+// in any case (no copy of s).
+func hasWordFold(s, w string) bool {
+	for from := 0; from < len(s); {
+		k := indexFoldASCII(s[from:], w)
+		if k < 0 {
+			return false
+		}
+		at := from + k
+		from = at + len(w)
+		if (at == 0 || !isWordRune(lastRune(s[:at]))) && (from == len(s) || !isWordRune(firstRune(s[from:]))) {
+			return true
+		}
+	}
+	return false
 }
 
 // namesakeKindFollows: a natural kind follows the name ("Amazon River"),
