@@ -1078,3 +1078,108 @@ func TestClassEstablishedAndWorks(t *testing.T) {
 			"Harmony is well established by the bass line and moves in thirds and sixths above it.", VerdictOrdinaryWord},
 	})
 }
+
+// The query holds the brand's word inside a phrase — a compound with a
+// common noun, a person's, place's or another company's name, "X vs its
+// antonym" — and the answer repeats it: the word is the phrase's. The
+// brand's own product line ("the lantern pro", "zoom workplace") and a
+// phrase the answer never repeats stay the brand's.
+func TestClassQueryPhrase(t *testing.T) {
+	entLantern := Entity{Name: "Lantern", Domains: []string{"lantern.io"}}
+	entHarbor := Entity{Name: "Harbor", Domains: []string{"harbor.dev"}}
+	entMeadow := Entity{Name: "Meadow", Domains: []string{"meadow.com"}}
+	entCorsa := Entity{Name: "Corsa", Domains: []string{"corsa.app"}}
+	entSmooth := Entity{Name: "Smooth", Domains: []string{"smooth.co"}}
+	entQuill := Entity{Name: "Quill", Domains: []string{"quill.com"}}
+	runVerdictCases(t, []verdictCase{
+		{"a compound with a common noun, written in lower case", entLantern, nil, "what is a lantern festival",
+			"A lantern festival marks the first full moon of the lunar year. Families hang paper lanterns over the streets, and Lantern Night ends with a riddle game.", VerdictOrdinaryWord},
+		{"a compound whose labels the answer capitalises", entMeadow, nil, "how to plant a meadow border",
+			"A meadow border wants poor soil and full sun. Sow in autumn, and in the planner pick **Meadow Editor** → **Seed Mix** to list the species.", VerdictOrdinaryWord},
+		{"another company's product holding the word", entHarbor, nil, "is the lego harbor set worth it",
+			"The Lego Harbor set has 1,200 pieces, a working crane and four minifigures. Harbor builds like this sell out before Christmas.", VerdictOrdinaryWord},
+		{"a name holding the word as its head", entCorsa, nil, "history of the opel corsa",
+			"The Opel Corsa launched in 1982 as a small hatchback. Later generations grew, and the Corsa is now also sold as an electric car.", VerdictOrdinaryWord},
+		{"a person's first name", entMeadow, nil, "meadow walsh best songs",
+			"Meadow Walsh's best-known songs come from her 2011 debut. Walsh wrote most of them alone, and she still closes her shows with the title track.", VerdictOrdinaryWord},
+		{"a place joined by hyphens", entCorsa, nil, "things to do in corsa sur mer",
+			"Corsa-sur-Mer is a small fishing town with a long beach. From Corsa you can take a ferry to the islands.", VerdictOrdinaryWord},
+		{"an adjective against its antonym", entSmooth, nil, "smooth vs unsmooth plaster finish",
+			"Smooth plaster is the better base for paint. Unsmooth finishes hide dents but collect dust.", VerdictOrdinaryWord},
+		{"an adjective against its antonym in -less", Entity{Name: "Corded", Domains: []string{"corded.com"}}, nil, "corded vs cordless drills for home use",
+			"Corded drills are the better pick for long jobs: they never run flat.\n\n| | Corded | Cordless |\n|---|---|---|\n| Power | Constant | Fades with the battery |", VerdictOrdinaryWord},
+		{"the brand's own product line", entLantern, nil, "is the lantern pro worth it",
+			"Lantern Pro adds unlimited projects and shared dashboards for $12 a month. Lantern is worth it for teams of five or more.", VerdictMentioned},
+		{"a phrase the answer does not repeat", entQuill, nil, "quill pen alternatives for note taking",
+			"Quill is a note-taking app with handwriting support; it syncs across iPad and Mac and costs $4 a month.", VerdictMentioned},
+		{"a preposition before the word", entHarbor, nil, "migrating off harbor registry",
+			"To move off Harbor, export the images with its replication API and push them to the new registry.", VerdictMentioned},
+	})
+}
+
+// A name that is no word, followed by its product's capitalised name that
+// holds a natural kind's noun ("Mineral", "Stone", "Water"), is the brand,
+// not a namesake of a natural kind; a lower-case kind after it still asks.
+func TestClassProductNameHoldsKind(t *testing.T) {
+	brand := Entity{Name: "Solvie", Domains: []string{"solvie.com"}}
+	runCompetitorCases(t, []competitorCase{
+		{"a product's name in a table", brand, []Entity{{Name: "Dermalux"}}, "gentle face sunscreen",
+			"| Pick | Filter |\n|---|---|\n| Dermalux Daily Mineral Fluid SPF 40 | Zinc oxide |\n| Solvie Sheer SPF 30 | Chemical |", "Dermalux", true},
+		{"a product's name in prose", brand, []Entity{{Name: "Quarzo"}}, "kitchen countertop sealer",
+			"Quarzo Stone Guard Plus seals granite in one coat; reapply yearly.", "Quarzo", true},
+	})
+}
+
+// A hedge that limits one claim ("hasn't announced a recall that I know
+// of"), followed by what people report about the product, speaks of a
+// known product: a mention. Ignorance followed by advice or a guess stays
+// ignorance; a number the model won't give for a plan is ignorance too.
+func TestClassHedgeThenReports(t *testing.T) {
+	entPebble := Entity{Name: "Pebble", Domains: []string{"pebble.com"}}
+	entTernly := Entity{Name: "Ternly", Domains: []string{"ternly.com"}}
+	runVerdictCases(t, []verdictCase{
+		{"a hedge, then owners' reports", entPebble, nil, "pebble kettle recall",
+			"Pebble hasn't issued a recall that I'm aware of, but owners have been reporting for months that the lid hinge cracks after a year of daily use.", VerdictMentioned},
+		{"a hedge, then users say", entTernly, nil, "ternly app shutting down?",
+			"Ternly hasn't confirmed anything that I know of, but users say the app stopped syncing in March and support replies have slowed.", VerdictMentioned},
+		{"ignorance, then advice", entTernly, nil, "is ternly any good",
+			"I don't know of Ternly, but you could check its reviews on the app store before paying.", VerdictUnknownToModel},
+		{"ignorance, then a guess", entTernly, nil, "ternly reviews",
+			"I'm not familiar with Ternly, but it may be a small regional company.", VerdictUnknownToModel},
+		{"figures the model won't give", entTernly, nil, "ternly subscription cost 2027",
+			"I don't have reliable figures for Ternly's 2027 plans, so I can't give you numbers I'd trust. Check the pricing page.", VerdictUnknownToModel},
+	})
+}
+
+// A capitalised word set off by a dash, a colon or a parenthesis right
+// after a product category's noun names a product of it ("a mild dish
+// soap — Fathom (the green one) …"); after another noun it says nothing.
+func TestClassCategoryAside(t *testing.T) {
+	entBloom := Entity{Name: "Bloom", Domains: []string{"bloom.com"}}
+	entSpark := Entity{Name: "Spark", Domains: []string{"spark.co"}}
+	runVerdictCases(t, []verdictCase{
+		{"after a dash", entBloom, nil, "how to get wax out of a tablecloth",
+			"Scrape off what you can, then work in a squeeze of a gentle dish soap — Bloom (the lemon one) is a favourite with caterers — and rinse in warm water.", VerdictMentioned},
+		{"after a parenthesis", entSpark, nil, "how to clean a shower screen",
+			"Wipe the glass with diluted vinegar and a drop of a mild shampoo (Spark works fine) before you squeegee it dry.", VerdictMentioned},
+		{"after a colon", entBloom, nil, "what to pack for a beach day",
+			"Bring one thing above all else, a sunscreen: Bloom rates well for reapplying over sweat.", VerdictMentioned},
+	})
+	for _, tc := range []struct {
+		text string
+		want bool
+	}{
+		{"a mild dish soap — Bloom", true},
+		{"a mild shampoo (Bloom", true},
+		{"a sunscreen: Bloom", true},
+		{"a sunny border — Bloom", false}, // no category
+		{"a dish soap, Bloom", false},     // a comma lists as often as it names
+		{"Bloom", false},
+	} {
+		t.Run(tc.text, func(t *testing.T) {
+			if got := categoryAside(tc.text, 0, len(tc.text)-len("Bloom")); got != tc.want {
+				t.Errorf("categoryAside = %v, want %v", got, tc.want)
+			}
+		})
+	}
+}

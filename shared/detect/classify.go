@@ -252,6 +252,14 @@ const unknownReach = 200
 // separates them, and the mention is not possessive after the statement
 // ("no information about Acme's pricing" is about the pricing, not Acme).
 func (an *analysis) isUnknown(c *cand) bool {
+	unknown, _ := an.unknownRefs(c)
+	return unknown
+}
+
+// unknownRefs: unknown as isUnknown; hedged when a statement of ignorance
+// reaches the mention but people's reports follow it (reportsFollow), so
+// the sentence still speaks of the name as a known thing.
+func (an *analysis) unknownRefs(c *cand) (unknown, hedged bool) {
 	rec := &an.sc.sents[c.srec]
 	if rec.unkTo < 0 {
 		an.findUnknown(rec)
@@ -289,12 +297,53 @@ func (an *analysis) isUnknown(c *cand) bool {
 				continue
 			}
 		}
-		if !hasContrast(region) {
+		if hasContrast(region) {
+			continue
+		}
+		if m[0] >= c.end && reportsFollow(text[m[1]:rec.end]) {
+			hedged = true
+			continue
+		}
+		return true, false
+	}
+	return false, hedged
+}
+
+// reportsFollow: after a contrast, people report facts ("…, but shoppers
+// have been reporting that its refills are scarce", "but users say it
+// drains the battery"): the hedge before it ("hasn't announced anything
+// that I know of") limits one claim, and the sentence goes on about the
+// product, so it is no statement of ignorance about it.
+func reportsFollow(rest string) bool {
+	people := false
+	for pos, n, contrast := 0, 0, false; n < 12; n++ {
+		w, np := wordAtAny(rest, pos)
+		if w == "" {
+			return false
+		}
+		lw := strings.ToLower(w)
+		switch {
+		case !contrast:
+			contrast = inSet(contrastWords, lw)
+			n = 0
+		case inSet(reportingPeople, lw):
+			people = true
+		case people && inSet(reportingVerbs, lw):
 			return true
 		}
+		pos = np
 	}
 	return false
 }
+
+var (
+	// reportingPeople and reportingVerbs: people who report on a product
+	// and their verbs ("shoppers have been reporting", "owners say").
+	reportingPeople = set(`shoppers customers users buyers owners reviewers subscribers parents people members
+fans clients`)
+	reportingVerbs = set(`report reports reporting reported say says saying said complain complains complaining
+complained mention mentions mentioned note notes noted describe describes`)
+)
 
 // maxUnknownMatch bounds the length of an unknown-statement match that is
 // looked back for.

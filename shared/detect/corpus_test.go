@@ -451,6 +451,12 @@ var heldoutFloors = map[string]struct{ mentionF1, verdict, sentiment, negatives,
 	// current prices, a foreign word's inflection, lower-case styled and
 	// conjoined-predicate competitors), it is tuning material.
 	"batch-u.jsonl": {mentionF1: 1.00, verdict: 1.00, sentiment: 0.58, negatives: 1.00, startFound: 1.00},
+	// W was written blind and measured once on the merged d7+d8 (mention F1
+	// 0.865, verdict 0.868); its classes fixed since (a phrase the query
+	// holds the word in, a category's product in an aside, a hedge before
+	// people's reports, a product name holding a natural kind's noun), it
+	// is tuning material.
+	"batch-w.jsonl": {mentionF1: 1.00, verdict: 1.00, sentiment: 0.61, negatives: 1.00, startFound: 1.00},
 }
 
 func TestHeldout(t *testing.T) {

@@ -204,6 +204,155 @@ func (an *analysis) prepareQuery() {
 	// in fish safe", "best apple for baking"), not a product's word
 	an.queryNaturalOnly = an.queryNatural && !strong && named <= 1
 	an.queryTopic = an.queryTopic || an.queryProduct
+	an.queryPhrases(fq)
+}
+
+// queryPhrases marks the brand's candidates inside a phrase the query
+// holds its word in, when the answer repeats that phrase: the query asks
+// about the phrase, so the word is the phrase's, and the answer's other
+// occurrences without a cue of their own likely too (queryWord).
+//   - The word heads a phrase after another word ("magna carta", "sega
+//     genesis", "payment method"): a name or a compound of its own.
+//   - The word modifies the next one ("dawn chorus", "dawn french"): the
+//     brand's product line reads so too ("zoom workplace", "kindle
+//     paperwhite"), so only when the answer writes the phrase in lower
+//     case ("the dawn chorus", a compound with a common noun), joins it by
+//     hyphens (a place, "Avène-les-Bains"), or uses the next word alone
+//     with a personal pronoun (a first name: "Dawn French … French's
+//     impression … she").
+//   - "X vs <its antonym>" ("wired vs wireless") asks about the adjective
+//     when the answer writes the antonym.
+func (an *analysis) queryPhrases(fq string) {
+	cands := an.sc.cands
+	for i := range cands {
+		c := &cands[i]
+		if c.ent != 0 || c.kind != KindName || c.guarded || !an.inQueryPhrase(c, fq) {
+			continue
+		}
+		// A name that is no word ("Magna Carta", "Avène-les-Bains") needs
+		// the evidence an ordinary word does in this answer, like one
+		// written in lower case.
+		for k := range cands {
+			if o := &cands[k]; o.pat == c.pat && o.ent == 0 && o.kind == KindName && !o.guarded {
+				o.guarded, o.state, o.strength = true, candPending, 0
+			}
+		}
+	}
+	for i := range cands {
+		c := &cands[i]
+		if c.ent == 0 && c.guarded && c.state == candPending && an.inQueryPhrase(c, fq) {
+			c.phrase = true
+			an.queryWord[c.ent] = true
+			an.phraseAsked = true
+		}
+	}
+}
+
+// inQueryPhrase: the candidate of the brand, a single word, sits in the
+// answer inside a phrase the query holds it in (queryPhrases).
+func (an *analysis) inQueryPhrase(c *cand, fq string) bool {
+	text := an.text
+	form := an.d.pats[c.pat].folded
+	if c.kind == KindDomain || strings.IndexByte(form, ' ') >= 0 || !containsWord(fq, form) {
+		return false
+	}
+	left, right := phraseNeighbours(text, c.start, c.end)
+	in := anyOccurrence(fq, form, func(st, en int) bool {
+		// a phrase written in one case: "Magna Carta", "payment method";
+		// not "like Sézane", "sur Calvéo", "2025 Toyota"
+		if q, _ := wordBefore(fq, st); left != "" && phraseWord(q) && !an.d.folded[q] && strings.EqualFold(q, left) &&
+			hasUpper(left) == hasUpper(text[c.start:c.end]) && !startsWithDigit(left) {
+			return true
+		}
+		q := peekWordAny(fq, en)
+		if right == "" || !phraseWord(q) || an.productWord(q) || !strings.EqualFold(q, right) {
+			return false
+		}
+		return !hasUpper(text[c.start:c.end]) || text[c.end] == '-' || an.surnameAlone(right)
+	})
+	return in || anyOccurrence(fq, form, func(st, en int) bool {
+		other := ""
+		if q, np := wordAtAny(fq, en); q == "vs" || q == "versus" || q == "or" {
+			other = peekWordAny(fq, np)
+		} else if q, s := wordBefore(fq, st); q == "vs" || q == "versus" || q == "or" {
+			other, _ = wordBefore(fq, s)
+		}
+		return other != "" && antonym(form, other) && indexFoldASCII(text, other) >= 0
+	})
+}
+
+// surnameAlone: the answer writes w capitalised by itself, not after or
+// before another capitalised word, and speaks of a
+// person with a personal pronoun ("French's impression … she's best
+// known"): w is a surname.
+func (an *analysis) surnameAlone(w string) bool {
+	if !hasWordFold(an.text, "she") && !hasWordFold(an.text, "he") {
+		return false
+	}
+	text := an.text
+	for from := 0; ; {
+		k := indexFoldASCII(text[from:], w)
+		if k < 0 {
+			return false
+		}
+		at := from + k
+		from = at + len(w)
+		if !unicode.IsUpper(firstRune(text[at:])) || at > 0 && isWordRune(lastRune(text[:at])) ||
+			from < len(text) && isWordRune(firstRune(text[from:])) {
+			continue
+		}
+		if prev, ps := wordBefore(text, at); prev != "" && hasUpper(prev) && strings.TrimSpace(text[ps+len(prev):at]) == "" {
+			continue // "Dawn French" itself
+		}
+		if next := peekWordAny(text, from); next != "" && hasUpper(next) {
+			continue
+		}
+		return true
+	}
+}
+
+// phraseNeighbours returns the words joined to [start,end) in text by a
+// single space or hyphen on either side ("" when there is none).
+func phraseNeighbours(text string, start, end int) (left, right string) {
+	if start > 1 && (text[start-1] == ' ' || text[start-1] == '-') && isWordRune(lastRune(text[:start-1])) {
+		left, _ = wordBefore(text, start-1)
+	}
+	if end+1 < len(text) && (text[end] == ' ' || text[end] == '-') {
+		right = peekWordAny(text, end+1)
+		if !isWordRune(firstRune(text[end+1:])) {
+			right = ""
+		}
+		for _, ps := range [...]string{"'s", "’s"} {
+			right = strings.TrimSuffix(right, ps) // "Dawn French's"
+		}
+	}
+	return left, right
+}
+
+// phraseWord: a query word that may make a phrase with the brand's word —
+// not a function word, a question's word or one that asks about
+// products ("free", "best", "vs").
+func phraseWord(w string) bool {
+	return len(w) >= 3 && !inSet(functionWords, w) && !inSet(queryDeterminers, w) && !inSet(questionWords, w) &&
+		!inSet(questionAux, w) && !inSet(headFollowers, w) && !inSet(weakProductWords, w) && !inSet(productModifiers, w) &&
+		!inSet(howTo, w) && !inSet(makingVerbs, w) && !inSet(verbParticles, w) && w != "vs" && w != "versus"
+}
+
+// antonym: other is form's opposite by affix — "un", "non", "in", "dis"
+// before it, or its stem with "less" ("wired"/"wireless",
+// "harmful"/"harmless").
+func antonym(form, other string) bool {
+	for _, pre := range [...]string{"un", "non", "non-", "in", "dis"} {
+		if other == pre+form {
+			return true
+		}
+	}
+	for _, suf := range [...]string{"", "d", "ed", "ful"} {
+		if stem, ok := strings.CutSuffix(form, suf); ok && len(stem) >= 3 && other == stem+"less" {
+			return true
+		}
+	}
+	return false
 }
 
 // queryWordUse: an occurrence of the folded form in the folded query is
@@ -485,6 +634,11 @@ func (an *analysis) localEvidence(c *cand) {
 	// A platform before a name qualifies a feature ("iOS Zoom", "Android
 	// Ring tones"); after it, the product ("Zoom iOS app").
 	cue := inSet(productCues, prev.word) && !inSet(platformCues, prev.word) || inSet(productCues, next.word)
+	if cue && an.phraseAsked && c.ent == 0 && nameLike(next.word) && inSet(productCues, next.word) {
+		// "Open the Sprite Editor" beside the query's "sprite sheet": a
+		// capitalised label of the software the answer is about, no cue
+		cue = false
+	}
 	def := an.definitional(c)
 	anchor := isLinkAnchor(text, c.start, c.end)
 	reject := func() { c.state, c.local, c.verbUse = candRejected, -2, true }
@@ -538,6 +692,12 @@ func (an *analysis) localEvidence(c *cand) {
 		c.otherSense = true
 	}
 	c.cued = cue || tld || def == defProduct || anchor
+	if c.phrase && !c.cued {
+		// "the dawn chorus" asked and answered: the phrase, not the brand
+		reject()
+		c.otherSense = true
+		return
+	}
 	if anchor {
 		score += wLinkAnchor
 	}
@@ -579,8 +739,11 @@ func (an *analysis) localEvidence(c *cand) {
 	start := atSentenceStart(text, rec.rawStart, c.start)
 	style := titleStyle(text, c.start)
 	title := style != styleNone
-	if inSet(nameIntroducers, prev.word) {
-		score += wCue // "a product called Fathom", "an app named Ember"
+	if inSet(nameIntroducers, prev.word) || categoryAside(text, rec.rawStart, c.start) {
+		// "a product called Fathom", "an app named Ember", "a degreasing
+		// dish soap — Fathom (the unscented one)": the name of a product
+		// of the category just named
+		score += wCue
 		c.cued = true
 	} else if an.disclaimed(c, rec) {
 		score += wDisclaimed // "Lantern isn't a tool I have reliable knowledge of"
@@ -604,8 +767,10 @@ func (an *analysis) localEvidence(c *cand) {
 		score += wVerbParticle
 	}
 	switch {
-	case menu && uiPathRoot(text, c.start):
-		// "Zoom > Settings > Audio": the application whose menus follow
+	case menu && uiPathRoot(text, c.start) && !an.queryWord[c.ent]:
+		// "Zoom > Settings > Audio": the application whose menus follow;
+		// not in an answer to a query that uses the word as a word ("how
+		// to make a sprite sheet": "Sprite Editor → Slice" is a window)
 	case menu:
 		c.verbUse = true
 		score += 2 * wVerbParticle
@@ -701,6 +866,31 @@ func (an *analysis) localEvidence(c *cand) {
 		score += wQueryTopic
 	}
 	c.local = score
+}
+
+// categoryAside: a dash, a colon or an opening parenthesis right before
+// pos follows a noun of a product category ("a dish soap — Dawn", "a
+// sunscreen: Solvie"), so the capitalised word at pos names one of them.
+func categoryAside(text string, lo, pos int) bool {
+	k := pos
+	for k > lo && text[k-1] == ' ' {
+		k--
+	}
+	switch {
+	case strings.HasSuffix(text[lo:k], "—"):
+		k -= len("—")
+	case strings.HasSuffix(text[lo:k], "–"):
+		k -= len("–")
+	case k > lo && (text[k-1] == ':' || text[k-1] == '('):
+		k--
+	default:
+		return false
+	}
+	for k > lo && text[k-1] == ' ' {
+		k--
+	}
+	w, _ := wordBefore(text[lo:k], k-lo)
+	return w != "" && k-lo >= len(w) && strings.HasSuffix(text[lo:k], w) && inSetStem(categoryNouns, strings.ToLower(w))
 }
 
 // companyFollows: the next sentence opens with "The company", "This
@@ -1334,7 +1524,8 @@ func (an *analysis) disclaimed(c *cand, rec *sentRec) bool {
 	if !rec.anchor {
 		return false
 	}
-	return an.isUnknown(c)
+	unknown, hedged := an.unknownRefs(c)
+	return unknown || hedged
 }
 
 // verbWithObject: w, after a name, is a present-tense verb with an
@@ -1521,7 +1712,7 @@ router printer tv television console vacuum bank neobank fintech card issuer len
 messenger browser tracker editor app platform tool service software suite client retailer store marketplace
 airline carrier insurer network station chain brand database crm erp pos terminal reader notebook notetaker
 recorder assistant chatbot detergent shampoo toothpaste deodorant moisturizer moisturiser sunscreen cleanser sneaker
-mattress scooter ebike razor`)
+mattress scooter ebike razor soap`)
 
 	// naturalNouns after (or defining) a capitalised ordinary word make it
 	// another sense of the word: a place, a body, a substance, a creature,
@@ -1725,7 +1916,7 @@ func (an *analysis) guardNamesakes() {
 		}
 		rec := &an.sc.sents[c.srec]
 		if !(an.queryNaturalOnly && an.queryNames[c.ent]) && !an.queryWord[c.ent] &&
-			an.definitional(c) != defNaturalKind && !an.naturalKindFollows(c, rec) && !an.otherOfKind(rec) &&
+			an.definitional(c) != defNaturalKind && !an.namesakeKindFollows(c, rec) && !an.otherOfKind(rec) &&
 			!lifeDatesFollow(an.text, c.end, rec.end) && !an.surnameSentence(rec) && !an.personName(c, rec) {
 			continue
 		}
@@ -1735,6 +1926,34 @@ func (an *analysis) guardNamesakes() {
 			}
 		}
 	}
+}
+
+// hasWordFold: the lower-case ASCII word w occurs in s as a whole word,
+// in any case (no copy of s).
+func hasWordFold(s, w string) bool {
+	for from := 0; from < len(s); {
+		k := indexFoldASCII(s[from:], w)
+		if k < 0 {
+			return false
+		}
+		at := from + k
+		from = at + len(w)
+		if (at == 0 || !isWordRune(lastRune(s[:at]))) && (from == len(s) || !isWordRune(firstRune(s[from:]))) {
+			return true
+		}
+	}
+	return false
+}
+
+// namesakeKindFollows: a natural kind follows the name ("Amazon River"),
+// unless the name is no word at all and the kind's noun is capitalised
+// inside a product's name ("CeraVe Hydrating Mineral SPF 30": the
+// sunscreen's filter, not a namesake of the brand).
+func (an *analysis) namesakeKindFollows(c *cand, rec *sentRec) bool {
+	if !an.naturalKindFollows(c, rec) {
+		return false
+	}
+	return an.d.pats[c.pat].level != 0 || !hasUpper(peekWordAny(an.text, c.end))
 }
 
 // lifeDatesFollow: a span of years follows the name in parentheses

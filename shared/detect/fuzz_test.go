@@ -39,6 +39,11 @@ func FuzzDetect(f *testing.F) {
 		{"No. Acme covers it. No, Slack. No. 3", "do i need acme"},
 		{"A whole slack is the better choice. Sur name Acme", "the acme character"},
 		{"(", "a"}, {"Acme (b. ", "to"}, {"Acme (1", "how to"}, {"Acme (12345)", "how to acme"},
+		// a phrase the query holds the word in, an aside, a hedge (d9)
+		{"The Magna Acme-", "magna acme"}, {"acme sheet -", "acme sheet"}, {"Acme French's. French she", "acme french"},
+		{"Acme-les-Bains", "acme les bains"}, {"Acme | Acmeless", "acme vs acmeless"}, {"-Acme", "x acme"},
+		{"a soap —Acme", ""}, {"soap:Acme", ""}, {"—Acme", ""}, {"(Acme", ""},
+		{"Acme hasn't announced it that I know of, but users", "acme"}, {"Acme: no idea, but", ""},
 	} {
 		f.Add(tc[0], tc[1])
 	}

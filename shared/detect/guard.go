@@ -47,6 +47,7 @@ type cand struct {
 	cued         bool // a product cue, domain suffix, definition, link anchor or cited domain of its own
 	sensed       bool // penalised for another occurrence's other sense
 	nounSense    bool // a lower-case common noun after a determiner ("no notion")
+	phrase       bool // inside a phrase of the query's that holds the word ("the dawn chorus", "Magna Carta")
 	hedge        bool // the sentence does not assert anything about the entity (ignorance.go)
 	adjudicated  bool // the decision came from the Adjudicator
 }
@@ -96,7 +97,10 @@ type analysis struct {
 	// queryWord: per entity, the query uses its name as a word ("how to
 	// paddle", "mint condition meaning", "visit patagonia")
 	queryWord []bool
-	entAcc    []bool // per entity: a mention is accepted
+	// phraseAsked: the query holds the brand's word in a phrase the answer
+	// repeats ("the dawn chorus"; queryPhrases)
+	phraseAsked bool
+	entAcc      []bool // per entity: a mention is accepted
 	// textAttributes: distinct product attributes in the answer (capped),
 	// -1 until counted
 	textAttributes int
