@@ -446,6 +446,10 @@ var heldoutFloors = map[string]struct{ mentionF1, verdict, sentiment, negatives,
 	"batch-q.jsonl": {mentionF1: 0.90, verdict: 0.89, sentiment: 0.67, negatives: 0.85, startFound: 1.00},
 	"batch-r.jsonl": {mentionF1: 0.99, verdict: 0.98, sentiment: 0.94, negatives: 1.00, startFound: 0.95},
 	"batch-s.jsonl": {mentionF1: 0.93, verdict: 0.94, sentiment: 0.66, negatives: 0.75, startFound: 0.88},
+	// Written blind and measured once on the merged s6a+s6b reading (40/60,
+	// negatives 12/15); then tuned on by class in issue 11's s7 round. Kept
+	// out of the thresholds' calibration like P–S (measureOnly).
+	"batch-v.jsonl": {mentionF1: 0.99, verdict: 0.98, sentiment: 0.66, negatives: 0.80, startFound: 0.96},
 }
 
 func TestHeldout(t *testing.T) {
