@@ -1808,6 +1808,16 @@ func (an *analysis) valence(s, e int) (p, n float64, verdict bool) {
 		case f&lexSoftener != 0:
 			mult, multLeft = sentSoften, 3
 			continue
+		case inSet(shrugForms, w) && strings.EqualFold(next(), "off"):
+			// "shrugs off years of abuse": the hardship named next is
+			// withstood, which is praise
+			f, fixLeft = lexPositive, 4
+		case inSet(frenchHard, w) && wordsFollow(text, pos, e, "de", "faire", "mieux"):
+			f = lexPositive // "difficile de faire mieux": hard to do better
+		case strings.EqualFold(w, "mixed") && strings.EqualFold(next(), "bag"):
+			// "a mixed bag" names its own verdict: one point each way
+			p++
+			clauseP++
 		case inSet(hardWords, w) && strings.EqualFold(next(), "to"):
 			if inSet(hardToPraise, peekWord(text, pos+len(" to"), e)) {
 				p++ // "hard to beat"
@@ -2257,7 +2267,7 @@ var sentimentRoles = func() map[string]bool {
 	for _, set := range []map[string]bool{hardWords, selfWords, wantVerbs, endorseVerbs, costNouns, highWords,
 		lowWords, breadthWords, haltVerbs, shutVerbs, rankVerbs, rarityWords, contextIssues, choiceNouns, worksWell,
 		fitNouns, possessVerbs, articles, choiceAdjectives, capabilityVerbs, concessiveWords, responseNouns, mediocreWords,
-		fixWords, remedyWords, purposeVerbs, serviceVerbs, occurVerbs, qualityNouns, declineVerbs, servedWords, saveVerbs, urgeBuy, exitVerbs, feeNouns, alternativeNouns, multipleWords} {
+		fixWords, remedyWords, purposeVerbs, serviceVerbs, occurVerbs, qualityNouns, declineVerbs, servedWords, saveVerbs, urgeBuy, exitVerbs, feeNouns, alternativeNouns, multipleWords, shrugForms, frenchHard} {
 		for w := range set {
 			m[w] = true
 		}
@@ -2376,6 +2386,10 @@ misconfigure outgrow exceed ignore`)
 
 	hardWords    = set(`hard harder difficult tough tougher`)
 	hardToPraise = set(`beat top match fault`)
+	// shrugForms before "off" withstand what follows: "shrugs off abuse".
+	shrugForms = set(`shrug shrugs shrugged shrugging`)
+	// frenchHard before "de faire mieux" is praise: "difficile de faire mieux".
+	frenchHard = set(`difficile dur`)
 	// contextIssues are criticism only with a qualifier ("sync issues",
 	// "reported problems") or "with" ("issues with exports").
 	contextIssues   = set(`issue issues`)
@@ -2480,6 +2494,18 @@ var (
 var agentBases = set(`issue use love praise hate`)
 
 // wordEndAfter returns the end of the word after pos (skipping spaces).
+// wordsFollow tells whether the words after pos (up to e) are words, in
+// order, folded for case.
+func wordsFollow(text string, pos, e int, words ...string) bool {
+	for _, w := range words {
+		if !strings.EqualFold(peekWord(text, pos, e), w) {
+			return false
+		}
+		pos = wordEndAfter(text, pos, e)
+	}
+	return true
+}
+
 func wordEndAfter(text string, pos, e int) int {
 	for pos < e && (text[pos] == ' ' || text[pos] == '\t') {
 		pos++

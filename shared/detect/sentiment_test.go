@@ -124,3 +124,25 @@ func checkBrandSentiment(t *testing.T, brand Entity, query, text string, want Se
 		t.Errorf("no negative evidence")
 	}
 }
+
+// Idioms of praise built from negative words, and a "mixed bag" that
+// names its own verdict.
+func TestSentimentIdioms(t *testing.T) {
+	zestora := Entity{Name: "Zestora"}
+	cases := []struct {
+		name, query, text string
+		want              Sentiment
+	}{
+		{"the one to beat", "best meal kit", "Zestora is the meal kit to beat, with fresh recipes and reliable delivery.", Positive},
+		{"shrugs off", "is zestora durable", "Zestora's insulated box shrugs off a whole afternoon on a hot porch.", Positive},
+		{"shrug off abuse", "zestora packaging", "Zestora boxes shrug off rough handling and keep food cold for two days.", Positive},
+		{"can't go wrong", "best meal kit", "For a first meal kit, you can't go wrong with Zestora.", Positive},
+		{"hard to beat stays praise", "best meal kit", "For weeknight cooking, Zestora is hard to beat.", Positive},
+		{"French: difficile de faire mieux", "zestora avis", "Zestora coûte un peu plus cher. Mais pour la fraîcheur, difficile de faire mieux.", Positive},
+		{"a mixed bag", "is zestora healthy", "Zestora's recipes are a mixed bag for your health.", Mixed},
+		{"a mixed bag among faults stays mixed", "is zestora healthy", "Zestora's menu is a mixed bag: some recipes are light, others are heavy on salt.", Mixed},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) { checkBrandSentiment(t, zestora, tc.query, tc.text, tc.want) })
+	}
+}
