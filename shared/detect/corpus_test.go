@@ -449,7 +449,7 @@ var heldoutFloors = map[string]struct{ mentionF1, verdict, sentiment, negatives,
 	// Written blind and measured once on the merged s6a+s6b reading (40/60,
 	// negatives 12/15); then tuned on by class in issue 11's s7 round. Kept
 	// out of the thresholds' calibration like P–S (measureOnly).
-	"batch-v.jsonl": {mentionF1: 0.99, verdict: 0.98, sentiment: 0.71, negatives: 0.80, startFound: 0.96},
+	"batch-v.jsonl": {mentionF1: 0.99, verdict: 0.98, sentiment: 0.73, negatives: 0.80, startFound: 0.96},
 }
 
 func TestHeldout(t *testing.T) {

@@ -1808,6 +1808,11 @@ func (an *analysis) valence(s, e int) (p, n float64, verdict bool) {
 		case f&lexSoftener != 0:
 			mult, multLeft = sentSoften, 3
 			continue
+		case contrast == 2 && strings.EqualFold(w, "up") && strings.EqualFold(next(), "from") && moneyAhead(text, wordEndAfter(text, pos, e), e):
+			// "But a box now runs $18, up from $10": a price rise the
+			// writer turns to is a complaint; the same rise without a turn
+			// ("launched at $10 and now costs $18") is price history
+			f = lexNegative
 		case inSet(shrugForms, w) && strings.EqualFold(next(), "off"):
 			// "shrugs off years of abuse": the hardship named next is
 			// withstood, which is praise
@@ -2494,6 +2499,13 @@ var (
 var agentBases = set(`issue use love praise hate`)
 
 // wordEndAfter returns the end of the word after pos (skipping spaces).
+// moneyAhead: an amount of money opens the next few words after pos
+// ("about $10", "€12").
+func moneyAhead(text string, pos, e int) bool {
+	ahead := text[pos:min(e, pos+16)]
+	return strings.ContainsAny(ahead, "$£€¥")
+}
+
 // wordsFollow tells whether the words after pos (up to e) are words, in
 // order, folded for case.
 func wordsFollow(text string, pos, e int, words ...string) bool {

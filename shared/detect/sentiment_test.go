@@ -146,3 +146,23 @@ func TestSentimentIdioms(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) { checkBrandSentiment(t, zestora, tc.query, tc.text, tc.want) })
 	}
 }
+
+// A price rise is a complaint when the writer turns to it after praise
+// ("but … now runs $18, up from $10"); the same figures without a turn
+// are price history.
+func TestSentimentPriceRise(t *testing.T) {
+	zestora := Entity{Name: "Zestora"}
+	for _, tc := range []struct {
+		name, text string
+		want       Sentiment
+	}{
+		{"a rise turned to in its own sentence", "Zestora's recipes are excellent. But a box now costs $90, up from $60 in 2021.", Mixed},
+		{"a rise turned to in the same sentence", "Zestora's recipes are excellent, but a box now costs $90, up from $60 in 2021.", Mixed},
+		{"a rise beside complaints of shrinking portions", "Zestora's recipes are excellent. But a box now costs $90, up from $60 in 2021, and regulars complain that portions have shrunk.", Mixed},
+		{"price history", "Zestora launched in 2015 at $60 a box and now costs $90.", Neutral},
+		{"a rise stated without a turn", "Zestora's family box now costs $90 a week, up from $80 last year.", Neutral},
+		{"up from a count is no price", "Zestora's recipes are excellent, and the menu now has 40 recipes, up from 25 in 2021.", Positive},
+	} {
+		t.Run(tc.name, func(t *testing.T) { checkBrandSentiment(t, zestora, "is zestora worth it", tc.text, tc.want) })
+	}
+}
