@@ -1484,6 +1484,10 @@ func (an *analysis) valence(s, e int) (p, n float64, verdict bool) {
 	// the last token was a rival's mention; clauseWords: words since the
 	// clause opened
 	rivalSubj, rivalLast, clauseWords := false, false, 0
+	// rivalBefore: the clause before this one had a rival subject ("…,
+	// but they cost five times as much"), also when a mention's scope
+	// starts after it
+	rivalBefore := an.rivalClauseBefore(s)
 	advise := false  // a German "raten" waits for its "ab"
 	lossNeg := false // the negation is a loss word's ("lacks email sync"): counted already
 	flush := func() {
@@ -1538,6 +1542,7 @@ func (an *analysis) valence(s, e int) (p, n float64, verdict bool) {
 				flush()
 				// a rival's clause ends, unless a relative clause about the
 				// rival follows ("Unlike Corvid, whose refunds drag on, …")
+				rivalBefore = rivalSubj && (c == ',' || c == ';')
 				rivalSubj = rivalSubj && c == ',' && rivalLast && inSet(relativeWords, peekWord(text, pos+1, e))
 				clauseWords = 0
 			}
@@ -1563,7 +1568,11 @@ func (an *analysis) valence(s, e int) (p, n float64, verdict bool) {
 			// a rival that opens a clause is its subject: the clause's
 			// praise and criticism are the rival's ("Corvid is overpriced
 			// and Halden is unreliable, while Norvale just works")
-			rivalSubj = cands[j].ent != 0 && (clauseWords == 0 || rivalSubj)
+			// — also when the clause opens with the rivals' kind ("Boutique
+			// brands like Corvid and Halden have …")
+			rivalSubj = cands[j].ent != 0 && (clauseWords == 0 || rivalSubj ||
+				clauseWords <= 3 && (strings.EqualFold(prev, "like") || strings.EqualFold(prev, "as") && strings.EqualFold(prev2, "such")))
+			rivalBefore = false
 			rivalLast, clauseWords = cands[j].ent != 0, clauseWords+1
 			prev, prev2 = "", ""
 			brandNamed = brandNamed || cands[j].ent == 0
@@ -1576,6 +1585,9 @@ func (an *analysis) valence(s, e int) (p, n float64, verdict bool) {
 		if clauseWords++; inSet(clauseOpeners, w) {
 			clauseWords = 0
 			rivalSubj = rivalSubj && (strings.EqualFold(w, "and") || strings.EqualFold(w, "or"))
+		} else if rivalBefore {
+			// "…, but they cost five times as much": the rivals go on
+			rivalSubj, rivalBefore = rivalSubj || clauseWords == 1 && strings.EqualFold(w, "they"), false
 		}
 		byBrand := afterBrand // the word follows a mention of the brand
 		afterBrand = false
@@ -2499,6 +2511,44 @@ var (
 var agentBases = set(`issue use love praise hate`)
 
 // wordEndAfter returns the end of the word after pos (skipping spaces).
+// rivalClauseBefore: the sentence's text before s is one clause, ended by
+// a comma, whose subject is a rival or the rivals' kind named with them
+// ("Premium kits like Corvid have lovely lids, | but they …").
+func (an *analysis) rivalClauseBefore(s int) bool {
+	text := an.text
+	end := s
+	for end > 0 && (text[end-1] == ' ' || text[end-1] == '\t') {
+		end--
+	}
+	if w := text[strings.LastIndexAny(text[:end], " ,")+1 : end]; inSet(clauseOpeners, w) {
+		end -= len(w) // the scope starts after its "but"
+		for end > 0 && (text[end-1] == ' ' || text[end-1] == '\t') {
+			end--
+		}
+	}
+	if end == 0 || text[end-1] != ',' {
+		return false
+	}
+	st := strings.LastIndexAny(text[:end], ".!?\n") + 1
+	words, prev, prev2 := 0, "", ""
+	for pos := st; pos < end; {
+		w, np := wordAtAny(text[:end], pos)
+		if w == "" {
+			break
+		}
+		k, _ := slices.BinarySearchFunc(an.sc.cands, pos, func(c cand, t int) int { return c.start - t })
+		if c := an.sc.cands; k < len(c) && c[k].start < np && c[k].state == candAccepted {
+			return c[k].ent != 0 && (words == 0 || words <= 3 && (strings.EqualFold(prev, "like") ||
+				strings.EqualFold(prev, "as") && strings.EqualFold(prev2, "such")))
+		}
+		if words++; words > 4 || strings.ContainsRune(text[pos:np], ',') {
+			return false
+		}
+		prev, prev2, pos = w, prev, np
+	}
+	return false
+}
+
 // moneyAhead: an amount of money opens the next few words after pos
 // ("about $10", "€12").
 func moneyAhead(text string, pos, e int) bool {

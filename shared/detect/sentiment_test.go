@@ -166,3 +166,22 @@ func TestSentimentPriceRise(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) { checkBrandSentiment(t, zestora, "is zestora worth it", tc.text, tc.want) })
 	}
 }
+
+// A clause whose subject is the rivals' kind named with them ("meal kits
+// like FreshBox"), and the "they" that carries it past a turn, holds the
+// rivals' praise and criticism, not the brand's.
+func TestSentimentRivalKind(t *testing.T) {
+	zestora := Entity{Name: "Zestora"}
+	for _, tc := range []struct {
+		name, text string
+		want       Sentiment
+	}{
+		{"rivals by kind, then they", "Zestora is the sensible pick. Premium kits like FreshBox have lovely packaging, but they cost three times as much and the food is no fresher.", Positive},
+		{"they, in the scope of a later brand mention", "Zestora is the sensible pick. Premium kits like FreshBox have lovely boxes, but they cost twice as much and taste no better once a Zestora meal is plated.", Positive},
+		{"such as", "Zestora is the sensible pick. Premium kits such as FreshBox are slow to ship and overpriced.", Positive},
+		{"the brand after like is still the brand's", "Cheap kits like Zestora are slow to ship and overpriced.", Negative},
+		{"they after a brand clause stays the brand's", "Zestora is the sensible pick, but they are slow to ship.", Mixed},
+	} {
+		t.Run(tc.name, func(t *testing.T) { checkBrandSentiment(t, zestora, "best meal kit", tc.text, tc.want) })
+	}
+}
