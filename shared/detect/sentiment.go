@@ -1829,6 +1829,10 @@ func (an *analysis) valence(s, e int) (p, n float64, verdict bool) {
 			// "shrugs off years of abuse": the hardship named next is
 			// withstood, which is praise
 			f, fixLeft = lexPositive, 4
+		case inSet(outlastWords, w):
+			f = lexPositive // "will outlive you", "outlasts two cheaper ones"
+		case strings.EqualFold(w, "need") && strings.EqualFold(before, "you") && strings.EqualFold(before2, "all") && !strings.EqualFold(next(), "to"):
+			f = lexPositive // "is all you need": nothing more is wanted (not "all you need to know")
 		case inSet(frenchHard, w) && wordsFollow(text, pos, e, "de", "faire", "mieux"):
 			f = lexPositive // "difficile de faire mieux": hard to do better
 		case strings.EqualFold(w, "mixed") && strings.EqualFold(next(), "bag"):
@@ -2284,13 +2288,13 @@ var sentimentRoles = func() map[string]bool {
 	for _, set := range []map[string]bool{hardWords, selfWords, wantVerbs, endorseVerbs, costNouns, highWords,
 		lowWords, breadthWords, haltVerbs, shutVerbs, rankVerbs, rarityWords, contextIssues, choiceNouns, worksWell,
 		fitNouns, possessVerbs, articles, choiceAdjectives, capabilityVerbs, concessiveWords, responseNouns, mediocreWords,
-		fixWords, remedyWords, purposeVerbs, serviceVerbs, occurVerbs, qualityNouns, declineVerbs, servedWords, saveVerbs, urgeBuy, exitVerbs, feeNouns, alternativeNouns, multipleWords, shrugForms, frenchHard} {
+		fixWords, remedyWords, purposeVerbs, serviceVerbs, occurVerbs, qualityNouns, declineVerbs, servedWords, saveVerbs, urgeBuy, exitVerbs, feeNouns, alternativeNouns, multipleWords, shrugForms, frenchHard, outlastWords} {
 		for w := range set {
 			m[w] = true
 		}
 	}
 	for _, w := range strings.Fields(`since than short up action average out last locked right standard limited top catch too worth back
-longer more behind curve itself subscription expect cheap`) {
+longer more behind curve itself subscription expect cheap need`) {
 		m[w] = true
 	}
 	return m
@@ -2407,6 +2411,8 @@ misconfigure outgrow exceed ignore`)
 	shrugForms = set(`shrug shrugs shrugged shrugging`)
 	// frenchHard before "de faire mieux" is praise: "difficile de faire mieux".
 	frenchHard = set(`difficile dur`)
+	// outlastWords: durability said as a race won.
+	outlastWords = set(`outlive outlives outlived outlast outlasts outlasted`)
 	// contextIssues are criticism only with a qualifier ("sync issues",
 	// "reported problems") or "with" ("issues with exports").
 	contextIssues   = set(`issue issues`)
