@@ -1616,6 +1616,9 @@ func (an *analysis) valence(s, e int) (p, n float64, verdict bool) {
 			// after a negator the slot is evaluative too: "far less boring"
 			f = an.d.sent.vaderFlags(w, predLeft > 0 || neg > 0 || pendingNeg)
 		}
+		if f&lexPositive != 0 && byBrand && inSet(adviceVerbs, w) {
+			f = 0 // "Corvid recommends washing it monthly": the brand's own instructions
+		}
 		fact := false // criticism stated as a fact (factCriticism): no reducer turns it into praise
 		if f&(lexPositive|lexNegative) != 0 && plainAdjective(text, w, before, pos, e) {
 			f = 0 // "surprise fees", "a negative balance", "it's best to cancel"
@@ -1871,7 +1874,9 @@ func (an *analysis) valence(s, e int) (p, n float64, verdict bool) {
 				p += mult
 				continue
 			}
-		case strings.EqualFold(w, "since") && inSet(possessVerbs, before):
+		case strings.EqualFold(w, "since") && inSet(possessVerbs, before) && n > 0:
+			// only after criticism: "has since released a handheld" in a
+			// history is a fact
 			since = true
 			continue
 		case inSet(endorseVerbs, w) && selfLeft > 0 && (strings.EqualFold(before, "only") || strings.EqualFold(before2, "only")):
@@ -1973,6 +1978,8 @@ func (an *analysis) valence(s, e int) (p, n float64, verdict bool) {
 			f = lexNegative // "features are locked behind the Pro plan"
 		case strings.EqualFold(w, "right") && inSet(fitNouns, next()) || inSet(fitNouns, w) && inSet(fitAdjectives, before):
 			f = lexPositive // "the right tool", "a good fit"
+		case len(w) > 4 && strings.HasSuffix(w, "er") && inSet(articles, before) && strings.EqualFold(before2, "for"):
+			f = 0 // "repeat for a stronger coat": a purpose in a how-to, not praise
 		case f == 0 && len(w) > 4 && strings.HasSuffix(w, "er") && strings.EqualFold(next(), "than") && an.comparedToBrand(pos, e):
 			// "British Gas is cheaper than Octopus": a comparative the
 			// rival wins, whatever the adjective (flipped below)
@@ -2411,6 +2418,9 @@ misconfigure outgrow exceed ignore`)
 	shrugForms = set(`shrug shrugs shrugged shrugging`)
 	// frenchHard before "de faire mieux" is praise: "difficile de faire mieux".
 	frenchHard = set(`difficile dur`)
+	// adviceVerbs after the brand's name are its own instructions:
+	// "Corvid recommends washing the filter monthly".
+	adviceVerbs = set(`recommends recommended advises advised suggests suggested`)
 	// outlastWords: durability said as a race won.
 	outlastWords = set(`outlive outlives outlived outlast outlasts outlasted`)
 	// contextIssues are criticism only with a qualifier ("sync issues",

@@ -163,6 +163,14 @@ func TestSentimentIdioms(t *testing.T) {
 		{"such as", "best meal kit", "Zestora is the sensible pick. Premium kits such as FreshBox are slow to ship and overpriced.", Positive},
 		{"the brand after like is still the brand's", "best meal kit", "Cheap kits like Zestora are slow to ship and overpriced.", Negative},
 		{"they after a brand clause stays the brand's", "best meal kit", "Zestora is the sensible pick, but they are slow to ship.", Mixed},
+		// Facts with positive-sounding words that praise nothing: the
+		// brand's own instructions, a how-to's purpose, a history.
+		{"the brand's own advice", "how to store zestora kits", "Zestora recommends storing the sauces in the fridge and using the fish within two days.", Neutral},
+		{"a purpose in a how-to", "zestora sourdough instructions", "Feed the Zestora starter daily. Let it rest overnight for a stronger rise.", Neutral},
+		{"a history with since", "zestora history", "Zestora was founded in 2014 in Leeds and has since released a cookbook and a spice range.", Neutral},
+		{"since after criticism is still a remedy", "zestora reliability", "Zestora was criticised for late deliveries in 2022, but has since added a second warehouse.", Mixed},
+		{"others recommend it", "is zestora good", "Most reviewers recommend Zestora for beginners.", Positive},
+		{"a comparative that praises", "is zestora good", "Zestora is stronger on flavour than most kits.", Positive},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) { checkBrandSentiment(t, zestora, tc.query, tc.text, tc.want) })
