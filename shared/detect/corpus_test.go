@@ -420,7 +420,7 @@ func report(half string, n int, ev, naive *evaluation) string {
 // analysed by class, so all are now tuning data too; the next fresh batch
 // is the honest measure. Floors are the figures reached, rounded down.
 var heldoutFloors = map[string]struct{ mentionF1, verdict, sentiment, negatives, startFound float64 }{
-	"batch-a.jsonl": {mentionF1: 1.00, verdict: 1.00, sentiment: 0.95, negatives: 1.00, startFound: 1.00},
+	"batch-a.jsonl": {mentionF1: 1.00, verdict: 1.00, sentiment: 0.96, negatives: 1.00, startFound: 1.00},
 	"batch-b.jsonl": {mentionF1: 1.00, verdict: 1.00, sentiment: 1.00, negatives: 1.00, startFound: 1.00},
 	"batch-c.jsonl": {mentionF1: 1.00, verdict: 1.00, sentiment: 0.93, negatives: 1.00, startFound: 1.00},
 	"batch-d.jsonl": {mentionF1: 0.99, verdict: 0.99, sentiment: 1.00, negatives: 1.00, startFound: 1.00},
@@ -457,6 +457,10 @@ var heldoutFloors = map[string]struct{ mentionF1, verdict, sentiment, negatives,
 	// people's reports, a product name holding a natural kind's noun), it
 	// is tuning material.
 	"batch-w.jsonl": {mentionF1: 1.00, verdict: 1.00, sentiment: 0.61, negatives: 1.00, startFound: 1.00},
+	// Written blind and measured once on the merged s6a+s6b reading (40/60,
+	// negatives 12/15); then tuned on by class in issue 11's s7 round. Kept
+	// out of the thresholds' calibration like P–S (measureOnly).
+	"batch-v.jsonl": {mentionF1: 0.99, verdict: 0.98, sentiment: 0.78, negatives: 0.80, startFound: 0.96},
 }
 
 func TestHeldout(t *testing.T) {

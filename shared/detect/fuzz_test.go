@@ -26,6 +26,9 @@ func FuzzDetect(f *testing.F) {
 		"Acme bills of", "Acme paid to settle", "Acme routes have been cut", "Acme is still not", "Acme runs few",
 		"Acme lines of", "Nothing free does", "Acme sits at the bottom of", "Acme is lighter on", "Acme, whose",
 		"Acme froze", "Acme is a Limited and", "If Acme breaks", "Acme went",
+		// V's classes cut off mid-phrase (sentiment.go, s7)
+		"Acme is good, but now $9, up from", "Acme is good, but up from $", "Acme shrugs off", "difficile de faire",
+		"Kits like Slack are good, but they", "Kits like Slack are good, but", ",but they", "Acme recommends", "for a stronger",
 	} {
 		f.Add(s, "best crm for acme users")
 	}

@@ -1485,6 +1485,10 @@ func (an *analysis) valence(s, e int) (p, n float64, verdict bool) {
 	// the last token was a rival's mention; clauseWords: words since the
 	// clause opened
 	rivalSubj, rivalLast, clauseWords := false, false, 0
+	// rivalBefore: the clause before this one had a rival subject ("…,
+	// but they cost five times as much"), also when a mention's scope
+	// starts after it
+	rivalBefore := an.rivalClauseBefore(s)
 	advise := false  // a German "raten" waits for its "ab"
 	lossNeg := false // the negation is a loss word's ("lacks email sync"): counted already
 	flush := func() {
@@ -1539,6 +1543,7 @@ func (an *analysis) valence(s, e int) (p, n float64, verdict bool) {
 				flush()
 				// a rival's clause ends, unless a relative clause about the
 				// rival follows ("Unlike Corvid, whose refunds drag on, …")
+				rivalBefore = rivalSubj && (c == ',' || c == ';')
 				rivalSubj = rivalSubj && c == ',' && rivalLast && inSet(relativeWords, peekWord(text, pos+1, e))
 				clauseWords = 0
 			}
@@ -1564,7 +1569,11 @@ func (an *analysis) valence(s, e int) (p, n float64, verdict bool) {
 			// a rival that opens a clause is its subject: the clause's
 			// praise and criticism are the rival's ("Corvid is overpriced
 			// and Halden is unreliable, while Norvale just works")
-			rivalSubj = cands[j].ent != 0 && (clauseWords == 0 || rivalSubj)
+			// — also when the clause opens with the rivals' kind ("Boutique
+			// brands like Corvid and Halden have …")
+			rivalSubj = cands[j].ent != 0 && (clauseWords == 0 || rivalSubj ||
+				clauseWords <= 3 && (strings.EqualFold(prev, "like") || strings.EqualFold(prev, "as") && strings.EqualFold(prev2, "such")))
+			rivalBefore = false
 			rivalLast, clauseWords = cands[j].ent != 0, clauseWords+1
 			prev, prev2 = "", ""
 			brandNamed = brandNamed || cands[j].ent == 0
@@ -1577,6 +1586,9 @@ func (an *analysis) valence(s, e int) (p, n float64, verdict bool) {
 		if clauseWords++; inSet(clauseOpeners, w) {
 			clauseWords = 0
 			rivalSubj = rivalSubj && (strings.EqualFold(w, "and") || strings.EqualFold(w, "or"))
+		} else if rivalBefore {
+			// "…, but they cost five times as much": the rivals go on
+			rivalSubj, rivalBefore = rivalSubj || clauseWords == 1 && strings.EqualFold(w, "they"), false
 		}
 		byBrand := afterBrand // the word follows a mention of the brand
 		afterBrand = false
@@ -1604,6 +1616,9 @@ func (an *analysis) valence(s, e int) (p, n float64, verdict bool) {
 		if vader && f == 0 && !sentimentRole(w) {
 			// after a negator the slot is evaluative too: "far less boring"
 			f = an.d.sent.vaderFlags(w, predLeft > 0 || neg > 0 || pendingNeg)
+		}
+		if f&lexPositive != 0 && byBrand && inSet(adviceVerbs, w) {
+			f = 0 // "Corvid recommends washing it monthly": the brand's own instructions
 		}
 		fact := false // criticism stated as a fact (factCriticism): no reducer turns it into praise
 		if f&(lexPositive|lexNegative) != 0 && plainAdjective(text, w, before, pos, e) {
@@ -1809,6 +1824,25 @@ func (an *analysis) valence(s, e int) (p, n float64, verdict bool) {
 		case f&lexSoftener != 0:
 			mult, multLeft = sentSoften, 3
 			continue
+		case contrast == 2 && strings.EqualFold(w, "up") && strings.EqualFold(next(), "from") && moneyAhead(text, wordEndAfter(text, pos, e), e):
+			// "But a box now runs $18, up from $10": a price rise the
+			// writer turns to is a complaint; the same rise without a turn
+			// ("launched at $10 and now costs $18") is price history
+			f = lexNegative
+		case inSet(shrugForms, w) && strings.EqualFold(next(), "off"):
+			// "shrugs off years of abuse": the hardship named next is
+			// withstood, which is praise
+			f, fixLeft = lexPositive, 4
+		case inSet(outlastWords, w):
+			f = lexPositive // "will outlive you", "outlasts two cheaper ones"
+		case strings.EqualFold(w, "need") && strings.EqualFold(before, "you") && strings.EqualFold(before2, "all") && !strings.EqualFold(next(), "to"):
+			f = lexPositive // "is all you need": nothing more is wanted (not "all you need to know")
+		case inSet(frenchHard, w) && wordsFollow(text, pos, e, "de", "faire", "mieux"):
+			f = lexPositive // "difficile de faire mieux": hard to do better
+		case strings.EqualFold(w, "mixed") && strings.EqualFold(next(), "bag"):
+			// "a mixed bag" names its own verdict: one point each way
+			p++
+			clauseP++
 		case inSet(hardWords, w) && strings.EqualFold(next(), "to"):
 			if inSet(hardToPraise, peekWord(text, pos+len(" to"), e)) {
 				p++ // "hard to beat"
@@ -1841,7 +1875,9 @@ func (an *analysis) valence(s, e int) (p, n float64, verdict bool) {
 				p += mult
 				continue
 			}
-		case strings.EqualFold(w, "since") && inSet(possessVerbs, before):
+		case strings.EqualFold(w, "since") && inSet(possessVerbs, before) && n > 0:
+			// only after criticism: "has since released a handheld" in a
+			// history is a fact
 			since = true
 			continue
 		case inSet(endorseVerbs, w) && selfLeft > 0 && (strings.EqualFold(before, "only") || strings.EqualFold(before2, "only")):
@@ -1943,6 +1979,8 @@ func (an *analysis) valence(s, e int) (p, n float64, verdict bool) {
 			f = lexNegative // "features are locked behind the Pro plan"
 		case strings.EqualFold(w, "right") && inSet(fitNouns, next()) || inSet(fitNouns, w) && inSet(fitAdjectives, before):
 			f = lexPositive // "the right tool", "a good fit"
+		case len(w) > 4 && strings.HasSuffix(w, "er") && inSet(articles, before) && strings.EqualFold(before2, "for"):
+			f = 0 // "repeat for a stronger coat": a purpose in a how-to, not praise
 		case f == 0 && len(w) > 4 && strings.HasSuffix(w, "er") && strings.EqualFold(next(), "than") && an.comparedToBrand(pos, e):
 			// "British Gas is cheaper than Octopus": a comparative the
 			// rival wins, whatever the adjective (flipped below)
@@ -2258,13 +2296,13 @@ var sentimentRoles = func() map[string]bool {
 	for _, set := range []map[string]bool{hardWords, selfWords, wantVerbs, endorseVerbs, costNouns, highWords,
 		lowWords, breadthWords, haltVerbs, shutVerbs, rankVerbs, rarityWords, contextIssues, choiceNouns, worksWell,
 		fitNouns, possessVerbs, articles, choiceAdjectives, capabilityVerbs, concessiveWords, responseNouns, mediocreWords,
-		fixWords, remedyWords, purposeVerbs, serviceVerbs, occurVerbs, qualityNouns, declineVerbs, servedWords, saveVerbs, urgeBuy, exitVerbs, feeNouns, alternativeNouns, multipleWords} {
+		fixWords, remedyWords, purposeVerbs, serviceVerbs, occurVerbs, qualityNouns, declineVerbs, servedWords, saveVerbs, urgeBuy, exitVerbs, feeNouns, alternativeNouns, multipleWords, shrugForms, frenchHard, outlastWords} {
 		for w := range set {
 			m[w] = true
 		}
 	}
 	for _, w := range strings.Fields(`since than short up action average out last locked right standard limited top catch too worth back
-longer more behind curve itself subscription expect cheap`) {
+longer more behind curve itself subscription expect cheap need`) {
 		m[w] = true
 	}
 	registerFilter(m)
@@ -2378,6 +2416,15 @@ misconfigure outgrow exceed ignore`)
 
 	hardWords    = set(`hard harder difficult tough tougher`)
 	hardToPraise = set(`beat top match fault`)
+	// shrugForms before "off" withstand what follows: "shrugs off abuse".
+	shrugForms = set(`shrug shrugs shrugged shrugging`)
+	// frenchHard before "de faire mieux" is praise: "difficile de faire mieux".
+	frenchHard = set(`difficile dur`)
+	// adviceVerbs after the brand's name are its own instructions:
+	// "Corvid recommends washing the filter monthly".
+	adviceVerbs = set(`recommends recommended advises advised suggests suggested`)
+	// outlastWords: durability said as a race won.
+	outlastWords = set(`outlive outlives outlived outlast outlasts outlasted`)
 	// contextIssues are criticism only with a qualifier ("sync issues",
 	// "reported problems") or "with" ("issues with exports").
 	contextIssues   = set(`issue issues`)
@@ -2482,6 +2529,63 @@ var (
 var agentBases = set(`issue use love praise hate`)
 
 // wordEndAfter returns the end of the word after pos (skipping spaces).
+// rivalClauseBefore: the sentence's text before s is one clause, ended by
+// a comma, whose subject is a rival or the rivals' kind named with them
+// ("Premium kits like Corvid have lovely lids, | but they …").
+func (an *analysis) rivalClauseBefore(s int) bool {
+	text := an.text
+	end := s
+	for end > 0 && (text[end-1] == ' ' || text[end-1] == '\t') {
+		end--
+	}
+	if w := text[strings.LastIndexAny(text[:end], " ,")+1 : end]; inSet(clauseOpeners, w) {
+		end -= len(w) // the scope starts after its "but"
+		for end > 0 && (text[end-1] == ' ' || text[end-1] == '\t') {
+			end--
+		}
+	}
+	if end == 0 || text[end-1] != ',' {
+		return false
+	}
+	st := strings.LastIndexAny(text[:end], ".!?\n") + 1
+	words, prev, prev2 := 0, "", ""
+	for pos := st; pos < end; {
+		w, np := wordAtAny(text[:end], pos)
+		if w == "" {
+			break
+		}
+		k, _ := slices.BinarySearchFunc(an.sc.cands, pos, func(c cand, t int) int { return c.start - t })
+		if c := an.sc.cands; k < len(c) && c[k].start < np && c[k].state == candAccepted {
+			return c[k].ent != 0 && (words == 0 || words <= 3 && (strings.EqualFold(prev, "like") ||
+				strings.EqualFold(prev, "as") && strings.EqualFold(prev2, "such")))
+		}
+		if words++; words > 4 || strings.ContainsRune(text[pos:np], ',') {
+			return false
+		}
+		prev, prev2, pos = w, prev, np
+	}
+	return false
+}
+
+// moneyAhead: an amount of money opens the next few words after pos
+// ("about $10", "€12").
+func moneyAhead(text string, pos, e int) bool {
+	ahead := text[pos:min(e, pos+16)]
+	return strings.ContainsAny(ahead, "$£€¥")
+}
+
+// wordsFollow tells whether the words after pos (up to e) are words, in
+// order, folded for case.
+func wordsFollow(text string, pos, e int, words ...string) bool {
+	for _, w := range words {
+		if !strings.EqualFold(peekWord(text, pos, e), w) {
+			return false
+		}
+		pos = wordEndAfter(text, pos, e)
+	}
+	return true
+}
+
 func wordEndAfter(text string, pos, e int) int {
 	for pos < e && (text[pos] == ' ' || text[pos] == '\t') {
 		pos++

@@ -124,3 +124,55 @@ func checkBrandSentiment(t *testing.T, brand Entity, query, text string, want Se
 		t.Errorf("no negative evidence")
 	}
 }
+
+// Classes a blind batch (V) showed: idioms of praise built from negative
+// words, a "mixed bag" that names its own verdict, price rises, rivals
+// named by kind.
+func TestSentimentIdioms(t *testing.T) {
+	zestora := Entity{Name: "Zestora"}
+	cases := []struct {
+		name, query, text string
+		want              Sentiment
+	}{
+		{"the one to beat", "best meal kit", "Zestora is the meal kit to beat, with fresh recipes and reliable delivery.", Positive},
+		{"shrugs off", "is zestora durable", "Zestora's insulated box shrugs off a whole afternoon on a hot porch.", Positive},
+		{"shrug off abuse", "zestora packaging", "Zestora boxes shrug off rough handling and keep food cold for two days.", Positive},
+		{"outlives", "is zestora durable", "Zestora's cast-iron pan will outlive you.", Positive},
+		{"outlasts", "is zestora durable", "Zestora's cooler outlasts two cheaper ones.", Positive},
+		{"all you need", "best meal kit", "For two people, the Zestora starter box is all you need.", Positive},
+		{"all you need to know is no praise", "zestora pricing", "All you need to know about Zestora pricing: a box costs $60.", Neutral},
+		{"can't go wrong", "best meal kit", "For a first meal kit, you can't go wrong with Zestora.", Positive},
+		{"hard to beat stays praise", "best meal kit", "For weeknight cooking, Zestora is hard to beat.", Positive},
+		{"French: difficile de faire mieux", "zestora avis", "Zestora coûte un peu plus cher. Mais pour la fraîcheur, difficile de faire mieux.", Positive},
+		{"a mixed bag", "is zestora healthy", "Zestora's recipes are a mixed bag for your health.", Mixed},
+		{"a mixed bag among faults stays mixed", "is zestora healthy", "Zestora's menu is a mixed bag: some recipes are light, others are heavy on salt.", Mixed},
+		// A price rise is a complaint when the writer turns to it after
+		// praise ("but … now runs $18, up from $10"); the same figures
+		// without a turn are price history.
+		{"a rise turned to in its own sentence", "is zestora worth it", "Zestora's recipes are excellent. But a box now costs $90, up from $60 in 2021.", Mixed},
+		{"a rise turned to in the same sentence", "is zestora worth it", "Zestora's recipes are excellent, but a box now costs $90, up from $60 in 2021.", Mixed},
+		{"a rise beside complaints of shrinking portions", "is zestora worth it", "Zestora's recipes are excellent. But a box now costs $90, up from $60 in 2021, and regulars complain that portions have shrunk.", Mixed},
+		{"price history", "is zestora worth it", "Zestora launched in 2015 at $60 a box and now costs $90.", Neutral},
+		{"a rise stated without a turn", "is zestora worth it", "Zestora's family box now costs $90 a week, up from $80 last year.", Neutral},
+		{"up from a count is no price", "is zestora worth it", "Zestora's recipes are excellent, and the menu now has 40 recipes, up from 25 in 2021.", Positive},
+		// A clause whose subject is the rivals' kind named with them ("meal
+		// kits like FreshBox"), and the "they" that carries it past a turn,
+		// holds the rivals' praise and criticism, not the brand's.
+		{"rivals by kind, then they", "best meal kit", "Zestora is the sensible pick. Premium kits like FreshBox have lovely packaging, but they cost three times as much and the food is no fresher.", Positive},
+		{"they, in the scope of a later brand mention", "best meal kit", "Zestora is the sensible pick. Premium kits like FreshBox have lovely boxes, but they cost twice as much and taste no better once a Zestora meal is plated.", Positive},
+		{"such as", "best meal kit", "Zestora is the sensible pick. Premium kits such as FreshBox are slow to ship and overpriced.", Positive},
+		{"the brand after like is still the brand's", "best meal kit", "Cheap kits like Zestora are slow to ship and overpriced.", Negative},
+		{"they after a brand clause stays the brand's", "best meal kit", "Zestora is the sensible pick, but they are slow to ship.", Mixed},
+		// Facts with positive-sounding words that praise nothing: the
+		// brand's own instructions, a how-to's purpose, a history.
+		{"the brand's own advice", "how to store zestora kits", "Zestora recommends storing the sauces in the fridge and using the fish within two days.", Neutral},
+		{"a purpose in a how-to", "zestora sourdough instructions", "Feed the Zestora starter daily. Let it rest overnight for a stronger rise.", Neutral},
+		{"a history with since", "zestora history", "Zestora was founded in 2014 in Leeds and has since released a cookbook and a spice range.", Neutral},
+		{"since after criticism is still a remedy", "zestora reliability", "Zestora was criticised for late deliveries in 2022, but has since added a second warehouse.", Mixed},
+		{"others recommend it", "is zestora good", "Most reviewers recommend Zestora for beginners.", Positive},
+		{"a comparative that praises", "is zestora good", "Zestora is stronger on flavour than most kits.", Positive},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) { checkBrandSentiment(t, zestora, tc.query, tc.text, tc.want) })
+	}
+}
