@@ -182,7 +182,15 @@
 // noun: rejected, and — written so twice or more (once may be a pun: "le
 // zoom numérique") — another sense, whose sentence-start capitals there
 // say nothing. A plant's parts after it ("Anise seeds", "Sumac berries") are
-// natural kinds.
+// natural kinds. In such an answer the word inflected after the article
+// ("die Öffis", "las bicis") is the word too: ordinary_word when nothing
+// else names the brand. A phrase the query holds the word in, repeated by
+// the answer, is that phrase ("the dawn chorus", "Magna Carta", "Sega
+// Genesis", "payment method", "wired vs wireless", a first name before a
+// surname the answer uses alone), not the brand, unless the answer also
+// names the brand with product evidence; a capitalised word right after a
+// category and a dash, colon or parenthesis ("dish soap — Dawn (the
+// original blue)") names a product of that category.
 // A name its owner writes in lower case ("dm", "folk") counts as
 // capitalised when written so, without the evidence of a capital. An app
 // picked by a UI command from a store's list ("… then Subscriptions.
@@ -254,7 +262,14 @@
 // and statistics are information; "trained on" is knowledge ("doesn't
 // appear in anything I was trained on"); a German speech verb may come
 // last ("nichts Verlässliches sagen"); "known to <verb>" states what the
-// product does ("has been known to drop edits") and is no ignorance.
+// product does ("has been known to drop edits") and is no ignorance. A
+// price word (pricing, prices, rates, fees, costs) is a knowledge term
+// only after a negation and a currency qualifier ("I don't have reliable,
+// current pricing for X's family plan"), with the speaker or "available"
+// in the clause and no "but" after it ("X doesn't show current prices"
+// states a fact). A hedge followed by what people report ("hasn't
+// announced anything that I know of, but shoppers report …") is no
+// ignorance.
 //
 // Then the answer-level rule: when the brand is disclaimed — an Unknown
 // mention, or an ignorance sentence right after a sentence naming it
