@@ -220,17 +220,8 @@ func statementObject(text string, m [2]int, end int) string {
 
 // lastWord returns the last word of s.
 func lastWord(s string) string {
-	e := len(s)
-	for e > 0 && !isWordRune(lastRune(s[:e])) {
-		_, size := utf8.DecodeLastRuneInString(s[:e])
-		e -= size
-	}
-	b := e
-	for b > 0 && isWordRune(lastRune(s[:b])) {
-		_, size := utf8.DecodeLastRuneInString(s[:b])
-		b -= size
-	}
-	return s[b:e]
+	w, _ := wordBefore(s, len(s))
+	return w
 }
 
 // aboutPreps introduce what an ignorance statement is about; referringWords
