@@ -603,9 +603,13 @@ func (an *analysis) countAttributes(s, e, limit int) int {
 }
 
 // containsWord: w occurs in s between word boundaries.
-func containsWord(s, w string) bool {
+func containsWord(s, w string) bool { return wordOccurs(s, w, strings.Index) }
+
+// wordOccurs: w occurs in s between word boundaries, found by index
+// (exact or case-folding).
+func wordOccurs(s, w string, index func(s, sub string) int) bool {
 	for off := 0; ; {
-		i := strings.Index(s[off:], w)
+		i := index(s[off:], w)
 		if i < 0 {
 			return false
 		}
@@ -1930,20 +1934,7 @@ func (an *analysis) guardNamesakes() {
 
 // hasWordFold: the lower-case ASCII word w occurs in s as a whole word,
 // in any case (no copy of s).
-func hasWordFold(s, w string) bool {
-	for from := 0; from < len(s); {
-		k := indexFoldASCII(s[from:], w)
-		if k < 0 {
-			return false
-		}
-		at := from + k
-		from = at + len(w)
-		if (at == 0 || !isWordRune(lastRune(s[:at]))) && (from == len(s) || !isWordRune(firstRune(s[from:]))) {
-			return true
-		}
-	}
-	return false
-}
+func hasWordFold(s, w string) bool { return wordOccurs(s, w, indexFoldASCII) }
 
 // namesakeKindFollows: a natural kind follows the name ("Amazon River"),
 // unless the name is no word at all and the kind's noun is capitalised
