@@ -212,6 +212,7 @@ func (an *analysis) brandSentiment(er *EntityResult) {
 	var secs sections                 // the list items under the brand's pros and cons headings
 	closingPraise := false            // the last span that judges praises
 	read, judged := 0, 0              // spans read, and those that judge
+	offered := false                  // a span offers an alternative in the brand's place
 	for _, sp := range spans {
 		s, e := max(sp[0], covered), sp[1]
 		if e <= s {
@@ -229,6 +230,8 @@ func (an *analysis) brandSentiment(er *EntityResult) {
 		an.sent.spanHedged, an.sent.spanCost = false, false
 		caveatBefore := an.sent.caveat
 		p, n, v := an.valenceBeside(s, e)
+		p, n, alt := an.besideAlternative(s, e, p, n) // "Voxi or Smarty give you more for similar money"
+		offered = offered || alt
 		if items := 0.5 * float64(consItems(text[s:e])); items > n {
 			// "Cons: runs large; break-in takes a week; little arch
 			// support": each item of a cons line is a criticism (half a polar word), polar
@@ -318,6 +321,12 @@ func (an *analysis) brandSentiment(er *EntityResult) {
 		N += w
 		if bestN < w {
 			bestN, er.NegativeEvidence = w, an.sentenceText(s, e)
+		}
+	}
+	if s, e, ok := an.alternativeInParagraph(); ok && !offered {
+		N += sentRecommended // "… but Voxi or Smarty give you more for similar money"
+		if bestN < sentRecommended {
+			bestN, er.NegativeEvidence = sentRecommended, an.sentenceText(s, e)
 		}
 	}
 	if s, e, ok := an.rivalPreferred(); ok {

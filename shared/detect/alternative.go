@@ -1,0 +1,255 @@
+package detect
+
+import "strings"
+
+// An alternative offered in the brand's place. Reviews close on what the
+// reader should buy instead, naming things the brand is not — often none
+// of them tracked: "For the same money, Rough Linen or Cultiver give you a
+// heavier weave", "a tap filter and a SodaStream do the same job for
+// pennies", "Spark or plain old Apple Mail will serve you better". The
+// praise in such a clause is the alternative's, and a person reads the
+// clause as the brand's criticism: the reader gets more elsewhere.
+
+var (
+	// offerVerbs head the predicate of an alternative's clause: "give you
+	// more", "do the same job", "serve you better".
+	offerVerbs = set(`give gives get gets do does serve serves`)
+	// subjectSkips stand between the subject and the verb: "will serve",
+	// "often give", "usually do".
+	subjectSkips = set(`will would 'll can could often usually generally typically both all also may might`)
+	// clauseBreaks end the clause before a subject: "…, but Visible or US
+	// Mobile give you …", "otherwise a tap filter …".
+	clauseBreaks = set(`but otherwise instead and while whereas though although yet so`)
+	// comparativeGains after "give you": what the alternative gives more
+	// of ("more range", "a steadier network", "better coverage").
+	comparativeGains = set(`more better extra superior`)
+	// sameWords after "do": "do the same job", "does the same thing".
+	sameWords = set(`same`)
+	// valueAnchors after "for": the alternative's price is no higher ("for
+	// the same money", "for less", "for pennies", "for free").
+	valueAnchors = set(`less free pennies nothing similar same fraction half cheaper the`)
+	// selfSubjects are the reader or the writer, not an alternative.
+	selfSubjects = set(`you i we you'll i'd we'd you'd one`)
+)
+
+// alternativeOffered: a clause of [s,e) whose subject names neither the
+// brand nor a pronoun for it offers the reader more or the same for no more
+// money — "Voxi or Smarty give you more for similar money", "your bank's
+// own savings space does the same job for free", "Spark … will serve you
+// better". at is where the clause starts: the span's praise from there on
+// is the alternative's.
+func (an *analysis) alternativeOffered(s, e int) (at int, ok bool) {
+	text := an.text[:e]
+	sentValue := valueAnchored(text[s:e])
+	clause := s // where the current clause starts
+	subj := 0   // words since the clause start
+	pronoun, self := false, false
+	for pos := s; ; {
+		w, np := wordAtAny(text, pos)
+		if w == "" {
+			return 0, false
+		}
+		ws := np - len(w)
+		if strings.ContainsAny(text[pos:ws], ",;:—–(") || inSet(clauseBreaks, w) {
+			clause, subj, pronoun, self = ws, 0, false, false
+			if inSet(clauseBreaks, w) {
+				clause = np
+				pos = np
+				continue
+			}
+		}
+		switch {
+		case inSet(offerVerbs, w) && subj > 0 && !pronoun && !self && !an.brandIn(clause, ws) &&
+			otherSubject(text[clause:ws]) && !ownOffer(text[clause:ws]) && offerPredicate(text, w, np, sentValue):
+			return clause, true
+		case inSet(subjectSkips, w) && subj > 0:
+			// "will serve", "often give": the subject goes on to the verb
+		case inSet(brandPronouns, w):
+			pronoun = true
+			subj++
+		case inSet(selfSubjects, w) && subj == 0:
+			self = true
+			subj++
+		default:
+			subj++
+		}
+		if subj > 8 {
+			pronoun = true // too far from a clause start to be a subject
+		}
+		pos = np
+	}
+}
+
+// otherSubject: the subject names something — a name ("Spark or plain
+// old Apple Mail", "the Model Y and Kia EV6") — or offers one of a kind
+// ("a tap filter and a SodaStream", "your bank's own savings space"); "the
+// program", "the Pro plan" are the brand's own.
+func otherSubject(subject string) bool {
+	for pos, k := 0, 0; ; k++ {
+		w, np := wordAtAny(subject, pos)
+		if w == "" {
+			return false
+		}
+		if k == 0 && inSet(kindDeterminers, w) {
+			return true
+		}
+		if r := w[0]; r >= 'A' && r <= 'Z' && !inSet(ownDeterminers, w) {
+			return true
+		}
+		pos = np
+	}
+}
+
+// ownOffer: the subject is one of the brand's own offers ("the Pro plan",
+// "its annual tier"): an offer noun in lower case.
+func ownOffer(subject string) bool {
+	for pos := 0; ; {
+		w, np := wordAtAny(subject, pos)
+		if w == "" {
+			return false
+		}
+		if w == strings.ToLower(w) && inSet(offerNouns, w) {
+			return true
+		}
+		pos = np
+	}
+}
+
+var (
+	// kindDeterminers open a subject that offers one of a kind: "a tap
+	// filter", "your bank's savings space".
+	kindDeterminers = set(`a an your any another`)
+	// ownDeterminers, capitalised at a sentence start, name no product.
+	ownDeterminers = set(`the this that these those its their our my his her for if with at on in by`)
+)
+
+// offerPredicate: after the offer verb w (ending at np) comes what the
+// alternative offers — "give you more/a steadier …", "do the same job",
+// "serve you better" — and, for giving, more of something or a price no
+// higher (sentValue: the sentence has "for the same money", "for less").
+func offerPredicate(text, w string, np int, sentValue bool) bool {
+	next, p := wordAtAny(text, np)
+	switch strings.ToLower(w) {
+	case "give", "gives", "get", "gets":
+		if !strings.EqualFold(next, "you") {
+			return false
+		}
+		if sentValue {
+			return true
+		}
+		for k := 0; k < 3; k++ {
+			x, q := wordAtAny(text, p)
+			if x == "" {
+				return false
+			}
+			if inSet(comparativeGains, x) || comparativeAdjective(x) {
+				return true
+			}
+			p = q
+		}
+	case "do", "does":
+		// "do the same job for pennies", "does the same thing for free"
+		if strings.EqualFold(next, "the") {
+			x, _ := wordAtAny(text, p)
+			return inSet(sameWords, x) && sentValue
+		}
+	case "serve", "serves":
+		x, _ := wordAtAny(text, p)
+		return strings.EqualFold(next, "you") && strings.EqualFold(x, "better")
+	}
+	return false
+}
+
+// comparativeAdjective: x is a comparative the alternative offers ("a
+// steadier network", "a heavier weave", "faster charging").
+func comparativeAdjective(x string) bool {
+	if len(x) < 6 || !strings.HasSuffix(x, "er") {
+		return false
+	}
+	return strings.HasSuffix(x, "ier") || lexLookup(x)&lexPositive != 0 || inSet(preferredComparatives, x) ||
+		inSet(gainComparatives, x)
+}
+
+// gainComparatives: comparatives of more of a good thing that no lexicon
+// scores.
+var gainComparatives = set(`heavier faster stronger longer larger bigger wider quieter lighter thicker softer`)
+
+// valueAnchored: t prices the alternative no higher than the brand — "for
+// the same money", "for similar money", "for the money", "for less", "for
+// pennies", "for free", "for a fraction of the price".
+func valueAnchored(t string) bool {
+	prevFor := false
+	for pos := 0; ; {
+		w, np := wordAtAny(t, pos)
+		if w == "" {
+			return false
+		}
+		if prevFor && inSet(valueAnchors, w) {
+			if !strings.EqualFold(w, "the") {
+				return true
+			}
+			x, q := wordAtAny(t, np)
+			if inSet(valueNouns, x) && !strings.EqualFold(x, "what") {
+				return true
+			}
+			if strings.EqualFold(x, "same") {
+				y, _ := wordAtAny(t, q)
+				return inSet(valueNouns, y) && !strings.EqualFold(y, "what")
+			}
+		}
+		prevFor = strings.EqualFold(w, "for")
+		pos = np
+	}
+}
+
+// besideAlternative reweighs the span [s,e) that read praise p and
+// criticism n when a clause of it offers an alternative: the praise from
+// that clause on is the alternative's, and so is a purpose or case that
+// opens the sentence ("For a simple pot, your bank's savings space does
+// the same job for free"); praise before a turn to the alternative ("The
+// price is tempting, but …") is conceded. The offer is the brand's
+// criticism, of a verdict's weight: the reader is told to buy elsewhere.
+func (an *analysis) besideAlternative(s, e int, p, n float64) (float64, float64, bool) {
+	at, ok := an.alternativeOffered(s, e)
+	if !ok {
+		return p, n, false
+	}
+	pb := 0.0
+	if w, _ := wordAtAny(an.text[s:at], 0); at > s && !inSet(forCaseOpeners, w) && !inSet(warnConditions, w) {
+		saved := an.sent
+		pb, _, _ = an.valence(s, at)
+		an.sent = saved
+		if hasWordIn(an.text[s:at], turnWords) {
+			pb *= an.d.sent.concede
+		}
+	}
+	return min(p, pb), n + sentRecommended, true
+}
+
+// alternativeInParagraph: a sentence naming the brand, or one after it in
+// its paragraph (however long), offers a tracked rival in its place ("… but
+// the Model Y and Kia EV6 give you more range for the money"): the rival's
+// clause is outside the brand's spans, the offer is still its criticism.
+func (an *analysis) alternativeInParagraph() (s, e int, ok bool) {
+	if !an.otherAccepted(0) {
+		return 0, 0, false
+	}
+	text, seen := an.text, -1
+	an.anyBrandMention(func(c *cand, rec *sentRec) bool {
+		if c.srec == seen {
+			return false
+		}
+		seen = c.srec
+		for st, en, more := rec.start, rec.end, true; more; st, en, more = sentenceAfter(text, en) {
+			if st > rec.start && (strings.IndexByte(text[rec.end:st], '\n') >= 0 || an.brandIn(st, en)) {
+				return false // the paragraph ends, or the next sentence names the brand again
+			}
+			if at, found := an.alternativeOffered(st, en); found && an.otherIn(at, en) {
+				s, e, ok = st, en, true
+				return true
+			}
+		}
+		return false
+	})
+	return s, e, ok
+}

@@ -1,0 +1,42 @@
+package detect
+
+import "testing"
+
+// An alternative offered in the brand's place (alternativeOffered): its
+// praise is not the brand's, and the offer is the brand's criticism; the
+// brand's own offers and the reader's choices are no alternative. Answers
+// written for this test, not taken from any batch.
+func TestAlternativeOffered(t *testing.T) {
+	kestrel, corvid := Entity{Name: "Kestrel"}, Entity{Name: "Corvid"}
+	cases := []sentimentCase{
+		{name: "untracked names give more for the money", brand: kestrel, query: "kestrel blender review",
+			text: "Kestrel's blender is loud and the jug scratches within weeks. For the same money, Vantor or Pellis give you a sturdier motor and a glass jug.",
+			want: Negative},
+		{name: "something of a kind does the same job for free", brand: kestrel, query: "is kestrel budgeting app worth it",
+			text: "Kestrel charges $8 a month and its bank sync breaks every few weeks. A plain spreadsheet does the same job for free.",
+			want: Negative},
+		{name: "a concession before the turn stays the brand's", brand: kestrel, query: "kestrel phone plan review",
+			text: "Kestrel's coverage drops out in half the towns I drove through and support replies days later. The price is attractive, but Ondra or Telvik give you a steadier network for similar money.",
+			want: Negative},
+		{name: "a tracked rival later in the paragraph", brand: kestrel, comps: []Entity{corvid}, query: "kestrel ebike review",
+			text: "Kestrel's frame creaks and the motor overheats on long hills. Owners report flimsy spokes after a few months. The paint is lovely, but Corvid gives you more range and a lighter frame for the money.",
+			want: Negative},
+		{name: "will serve you better", brand: kestrel, query: "kestrel notes app review",
+			text: "Kestrel's notes sync slowly and tags vanish after updates. Plain old Simplenote will serve you better.",
+			want: Negative},
+		// no alternative
+		{name: "the brand's own program gives more back", brand: kestrel, query: "kestrel rewards card",
+			text: "Kestrel's card is excellent for travellers: the program gives you more back on flights and hotels than most cards.",
+			want: Positive},
+		{name: "the brand's own plan for the money", brand: kestrel, query: "kestrel plans",
+			text: "Kestrel is a great pick for small teams, and the Pro plan gives you more storage for the same money as rivals' basic tiers.",
+			want: Positive},
+		{name: "a pronoun for the brand", brand: kestrel, query: "kestrel vacuum review",
+			text: "Kestrel's vacuum is superb. It gives you more suction than most cordless models for the price.",
+			want: Positive},
+		{name: "the reader does the work", brand: kestrel, query: "kestrel meal kit review",
+			text: "Kestrel's recipes are delicious and quick. You do the same job as a chef for a fraction of a restaurant's price.",
+			want: Positive},
+	}
+	runSentimentCases(t, cases)
+}
