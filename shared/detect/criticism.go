@@ -61,8 +61,11 @@ var factTriggers = func() map[string]bool {
 	for w := range factWords {
 		m[w] = true
 	}
+	for w := range foreignFaults {
+		m[w] = true
+	}
 	for _, s := range []map[string]bool{dropVerbs, waitNouns, fewWords, shrinkVerbs, dragVerbs, takeVerbs, chargeVerbs,
-		billNouns, settleWords, breakVerbs, fightNouns, silentWords, foreignComplaints} {
+		billNouns, settleWords, breakVerbs, fightNouns, silentWords, foreignComplaints, foreignHigh, shortWords} {
 		for w := range s {
 			m[w] = true
 		}
@@ -78,9 +81,10 @@ axed killed`) {
 var (
 	// waitNouns are a wait when long ("hour-long waits", "long hold
 	// times") or "on hold".
-	waitNouns = set(`wait waits hold holds queue queues queueing lines`)
+	waitNouns = set(`wait waits hold holds queue queues queueing lines espera esperas attente attentes wartezeit
+wartezeiten`)
 	longWords = set(`long longer longest lengthy endless hour-long hours-long day-long week-long multi-day
-multi-week excessive interminable`)
+multi-week excessive interminable largo larga largos largas longue longues longs lange langen langer langes`)
 	// fewWords name scarcity before an offering: "few daily flights",
 	// "fewer payment options".
 	fewWords = set(`few fewer`)
@@ -102,8 +106,8 @@ products jobs playback alarms controls support warranty`)
 	dragVerbs = set(`drag drags dragged dragging`)
 	// takeVerbs before weeks or months: a delay ("refunds take weeks",
 	// "shipping can take a month or more").
-	takeVerbs  = set(`take takes took taking`)
-	delayUnits = set(`week weeks month months`)
+	takeVerbs  = set(`take takes took taking tarda tardan tardó tardaron dauert dauern dauerte dauerten prend prennent`)
+	delayUnits = set(`week weeks month months semanas meses wochen monate semaines mois`)
 	// effortUnits after a count: "took three or four calls".
 	effortUnits = set(`calls attempts tries emails chats visits complaints`)
 	// dropVerbs beside a business metric: a decline ("falling traffic",
@@ -175,6 +179,24 @@ answered processed`)
 	// that the foreign lexicon lacks ("klagen über", "reclaman").
 	foreignComplaints = set(`klagen klagt klagten beanstanden bemängeln bemängelt reklamieren reklamationen
 réclamations reclamations reclament réclament reclaman reclamaciones denuncian`)
+	// foreignFaults: faults in German, French and Spanish answers that the
+	// foreign lexicon lacks — delays ("llegan con retraso", "Verspätungen
+	// sind häufig"), scarcity ("todavía escasa"), reviews called negative.
+	foreignFaults = map[string]uint8{"retraso": factService, "retrasos": factService, "demora": factService,
+		"demoras": factService, "verspätung": factService, "verspätungen": factService, "retard": factService,
+		"retards": factService, "escasa": factScarcity, "escaso": factScarcity, "escasas": factScarcity,
+		"escasos": factScarcity, "negativas": factFault, "negativos": factFault, "négatives": factFault,
+		"négatifs": factFault, "negativ": factFault, "negative": factFault, "negativen": factFault}
+	// foreignHigh: "high" or "higher" in German, French and Spanish; of a
+	// cost or a loss ("les frais sont plus élevés", "der Wertverlust ist
+	// höher") a fault.
+	foreignHigh = set(`élevé élevés élevée élevées eleve eleves elevee elevees höher höhere höheren hoch hohe hohen
+altos altas alto alta elevado elevados elevada elevadas`)
+	// lossNouns are losses to the owner: higher is worse ("Wertverlust").
+	lossNouns = set(`wertverlust verbrauch consumo consommation depreciation depreciación`)
+	// shortWords after "se queda": "se queda corto", falls short.
+	shortWords = set(`corto corta cortos cortas`)
+	stayVerbs  = set(`queda quedan quedó quedaba`)
 )
 
 // factCriticism returns the kind of fact criticism the word w at
@@ -189,6 +211,9 @@ func (an *analysis) factCriticism(w, before, before2 string, pos, e int, faulted
 		return k
 	}
 	text := an.text
+	if k := an.foreignFault(w, before, pos, e); k != factNone {
+		return k
+	}
 	next := peekWord(text, pos, e)
 	switch {
 	case inSet(dropVerbs, w) && (wordBehind(text, pos-len(w), metricNouns) || wordAhead(text, pos, e, metricNouns)):
@@ -267,6 +292,7 @@ func (an *analysis) factCriticism(w, before, before2 string, pos, e int, faulted
 		// "hour-long waits", "long hold times", "hours on hold"; not "wait
 		// for the sync", "hold the button"
 		if inSet(longWords, before) || inSet(longWords, before2) && strings.EqualFold(next, "times") ||
+			inSet(longWords, next) && an.nonEnglish() || // "esperas largas"
 			strings.EqualFold(next, "of") && wordAhead(text, pos+len(" of"), e, timeUnits) ||
 			strings.EqualFold(w, "hold") && strings.EqualFold(before, "on") && !strings.EqualFold(next, "to") {
 			return factService
@@ -361,6 +387,36 @@ func (an *analysis) factCriticism(w, before, before2 string, pos, e int, faulted
 		// "frozen without warning, sometimes for weeks"
 		if faulted && inSet(durationUnits, next) {
 			return factService
+		}
+	}
+	return factNone
+}
+
+// foreignFault: the kind of fault the word w of a German, French or
+// Spanish answer states: a delay, scarcity, reviews called negative
+// (foreignFaults), a cost or a loss that is high ("les frais sont plus
+// élevés"), "se queda corto".
+func (an *analysis) foreignFault(w, before string, pos, e int) uint8 {
+	if !an.nonEnglish() {
+		return factNone
+	}
+	if k, ok := foreignFaults[strings.ToLower(w)]; ok {
+		return k
+	}
+	switch {
+	case inSet(foreignHigh, w):
+		// the clause's subject is a cost or a loss: "Les frais de tenue de
+		// compte sont en revanche plus élevés"
+		cl := an.text[max(0, pos-len(w)-120):pos]
+		if i := strings.LastIndexAny(cl, ".;:!?\n"); i >= 0 {
+			cl = cl[i+1:]
+		}
+		if hasWordIn(cl, costNouns) || hasWordIn(cl, lossNouns) {
+			return factMoney
+		}
+	case inSet(shortWords, w):
+		if inSet(stayVerbs, before) {
+			return factFault
 		}
 	}
 	return factNone

@@ -159,3 +159,35 @@ func clauseCases(cs []clauseCase) []sentimentCase {
 	}
 	return out
 }
+
+// Criticism stated as facts in German, French and Spanish answers (delays,
+// long waits, weeks of waiting, high costs, falling short, scarcity), and
+// the lists of such answers headed "Positiv"/"Negativ", "Lo positivo"/"Las
+// pegas". Sentences written for this test, not taken from any batch.
+func TestForeignFactCriticism(t *testing.T) {
+	runSentimentCases(t, clauseCases([]clauseCase{
+		{"Spanish: delays", "Norvale", "Con Norvale los paquetes suelen llegar con retraso.", Negative},
+		{"Spanish: long waits", "Kestrel", "El servicio de atención de Kestrel tiene esperas largas.", Negative},
+		{"Spanish: takes weeks", "Kestrel", "Los reembolsos de Kestrel tardan varias semanas.", Negative},
+		{"Spanish: falls short", "Norvale", "Para una empresa grande, Norvale se queda corto.", Negative},
+		{"Spanish: scarce", "Norvale", "La red de tiendas de Norvale es todavía escasa fuera de Madrid.", Negative},
+		{"German: delays", "Brightwing", "Bei Brightwing sind Verspätungen im Sommer häufig.", Negative},
+		{"German: long waits", "Kestrel", "Kunden von Kestrel berichten von langen Wartezeiten an der Hotline.", Negative},
+		{"German: higher costs", "Kestrel", "Die Gebühren für Auslandsüberweisungen sind bei Kestrel deutlich höher.", Negative},
+		{"French: higher fees", "Kestrel", "Chez Kestrel, les frais de tenue de compte sont nettement plus élevés.", Negative},
+		{"French: takes months", "Norvale", "Chez Norvale, un remboursement prend des mois.", Negative},
+		// plain facts
+		{"Spanish: no delays", "Norvale", "Con Norvale los pedidos llegan sin retrasos y bien embalados.", Positive},
+		{"German: a high building", "Norvale", "Die Zentrale von Norvale ist ein hohes Gebäude in Hamburg.", Neutral},
+		{"English: a late-night menu", "Norvale", "Norvale serves a late-night menu on Fridays.", Neutral},
+	}))
+	lists := []sentimentCase{
+		{name: "German lists, two sides", brand: Entity{Name: "Norvale"}, query: "norvale erfahrungen",
+			text: "Die Erfahrungen mit Norvale sind gemischt.\n\n**Positiv**\n- Solide Verarbeitung\n- Das Display funktioniert hervorragend\n- Gute Akkulaufzeit\n\n**Negativ**\n- Die App stürzt oft ab\n- Ersatzteile sind teuer\n",
+			want: Mixed},
+		{name: "Spanish lists the rules barely read", brand: Entity{Name: "Norvale"}, query: "norvale opiniones",
+			text: "Norvale es una marca de bicicletas fundada en 2010.\n\n**Lo positivo**\n- Cuadros ligeros de aluminio.\n- Mucho equipamiento de serie.\n- Diseño reconocible.\n\n**Las pegas**\n- Red de talleres todavía escasa.\n- Recambios difíciles de encontrar.\n",
+			want: Mixed},
+	}
+	runSentimentCases(t, lists)
+}

@@ -300,11 +300,13 @@ var (
 	// prosHeads open a section of the brand's strengths ("### What works",
 	// "**Pros**", "Points forts").
 	prosHeads = phrases(`pros|what works|what we like|what i like|what's good|strengths|upsides|advantages|the good|
-ventajas|pros y contras|lo bueno|avantages|points forts|les plus|vorteile|stärken`)
+ventajas|pros y contras|lo bueno|avantages|points forts|les plus|vorteile|stärken|positive|positiv|the positives|lo positivo|
+lo que más se valora|points positifs|pluspunkte`)
 	// consHeads open a section of its faults ("**Cons**", "Common
 	// complaints"), besides the counterFrames.
 	consHeads = phrases(`cons|what doesn't work|what we don't like|weaknesses|downsides|drawbacks|the bad|common complaints|
-complaints|desventajas|contras|lo malo|inconvénients|points faibles|les moins|nachteile|schwächen`)
+complaints|desventajas|contras|lo malo|inconvénients|points faibles|les moins|nachteile|schwächen|negative|negativ|
+the negatives|lo negativo|pegas|las pegas|points négatifs|kritikpunkte|minuspunkte`)
 )
 
 // sectionSide classifies the span [s,e) when it is a heading (a markdown
@@ -349,6 +351,7 @@ func listItem(text string, s int) bool {
 type sections struct {
 	side       int
 	pros, cons int
+	itemN      float64 // the criticism the items under the headings read
 }
 
 // add notes the span [s,e) that reads p and n.
@@ -368,6 +371,9 @@ func (sc *sections) add(text string, s, e int, p, n float64) {
 		sc.pros++
 	case -1:
 		sc.cons++
+	}
+	if sc.side != 0 {
+		sc.itemN += n
 	}
 }
 
@@ -474,7 +480,9 @@ type answerReading struct {
 	secAgainst, closingPraise bool
 	caveat                    bool // a caveat announced ("the catch is …")
 	factSheet                 bool
-	preferred                 bool // brandPreferred
+	preferred                 bool    // brandPreferred
+	twoLists                  bool    // lists of strengths and faults, neither twice the other
+	listN                     float64 // the criticism read in those lists
 }
 
 // judge decides the class of praise p and criticism n (sentParams.decide)
@@ -525,6 +533,11 @@ func (a *answerReading) judge(pm sentParams, p, n float64) (Sentiment, float64, 
 		// sets out a second side, whether or not its words read as
 		// criticism
 		s, n = Mixed, max(n, sentClear)
+	case s == Negative && a.twoLists && !verdict && a.against == warnNone && a.vn < sentNeutral && n-a.listN < sentClear:
+		// "**Lo que más se valora**" (three items), "**Las pegas**" (two):
+		// the lists set out both sides, whatever words the rules read in
+		// them — unless the prose around them outweighs them
+		s = Mixed
 	case a.caveat && !verdict && n >= sentNeutral && pm.caveat:
 		// "The catch is …", "The downsides are real, though", "its main
 		// drawbacks are practical": a caveat so announced presumes an
