@@ -65,7 +65,7 @@ var factTriggers = func() map[string]bool {
 		m[w] = true
 	}
 	for _, s := range []map[string]bool{dropVerbs, waitNouns, fewWords, shrinkVerbs, dragVerbs, takeVerbs, chargeVerbs,
-		billNouns, settleWords, breakVerbs, fightNouns, silentWords, foreignComplaints, foreignHigh, shortWords} {
+		billNouns, settleWords, breakVerbs, fightNouns, silentWords, foreignComplaints, foreignHigh, shortWords, decayVerbs, wearVerbs} {
 		for w := range s {
 			m[w] = true
 		}
@@ -194,6 +194,24 @@ réclamations reclamations reclament réclament reclaman reclamaciones denuncian
 altos altas alto alta elevado elevados elevada elevadas`)
 	// lossNouns are losses to the owner: higher is worse ("Wertverlust").
 	lossNouns = set(`wertverlust verbrauch consumo consommation depreciation depreciación`)
+	// decayVerbs: a product that decays with use ("colours fade", "the
+	// fabric pills", "the frame rusts", "the mattress sags") — as a
+	// predicate, not an attribute ("a faded look").
+	decayVerbs = set(`fade fades faded fading pilling pilled rust rusts rusted rusting warp warps warped warping
+peel peels peeled peeling tarnish tarnishes tarnished tarnishing sag sags sagged sagging`)
+	// resistWords before a decay verb deny it: "resists fading", "to
+	// prevent rust".
+	resistWords = set(`resist resists resisted resistant prevent prevents prevented avoid avoids against anti
+without no less little minimal stop stops protect protects protection to`)
+	// wearVerbs with wearParticles: "wears out", "wore thin", "gives out",
+	// "falls apart", "wears faster".
+	wearVerbs     = set(`wear wears wore worn wearing give gives gave giving fall falls fell falling`)
+	wearParticles = map[string]string{"out": "wear give", "thin": "wear", "through": "wear", "faster": "wear",
+		"quickly": "wear", "quicker": "wear", "fast": "wear", "apart": "fall"}
+	// wearAfter follow an intransitive "wears out", "gives out": a time,
+	// a cause or a degree, not an object.
+	wearAfter = set(`after within in under at on when before quickly soon sooner early fast faster entirely completely
+by and or but than long years months weeks`)
 	// shortWords after "se queda": "se queda corto", falls short.
 	shortWords = set(`corto corta cortos cortas`)
 	stayVerbs  = set(`queda quedan quedó quedaba`)
@@ -283,6 +301,20 @@ func (an *analysis) factCriticism(w, before, before2 string, pos, e int, faulted
 		// away from the brand
 		if wordBehind(text, pos-len(w), shopVerbs) {
 			return factElsewhere
+		}
+	case inSet(decayVerbs, w):
+		// "colours fade after a few washes", "the blade rusts"; not "a
+		// faded look", "resists fading"
+		if !inSet(articles, before) && !inSet(resistWords, before) && !inSet(resistWords, before2) {
+			return factFault
+		}
+	case inSet(wearVerbs, w):
+		// "the soles wear out in a year", "seams give out", "it fell
+		// apart"; not "wear it out to dinner", "give out free samples"
+		if stem, ok := wearParticles[strings.ToLower(next)]; ok && strings.Contains(stem, wearStem(w)) {
+			if after := peekWord(text, pos+1+len(next), e); after == "" || inSet(wearAfter, after) {
+				return factFault // intransitive: nothing is given or worn out
+			}
 		}
 	case inSet(foreignComplaints, w):
 		if an.nonEnglish() {
@@ -390,6 +422,17 @@ func (an *analysis) factCriticism(w, before, before2 string, pos, e int, faulted
 		}
 	}
 	return factNone
+}
+
+// wearStem: the verb of wearing, giving or falling that w inflects.
+func wearStem(w string) string {
+	switch strings.ToLower(w)[0] {
+	case 'w':
+		return "wear"
+	case 'g':
+		return "give"
+	}
+	return "fall"
 }
 
 // foreignFault: the kind of fault the word w of a German, French or

@@ -232,6 +232,9 @@ func (an *analysis) brandSentiment(er *EntityResult) {
 		p, n, v := an.valenceBeside(s, e)
 		p, n, alt := an.besideAlternative(s, e, p, n) // "Voxi or Smarty give you more for similar money"
 		offered = offered || alt
+		if p > 0 && an.foil(s, e) {
+			p = 0 // "Linen sheets are wonderful … Parachute's, unfortunately, …": the category's praise
+		}
 		if items := 0.5 * float64(consItems(text[s:e])); items > n {
 			// "Cons: runs large; break-in takes a week; little arch
 			// support": each item of a cons line is a criticism (half a polar word), polar

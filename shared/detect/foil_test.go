@@ -1,0 +1,43 @@
+package detect
+
+import "testing"
+
+// A foil (foil): praise of the brand's kind opening an answer that then
+// sets the brand against it is not the brand's praise; praise of the
+// brand's own product, or a kind praised beside a brand described at
+// length, stays. Answers written for this test, not taken from any batch.
+func TestFoil(t *testing.T) {
+	kestrel := Entity{Name: "Kestrel"}
+	cases := []sentimentCase{
+		{name: "a marker turns the brand against its kind", brand: kestrel, query: "kestrel wool socks review",
+			text: "Merino socks are brilliant — warm, soft and they rarely smell. Kestrel's, sadly, are not: owners say they wear through at the heel within a month.",
+			want: Negative},
+		{name: "a short verdict without a marker", brand: kestrel, query: "is kestrel a good bank",
+			text: "Online banks are a great deal for most savers: high rates, no branches to pay for. Kestrel is the poor relation. Its rate is half the market's and transfers take days.",
+			want: Negative},
+		{name: "the brand's own product praised first", brand: kestrel, query: "kestrel e-bike reliability",
+			text: "The Volt is light and fun to ride. Kestrel's motors, though, are unreliable and repairs take weeks.",
+			want: Mixed},
+		{name: "a kind praised, then the brand described", brand: kestrel, query: "kestrel coffee",
+			text: "Specialty coffee is a joy. Kestrel roasts small batches every week, sells them in compostable bags and offers a few excellent blends.",
+			want: Positive},
+	}
+	runSentimentCases(t, cases)
+}
+
+// A product that decays with use (decayVerbs, wearVerbs): a fault as a
+// predicate, not in an attribute or when resisted. Sentences written for
+// this test.
+func TestDecayCriticism(t *testing.T) {
+	runSentimentCases(t, clauseCases([]clauseCase{
+		{"colours fade", "Norvale", "Norvale towels are lovely and thick, but the colours fade after a few washes.", Mixed},
+		{"pilling", "Norvale", "Norvale sweaters start pilling within weeks.", Negative},
+		{"rusts", "Norvale", "The Norvale grill grate rusts after one wet season.", Negative},
+		{"wears out", "Norvale", "The sole of Norvale's trail shoe wears out in about 300 miles.", Negative},
+		{"seams give out", "Norvale", "On Norvale backpacks the seams give out under heavy loads.", Negative},
+		{"falls apart", "Norvale", "Norvale's desk chair falls apart within a year.", Negative},
+		{"resists fading", "Norvale", "Norvale's dye resists fading, even in full sun.", Neutral},
+		{"a faded look", "Norvale", "Norvale sells jeans with a faded look.", Neutral},
+		{"gives out samples", "Norvale", "Norvale gives out free samples in every store.", Neutral},
+	}))
+}
