@@ -13,7 +13,15 @@ import "strings"
 var (
 	// offerVerbs head the predicate of an alternative's clause: "give you
 	// more", "do the same job", "serve you better".
-	offerVerbs = set(`give gives get gets do does serve serves`)
+	offerVerbs = set(`give gives get gets do does serve serves take takes offer offers is are es est ist`)
+	// verdictCopulas: "Canvas is the safer choice", "Shopify es mejor opción".
+	verdictCopulas = set(`is are es est ist`)
+	// betterWords before a fit noun: "the safer choice", "mejor opción".
+	betterWords = set(`better safer smarter wiser simpler easier sensible mejor meilleur meilleure besser bessere`)
+	// verdictNouns after betterWords: "the better deal", "a safer bet".
+	verdictNouns = set(`deal bet choice pick option opción choix wahl`)
+	// furtherWords after "take you": "will take you further".
+	furtherWords = set(`further farther`)
 	// subjectSkips stand between the subject and the verb: "will serve",
 	// "often give", "usually do".
 	subjectSkips = set(`will would 'll can could often usually generally typically both all also may might`)
@@ -39,6 +47,15 @@ var (
 // better". at is where the clause starts: the span's praise from there on
 // is the alternative's.
 func (an *analysis) alternativeOffered(s, e int) (at int, ok bool) {
+	at, offer, ok := an.alternativeClause(s, e)
+	return at, ok && offer
+}
+
+// alternativeClause: a clause of [s,e) from at speaks of an alternative —
+// offered in the brand's place (offer), or the better choice only in a case
+// ("if you need …", "For most hobby sites, Vantor is the better option"):
+// a trade-off, whose praise is still the alternative's.
+func (an *analysis) alternativeClause(s, e int) (at int, offer, ok bool) {
 	text := an.text[:e]
 	sentValue := valueAnchored(text[s:e])
 	clause := s // where the current clause starts
@@ -47,7 +64,7 @@ func (an *analysis) alternativeOffered(s, e int) (at int, ok bool) {
 	for pos := s; ; {
 		w, np := wordAtAny(text, pos)
 		if w == "" {
-			return 0, false
+			return 0, false, false
 		}
 		ws := np - len(w)
 		if strings.ContainsAny(text[pos:ws], ",;:—–(") || inSet(clauseBreaks, w) {
@@ -59,9 +76,18 @@ func (an *analysis) alternativeOffered(s, e int) (at int, ok bool) {
 			}
 		}
 		switch {
+		case inSet(offerVerbs, w) && subj > 0 && !pronoun && !an.brandIn(clause, ws) && readerDoesBetter(text, w, np):
+			// "most viewers would do better rotating it in", "you'll do
+			// better selling the good pieces yourself": the reader gains by
+			// leaving the brand
+			return clause, true, true
 		case inSet(offerVerbs, w) && subj > 0 && !pronoun && !self && !an.brandIn(clause, ws) &&
 			otherSubject(text[clause:ws]) && !ownOffer(text[clause:ws]) && offerPredicate(text, w, np, sentValue):
-			return clause, true
+			if inSet(verdictCopulas, w) && (hasWordIn(text[s:e], caseWords) || an.narrowCase(text[s:clause])) ||
+				an.twoCases(s, clause) {
+				return clause, false, true
+			}
+			return clause, true, true
 		case inSet(subjectSkips, w) && subj > 0:
 			// "will serve", "often give": the subject goes on to the verb
 		case inSet(brandPronouns, w):
@@ -98,6 +124,51 @@ func otherSubject(subject string) bool {
 		}
 		pos = np
 	}
+}
+
+// narrowCase: the words before a verdict open a case narrower than the
+// query's — "For most small sites, Cloudflare is the better option" to
+// "fastly vs cloudflare" — not the query's own case ("For family photos"
+// to "dropbox or google drive for family photos") nor a population ("For
+// most travellers").
+func (an *analysis) narrowCase(before string) bool {
+	w, pos := wordAtAny(before, 0)
+	if !inSet(forCaseOpeners, w) {
+		return false
+	}
+	words, unasked := 0, false
+	for {
+		w, pos = wordAtAny(before, pos)
+		if w == "" {
+			break
+		}
+		if inSet(populationWords, w) {
+			continue
+		}
+		words++
+		unasked = unasked || !hasWordFold(an.query, w)
+	}
+	return words > 1 && unasked
+}
+
+// populationWords before a case's noun: "for most people", "for the
+// average buyer".
+var populationWords = set(`most the a an all many average typical everyday regular`)
+
+// twoCases: the sentence praises the brand for one case before offering
+// an alternative for another ("For hourly roles it's great; for senior
+// roles, LinkedIn will get you better candidates"): two cases, no offer
+// in its place.
+func (an *analysis) twoCases(s, at int) bool {
+	t := an.text[s:at]
+	if !hasWordIn(t, forCaseOpeners) && !hasWordIn(t, warnConditions) ||
+		!hasWordIn(t, brandPronouns) && !an.brandIn(s, at) {
+		return false
+	}
+	saved := an.sent
+	p, n, _ := an.valence(s, at)
+	an.sent = saved
+	return p > n
 }
 
 // ownOffer: the subject is one of the brand's own offers ("the Pro plan",
@@ -156,8 +227,41 @@ func offerPredicate(text, w string, np int, sentValue bool) bool {
 	case "serve", "serves":
 		x, _ := wordAtAny(text, p)
 		return strings.EqualFold(next, "you") && strings.EqualFold(x, "better")
+	case "take", "takes":
+		// "The Odin Project or Codecademy will take you further"
+		x, _ := wordAtAny(text, p)
+		return strings.EqualFold(next, "you") && inSet(furtherWords, x)
+	case "offer", "offers":
+		// "RudderStack offers a compatible API at a fraction of the cost"
+		return sentValue
+	default:
+		// "Canvas is the safer choice", "Google Photos is the better
+		// deal", "Shopify es mejor opción": a verdict for the other
+		prev := ""
+		for k, x, q := 0, next, p; k < 4 && x != ""; k++ {
+			if inSet(verdictNouns, x) && inSet(betterWords, prev) {
+				return true
+			}
+			prev = x
+			x, q = wordAtAny(text, q)
+		}
 	}
 	return false
+}
+
+// caseWords restrict a verdict to a case: "if you need X, Y is the better
+// pick", "Slack is the safer choice there" set out a trade-off ("unless …"
+// does not: the other is the default).
+var caseWords = set(`if when whereas there si wenn cuando`)
+
+// readerDoesBetter: the verb w (ending at np) is "do" before "better": the
+// reader does better elsewhere.
+func readerDoesBetter(text, w string, np int) bool {
+	if !strings.EqualFold(w, "do") {
+		return false
+	}
+	x, _ := wordAtAny(text, np)
+	return strings.EqualFold(x, "better")
 }
 
 // comparativeAdjective: x is a comparative the alternative offers ("a
@@ -184,6 +288,11 @@ func valueAnchored(t string) bool {
 		if w == "" {
 			return false
 		}
+		if prevFor && strings.EqualFold(w, "a") {
+			if x, _ := wordAtAny(t, np); strings.EqualFold(x, "fraction") {
+				return true // "at a fraction of the cost"
+			}
+		}
 		if prevFor && inSet(valueAnchors, w) {
 			if !strings.EqualFold(w, "the") {
 				return true
@@ -197,7 +306,7 @@ func valueAnchored(t string) bool {
 				return inSet(valueNouns, y) && !strings.EqualFold(y, "what")
 			}
 		}
-		prevFor = strings.EqualFold(w, "for")
+		prevFor = strings.EqualFold(w, "for") || strings.EqualFold(w, "at")
 		pos = np
 	}
 }
@@ -210,7 +319,7 @@ func valueAnchored(t string) bool {
 // price is tempting, but …") is conceded. The offer is the brand's
 // criticism, of a verdict's weight: the reader is told to buy elsewhere.
 func (an *analysis) besideAlternative(s, e int, p, n float64) (float64, float64, bool) {
-	at, ok := an.alternativeOffered(s, e)
+	at, offer, ok := an.alternativeClause(s, e)
 	if !ok {
 		return p, n, false
 	}
@@ -223,16 +332,54 @@ func (an *analysis) besideAlternative(s, e int, p, n float64) (float64, float64,
 			pb *= an.d.sent.concede
 		}
 	}
+	if !offer {
+		return min(p, pb), n, false // a trade-off: its praise is the alternative's
+	}
 	return min(p, pb), n + sentRecommended, true
+}
+
+// verdictSentenceOffers: in an answer to a query naming the brand, the
+// opening or the closing sentence — where an answer gives its verdict —
+// names none of it and offers something else in its place ("For most
+// travellers, Delta is the safer bet.", "Unless you're locked into a
+// contract, Canvas is the safer choice.").
+func (an *analysis) verdictSentenceOffers() (s, e int, ok bool) {
+	if len(an.queryNames) == 0 || !an.queryNames[0] {
+		return 0, 0, false
+	}
+	text := an.text
+	fs, fe, found := sentenceAfter(text, 0)
+	if !found {
+		return 0, 0, false
+	}
+	ls, le := fs, fe
+	for st, en, more := sentenceAfter(text, fe); more && en > ls; st, en, more = sentenceAfter(text, en) {
+		ls, le = st, en
+	}
+	rs, _, rok := an.rivalPreferred()
+	for _, r := range [2][2]int{{fs, fe}, {ls, le}} {
+		if an.brandIn(r[0], r[1]) || question(text[r[0]:r[1]]) || rok && rs == r[0] {
+			continue // the brand's own sentence, or a rival preferred already
+		}
+		if _, found := an.alternativeOffered(r[0], r[1]); found {
+			return r[0], r[1], true
+		}
+	}
+	return 0, 0, false
 }
 
 // alternativeInParagraph: a sentence naming the brand, or one after it in
 // its paragraph (however long), offers a tracked rival in its place ("… but
 // the Model Y and Kia EV6 give you more range for the money"): the rival's
 // clause is outside the brand's spans, the offer is still its criticism.
-func (an *analysis) alternativeInParagraph() (s, e int, ok bool) {
+// verdict: the offer is the answer's opening or closing sentence (as
+// "For most people, Ecobee is the better pick" is: rivalPreferred).
+func (an *analysis) alternativeInParagraph() (s, e int, verdict, ok bool) {
+	if s, e, ok = an.verdictSentenceOffers(); ok {
+		return s, e, true, true
+	}
 	if !an.otherAccepted(0) {
-		return 0, 0, false
+		return 0, 0, false, false
 	}
 	text, seen := an.text, -1
 	an.anyBrandMention(func(c *cand, rec *sentRec) bool {
@@ -251,5 +398,5 @@ func (an *analysis) alternativeInParagraph() (s, e int, ok bool) {
 		}
 		return false
 	})
-	return s, e, ok
+	return s, e, false, ok
 }

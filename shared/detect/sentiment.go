@@ -326,10 +326,13 @@ func (an *analysis) brandSentiment(er *EntityResult) {
 			bestN, er.NegativeEvidence = w, an.sentenceText(s, e)
 		}
 	}
-	if s, e, ok := an.alternativeInParagraph(); ok && !offered {
-		N += sentRecommended // "… but Voxi or Smarty give you more for similar money"
-		if bestN < sentRecommended {
-			bestN, er.NegativeEvidence = sentRecommended, an.sentenceText(s, e)
+	if s, e, v, ok := an.alternativeInParagraph(); ok {
+		verdict = verdict || v // "For most travellers, Delta is the safer bet."
+		if !offered {
+			N += sentRecommended // "… but Voxi or Smarty give you more for similar money"
+			if bestN < sentRecommended {
+				bestN, er.NegativeEvidence = sentRecommended, an.sentenceText(s, e)
+			}
 		}
 	}
 	if s, e, ok := an.rivalPreferred(); ok {
