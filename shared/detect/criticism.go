@@ -27,6 +27,7 @@ const (
 	factComplaint        // complaints reported in French, German or Spanish: "klagen über", "reclaman"
 	factFault            // a product's fault neither lexicon holds: "flimsy", "gimmicky", "finicky", "overheats"
 	factElsewhere        // advice to shop elsewhere: "look elsewhere", "buy it somewhere else"
+	factDistress         // a business in trouble: "layoffs", "went into administration", "years of losses"
 )
 
 // factWords: a word that is a fault whatever its context (its kind).
@@ -42,6 +43,8 @@ shrinkflation junk-fees microtransactions`,
 		factLegal: `fines bankruptcy bankruptcies antitrust indicted indictment misconduct review-bombed
 review-bombing mis-sold mis-selling`,
 		factRegression: `downgraded regressed nerfed enshittification`,
+		factDistress: `layoffs layoff turmoil upheaval insolvency insolvent liquidation receivership downsizing
+cutbacks bailout losses loss-making write-down write-downs writedown`,
 		factFault: `soggy stale undercooked crowded overcrowded uneven stumbles stumble stumbled gimmick gimmicky gimmicks gremlins rattles squeaks creaks flimsy
 janky finicky fiddly hit-or-miss hit-and-miss overheats overheating underpowered shoddy half-baked unpolished grainy
 tinny washed-out convoluted iffy inflexible brittle temperamental fussy faulty defects defective malfunction
@@ -65,12 +68,14 @@ var factTriggers = func() map[string]bool {
 		m[w] = true
 	}
 	for _, s := range []map[string]bool{dropVerbs, waitNouns, fewWords, shrinkVerbs, dragVerbs, takeVerbs, chargeVerbs,
-		billNouns, settleWords, breakVerbs, fightNouns, silentWords, foreignComplaints, foreignHigh, shortWords, decayVerbs, wearVerbs} {
+		billNouns, settleWords, breakVerbs, fightNouns, silentWords, foreignComplaints, foreignHigh, shortWords, decayVerbs, wearVerbs, troubleAdjectives, slipVerbs,
+		compareVerbs} {
 		for w := range s {
 			m[w] = true
 		}
 	}
-	for _, w := range strings.Fields(`extra still bottom for elsewhere else should necessary needed behind light lighter
+	for _, w := range strings.Fields(`administration shadow warning options alternatives maths math
+extra still bottom for elsewhere else should necessary needed behind light lighter
 thin thinner short locked froze stop stops stopped stopping late downhill canned scripted unable careful removed scrapped
 axed killed`) {
 		m[w] = true
@@ -212,6 +217,25 @@ without no less little minimal stop stops protect protects protection to`)
 	// a cause or a degree, not an object.
 	wearAfter = set(`after within in under at on when before quickly soon sooner early fast faster entirely completely
 by and or but than long years months weeks`)
+	// troubleAdjectives before a span of time or a record: "a rough few
+	// years", "a bumpy operational record", "a rocky launch".
+	troubleAdjectives = set(`rough bumpy rocky turbulent troubled patchy`)
+	troubleSpans      = set(`year years patch stretch record ride start launch period time times months history`)
+	// intoWords before "administration": a firm in insolvency ("went into
+	// administration", "special administration").
+	intoWords = set(`into special entered enters`)
+	// slipVerbs after what the brand offers: a decline ("support response
+	// times have slipped", "course updates have slowed").
+	slipVerbs   = set(`slipped slipping slowed slowing stalled stalling worsened deteriorated`)
+	serviceNoun = set(`support service updates update development response times quality reliability delivery
+deliveries shipping releases`)
+	// compareVerbs with compareObjects advise the reader to shop around:
+	// "compare rates", "shop around", "get other quotes".
+	compareVerbs   = set(`compare shop`)
+	compareObjects = set(`rates prices quotes offers plans around`)
+	formerWords = set(`former old earlier`)
+	// firmNouns shrink as a business: "the company has shrunk".
+	firmNouns = set(`company business firm startup workforce team staff`)
 	// shortWords after "se queda": "se queda corto", falls short.
 	shortWords = set(`corto corta cortos cortas`)
 	stayVerbs  = set(`queda quedan quedó quedaba`)
@@ -302,6 +326,43 @@ func (an *analysis) factCriticism(w, before, before2 string, pos, e int, faulted
 		if wordBehind(text, pos-len(w), shopVerbs) {
 			return factElsewhere
 		}
+	case inSet(troubleAdjectives, w):
+		// "a rough few years", "a bumpy operational record"
+		if wordAhead(text, pos, e, troubleSpans) {
+			return factDistress
+		}
+	case strings.EqualFold(w, "administration"):
+		if inSet(intoWords, before) || inSet(intoWords, before2) {
+			return factDistress // "went into special administration"
+		}
+	case strings.EqualFold(w, "shadow"):
+		// "a shadow of its former self"
+		if strings.EqualFold(next, "of") && wordAhead(text, pos+len(" of"), e, formerWords) {
+			return factRegression
+		}
+	case strings.EqualFold(w, "warning"):
+		if strings.EqualFold(before, "profit") || strings.EqualFold(before, "earnings") {
+			return factDistress // "a profit warning"
+		}
+	case inSet(slipVerbs, w):
+		if wordBehind(text, pos-len(w), serviceNoun) || wordBehind(text, pos-len(w), offeringNouns) {
+			return factRegression
+		}
+	case inSet(compareVerbs, w):
+		// "compare rates", "shop around": the reader may do better
+		if inSet(compareObjects, next) && (strings.EqualFold(w, "compare") || strings.EqualFold(next, "around")) {
+			return factElsewhere
+		}
+	case strings.EqualFold(w, "maths") || strings.EqualFold(w, "math"):
+		// "do the maths against Cloudflare": weigh it against another
+		if strings.EqualFold(before, "the") && strings.EqualFold(before2, "do") && strings.EqualFold(next, "against") {
+			return factElsewhere
+		}
+	case strings.EqualFold(w, "options") || strings.EqualFold(w, "alternatives"):
+		// "Cheaper options exist."
+		if inSet(preferredComparatives, before) && strings.HasPrefix(strings.ToLower(next), "exist") {
+			return factElsewhere
+		}
 	case inSet(decayVerbs, w):
 		// "colours fade after a few washes", "the blade rusts"; not "a
 		// faded look", "resists fading"
@@ -346,6 +407,9 @@ func (an *analysis) factCriticism(w, before, before2 string, pos, e int, faulted
 		// mode"; "routes were cut"
 		if _, ok := offeringAhead(text, pos, e); ok || inSet(pastAux, before) && wordBehind(text, pos-len(w), offeringNouns) {
 			return factScarcity
+		}
+		if (strings.EqualFold(w, "shrunk") || strings.EqualFold(w, "shrank")) && wordBehind(text, pos-len(w), firmNouns) {
+			return factDistress // "the company has shrunk considerably"
 		}
 	case inSet(dragVerbs, w):
 		if strings.EqualFold(next, "on") || strings.EqualFold(next, "out") {

@@ -41,3 +41,28 @@ func TestDecayCriticism(t *testing.T) {
 		{"gives out samples", "Norvale", "Norvale gives out free samples in every store.", Neutral},
 	}))
 }
+
+// A business in trouble (factDistress), a service that slipped, and advice
+// to shop around (factElsewhere) are criticism; the same words as plain
+// facts are not. Sentences written for this test.
+func TestDistressCriticism(t *testing.T) {
+	runSentimentCases(t, clauseCases([]clauseCase{
+		{"layoffs", "Norvale", "Norvale went through two rounds of layoffs last year.", Negative},
+		{"into administration", "Norvale", "Norvale went into administration in 2023.", Negative},
+		{"a rough few years", "Norvale", "Norvale has had a rough few years.", Negative},
+		{"a bumpy record", "Norvale", "Norvale has a bumpy delivery record.", Negative},
+		{"years of losses", "Norvale", "Norvale was sold after years of losses.", Negative},
+		{"a shadow of itself", "Norvale", "These days Norvale is a shadow of its former self.", Negative},
+		{"a profit warning", "Norvale", "Norvale issued a profit warning in March.", Negative},
+		{"the company shrank", "Norvale", "Norvale the company has shrunk considerably since 2020.", Negative},
+		{"support slipped", "Kestrel", "Kestrel's support response times have slipped this year.", Negative},
+		{"updates slowed", "Kestrel", "Kestrel's app updates have slowed to a trickle.", Negative},
+		{"compare rates", "Kestrel", "Kestrel is easy to use and its tracking is excellent, but compare rates before you book.", Mixed},
+		{"cheaper options exist", "Kestrel", "Kestrel's courses are superb. Paying yourself for one exam? Cheaper options exist.", Mixed},
+		// plain facts
+		{"the administration of a test", "Kestrel", "Kestrel handles the administration of exams for schools.", Neutral},
+		{"prices slipped", "Kestrel", "Kestrel's prices slipped to $9 a month in the sale.", Neutral},
+		{"rough as a texture", "Norvale", "Norvale's towels have a rough texture on one side for scrubbing.", Neutral},
+		{"compare features", "Kestrel", "Kestrel lets you compare features side by side.", Neutral},
+	}))
+}
