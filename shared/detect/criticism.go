@@ -233,7 +233,7 @@ deliveries shipping releases`)
 	// "compare rates", "shop around", "get other quotes".
 	compareVerbs   = set(`compare shop`)
 	compareObjects = set(`rates prices quotes offers plans around`)
-	formerWords = set(`former old earlier`)
+	formerWords    = set(`former old earlier`)
 	// firmNouns shrink as a business: "the company has shrunk".
 	firmNouns = set(`company business firm startup workforce team staff`)
 	// shortWords after "se queda": "se queda corto", falls short.
