@@ -69,12 +69,12 @@ var factTriggers = func() map[string]bool {
 	}
 	for _, s := range []map[string]bool{dropVerbs, waitNouns, fewWords, shrinkVerbs, dragVerbs, takeVerbs, chargeVerbs,
 		billNouns, settleWords, breakVerbs, fightNouns, silentWords, foreignComplaints, foreignHigh, shortWords, decayVerbs, wearVerbs, troubleAdjectives, slipVerbs,
-		compareVerbs} {
+		compareVerbs, goneWords, lossComparatives} {
 		for w := range s {
 			m[w] = true
 		}
 	}
-	for _, w := range strings.Fields(`administration shadow warning options alternatives maths math
+	for _, w := range strings.Fields(`administration shadow warning options alternatives maths math best story
 extra still bottom for elsewhere else should necessary needed behind light lighter
 thin thinner short locked froze stop stops stopped stopping late downhill canned scripted unable careful removed scrapped
 axed killed`) {
@@ -106,7 +106,7 @@ features option options perk perks benefit benefits channel channels title title
 integration integrations plugin plugins template templates model models size sizes colour colours color
 colors choice choices update updates content catalogue catalog library libraries mode modes department
 departments staff pharmacist pharmacists agents hours seat seats departures connections menu items
-products jobs playback alarms controls support warranty`)
+products jobs playback alarms controls support warranty extras tier tiers allowance allowances discounts`)
 	// dragVerbs before "on" or "out": a process that does not end.
 	dragVerbs = set(`drag drags dragged dragging`)
 	// takeVerbs before weeks or months: a delay ("refunds take weeks",
@@ -217,6 +217,16 @@ without no less little minimal stop stops protect protects protection to`)
 	// a cause or a degree, not an object.
 	wearAfter = set(`after within in under at on when before quickly soon sooner early fast faster entirely completely
 by and or but than long years months weeks`)
+	// avoidParticiples after "best": advice to stay away ("is best
+	// avoided", "best removed", "best skipped", "best left alone").
+	avoidParticiples = set(`avoided removed skipped uninstalled ignored left`)
+	// goneWords after "have": what the brand offered is gone.
+	goneWords = set(`gone disappeared vanished evaporated`)
+	haveWords = set(`have has had largely mostly all quietly`)
+	// lossComparatives after a verb of change: "has become thinner".
+	lossComparatives = set(`thinner smaller stingier weaker worse pricier costlier slower fewer buggier clunkier`)
+	changeVerbs      = set(`become became becoming got gotten grown grew getting gets`)
+	degreeWords      = set(`much far even steadily noticeably considerably slightly`)
 	// troubleAdjectives before a span of time or a record: "a rough few
 	// years", "a bumpy operational record", "a rocky launch".
 	troubleAdjectives = set(`rough bumpy rocky turbulent troubled patchy`)
@@ -311,8 +321,9 @@ func (an *analysis) factCriticism(w, before, before2 string, pos, e int, faulted
 		}
 	case inSet(lightWords, w):
 		// "lighter on reporting", "thin on integrations", "short on
-		// staff": less of what the reader needs
-		if strings.EqualFold(next, "on") && !inSet(articles, peekWord(text, pos+len(" on"), e)) {
+		// staff": less of what the reader needs; "roaming perks are thin"
+		if strings.EqualFold(next, "on") && !inSet(articles, peekWord(text, pos+len(" on"), e)) ||
+			inSet(copulaWords, before) && an.clauseHolds(pos-len(w), offeringNouns) {
 			return factScarcity
 		}
 	case strings.EqualFold(w, "should") && strings.EqualFold(before2, "than") && inSet(brandPronouns, before),
@@ -325,6 +336,27 @@ func (an *analysis) factCriticism(w, before, before2 string, pos, e int, faulted
 		// away from the brand
 		if wordBehind(text, pos-len(w), shopVerbs) {
 			return factElsewhere
+		}
+	case strings.EqualFold(w, "best"):
+		if inSet(avoidParticiples, next) {
+			return factElsewhere // "the trial is best removed", "best avoided"
+		}
+	case inSet(goneWords, w):
+		// "the loyalty extras that set it apart have largely gone"
+		if (inSet(haveWords, before) || inSet(haveWords, before2)) && an.clauseHolds(pos-len(w), offeringNouns) {
+			return factRegression
+		}
+	case inSet(lossComparatives, w):
+		// "the free tier has become thinner", "support got worse"
+		if inSet(changeVerbs, before) || inSet(changeVerbs, before2) && inSet(degreeWords, before) {
+			return factRegression
+		}
+	case strings.EqualFold(w, "story"):
+		// "The older rooms are another story", "support is a different
+		// story": the other side of what came before
+		if (strings.EqualFold(before, "another") || strings.EqualFold(before, "different") && strings.EqualFold(before2, "a")) &&
+			wordBehind(text, pos-len(w), copulaWords) {
+			return factFault
 		}
 	case inSet(troubleAdjectives, w):
 		// "a rough few years", "a bumpy operational record"
@@ -488,6 +520,17 @@ func (an *analysis) factCriticism(w, before, before2 string, pos, e int, faulted
 	return factNone
 }
 
+// clauseHolds: the clause before st (since the last sentence or clause
+// mark, at most 120 bytes) holds a word of m — its subject, most often
+// ("roaming perks outside Europe are thin").
+func (an *analysis) clauseHolds(st int, m map[string]bool) bool {
+	cl := an.text[max(0, st-120):st]
+	if i := strings.LastIndexAny(cl, ".;:!?\n"); i >= 0 {
+		cl = cl[i+1:]
+	}
+	return hasWordIn(cl, m)
+}
+
 // wearStem: the verb of wearing, giving or falling that w inflects.
 func wearStem(w string) string {
 	switch strings.ToLower(w)[0] {
@@ -514,11 +557,7 @@ func (an *analysis) foreignFault(w, before string, pos, e int) uint8 {
 	case inSet(foreignHigh, w):
 		// the clause's subject is a cost or a loss: "Les frais de tenue de
 		// compte sont en revanche plus élevés"
-		cl := an.text[max(0, pos-len(w)-120):pos]
-		if i := strings.LastIndexAny(cl, ".;:!?\n"); i >= 0 {
-			cl = cl[i+1:]
-		}
-		if hasWordIn(cl, costNouns) || hasWordIn(cl, lossNouns) {
+		if an.clauseHolds(pos-len(w), costNouns) || an.clauseHolds(pos-len(w), lossNouns) {
 			return factMoney
 		}
 	case inSet(shortWords, w):
@@ -654,7 +693,7 @@ func plainAdjective(text, w, before string, pos, e int) bool {
 	case inSet(feeAdjectives, w):
 		return inSet(costNouns, next)
 	case inSet(adviceDegree, w):
-		return strings.EqualFold(next, "to") && inSet(copulaWords, before)
+		return strings.EqualFold(next, "to") && inSet(copulaWords, before) || inSet(avoidParticiples, next)
 	}
 	return false
 }

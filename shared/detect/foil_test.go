@@ -66,3 +66,22 @@ func TestDistressCriticism(t *testing.T) {
 		{"compare features", "Kestrel", "Kestrel lets you compare features side by side.", Neutral},
 	}))
 }
+
+// Losses to the user stated without a polar word: advice to remove the
+// brand ("best removed"), perks gone or thin, an offer that became
+// smaller, a part that is "another story". Sentences written for this
+// test.
+func TestLossCriticism(t *testing.T) {
+	runSentimentCases(t, clauseCases([]clauseCase{
+		{"best avoided", "Kestrel", "Kestrel's bundled toolbar is best avoided.", Negative},
+		{"best removed", "Kestrel", "The Kestrel trial that ships on new laptops is best uninstalled.", Negative},
+		{"perks gone", "Kestrel", "The loyalty perks that made Kestrel special have largely disappeared.", Negative},
+		{"perks thin", "Kestrel", "Kestrel's travel perks are thin outside the US.", Negative},
+		{"became thinner", "Kestrel", "Kestrel's free tier has become noticeably stingier since the merger.", Negative},
+		{"another story", "Norvale", "Norvale's new rooms are lovely; the older wing is another story.", Mixed},
+		// plain facts
+		{"a thin case", "Kestrel", "Kestrel's phone case is thin and light.", Neutral},
+		{"gone to print", "Kestrel", "Kestrel's annual report has gone to print.", Neutral},
+		{"a different story told", "Norvale", "Norvale's founder tells a different story in her memoir.", Neutral},
+	}))
+}
