@@ -652,6 +652,9 @@ var (
 	accountingNouns = set(`balance balances equity amortization amortisation number numbers value values interest
 rate rates cash cashflow cash-flow margin margins amount amounts result results test tests sign carry`)
 	signWords = set(`negative positive`)
+	// pendingNouns after "outstanding": what is still owed or open.
+	pendingNouns = set(`debt debts loan loans payment payments invoice invoices bill bills forms requests issues tickets
+orders claims shares warrant warrants`)
 	// qualityTopics name a quality as a topic, not praise, before a copula
 	// or a measure: "Reliability is its weak spot", "reliability
 	// rankings".
@@ -694,6 +697,10 @@ func plainAdjective(text, w, before string, pos, e int) bool {
 		return inSet(costNouns, next)
 	case inSet(adviceDegree, w):
 		return strings.EqualFold(next, "to") && inSet(copulaWords, before) || inSet(avoidParticiples, next)
+	case strings.EqualFold(w, "outstanding"):
+		// "which forms are still outstanding", "an outstanding balance":
+		// pending, not excellent
+		return strings.EqualFold(before, "still") || inSet(accountingNouns, next) || inSet(pendingNouns, next)
 	}
 	return false
 }

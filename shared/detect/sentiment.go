@@ -235,6 +235,8 @@ func (an *analysis) brandSentiment(er *EntityResult) {
 		if p > 0 && an.foil(s, e) {
 			p = 0 // "Linen sheets are wonderful … Parachute's, unfortunately, …": the category's praise
 		}
+		p = an.conceded(text[s:e], p)      // "To be fair, it's genuinely convenient"
+		p, n = an.besideGrudge(s, e, p, n) // "Creators dislike that the cheapest plan …"
 		if items := 0.5 * float64(consItems(text[s:e])); items > n {
 			// "Cons: runs large; break-in takes a week; little arch
 			// support": each item of a cons line is a criticism (half a polar word), polar

@@ -1,0 +1,38 @@
+package detect
+
+import "testing"
+
+// Praise conceded ("To be fair, …"), praise inside a reported complaint or
+// doubt, and "outstanding" as pending. Answers written for this test, not
+// taken from any batch.
+func TestConcessionAndGrudge(t *testing.T) {
+	kestrel := Entity{Name: "Kestrel"}
+	cases := []sentimentCase{
+		{name: "a concession among criticism", brand: kestrel, query: "is kestrel worth it",
+			text: "Kestrel's payouts are tiny and processing drags on for weeks. To be fair, Kestrel is genuinely convenient. But the money is rarely worth the wait.",
+			want: Negative},
+		{name: "Spanish: es cierto que", brand: kestrel, query: "opiniones kestrel",
+			text: "Los pedidos de Kestrel llegan con retraso y los reembolsos tardan semanas. Es cierto que la tienda física es excelente.",
+			want: Negative},
+		{name: "praise inside a complaint", brand: kestrel, query: "kestrel plans",
+			text: "Kestrel charges a fee on every sale. Creators dislike that the cheapest plan caps how many products they can list.",
+			want: Negative},
+		{name: "praise inside a doubt", brand: kestrel, query: "kestrel data leak",
+			text: "After the leak, customers questioned whether they could trust Kestrel with their records.",
+			want: Negative},
+		{name: "outstanding as pending", brand: kestrel, query: "kestrel transfer delay",
+			text: "Kestrel transfers often take weeks. Ask which forms are still outstanding before you call again.",
+			want: Negative},
+		// no concession, no complaint
+		{name: "to be fair opening praise alone", brand: kestrel, query: "kestrel review",
+			text: "To be fair, Kestrel is excellent for beginners and its lessons are superb.",
+			want: Positive},
+		{name: "complaints about a rival", brand: kestrel, query: "kestrel review",
+			text: "Kestrel is excellent. Reviewers who switched say they liked that it syncs instantly.",
+			want: Positive},
+		{name: "outstanding as excellent", brand: kestrel, query: "kestrel review",
+			text: "Kestrel's customer service is outstanding.",
+			want: Positive},
+	}
+	runSentimentCases(t, cases)
+}
