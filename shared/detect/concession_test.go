@@ -36,3 +36,14 @@ func TestConcessionAndGrudge(t *testing.T) {
 	}
 	runSentimentCases(t, cases)
 }
+
+// "Unless …" keeps a warning against the brand: the brand is for the
+// exception only. Answers written for this test.
+func TestUnlessWarning(t *testing.T) {
+	kestrel := Entity{Name: "Kestrel"}
+	runSentimentCases(t, []sentimentCase{
+		{name: "hard to recommend unless", brand: kestrel, query: "kestrel rowing machine review",
+			text: "Kestrel's rower is beautifully made and whisper quiet. The problem is the subscription, and spare parts take weeks-long waits. Hard to recommend unless you love the classes.",
+			want: Negative},
+	})
+}

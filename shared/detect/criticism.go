@@ -88,7 +88,8 @@ var (
 	// times") or "on hold".
 	waitNouns = set(`wait waits hold holds queue queues queueing lines espera esperas attente attentes wartezeit
 wartezeiten`)
-	longWords = set(`long longer longest lengthy endless hour-long hours-long day-long week-long multi-day
+	longWords = set(`long longer longest lengthy endless hour-long hours-long day-long days-long week-long weeks-long
+months-long multi-day
 multi-week excessive interminable largo larga largos largas longue longues longs lange langen langer langes`)
 	// fewWords name scarcity before an offering: "few daily flights",
 	// "fewer payment options".

@@ -211,7 +211,7 @@ func (an *analysis) warnsAgainst(s, e, prevS int) warning {
 			return warnNone // "be careful with the chilli oil": a tip, not a warning
 		}
 	}
-	if adversativeOpener(t) || hasWordIn(t[:at], turnWords) || !hasWordIn(t, warnConditions) && !forCase(t[:at]) {
+	if adversativeOpener(t) || hasWordIn(t[:at], turnWords) || !hasWordIn(t, caseWords) && !forCase(t[:at]) {
 		return warnPlain
 	}
 	saved := an.sent
