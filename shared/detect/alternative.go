@@ -252,7 +252,7 @@ func offerPredicate(text, w string, np int, sentValue bool) bool {
 // caseWords restrict a verdict to a case: "if you need X, Y is the better
 // pick", "Slack is the safer choice there" set out a trade-off ("unless …"
 // does not: the other is the default).
-var caseWords = set(`if when whereas there si wenn cuando`)
+var caseWords = set(`if when whereas there si quand wenn falls cuando`)
 
 // readerDoesBetter: the verb w (ending at np) is "do" before "better": the
 // reader does better elsewhere.

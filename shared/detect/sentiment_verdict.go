@@ -171,8 +171,9 @@ func minimisedCaveat(t string) bool {
 }
 
 var (
-	// warnConditions restrict a warning to a case ("if you have a choice",
-	// "unless you're on iPhone").
+	// warnConditions open a case or an exception ("if you have a choice",
+	// "unless you're on iPhone"); a warning is restricted to a case only by
+	// caseWords — "unless …" leaves the brand the exception.
 	warnConditions = set(`if unless when si sauf quand wenn falls außer ausser cuando`)
 	// turnWords before a warning turn it against what precedes ("…, but
 	// think twice", "Most reviewers' advice, though: …").
