@@ -106,6 +106,16 @@ func (an *analysis) alternativeClause(s, e int) (at int, offer, ok bool) {
 	}
 }
 
+// hasUpperASCII: w holds an ASCII capital.
+func hasUpperASCII(w string) bool {
+	for i := 0; i < len(w); i++ {
+		if 'A' <= w[i] && w[i] <= 'Z' {
+			return true
+		}
+	}
+	return false
+}
+
 // otherSubject: the subject names something — a name ("Spark or plain
 // old Apple Mail", "the Model Y and Kia EV6") — or offers one of a kind
 // ("a tap filter and a SodaStream", "your bank's own savings space"); "the
@@ -179,7 +189,7 @@ func ownOffer(subject string) bool {
 		if w == "" {
 			return false
 		}
-		if w == strings.ToLower(w) && inSet(offerNouns, w) {
+		if !hasUpperASCII(w) && inSet(offerNouns, w) {
 			return true
 		}
 		pos = np
@@ -200,7 +210,15 @@ var (
 // higher (sentValue: the sentence has "for the same money", "for less").
 func offerPredicate(text, w string, np int, sentValue bool) bool {
 	next, p := wordAtAny(text, np)
-	switch strings.ToLower(w) {
+	var buf [8]byte
+	lw := w
+	if len(w) <= len(buf) && hasUpperASCII(w) {
+		for i := 0; i < len(w); i++ {
+			buf[i] = lowerASCII(w[i])
+		}
+		lw = string(buf[:len(w)])
+	}
+	switch lw {
 	case "give", "gives", "get", "gets":
 		if !strings.EqualFold(next, "you") {
 			return false

@@ -260,7 +260,7 @@ func (an *analysis) factCriticism(w, before, before2 string, pos, e int, faulted
 	if !inSet(factTriggers, w) {
 		return factNone
 	}
-	if k, ok := factWords[strings.ToLower(w)]; ok {
+	if k, ok := kindOf(factWords, w); ok {
 		return k
 	}
 	text := an.text
@@ -532,9 +532,23 @@ func (an *analysis) clauseHolds(st int, m map[string]bool) bool {
 	return hasWordIn(cl, m)
 }
 
+// kindOf looks w up in m with its ASCII letters lower-cased, without
+// allocating.
+func kindOf(m map[string]uint8, w string) (uint8, bool) {
+	var buf [40]byte
+	if len(w) > len(buf) {
+		return 0, false
+	}
+	for i := 0; i < len(w); i++ {
+		buf[i] = lowerASCII(w[i])
+	}
+	k, ok := m[string(buf[:len(w)])]
+	return k, ok
+}
+
 // wearStem: the verb of wearing, giving or falling that w inflects.
 func wearStem(w string) string {
-	switch strings.ToLower(w)[0] {
+	switch lowerASCII(w[0]) {
 	case 'w':
 		return "wear"
 	case 'g':
@@ -551,7 +565,7 @@ func (an *analysis) foreignFault(w, before string, pos, e int) uint8 {
 	if !an.nonEnglish() {
 		return factNone
 	}
-	if k, ok := foreignFaults[strings.ToLower(w)]; ok {
+	if k, ok := kindOf(foreignFaults, w); ok {
 		return k
 	}
 	switch {
