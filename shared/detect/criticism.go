@@ -74,7 +74,8 @@ var factTriggers = func() map[string]bool {
 			m[w] = true
 		}
 	}
-	for _, w := range strings.Fields(`administration shadow warning options alternatives maths math best story
+	for _, w := range strings.Fields(`administration shadow warning options alternatives maths math best story rarely
+seldom sting stings less
 extra still bottom for elsewhere else should necessary needed behind light lighter
 thin thinner short locked froze stop stops stopped stopping late downhill canned scripted unable careful removed scrapped
 axed killed`) {
@@ -218,6 +219,13 @@ without no less little minimal stop stops protect protects protection to`)
 	// a cause or a degree, not an object.
 	wearAfter = set(`after within in under at on when before quickly soon sooner early fast faster entirely completely
 by and or but than long years months weeks`)
+	// upkeepWords beside "rarely": upkeep that seldom comes ("updated
+	// rarely", "rarely restocked").
+	upkeepWords = set(`updated update updates patched restocked refreshed maintained serviced answered replied
+responds`)
+	// aroundWords after "pay less": by going around the brand ("by
+	// booking directly", "elsewhere").
+	aroundWords = set(`by directly elsewhere`)
 	// avoidParticiples after "best": advice to stay away ("is best
 	// avoided", "best removed", "best skipped", "best left alone").
 	avoidParticiples = set(`avoided removed skipped uninstalled ignored left`)
@@ -336,6 +344,22 @@ func (an *analysis) factCriticism(w, before, before2 string, pos, e int, faulted
 		// "look elsewhere", "buy it somewhere else": the reader is sent
 		// away from the brand
 		if wordBehind(text, pos-len(w), shopVerbs) {
+			return factElsewhere
+		}
+	case strings.EqualFold(w, "rarely") || strings.EqualFold(w, "seldom"):
+		// "the lineup gets updated rarely", "is rarely restocked"
+		if inSet(upkeepWords, before) || inSet(upkeepWords, next) {
+			return factScarcity
+		}
+	case strings.EqualFold(w, "sting") || strings.EqualFold(w, "stings"):
+		// "service and cleaning fees can still sting"
+		if an.clauseHolds(pos-len(w), costNouns) {
+			return factMoney
+		}
+	case strings.EqualFold(w, "less"):
+		// "you often pay less by booking the hostel directly": the reader
+		// saves by going around the brand
+		if inSet(payVerbs, before) && inSet(aroundWords, next) && !an.brandIn(pos, e) {
 			return factElsewhere
 		}
 	case strings.EqualFold(w, "best"):

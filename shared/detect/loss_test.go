@@ -79,6 +79,11 @@ func TestLossCriticism(t *testing.T) {
 		{"perks thin", "Kestrel", "Kestrel's travel perks are thin outside the US.", Negative},
 		{"became thinner", "Kestrel", "Kestrel's free tier has become noticeably stingier since the merger.", Negative},
 		{"another story", "Norvale", "Norvale's new rooms are lovely; the older wing is another story.", Mixed},
+		{"updated rarely", "Norvale", "Norvale's e-readers look lovely, but the lineup gets updated rarely.", Mixed},
+		{"fees sting", "Norvale", "Norvale's cabins are lovely, but the cleaning fees can sting.", Mixed},
+		{"pay less directly", "Norvale", "Norvale has a huge selection, but you often pay less by booking the hotel directly.", Mixed},
+		{"pay less with the brand", "Norvale", "Norvale has a huge selection, and you often pay less by booking through Norvale.", Positive},
+		{"rarely discounts", "Norvale", "Norvale rarely discounts its flagship model.", Neutral},
 		// plain facts
 		{"a thin case", "Kestrel", "Kestrel's phone case is thin and light.", Neutral},
 		{"gone to print", "Kestrel", "Kestrel's annual report has gone to print.", Neutral},
