@@ -137,7 +137,8 @@ watermark watermarks tracking trackers bloat clutter requirement`)
 	timeUnits = set(`hour hours minutes days weeks`)
 	// stopVerbs before workingWords: a product that fails.
 	stopVerbs    = set(`stop stops stopped stopping`)
-	workingWords = set(`working responding charging syncing loading connecting`)
+	workingWords = set(`working responding charging syncing loading connecting accepting offering issuing selling
+renewing supporting`)
 	// gateNouns after "behind": a feature gated ("behind a login").
 	gateNouns = set(`paywall paywalls account login log-in sign-in signup sign-up subscription registration upgrade`)
 	// lightWords before "on": a short supply ("light on features").

@@ -84,6 +84,8 @@ func TestLossCriticism(t *testing.T) {
 		{"pay less directly", "Norvale", "Norvale has a huge selection, but you often pay less by booking the hotel directly.", Mixed},
 		{"pay less with the brand", "Norvale", "Norvale has a huge selection, and you often pay less by booking through Norvale.", Positive},
 		{"rarely discounts", "Norvale", "Norvale rarely discounts its flagship model.", Neutral},
+		{"stopped accepting", "Kestrel", "Kestrel stopped accepting new customers in three states last year.", Negative},
+		{"stopped offering", "Kestrel", "Kestrel stopped offering phone support in 2024.", Negative},
 		// plain facts
 		{"a thin case", "Kestrel", "Kestrel's phone case is thin and light.", Neutral},
 		{"gone to print", "Kestrel", "Kestrel's annual report has gone to print.", Neutral},
