@@ -29,6 +29,15 @@ func FuzzDetect(f *testing.F) {
 		// V's classes cut off mid-phrase (sentiment.go, s7)
 		"Acme is good, but now $9, up from", "Acme is good, but up from $", "Acme shrugs off", "difficile de faire",
 		"Kits like Slack are good, but they", "Kits like Slack are good, but", ",but they", "Acme recommends", "for a stronger",
+		// s8a's classes cut off mid-phrase (alternative.go, foil.go, concession.go, criticism.go)
+		"Acme is slow. For the same", "Acme is slow, but Slack gives you", "Acme is slow. Slack will serve you",
+		"Acme is slow. A spreadsheet does the", "Acme is slow. Most people would do", "For most hobby sites, Slack is the better",
+		"Slack is the safer", "Slack offers it at a", "Acme is slow. Slack will take you", "Sheets are great. Acme, sadly",
+		"To be fair,", "Users dislike that", "questioned whether", "Acme colours fade", "Acme seams give out",
+		"Acme wears", "Acme went into", "a rough", "a shadow of", "Acme has shrunk", "Acme is best", "Acme perks have",
+		"Acme perks are thin", "Acme has become", "Acme is another", "Acme fees can sting", "you pay less by",
+		"Acme gets updated rarely", "do the maths", "Cheaper options", "compare", "Acme stopped accepting",
+		"Acme se queda", "Les frais sont plus élevés", "Die Verspätungen", "esperas largas", "tardan semanas",
 	} {
 		f.Add(s, "best crm for acme users")
 	}
