@@ -44,7 +44,7 @@ shrinkflation junk-fees microtransactions`,
 review-bombing mis-sold mis-selling`,
 		factRegression: `downgraded regressed nerfed enshittification`,
 		factDistress: `layoffs layoff turmoil upheaval insolvency insolvent liquidation receivership downsizing
-cutbacks bailout losses loss-making write-down write-downs writedown`,
+cutbacks bailout losses loss-making write-down write-downs writedown backlash outcry uproar boycott boycotts`,
 		factFault: `soggy stale undercooked crowded overcrowded uneven stumbles stumble stumbled gimmick gimmicky gimmicks gremlins rattles squeaks creaks flimsy
 janky finicky fiddly hit-or-miss hit-and-miss overheats overheating underpowered shoddy half-baked unpolished grainy
 tinny washed-out convoluted iffy inflexible brittle temperamental fussy faulty defects defective malfunction

@@ -54,6 +54,7 @@ func TestDistressCriticism(t *testing.T) {
 		{"years of losses", "Norvale", "Norvale was sold after years of losses.", Negative},
 		{"a shadow of itself", "Norvale", "These days Norvale is a shadow of its former self.", Negative},
 		{"a profit warning", "Norvale", "Norvale issued a profit warning in March.", Negative},
+		{"a backlash", "Kestrel", "Kestrel's new fee drew a backlash from long-time customers.", Negative},
 		{"the company shrank", "Norvale", "Norvale the company has shrunk considerably since 2020.", Negative},
 		{"support slipped", "Kestrel", "Kestrel's support response times have slipped this year.", Negative},
 		{"updates slowed", "Kestrel", "Kestrel's app updates have slowed to a trickle.", Negative},
