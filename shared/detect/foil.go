@@ -63,3 +63,28 @@ func kindSubject(t string) bool {
 	}
 	return true
 }
+
+// pronounWeakSide: a heading opens the brand's weak side by a pronoun
+// ("### Where it falls short", "**What it does badly**") after a heading
+// that names the brand ("### Where GitLab shines"): the section is the
+// brand's other side, though no sentence in it names the brand.
+func (an *analysis) pronounWeakSide() (s, e int, ok bool) {
+	text, brandHead := an.text, false
+	for ls := 0; ls < len(text); {
+		le := strings.IndexByte(text[ls:], '\n')
+		if le < 0 {
+			le = len(text)
+		} else {
+			le += ls
+		}
+		line := strings.TrimSpace(text[ls:le])
+		if headingLine(line) {
+			if brandHead && hasWordIn(line, brandPronouns) && counterFrame(line, false) {
+				return ls, le, true
+			}
+			brandHead = an.brandIn(ls, le)
+		}
+		ls = le + 1
+	}
+	return 0, 0, false
+}

@@ -368,6 +368,9 @@ func (an *analysis) brandSentiment(er *EntityResult) {
 		// kit, look elsewhere" — only marks the brand's scope)
 		N += sentRecommended
 	}
+	if ws, we, ok := an.pronounWeakSide(); ok && !framed {
+		framed, frameS, frameE = true, ws, we // "### Where it falls short" after "### Where GitLab shines"
+	}
 	secAgainst, secTwoSided := secs.verdict()
 	ans := answerReading{verdict: verdict, vp: vp, vn: vn, vCond: vCond, against: against, minimised: minimised,
 		framed:   framed || secTwoSided && vp < sentClear, // a verdict line decides after pros and cons
