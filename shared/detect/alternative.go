@@ -82,7 +82,8 @@ func (an *analysis) alternativeClause(s, e int) (at int, offer, ok bool) {
 			// leaving the brand
 			return clause, true, true
 		case inSet(offerVerbs, w) && subj > 0 && !pronoun && !self && !an.brandIn(clause, ws) &&
-			otherSubject(text[clause:ws]) && !ownOffer(text[clause:ws]) && offerPredicate(text, w, np, sentValue):
+			otherSubject(text[clause:ws]) && !ownOffer(text[clause:ws]) && !an.brandsProduct(clause, ws) &&
+			offerPredicate(text, w, np, sentValue):
 			if inSet(verdictCopulas, w) && (hasWordIn(text[s:e], caseWords) || an.narrowCase(text[s:clause])) ||
 				an.twoCases(s, clause) {
 				return clause, false, true
@@ -179,6 +180,33 @@ func (an *analysis) twoCases(s, at int) bool {
 	p, n, _ := an.valence(s, at)
 	an.sent = saved
 	return p > n
+}
+
+// brandsProduct: a capitalised word of the subject [s,e) follows a mention
+// of the brand elsewhere in the answer ("the Model Y is the better pick"
+// beside "Tesla's Model Y", "Tesla Model 3"): the subject is one of the
+// brand's products, not an alternative to it.
+func (an *analysis) brandsProduct(s, e int) bool {
+	text := an.text
+	for pos := s; ; {
+		w, np := wordAtAny(text[:e], pos)
+		if w == "" {
+			return false
+		}
+		pos = np
+		if w[0] < 'A' || w[0] > 'Z' || inSet(ownDeterminers, w) {
+			continue
+		}
+		if an.anyBrandMention(func(c *cand, _ *sentRec) bool {
+			x, q := wordAtAny(text, c.end)
+			if strings.EqualFold(x, "s") && q-len(x) <= c.end+len("’") { // "Tesla's", "Tesla’s"
+				x, _ = wordAtAny(text, q)
+			}
+			return x == w
+		}) {
+			return true
+		}
+	}
 }
 
 // ownOffer: the subject is one of the brand's own offers ("the Pro plan",
