@@ -1183,3 +1183,48 @@ func TestClassCategoryAside(t *testing.T) {
 		})
 	}
 }
+
+// A compound the query uses as a common noun ("a teachable moment", "pour
+// over vs drip coffee"), repeated by the answer with the brand's word
+// capitalised only by the sentence's start and the noun in lower case, is
+// the compound; its other occurrences without a cue read as the word, and
+// "the better pick" is no product's definition then. The brand's product
+// line, capitalised ("Zoom Workplace"), or a query without a determiner
+// before the name ("amazon return problems") stays the brand's.
+func TestClassQueryCompoundAtStart(t *testing.T) {
+	entActionable := Entity{Name: "Actionable", Domains: []string{"actionable.co"}}
+	entFlat := Entity{Name: "Flat", Domains: []string{"flat.app"}}
+	entCanvas := Entity{Name: "Canvas", Domains: []string{"canvas.com"}}
+	entRelay := Entity{Name: "Relay", Domains: []string{"relay.app"}}
+	runVerdictCases(t, []verdictCase{
+		{"a compound after a determiner, plural in the answer", entActionable, nil, "how to turn survey results into an actionable insight",
+			"Group the comments by theme before you count anything.\n\nActionable insights name an owner and a date; a finding nobody can act on is trivia.", VerdictOrdinaryWord},
+		{"one side of a comparison of kinds, in bold at a line start", entFlat, nil, "matte vs flat paint for a hallway",
+			"**Flat paint** hides wall flaws best, but it scuffs easily; matte is a little tougher.\n\n- **Flat finishes:** ceilings and low-traffic rooms.\n\nFlat is the better pick for a rented flat you will repaint anyway.", VerdictOrdinaryWord},
+		{"the brand's product line, capitalised", entCanvas, nil, "is the canvas studio plan worth it",
+			"Canvas Studio adds video quizzes to the course pages. Canvas is the better pick for schools that already use it.", VerdictMentioned},
+		{"no determiner before the name in the query", entRelay, nil, "relay workflow limits",
+			"Relay workflows run up to 500 steps a month on the free plan, and Relay charges per step after that.", VerdictMentioned},
+		{"a comparison with an untracked product", entRelay, nil, "relay vs zapier",
+			"Relay is the better pick for small teams: its workflows are cheaper and easier to review.", VerdictMentioned},
+	})
+}
+
+// A comparison whose other side is a kind — written in lower case by the
+// answer, or a compound headed by a common noun no product is ("copper vs
+// pex plumbing") — asks about kinds: its "vs" makes no product query, so
+// the brand's word named in it needs evidence of its own.
+func TestClassKindsCompared(t *testing.T) {
+	entBrass := Entity{Name: "Brass", Domains: []string{"brass.app"}}
+	entMaple := Entity{Name: "Maple", Domains: []string{"maple.app"}}
+	runVerdictCases(t, []verdictCase{
+		{"a material against an acronym, headed by a trade", entBrass, nil, "brass vs cpvc fittings",
+			"Brass holds up to heat and lasts decades. CPVC is cheaper and easier to glue. Brass is still preferred near the water heater.", VerdictOrdinaryWord},
+		{"a kind the answer writes in lower case", entMaple, nil, "maple vs oak flooring",
+			"Red oak hides scratches better. Maple takes stain unevenly, so oak suits a dark finish.", VerdictOrdinaryWord},
+		{"a product against a kind the answer writes in lower case", Entity{Name: "Flat", Domains: []string{"flat.app"}}, nil, "flat vs email for a small team",
+			"Flat keeps threads by topic, so questions don't get buried the way they do in email. Flat costs $4 a user.", VerdictMentioned},
+		{"a product the answer capitalises", entMaple, nil, "maple vs copilot budgeting",
+			"Maple syncs more banks and shares budgets with a partner; Copilot is prettier but Apple-only. Maple is $8 a month.", VerdictMentioned},
+	})
+}

@@ -151,7 +151,7 @@ func (an *analysis) prepareQuery() {
 		return
 	}
 	fq := foldString(q)
-	meaning, place, what, strong := false, false, false, false
+	meaning, place, what, strong, compared := false, false, false, false, false
 	for pos := 0; ; {
 		w, next := wordAtAny(q, pos)
 		if w == "" {
@@ -161,7 +161,13 @@ func (an *analysis) prepareQuery() {
 		// way, no product asked for
 		best := strings.EqualFold(w, "best") && inSet(bestNotProduct, peekWordAny(q, next))
 		product := !best && (inSetStem(queryProductWords, w) || inSetStem(categoryNouns, w))
-		an.queryProduct = an.queryProduct || product
+		if vs := strings.EqualFold(w, "vs") || strings.EqualFold(w, "versus"); vs {
+			// a comparison asks about products unless its sides are kinds
+			// (kindsCompared, once the tracked names are known)
+			compared = true
+		} else {
+			an.queryProduct = an.queryProduct || product
+		}
 		strong = strong || product && !inSet(weakProductWords, w)
 		// a tracked name is no topic ("delta skymiles changes")
 		an.queryNatural = an.queryNatural || inSetStem(naturalNouns, w) && !an.d.folded[foldString(w)]
@@ -186,20 +192,22 @@ func (an *analysis) prepareQuery() {
 			}
 		}
 	}
-	if place && !an.queryProduct {
-		for ei, named := range an.queryNames {
-			an.queryWord[ei] = an.queryWord[ei] || named
-		}
-	}
 	named := 0
 	for _, ok := range an.queryNames {
 		if ok {
 			named++
 		}
 	}
+	an.queryNamed = named
 	// Two tracked entities in one query ("signal vs whatsapp") ask about
-	// products too.
-	an.queryProduct = an.queryProduct || named > 1
+	// products too; so does a comparison with an untracked product
+	// ("motion vs todoist"), not one of kinds ("copper vs pex plumbing").
+	an.queryProduct = an.queryProduct || named > 1 || compared && !an.kindsCompared(fq)
+	if place && !an.queryProduct {
+		for ei, named := range an.queryNames {
+			an.queryWord[ei] = an.queryWord[ei] || named
+		}
+	}
 	// A natural kind outweighs an evaluation any thing takes ("is mercury
 	// in fish safe", "best apple for baking"), not a product's word
 	an.queryNaturalOnly = an.queryNatural && !strong && named <= 1
@@ -265,10 +273,11 @@ func (an *analysis) inQueryPhrase(c *cand, fq string) bool {
 			return true
 		}
 		q := peekWordAny(fq, en)
-		if right == "" || !phraseWord(q) || an.productWord(q) || !strings.EqualFold(q, right) {
+		if right == "" || !phraseWord(q) || an.productWord(q) || !sameNoun(q, right) {
 			return false
 		}
-		return !hasUpper(text[c.start:c.end]) || text[c.end] == '-' || an.surnameAlone(right)
+		return !hasUpper(text[c.start:c.end]) || text[c.end] == '-' || an.surnameAlone(right) ||
+			an.commonNounPhrase(c, fq, st, right)
 	})
 	return in || anyOccurrence(fq, form, func(st, en int) bool {
 		other := ""
@@ -279,6 +288,77 @@ func (an *analysis) inQueryPhrase(c *cand, fq string) bool {
 		}
 		return other != "" && antonym(form, other) && indexFoldASCII(text, other) >= 0
 	})
+}
+
+// commonNounPhrase: the query's phrase is a common noun's — an ordinary
+// word modifying a noun after a determiner ("a teachable moment") or on
+// one side of a comparison with no tracked name ("pour over vs drip
+// coffee") — and the answer writes it capitalised only by the sentence's
+// start, before the noun in lower case ("Teachable moments work best",
+// "**Drip coffee** and pour-over"). A product line capitalises both
+// ("Zoom Workplace"); "amazon return problems", "does mercury offer" put
+// no determiner before the name.
+func (an *analysis) commonNounPhrase(c *cand, fq string, st int, right string) bool {
+	if !an.d.pats[c.pat].common || hasUpper(right) || !atSentenceStart(an.text, an.sc.sents[c.srec].rawStart, c.start) {
+		return false
+	}
+	q, _ := wordBefore(fq, st)
+	return inSet(queryDeterminers, q) || an.kindsCompared(fq)
+}
+
+// kindsCompared: the query compares two things of which it names only
+// one tracked entity, and the other side is a kind — the answer writes its
+// first word in lower case ("pour over vs drip coffee" answered with
+// "pour-over", "kayak vs canoe" with "a canoe"), or it is a compound whose
+// head is a common noun that is no product's ("copper vs pex plumbing",
+// "tandem bike vs two regular bikes"). "slack huddles vs discord voice"
+// answered with "Slack", or "motion vs todoist", compare products.
+func (an *analysis) kindsCompared(fq string) bool {
+	if an.queryNamed != 1 {
+		return false
+	}
+	for side := range strings.SplitSeq(strings.ReplaceAll(fq, " versus ", " vs "), " vs ") {
+		if side == fq {
+			return false // no comparison
+		}
+		first, last, words, tracked := "", "", 0, false
+		for pos := 0; ; {
+			w, np := wordAtAny(side, pos)
+			if w == "" || w == "for" {
+				break
+			}
+			tracked = tracked || an.d.folded[w]
+			if first == "" && phraseWord(w) {
+				first = w
+			}
+			last, words = w, words+1
+			pos = np
+		}
+		if tracked {
+			continue
+		}
+		if first != "" && containsWord(an.text, first) {
+			return true
+		}
+		if l := ordinaryLevel(last); words >= 2 && l > levelShort && l <= 35 && !an.productWord(last) && phraseWord(last) {
+			return true
+		}
+	}
+	return false
+}
+
+// sameNoun: the answer's word a is the query's q or its plural ("a
+// teachable moment" asked, "teachable moments" answered).
+func sameNoun(q, a string) bool {
+	if strings.EqualFold(q, a) {
+		return true
+	}
+	for _, suf := range [...]string{"s", "es"} {
+		if len(a) == len(q)+len(suf) && strings.EqualFold(a[:len(q)], q) && strings.EqualFold(a[len(q):], suf) {
+			return true
+		}
+	}
+	return false
 }
 
 // surnameAlone: the answer writes w capitalised by itself, not after or
@@ -644,6 +724,14 @@ func (an *analysis) localEvidence(c *cand) {
 		cue = false
 	}
 	def := an.definitional(c)
+	if def == defChoice {
+		// "Drip is the better pick" beside the query's "drip coffee":
+		// the kind the query asks about is the pick
+		def = defProduct
+		if an.queryWord[c.ent] {
+			def = defNone
+		}
+	}
 	anchor := isLinkAnchor(text, c.start, c.end)
 	reject := func() { c.state, c.local, c.verbUse = candRejected, -2, true }
 
