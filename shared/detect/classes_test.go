@@ -1228,3 +1228,68 @@ func TestClassKindsCompared(t *testing.T) {
 			"Maple syncs more banks and shares budgets with a partner; Copilot is prettier but Apple-only. Maple is $8 a month.", VerdictMentioned},
 	})
 }
+
+// A query that holds the brand's word only in a derived form — an adverb
+// or an abstract noun ("terminated abnormally", "calmness") — asks about
+// the word: the answer's uncued capitals (a heading, a quoted message) are
+// the word's. The brand named in its own form stays the brand's.
+func TestClassQueryDerivedForm(t *testing.T) {
+	entSteady := Entity{Name: "Steady", Domains: []string{"steady.app"}}
+	entNimble := Entity{Name: "Nimble", Domains: []string{"nimble.com"}}
+	entHumble := Entity{Name: "Humble", Domains: []string{"humble.com"}}
+	runVerdictCases(t, []verdictCase{
+		{"an adverb of the word", entSteady, nil, "why does my fan speed not rise steadily",
+			"## Steady Fan Curves\n\nThe warning **\"Steady state not reached\"** means the controller never settled. Update the BIOS and reset the curve.", VerdictOrdinaryWord},
+		{"an abstract noun of the word", entNimble, nil, "exercises for nimbleness in older adults",
+			"## Nimble Feet Drills\n\nStep over a rope ladder slowly, then faster. The cue **\"Nimble feet, quiet hands\"** reminds people to stay light on their toes.", VerdictOrdinaryWord},
+		{"an adverb in -ly of a word in -le", entHumble, nil, "how to accept praise humbly",
+			"## Humble Replies\n\nSay thank you and stop there. A reply like **\"Humble thanks, it was a team effort\"** credits others without waving the compliment away.", VerdictOrdinaryWord},
+		{"the name itself beside the adverb", entSteady, nil, "does steady sync steadily across devices",
+			"Steady syncs every few seconds on iOS and Android, and its web app shows the same data.", VerdictMentioned},
+	})
+}
+
+// "A name I can't place" is ignorance of the name; placing an order is
+// not.
+func TestClassIgnorancePlaceName(t *testing.T) {
+	entVantle := Entity{Name: "Vantle", Domains: []string{"vantle.io"}}
+	runVerdictCases(t, []verdictCase{
+		{"isn't a name I can place", entVantle, nil, "is vantle legit",
+			"\"Vantle\" isn't a name I can place, so I can't vouch for it either way. Ask for a registration number before paying.", VerdictUnknownToModel},
+		{"I can't place the name", entVantle, nil, "vantle reviews",
+			"Honestly, I can't place the name Vantle. Check independent reviews before you sign up.", VerdictUnknownToModel},
+		{"placing an order is no ignorance", entVantle, nil, "vantle ordering problems",
+			"I can't place an order on Vantle's site either: the checkout button stays grey after the address step.", VerdictMentioned},
+	})
+}
+
+// A full name with a middle name ("Hans Christian Ørsted") or after a
+// person's calling ("the Danish physicist …") is a person's: a brand that
+// shares the surname is not mentioned by it.
+func TestClassPersonFullName(t *testing.T) {
+	entVolta := Entity{Name: "Voltaro", Domains: []string{"voltaro.com"}}
+	runVerdictCases(t, []verdictCase{
+		{"a middle name that is a word", entVolta, nil, "who invented the battery",
+			"The first battery was built in 1800 by **Ottavia Grace Voltaro**, who stacked zinc and copper discs.", VerdictOrdinaryWord},
+		{"a calling before the full name", entVolta, nil, "history of the electric battery",
+			"In 1800 the Italian physicist Lorenzo Voltaro stacked zinc and copper discs into the first battery.", VerdictOrdinaryWord},
+		{"the company itself", entVolta, nil, "voltaro home battery review",
+			"Voltaro's home battery stores 13 kWh and its app shows live solar charging.", VerdictMentioned},
+	})
+}
+
+// In a German answer a capitalised word after an article and an adjective
+// ("eine gut gedengelte Sense muss") is a German common noun: its capital
+// says nothing, and the answer's other capitals of it without a cue lean
+// to the noun. A brand after a bare article, before its product noun,
+// stays the brand's.
+func TestClassGermanNoun(t *testing.T) {
+	entHammer := Entity{Name: "Hammer", Domains: []string{"hammer.de"}}
+	entRing := Entity{Name: "Ring", Domains: []string{"ring.com"}}
+	runVerdictCases(t, []verdictCase{
+		{"a German noun after an article and an adjective", entHammer, nil, "Hammer Stiel wechseln",
+			"**Hammer Stiel wechseln – so geht's:**\n\n1. Den alten Stiel heraussägen.\n2. Einen neuen Stiel einschlagen und verkeilen.\n\nEin gut verkeilter Hammer hält viele Jahre.", VerdictOrdinaryWord},
+		{"a brand before its product noun", entRing, nil, "Ring Türklingel Test",
+			"Die Ring Video Doorbell 4 nimmt in 1080p auf und meldet Besucher per App. Ring verlangt für gespeicherte Videos ein Abo.", VerdictMentioned},
+	})
+}

@@ -471,7 +471,10 @@ var heldoutFloors = map[string]struct{ mentionF1, verdict, sentiment, negatives,
 	// was changed for it: mention F1 0.946, verdict 0.947 (72/76),
 	// sentiment 17/35, negatives 3/5. It is round d10's tuning material;
 	// kept out of the thresholds' calibration like P–W (measureOnly).
-	"batch-z.jsonl": {mentionF1: 0.94, verdict: 0.94, sentiment: 0.48, negatives: 0.60, startFound: 1.00},
+	// Its four verdict misses fixed as classes (a derived form in the
+	// query, "a name I can't place", a full name with a middle name, a
+	// German noun after an article and an adjective): 1.00 / 1.00.
+	"batch-z.jsonl": {mentionF1: 1.00, verdict: 1.00, sentiment: 0.48, negatives: 0.60, startFound: 1.00},
 }
 
 func TestHeldout(t *testing.T) {

@@ -179,6 +179,13 @@ func (an *analysis) prepareQuery() {
 	}
 	for pi := range an.d.pats {
 		p := &an.d.pats[pi]
+		if p.common && !p.domain && derivedIn(fq, p.folded) {
+			// "program terminated abnormally": the query asks about the
+			// word, in a form no name takes
+			for _, o := range p.owners {
+				an.queryWord[o.ent] = true
+			}
+		}
 		if containsWord(fq, p.folded) {
 			// Its meaning asked ("what does netto mean", not "what does
 			// the ring light mean": the word itself is what is meant), or
@@ -345,6 +352,32 @@ func (an *analysis) kindsCompared(fq string) bool {
 		}
 	}
 	return false
+}
+
+// derivedIn: the folded query holds an adverb or an abstract noun made
+// from the form ("abnormally", "calmness", "simply" for "simple"), and not
+// the form itself: a word's derivation, which no product's name takes.
+func derivedIn(fq, form string) bool {
+	n := len(form)
+	if n < 4 || containsWord(fq, form) {
+		return false
+	}
+	for pos := 0; ; {
+		w, np := wordAtAny(fq, pos)
+		if w == "" {
+			return false
+		}
+		if len(w) >= n && w[:n-1] == form[:n-1] {
+			switch rest := w[n-1:]; {
+			case rest[0] == form[n-1] && (rest[1:] == "ly" || rest[1:] == "ness"):
+				return true
+			case strings.HasSuffix(form, "le") && rest == "y", // simple → simply
+				form[n-1] == 'y' && (rest == "ily" || rest == "iness"): // happy → happily
+				return true
+			}
+		}
+		pos = np
+	}
 }
 
 // sameNoun: the answer's word a is the query's q or its plural ("a
@@ -891,6 +924,13 @@ func (an *analysis) localEvidence(c *cand) {
 	// Weekdays and months are capitalised in ordinary English: their
 	// capitals say nothing.
 	capEvidence := !start && !title && !menu && !p.calendar && !ownCase
+	if !start && !cue && !tld && def == defNone && an.nonEnglish() && germanNoun(text, rec.rawStart, c.start, next) {
+		// "eine gut gedengelte Sense muss …": German capitalises its
+		// common nouns, and an article with an adjective before the word
+		// makes it one; the answer likely uses the word so elsewhere too
+		capEvidence = false
+		c.nounSense = true
+	}
 	// A bare capitalised subject of a French, Spanish, Italian, Portuguese
 	// or German verb is a name: their common nouns take an article.
 	capEvidence = capEvidence || start && !title && !ownCase && inSet(foreignPredicates, next.word)
@@ -959,6 +999,35 @@ func (an *analysis) localEvidence(c *cand) {
 	}
 	c.local = score
 }
+
+// germanNoun: a German article and one or two lower-case words (an
+// adjective, an adverb) stand right before pos, and a lower-case word, no
+// product's name, follows: "eine gut gedengelte Sense muss", "den alten
+// Rasen mähen". A brand after an article alone ("die Sense App", "der
+// Ring zeigt") is left to its other evidence.
+func germanNoun(text string, lo, pos int, next tok) bool {
+	if next.sep != 0 || next.word == "" || !unicode.IsLower(firstRune(next.word)) {
+		return false
+	}
+	at := pos
+	for k := 0; k < 3; k++ {
+		w, ws := wordBefore(text[:at], at)
+		if w == "" || ws < lo || strings.TrimSpace(text[ws+len(w):at]) != "" {
+			return false
+		}
+		if k > 0 && inSet(germanArticles, strings.ToLower(w)) {
+			return true
+		}
+		if !unicode.IsLower(firstRune(w)) || inSet(germanArticles, w) {
+			return false
+		}
+		at = ws
+	}
+	return false
+}
+
+// germanArticles open a German noun phrase.
+var germanArticles = set(`der die das den dem ein eine einen einem einer eines`)
 
 // categoryAside: a dash, a colon or an opening parenthesis right before
 // pos follows a noun of a product category ("a dish soap — Dawn", "a
@@ -2386,6 +2455,12 @@ func (an *analysis) personName(c *cand, rec *sentRec) bool {
 			return false
 		}
 		s, other = c.start-1-len(prev.word), prev.word
+		// a middle name before it ("Hans Christian Ørsted"): the first
+		// name may be the one that is a name by itself
+		if first := prevToken(text, rec.rawStart, s); !properNoun(other) && nameLike(first.word) && s > 0 && text[s-1] == ' ' &&
+			strings.HasSuffix(text[:s-1], first.word) && !atSentenceStart(text, rec.rawStart, s-1-len(first.word)) {
+			s, other = s-1-len(first.word), first.word
+		}
 	}
 	// a query that asks who did something is answered with people's names
 	person := asksWho(an.query)
@@ -2400,7 +2475,11 @@ func (an *analysis) personName(c *cand, rec *sentRec) bool {
 	}
 	if !person {
 		lo := max(rec.rawStart, s-maxTokenBytes)
-		if by := prevToken(text, lo, s); by.word == "by" {
+		by := prevToken(text, lo, s)
+		// "the Danish physicist Hans Christian Ørsted": a person's calling
+		// in apposition before the full name
+		person = inSetStem(personCallings, strings.ToLower(by.word))
+		if by.word == "by" {
 			if k := strings.LastIndex(text[lo:s], "by"); k >= 0 {
 				person = inSet(personCredits, strings.ToLower(prevToken(text, lo, lo+k).word))
 			}
@@ -2421,6 +2500,12 @@ philosophy ideas death birth childhood career`)
 	// authorWorks after a single possessive name: what only a person
 	// writes ("Postman's essay", not "Amazon's book sales").
 	authorWorks = set(`novel novels memoir memoirs poem poems essay essays biography autobiography thesis`)
+	// personCallings right before a full name are a person's: "the
+	// physicist Hans Christian Ørsted", "the novelist Ann Patchett".
+	personCallings = set(`physicist chemist biologist scientist mathematician astronomer engineer inventor explorer
+philosopher economist historian novelist writer author poet playwright painter sculptor composer conductor
+pianist violinist singer songwriter actor actress director filmmaker architect designer photographer
+journalist politician senator chancellor emperor admiral professor physician surgeon footballer athlete`)
 	// personCredits before "by" credit a person's work ("directed by").
 	personCredits = set(`directed written authored composed painted narrated illustrated coined sung co-written
 co-directed photographed choreographed`)
