@@ -1293,3 +1293,34 @@ func TestClassGermanNoun(t *testing.T) {
 			"Die Ring Video Doorbell 4 nimmt in 1080p auf und meldet Besucher per App. Ring verlangt für gespeicherte Videos ein Abo.", VerdictMentioned},
 	})
 }
+
+// The clause after a colon, a semicolon or a dash that calls the subject
+// "the chain", "the U.S. airline" or "this Dutch bank" goes on about a
+// company, as the next sentence's "The company" does; an initialism before
+// a lower-case word ("the U.S. chain") ends no sentence.
+func TestClassCompanyAnaphoraInClause(t *testing.T) {
+	entBeacon := Entity{Name: "Beacon", Domains: []string{"beacon.com"}}
+	entHarvest := Entity{Name: "Harvest", Domains: []string{"harvest.co.uk"}}
+	runVerdictCases(t, []verdictCase{
+		{"the U.S. chain after a colon", entBeacon, nil, "where to buy paint near me beacon",
+			"**Beacon** has been shutting branches: the U.S. chain ran 600 stores in 2015 and fewer than 400 now.", VerdictMentioned},
+		{"the British chain after a dash", entHarvest, nil, "harvest sunday hours",
+			"Harvest keeps shorter hours on Sundays — the British chain opens most branches at ten.", VerdictMentioned},
+		{"a field after a colon", entHarvest, nil, "when is the harvest season for apples",
+			"Harvest in August: the orchard picks early kinds first and keepers in October.", VerdictOrdinaryWord},
+	})
+}
+
+// "X is a safe bet", "X is a good starting point": a recommendation's
+// definition, a product's unless the query uses the word as a word.
+func TestClassRecommendationFrames(t *testing.T) {
+	entCompass := Entity{Name: "Compass", Domains: []string{"compass.travel"}}
+	runVerdictCases(t, []verdictCase{
+		{"a good starting point", entCompass, nil, "quiet campsites in wales",
+			"Compass is a good starting point if you want a campsite with a shop. Pitches are level and the showers are hot.", VerdictMentioned},
+		{"a safe bet", entCompass, nil, "campsites in wales for families",
+			"Compass is a safe bet for families, with a heated pool and a small playground.", VerdictMentioned},
+		{"the word the query asks about", entCompass, nil, "moral compass meaning",
+			"A moral compass is your inner sense of right and wrong.\n\nCompass is a good starting point for explaining it to children, who know that a needle points north.", VerdictOrdinaryWord},
+	})
+}

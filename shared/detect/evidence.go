@@ -1059,6 +1059,13 @@ func categoryAside(text string, lo, pos int) bool {
 // company or a product.
 func (an *analysis) companyFollows(rec *sentRec) bool {
 	text := an.text
+	// "Staples has been closing stores: the U.S. chain operated …": the
+	// clause after a colon, a semicolon or a dash goes on the same way
+	for _, sep := range [...]string{": ", "; ", " — ", " – "} {
+		if k := strings.Index(text[rec.start:rec.end], sep); k > 0 && an.anaphoraAt(rec.start+k+len(sep), rec.end) {
+			return true
+		}
+	}
 	pos := rec.end
 	for pos < len(text) && strings.IndexByte(".!?)*_\"", text[pos]) >= 0 {
 		pos++
@@ -1067,18 +1074,38 @@ func (an *analysis) companyFollows(rec *sentRec) bool {
 	if !ok {
 		return false
 	}
+	return an.anaphoraAt(s, e)
+}
+
+// anaphoraAt: text[s:e] opens with "the" or "this", at most two
+// modifiers ("the U.S. chain", "this Dutch bank") and a noun that refers
+// back to a company or a product, not before a name ("The company Manuka
+// Health sells …" introduces another one).
+func (an *analysis) anaphoraAt(s, e int) bool {
+	text := an.text
 	w, np := wordAt(text, s, e)
 	if !strings.EqualFold(w, "the") && !strings.EqualFold(w, "this") {
 		return false
 	}
-	n, np := wordAt(text, np, e)
-	// "The company Manuka Health sells …" introduces another one
-	return inSet(anaphoraNouns, n) && !nameLike(peekWordAt(text, np, e))
+	for k := 0; k < 3; k++ {
+		n, next := wordAtAny(text[:e], np) // past an initialism's dots: "the U.S. chain"
+		if inSet(anaphoraNouns, n) {
+			return !nameLike(peekWordAt(text, next, e))
+		}
+		// a modifier: a place's adjective or an abbreviation ("U.S.",
+		// "Dutch", "online"), not a noun phrase of its own
+		if n == "" || k == 2 || inSet(functionWords, n) {
+			return false
+		}
+		np = next
+	}
+	return false
 }
 
 // anaphoraNouns after "The" or "This" refer back to a company or a
 // product.
-var anaphoraNouns = set(`company brand firm startup maker manufacturer retailer app service platform bank`)
+var anaphoraNouns = set(`company brand firm startup maker manufacturer retailer app service platform bank chain
+airline carrier insurer lender brokerage operator marketplace`)
 
 // foreignNounUse: the answer writes the pattern as its language's common
 // noun — in lower case after an article of another language, twice or more

@@ -56,8 +56,9 @@ saas website search engine assistant chatbot manager tracker builder
 `)
 
 // pickNouns define a thing as one to choose ("the better pick", "a good
-// place to start"): products and kinds alike.
-var pickNouns = set(`alternative option choice pick place`)
+// place to start", "a safe bet", "a good starting point"): products and
+// kinds alike.
+var pickNouns = set(`alternative option choice pick place bet starting`)
 
 // enumerators join items of an enumeration.
 var enumerators = set(`and or & vs vs. versus nor plus`)
