@@ -1324,3 +1324,20 @@ func TestClassRecommendationFrames(t *testing.T) {
 			"A moral compass is your inner sense of right and wrong.\n\nCompass is a good starting point for explaining it to children, who know that a needle points north.", VerdictOrdinaryWord},
 	})
 }
+
+// A query that writes a name without its punctuation ("kuehne nagel" for
+// "Kuehne+Nagel") names it: two names compared ask about products, so an
+// ordinary-word rival beside a natural noun ("ocean freight") stays a
+// rival, not a namesake of the kind.
+func TestClassQueryNameWithoutPunctuation(t *testing.T) {
+	brand := Entity{Name: "Berg+Sohn", Aliases: []string{"Berg + Sohn"}, Domains: []string{"bergsohn.com"}}
+	runCompetitorCases(t, []competitorCase{
+		{"a rival compared by a query that drops the plus", brand, []Entity{{Name: "Delta", Domains: []string{"deltaline.com"}}},
+			"berg sohn vs delta for river freight",
+			"- **Berg+Sohn** – strong on barge capacity along the Rhine.\n- **Delta** – cheaper for small loads, slower to quote.", "Delta", true},
+	})
+	if !looseName("kuehne nagel vs dsv", "kuehne+nagel") || !looseName("j crew sale", "j.crew") || looseName("kuehne and nagel", "kuehne+nagel") ||
+		looseName("kuehne nagel", "kuehne nagel") {
+		t.Error("looseName: a name's words in a row, without its punctuation")
+	}
+}

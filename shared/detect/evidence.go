@@ -197,6 +197,13 @@ func (an *analysis) prepareQuery() {
 				an.queryTopic = true
 				an.queryWord[o.ent] = an.queryWord[o.ent] || word
 			}
+		} else if !p.domain && looseName(fq, p.folded) {
+			// "kuehne nagel vs dsv": the name written without its
+			// punctuation names it all the same
+			for _, o := range p.owners {
+				an.queryNames[o.ent] = true
+				an.queryTopic = true
+			}
 		}
 	}
 	named := 0
@@ -378,6 +385,29 @@ func derivedIn(fq, form string) bool {
 		}
 		pos = np
 	}
+}
+
+// looseName: form holds punctuation between its words ("kuehne+nagel",
+// "kuehne + nagel", "j.crew") and fq holds the same words in a row without
+// it ("kuehne nagel", "j crew").
+func looseName(fq, form string) bool {
+	first, rest := wordAtAny(form, 0)
+	if first == "" || rest == len(form) || strings.IndexFunc(form, func(r rune) bool { return !isWordRune(r) && r != ' ' }) < 0 {
+		return false
+	}
+	return anyOccurrence(fq, first, func(_, en int) bool {
+		for fp, qp := rest, en; ; {
+			w, np := wordAtAny(form, fp)
+			if w == "" {
+				return true
+			}
+			q, nq := wordAtAny(fq, qp)
+			if q != w {
+				return false
+			}
+			fp, qp = np, nq
+		}
+	})
 }
 
 // sameNoun: the answer's word a is the query's q or its plural ("a
