@@ -1341,3 +1341,21 @@ func TestClassQueryNameWithoutPunctuation(t *testing.T) {
 		t.Error("looseName: a name's words in a row, without its punctuation")
 	}
 }
+
+// What only an organisation does or undergoes — founded, headquartered,
+// acquired, went public, shut down — is a second predicate of a company;
+// a word defined as a word ("X is a strong word") is the word itself.
+func TestClassCompanyFactsAndWordNouns(t *testing.T) {
+	entDash := Entity{Name: "Dash", Domains: []string{"dash.ee"}}
+	entFlourish := Entity{Name: "Flourish", Domains: []string{"flourish.com"}}
+	runVerdictCases(t, []verdictCase{
+		{"founded, after a colon", entDash, nil, "getting from riga airport to the old town",
+			"Bus 22 runs every 15 minutes, and ride apps work well: Dash was founded in Latvia and has the most cars at the airport.", VerdictMentioned},
+		{"went public", entDash, nil, "is it worth learning latvian before a trip",
+			"A few phrases go a long way, though most people in Riga speak English. Dash went public last year and its app has an English menu too, which helps with taxis.", VerdictMentioned},
+		{"a word defined as a word", entFlourish, nil, "best app to help a shy child open up",
+			"No app replaces low-pressure time one-on-one.\n\nFlourish is the right word for what you want, and it takes months, not a subscription.", VerdictOrdinaryWord},
+		{"founded as a city is", Entity{Name: "Harbour", Domains: []string{"harbour.io"}}, nil, "history of the old harbour in genoa",
+			"The old harbour was rebuilt for the 1992 Expo. Harbour walls from the Middle Ages still stand near the aquarium.", VerdictOrdinaryWord},
+	})
+}

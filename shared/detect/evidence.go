@@ -994,7 +994,11 @@ func (an *analysis) localEvidence(c *cand) {
 		score += wProductLine // "Square Register", "Zoom Webinars", "Discord voice channels"
 	}
 
-	if !feature && an.predicateFollows(c, rec) {
+	if !feature && companyFact(text, c.end, rec.end) {
+		// "Bolt was founded in Estonia", "X went public": what only an
+		// organisation does, twice a predicate's weight
+		score += 2 * wPredicate
+	} else if !feature && an.predicateFollows(c, rec) {
 		score += wPredicate
 	}
 	if start && !title && !c.otherSense && an.companyFollows(rec) {
@@ -1106,6 +1110,29 @@ func (an *analysis) companyFollows(rec *sentRec) bool {
 	}
 	return an.anaphoraAt(s, e)
 }
+
+// companyFact: the words after the name state what only an organisation
+// does or undergoes — founded, headquartered, acquired, rebranded, went
+// public, raised a round, shut down, laid off — past an auxiliary ("was",
+// "has been").
+func companyFact(text string, pos, end int) bool {
+	w, np := wordAt(text, pos, end)
+	for k := 0; k < 2 && inSet(companyFactAux, strings.ToLower(w)); k++ {
+		w, np = wordAt(text, np, end)
+	}
+	w = strings.ToLower(w)
+	if inSet(companyFacts, w) {
+		return true
+	}
+	n := strings.ToLower(peekWordAt(text, np, end))
+	return w == "shut" && n == "down" || w == "went" && (n == "public" || n == "bankrupt") || w == "laid" && n == "off" ||
+		w == "filed" && n == "for" || w == "spun" && n == "off"
+}
+
+var (
+	companyFactAux = set(`was were is has had been`)
+	companyFacts   = set(`founded headquartered acquired incorporated rebranded renamed merged ipoed co-founded`)
+)
 
 // anaphoraAt: text[s:e] opens with "the" or "this", at most two
 // modifiers ("the U.S. chain", "this Dutch bank") and a noun that refers

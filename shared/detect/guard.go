@@ -465,6 +465,8 @@ func (an *analysis) definitional(c *cand) int {
 			return defProduct
 		case inSetStem(naturalNouns, w) || w == "sign":
 			return defNaturalKind // "Gemini is an air sign"
+		case inSet(wordNouns, w):
+			return defNaturalKind // "Thrive is a strong word": the word itself
 		case inSet(rankedWords, strings.ToLower(w)):
 			ranked = true
 		}
@@ -476,6 +478,10 @@ func (an *analysis) definitional(c *cand) int {
 	}
 	return defNone
 }
+
+// wordNouns define a name as a word of the language ("X is a strong
+// word", "X is the verb here"): the word itself is meant.
+var wordNouns = set(`word words term verb noun adjective adverb phrase expression idiom synonym`)
 
 // rankedWords rank a thing among products by buyers, testers or the
 // market (not physical superlatives: "the smallest planet").
