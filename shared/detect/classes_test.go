@@ -1359,3 +1359,33 @@ func TestClassCompanyFactsAndWordNouns(t *testing.T) {
 			"The old harbour was rebuilt for the 1992 Expo. Harbour walls from the Middle Ages still stand near the aquarium.", VerdictOrdinaryWord},
 	})
 }
+
+// Declining to give "a reliable, current review of X" is ignorance of X,
+// as "can't describe X reliably" is; a hedge on one aspect followed by
+// facts stays a mention.
+func TestClassIgnoranceQualifiedObject(t *testing.T) {
+	entTally := Entity{Name: "Tallyho", Domains: []string{"tallyho.io"}}
+	runVerdictCases(t, []verdictCase{
+		{"a reliable, current review declined", entTally, nil, "tallyho invoicing review",
+			"I'm not able to give a reliable, current review of Tallyho's invoicing. My information may be out of date, so check recent reviews before you commit.", VerdictUnknownToModel},
+		{"an accurate figure declined", entTally, nil, "tallyho user count",
+			"I can't give an accurate figure for Tallyho's active users. Public estimates vary widely.", VerdictUnknownToModel},
+		{"a hedge on prices, then facts", entTally, nil, "tallyho pricing",
+			"My information on Tallyho's pricing may be out of date. The last plans I know of were Free for one user and Team at $9 per user a month, with recurring invoices on Team.", VerdictMentioned},
+	})
+}
+
+// A query's phrase whose noun is a product's ("current account") is the
+// phrase, not the brand's product line, when the answer writes it in lower
+// case ("a current account"): its capitalised start ("Current accounts
+// come with …") is the phrase too, and the phrase's noun is no cue.
+func TestClassQueryPhraseWithProductNoun(t *testing.T) {
+	entCurrent := Entity{Name: "Current", Domains: []string{"current.com"}}
+	entZoom := Entity{Name: "Zoom", Domains: []string{"zoom.us"}}
+	runVerdictCases(t, []verdictCase{
+		{"the phrase in lower case, then at a start", entCurrent, nil, "current account vs savings account",
+			"A **current account** is for everyday spending. A **savings account** pays interest.\n\nCurrent accounts in the UK often come with an overdraft; savings accounts don't.", VerdictOrdinaryWord},
+		{"the brand's product noun, capitalised", entZoom, nil, "how to record a zoom call",
+			"Zoom calls can be recorded by the host: click **Record** in the meeting controls. Zoom saves the file when the call ends.", VerdictMentioned},
+	})
+}

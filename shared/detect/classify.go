@@ -775,7 +775,10 @@ func (an *analysis) aspectAsked(pos, end int) bool {
 		if q == "" {
 			q = foldString(an.query)
 		}
-		if containsWord(q, foldString(w)) || strings.IndexByte(w, '-') > 0 && hyphenPartAsked(q, w) {
+		// the aspect as asked, or its plural or singular ("X's users" for
+		// "x user count")
+		if fw := foldString(w); containsWord(q, fw) || strings.HasSuffix(fw, "s") && len(fw) > 3 && containsWord(q, fw[:len(fw)-1]) ||
+			containsWord(q, fw+"s") || strings.IndexByte(w, '-') > 0 && hyphenPartAsked(q, w) {
 			return true
 		}
 		if np < len(an.text) && an.text[np] != ' ' {

@@ -287,7 +287,10 @@ func (an *analysis) inQueryPhrase(c *cand, fq string) bool {
 			return true
 		}
 		q := peekWordAny(fq, en)
-		if right == "" || !phraseWord(q) || an.productWord(q) || !sameNoun(q, right) {
+		if right == "" || !phraseWord(q) || !sameNoun(q, right) || an.productWord(q) && !lowerPhrase(text, form, q) {
+			// a product's noun after the word ("zoom call") makes the
+			// brand's phrase unless the answer writes it all in lower
+			// case somewhere ("a current account")
 			return false
 		}
 		return !hasUpper(text[c.start:c.end]) || text[c.end] == '-' || an.surnameAlone(right) ||
@@ -407,6 +410,14 @@ func looseName(fq, form string) bool {
 			}
 			fp, qp = np, nq
 		}
+	})
+}
+
+// lowerPhrase: text holds the folded form and the noun n (or its plural)
+// joined by a space, both in lower case: "a current account".
+func lowerPhrase(text, form, n string) bool {
+	return anyOccurrence(text, form, func(_, en int) bool {
+		return en < len(text) && text[en] == ' ' && sameNoun(n, peekWordAny(text, en+1)) && !hasUpper(peekWordAny(text, en+1))
 	})
 }
 
@@ -781,6 +792,11 @@ func (an *analysis) localEvidence(c *cand) {
 	// A platform before a name qualifies a feature ("iOS Zoom", "Android
 	// Ring tones"); after it, the product ("Zoom iOS app").
 	cue := inSet(productCues, prev.word) && !inSet(platformCues, prev.word) || inSet(productCues, next.word)
+	if cue && c.phrase && !(inSet(productCues, prev.word) && !inSet(platformCues, prev.word)) {
+		// "Current accounts …" beside the query's and the answer's
+		// "current account": the phrase's own noun is no cue
+		cue = false
+	}
 	if cue && an.phraseAsked && c.ent == 0 && nameLike(next.word) && inSet(productCues, next.word) {
 		// "Open the Sprite Editor" beside the query's "sprite sheet": a
 		// capitalised label of the software the answer is about, no cue
@@ -862,7 +878,10 @@ func (an *analysis) localEvidence(c *cand) {
 		// product cue, a domain suffix, a definition or a link anchor says
 		// otherwise; after an article it is a common noun ("a coda", "the
 		// notion that") unless a cue or a domain suffix makes it a product.
-		nounUse := (inSet(articles, prev.word) || inSet(nounDeterminers, prev.word)) && !cue && !tld
+		// "a current account", "the square root": a lower-case word
+		// between an article and a product's noun modifies the noun as an
+		// adjective does, the cue notwithstanding
+		nounUse := (inSet(articles, prev.word) || inSet(nounDeterminers, prev.word)) && !tld
 		// "un blender chauffant", "el scooter": after another language's
 		// article, in an answer in that language, the word is that
 		// language's common noun

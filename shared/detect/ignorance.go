@@ -257,7 +257,8 @@ func knowledgeNear(toks []igTok, i int) (int, bool) {
 			return j, true
 		case t.cls&igSpeech != 0 && self && !block && !enough:
 			for k := j + 1; k < min(len(toks), j+8); k++ {
-				if toks[k].cls&igQualify != 0 {
+				// "reliably", or "a reliable, current review of X"
+				if toks[k].cls&(igQualify|igCurrent) != 0 {
 					return j, true
 				}
 			}
