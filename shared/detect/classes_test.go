@@ -1389,3 +1389,17 @@ func TestClassQueryPhraseWithProductNoun(t *testing.T) {
 			"Zoom calls can be recorded by the host: click **Record** in the meeting controls. Zoom saves the file when the call ends.", VerdictMentioned},
 	})
 }
+
+// A phrase its owner writes in lower case ("one sec", "hey pal"), as the
+// subject of a verb with an object, is the name — the phrase itself takes
+// no verb; the phrase in its ordinary use stays a phrase.
+func TestClassLowerStyledPhraseSubject(t *testing.T) {
+	brand := Entity{Name: "Focusly", Domains: []string{"focusly.app"}}
+	pause := Entity{Name: "Just Wait", Aliases: []string{"just wait"}, Domains: []string{"justwait.app"}}
+	runCompetitorCases(t, []competitorCase{
+		{"a tip whose subject is the lower-case name", brand, []Entity{pause}, "how to stop doomscrolling",
+			"1. **Move the apps**: bury them in a folder.\n2. **Add friction**: just wait shows a breathing prompt before the app opens.", "Just Wait", true},
+		{"the phrase in its ordinary use", brand, []Entity{pause}, "how to stop doomscrolling",
+			"When the urge hits, just wait ten seconds and ask whether you meant to open the app.", "Just Wait", false},
+	})
+}

@@ -1019,6 +1019,12 @@ func (an *analysis) localEvidence(c *cand) {
 		score += 2 * wPredicate
 	} else if !feature && an.predicateFollows(c, rec) {
 		score += wPredicate
+		if ownCase && !capEvidence && strings.IndexByte(p.folded, ' ') > 0 {
+			// "one sec forces a short pause": a phrase its owner writes in
+			// lower case, as the subject of a verb, is the name — the
+			// phrase itself takes no verb — so it counts as a capital would
+			score += wCapital
+		}
 	}
 	if start && !title && !c.otherSense && an.companyFollows(rec) {
 		// "Ritual has its multivitamins tested … The company also
@@ -1942,7 +1948,7 @@ marketplace delivery grocery groceries retailers shopping subscription subscript
 oferece tem permite è offre ha permette resta`)
 
 	// objectStarts open the object of a verb ("learns your schedule").
-	objectStarts = set(`your you the an this it its these those them their our my his her users people teams
+	objectStarts = set(`your you the a an this it its these those them their our my his her users people teams
 customers businesses every each all any some both`)
 
 	// foreignArticles: articles of French, Spanish, Italian, Portuguese and
