@@ -1403,3 +1403,19 @@ func TestClassLowerStyledPhraseSubject(t *testing.T) {
 			"When the urge hits, just wait ten seconds and ask whether you meant to open the app.", "Just Wait", false},
 	})
 }
+
+// A capital that opens a quotation going on in lower case ("the message
+// \"Fatal error in launcher\"") is the quotation's first letter, no
+// name's; a quoted name alone stays a capital.
+func TestClassQuotedPhraseCapital(t *testing.T) {
+	entFatal := Entity{Name: "Fatal", Domains: []string{"fatal.io"}}
+	entBeacon := Entity{Name: "Beacon", Domains: []string{"beacon.io"}}
+	runVerdictCases(t, []verdictCase{
+		{"a quoted error message", entFatal, nil, "fatal error in launcher pip",
+			"The message **\"Fatal error in launcher\"** means pip points at a Python that was moved or removed. Reinstall pip with `python -m pip install --upgrade pip`.", VerdictOrdinaryWord},
+		{"a quoted sign", entBeacon, nil, "what to write on a lighthouse sign",
+			"Keep it short: a sign reading “Beacon of the north coast, lit 1874” says enough. Add the keeper's name below if you know it.", VerdictOrdinaryWord},
+		{"a quoted name", entBeacon, nil, "status page tools",
+			"Most teams pick “Beacon” or Statuspage; Beacon's free plan covers one page with email alerts.", VerdictMentioned},
+	})
+}

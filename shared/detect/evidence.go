@@ -972,7 +972,7 @@ func (an *analysis) localEvidence(c *cand) {
 	}
 	// Weekdays and months are capitalised in ordinary English: their
 	// capitals say nothing.
-	capEvidence := !start && !title && !menu && !p.calendar && !ownCase
+	capEvidence := !start && !title && !menu && !p.calendar && !ownCase && !quotedPhraseStart(text, rec.rawStart, c.start, next)
 	if !start && !cue && !tld && def == defNone && an.nonEnglish() && germanNoun(text, rec.rawStart, c.start, next) {
 		// "eine gut gedengelte Sense muss …": German capitalises its
 		// common nouns, and an article with an adjective before the word
@@ -1057,6 +1057,29 @@ func (an *analysis) localEvidence(c *cand) {
 		score += wQueryTopic
 	}
 	c.local = score
+}
+
+// quotedPhraseStart: the word opens a quotation that goes on in lower
+// case ("the message **\"Abnormal program termination\"**", "a sign
+// saying “Beware of the dog”"): a quoted sentence's or title's first
+// capital, the quotation's and not a name's.
+func quotedPhraseStart(text string, lo, pos int, next tok) bool {
+	if next.sep != 0 || next.word == "" || !unicode.IsLower(firstRune(next.word)) {
+		return false
+	}
+	k := pos
+	for k > lo && (text[k-1] == '*' || text[k-1] == '_') {
+		k--
+	}
+	r, size := utf8.DecodeLastRuneInString(text[lo:k])
+	if r != '"' && r != '“' {
+		return false
+	}
+	k -= size
+	for k > lo && (text[k-1] == '*' || text[k-1] == '_') {
+		k--
+	}
+	return k > lo && (text[k-1] == ' ' || text[k-1] == '(')
 }
 
 // germanNoun: a German article and one or two lower-case words (an
