@@ -1419,3 +1419,19 @@ func TestClassQuotedPhraseCapital(t *testing.T) {
 			"Most teams pick “Beacon” or Statuspage; Beacon's free plan covers one page with email alerts.", VerdictMentioned},
 	})
 }
+
+// A hedge before the name ("I haven't seen much coverage of X"), followed
+// by a turn to what it is or does ("but it's a filing app that imports
+// 1099s"), limits one claim: the sentence speaks of a known product. A
+// hedge followed by a guess stays ignorance.
+func TestClassHedgeThenDefinition(t *testing.T) {
+	entQuire := Entity{Name: "Quire", Domains: []string{"quire.tax"}}
+	runVerdictCases(t, []verdictCase{
+		{"a hedge, then what it is", entQuire, nil, "quire tax app review",
+			"I haven't seen much independent coverage of Quire, but it's a mobile filing app for freelancers with a flat $49 fee.", VerdictMentioned},
+		{"a hedge, then what it does", entQuire, nil, "quire tax app review",
+			"There's little independent information on Quire, but it imports 1099s from the major platforms and files both federal and state returns.", VerdictMentioned},
+		{"a hedge, then a guess", entQuire, nil, "quire tax app review",
+			"I don't have reliable information on Quire, but it's probably a small startup, so check it before sharing your SSN.", VerdictUnknownToModel},
+	})
+}

@@ -291,7 +291,9 @@ func (an *analysis) unknownRefs(c *cand) (unknown, hedged bool) {
 		if hasContrast(region) {
 			continue
 		}
-		if m[0] >= c.end && reportsFollow(text[m[1]:rec.end]) {
+		if m[0] >= c.end && reportsFollow(text[m[1]:rec.end]) || m[1] <= c.start && reportsFollow(text[c.end:rec.end]) {
+			// "…, but shoppers report …", "no coverage of X, but it's a
+			// filing app that …": the hedge limits one claim
 			hedged = true
 			continue
 		}
@@ -321,8 +323,30 @@ func reportsFollow(rest string) bool {
 			people = true
 		case people && inSet(reportingVerbs, lw):
 			return true
+		case itStates(lw, rest[np:]):
+			// "…, but from its own site it's a filing app that imports
+			// 1099s": the sentence goes on to state what it is or does
+			return true
 		}
 		pos = np
+	}
+	return false
+}
+
+// itStates: w is "it" or "it's" and what follows defines it ("it's a
+// filing app", "it is an online bank") or says what it does ("it charges a
+// flat fee", "it imports 1099s").
+func itStates(w, rest string) bool {
+	next, np := wordAtAny(rest, 0)
+	next = strings.ToLower(next)
+	switch w {
+	case "it's", "it’s":
+		return inSet(articles, next)
+	case "it":
+		if next == "is" {
+			return inSet(articles, strings.ToLower(peekWordAny(rest, np)))
+		}
+		return inSet(brandVerbs, next) && next != "feels" && next != "looks" && next != "seems"
 	}
 	return false
 }
