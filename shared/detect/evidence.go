@@ -1165,16 +1165,16 @@ func (an *analysis) companyFollows(rec *sentRec) bool {
 // "has been").
 func companyFact(text string, pos, end int) bool {
 	w, np := wordAt(text, pos, end)
-	for k := 0; k < 2 && inSet(companyFactAux, strings.ToLower(w)); k++ {
+	for k := 0; k < 2 && inSet(companyFactAux, w); k++ {
 		w, np = wordAt(text, np, end)
 	}
-	w = strings.ToLower(w)
 	if inSet(companyFacts, w) {
 		return true
 	}
-	n := strings.ToLower(peekWordAt(text, np, end))
-	return w == "shut" && n == "down" || w == "went" && (n == "public" || n == "bankrupt") || w == "laid" && n == "off" ||
-		w == "filed" && n == "for" || w == "spun" && n == "off"
+	n := peekWordAt(text, np, end)
+	is := strings.EqualFold
+	return is(w, "shut") && is(n, "down") || is(w, "went") && (is(n, "public") || is(n, "bankrupt")) ||
+		is(w, "laid") && is(n, "off") || is(w, "filed") && is(n, "for") || is(w, "spun") && is(n, "off")
 }
 
 var (
@@ -2589,8 +2589,8 @@ func (an *analysis) personName(c *cand, rec *sentRec) bool {
 		s, other = c.start-1-len(prev.word), prev.word
 		// a middle name before it ("Hans Christian Ørsted"): the first
 		// name may be the one that is a name by itself
-		if first := prevToken(text, rec.rawStart, s); !properNoun(other) && nameLike(first.word) && s > 0 && text[s-1] == ' ' &&
-			strings.HasSuffix(text[:s-1], first.word) && !atSentenceStart(text, rec.rawStart, s-1-len(first.word)) {
+		if first := prevToken(text, rec.rawStart, s); nameLike(first.word) && s > 0 && text[s-1] == ' ' &&
+			strings.HasSuffix(text[:s-1], first.word) && !atSentenceStart(text, rec.rawStart, s-1-len(first.word)) && !properNoun(other) {
 			s, other = s-1-len(first.word), first.word
 		}
 	}
@@ -2610,7 +2610,7 @@ func (an *analysis) personName(c *cand, rec *sentRec) bool {
 		by := prevToken(text, lo, s)
 		// "the Danish physicist Hans Christian Ørsted": a person's calling
 		// in apposition before the full name
-		person = inSetStem(personCallings, strings.ToLower(by.word))
+		person = inSetStem(personCallings, by.word)
 		if by.word == "by" {
 			if k := strings.LastIndex(text[lo:s], "by"); k >= 0 {
 				person = inSet(personCredits, strings.ToLower(prevToken(text, lo, lo+k).word))
