@@ -1435,3 +1435,20 @@ func TestClassHedgeThenDefinition(t *testing.T) {
 			"I don't have reliable information on Quire, but it's probably a small startup, so check it before sharing your SSN.", VerdictUnknownToModel},
 	})
 }
+
+// In an English answer a name no word list holds, written in lower case
+// ("use venmo or Zelle", "monzo doesn't charge"), is the name written
+// casually; after an article it is a loanword's noun ("a boulangerie"), and
+// in another language's answer that language's word.
+func TestClassCasualLowerName(t *testing.T) {
+	entPaylo := Entity{Name: "Paylo", Domains: []string{"paylo.com"}}
+	entKrona := Entity{Name: "Kronbo", Domains: []string{"kronbo.se"}}
+	runVerdictCases(t, []verdictCase{
+		{"a name written in lower case beside a capitalised one", entPaylo, []Entity{{Name: "Splitwise"}}, "how to split rent with roommates",
+			"Agree on a due date two days before rent is due. Most roommates just use paylo or Zelle for the transfer. Splitwise keeps a running tally if bills vary.", VerdictMentioned},
+		{"a name written in lower case as a subject", entKrona, []Entity{{Name: "Revolut"}}, "kronbo vs revolut abroad",
+			"Both work abroad. kronbo doesn't charge for card payments in other currencies, while Revolut's free plan caps weekend exchange.", VerdictMentioned},
+		{"a loanword after an article", entKrona, nil, "what to eat in stockholm",
+			"Try a kronbo — a cardamom bun sold in every café — with a coffee in the afternoon.", VerdictOrdinaryWord},
+	})
+}

@@ -785,7 +785,7 @@ func (an *analysis) localEvidence(c *cand) {
 	c.scored = true
 	surface := text[c.start:c.end]
 	ownCase := an.ownCase(c)
-	capital := ownCase || unicode.IsUpper(firstRune(surface))
+	capital := ownCase || an.casualName(c) || unicode.IsUpper(firstRune(surface))
 	prev := prevToken(text, rec.rawStart, c.start)
 	next := nextToken(text, c.end, rec.end)
 	tld := tldFollows(text, c.end)
@@ -1343,7 +1343,7 @@ func (an *analysis) contextEvidence(c *cand) float64 {
 	if c.verbUse && c.local < -1 || an.d.pats[c.pat].calendar && c.local < 0 {
 		return 0
 	}
-	capital := an.ownCase(c) || unicode.IsUpper(firstRune(text[c.start:c.end]))
+	capital := an.ownCase(c) || an.casualName(c) || unicode.IsUpper(firstRune(text[c.start:c.end]))
 	sc := an.sc
 	rec := &sc.sents[c.srec]
 	var s float64
@@ -1432,7 +1432,9 @@ func (an *analysis) verbUse(c *cand, rec *sentRec, prev, next tok, initial bool)
 	if initial && inSet(verbObjects, next.word) && !productNameGoesOn(text, c.end, rec.end) && !an.nonEnglish() {
 		return true
 	}
-	return !unicode.IsUpper(firstRune(text[c.start:c.end])) && inSet(verbBefore, prev.word) && an.d.pats[c.pat].level < 50
+	// a name no word list holds is no verb ("use venmo")
+	l := an.d.pats[c.pat].level
+	return !unicode.IsUpper(firstRune(text[c.start:c.end])) && inSet(verbBefore, prev.word) && l > 0 && l < 50
 }
 
 // uiPath: the word is a step of a menu path ("Settings > Display > Zoom",
@@ -2169,6 +2171,28 @@ func prefixedIn(s, pre, form string) bool {
 func (an *analysis) ownCase(c *cand) bool {
 	surface := an.text[c.start:c.end]
 	return c.kind != KindDomain && slices.Contains(an.d.ents[c.ent].lower, surface)
+}
+
+// casualName: in an English answer, a name no word list holds written in
+// lower case ("use venmo or Zelle", "monzo doesn't charge") is the name
+// written casually, read as a capitalised one; in another language it
+// may be that language's word ("devenir boulanger").
+func (an *analysis) casualName(c *cand) bool {
+	if an.d.pats[c.pat].level != 0 || c.kind != KindName || c.phrase || unicode.IsUpper(firstRune(an.text[c.start:c.end])) ||
+		an.ownCase(c) || identifierPart(an.text, c.start, c.end) {
+		return false
+	}
+	// only where a name stands: a sentence's subject ("monzo doesn't
+	// charge"), or beside a capitalised name in an enumeration ("venmo or
+	// Zelle"); "the right headspace", "on headspace" are words the list
+	// lacks
+	text, rec := an.text, &an.sc.sents[c.srec]
+	next := nextToken(text, c.end, rec.end)
+	named := atSentenceStart(text, rec.rawStart, c.start) && next.word != "" && !inSet(functionWords, next.word)
+	if k := strings.Index(text[c.end:rec.end], next.word); !named && k >= 0 && inSet(enumerators, next.word) {
+		named = nameLike(peekWordAt(text, c.end+k+len(next.word), rec.end))
+	}
+	return named && !an.nonEnglish()
 }
 
 // hasUpper reports whether s has an upper-case letter.
