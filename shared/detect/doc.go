@@ -217,7 +217,10 @@
 // initialism before a lower-case word ends no sentence); a name defined as
 // a word ("X is a strong word") is the word. A phrase its owner writes in
 // lower case, as the subject of a verb with an object ("one sec forces a
-// pause"), counts as a capital would.
+// pause"), counts as a capital would; in an English answer a name no word
+// list holds, written in lower case as a sentence's subject or beside a
+// capitalised name in an enumeration ("use venmo or Zelle"), is read as
+// capitalised (casualName).
 // A name its owner writes in lower case ("dm", "folk") counts as
 // capitalised when written so, without the evidence of a capital. An app
 // picked by a UI command from a store's list ("… then Subscriptions.
