@@ -1452,3 +1452,19 @@ func TestClassCasualLowerName(t *testing.T) {
 			"Try a kronbo — a cardamom bun sold in every café — with a coffee in the afternoon.", VerdictOrdinaryWord},
 	})
 }
+
+// "it" or "which" later in the name's sentence that undergoes an
+// organisation's event ("…, but it shut down in 2022", "…, which was
+// acquired by …") speaks of a company.
+func TestClassPronounCompanyFact(t *testing.T) {
+	entSwift := Entity{Name: "Swiftly", Domains: []string{"swiftly.dev"}}
+	entSpark := Entity{Name: "Sparrow", Domains: []string{"sparrowmail.com"}}
+	runVerdictCases(t, []verdictCase{
+		{"but it shut down", entSwift, nil, "offline code completion",
+			"Local options are Tabby and Continue with a local model.\n\nSwiftly used to do this, but it shut down in 2022.", VerdictMentioned},
+		{"which was acquired", entSpark, nil, "minimal mail client for mac",
+			"Mimestream is the closest to the old minimal clients.\n\nSparrow, which was acquired by Google in 2012, set the style most of them copy.", VerdictMentioned},
+		{"a bird that was not", entSpark, nil, "small brown birds in the garden",
+			"Sparrow numbers fell sharply in cities, but it is still the commonest garden bird in many towns.", VerdictOrdinaryWord},
+	})
+}

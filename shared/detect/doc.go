@@ -211,8 +211,9 @@
 // other uncued capitals). A full name past a middle name or after a
 // person's calling ("the Danish physicist Hans Christian Ørsted") is a
 // person's. What only an organisation does or undergoes after the name
-// (founded, headquartered, acquired, went public, shut down) weighs twice
-// a predicate; "the U.S. chain" after a colon, semicolon or dash refers
+// (founded, headquartered, acquired, went public, shut down), or "it" or
+// "which" later in its sentence ("…, but it shut down"), weighs twice a
+// predicate; "the U.S. chain" after a colon, semicolon or dash refers
 // back to a company as the next sentence's "The company" does (an
 // initialism before a lower-case word ends no sentence); a name defined as
 // a word ("X is a strong word") is the word. A phrase its owner writes in

@@ -1013,7 +1013,7 @@ func (an *analysis) localEvidence(c *cand) {
 		score += wProductLine // "Square Register", "Zoom Webinars", "Discord voice channels"
 	}
 
-	if !feature && companyFact(text, c.end, rec.end) {
+	if !feature && (companyFact(text, c.end, rec.end) || pronounFact(text, c.end, rec.end)) {
 		// "Bolt was founded in Estonia", "X went public": what only an
 		// organisation does, twice a predicate's weight
 		score += 2 * wPredicate
@@ -1175,6 +1175,23 @@ func companyFact(text string, pos, end int) bool {
 	is := strings.EqualFold
 	return is(w, "shut") && is(n, "down") || is(w, "went") && (is(n, "public") || is(n, "bankrupt")) ||
 		is(w, "laid") && is(n, "off") || is(w, "filed") && is(n, "for") || is(w, "spun") && is(n, "off")
+}
+
+// pronounFact: within the sentence after the name, "it" or "which"
+// undergoes an organisation's event ("Kite used to do this, but it shut
+// down in 2022", "X, which was acquired by Y in 2024").
+func pronounFact(text string, pos, end int) bool {
+	for k := 0; k < 14; k++ {
+		w, np := wordAtAny(text[:end], pos) // past commas
+		if w == "" {
+			return false
+		}
+		if (strings.EqualFold(w, "it") || strings.EqualFold(w, "which")) && companyFact(text, np, end) {
+			return true
+		}
+		pos = np
+	}
+	return false
 }
 
 var (
