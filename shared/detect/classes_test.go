@@ -1183,3 +1183,288 @@ func TestClassCategoryAside(t *testing.T) {
 		})
 	}
 }
+
+// A compound the query uses as a common noun ("a teachable moment", "pour
+// over vs drip coffee"), repeated by the answer with the brand's word
+// capitalised only by the sentence's start and the noun in lower case, is
+// the compound; its other occurrences without a cue read as the word, and
+// "the better pick" is no product's definition then. The brand's product
+// line, capitalised ("Zoom Workplace"), or a query without a determiner
+// before the name ("amazon return problems") stays the brand's.
+func TestClassQueryCompoundAtStart(t *testing.T) {
+	entActionable := Entity{Name: "Actionable", Domains: []string{"actionable.co"}}
+	entFlat := Entity{Name: "Flat", Domains: []string{"flat.app"}}
+	entCanvas := Entity{Name: "Canvas", Domains: []string{"canvas.com"}}
+	entRelay := Entity{Name: "Relay", Domains: []string{"relay.app"}}
+	runVerdictCases(t, []verdictCase{
+		{"a compound after a determiner, plural in the answer", entActionable, nil, "how to turn survey results into an actionable insight",
+			"Group the comments by theme before you count anything.\n\nActionable insights name an owner and a date; a finding nobody can act on is trivia.", VerdictOrdinaryWord},
+		{"one side of a comparison of kinds, in bold at a line start", entFlat, nil, "matte vs flat paint for a hallway",
+			"**Flat paint** hides wall flaws best, but it scuffs easily; matte is a little tougher.\n\n- **Flat finishes:** ceilings and low-traffic rooms.\n\nFlat is the better pick for a rented flat you will repaint anyway.", VerdictOrdinaryWord},
+		{"the brand's product line, capitalised", entCanvas, nil, "is the canvas studio plan worth it",
+			"Canvas Studio adds video quizzes to the course pages. Canvas is the better pick for schools that already use it.", VerdictMentioned},
+		{"no determiner before the name in the query", entRelay, nil, "relay workflow limits",
+			"Relay workflows run up to 500 steps a month on the free plan, and Relay charges per step after that.", VerdictMentioned},
+		{"a comparison with an untracked product", entRelay, nil, "relay vs zapier",
+			"Relay is the better pick for small teams: its workflows are cheaper and easier to review.", VerdictMentioned},
+	})
+}
+
+// A comparison whose other side is a kind — written in lower case by the
+// answer, or a compound headed by a common noun no product is ("copper vs
+// pex plumbing") — asks about kinds: its "vs" makes no product query, so
+// the brand's word named in it needs evidence of its own.
+func TestClassKindsCompared(t *testing.T) {
+	entBrass := Entity{Name: "Brass", Domains: []string{"brass.app"}}
+	entMaple := Entity{Name: "Maple", Domains: []string{"maple.app"}}
+	runVerdictCases(t, []verdictCase{
+		{"a material against an acronym, headed by a trade", entBrass, nil, "brass vs cpvc fittings",
+			"Brass holds up to heat and lasts decades. CPVC is cheaper and easier to glue. Brass is still preferred near the water heater.", VerdictOrdinaryWord},
+		{"a kind the answer writes in lower case", entMaple, nil, "maple vs oak flooring",
+			"Red oak hides scratches better. Maple takes stain unevenly, so oak suits a dark finish.", VerdictOrdinaryWord},
+		{"a product against a kind the answer writes in lower case", Entity{Name: "Flat", Domains: []string{"flat.app"}}, nil, "flat vs email for a small team",
+			"Flat keeps threads by topic, so questions don't get buried the way they do in email. Flat costs $4 a user.", VerdictMentioned},
+		{"a product the answer capitalises", entMaple, nil, "maple vs copilot budgeting",
+			"Maple syncs more banks and shares budgets with a partner; Copilot is prettier but Apple-only. Maple is $8 a month.", VerdictMentioned},
+	})
+}
+
+// A query that holds the brand's word only in a derived form — an adverb
+// or an abstract noun ("terminated abnormally", "calmness") — asks about
+// the word: the answer's uncued capitals (a heading, a quoted message) are
+// the word's. The brand named in its own form stays the brand's.
+func TestClassQueryDerivedForm(t *testing.T) {
+	entSteady := Entity{Name: "Steady", Domains: []string{"steady.app"}}
+	entNimble := Entity{Name: "Nimble", Domains: []string{"nimble.com"}}
+	entHumble := Entity{Name: "Humble", Domains: []string{"humble.com"}}
+	runVerdictCases(t, []verdictCase{
+		{"an adverb of the word", entSteady, nil, "why does my fan speed not rise steadily",
+			"## Steady Fan Curves\n\nThe warning **\"Steady state not reached\"** means the controller never settled. Update the BIOS and reset the curve.", VerdictOrdinaryWord},
+		{"an abstract noun of the word", entNimble, nil, "exercises for nimbleness in older adults",
+			"## Nimble Feet Drills\n\nStep over a rope ladder slowly, then faster. The cue **\"Nimble feet, quiet hands\"** reminds people to stay light on their toes.", VerdictOrdinaryWord},
+		{"an adverb in -ly of a word in -le", entHumble, nil, "how to accept praise humbly",
+			"## Humble Replies\n\nSay thank you and stop there. A reply like **\"Humble thanks, it was a team effort\"** credits others without waving the compliment away.", VerdictOrdinaryWord},
+		{"the name itself beside the adverb", entSteady, nil, "does steady sync steadily across devices",
+			"Steady syncs every few seconds on iOS and Android, and its web app shows the same data.", VerdictMentioned},
+	})
+}
+
+// "A name I can't place" is ignorance of the name; placing an order is
+// not.
+func TestClassIgnorancePlaceName(t *testing.T) {
+	entVantle := Entity{Name: "Vantle", Domains: []string{"vantle.io"}}
+	runVerdictCases(t, []verdictCase{
+		{"isn't a name I can place", entVantle, nil, "is vantle legit",
+			"\"Vantle\" isn't a name I can place, so I can't vouch for it either way. Ask for a registration number before paying.", VerdictUnknownToModel},
+		{"I can't place the name", entVantle, nil, "vantle reviews",
+			"Honestly, I can't place the name Vantle. Check independent reviews before you sign up.", VerdictUnknownToModel},
+		{"placing an order is no ignorance", entVantle, nil, "vantle ordering problems",
+			"I can't place an order on Vantle's site either: the checkout button stays grey after the address step.", VerdictMentioned},
+	})
+}
+
+// A full name with a middle name ("Hans Christian Ørsted") or after a
+// person's calling ("the Danish physicist …") is a person's: a brand that
+// shares the surname is not mentioned by it.
+func TestClassPersonFullName(t *testing.T) {
+	entVolta := Entity{Name: "Voltaro", Domains: []string{"voltaro.com"}}
+	runVerdictCases(t, []verdictCase{
+		{"a middle name that is a word", entVolta, nil, "who invented the battery",
+			"The first battery was built in 1800 by **Ottavia Grace Voltaro**, who stacked zinc and copper discs.", VerdictOrdinaryWord},
+		{"a calling before the full name", entVolta, nil, "history of the electric battery",
+			"In 1800 the Italian physicist Lorenzo Voltaro stacked zinc and copper discs into the first battery.", VerdictOrdinaryWord},
+		{"the company itself", entVolta, nil, "voltaro home battery review",
+			"Voltaro's home battery stores 13 kWh and its app shows live solar charging.", VerdictMentioned},
+	})
+}
+
+// In a German answer a capitalised word after an article and an adjective
+// ("eine gut gedengelte Sense muss") is a German common noun: its capital
+// says nothing, and the answer's other capitals of it without a cue lean
+// to the noun. A brand after a bare article, before its product noun,
+// stays the brand's.
+func TestClassGermanNoun(t *testing.T) {
+	entHammer := Entity{Name: "Hammer", Domains: []string{"hammer.de"}}
+	entRing := Entity{Name: "Ring", Domains: []string{"ring.com"}}
+	runVerdictCases(t, []verdictCase{
+		{"a German noun after an article and an adjective", entHammer, nil, "Hammer Stiel wechseln",
+			"**Hammer Stiel wechseln – so geht's:**\n\n1. Den alten Stiel heraussägen.\n2. Einen neuen Stiel einschlagen und verkeilen.\n\nEin gut verkeilter Hammer hält viele Jahre.", VerdictOrdinaryWord},
+		{"a brand before its product noun", entRing, nil, "Ring Türklingel Test",
+			"Die Ring Video Doorbell 4 nimmt in 1080p auf und meldet Besucher per App. Ring verlangt für gespeicherte Videos ein Abo.", VerdictMentioned},
+	})
+}
+
+// The clause after a colon, a semicolon or a dash that calls the subject
+// "the chain", "the U.S. airline" or "this Dutch bank" goes on about a
+// company, as the next sentence's "The company" does; an initialism before
+// a lower-case word ("the U.S. chain") ends no sentence.
+func TestClassCompanyAnaphoraInClause(t *testing.T) {
+	entBeacon := Entity{Name: "Beacon", Domains: []string{"beacon.com"}}
+	entHarvest := Entity{Name: "Harvest", Domains: []string{"harvest.co.uk"}}
+	runVerdictCases(t, []verdictCase{
+		{"the U.S. chain after a colon", entBeacon, nil, "where to buy paint near me beacon",
+			"**Beacon** has been shutting branches: the U.S. chain ran 600 stores in 2015 and fewer than 400 now.", VerdictMentioned},
+		{"the British chain after a dash", entHarvest, nil, "harvest sunday hours",
+			"Harvest keeps shorter hours on Sundays — the British chain opens most branches at ten.", VerdictMentioned},
+		{"a field after a colon", entHarvest, nil, "when is the harvest season for apples",
+			"Harvest in August: the orchard picks early kinds first and keepers in October.", VerdictOrdinaryWord},
+	})
+}
+
+// "X is a safe bet", "X is a good starting point": a recommendation's
+// definition, a product's unless the query uses the word as a word.
+func TestClassRecommendationFrames(t *testing.T) {
+	entCompass := Entity{Name: "Compass", Domains: []string{"compass.travel"}}
+	runVerdictCases(t, []verdictCase{
+		{"a good starting point", entCompass, nil, "quiet campsites in wales",
+			"Compass is a good starting point if you want a campsite with a shop. Pitches are level and the showers are hot.", VerdictMentioned},
+		{"a safe bet", entCompass, nil, "campsites in wales for families",
+			"Compass is a safe bet for families, with a heated pool and a small playground.", VerdictMentioned},
+		{"the word the query asks about", entCompass, nil, "moral compass meaning",
+			"A moral compass is your inner sense of right and wrong.\n\nCompass is a good starting point for explaining it to children, who know that a needle points north.", VerdictOrdinaryWord},
+	})
+}
+
+// A query that writes a name without its punctuation ("kuehne nagel" for
+// "Kuehne+Nagel") names it: two names compared ask about products, so an
+// ordinary-word rival beside a natural noun ("ocean freight") stays a
+// rival, not a namesake of the kind.
+func TestClassQueryNameWithoutPunctuation(t *testing.T) {
+	brand := Entity{Name: "Berg+Sohn", Aliases: []string{"Berg + Sohn"}, Domains: []string{"bergsohn.com"}}
+	runCompetitorCases(t, []competitorCase{
+		{"a rival compared by a query that drops the plus", brand, []Entity{{Name: "Delta", Domains: []string{"deltaline.com"}}},
+			"berg sohn vs delta for river freight",
+			"- **Berg+Sohn** – strong on barge capacity along the Rhine.\n- **Delta** – cheaper for small loads, slower to quote.", "Delta", true},
+	})
+	if !looseName("kuehne nagel vs dsv", "kuehne+nagel") || !looseName("j crew sale", "j.crew") || looseName("kuehne and nagel", "kuehne+nagel") ||
+		looseName("kuehne nagel", "kuehne nagel") {
+		t.Error("looseName: a name's words in a row, without its punctuation")
+	}
+}
+
+// What only an organisation does or undergoes — founded, headquartered,
+// acquired, went public, shut down — is a second predicate of a company;
+// a word defined as a word ("X is a strong word") is the word itself.
+func TestClassCompanyFactsAndWordNouns(t *testing.T) {
+	entDash := Entity{Name: "Dash", Domains: []string{"dash.ee"}}
+	entFlourish := Entity{Name: "Flourish", Domains: []string{"flourish.com"}}
+	runVerdictCases(t, []verdictCase{
+		{"founded, after a colon", entDash, nil, "getting from riga airport to the old town",
+			"Bus 22 runs every 15 minutes, and ride apps work well: Dash was founded in Latvia and has the most cars at the airport.", VerdictMentioned},
+		{"went public", entDash, nil, "is it worth learning latvian before a trip",
+			"A few phrases go a long way, though most people in Riga speak English. Dash went public last year and its app has an English menu too, which helps with taxis.", VerdictMentioned},
+		{"a word defined as a word", entFlourish, nil, "best app to help a shy child open up",
+			"No app replaces low-pressure time one-on-one.\n\nFlourish is the right word for what you want, and it takes months, not a subscription.", VerdictOrdinaryWord},
+		{"founded as a city is", Entity{Name: "Harbour", Domains: []string{"harbour.io"}}, nil, "history of the old harbour in genoa",
+			"The old harbour was rebuilt for the 1992 Expo. Harbour walls from the Middle Ages still stand near the aquarium.", VerdictOrdinaryWord},
+	})
+}
+
+// Declining to give "a reliable, current review of X" is ignorance of X,
+// as "can't describe X reliably" is; a hedge on one aspect followed by
+// facts stays a mention.
+func TestClassIgnoranceQualifiedObject(t *testing.T) {
+	entTally := Entity{Name: "Tallyho", Domains: []string{"tallyho.io"}}
+	runVerdictCases(t, []verdictCase{
+		{"a reliable, current review declined", entTally, nil, "tallyho invoicing review",
+			"I'm not able to give a reliable, current review of Tallyho's invoicing. My information may be out of date, so check recent reviews before you commit.", VerdictUnknownToModel},
+		{"an accurate figure declined", entTally, nil, "tallyho user count",
+			"I can't give an accurate figure for Tallyho's active users. Public estimates vary widely.", VerdictUnknownToModel},
+		{"a hedge on prices, then facts", entTally, nil, "tallyho pricing",
+			"My information on Tallyho's pricing may be out of date. The last plans I know of were Free for one user and Team at $9 per user a month, with recurring invoices on Team.", VerdictMentioned},
+	})
+}
+
+// A query's phrase whose noun is a product's ("current account") is the
+// phrase, not the brand's product line, when the answer writes it in lower
+// case ("a current account"): its capitalised start ("Current accounts
+// come with …") is the phrase too, and the phrase's noun is no cue.
+func TestClassQueryPhraseWithProductNoun(t *testing.T) {
+	entCurrent := Entity{Name: "Current", Domains: []string{"current.com"}}
+	entZoom := Entity{Name: "Zoom", Domains: []string{"zoom.us"}}
+	runVerdictCases(t, []verdictCase{
+		{"the phrase in lower case, then at a start", entCurrent, nil, "current account vs savings account",
+			"A **current account** is for everyday spending. A **savings account** pays interest.\n\nCurrent accounts in the UK often come with an overdraft; savings accounts don't.", VerdictOrdinaryWord},
+		{"the brand's product noun, capitalised", entZoom, nil, "how to record a zoom call",
+			"Zoom calls can be recorded by the host: click **Record** in the meeting controls. Zoom saves the file when the call ends.", VerdictMentioned},
+	})
+}
+
+// A phrase its owner writes in lower case ("one sec", "hey pal"), as the
+// subject of a verb with an object, is the name — the phrase itself takes
+// no verb; the phrase in its ordinary use stays a phrase.
+func TestClassLowerStyledPhraseSubject(t *testing.T) {
+	brand := Entity{Name: "Focusly", Domains: []string{"focusly.app"}}
+	pause := Entity{Name: "Just Wait", Aliases: []string{"just wait"}, Domains: []string{"justwait.app"}}
+	runCompetitorCases(t, []competitorCase{
+		{"a tip whose subject is the lower-case name", brand, []Entity{pause}, "how to stop doomscrolling",
+			"1. **Move the apps**: bury them in a folder.\n2. **Add friction**: just wait shows a breathing prompt before the app opens.", "Just Wait", true},
+		{"the phrase in its ordinary use", brand, []Entity{pause}, "how to stop doomscrolling",
+			"When the urge hits, just wait ten seconds and ask whether you meant to open the app.", "Just Wait", false},
+	})
+}
+
+// A capital that opens a quotation going on in lower case ("the message
+// \"Fatal error in launcher\"") is the quotation's first letter, no
+// name's; a quoted name alone stays a capital.
+func TestClassQuotedPhraseCapital(t *testing.T) {
+	entFatal := Entity{Name: "Fatal", Domains: []string{"fatal.io"}}
+	entBeacon := Entity{Name: "Beacon", Domains: []string{"beacon.io"}}
+	runVerdictCases(t, []verdictCase{
+		{"a quoted error message", entFatal, nil, "fatal error in launcher pip",
+			"The message **\"Fatal error in launcher\"** means pip points at a Python that was moved or removed. Reinstall pip with `python -m pip install --upgrade pip`.", VerdictOrdinaryWord},
+		{"a quoted sign", entBeacon, nil, "what to write on a lighthouse sign",
+			"Keep it short: a sign reading “Beacon of the north coast, lit 1874” says enough. Add the keeper's name below if you know it.", VerdictOrdinaryWord},
+		{"a quoted name", entBeacon, nil, "status page tools",
+			"Most teams pick “Beacon” or Statuspage; Beacon's free plan covers one page with email alerts.", VerdictMentioned},
+	})
+}
+
+// A hedge before the name ("I haven't seen much coverage of X"), followed
+// by a turn to what it is or does ("but it's a filing app that imports
+// 1099s"), limits one claim: the sentence speaks of a known product. A
+// hedge followed by a guess stays ignorance.
+func TestClassHedgeThenDefinition(t *testing.T) {
+	entQuire := Entity{Name: "Quire", Domains: []string{"quire.tax"}}
+	runVerdictCases(t, []verdictCase{
+		{"a hedge, then what it is", entQuire, nil, "quire tax app review",
+			"I haven't seen much independent coverage of Quire, but it's a mobile filing app for freelancers with a flat $49 fee.", VerdictMentioned},
+		{"a hedge, then what it does", entQuire, nil, "quire tax app review",
+			"There's little independent information on Quire, but it imports 1099s from the major platforms and files both federal and state returns.", VerdictMentioned},
+		{"a hedge, then a guess", entQuire, nil, "quire tax app review",
+			"I don't have reliable information on Quire, but it's probably a small startup, so check it before sharing your SSN.", VerdictUnknownToModel},
+	})
+}
+
+// In an English answer a name no word list holds, written in lower case
+// ("use venmo or Zelle", "monzo doesn't charge"), is the name written
+// casually; after an article it is a loanword's noun ("a boulangerie"), and
+// in another language's answer that language's word.
+func TestClassCasualLowerName(t *testing.T) {
+	entPaylo := Entity{Name: "Paylo", Domains: []string{"paylo.com"}}
+	entKrona := Entity{Name: "Kronbo", Domains: []string{"kronbo.se"}}
+	runVerdictCases(t, []verdictCase{
+		{"a name written in lower case beside a capitalised one", entPaylo, []Entity{{Name: "Splitwise"}}, "how to split rent with roommates",
+			"Agree on a due date two days before rent is due. Most roommates just use paylo or Zelle for the transfer. Splitwise keeps a running tally if bills vary.", VerdictMentioned},
+		{"a name written in lower case as a subject", entKrona, []Entity{{Name: "Revolut"}}, "kronbo vs revolut abroad",
+			"Both work abroad. kronbo doesn't charge for card payments in other currencies, while Revolut's free plan caps weekend exchange.", VerdictMentioned},
+		{"a loanword after an article", entKrona, nil, "what to eat in stockholm",
+			"Try a kronbo — a cardamom bun sold in every café — with a coffee in the afternoon.", VerdictOrdinaryWord},
+	})
+}
+
+// "it" or "which" later in the name's sentence that undergoes an
+// organisation's event ("…, but it shut down in 2022", "…, which was
+// acquired by …") speaks of a company.
+func TestClassPronounCompanyFact(t *testing.T) {
+	entSwift := Entity{Name: "Swiftly", Domains: []string{"swiftly.dev"}}
+	entSpark := Entity{Name: "Sparrow", Domains: []string{"sparrowmail.com"}}
+	runVerdictCases(t, []verdictCase{
+		{"but it shut down", entSwift, nil, "offline code completion",
+			"Local options are Tabby and Continue with a local model.\n\nSwiftly used to do this, but it shut down in 2022.", VerdictMentioned},
+		{"which was acquired", entSpark, nil, "minimal mail client for mac",
+			"Mimestream is the closest to the old minimal clients.\n\nSparrow, which was acquired by Google in 2012, set the style most of them copy.", VerdictMentioned},
+		{"a bird that was not", entSpark, nil, "small brown birds in the garden",
+			"Sparrow numbers fell sharply in cities, but it is still the commonest garden bird in many towns.", VerdictOrdinaryWord},
+	})
+}

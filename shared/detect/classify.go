@@ -291,13 +291,30 @@ func (an *analysis) unknownRefs(c *cand) (unknown, hedged bool) {
 		if hasContrast(region) {
 			continue
 		}
-		if m[0] >= c.end && reportsFollow(text[m[1]:rec.end]) {
+		if m[0] >= c.end && reportsFollow(text[m[1]:rec.end]) || m[1] <= c.start && reportsFollow(text[c.end:rec.end]) {
+			// "…, but shoppers report …", "no coverage of X, but it's a
+			// filing app that …": the hedge limits one claim
 			hedged = true
 			continue
 		}
 		return true, false
 	}
 	return false, hedged
+}
+
+// pluralIn: q holds w with a plural "s" as a whole word (no copy of w).
+func pluralIn(q, w string) bool {
+	for off := 0; ; {
+		i := strings.Index(q[off:], w)
+		if i < 0 {
+			return false
+		}
+		st, en := off+i, off+i+len(w)
+		if (st == 0 || !isWordRune(lastRune(q[:st]))) && en < len(q) && q[en] == 's' && (en+1 == len(q) || !isWordRune(firstRune(q[en+1:]))) {
+			return true
+		}
+		off = st + 1
+	}
 }
 
 // reportsFollow: after a contrast, people report facts ("…, but shoppers
@@ -321,8 +338,30 @@ func reportsFollow(rest string) bool {
 			people = true
 		case people && inSet(reportingVerbs, lw):
 			return true
+		case itStates(lw, rest[np:]):
+			// "…, but from its own site it's a filing app that imports
+			// 1099s": the sentence goes on to state what it is or does
+			return true
 		}
 		pos = np
+	}
+	return false
+}
+
+// itStates: w is "it" or "it's" and what follows defines it ("it's a
+// filing app", "it is an online bank") or says what it does ("it charges a
+// flat fee", "it imports 1099s").
+func itStates(w, rest string) bool {
+	next, np := wordAtAny(rest, 0)
+	next = strings.ToLower(next)
+	switch w {
+	case "it's", "it’s":
+		return inSet(articles, next)
+	case "it":
+		if next == "is" {
+			return inSet(articles, strings.ToLower(peekWordAny(rest, np)))
+		}
+		return inSet(brandVerbs, next) && next != "feels" && next != "looks" && next != "seems"
 	}
 	return false
 }
@@ -775,7 +814,10 @@ func (an *analysis) aspectAsked(pos, end int) bool {
 		if q == "" {
 			q = foldString(an.query)
 		}
-		if containsWord(q, foldString(w)) || strings.IndexByte(w, '-') > 0 && hyphenPartAsked(q, w) {
+		// the aspect as asked, or its plural or singular ("X's users" for
+		// "x user count")
+		if fw := foldString(w); containsWord(q, fw) || strings.HasSuffix(fw, "s") && len(fw) > 3 && containsWord(q, fw[:len(fw)-1]) ||
+			pluralIn(q, fw) || strings.IndexByte(w, '-') > 0 && hyphenPartAsked(q, w) {
 			return true
 		}
 		if np < len(an.text) && an.text[np] != ' ' {

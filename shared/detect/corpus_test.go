@@ -423,7 +423,7 @@ var heldoutFloors = map[string]struct{ mentionF1, verdict, sentiment, negatives,
 	"batch-a.jsonl": {mentionF1: 1.00, verdict: 1.00, sentiment: 0.96, negatives: 1.00, startFound: 1.00},
 	"batch-b.jsonl": {mentionF1: 1.00, verdict: 1.00, sentiment: 1.00, negatives: 1.00, startFound: 1.00},
 	"batch-c.jsonl": {mentionF1: 1.00, verdict: 1.00, sentiment: 0.93, negatives: 1.00, startFound: 1.00},
-	"batch-d.jsonl": {mentionF1: 0.99, verdict: 0.99, sentiment: 1.00, negatives: 1.00, startFound: 1.00},
+	"batch-d.jsonl": {mentionF1: 1.00, verdict: 1.00, sentiment: 1.00, negatives: 1.00, startFound: 1.00},
 	"batch-e.jsonl": {mentionF1: 1.00, verdict: 1.00, sentiment: 1.00, negatives: 1.00, startFound: 1.00},
 	"batch-f.jsonl": {mentionF1: 1.00, verdict: 1.00, sentiment: 1.00, negatives: 1.00, startFound: 1.00},
 	"batch-g.jsonl": {mentionF1: 1.00, verdict: 1.00, sentiment: 1.00, negatives: 1.00, startFound: 1.00},
@@ -443,9 +443,9 @@ var heldoutFloors = map[string]struct{ mentionF1, verdict, sentiment, negatives,
 	// merged figures. The thresholds' calibration never sees them
 	// (measureOnly).
 	"batch-p.jsonl": {mentionF1: 1.00, verdict: 1.00, sentiment: 0.98, negatives: 1.00, startFound: 1.00},
-	"batch-q.jsonl": {mentionF1: 0.98, verdict: 0.98, sentiment: 0.75, negatives: 1.00, startFound: 1.00},
+	"batch-q.jsonl": {mentionF1: 1.00, verdict: 1.00, sentiment: 0.75, negatives: 1.00, startFound: 1.00},
 	"batch-r.jsonl": {mentionF1: 1.00, verdict: 1.00, sentiment: 0.92, negatives: 1.00, startFound: 0.95},
-	"batch-s.jsonl": {mentionF1: 0.98, verdict: 0.98, sentiment: 0.66, negatives: 0.75, startFound: 0.88},
+	"batch-s.jsonl": {mentionF1: 1.00, verdict: 1.00, sentiment: 0.66, negatives: 0.75, startFound: 0.88},
 	// U was written blind and measured once on d7 (mention F1 0.971,
 	// verdict 0.961); its classes fixed since (ignorance of an aspect's
 	// current prices, a foreign word's inflection, lower-case styled and
@@ -466,14 +466,23 @@ var heldoutFloors = map[string]struct{ mentionF1, verdict, sentiment, negatives,
 	// (44/59). Issue 11's round s8a then read its misses by class (criticism
 	// without polar words, alternatives offered in the brand's place), so it
 	// is tuning data now; the floors are s8a's figures.
-	"batch-t.jsonl": {mentionF1: 0.99, verdict: 0.98, sentiment: 0.89, negatives: 1.00, startFound: 0.95},
-	"batch-v.jsonl": {mentionF1: 0.99, verdict: 0.98, sentiment: 0.90, negatives: 1.00, startFound: 0.96},
+	"batch-t.jsonl": {mentionF1: 1.00, verdict: 1.00, sentiment: 0.89, negatives: 1.00, startFound: 0.95},
+	"batch-v.jsonl": {mentionF1: 1.00, verdict: 1.00, sentiment: 0.90, negatives: 1.00, startFound: 0.96},
 	// X (60 sentiment answers, written blind) arrived as issue 11's tuning
 	// batch of round s8: measured once on main (detect/2026.11-9, 66cb8d6)
 	// and on s8a's first two commits, 43/60 and negatives 13/16 both; s8a's
 	// classes then lifted it to 53/60 and 15/16 (the floors). Out of the
 	// calibration like P–W (measureOnly).
 	"batch-x.jsonl": {mentionF1: 1.00, verdict: 1.00, sentiment: 0.88, negatives: 0.93, startFound: 1.00},
+	// Z (76 detection answers, 15 new brands) was written blind and
+	// measured once on main (66cb8d6, detect/2026.11-9) before any rule
+	// was changed for it: mention F1 0.946, verdict 0.947 (72/76),
+	// sentiment 17/35, negatives 3/5. It is round d10's tuning material;
+	// kept out of the thresholds' calibration like P–W (measureOnly).
+	// Its four verdict misses fixed as classes (a derived form in the
+	// query, "a name I can't place", a full name with a middle name, a
+	// German noun after an article and an adjective): 1.00 / 1.00.
+	"batch-z.jsonl": {mentionF1: 1.00, verdict: 1.00, sentiment: 0.48, negatives: 0.60, startFound: 1.00},
 }
 
 func TestHeldout(t *testing.T) {

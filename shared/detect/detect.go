@@ -619,6 +619,9 @@ func isBreakDot(text string, i int) bool {
 		}
 		return !(j == 0 || text[j-1] == '\n')
 	}
+	if initialism(w) && lowerFollows(text, i+1) {
+		return false // "the U.S. chain", "a U.K. bank": no sentence ends there
+	}
 	// Cheap filter on (length, first letter) before the set lookup.
 	if len(w) >= len(abbrevFirst) || abbrevFirst[len(w)]&(1<<lexLetter(w[0])) == 0 {
 		return true
@@ -633,6 +636,28 @@ func isBreakDot(text string, i int) bool {
 		return true
 	}
 	return !abbreviations[a]
+}
+
+// initialism: w is single letters joined by dots ("U.S", "U.K", "U.S.A"),
+// the last dot not included.
+func initialism(w string) bool {
+	if len(w) < 3 || len(w)%2 == 0 {
+		return false
+	}
+	for k := 0; k < len(w); k++ {
+		if k%2 == 1 && w[k] != '.' || k%2 == 0 && !('A' <= w[k] && w[k] <= 'Z' || 'a' <= w[k] && w[k] <= 'z') {
+			return false
+		}
+	}
+	return true
+}
+
+// lowerFollows: after spaces from i, a lower-case ASCII letter follows.
+func lowerFollows(text string, i int) bool {
+	for i < len(text) && text[i] == ' ' {
+		i++
+	}
+	return i < len(text) && 'a' <= text[i] && text[i] <= 'z'
 }
 
 // allDigits: w is non-empty and all ASCII digits (a loop, not a Trim that

@@ -191,6 +191,37 @@
 // names the brand with product evidence; a capitalised word right after a
 // category and a dash, colon or parenthesis ("dish soap — Dawn (the
 // original blue)") names a product of that category.
+// The query's compound used as a common noun — after a determiner ("a
+// teachable moment") or on one side of a comparison of kinds ("pour over
+// vs drip coffee") — is that compound when the answer writes it with the
+// word capitalised only by the sentence's start and the noun in lower case
+// ("Teachable moments work best"); a product's noun ("current account")
+// only when the answer also writes the phrase in lower case, and then the
+// noun is no cue. "The better pick", "a safe bet", "a good starting point"
+// define a product only when the query does not use the word as a word. A
+// comparison whose other side is a kind — written in lower case by the
+// answer, or a compound headed by a common noun no product is ("copper vs
+// pex plumbing") — makes no product query. A query holding the word only
+// in a derived form ("terminated abnormally", "calmness", "humbly") uses it
+// as a word; one writing a name without its punctuation ("kuehne nagel")
+// names it. A capital that opens a quotation going on in lower case ("the
+// message "Fatal error in launcher"") says nothing; nor, in a German
+// answer, does a capital after an article and an adjective ("eine gut
+// gedengelte Sense muss"), which is a common noun's (−0.5 for the answer's
+// other uncued capitals). A full name past a middle name or after a
+// person's calling ("the Danish physicist Hans Christian Ørsted") is a
+// person's. What only an organisation does or undergoes after the name
+// (founded, headquartered, acquired, went public, shut down), or "it" or
+// "which" later in its sentence ("…, but it shut down"), weighs twice a
+// predicate; "the U.S. chain" after a colon, semicolon or dash refers
+// back to a company as the next sentence's "The company" does (an
+// initialism before a lower-case word ends no sentence); a name defined as
+// a word ("X is a strong word") is the word. A phrase its owner writes in
+// lower case, as the subject of a verb with an object ("one sec forces a
+// pause"), counts as a capital would; in an English answer a name no word
+// list holds, written in lower case as a sentence's subject or beside a
+// capitalised name in an enumeration ("use venmo or Zelle"), is read as
+// capitalised (casualName).
 // A name its owner writes in lower case ("dm", "folk") counts as
 // capitalised when written so, without the evidence of a capital. An app
 // picked by a UI command from a store's list ("… then Subscriptions.
@@ -268,8 +299,13 @@
 // current pricing for X's family plan"), with the speaker or "available"
 // in the clause and no "but" after it ("X doesn't show current prices"
 // states a fact). A hedge followed by what people report ("hasn't
-// announced anything that I know of, but shoppers report …") is no
-// ignorance.
+// announced anything that I know of, but shoppers report …") or, after a
+// hedge before the name, by what it is or does ("no coverage of X, but
+// it's a filing app", "… but it imports 1099s") is no ignorance. "A name I
+// can't place" is ignorance (not "place an order"); so is declining "a
+// reliable, current review of X" (a currency qualifier after a speech
+// verb); an aspect asked matches in the singular or plural ("X's users"
+// for "x user count").
 //
 // Then the answer-level rule: when the brand is disclaimed — an Unknown
 // mention, or an ignorance sentence right after a sentence naming it

@@ -151,7 +151,7 @@ func (an *analysis) prepareQuery() {
 		return
 	}
 	fq := foldString(q)
-	meaning, place, what, strong := false, false, false, false
+	meaning, place, what, strong, compared := false, false, false, false, false
 	for pos := 0; ; {
 		w, next := wordAtAny(q, pos)
 		if w == "" {
@@ -161,7 +161,13 @@ func (an *analysis) prepareQuery() {
 		// way, no product asked for
 		best := strings.EqualFold(w, "best") && inSet(bestNotProduct, peekWordAny(q, next))
 		product := !best && (inSetStem(queryProductWords, w) || inSetStem(categoryNouns, w))
-		an.queryProduct = an.queryProduct || product
+		if vs := strings.EqualFold(w, "vs") || strings.EqualFold(w, "versus"); vs {
+			// a comparison asks about products unless its sides are kinds
+			// (kindsCompared, once the tracked names are known)
+			compared = true
+		} else {
+			an.queryProduct = an.queryProduct || product
+		}
 		strong = strong || product && !inSet(weakProductWords, w)
 		// a tracked name is no topic ("delta skymiles changes")
 		an.queryNatural = an.queryNatural || inSetStem(naturalNouns, w) && !an.d.folded[foldString(w)]
@@ -173,6 +179,13 @@ func (an *analysis) prepareQuery() {
 	}
 	for pi := range an.d.pats {
 		p := &an.d.pats[pi]
+		if p.common && !p.domain && derivedIn(fq, p.folded) {
+			// "program terminated abnormally": the query asks about the
+			// word, in a form no name takes
+			for _, o := range p.owners {
+				an.queryWord[o.ent] = true
+			}
+		}
 		if containsWord(fq, p.folded) {
 			// Its meaning asked ("what does netto mean", not "what does
 			// the ring light mean": the word itself is what is meant), or
@@ -184,11 +197,13 @@ func (an *analysis) prepareQuery() {
 				an.queryTopic = true
 				an.queryWord[o.ent] = an.queryWord[o.ent] || word
 			}
-		}
-	}
-	if place && !an.queryProduct {
-		for ei, named := range an.queryNames {
-			an.queryWord[ei] = an.queryWord[ei] || named
+		} else if !p.domain && looseName(fq, p.folded) {
+			// "kuehne nagel vs dsv": the name written without its
+			// punctuation names it all the same
+			for _, o := range p.owners {
+				an.queryNames[o.ent] = true
+				an.queryTopic = true
+			}
 		}
 	}
 	named := 0
@@ -197,9 +212,16 @@ func (an *analysis) prepareQuery() {
 			named++
 		}
 	}
+	an.queryNamed = named
 	// Two tracked entities in one query ("signal vs whatsapp") ask about
-	// products too.
-	an.queryProduct = an.queryProduct || named > 1
+	// products too; so does a comparison with an untracked product
+	// ("motion vs todoist"), not one of kinds ("copper vs pex plumbing").
+	an.queryProduct = an.queryProduct || named > 1 || compared && !an.kindsCompared(fq)
+	if place && !an.queryProduct {
+		for ei, named := range an.queryNames {
+			an.queryWord[ei] = an.queryWord[ei] || named
+		}
+	}
 	// A natural kind outweighs an evaluation any thing takes ("is mercury
 	// in fish safe", "best apple for baking"), not a product's word
 	an.queryNaturalOnly = an.queryNatural && !strong && named <= 1
@@ -265,10 +287,14 @@ func (an *analysis) inQueryPhrase(c *cand, fq string) bool {
 			return true
 		}
 		q := peekWordAny(fq, en)
-		if right == "" || !phraseWord(q) || an.productWord(q) || !strings.EqualFold(q, right) {
+		if right == "" || !phraseWord(q) || !sameNoun(q, right) || an.productWord(q) && !lowerPhrase(text, form, q) {
+			// a product's noun after the word ("zoom call") makes the
+			// brand's phrase unless the answer writes it all in lower
+			// case somewhere ("a current account")
 			return false
 		}
-		return !hasUpper(text[c.start:c.end]) || text[c.end] == '-' || an.surnameAlone(right)
+		return !hasUpper(text[c.start:c.end]) || text[c.end] == '-' || an.surnameAlone(right) ||
+			an.commonNounPhrase(c, fq, st, right)
 	})
 	return in || anyOccurrence(fq, form, func(st, en int) bool {
 		other := ""
@@ -279,6 +305,134 @@ func (an *analysis) inQueryPhrase(c *cand, fq string) bool {
 		}
 		return other != "" && antonym(form, other) && indexFoldASCII(text, other) >= 0
 	})
+}
+
+// commonNounPhrase: the query's phrase is a common noun's — an ordinary
+// word modifying a noun after a determiner ("a teachable moment") or on
+// one side of a comparison with no tracked name ("pour over vs drip
+// coffee") — and the answer writes it capitalised only by the sentence's
+// start, before the noun in lower case ("Teachable moments work best",
+// "**Drip coffee** and pour-over"). A product line capitalises both
+// ("Zoom Workplace"); "amazon return problems", "does mercury offer" put
+// no determiner before the name.
+func (an *analysis) commonNounPhrase(c *cand, fq string, st int, right string) bool {
+	if !an.d.pats[c.pat].common || hasUpper(right) || !atSentenceStart(an.text, an.sc.sents[c.srec].rawStart, c.start) {
+		return false
+	}
+	q, _ := wordBefore(fq, st)
+	return inSet(queryDeterminers, q) || an.kindsCompared(fq)
+}
+
+// kindsCompared: the query compares two things of which it names only
+// one tracked entity, and the other side is a kind — the answer writes its
+// first word in lower case ("pour over vs drip coffee" answered with
+// "pour-over", "kayak vs canoe" with "a canoe"), or it is a compound whose
+// head is a common noun that is no product's ("copper vs pex plumbing",
+// "tandem bike vs two regular bikes"). "slack huddles vs discord voice"
+// answered with "Slack", or "motion vs todoist", compare products.
+func (an *analysis) kindsCompared(fq string) bool {
+	if an.queryNamed != 1 {
+		return false
+	}
+	for side := range strings.SplitSeq(strings.ReplaceAll(fq, " versus ", " vs "), " vs ") {
+		if side == fq {
+			return false // no comparison
+		}
+		first, last, words, tracked := "", "", 0, false
+		for pos := 0; ; {
+			w, np := wordAtAny(side, pos)
+			if w == "" || w == "for" {
+				break
+			}
+			tracked = tracked || an.d.folded[w]
+			if first == "" && phraseWord(w) {
+				first = w
+			}
+			last, words = w, words+1
+			pos = np
+		}
+		if tracked {
+			continue
+		}
+		if first != "" && containsWord(an.text, first) {
+			return true
+		}
+		if l := ordinaryLevel(last); words >= 2 && l > levelShort && l <= 35 && !an.productWord(last) && phraseWord(last) {
+			return true
+		}
+	}
+	return false
+}
+
+// derivedIn: the folded query holds an adverb or an abstract noun made
+// from the form ("abnormally", "calmness", "simply" for "simple"), and not
+// the form itself: a word's derivation, which no product's name takes.
+func derivedIn(fq, form string) bool {
+	n := len(form)
+	if n < 4 || containsWord(fq, form) {
+		return false
+	}
+	for pos := 0; ; {
+		w, np := wordAtAny(fq, pos)
+		if w == "" {
+			return false
+		}
+		if len(w) >= n && w[:n-1] == form[:n-1] {
+			switch rest := w[n-1:]; {
+			case rest[0] == form[n-1] && (rest[1:] == "ly" || rest[1:] == "ness"):
+				return true
+			case strings.HasSuffix(form, "le") && rest == "y", // simple → simply
+				form[n-1] == 'y' && (rest == "ily" || rest == "iness"): // happy → happily
+				return true
+			}
+		}
+		pos = np
+	}
+}
+
+// looseName: form holds punctuation between its words ("kuehne+nagel",
+// "kuehne + nagel", "j.crew") and fq holds the same words in a row without
+// it ("kuehne nagel", "j crew").
+func looseName(fq, form string) bool {
+	first, rest := wordAtAny(form, 0)
+	if first == "" || rest == len(form) || strings.IndexFunc(form, func(r rune) bool { return !isWordRune(r) && r != ' ' }) < 0 {
+		return false
+	}
+	return anyOccurrence(fq, first, func(_, en int) bool {
+		for fp, qp := rest, en; ; {
+			w, np := wordAtAny(form, fp)
+			if w == "" {
+				return true
+			}
+			q, nq := wordAtAny(fq, qp)
+			if q != w {
+				return false
+			}
+			fp, qp = np, nq
+		}
+	})
+}
+
+// lowerPhrase: text holds the folded form and the noun n (or its plural)
+// joined by a space, both in lower case: "a current account".
+func lowerPhrase(text, form, n string) bool {
+	return anyOccurrence(text, form, func(_, en int) bool {
+		return en < len(text) && text[en] == ' ' && sameNoun(n, peekWordAny(text, en+1)) && !hasUpper(peekWordAny(text, en+1))
+	})
+}
+
+// sameNoun: the answer's word a is the query's q or its plural ("a
+// teachable moment" asked, "teachable moments" answered).
+func sameNoun(q, a string) bool {
+	if strings.EqualFold(q, a) {
+		return true
+	}
+	for _, suf := range [...]string{"s", "es"} {
+		if len(a) == len(q)+len(suf) && strings.EqualFold(a[:len(q)], q) && strings.EqualFold(a[len(q):], suf) {
+			return true
+		}
+	}
+	return false
 }
 
 // surnameAlone: the answer writes w capitalised by itself, not after or
@@ -631,19 +785,32 @@ func (an *analysis) localEvidence(c *cand) {
 	c.scored = true
 	surface := text[c.start:c.end]
 	ownCase := an.ownCase(c)
-	capital := ownCase || unicode.IsUpper(firstRune(surface))
+	capital := ownCase || an.casualName(c) || unicode.IsUpper(firstRune(surface))
 	prev := prevToken(text, rec.rawStart, c.start)
 	next := nextToken(text, c.end, rec.end)
 	tld := tldFollows(text, c.end)
 	// A platform before a name qualifies a feature ("iOS Zoom", "Android
 	// Ring tones"); after it, the product ("Zoom iOS app").
 	cue := inSet(productCues, prev.word) && !inSet(platformCues, prev.word) || inSet(productCues, next.word)
+	if cue && c.phrase && !(inSet(productCues, prev.word) && !inSet(platformCues, prev.word)) {
+		// "Current accounts …" beside the query's and the answer's
+		// "current account": the phrase's own noun is no cue
+		cue = false
+	}
 	if cue && an.phraseAsked && c.ent == 0 && nameLike(next.word) && inSet(productCues, next.word) {
 		// "Open the Sprite Editor" beside the query's "sprite sheet": a
 		// capitalised label of the software the answer is about, no cue
 		cue = false
 	}
 	def := an.definitional(c)
+	if def == defChoice {
+		// "Drip is the better pick" beside the query's "drip coffee":
+		// the kind the query asks about is the pick
+		def = defProduct
+		if an.queryWord[c.ent] {
+			def = defNone
+		}
+	}
 	anchor := isLinkAnchor(text, c.start, c.end)
 	reject := func() { c.state, c.local, c.verbUse = candRejected, -2, true }
 
@@ -711,7 +878,10 @@ func (an *analysis) localEvidence(c *cand) {
 		// product cue, a domain suffix, a definition or a link anchor says
 		// otherwise; after an article it is a common noun ("a coda", "the
 		// notion that") unless a cue or a domain suffix makes it a product.
-		nounUse := (inSet(articles, prev.word) || inSet(nounDeterminers, prev.word)) && !cue && !tld
+		// "a current account", "the square root": a lower-case word
+		// between an article and a product's noun modifies the noun as an
+		// adjective does, the cue notwithstanding
+		nounUse := (inSet(articles, prev.word) || inSet(nounDeterminers, prev.word)) && !tld
 		// "un blender chauffant", "el scooter": after another language's
 		// article, in an answer in that language, the word is that
 		// language's common noun
@@ -802,7 +972,14 @@ func (an *analysis) localEvidence(c *cand) {
 	}
 	// Weekdays and months are capitalised in ordinary English: their
 	// capitals say nothing.
-	capEvidence := !start && !title && !menu && !p.calendar && !ownCase
+	capEvidence := !start && !title && !menu && !p.calendar && !ownCase && !quotedPhraseStart(text, rec.rawStart, c.start, next)
+	if !start && !cue && !tld && def == defNone && an.nonEnglish() && germanNoun(text, rec.rawStart, c.start, next) {
+		// "eine gut gedengelte Sense muss …": German capitalises its
+		// common nouns, and an article with an adjective before the word
+		// makes it one; the answer likely uses the word so elsewhere too
+		capEvidence = false
+		c.nounSense = true
+	}
 	// A bare capitalised subject of a French, Spanish, Italian, Portuguese
 	// or German verb is a name: their common nouns take an article.
 	capEvidence = capEvidence || start && !title && !ownCase && inSet(foreignPredicates, next.word)
@@ -836,8 +1013,18 @@ func (an *analysis) localEvidence(c *cand) {
 		score += wProductLine // "Square Register", "Zoom Webinars", "Discord voice channels"
 	}
 
-	if !feature && an.predicateFollows(c, rec) {
+	if !feature && (companyFact(text, c.end, rec.end) || pronounFact(text, c.end, rec.end)) {
+		// "Bolt was founded in Estonia", "X went public": what only an
+		// organisation does, twice a predicate's weight
+		score += 2 * wPredicate
+	} else if !feature && an.predicateFollows(c, rec) {
 		score += wPredicate
+		if ownCase && !capEvidence && strings.IndexByte(p.folded, ' ') > 0 {
+			// "one sec forces a short pause": a phrase its owner writes in
+			// lower case, as the subject of a verb, is the name — the
+			// phrase itself takes no verb — so it counts as a capital would
+			score += wCapital
+		}
 	}
 	if start && !title && !c.otherSense && an.companyFollows(rec) {
 		// "Ritual has its multivitamins tested … The company also
@@ -872,6 +1059,58 @@ func (an *analysis) localEvidence(c *cand) {
 	c.local = score
 }
 
+// quotedPhraseStart: the word opens a quotation that goes on in lower
+// case ("the message **\"Abnormal program termination\"**", "a sign
+// saying “Beware of the dog”"): a quoted sentence's or title's first
+// capital, the quotation's and not a name's.
+func quotedPhraseStart(text string, lo, pos int, next tok) bool {
+	if next.sep != 0 || next.word == "" || !unicode.IsLower(firstRune(next.word)) {
+		return false
+	}
+	k := pos
+	for k > lo && (text[k-1] == '*' || text[k-1] == '_') {
+		k--
+	}
+	r, size := utf8.DecodeLastRuneInString(text[lo:k])
+	if r != '"' && r != '“' {
+		return false
+	}
+	k -= size
+	for k > lo && (text[k-1] == '*' || text[k-1] == '_') {
+		k--
+	}
+	return k > lo && (text[k-1] == ' ' || text[k-1] == '(')
+}
+
+// germanNoun: a German article and one or two lower-case words (an
+// adjective, an adverb) stand right before pos, and a lower-case word, no
+// product's name, follows: "eine gut gedengelte Sense muss", "den alten
+// Rasen mähen". A brand after an article alone ("die Sense App", "der
+// Ring zeigt") is left to its other evidence.
+func germanNoun(text string, lo, pos int, next tok) bool {
+	if next.sep != 0 || next.word == "" || !unicode.IsLower(firstRune(next.word)) {
+		return false
+	}
+	at := pos
+	for k := 0; k < 3; k++ {
+		w, ws := wordBefore(text[:at], at)
+		if w == "" || ws < lo || strings.TrimSpace(text[ws+len(w):at]) != "" {
+			return false
+		}
+		if k > 0 && inSet(germanArticles, strings.ToLower(w)) {
+			return true
+		}
+		if !unicode.IsLower(firstRune(w)) || inSet(germanArticles, w) {
+			return false
+		}
+		at = ws
+	}
+	return false
+}
+
+// germanArticles open a German noun phrase.
+var germanArticles = set(`der die das den dem ein eine einen einem einer eines`)
+
 // categoryAside: a dash, a colon or an opening parenthesis right before
 // pos follows a noun of a product category ("a dish soap — Dawn", "a
 // sunscreen: Solvie"), so the capitalised word at pos names one of them.
@@ -902,6 +1141,13 @@ func categoryAside(text string, lo, pos int) bool {
 // company or a product.
 func (an *analysis) companyFollows(rec *sentRec) bool {
 	text := an.text
+	// "Staples has been closing stores: the U.S. chain operated …": the
+	// clause after a colon, a semicolon or a dash goes on the same way
+	for _, sep := range [...]string{": ", "; ", " — ", " – "} {
+		if k := strings.Index(text[rec.start:rec.end], sep); k > 0 && an.anaphoraAt(rec.start+k+len(sep), rec.end) {
+			return true
+		}
+	}
 	pos := rec.end
 	for pos < len(text) && strings.IndexByte(".!?)*_\"", text[pos]) >= 0 {
 		pos++
@@ -910,18 +1156,78 @@ func (an *analysis) companyFollows(rec *sentRec) bool {
 	if !ok {
 		return false
 	}
+	return an.anaphoraAt(s, e)
+}
+
+// companyFact: the words after the name state what only an organisation
+// does or undergoes — founded, headquartered, acquired, rebranded, went
+// public, raised a round, shut down, laid off — past an auxiliary ("was",
+// "has been").
+func companyFact(text string, pos, end int) bool {
+	w, np := wordAt(text, pos, end)
+	for k := 0; k < 2 && inSet(companyFactAux, w); k++ {
+		w, np = wordAt(text, np, end)
+	}
+	if inSet(companyFacts, w) {
+		return true
+	}
+	n := peekWordAt(text, np, end)
+	is := strings.EqualFold
+	return is(w, "shut") && is(n, "down") || is(w, "went") && (is(n, "public") || is(n, "bankrupt")) ||
+		is(w, "laid") && is(n, "off") || is(w, "filed") && is(n, "for") || is(w, "spun") && is(n, "off")
+}
+
+// pronounFact: within the sentence after the name, "it" or "which"
+// undergoes an organisation's event ("Kite used to do this, but it shut
+// down in 2022", "X, which was acquired by Y in 2024").
+func pronounFact(text string, pos, end int) bool {
+	for k := 0; k < 14; k++ {
+		w, np := wordAtAny(text[:end], pos) // past commas
+		if w == "" {
+			return false
+		}
+		if (strings.EqualFold(w, "it") || strings.EqualFold(w, "which")) && companyFact(text, np, end) {
+			return true
+		}
+		pos = np
+	}
+	return false
+}
+
+var (
+	companyFactAux = set(`was were is has had been`)
+	companyFacts   = set(`founded headquartered acquired incorporated rebranded renamed merged ipoed co-founded`)
+)
+
+// anaphoraAt: text[s:e] opens with "the" or "this", at most two
+// modifiers ("the U.S. chain", "this Dutch bank") and a noun that refers
+// back to a company or a product, not before a name ("The company Manuka
+// Health sells …" introduces another one).
+func (an *analysis) anaphoraAt(s, e int) bool {
+	text := an.text
 	w, np := wordAt(text, s, e)
 	if !strings.EqualFold(w, "the") && !strings.EqualFold(w, "this") {
 		return false
 	}
-	n, np := wordAt(text, np, e)
-	// "The company Manuka Health sells …" introduces another one
-	return inSet(anaphoraNouns, n) && !nameLike(peekWordAt(text, np, e))
+	for k := 0; k < 3; k++ {
+		n, next := wordAtAny(text[:e], np) // past an initialism's dots: "the U.S. chain"
+		if inSet(anaphoraNouns, n) {
+			return !nameLike(peekWordAt(text, next, e))
+		}
+		// a modifier: a place's adjective or an abbreviation ("U.S.",
+		// "Dutch", "online"), not a noun phrase of its own
+		if n == "" || k == 2 || inSet(functionWords, n) {
+			return false
+		}
+		np = next
+	}
+	return false
 }
 
 // anaphoraNouns after "The" or "This" refer back to a company or a
 // product.
-var anaphoraNouns = set(`company brand firm startup maker manufacturer retailer app service platform bank`)
+var anaphoraNouns = set(`company brand firm startup maker manufacturer retailer app service platform bank chain
+airline carrier insurer lender brokerage operator marketplace`)
 
 // foreignNounUse: the answer writes the pattern as its language's common
 // noun — in lower case after an article of another language, twice or more
@@ -1054,7 +1360,7 @@ func (an *analysis) contextEvidence(c *cand) float64 {
 	if c.verbUse && c.local < -1 || an.d.pats[c.pat].calendar && c.local < 0 {
 		return 0
 	}
-	capital := an.ownCase(c) || unicode.IsUpper(firstRune(text[c.start:c.end]))
+	capital := an.ownCase(c) || an.casualName(c) || unicode.IsUpper(firstRune(text[c.start:c.end]))
 	sc := an.sc
 	rec := &sc.sents[c.srec]
 	var s float64
@@ -1143,7 +1449,9 @@ func (an *analysis) verbUse(c *cand, rec *sentRec, prev, next tok, initial bool)
 	if initial && inSet(verbObjects, next.word) && !productNameGoesOn(text, c.end, rec.end) && !an.nonEnglish() {
 		return true
 	}
-	return !unicode.IsUpper(firstRune(text[c.start:c.end])) && inSet(verbBefore, prev.word) && an.d.pats[c.pat].level < 50
+	// a name no word list holds is no verb ("use venmo")
+	l := an.d.pats[c.pat].level
+	return !unicode.IsUpper(firstRune(text[c.start:c.end])) && inSet(verbBefore, prev.word) && l > 0 && l < 50
 }
 
 // uiPath: the word is a step of a menu path ("Settings > Display > Zoom",
@@ -1682,7 +1990,7 @@ marketplace delivery grocery groceries retailers shopping subscription subscript
 oferece tem permite è offre ha permette resta`)
 
 	// objectStarts open the object of a verb ("learns your schedule").
-	objectStarts = set(`your you the an this it its these those them their our my his her users people teams
+	objectStarts = set(`your you the a an this it its these those them their our my his her users people teams
 customers businesses every each all any some both`)
 
 	// foreignArticles: articles of French, Spanish, Italian, Portuguese and
@@ -1880,6 +2188,28 @@ func prefixedIn(s, pre, form string) bool {
 func (an *analysis) ownCase(c *cand) bool {
 	surface := an.text[c.start:c.end]
 	return c.kind != KindDomain && slices.Contains(an.d.ents[c.ent].lower, surface)
+}
+
+// casualName: in an English answer, a name no word list holds written in
+// lower case ("use venmo or Zelle", "monzo doesn't charge") is the name
+// written casually, read as a capitalised one; in another language it
+// may be that language's word ("devenir boulanger").
+func (an *analysis) casualName(c *cand) bool {
+	if an.d.pats[c.pat].level != 0 || c.kind != KindName || c.phrase || unicode.IsUpper(firstRune(an.text[c.start:c.end])) ||
+		an.ownCase(c) || identifierPart(an.text, c.start, c.end) {
+		return false
+	}
+	// only where a name stands: a sentence's subject ("monzo doesn't
+	// charge"), or beside a capitalised name in an enumeration ("venmo or
+	// Zelle"); "the right headspace", "on headspace" are words the list
+	// lacks
+	text, rec := an.text, &an.sc.sents[c.srec]
+	next := nextToken(text, c.end, rec.end)
+	named := atSentenceStart(text, rec.rawStart, c.start) && next.word != "" && !inSet(functionWords, next.word)
+	if k := strings.Index(text[c.end:rec.end], next.word); !named && k >= 0 && inSet(enumerators, next.word) {
+		named = nameLike(peekWordAt(text, c.end+k+len(next.word), rec.end))
+	}
+	return named && !an.nonEnglish()
 }
 
 // hasUpper reports whether s has an upper-case letter.
@@ -2298,6 +2628,12 @@ func (an *analysis) personName(c *cand, rec *sentRec) bool {
 			return false
 		}
 		s, other = c.start-1-len(prev.word), prev.word
+		// a middle name before it ("Hans Christian Ørsted"): the first
+		// name may be the one that is a name by itself
+		if first := prevToken(text, rec.rawStart, s); nameLike(first.word) && s > 0 && text[s-1] == ' ' &&
+			strings.HasSuffix(text[:s-1], first.word) && !atSentenceStart(text, rec.rawStart, s-1-len(first.word)) && !properNoun(other) {
+			s, other = s-1-len(first.word), first.word
+		}
 	}
 	// a query that asks who did something is answered with people's names
 	person := asksWho(an.query)
@@ -2312,7 +2648,11 @@ func (an *analysis) personName(c *cand, rec *sentRec) bool {
 	}
 	if !person {
 		lo := max(rec.rawStart, s-maxTokenBytes)
-		if by := prevToken(text, lo, s); by.word == "by" {
+		by := prevToken(text, lo, s)
+		// "the Danish physicist Hans Christian Ørsted": a person's calling
+		// in apposition before the full name
+		person = inSetStem(personCallings, by.word)
+		if by.word == "by" {
 			if k := strings.LastIndex(text[lo:s], "by"); k >= 0 {
 				person = inSet(personCredits, strings.ToLower(prevToken(text, lo, lo+k).word))
 			}
@@ -2333,6 +2673,12 @@ philosophy ideas death birth childhood career`)
 	// authorWorks after a single possessive name: what only a person
 	// writes ("Postman's essay", not "Amazon's book sales").
 	authorWorks = set(`novel novels memoir memoirs poem poems essay essays biography autobiography thesis`)
+	// personCallings right before a full name are a person's: "the
+	// physicist Hans Christian Ørsted", "the novelist Ann Patchett".
+	personCallings = set(`physicist chemist biologist scientist mathematician astronomer engineer inventor explorer
+philosopher economist historian novelist writer author poet playwright painter sculptor composer conductor
+pianist violinist singer songwriter actor actress director filmmaker architect designer photographer
+journalist politician senator chancellor emperor admiral professor physician surgeon footballer athlete`)
 	// personCredits before "by" credit a person's work ("directed by").
 	personCredits = set(`directed written authored composed painted narrated illustrated coined sung co-written
 co-directed photographed choreographed`)

@@ -56,6 +56,18 @@ func FuzzDetect(f *testing.F) {
 		{"Acme-les-Bains", "acme les bains"}, {"Acme | Acmeless", "acme vs acmeless"}, {"-Acme", "x acme"},
 		{"a soap —Acme", ""}, {"soap:Acme", ""}, {"—Acme", ""}, {"(Acme", ""},
 		{"Acme hasn't announced it that I know of, but users", "acme"}, {"Acme: no idea, but", ""},
+		// a query's compound at a start, kinds compared, derived forms,
+		// German nouns, quotations, anaphora, hedges (d10)
+		{"Acme moments", "a acme moment"}, {"**Acme coffee** and pour-over", "pour over vs acme coffee"},
+		{"Acme lasts. PEX", "acme vs pex plumbing"}, {"Acme", " vs "}, {"Acme", "vs"}, {"Acme", "acme versus"},
+		{"## Acme Program\n\"Acme x", "terminated acmely"}, {"Acme", "acmly"}, {"Acme", "acmeness acme"},
+		{"eine gut gedengelte Acme muss", "Acme dengeln"}, {"ein Acme", ""}, {"gut Acme x", ""},
+		{"the message **\"Acme program", ""}, {"\"Acme", ""}, {"“Acme x", ""},
+		{"Acme closed: the U.S. chain ran", ""}, {"U.S. x", ""}, {"Acme: the", ""}, {"Acme — this", ""},
+		{"Hans Christian Acme", "who"}, {"the physicist Hans Acme", ""}, {"Acme was founded", ""}, {"Acme shut down", ""}, {"Acme shut", ""}, {"Acme shut ", ""},
+		{"\"Acme\" isn't a name I can place", ""}, {"I can't place the", ""}, {"place name", ""},
+		{"no coverage of Acme, but it's a", ""}, {"Acme, but it", ""}, {"a acme account. Acme accounts", "acme account"},
+		{"Acme", "kuehne+nagel"}, {"Acme", "acme + "}, {"Acme", "+"},
 	} {
 		f.Add(tc[0], tc[1])
 	}

@@ -87,6 +87,7 @@ type analysis struct {
 	// queryProduct: the query asks about products ("best", "app", "vs", a
 	// product category) or names two tracked entities
 	queryProduct bool
+	queryNamed   int // tracked entities the query names
 	// queryNatural: the query asks about a natural kind or a sign ("how
 	// many moons does saturn have", "saturn return astrology")
 	queryNatural bool
@@ -407,6 +408,7 @@ const (
 	defNone        = iota
 	defProduct     // "Box is a cloud storage platform"
 	defNaturalKind // "Mercury is the smallest planet", "**Amazon** – the largest river"
+	defChoice      // "X is the better pick": an evaluation any thing takes, a product's only when the query asks about one
 )
 
 // definitional: the sentence defines X within a few words — "X is a cloud
@@ -457,10 +459,14 @@ func (an *analysis) definitional(c *cand) int {
 		switch {
 		case w == "":
 			k = 6
+		case inSetStem(pickNouns, w):
+			return defChoice
 		case inSetStem(definitionCues, w) || inSetStem(categoryNouns, w):
 			return defProduct
 		case inSetStem(naturalNouns, w) || w == "sign":
 			return defNaturalKind // "Gemini is an air sign"
+		case inSet(wordNouns, w):
+			return defNaturalKind // "Thrive is a strong word": the word itself
 		case inSet(rankedWords, strings.ToLower(w)):
 			ranked = true
 		}
@@ -472,6 +478,10 @@ func (an *analysis) definitional(c *cand) int {
 	}
 	return defNone
 }
+
+// wordNouns define a name as a word of the language ("X is a strong
+// word", "X is the verb here"): the word itself is meant.
+var wordNouns = set(`word words term verb noun adjective adverb phrase expression idiom synonym`)
 
 // rankedWords rank a thing among products by buyers, testers or the
 // market (not physical superlatives: "the smallest planet").

@@ -36,6 +36,7 @@ const (
 	igPrep                       // "about", "on", "regarding": information about something
 	igPrice                      // "pricing", "prices": information only when current ("reliable pricing")
 	igCurrent                    // "current", "reliable", "up-to-date": qualifies a price as information
+	igPlace                      // "place": cognition only of a name ("a name I can't place"), not of an order
 )
 
 var ignoranceWords = func() map[string]uint16 {
@@ -75,6 +76,7 @@ var ignoranceWords = func() map[string]uint16 {
 	add(igPrep, `about on regarding for of concerning around`)
 	add(igPrice, `pricing prices price rates fees costs`)
 	add(igCurrent, `current reliable up-to-date recent latest accurate exact verified date`)
+	add(igPlace, `place`)
 	return m
 }()
 
@@ -107,7 +109,7 @@ var knowledgeStems = []string{
 	"figures", "numbers", "statistic", "stats", "trained", "sagen", "beurteil", "decir", "give", "quot", "report",
 	// French, German, Spanish, Portuguese, Italian
 	"donn", "renseign", "angab", "daten", "einzelheit", "dato", "dados", "dati", "dettagl", "connai", "kenne", "bekannt",
-	"vertraut", "conoz", "conhe", "conosc", "nothing",
+	"vertraut", "conoz", "conhe", "conosc", "nothing", "place",
 }
 
 // priceFilter and currentFilter: a price word is a knowledge term only
@@ -250,9 +252,13 @@ func knowledgeNear(toks []igTok, i int) (int, bool) {
 			// "across" is cognition only in "come across"
 		case t.cls&igCog != 0 && self && !block && !followedByAny(toks, j, "that", "how to") && !toBeWithin(toks, j):
 			return j, true
+		case t.cls&igPlace != 0 && self && nameBefore(toks, j):
+			// "isn't a name I can place", "I can't place the name"
+			return j, true
 		case t.cls&igSpeech != 0 && self && !block && !enough:
 			for k := j + 1; k < min(len(toks), j+8); k++ {
-				if toks[k].cls&igQualify != 0 {
+				// "reliably", or "a reliable, current review of X"
+				if toks[k].cls&(igQualify|igCurrent) != 0 {
 					return j, true
 				}
 			}
@@ -265,6 +271,21 @@ func knowledgeNear(toks []igTok, i int) (int, bool) {
 		}
 	}
 	return 0, false
+}
+
+// nameBefore: "name" or "names" stands within four words before j, or
+// "the name" right after it, in j's clause — "place" recalls a name
+// there, not an order or a bet.
+func nameBefore(toks []igTok, j int) bool {
+	if followedBy(toks, j, "the", "name") || followedBy(toks, j, "that", "name") || followedBy(toks, j, "this", "name") {
+		return true
+	}
+	for k := max(0, j-4); k < j; k++ {
+		if toks[k].clause == toks[j].clause && (strings.EqualFold(toks[k].word, "name") || strings.EqualFold(toks[k].word, "names")) {
+			return true
+		}
+	}
+	return false
 }
 
 // currentBefore: a currency qualifier ("current", "reliable", "up to

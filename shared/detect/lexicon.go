@@ -52,8 +52,13 @@ products service services company startup vendor provider marketplace cli
 var definitionCues = set(`
 app application software tool platform crm service suite solution product company
 startup provider vendor browser editor workspace marketplace sdk api plugin extension
-saas website search engine assistant chatbot manager tracker builder alternative option choice pick place
+saas website search engine assistant chatbot manager tracker builder
 `)
+
+// pickNouns define a thing as one to choose ("the better pick", "a good
+// place to start", "a safe bet", "a good starting point"): products and
+// kinds alike.
+var pickNouns = set(`alternative option choice pick place bet starting`)
 
 // enumerators join items of an enumeration.
 var enumerators = set(`and or & vs vs. versus nor plus`)

@@ -2347,9 +2347,14 @@ func boldLabel(text string, st, en int) bool {
 }
 
 // peekWord returns the ASCII word after pos (skipping spaces), at most
-// maxTokenBytes long, without reading further.
+// maxTokenBytes long, without reading further. Callers skip ahead by the
+// length of a word they read ("shut" + " " + next), so pos may lie past e
+// at the answer's end: there is no word there.
 func peekWord(text string, pos, e int) string {
-	e = min(e, pos+maxTokenBytes)
+	e = min(e, pos+maxTokenBytes, len(text))
+	if pos >= e {
+		return ""
+	}
 	for pos < e && (text[pos] == ' ' || text[pos] == '\t') {
 		pos++
 	}

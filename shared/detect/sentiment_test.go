@@ -176,3 +176,19 @@ func TestSentimentIdioms(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) { checkBrandSentiment(t, zestora, tc.query, tc.text, tc.want) })
 	}
 }
+
+// Rules that read the word after next ("shut it down", "fees of
+// thousands", "settled on") must not read past an answer that ends first:
+// "Acme shut" once panicked in peekWord.
+func TestAnswerEndsBeforeTheWordARulePeeksAt(t *testing.T) {
+	d := New(Entity{Name: "Acme"}, nil)
+	for _, text := range []string{"Acme shut", "Acme shut ", "Acme shutting", "Acme fees of", "Acme was sued on",
+		"Acme stopped", "Acme is still", "Acme's bills of"} {
+		t.Run(text, func(t *testing.T) {
+			r := d.Detect(text, nil)
+			if r.Verdict != VerdictMentioned {
+				t.Errorf("verdict %s, want mentioned", r.Verdict)
+			}
+		})
+	}
+}
