@@ -1207,6 +1207,10 @@ func TestClassQueryCompoundAtStart(t *testing.T) {
 			"Relay workflows run up to 500 steps a month on the free plan, and Relay charges per step after that.", VerdictMentioned},
 		{"a comparison with an untracked product", entRelay, nil, "relay vs zapier",
 			"Relay is the better pick for small teams: its workflows are cheaper and easier to review.", VerdictMentioned},
+		{"a noun before the noun: the maker's name", Entity{Name: "Harbor", Domains: []string{"harborkayaks.com"}}, nil, "should i get a harbor kayak",
+			"Harbor kayaks track straight and weigh under 20 kg, and the company ships them free to most of Europe.", VerdictMentioned},
+		{"a review asked of a lower-case brand's product", Entity{Name: "Lumen", Domains: []string{"lumenlamps.com"}}, nil, "a lumen lamp review",
+			"Lumen lamps dim smoothly to 1% and pair with most smart-home hubs; the shade scratches easily.", VerdictMentioned},
 	})
 }
 

@@ -314,13 +314,30 @@ func (an *analysis) inQueryPhrase(c *cand, fq string) bool {
 // start, before the noun in lower case ("Teachable moments work best",
 // "**Drip coffee** and pour-over"). A product line capitalises both
 // ("Zoom Workplace"); "amazon return problems", "does mercury offer" put
-// no determiner before the name.
+// no determiner before the name. A query that shops ("should i buy a
+// summit tent", "a lumen lamp review") writes the brand in lower case as
+// any query does: its phrase is the product's; so is a noun's ("should i
+// get a harbor kayak"), as only an adjective qualifies a common noun here.
 func (an *analysis) commonNounPhrase(c *cand, fq string, st int, right string) bool {
 	if !an.d.pats[c.pat].common || hasUpper(right) || !atSentenceStart(an.text, an.sc.sents[c.srec].rawStart, c.start) {
 		return false
 	}
 	q, _ := wordBefore(fq, st)
-	return inSet(queryDeterminers, q) || an.kindsCompared(fq)
+	return inSet(queryDeterminers, q) && !an.queryProduct && adjectival(an.text[c.start:c.end]) || an.kindsCompared(fq)
+}
+
+// adjectival: w ends as English adjectives are derived ("teachable",
+// "actionable", "mindful", "curious", "restless"). After a determiner such
+// a word qualifies the noun; a noun there ("a canyon bike", "a harbor
+// kayak") is more often the maker's name, as a query writes every name in
+// lower case.
+func adjectival(w string) bool {
+	for _, suf := range [...]string{"able", "ible", "ful", "ous", "ive", "less", "ish"} {
+		if len(w) > len(suf)+2 && strings.EqualFold(w[len(w)-len(suf):], suf) {
+			return true
+		}
+	}
+	return false
 }
 
 // kindsCompared: the query compares two things of which it names only
