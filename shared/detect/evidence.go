@@ -120,6 +120,10 @@ func (an *analysis) propagateSense() {
 		}
 		for k := range cands {
 			o := &cands[k]
+			if k != i && o.guarded && o.state == candPending && !o.sensed && an.labelSense(o, c) {
+				o.cued = false // "the Reflect Tool" beside a menu's "› Reflect…" (wordsense.go)
+				o.local -= wCue
+			}
 			if k != i && o.pat == c.pat && o.guarded && o.state == candPending && !o.otherSense && !o.cued && !o.sensed {
 				o.sensed = true
 				o.local += w
@@ -186,6 +190,8 @@ func (an *analysis) prepareQuery() {
 			}
 		}
 	}
+	place = place || placeQuery(fq) // "things to do near albert dock"
+	an.queryInflections(fq)         // "rabbits burrowing": the word, inflected
 	if place && !an.queryProduct {
 		for ei, named := range an.queryNames {
 			an.queryWord[ei] = an.queryWord[ei] || named
@@ -692,6 +698,11 @@ func (an *analysis) localEvidence(c *cand) {
 	}
 	if !cue && !tld && def == defNone && !feature && !c.otherSense && capital && an.personName(c, rec) {
 		// "Neil Postman's argument", "directed by Chloé Zhao": a person
+		score += wNaturalKind
+		c.otherSense = true
+	}
+	if !cue && !tld && def == defNone && !c.otherSense && capital && an.pluralAgreement(c, rec) {
+		// "Hiking Sandals Are a Bad Idea": the plural noun (wordsense.go)
 		score += wNaturalKind
 		c.otherSense = true
 	}

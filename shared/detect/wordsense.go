@@ -1,0 +1,130 @@
+package detect
+
+import (
+	"strings"
+	"unicode"
+)
+
+// Word senses of ordinary-word brands that no product cue decides, read
+// from the grammar around the word rather than from phrase lists (issue
+// 11, the classes blind batch AA showed):
+//
+//   - the query inflects the word as a verb ("rabbits burrowing",
+//     "grazed"): a brand's name is not conjugated, so the query uses the
+//     word as a word;
+//   - a plural noun agrees with a plural copula ("Hiking Sandals Are a Bad
+//     Idea"): a brand whose name is a plural takes the singular ("Sandals
+//     is the safe pick");
+//   - a capitalised label after the name ("the Reflect Tool") in an answer
+//     whose other occurrence is a menu step of the same software names
+//     that software's control, not the product;
+//   - the query asks about a place visited ("things to do near albert
+//     dock"), as "visit" and "sightseeing" do;
+//   - a product's range or line-up is a generic aspect: disclaiming it is
+//     ignorance of the product.
+
+// queryInflections marks as used as a word (queryWord) the entities whose
+// ordinary word the query holds only inflected as a verb — the form plus
+// "ing" or "ed", with a final "e" dropped or a final consonant doubled
+// ("burrowing", "grazing", "reflected", "digging") — and never as written.
+func (an *analysis) queryInflections(fq string) {
+	for pi := range an.d.pats {
+		p := &an.d.pats[pi]
+		if !p.common || p.domain || len(p.folded) < 3 || !isASCII(p.folded) || strings.IndexByte(p.folded, ' ') >= 0 ||
+			containsWord(fq, p.folded) || !verbInflected(fq, p.folded) {
+			continue
+		}
+		for _, o := range p.owners {
+			an.queryWord[o.ent] = true
+		}
+	}
+}
+
+// verbInflected: the folded text s holds form inflected as a verb, as a
+// whole word.
+func verbInflected(s, form string) bool {
+	n := len(form)
+	stems := [3]string{form, "", ""}
+	if form[n-1] == 'e' {
+		stems[1] = form[:n-1] // "graze" → "grazing", "grazed"
+	} else if n >= 3 && !vowel(form[n-1]) && vowel(form[n-2]) && !vowel(form[n-3]) && form[n-1] != 'w' && form[n-1] != 'x' && form[n-1] != 'y' {
+		stems[1] = form + form[n-1:] // "dig" → "digging"
+	}
+	for _, st := range stems {
+		if st == "" {
+			continue
+		}
+		for _, suf := range [2]string{"ing", "ed"} {
+			if st == form && form[n-1] == 'e' && suf == "ed" {
+				suf = "d" // "graze" → "grazed"
+			}
+			if containsWord(s, st+suf) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func vowel(b byte) bool { return strings.IndexByte("aeiou", b) >= 0 }
+
+// pluralAgreement: the brand's word is an English plural ("sandals",
+// "boots": a word once its "s" is dropped), and this occurrence is the
+// subject of a plural copula right after it ("Sandals are …", "Hiking
+// Sandals Are a Bad Idea"): the plural noun. A company or a product named
+// so takes the singular ("Sandals is the safe pick", "Boots is a UK
+// pharmacy").
+func (an *analysis) pluralAgreement(c *cand, rec *sentRec) bool {
+	f := an.d.pats[c.pat].folded
+	n := len(f)
+	if n < 4 || f[n-1] != 's' || strings.HasSuffix(f, "ss") || strings.HasSuffix(f, "us") || strings.HasSuffix(f, "is") ||
+		ordinaryLevel(f[:n-1]) == 0 && !(strings.HasSuffix(f, "es") && ordinaryLevel(f[:n-2]) != 0) {
+		return false
+	}
+	w, np := wordAt(an.text, c.end, rec.end)
+	if n := contractionLen(an.text, w, np, rec.end); n > 0 {
+		w += "'t"
+	}
+	return inSet(pluralAgreeing, strings.ToLower(w))
+}
+
+// pluralAgreeing are the copulas only a plural subject takes.
+var pluralAgreeing = set(`are were aren't weren't`)
+
+// labelSense: o's only product cue is a capitalised control's name after
+// it ("the Reflect Tool", "the Zoom Panel"), and sense, another occurrence
+// of the same word, is a step of a menu path ("Object › Transform ›
+// Reflect…"): the answer walks through the menus of some software, whose
+// tool the label names (one sense per answer). The cue is withdrawn.
+func (an *analysis) labelSense(o, sense *cand) bool {
+	text := an.text
+	if !o.cued || sense.pat != o.pat || !uiPath(text, sense.start, sense.end) || uiPathRoot(text, sense.start) {
+		return false
+	}
+	rec := &an.sc.sents[o.srec]
+	prev := prevToken(text, rec.rawStart, o.start)
+	next := nextToken(text, o.end, rec.end)
+	return next.sep == 0 && unicode.IsUpper(firstRune(next.word)) && inSet(productCues, next.word) &&
+		!inSet(productCues, prev.word) && !tldFollows(text, o.end) && !isLinkAnchor(text, o.start, o.end) &&
+		an.definitional(o) != defProduct && !an.domainSeen[o.ent]
+}
+
+// placeQuery: the query asks what to do, see or eat around a place
+// ("things to do near albert dock", "what to see in canary wharf", "day
+// trip to …"), as "visit" and "sightseeing" do: its names are places.
+func placeQuery(fq string) bool {
+	for _, p := range placePhrases {
+		if strings.Contains(fq, p) {
+			return true
+		}
+	}
+	return false
+}
+
+var placePhrases = [...]string{"things to do", "what to see", "places to eat", "where to stay", "where to eat", "day trip",
+	"attractions in", "attractions near"}
+
+// lineupAspects after a possessive stand for the product itself, as
+// genericAspects do: its range, line-up or menu ("nothing reliable on
+// Graze's current range").
+var lineupAspects = set(`range ranges lineup line-up catalogue catalog menu selection assortment collection`)

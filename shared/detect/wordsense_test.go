@@ -1,0 +1,75 @@
+package detect
+
+import "testing"
+
+// Word senses blind batch AA showed (wordsense.go), with sentences written
+// for the tests: each table holds the sense the rule reads and the product
+// answers it must leave alone.
+
+func TestClassQueryInflection(t *testing.T) {
+	graze := Entity{Name: "Graze", Domains: []string{"graze.com"}}
+	wander := Entity{Name: "Wander", Domains: []string{"wander.com"}}
+	burrow := Entity{Name: "Burrow", Domains: []string{"burrow.com"}}
+	zoom := Entity{Name: "Zoom", Domains: []string{"zoom.us"}}
+	runVerdictCases(t, []verdictCase{
+		{"e dropped before ing", graze, nil, "how to treat a knee I grazed falling off my bike",
+			"Rinse it under cool running water first.\n\n## Clean the Graze Gently\n\nPat it dry and cover it with a breathable dressing.", VerdictOrdinaryWord},
+		{"ing after a consonant", wander, nil, "why does my dog keep wandering off on walks",
+			"Most dogs roam because they are bored or following a scent.\n\n## Curb the Wander Instinct\n\nWalk on a long line and reward every check-in.", VerdictOrdinaryWord},
+		{"the name as written is the brand's", burrow, nil, "is the burrow nomad sofa worth it",
+			"Burrow ships the Nomad in boxes that fit through narrow doors, and the frame bolts together without tools.", VerdictMentioned},
+		{"a product cue outweighs the inflection", zoom, nil, "zooming in on a shared screen",
+			"In the Zoom app, choose View Options and then Zoom Ratio to enlarge what the presenter shares.", VerdictMentioned},
+	})
+}
+
+func TestClassPluralAgreement(t *testing.T) {
+	sandals := Entity{Name: "Sandals", Domains: []string{"sandals.com"}}
+	boots := Entity{Name: "Boots", Domains: []string{"boots.com"}}
+	runVerdictCases(t, []verdictCase{
+		{"headline with a plural copula", sandals, nil, "are sandals good for a cruise",
+			"Deck shoes grip better on wet teak.\n\n## When Flat Sandals Are the Better Choice\n\nOn hot port days they dry fast and take no room.", VerdictOrdinaryWord},
+		{"plural subject mid-sentence", boots, nil, "are boots necessary for a winter hike",
+			"Layer wool over a synthetic base. In deep snow, Boots are essential, and gaiters keep the cuffs dry.", VerdictOrdinaryWord},
+		{"singular agreement is the company", sandals, nil, "adults only resorts in jamaica",
+			"Sandals is the adults-only chain most travel agents suggest: every property includes drinks, dining and water sports.", VerdictMentioned},
+		{"a plural subject joined to another", sandals, []Entity{{Name: "Couples Resorts"}}, "adults only resorts in jamaica",
+			"Sandals and Couples Resorts are the two adults-only chains on the north coast; both include drinks and water sports.", VerdictMentioned},
+	})
+}
+
+func TestClassMenuLabel(t *testing.T) {
+	warp := Entity{Name: "Warp", Domains: []string{"warp.dev"}}
+	runVerdictCases(t, []verdictCase{
+		{"a tool of the software whose menu the answer walks", warp, nil, "how to curve text in photoshop",
+			"Select the layer and choose **Edit › Transform › Warp** to bend it along a preset arc.\n\nFor finer control, the Warp Tool in the toolbar lets you drag single points.", VerdictOrdinaryWord},
+		{"the menu's root is the app", warp, nil, "best terminal for mac developers",
+			"Warp is a Rust-based terminal with command search built in. Open **Warp › Settings › Appearance** to pick a theme.", VerdictMentioned},
+		{"a lower-case cue is no label", warp, nil, "how to change the terminal font",
+			"In the Warp app, fonts live under **Settings › Appearance › Text**.", VerdictMentioned},
+	})
+}
+
+func TestClassPlaceQuery(t *testing.T) {
+	albert := Entity{Name: "Albert", Domains: []string{"albert.com"}}
+	canary := Entity{Name: "Canary", Domains: []string{"canary.is"}}
+	runVerdictCases(t, []verdictCase{
+		{"things to do near", albert, nil, "things to do near albert park melbourne",
+			"Albert Park Lake has a five-kilometre running loop, and the Grand Prix circuit runs along its edge.", VerdictOrdinaryWord},
+		{"what to see", canary, nil, "what to see in canary wharf on a sunday",
+			"Canary Wharf's Crossrail Place roof garden is free and rarely crowded at the weekend.", VerdictOrdinaryWord},
+		{"a product query stays the product's", albert, nil, "albert app review",
+			"Albert is a budgeting app that moves spare cash into savings automatically and charges a monthly fee for its Genius tier.", VerdictMentioned},
+	})
+}
+
+func TestClassIgnoranceLineup(t *testing.T) {
+	runVerdictCases(t, []verdictCase{
+		{"current range", Entity{Name: "Thistle", Domains: []string{"thistle.com"}}, nil, "thistle meals nut free",
+			"I have no dependable nutrition data for Thistle's winter range, so I can't say which of its meals are nut free.", VerdictUnknownToModel},
+		{"menu", Entity{Name: "Orvanta"}, nil, "orvanta nut free options",
+			"I don't have up-to-date details on Orvanta's menu, so ask the staff about nuts before you order.", VerdictUnknownToModel},
+		{"a statement beside it wins", Entity{Name: "Graze", Domains: []string{"graze.com"}}, nil, "graze snack box",
+			"I can't confirm Graze's current range. Graze is known for small, portioned snacks delivered by post.", VerdictMentioned},
+	})
+}
