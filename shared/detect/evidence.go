@@ -701,8 +701,9 @@ func (an *analysis) localEvidence(c *cand) {
 		score += wNaturalKind
 		c.otherSense = true
 	}
-	if !cue && !tld && def == defNone && !c.otherSense && capital && an.pluralAgreement(c, rec) {
-		// "Hiking Sandals Are a Bad Idea": the plural noun (wordsense.go)
+	if !cue && !tld && def == defNone && !c.otherSense && capital && (an.pluralAgreement(c, rec) || an.kindPredicate(c, rec)) {
+		// "Hiking Sandals Are a Bad Idea": the plural noun; "Osprey hunts
+		// over water": a creature (wordsense.go)
 		score += wNaturalKind
 		c.otherSense = true
 	}

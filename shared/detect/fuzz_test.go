@@ -47,6 +47,11 @@ func FuzzDetect(f *testing.F) {
 		{"Acme-les-Bains", "acme les bains"}, {"Acme | Acmeless", "acme vs acmeless"}, {"-Acme", "x acme"},
 		{"a soap —Acme", ""}, {"soap:Acme", ""}, {"—Acme", ""}, {"(Acme", ""},
 		{"Acme hasn't announced it that I know of, but users", "acme"}, {"Acme: no idea, but", ""},
+		// word senses by grammar, cut off mid-phrase (wordsense.go)
+		{"Slack", "how to stop slacking"}, {"Slacked. Slack", "slacked slackking slackeded"}, {"Slacks aren", ""},
+		{"Slacks aren't", ""}, {"Slacks Are", ""}, {"Slack hunts", ""}, {"Slack was", ""}, {"Slack is a raptor", ""},
+		{"Slack is a", ""}, {"Slack is the war", ""}, {"Edit › Slack. The Slack Tool", ""}, {"› Slack Tool", ""},
+		{"Slack", "things to do near slack"}, {"I have no data for Slack's range", "x"}, {"Slack's range", ""},
 	} {
 		f.Add(tc[0], tc[1])
 	}

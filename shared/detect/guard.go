@@ -451,7 +451,7 @@ func (an *analysis) definitional(c *cand) int {
 	if !inSet(articles, w) {
 		return defNone
 	}
-	ranked := false
+	ranked, phrase := false, np
 	for k := 0; k < 6; k++ {
 		w, np = wordAt(text, np, end)
 		switch {
@@ -459,7 +459,7 @@ func (an *analysis) definitional(c *cand) int {
 			k = 6
 		case inSetStem(definitionCues, w) || inSetStem(categoryNouns, w):
 			return defProduct
-		case inSetStem(naturalNouns, w) || w == "sign":
+		case inSetStem(naturalNouns, w) || w == "sign" || kindHead(text, text[phrase:np], w, np, end):
 			return defNaturalKind // "Gemini is an air sign"
 		case inSet(rankedWords, strings.ToLower(w)):
 			ranked = true

@@ -88,6 +88,64 @@ func (an *analysis) pluralAgreement(c *cand, rec *sentRec) bool {
 	return inSet(pluralAgreeing, strings.ToLower(w))
 }
 
+// kindPredicate: what the sentence says the word does, only a creature,
+// a plant, an event or a ruler does ("Osprey hunts over open water",
+// "Saffron blooms in October", "the battle was fought in 1415", "Albert
+// reigned for …"): another sense of the word. Products offer, charge and
+// sync; none hatches, migrates or was fought.
+func (an *analysis) kindPredicate(c *cand, rec *sentRec) bool {
+	text := an.text
+	w, np := wordAt(text, c.end, rec.end)
+	for k := 0; k < 2 && inSet(predicateAdverbs, w); k++ {
+		w, np = wordAt(text, np, rec.end)
+	}
+	lw := strings.ToLower(w)
+	if inSet(kindVerbs, lw) {
+		return true
+	}
+	if lw == "was" || lw == "were" {
+		return inSet(eventParticiples, strings.ToLower(peekWordAt(text, np, rec.end)))
+	}
+	return false
+}
+
+var (
+	// kindVerbs are what creatures, plants and rulers do (third person and
+	// past): not one names what a product or a company does.
+	kindVerbs = set(`hunts hunted preys preyed nests nested migrates migrated hibernates hibernated roosts roosted
+lays hatches hatched spawns spawned molts moults moulted forages foraged perches perched soars soared grazes grazed
+burrows burrowed pollinates germinates germinated blooms bloomed blossoms blossomed ripens ripened wilts reigned
+abdicated erupted erupts`)
+	// eventParticiples after "was"/"were": what happens to a battle, a
+	// treaty, a siege or a ruler.
+	eventParticiples = set(`fought signed besieged crowned assassinated beheaded canonised canonized ratified
+annexed sacked razed`)
+)
+
+// kindHead: w, the last word of phrase (the words after the article),
+// defining a word ("X is a fish-eating raptor", "X was a
+// siege of 1415"), names a creature, a craft, an event or a work of art —
+// and heads its phrase (the phrase ends, or "of", "that", "in" … follow),
+// so it is no modifier of a product's noun ("a war room tool").
+func kindHead(text, phrase, w string, np, end int) bool {
+	if !inSetStem(senseKinds, strings.ToLower(w)) || hasWordIn(phrase, functionWords) {
+		return false // "a great outlet for high-energy breeds": not what X is
+	}
+	next, _ := wordAt(text, np, end)
+	return next == "" || inSet(kindHeadFollowers, strings.ToLower(next))
+}
+
+var (
+	// senseKinds are the kinds an ordinary word names in its other senses:
+	// creatures, aircraft and ships, historical events, works and people
+	// of the past — none a kind of product.
+	senseKinds = set(`raptor mammal predator songbird insect reptile amphibian rodent breed marsupial primate
+aircraft airliner bomber warship battleship submarine locomotive battle war siege treaty dynasty uprising
+rebellion revolt opera symphony sonnet ballad novella poet painter composer novelist explorer emperor empress
+pharaoh saint unit`)
+	kindHeadFollowers = set(`of that which who whose in on from with found fought native known used and or`)
+)
+
 // pluralAgreeing are the copulas only a plural subject takes.
 var pluralAgreeing = set(`are were aren't weren't`)
 

@@ -73,3 +73,21 @@ func TestClassIgnoranceLineup(t *testing.T) {
 			"I can't confirm Graze's current range. Graze is known for small, portioned snacks delivered by post.", VerdictMentioned},
 	})
 }
+
+func TestClassKindSenses(t *testing.T) {
+	osprey := Entity{Name: "Osprey", Domains: []string{"osprey.com"}}
+	marathon := Entity{Name: "Marathon", Domains: []string{"marathon.com"}}
+	harrier := Entity{Name: "Harrier", Domains: []string{"harrier.io"}}
+	runVerdictCases(t, []verdictCase{
+		{"a creature's verb", osprey, nil, "birds of prey in scotland",
+			"Osprey hunts over lochs and plunges feet-first for trout; the best place to watch is Loch Garten in summer.", VerdictOrdinaryWord},
+		{"an event's participle", marathon, nil, "famous ancient greek battles",
+			"In 490 BC, Marathon was fought on the coast north of Athens, and the Athenians beat a larger Persian force there.", VerdictOrdinaryWord},
+		{"defined by a craft heading its phrase", harrier, nil, "cold war jets",
+			"Harrier is a British jump-jet aircraft that could take off vertically from small ships and clearings.", VerdictOrdinaryWord},
+		{"a product's verbs stay the product's", osprey, nil, "best hiking backpack for beginners",
+			"Osprey makes the packs most beginners end up with: the Atmos AG carries heavy loads comfortably and comes with a lifetime guarantee.", VerdictMentioned},
+		{"a kind's noun modifying a product's", harrier, nil, "competitive intelligence tools for sales",
+			"Harrier is a battle card tool for sales teams that keeps rival pricing current.", VerdictMentioned},
+	})
+}
