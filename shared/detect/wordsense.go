@@ -41,29 +41,50 @@ func (an *analysis) queryInflections(fq string) {
 }
 
 // verbInflected: the folded text s holds form inflected as a verb, as a
-// whole word.
+// whole word (read in place: no inflected string is built).
 func verbInflected(s, form string) bool {
 	n := len(form)
-	stems := [3]string{form, "", ""}
 	if form[n-1] == 'e' {
-		stems[1] = form[:n-1] // "graze" → "grazing", "grazed"
-	} else if n >= 3 && !vowel(form[n-1]) && vowel(form[n-2]) && !vowel(form[n-3]) && form[n-1] != 'w' && form[n-1] != 'x' && form[n-1] != 'y' {
-		stems[1] = form + form[n-1:] // "dig" → "digging"
+		// "graze" → "grazing", "grazed"
+		return inflectedIn(s, form[:n-1], 0, "ing") || inflectedIn(s, form, 0, "d")
 	}
-	for _, st := range stems {
-		if st == "" {
-			continue
-		}
-		for _, suf := range [2]string{"ing", "ed"} {
-			if st == form && form[n-1] == 'e' && suf == "ed" {
-				suf = "d" // "graze" → "grazed"
-			}
-			if containsWord(s, st+suf) {
-				return true
-			}
-		}
+	if inflectedIn(s, form, 0, "ing") || inflectedIn(s, form, 0, "ed") {
+		return true
+	}
+	if !vowel(form[n-1]) && vowel(form[n-2]) && !vowel(form[n-3]) && strings.IndexByte("wxy", form[n-1]) < 0 {
+		// "dig" → "digging", "digged"
+		return inflectedIn(s, form, form[n-1], "ing") || inflectedIn(s, form, form[n-1], "ed")
 	}
 	return false
+}
+
+// inflectedIn: stem at a word's start, then the byte double (when not
+// 0), then suf at the word's end, somewhere in s.
+func inflectedIn(s, stem string, double byte, suf string) bool {
+	for off := 0; ; {
+		i := strings.Index(s[off:], stem)
+		if i < 0 {
+			return false
+		}
+		st := off + i
+		off = st + 1
+		if st > 0 && isWordRune(lastRune(s[:st])) {
+			continue
+		}
+		p := st + len(stem)
+		if double != 0 {
+			if p >= len(s) || s[p] != double {
+				continue
+			}
+			p++
+		}
+		if !strings.HasPrefix(s[p:], suf) {
+			continue
+		}
+		if e := p + len(suf); e == len(s) || !isWordRune(firstRune(s[e:])) {
+			return true
+		}
+	}
 }
 
 func vowel(b byte) bool { return strings.IndexByte("aeiou", b) >= 0 }
