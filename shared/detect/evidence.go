@@ -1262,6 +1262,7 @@ func titleStyle(text string, pos int) int {
 	}
 	words, upper, lowerFn, upperFn, lowerContent, commonCaps := 0, 0, 0, 0, 0, 0
 	first := false // the word at pos opens the line
+	firstCommon := false
 	allCaps := true
 	for p := ls; p < le; {
 		w, np := wordAtAny(text[:le], p)
@@ -1284,6 +1285,8 @@ func titleStyle(text string, pos int) int {
 				upperFn++
 			} else if words > 1 && st != pos && commonWord(w) {
 				commonCaps++
+			} else if words == 1 && st != pos && commonWord(w) {
+				firstCommon = true
 			}
 		} else if inSet(functionWords, w) {
 			lowerFn++
@@ -1304,9 +1307,11 @@ func titleStyle(text string, pos int) int {
 	switch {
 	case allCaps || upper == words && upperFn > 0 && lowerFn == 0:
 		return styleTitle
-	case lowerContent == 0 && commonCaps >= 2 && words >= 4 && !first && headingLine(text[ls:le]):
+	case lowerContent == 0 && (commonCaps >= 2 || commonCaps == 1 && firstCommon && lowerFn > 0) && words >= 4 && !first && headingLine(text[ls:le]):
 		// not a heading that opens with the name ("## Rover: Pros and
-		// Cons", "**Ladder Life Insurance Review**"): its topic
+		// Cons", "**Ladder Life Insurance Review**"): its topic. An
+		// opening common word counts beside one more when a function
+		// word stays in lower case ("## Block the Burrow Entrance").
 		return styleHeadline
 	}
 	return styleNone

@@ -91,3 +91,13 @@ func TestClassKindSenses(t *testing.T) {
 			"Harrier is a battle card tool for sales teams that keeps rival pricing current.", VerdictMentioned},
 	})
 }
+
+func TestClassHeadlineOpeningVerb(t *testing.T) {
+	anchor := Entity{Name: "Anchor", Domains: []string{"anchor.fm"}}
+	runVerdictCases(t, []verdictCase{
+		{"an imperative heading in headline style", anchor, nil, "how to pitch a tent in strong wind",
+			"Stake the windward side first.\n\n## Secure the Anchor Points\n\nUse two pegs per guy line in loose soil.", VerdictOrdinaryWord},
+		{"a product cue in the heading still counts", anchor, nil, "free podcast hosting",
+			"## Open the Anchor App\n\nRecord an episode on your phone and publish it to every directory for free.", VerdictMentioned},
+	})
+}
