@@ -205,7 +205,9 @@
 // A query asking what to do or see around a place ("things to do near",
 // "what to see in", "day trip") names places, as "visit" does. A
 // headline-style heading may open with a common word beside one more
-// ("## Block the Burrow Entrance"). A product's range, line-up or menu is
+// ("## Block the Burrow Entrance"). The word written as a plural noun in
+// the answer ("The ospreys arrive …") takes 0.5 from its capitalised
+// occurrences without a cue. A product's range, line-up or menu is
 // a generic aspect of a statement of ignorance.
 // A name its owner writes in lower case ("dm", "folk") counts as
 // capitalised when written so, without the evidence of a capital. An app

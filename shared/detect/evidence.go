@@ -73,6 +73,7 @@ func (an *analysis) guardAll() {
 		}
 	}
 	an.propagateSense()
+	an.pluralSense() // "Ospreys return … Osprey nests" (wordsense.go)
 	for i := range cands {
 		if c := &cands[i]; c.guarded && c.state == candPending && c.local >= evidenceThreshold {
 			c.score = c.local

@@ -1,6 +1,7 @@
 package detect
 
 import (
+	"slices"
 	"strings"
 	"unicode"
 )
@@ -207,3 +208,33 @@ var placePhrases = [...]string{"things to do", "what to see", "places to eat", "
 // genericAspects do: its range, line-up or menu ("nothing reliable on
 // Graze's current range").
 var lineupAspects = set(`range ranges lineup line-up catalogue catalog menu selection assortment collection`)
+
+// pluralSense: the answer writes the brand's word as a plural noun too
+// ("Ospreys return in April … Osprey nests are …", "the sprouts"): a
+// brand's name takes no plural, so the capitalised occurrences without a
+// cue of their own likely name the same kind (wNounSense, as a
+// lower-case common noun gives).
+func (an *analysis) pluralSense() {
+	cands := an.sc.cands
+	for pi := range an.d.pats {
+		p := &an.d.pats[pi]
+		f := p.folded
+		n := len(f)
+		if !p.common || p.domain || n < 3 || !isASCII(f) || strings.IndexByte(f, ' ') >= 0 || f[n-1] == 's' {
+			continue
+		}
+		open := func(o *cand) bool {
+			return o.pat == int32(pi) && o.guarded && o.state == candPending && !o.cued && !o.sensed && !o.otherSense
+		}
+		if !slices.ContainsFunc(cands, func(o cand) bool { return open(&o) }) ||
+			!(an.pluralNoun(f, "s") || f[n-1] == 'y' && an.pluralNoun(f[:n-1], "ies")) {
+			continue // the text is scanned only for a word with an open candidate
+		}
+		for i := range cands {
+			if o := &cands[i]; open(o) {
+				o.sensed = true
+				o.local += wNounSense
+			}
+		}
+	}
+}

@@ -101,3 +101,13 @@ func TestClassHeadlineOpeningVerb(t *testing.T) {
 			"## Open the Anchor App\n\nRecord an episode on your phone and publish it to every directory for free.", VerdictMentioned},
 	})
 }
+
+func TestClassPluralSense(t *testing.T) {
+	osprey := Entity{Name: "Osprey", Domains: []string{"osprey.com"}}
+	runVerdictCases(t, []verdictCase{
+		{"the answer writes the plural noun", osprey, nil, "birds to watch at loch garten",
+			"The ospreys arrive in early April and stay until late August. Osprey chicks usually fledge in July, when the hide is busiest.", VerdictOrdinaryWord},
+		{"a product's evidence outweighs it", osprey, nil, "best daypack for hiking",
+			"Osprey makes the Talon 22, a light daypack with a hip belt; the ospreys on the logo are the only birds involved.", VerdictMentioned},
+	})
+}
