@@ -702,7 +702,8 @@ func (an *analysis) localEvidence(c *cand) {
 		score += wNaturalKind
 		c.otherSense = true
 	}
-	if !cue && !tld && def == defNone && !c.otherSense && capital && (an.pluralAgreement(c, rec) || an.kindPredicate(c, rec)) {
+	if !cue && !tld && def == defNone && !c.otherSense && capital &&
+		(an.pluralAgreement(c, rec) || an.kindPredicate(c, rec) || an.titledKind(c, rec)) {
 		// "Hiking Sandals Are a Bad Idea": the plural noun; "Osprey hunts
 		// over water": a creature (wordsense.go)
 		score += wNaturalKind

@@ -52,6 +52,8 @@ func FuzzDetect(f *testing.F) {
 		{"Slacks aren't", ""}, {"Slacks Are", ""}, {"Slack hunts", ""}, {"Slack was", ""}, {"Slack is a raptor", ""},
 		{"Slack is a", ""}, {"Slack is the war", ""}, {"Edit › Slack. The Slack Tool", ""}, {"› Slack Tool", ""},
 		{"Slack", "things to do near slack"}, {"I have no data for Slack's range", "x"}, {"Slack's range", ""},
+		{"film Slack", ""}, {"s film Slack", ""}, {"'s film Slack", ""}, {"’s film Slack", ""}, {"1997 film Slack", ""},
+		{"The ospreys. Slack slacks", ""}, {"Slackies. The slackies", ""},
 	} {
 		f.Add(tc[0], tc[1])
 	}

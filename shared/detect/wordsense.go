@@ -168,6 +168,32 @@ pharaoh saint unit`)
 	kindHeadFollowers = set(`of that which who whose in on from with found fought native known used and or`)
 )
 
+// titledKind: a lower-case noun of a work, a creature, a vessel or a
+// storm, after a determiner, a possessive or a year, titles the word ("the
+// novel Sunday", "Atwood's film Rise", "the 1997 song Wander", "the horse
+// Digit"): a work's or a creature's name, not the product's ("the app
+// Rise" is a cue).
+func (an *analysis) titledKind(c *cand, rec *sentRec) bool {
+	text := an.text
+	prev := prevToken(text, rec.rawStart, c.start)
+	if prev.word == "" || !inSet(titleKinds, prev.word) || !strings.HasSuffix(text[:c.start], prev.word+" ") {
+		return false
+	}
+	st := c.start - 1 - len(prev.word)
+	before, _ := wordBefore(text[:st], st)
+	lb := strings.ToLower(before)
+	return inSet(articles, lb) || inSet(possessiveDeterminers, lb) || strings.HasSuffix(before, "s") && st >= 2 &&
+		(strings.HasSuffix(text[:st-1], "'s") || strings.HasSuffix(text[:st-1], "’s")) || allDigits(before) && len(before) == 4
+}
+
+var (
+	// titleKinds name works, creatures, vessels and storms whose own
+	// names follow them.
+	titleKinds = set(`novel film movie song album poem book memoir musical opera ballet painting sculpture
+documentary sitcom episode ship yacht horse racehorse mare stallion dog cat parrot hurricane storm typhoon`)
+	possessiveDeterminers = set(`his her their its our my your`)
+)
+
 // pluralAgreeing are the copulas only a plural subject takes.
 var pluralAgreeing = set(`are were aren't weren't`)
 

@@ -111,3 +111,16 @@ func TestClassPluralSense(t *testing.T) {
 			"Osprey makes the Talon 22, a light daypack with a hip belt; the ospreys on the logo are the only birds involved.", VerdictMentioned},
 	})
 }
+
+func TestClassTitledKind(t *testing.T) {
+	rise := Entity{Name: "Rise", Domains: []string{"risescience.com"}}
+	digit := Entity{Name: "Digit", Domains: []string{"digit.co"}}
+	runVerdictCases(t, []verdictCase{
+		{"a possessive's film", rise, nil, "british films about coal miners",
+			"Holloway's film Rise offers a rare look at three Welsh miners through the 1984 strike.", VerdictOrdinaryWord},
+		{"the horse", digit, nil, "famous grand national winners",
+			"In 1967 the horse Digit won at odds of 100 to 1 after a pile-up at the 23rd fence.", VerdictOrdinaryWord},
+		{"the app before the name is a cue", rise, nil, "sleep debt tracker",
+			"The app Rise tracks sleep debt from your phone's motion data and suggests when to rest.", VerdictMentioned},
+	})
+}
