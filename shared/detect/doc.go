@@ -201,7 +201,9 @@
 // defined by such a kind heading its phrase ("X is a jump-jet aircraft
 // that …"; not "a battle card tool"), or titled by a work's, a creature's
 // or a vessel's noun after a determiner, a possessive or a year
-// ("Holloway's film Rise", "the horse Digit"): −1.5, another sense. A capitalised
+// ("Holloway's film Rise", "the horse Digit"): −1.5, another sense. A
+// capitalised title of rank or address right before the name ("Lady Bird
+// Johnson", "Prince Albert", "Dr. …") makes it a person's name. A capitalised
 // control after the name ("the Reflect Tool") loses its cue when another
 // occurrence is a step of a menu path ("Object › Transform › Reflect…").
 // A query asking what to do or see around a place ("things to do near",

@@ -2301,6 +2301,9 @@ func wordPart(w string) bool {
 // acronym beside the name is no given name or surname ("Cursor CEO").
 func (an *analysis) personName(c *cand, rec *sentRec) bool {
 	text := an.text
+	if honorificBefore(text, rec.rawStart, c.start) {
+		return true // "Prince Albert", "Dr. Reflect" (wordsense.go)
+	}
 	next := nextToken(text, c.end, rec.end)
 	if next.possessive && inSet(authorWorks, next.word) && !titleCaseLine(text, c.start) {
 		return true // "Postman's essay": only a person writes one

@@ -54,6 +54,7 @@ func FuzzDetect(f *testing.F) {
 		{"Slack", "things to do near slack"}, {"I have no data for Slack's range", "x"}, {"Slack's range", ""},
 		{"film Slack", ""}, {"s film Slack", ""}, {"'s film Slack", ""}, {"’s film Slack", ""}, {"1997 film Slack", ""},
 		{"The ospreys. Slack slacks", ""}, {"Slackies. The slackies", ""},
+		{"Lady Slack", ""}, {"Dr. Slack", ""}, {"Dr.Slack", ""}, {"Dr", ""}, {" Slack", ""},
 	} {
 		f.Add(tc[0], tc[1])
 	}

@@ -194,6 +194,22 @@ documentary sitcom episode ship yacht horse racehorse mare stallion dog cat parr
 	possessiveDeterminers = set(`his her their its our my your`)
 )
 
+// honorificBefore: a title of rank or address stands right before pos
+// ("Prince Albert", "Sir Wander", "Dr. Digit"): a person's name.
+func honorificBefore(text string, lo, pos int) bool {
+	w, st := wordBefore(text[:pos], pos)
+	if w == "" || st < lo {
+		return false
+	}
+	// only spaces, or a title's full stop and a space, between them
+	gap := text[st+len(w) : pos]
+	return (gap == " " || gap == ". ") && unicode.IsUpper(firstRune(w)) && inSet(honorifics, w)
+}
+
+// honorifics are titles written, capitalised, before a person's name.
+var honorifics = set(`prince princess king queen sir dame lord lady saint st dr mr mrs ms mx president professor prof
+pope emperor empress duke duchess archduke tsar sultan`)
+
 // pluralAgreeing are the copulas only a plural subject takes.
 var pluralAgreeing = set(`are were aren't weren't`)
 

@@ -124,3 +124,16 @@ func TestClassTitledKind(t *testing.T) {
 			"The app Rise tracks sleep debt from your phone's motion data and suggests when to rest.", VerdictMentioned},
 	})
 }
+
+func TestClassHonorific(t *testing.T) {
+	bird := Entity{Name: "Bird", Domains: []string{"bird.co"}}
+	albert := Entity{Name: "Albert", Domains: []string{"albert.com"}}
+	runVerdictCases(t, []verdictCase{
+		{"a title before a word", bird, nil, "texas wildflower history",
+			"Lady Bird Johnson pushed for wildflowers along Texas highways in the 1960s, and the state still seeds them.", VerdictOrdinaryWord},
+		{"a title before a name", albert, nil, "great exhibition 1851 history",
+			"The Great Exhibition owed much to Prince Albert, who chaired the royal commission that raised the money.", VerdictOrdinaryWord},
+		{"the app without a title", albert, nil, "apps that save money automatically",
+			"Albert moves small amounts into savings when it sees room in your budget, and its Genius tier adds human advice.", VerdictMentioned},
+	})
+}
