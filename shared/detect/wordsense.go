@@ -243,8 +243,11 @@ func placeQuery(fq string) bool {
 	return false
 }
 
-var placePhrases = [...]string{"things to do", "what to see", "places to eat", "where to stay", "where to eat", "day trip",
-	"attractions in", "attractions near"}
+// The preposition is part of each: "things to do at sandals" asks about a
+// resort (a venue, a business), "… in"/"near" about a place.
+var placePhrases = [...]string{"things to do in ", "things to do near ", "things to do around ", "what to see in ",
+	"what to see near ", "where to stay in ", "where to stay near ", "where to eat in ", "where to eat near ",
+	"day trip to ", "day trips to ", "attractions in ", "attractions near "}
 
 // lineupAspects after a possessive stand for the product itself, as
 // genericAspects do: its range, line-up or menu ("nothing reliable on

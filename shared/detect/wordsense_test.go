@@ -58,6 +58,8 @@ func TestClassPlaceQuery(t *testing.T) {
 			"Albert Park Lake has a five-kilometre running loop, and the Grand Prix circuit runs along its edge.", VerdictOrdinaryWord},
 		{"what to see", canary, nil, "what to see in canary wharf on a sunday",
 			"Canary Wharf's Crossrail Place roof garden is free and rarely crowded at the weekend.", VerdictOrdinaryWord},
+		{"at a venue is the business", Entity{Name: "Sandals", Domains: []string{"sandals.com"}}, nil, "things to do at sandals negril",
+			"Sandals Negril runs free scuba dives for certified guests, and its seven restaurants take no reservations.", VerdictMentioned},
 		{"a product query stays the product's", albert, nil, "albert app review",
 			"Albert is a budgeting app that moves spare cash into savings automatically and charges a monthly fee for its Genius tier.", VerdictMentioned},
 	})
