@@ -22,7 +22,14 @@ import (
 //   - the query asks about a place visited ("things to do near albert
 //     dock"), as "visit" and "sightseeing" do;
 //   - a product's range or line-up is a generic aspect: disclaiming it is
-//     ignorance of the product.
+//     ignorance of the product;
+//
+// and, for the senses the next batches will bring: what only a creature,
+// a plant, an event or a ruler does ("Osprey hunts"), a definition headed
+// by such a kind ("a jump-jet aircraft that …"), a work's or creature's
+// noun titling the word ("the horse Digit"), a title of rank before it
+// ("Prince Albert"), and the word written as a plural noun elsewhere in
+// the answer ("the ospreys arrive").
 
 // queryInflections marks as used as a word (queryWord) the entities whose
 // ordinary word the query holds only inflected as a verb — the form plus
