@@ -808,7 +808,7 @@ func (an *analysis) aspectAsked(pos, end int) bool {
 		if w == "" || startsWithDigit(w) || inSet(aboutPreps, w) || inSet(articles, w) {
 			return false
 		}
-		if inSet(genericAspects, w) {
+		if inSet(genericAspects, w) || inSet(lineupAspects, w) {
 			return true
 		}
 		if q == "" {

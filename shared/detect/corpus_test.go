@@ -483,6 +483,15 @@ var heldoutFloors = map[string]struct{ mentionF1, verdict, sentiment, negatives,
 	// query, "a name I can't place", a full name with a middle name, a
 	// German noun after an article and an adjective): 1.00 / 1.00.
 	"batch-z.jsonl": {mentionF1: 1.00, verdict: 1.00, sentiment: 0.48, negatives: 0.60, startFound: 1.00},
+	// AA was written blind (13 brands none of the batches had, most of
+	// them ordinary words) and measured once, untouched, on 66cb8d6
+	// (detect/2026.11-9): mention F1 0.930 (33 found, 5 false
+	// positives, none missed), verdict 0.931 (67/72), sentiment 26/33,
+	// negatives 8/8. Its classes fixed since by grammar (wordsense.go:
+	// a query's inflected verb, plural agreement, a menu's tool label, a
+	// place query, a range as an aspect), it is tuning material. Out of
+	// the thresholds' calibration (measureOnly).
+	"batch-aa.jsonl": {mentionF1: 1.00, verdict: 1.00, sentiment: 0.78, negatives: 1.00, startFound: 1.00},
 }
 
 func TestHeldout(t *testing.T) {

@@ -222,6 +222,28 @@
 // list holds, written in lower case as a sentence's subject or beside a
 // capitalised name in an enumeration ("use venmo or Zelle"), is read as
 // capitalised (casualName).
+// Word senses read from grammar (wordsense.go): a query that holds the
+// word only inflected as a verb ("how do I stop rabbits burrowing", "car
+// drifting tips") uses it as a word (−1.5 for each occurrence without a
+// cue); a name that is an English plural ("Sandals", "Boots") followed by
+// a plural copula ("Hiking Sandals Are a Bad Idea") is the plural noun, as
+// is an occurrence followed by what only a creature, a plant, an event or
+// a ruler does ("Osprey hunts over lochs", "was fought", "reigned"), or
+// defined by such a kind heading its phrase ("X is a jump-jet aircraft
+// that …"; not "a battle card tool"), or titled by a work's, a creature's
+// or a vessel's noun after a determiner, a possessive or a year
+// ("Holloway's film Rise", "the horse Digit"): −1.5, another sense. A
+// capitalised title of rank or address right before the name ("Lady Bird
+// Johnson", "Prince Albert", "Dr. …") makes it a person's name. A capitalised
+// control after the name ("the Reflect Tool") loses its cue when another
+// occurrence is a step of a menu path ("Object › Transform › Reflect…").
+// A query asking what to do or see around a place ("things to do near",
+// "what to see in", "day trip") names places, as "visit" does. A
+// headline-style heading may open with a common word beside one more
+// ("## Block the Burrow Entrance"). The word written as a plural noun in
+// the answer ("The ospreys arrive …") takes 0.5 from its capitalised
+// occurrences without a cue. A product's range, line-up or menu is
+// a generic aspect of a statement of ignorance.
 // A name its owner writes in lower case ("dm", "folk") counts as
 // capitalised when written so, without the evidence of a capital. An app
 // picked by a UI command from a store's list ("… then Subscriptions.

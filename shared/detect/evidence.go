@@ -73,6 +73,7 @@ func (an *analysis) guardAll() {
 		}
 	}
 	an.propagateSense()
+	an.pluralSense() // "Ospreys return … Osprey nests" (wordsense.go)
 	for i := range cands {
 		if c := &cands[i]; c.guarded && c.state == candPending && c.local >= evidenceThreshold {
 			c.score = c.local
@@ -120,6 +121,10 @@ func (an *analysis) propagateSense() {
 		}
 		for k := range cands {
 			o := &cands[k]
+			if k != i && o.guarded && o.state == candPending && !o.sensed && an.labelSense(o, c) {
+				o.cued = false // "the Reflect Tool" beside a menu's "› Reflect…" (wordsense.go)
+				o.local -= wCue
+			}
 			if k != i && o.pat == c.pat && o.guarded && o.state == candPending && !o.otherSense && !o.cued && !o.sensed {
 				o.sensed = true
 				o.local += w
@@ -206,6 +211,8 @@ func (an *analysis) prepareQuery() {
 			}
 		}
 	}
+	place = place || placeQuery(fq) // "things to do near albert dock"
+	an.queryInflections(fq)         // "rabbits burrowing": the word, inflected
 	named := 0
 	for _, ok := range an.queryNames {
 		if ok {
@@ -876,6 +883,13 @@ func (an *analysis) localEvidence(c *cand) {
 	}
 	if !cue && !tld && def == defNone && !feature && !c.otherSense && capital && an.personName(c, rec) {
 		// "Neil Postman's argument", "directed by Chloé Zhao": a person
+		score += wNaturalKind
+		c.otherSense = true
+	}
+	if !cue && !tld && def == defNone && !c.otherSense && capital &&
+		(an.pluralAgreement(c, rec) || an.kindPredicate(c, rec) || an.titledKind(c, rec)) {
+		// "Hiking Sandals Are a Bad Idea": the plural noun; "Osprey hunts
+		// over water": a creature (wordsense.go)
 		score += wNaturalKind
 		c.otherSense = true
 	}
@@ -1575,6 +1589,7 @@ func titleStyle(text string, pos int) int {
 	}
 	words, upper, lowerFn, upperFn, lowerContent, commonCaps := 0, 0, 0, 0, 0, 0
 	first := false // the word at pos opens the line
+	firstCommon := false
 	allCaps := true
 	for p := ls; p < le; {
 		w, np := wordAtAny(text[:le], p)
@@ -1597,6 +1612,8 @@ func titleStyle(text string, pos int) int {
 				upperFn++
 			} else if words > 1 && st != pos && commonWord(w) {
 				commonCaps++
+			} else if words == 1 && st != pos && commonWord(w) {
+				firstCommon = true
 			}
 		} else if inSet(functionWords, w) {
 			lowerFn++
@@ -1617,9 +1634,11 @@ func titleStyle(text string, pos int) int {
 	switch {
 	case allCaps || upper == words && upperFn > 0 && lowerFn == 0:
 		return styleTitle
-	case lowerContent == 0 && commonCaps >= 2 && words >= 4 && !first && headingLine(text[ls:le]):
+	case lowerContent == 0 && (commonCaps >= 2 || commonCaps == 1 && firstCommon && lowerFn > 0) && words >= 4 && !first && headingLine(text[ls:le]):
 		// not a heading that opens with the name ("## Rover: Pros and
-		// Cons", "**Ladder Life Insurance Review**"): its topic
+		// Cons", "**Ladder Life Insurance Review**"): its topic. An
+		// opening common word counts beside one more when a function
+		// word stays in lower case ("## Block the Burrow Entrance").
 		return styleHeadline
 	}
 	return styleNone
@@ -2629,6 +2648,9 @@ func wordPart(w string) bool {
 // acronym beside the name is no given name or surname ("Cursor CEO").
 func (an *analysis) personName(c *cand, rec *sentRec) bool {
 	text := an.text
+	if honorificBefore(text, rec.rawStart, c.start) {
+		return true // "Prince Albert", "Dr. Reflect" (wordsense.go)
+	}
 	next := nextToken(text, c.end, rec.end)
 	if next.possessive && inSet(authorWorks, next.word) && !titleCaseLine(text, c.start) {
 		return true // "Postman's essay": only a person writes one

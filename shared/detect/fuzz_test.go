@@ -68,6 +68,14 @@ func FuzzDetect(f *testing.F) {
 		{"\"Acme\" isn't a name I can place", ""}, {"I can't place the", ""}, {"place name", ""},
 		{"no coverage of Acme, but it's a", ""}, {"Acme, but it", ""}, {"a acme account. Acme accounts", "acme account"},
 		{"Acme", "kuehne+nagel"}, {"Acme", "acme + "}, {"Acme", "+"},
+		// word senses by grammar, cut off mid-phrase (wordsense.go)
+		{"Slack", "how to stop slacking"}, {"Slacked. Slack", "slacked slackking slackeded"}, {"Slacks aren", ""},
+		{"Slacks aren't", ""}, {"Slacks Are", ""}, {"Slack hunts", ""}, {"Slack was", ""}, {"Slack is a raptor", ""},
+		{"Slack is a", ""}, {"Slack is the war", ""}, {"Edit › Slack. The Slack Tool", ""}, {"› Slack Tool", ""},
+		{"Slack", "things to do near slack"}, {"I have no data for Slack's range", "x"}, {"Slack's range", ""},
+		{"film Slack", ""}, {"s film Slack", ""}, {"'s film Slack", ""}, {"’s film Slack", ""}, {"1997 film Slack", ""},
+		{"The ospreys. Slack slacks", ""}, {"Slackies. The slackies", ""},
+		{"Lady Slack", ""}, {"Dr. Slack", ""}, {"Dr.Slack", ""}, {"Dr", ""}, {" Slack", ""},
 	} {
 		f.Add(tc[0], tc[1])
 	}

@@ -453,7 +453,7 @@ func (an *analysis) definitional(c *cand) int {
 	if !inSet(articles, w) {
 		return defNone
 	}
-	ranked := false
+	ranked, phrase := false, np
 	for k := 0; k < 6; k++ {
 		w, np = wordAt(text, np, end)
 		switch {
@@ -463,7 +463,7 @@ func (an *analysis) definitional(c *cand) int {
 			return defChoice
 		case inSetStem(definitionCues, w) || inSetStem(categoryNouns, w):
 			return defProduct
-		case inSetStem(naturalNouns, w) || w == "sign":
+		case inSetStem(naturalNouns, w) || w == "sign" || kindHead(text, text[phrase:np], w, np, end):
 			return defNaturalKind // "Gemini is an air sign"
 		case inSet(wordNouns, w):
 			return defNaturalKind // "Thrive is a strong word": the word itself
