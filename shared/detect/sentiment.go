@@ -243,11 +243,15 @@ func (an *analysis) brandSentiment(er *EntityResult) {
 			// "The only real drawback is …", "a small price to pay": a
 			// caveat the writer plays down announces no second side
 			minimised, an.sent.caveat = true, caveatBefore
+		} else if an.sent.caveat && elseScoped(text[s:e], p, n) {
+			minimised, an.sent.caveat = true, false // praise.go: "For everyone else it's a no-brainer"
 		}
+
 		if !framed && counterFrame(text[s:e], last.p > last.n || P > N) {
 			framed, frameS, frameE = true, s, e
 		}
 		secs.add(text, s, e, p, n)
+		p, n = secs.sideItem(text, s, p, n) // praise.go: "- Soft fabric that lasts" under "What buyers like"
 		read++
 		if p >= sentNeutral || n >= sentNeutral {
 			closingPraise = p > n
@@ -625,7 +629,7 @@ func (an *analysis) recommendedFirst(er *EntityResult) bool {
 		if inSet(recommendIntent, w) {
 			return true
 		}
-		if inSetStem(categoryNouns, w) && strings.Contains(an.query[next:], " for ") && !explanatory && !inList {
+		if inSetStem(categoryNouns, w) && strings.Contains(an.query[next:], " for ") && !explanatory && !inList && !an.queryNames[0] {
 			// "chat app for a gaming community": a product is asked for,
 			// and the answer leads with the brand in prose, not in a list
 			// of options
@@ -1657,6 +1661,13 @@ func (an *analysis) valence(s, e int) (p, n float64, verdict bool) {
 				f, fact = lexNegative, k != factFault
 			}
 		}
+		if k := an.praiseIdiom(w, before, before2, pos, e, f); k != 0 {
+			f = k // praise.go: "a no-brainer", "the one to get", "looks expensive"
+		} else if f&lexNegative != 0 && neg == 0 && !pendingNeg {
+			if k, ok := an.harmHandled(s, st); ok {
+				f, fact = k, false // praise.go: "trims dead air", "scans for signs of bullying"
+			}
+		}
 		// one lookup tells whether w opens a predicate, advises or sets a
 		// condition (most words do none of these)
 		frame := inSet(frameWords, w)
@@ -1897,6 +1908,8 @@ func (an *analysis) valence(s, e int) (p, n float64, verdict bool) {
 			f = lexPositive // "the more private choice"
 		case costLeft > 0 && inSet(highWords, w) && strings.EqualFold(next(), "with"):
 			f = 0 // "prices rise with the number of contacts": how the price scales
+		case costLeft > 0 && (inSet(highWords, w) || inSet(lowWords, w)) && userCondition(text, pos, e):
+			f = 0 // praise.go: "the price is lower if you book early": one offer against another
 		case costLeft > 0 && inSet(highWords, w) && !inSet(costNouns, next()):
 			f = lexNegative // "fees are high"
 		case costLeft > 0 && inSet(multipleWords, w) && inSet(multipleNext, next()):
@@ -2089,7 +2102,7 @@ func (an *analysis) valence(s, e int) (p, n float64, verdict bool) {
 				positive, wt = true, wt*k
 			}
 			neg = 0
-		} else if !positive && inSet(fitNouns, next()) {
+		} else if !positive && inSet(fitNouns, next()) && !caseFit(text, wordEndAfter(text, pos, e), e) {
 			verdict = true // "a poor fit", "the wrong choice"
 		}
 		if positive && instead {
@@ -2204,7 +2217,7 @@ var (
 serviceable suele suelen généralement souvent meist meistens`)
 	// costWords before the turn make the criticism a price conceded when
 	// praise follows: "pricey, but built to last".
-	costWords = set(`expensive pricey pricier priciest costly costlier overpriced steep steeper dear dearer caro cara caros cher chère teuer`)
+	costWords = set(`expensive pricey pricier priciest costly costlier overpriced steep steeper dear dearer caro cara caros cher chère teuer teurer`)
 )
 
 // turn marks the adversative; a second one settles the first pair and
@@ -2358,7 +2371,7 @@ triples tripled doubles
 climbed hiked doubled rises rise hikes increases jump jumps alto altos alta altas elevado elevados elevada
 élevé élevés élevée eleve eleves elevee hoch hohe hoher augmenté augmente augmentés gestiegen erhöht erhoht
 subido aumentado aumentó aumento`)
-	lowWords = set(`low lower lowest`)
+	lowWords = set(`low lower lowest bas basse basses bajo bajos baja bajas niedrig niedrige niedrigen`)
 	// multipleWords before "as"/"the" after a cost: "costs twice as much".
 	multipleWords    = set(`twice double triple thrice`)
 	multipleNext     = set(`as the what`)

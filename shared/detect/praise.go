@@ -1,0 +1,319 @@
+package detect
+
+import "strings"
+
+// Praise a person reads where no polar word stands, and harms a product
+// names as its job (issue 11, s8b). Each rule reads a construction of
+// meaning, not a phrase:
+//   - a rank, a role or a verdict that praises without an adjective —
+//     "a no-brainer", "a close second", "the default for most teams",
+//     "far ahead", "it pays off", "the one to get", "the value pick",
+//     "looks more expensive than it is"
+//     (praiseIdiom);
+//   - a harm named as what the product removes or watches for — "trims
+//     dead air", "blocks trackers", "scans messages for signs of
+//     bullying", "warns you about a delay" — is its function, not its
+//     fault (harmHandled): removing one is praise, watching for one is
+//     neither.
+
+// praiseTriggers are the words praiseIdiom reads; every other word skips
+// it with one filtered lookup.
+var praiseTriggers = func() map[string]bool {
+	m := set(`no-brainer no-brainers second runner-up runners-up default ahead off try get buy pick choose install
+download grab expensive pricey premium upscale high-end luxurious`)
+	for w := range choiceNouns {
+		m[w] = true
+	}
+	registerFilter(m)
+	return m
+}()
+
+var (
+	// closeWords before "second" make a rank just behind the winner: "a
+	// close second", "a very strong second".
+	closeWords = set(`close strong solid worthy`)
+	// defaultNext after "the default" make the brand the usual choice:
+	// "the default for most founders", "the default answer in snow
+	// country"; not "the default settings".
+	defaultNext = set(`for answer choice pick option recommendation among in`)
+	// aheadBefore before "ahead" make it a lead: "far ahead", "is ahead",
+	// "stays ahead"; not "go ahead", "plan ahead".
+	aheadBefore = set(`far well way miles clearly comfortably still is are stays stay pulls pulled pulling remains
+remain`)
+	// aheadTime after "ahead of" is a schedule, not a rival: "ahead of
+	// time", "ahead of launch".
+	aheadTime = set(`time schedule launch release the a an its your their tomorrow`)
+	// payForms before "off" make a cost recovered: "that depth starts to
+	// pay off", "the membership pays off within a few trips".
+	payForms = set(`pay pays paid paying`)
+	// ownObjects after "pay off" make it a debt paid: "paid off its loan".
+	ownObjects = set(`the a an its their his her your my our loans loan debt debts`)
+	// pickVerbs after "the one to" make the brand the one recommended:
+	// "the one to get", "the two to try"; countWords name the one.
+	pickVerbs  = set(`try get buy pick choose install download grab`)
+	countWords = set(`one ones two three`)
+	// valueChoices before a choice noun name the brand a recommendation for
+	// a kind of buyer: "the value pick", "the budget choice".
+	valueChoices = set(`value budget upgrade editor's editors' staff`)
+	// lookVerbs before a price word make it the look of quality: "looks
+	// more expensive than it is"; a price felt ("feels expensive") is
+	// paid, and stays criticism.
+	lookVerbs  = set(`looks look looked looking`)
+	priceLooks = set(`expensive pricey premium upscale high-end luxurious`)
+	lookGrades = set(`more far much way`)
+)
+
+// praiseIdiom returns lexPositive when the word w (ending at pos, before
+// and before2 the words before it, f its lexicon flags) completes a construction that praises
+// the brand without a polar word; 0 otherwise.
+func (an *analysis) praiseIdiom(w, before, before2 string, pos, e int, f uint8) uint8 {
+	if !inSet(praiseTriggers, w) || f&(lexPositive|lexNegative) != 0 && !inSet(priceLooks, w) {
+		return 0 // a polar word speaks for itself, but for the look of a price
+	}
+	text := an.text
+	next := peekWord(text, pos, e)
+	switch {
+	case strings.EqualFold(w, "no-brainer") || strings.EqualFold(w, "no-brainers"):
+		return lexPositive | lexStrong // "the membership is a no-brainer"
+	case strings.EqualFold(w, "second") && inSet(closeWords, before),
+		strings.EqualFold(w, "runner-up") || strings.EqualFold(w, "runners-up"):
+		return lexPositive // "a close second", "the runner-up"
+	case strings.EqualFold(w, "default") && strings.EqualFold(before, "the") && (next == "" || inSet(defaultNext, next)):
+		return lexPositive // "the default for most founders"
+	case strings.EqualFold(w, "ahead") && inSet(aheadBefore, before) &&
+		!(strings.EqualFold(next, "of") && inSet(aheadTime, peekWord(text, pos+len(" of"), e))):
+		return lexPositive // "far ahead on collaboration"; not "ahead of time"
+	case strings.EqualFold(w, "off") && inSet(payForms, before) && !inSet(ownObjects, next):
+		return lexPositive // "that depth starts to pay off"
+	case inSet(pickVerbs, w) && strings.EqualFold(before, "to") && inSet(countWords, before2):
+		return lexPositive // "the one to get", "the two to try"
+	case inSet(choiceNouns, w) && inSet(valueChoices, before):
+		return lexPositive // "the value pick"
+	case inSet(priceLooks, w) && (inSet(lookVerbs, before) || inSet(lookGrades, before) && inSet(lookVerbs, before2)):
+		return lexPositive // "looks more expensive than the price"
+	}
+	return 0
+}
+
+var (
+	// spareVerbs take a harm away: what they name in their object is what
+	// the product spares the user ("trims dead air", "blocks trackers",
+	// "evens out badly mixed shows").
+	spareVerbs = set(`trims trim trimmed filters filter filtered blocks block blocked strips strip stripped kills kill
+killed suppresses suppress suppressed removes remove removed evens tames tame tamed clears clear fights fight
+neutralises neutralizes`)
+	// watchVerbs look out for a harm: "scans messages for signs of
+	// bullying", "flags risky posts", "warns you about a delay", "shows
+	// delay info", "solves the same problem".
+	watchVerbs = set(`scans scan scanning flags flag flagging detects detect detecting spots spot spotting warns warn
+warning alerts alert alerting monitors monitor monitoring notifies notify notifying watches tracks shows solves solve
+solving addresses address`)
+	// reporterNouns as a watch verb's subject make it a report about the
+	// brand, not the brand's work: "reviewers warn about hidden fees".
+	reporterNouns = set(`users user reviewers reviewer critics critic experts expert customers customer people parents
+owners owner buyers buyer analysts regulators researchers journalists employees staff drivers riders travellers
+travelers shoppers members subscribers`)
+	// harmStops end the reach of a watch or remove verb backwards.
+	harmStops = set(`but however though although while whereas yet unless except`)
+)
+
+// maxHarmWords bounds how far back from a harm its verb may stand ("scans
+// texts, email and 30+ social apps for signs of bullying").
+const maxHarmWords = 16
+
+// harmHandled: the criticism word at text[st:] is the object of a verb
+// by which the product removes a harm (praise: lexPositive) or watches
+// for one (a fact: 0), in the same clause, with no negation or other
+// subject between them; ok=false otherwise.
+func (an *analysis) harmHandled(s, st int) (f uint8, ok bool) {
+	text := an.text
+	pos, words := st, 0
+	for pos > s && words < maxHarmWords {
+		c := text[pos-1]
+		if c == '.' || c == ';' || c == ':' || c == '!' || c == '?' || c == '\n' || c == '(' || c == ')' {
+			return 0, false
+		}
+		if c < 0x80 && !asciiWord[c] && c != '\'' && c != '-' {
+			pos--
+			continue
+		}
+		ws := pos
+		for ws > s && (text[ws-1] >= 0x80 || asciiWord[text[ws-1]] || text[ws-1] == '\'' || text[ws-1] == '-') {
+			ws--
+		}
+		w := text[ws:pos]
+		pos, words = ws, words+1
+		switch {
+		case inSet(harmStops, w) || lexLookup(w)&lexNegator != 0:
+			return 0, false
+		case inSet(spareVerbs, w) || inSet(watchVerbs, w):
+			subj, ss := tokenBefore(text, ws)
+			if inSet(reporterNouns, subj) {
+				return 0, false // "reviewers warn about hidden fees": a report
+			}
+			if inSet(articles, subj) || inSet(harmDeterminers, subj) || strings.HasSuffix(subj, "'s") || strings.HasSuffix(subj, "’s") ||
+				words == 1 && strings.HasSuffix(w, "s") && strings.HasSuffix(text[ws+len(w):st], " ") && ingForm(text, st) {
+				// "Opal's blocks silently stop", "blocks disappearing": the
+				// word is a noun, not the product's work
+				return 0, false
+			}
+			if aux, _ := tokenBefore(text, ss); lexLookup(subj)&lexNegator != 0 || lexLookup(aux)&lexNegator != 0 {
+				return 0, false // "doesn't block trackers": the harm stays
+			}
+			if inSet(spareVerbs, w) {
+				return lexPositive, true
+			}
+			return 0, true
+		}
+	}
+	return 0, false
+}
+
+// harmDeterminers before a verb form make it a noun: "its blocks", "these
+// alerts".
+var harmDeterminers = set(`its their your our my his her this these those some many several few`)
+
+// ingForm: the word at text[st:] is a participle ending its phrase —
+// "blocks disappearing after a sync", not "blocks annoying alarms".
+func ingForm(text string, st int) bool {
+	w := peekWord(text, st, len(text))
+	if len(w) <= 4 || !strings.HasSuffix(w, "ing") && !strings.HasSuffix(w, "ed") {
+		return false
+	}
+	next := peekWord(text, st+len(w), len(text))
+	return next == "" || inSet(participleNext, next)
+}
+
+// participleNext after a participle end its phrase: the participle is a
+// predicate ("blocks disappearing after sync conflicts").
+var participleNext = set(`after before when while during on in at for from or and but with without again`)
+
+// tokenBefore is the word (with its apostrophes and hyphens: "doesn't")
+// ending before pos past spaces, and its start; "" at any other mark.
+func tokenBefore(text string, pos int) (string, int) {
+	for pos > 0 && text[pos-1] == ' ' {
+		pos--
+	}
+	e := pos
+	for pos > 0 && (text[pos-1] >= 0x80 || asciiWord[text[pos-1]] || text[pos-1] == '\'' || text[pos-1] == '-') {
+		pos--
+	}
+	return text[pos:e], pos
+}
+
+// placeVerbs after "where to" ask for a place to buy: "where to buy pc
+// games cheapest" asks for a recommendation, not a fact.
+var placeVerbs = set(`buy get shop order purchase rent book find sell comprar acheter kaufen`)
+
+// placeAsked: the query asks where to buy or get something ("where to buy
+// shipping boxes in bulk", "where can I get cheap flights") — a request
+// for a recommendation, which factAsked must not read as a question of
+// fact.
+func placeAsked(q string) bool {
+	w, pos := wordAtAny(q, 0)
+	if !strings.EqualFold(w, "where") && !strings.EqualFold(w, "dónde") && !strings.EqualFold(w, "où") {
+		return false
+	}
+	for k := 0; k < 3; k++ {
+		if w, pos = wordAtAny(q, pos); inSet(placeVerbs, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// caseRelatives after "for a …" narrow the case a fit is judged for: "a
+// poor fit for a shop that takes cash".
+var caseRelatives = set(`that who which whose where with if`)
+
+// caseFit: the fit noun ending at pos is judged for one kind of buyer — "a
+// poor fit for a shop that takes cash", "the wrong choice for a team
+// with strict audits" — a case the answer sets apart, not a verdict on
+// the product.
+func caseFit(text string, pos, e int) bool {
+	w, np := wordAtAny(text[:e], pos)
+	if !strings.EqualFold(w, "for") {
+		return false
+	}
+	if w, np = wordAtAny(text[:e], np); !strings.EqualFold(w, "a") && !strings.EqualFold(w, "an") {
+		return false // "a poor fit for most teams": the verdict stands
+	}
+	for k := 0; k < 4; k++ {
+		if w, np = wordAtAny(text[:e], np); w == "" {
+			return false
+		} else if inSet(caseRelatives, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// elseFrames open a sentence about everyone a caveat before it left out:
+// "For everyone else it's close to a no-brainer".
+var elseFrames = phrases(`for everyone else|for everybody else|for anyone else|for the rest of us|for most others|
+everyone else|everybody else|pour tous les autres|para todos los demás|für alle anderen`)
+
+// elseScoped: t turns, after a caveat, to everyone it does not concern —
+// praise so framed makes the caveat a niche's, played down like "the only
+// drawback" (minimisedCaveat).
+func elseScoped(t string, p, n float64) bool {
+	return p > n && elseFrames.opens(strings.TrimLeft(t, " \t*_#>-"))
+}
+
+// likeVerbs close a heading over what people praise: "What buyers like",
+// "What employers love about it", "Why users love it".
+var likeVerbs = set(`like likes love loves praise praises appreciate appreciates value values`)
+
+// peopleLikeHeading: t heads the brand's strengths as what its users like
+// — "What buyers like", "**What employers love**", "Why drivers love it"
+// — the list under it is its pros, as under "What we like" (prosHeads).
+func peopleLikeHeading(t string) bool {
+	t = strings.TrimLeft(t, " \t*_#>-")
+	w, np := wordAtAny(t, 0)
+	if !strings.EqualFold(w, "what") && !strings.EqualFold(w, "why") {
+		return false
+	}
+	for k := 0; k < 3; k++ {
+		if w, np = wordAtAny(t, np); w == "" || lexLookup(w)&lexNegator != 0 {
+			return false // "What users don't like"
+		} else if inSet(likeVerbs, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// sideItem is the reading of the list item at s under a heading of the
+// brand's strengths ("**What buyers like**", "Pros") or faults ("Cons",
+// "Common complaints"): an item that reads no judgement there still
+// states one of its heading's side, half a polar word — as each item of
+// a "Cons:" line is half a criticism (consItems).
+func (sc *sections) sideItem(text string, s int, p, n float64) (float64, float64) {
+	if p >= sentNeutral || n >= sentNeutral || !listItem(text, s) {
+		return p, n
+	}
+	switch sc.side {
+	case 1:
+		return sentNeutral, n
+	case -1:
+		return p, sentNeutral
+	}
+	return p, n
+}
+
+// userConditions open a case the user chooses: "if you book early", "when
+// you pay yearly".
+var userConditions = set(`if when unless once`)
+
+// userCondition: the price word ending at pos is set by what the user
+// does next — "the price is lower if you add bags before departure",
+// "fees are higher when you pay monthly": one offer of the brand against
+// another, a fact, not a judgement of its prices.
+func userCondition(text string, pos, e int) bool {
+	w, np := wordAtAny(text[:e], pos)
+	if !inSet(userConditions, w) {
+		return false
+	}
+	w, _ = wordAtAny(text[:e], np)
+	return strings.EqualFold(w, "you") || strings.EqualFold(w, "you're") || strings.EqualFold(w, "your")
+}

@@ -1,0 +1,54 @@
+package detect
+
+import "testing"
+
+// Praise without a polar word, harms named as the product's work, and
+// caveats kept minor (praise.go; issue 11, s8b). Each class has controls
+// that must keep their reading.
+func TestPraiseClasses(t *testing.T) {
+	pellow := Entity{Name: "Pellow"}
+	cases := []struct {
+		name, query, text string
+		want              Sentiment
+	}{
+		// ranks, roles and verdicts that praise without an adjective
+		{"a no-brainer", "is pellow worth it", "If you travel monthly, the Pellow pass is a no-brainer.", Positive},
+		{"a close second", "pellow vs dormo", "Dormo leads the field. Pellow is a close second.", Positive},
+		{"the default for a kind of user", "pellow review", "Pellow is the default for most light sleepers.", Positive},
+		{"default settings are no praise", "how to set up pellow", "Pellow keeps the default settings until you change them in the app.", Neutral},
+		{"far ahead", "pellow vs dormo", "On sound design, Pellow is far ahead.", Positive},
+		{"ahead of time is a schedule", "pellow shipping", "Pellow ships orders ahead of the holidays.", Neutral},
+		{"it pays off", "pellow subscription", "The Pellow subscription pays off within a month.", Positive},
+		{"a loan paid off is no praise", "pellow company history", "Pellow paid off its loans in 2021.", Neutral},
+		{"the one to get", "pellow review", "For a first sleep tracker, Pellow is the one to get.", Positive},
+		{"the value pick", "pellow review", "Pellow is the value pick of the group.", Positive},
+		{"looks more expensive than it is", "pellow pillow review", "The Pellow pillow looks more expensive than it is.", Positive},
+		{"feels expensive stays a price", "pellow pillow review", "The Pellow pillow feels expensive for what it is.", Negative},
+		// harms named as what the product removes or watches for
+		{"a harm removed", "pellow features", "Pellow's Quiet Mode blocks annoying alarms and trims harsh echoes.", Positive},
+		{"a harm watched for", "what does pellow do", "Pellow scans your recordings for signs of sleep apnea and alerts you when something looks wrong.", Neutral},
+		{"reviewers warning is a complaint", "pellow review", "Reviewers warn about hidden fees in the Pellow app.", Negative},
+		{"a harm not removed stays", "pellow review", "Pellow doesn't block sudden noise, so light sleepers still wake up.", Negative},
+		{"a noun that looks like a verb", "pellow problems", "Pellow's alerts stop after an update and users report crashes.", Negative},
+		// a caveat kept minor
+		{"one caveat for a case", "best business bank", "Pellow is excellent and cheap to run. One caveat: it's a poor fit for a shop that takes cash. For everyone else it is a no-brainer.", Positive},
+		{"a poor fit for most stays a verdict", "best business bank", "Pellow is a poor fit for most teams.", Negative},
+		// sections headed by what people like
+		{"what buyers like beside complaints", "pellow reviews", "Pellow reviews are split.\n\n**What buyers like**\n- Fast, friendly delivery\n- Soft fabric that lasts\n- Free returns\n\n**Common complaints**\n- Sizing is inconsistent\n- Returns can be slow\n- The app is buggy", Mixed},
+		// a recommendation asked by place
+		{"where to buy is no fact question", "where to buy pillows in bulk",
+			"For bulk orders, Pellow is the go-to. Orders ship the same day. Pallets arrive in two days. Invoices come monthly. Returns are free.", Positive},
+		// facts that favour the user praise nothing
+		{"a price set by what the user does", "pellow air baggage fees", "On Pellow Air, a checked bag costs $35, and the price is lower if you add it before the day of travel.", Neutral},
+		{"low prices stay praise", "pellow review", "Pellow's prices are low and its pillows last.", Positive},
+		{"the brand's own product asked for a case", "pellow loyalty card for tourists", "Pellow's loyalty card costs nothing: ask at the desk for a number and show it at the till.", Neutral},
+		{"a product asked for a case, the brand first", "sleep app for shift workers", "Pellow handles irregular schedules and lets you set sleep windows by shift.", Positive},
+		// foreign lexicons
+		{"Spanish: cheap and clear", "pellow opiniones", "Pellow suele ser más barato que otras apps y la interfaz es clara.", Positive},
+		{"French: low prices", "pellow avis", "Pellow propose des prix particulièrement bas sur ses oreillers.", Positive},
+		{"German: conceded price, unmatched range", "bestes kissen", "Pellow ist zwar teurer als die Konkurrenz, das Sortiment ist aber unerreicht.", Positive},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) { checkBrandSentiment(t, pellow, tc.query, tc.text, tc.want) })
+	}
+}
