@@ -20,7 +20,7 @@ import "strings"
 // it with one filtered lookup.
 var praiseTriggers = func() map[string]bool {
 	m := set(`no-brainer no-brainers second runner-up runners-up default ahead off try get buy pick choose install
-download grab expensive pricey premium upscale high-end luxurious`)
+download grab added adds launched introduced rolled shipped gained matches match matched equals rivals expensive pricey premium upscale high-end luxurious`)
 	for w := range choiceNouns {
 		m[w] = true
 	}
@@ -55,6 +55,13 @@ remain`)
 	// valueChoices before a choice noun name the brand a recommendation for
 	// a kind of buyer: "the value pick", "the budget choice".
 	valueChoices = set(`value budget upgrade editor's editors' staff`)
+	// arrivalVerbs after "finally" bring what users waited for: "finally
+	// added lossless audio".
+	arrivalVerbs = set(`added adds launched introduced rolled shipped gained`)
+	// parityVerbs before a rival's name put the brand level with it: "now
+	// matches Apple Music on quality" (a rival as the subject keeps its
+	// clause: rivalSubj).
+	parityVerbs = set(`matches match matched equals rivals`)
 	// lookVerbs before a price word make it the look of quality: "looks
 	// more expensive than it is"; a price felt ("feels expensive") is
 	// paid, and stays criticism.
@@ -67,6 +74,11 @@ remain`)
 // and before2 the words before it, f its lexicon flags) completes a construction that praises
 // the brand without a polar word; 0 otherwise.
 func (an *analysis) praiseIdiom(w, before, before2 string, pos, e int, f uint8) uint8 {
+	if i := strings.IndexByte(w, '-'); i > 0 && f&(lexPositive|lexNegative) == 0 {
+		if k := burdenCompound(w[:i], w[i+1:]); k != 0 {
+			return k
+		}
+	}
 	if !inSet(praiseTriggers, w) || f&(lexPositive|lexNegative) != 0 && !inSet(priceLooks, w) {
 		return 0 // a polar word speaks for itself, but for the look of a price
 	}
@@ -89,6 +101,10 @@ func (an *analysis) praiseIdiom(w, before, before2 string, pos, e int, f uint8) 
 		return lexPositive // "the one to get", "the two to try"
 	case inSet(choiceNouns, w) && inSet(valueChoices, before):
 		return lexPositive // "the value pick"
+	case inSet(arrivalVerbs, w) && strings.EqualFold(before, "finally"):
+		return lexPositive // "finally added lossless audio": a long-awaited improvement
+	case inSet(parityVerbs, w) && !strings.EqualFold(before, "to") && an.otherIn(pos, wordEndAfter(text, pos, e)):
+		return lexPositive // "now matches Apple Music on quality": level with a rival
 	case inSet(priceLooks, w) && (inSet(lookVerbs, before) || inSet(lookGrades, before) && inSet(lookVerbs, before2)):
 		return lexPositive // "looks more expensive than the price"
 	}
@@ -253,11 +269,26 @@ func caseFit(text string, pos, e int) bool {
 var elseFrames = phrases(`for everyone else|for everybody else|for anyone else|for the rest of us|for most others|
 everyone else|everybody else|pour tous les autres|para todos los demás|für alle anderen`)
 
-// elseScoped: t turns, after a caveat, to everyone it does not concern —
-// praise so framed makes the caveat a niche's, played down like "the only
-// drawback" (minimisedCaveat).
+// returnFrames, with their comma, turn back to praise after a caveat:
+// "Still, if you shop there twice a month, it's a no-brainer".
+var returnFrames = []string{"still,", "even so,", "that said,", "all the same,", "nonetheless,", "nevertheless,",
+	"malgré tout,", "aun así,", "trotzdem,"}
+
+// elseScoped: t turns, after a caveat, to everyone it does not concern,
+// or back to praise ("Still, …") — praise so framed makes the caveat a
+// niche's or a minor one, played down like "the only drawback"
+// (minimisedCaveat).
 func elseScoped(t string, p, n float64) bool {
-	return p > n && elseFrames.opens(strings.TrimLeft(t, " \t*_#>-"))
+	if p <= n {
+		return false
+	}
+	t = strings.TrimLeft(t, " \t*_#>-")
+	for _, f := range returnFrames {
+		if len(t) >= len(f) && strings.EqualFold(t[:len(f)], f) {
+			return true
+		}
+	}
+	return elseFrames.opens(t)
 }
 
 // likeVerbs close a heading over what people praise: "What buyers like",
@@ -316,4 +347,41 @@ func userCondition(text string, pos, e int) bool {
 	}
 	w, _ = wordAtAny(text[:e], np)
 	return strings.EqualFold(w, "you") || strings.EqualFold(w, "you're") || strings.EqualFold(w, "your")
+}
+
+var (
+	// burdenHeads lighten the burden after them: "low-risk", "low-cost",
+	// "zero-fee"; burdenNouns are burdens no polar lexicon holds.
+	burdenHeads = set(`low lower no zero`)
+	burdenNouns = set(`maintenance effort hassle fuss cost fee fees commission ads ad noise`)
+	// freeTails after a burden remove it: "risk-free", "hassle-free".
+	freeTails = set(`free proof`)
+)
+
+// burdenCompound reads a hyphenated compound of a burden: lightened
+// ("low-risk", "low-maintenance", "no-fee") or taken away ("risk-free",
+// "hassle-free", "stress-free") it is praise, "high-risk" criticism; 0
+// for any other compound.
+func burdenCompound(head, tail string) uint8 {
+	burden := func(w string) bool {
+		return inSet(burdenNouns, w) || lexLookup(w)&lexNegative != 0 || vaderValence(w) <= -1
+	}
+	switch {
+	case inSet(burdenHeads, head) && burden(tail):
+		return lexPositive
+	case inSet(freeTails, tail) && burden(head):
+		return lexPositive
+	case strings.EqualFold(head, "high") && burden(tail) && !inSet(burdenNouns, tail):
+		return lexNegative
+	}
+	return 0
+}
+
+// praiseSheet: the answer to a question of fact praises in passing — at
+// most two spans that judge, one strong word's worth of praise ("DC fast
+// charging up to 205 kW" in a spec sheet) and no criticism: a fact sheet
+// (factSheet), neutral. Criticism keeps factSheet's stricter bar, so no
+// complaint about fees is read away.
+func (an *analysis) praiseSheet(spans, judged int, p, n float64) bool {
+	return spans >= minFactSpans && judged <= 2 && n == 0 && p <= sentStrong && an.factAsked()
 }

@@ -33,6 +33,18 @@ func TestPraiseClasses(t *testing.T) {
 		// a caveat kept minor
 		{"one caveat for a case", "best business bank", "Pellow is excellent and cheap to run. One caveat: it's a poor fit for a shop that takes cash. For everyone else it is a no-brainer.", Positive},
 		{"a poor fit for most stays a verdict", "best business bank", "Pellow is a poor fit for most teams.", Negative},
+		{"a caveat, then back to praise", "is pellow worth it", "Pellow is excellent and cheap to run. The main drawback is that it can be awkward to set up. Still, for most sleepers it's a no-brainer.", Positive},
+		{"a caveat without a way back stays two-sided", "is pellow worth it", "Pellow is excellent and cheap to run. The main drawback is that it can be awkward to set up.", Mixed},
+		{"still without its comma is no turn", "is pellow worth it", "Pellow is excellent. The main drawback is that it can be awkward to set up. Still works with old phones, too.", Mixed},
+		// progress and parity
+		{"finally added", "pellow features", "Pellow finally added offline mode in 2025.", Positive},
+		{"added is a fact", "pellow features", "Pellow added offline mode in 2025.", Neutral},
+		{"level with a rival", "pellow sound quality", "Pellow now matches FreshBox on sound quality.", Positive},
+		// burdens lightened or removed
+		{"low-risk", "pellow trial", "The 100-night trial makes trying a Pellow pillow low-risk.", Positive},
+		{"hassle-free", "pellow returns", "Pellow returns are hassle-free.", Positive},
+		{"high-risk", "pellow investment", "Buying Pellow stock before the audit is high-risk.", Negative},
+		{"another compound is nothing", "pellow pillow", "The Pellow pillow has a zip-off cover.", Neutral},
 		// sections headed by what people like
 		{"what buyers like beside complaints", "pellow reviews", "Pellow reviews are split.\n\n**What buyers like**\n- Fast, friendly delivery\n- Soft fabric that lasts\n- Free returns\n\n**Common complaints**\n- Sizing is inconsistent\n- Returns can be slow\n- The app is buggy", Mixed},
 		// a recommendation asked by place
@@ -43,6 +55,10 @@ func TestPraiseClasses(t *testing.T) {
 		{"low prices stay praise", "pellow review", "Pellow's prices are low and its pillows last.", Positive},
 		{"the brand's own product asked for a case", "pellow loyalty card for tourists", "Pellow's loyalty card costs nothing: ask at the desk for a number and show it at the till.", Neutral},
 		{"a product asked for a case, the brand first", "sleep app for shift workers", "Pellow handles irregular schedules and lets you set sleep windows by shift.", Positive},
+		{"a spec sheet with one strong word", "pellow pillow specs",
+			"The Pellow pillow measures 50 by 70 cm.\n\nIt weighs 900 g.\n\nThe cover is cotton.\n\nA very fast drying foam fills it.\n\nIt ships vacuum-packed.", Neutral},
+		{"a how-to with a real verdict stays read", "how to order pellow pillows",
+			"Pick a size on pellow.com.\n\nChoose a cover colour.\n\nThe pillows are excellent and very comfortable.\n\nPay at checkout.", Positive},
 		// foreign lexicons
 		{"Spanish: cheap and clear", "pellow opiniones", "Pellow suele ser más barato que otras apps y la interfaz es clara.", Positive},
 		{"French: low prices", "pellow avis", "Pellow propose des prix particulièrement bas sur ses oreillers.", Positive},

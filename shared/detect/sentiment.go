@@ -359,7 +359,7 @@ func (an *analysis) brandSentiment(er *EntityResult) {
 	ans := answerReading{verdict: verdict, vp: vp, vn: vn, vCond: vCond, against: against, minimised: minimised,
 		framed:   framed || secTwoSided && vp < sentClear, // a verdict line decides after pros and cons
 		downhill: downhill, pDownhill: pDownhill, secAgainst: secAgainst, closingPraise: closingPraise,
-		caveat: an.sent.caveat, factSheet: an.factSheet(read, judged, P, N), preferred: an.brandPreferred()}
+		caveat: an.sent.caveat, factSheet: an.factSheet(read, judged, P, N) || an.praiseSheet(read, judged, P, N), preferred: an.brandPreferred()}
 	er.Sentiment, N, verdict = ans.judge(an.d.sent, P, N)
 	if er.Sentiment == Mixed && ans.framed && bestN < sentClear && N >= sentClear && frameE > 0 {
 		er.NegativeEvidence = an.sentenceText(frameS, frameE) // "**Where it falls short**"
