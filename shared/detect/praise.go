@@ -20,7 +20,7 @@ import "strings"
 // it with one filtered lookup.
 var praiseTriggers = func() map[string]bool {
 	m := set(`no-brainer no-brainers second runner-up runners-up default ahead off try get buy pick choose install
-download grab added adds launched introduced rolled shipped gained matches match matched equals rivals expensive pricey premium upscale high-end luxurious`)
+download grab anything everything added adds launched introduced rolled shipped gained matches match matched equals rivals expensive pricey premium upscale high-end luxurious`)
 	for w := range choiceNouns {
 		m[w] = true
 	}
@@ -55,6 +55,11 @@ remain`)
 	// valueChoices before a choice noun name the brand a recommendation for
 	// a kind of buyer: "the value pick", "the budget choice".
 	valueChoices = set(`value budget upgrade editor's editors' staff`)
+	// everythingWords after a do-verb or "almost" claim every capability:
+	// "can do almost anything", "does everything a team needs".
+	everythingWords = set(`anything everything`)
+	nearlyWords     = set(`almost nearly virtually practically`)
+	doVerbs         = set(`do does did handle handles handled`)
 	// arrivalVerbs after "finally" bring what users waited for: "finally
 	// added lossless audio".
 	arrivalVerbs = set(`added adds launched introduced rolled shipped gained`)
@@ -79,6 +84,9 @@ func (an *analysis) praiseIdiom(w, before, before2 string, pos, e int, f uint8) 
 			return k
 		}
 	}
+	if f&(lexPositive|lexNegative) == 0 && an.rankedFirst(w, before, before2, pos, e) {
+		return lexPositive
+	}
 	if !inSet(praiseTriggers, w) || f&(lexPositive|lexNegative) != 0 && !inSet(priceLooks, w) {
 		return 0 // a polar word speaks for itself, but for the look of a price
 	}
@@ -101,6 +109,8 @@ func (an *analysis) praiseIdiom(w, before, before2 string, pos, e int, f uint8) 
 		return lexPositive // "the one to get", "the two to try"
 	case inSet(choiceNouns, w) && inSet(valueChoices, before):
 		return lexPositive // "the value pick"
+	case inSet(everythingWords, w) && (inSet(nearlyWords, before) || inSet(doVerbs, before)):
+		return lexPositive // "can do almost anything a sales team asks for", "does everything"
 	case inSet(arrivalVerbs, w) && strings.EqualFold(before, "finally"):
 		return lexPositive // "finally added lossless audio": a long-awaited improvement
 	case inSet(parityVerbs, w) && !strings.EqualFold(before, "to") && an.otherIn(pos, wordEndAfter(text, pos, e)):
@@ -385,3 +395,62 @@ func burdenCompound(head, tail string) uint8 {
 func (an *analysis) praiseSheet(spans, judged int, p, n float64) bool {
 	return spans >= minFactSpans && judged <= 2 && n == 0 && p <= sentStrong && an.factAsked()
 }
+
+// rankFrames after a superlative rank the brand first among its rivals:
+// "the most precise control of the three", "the longest warranty in the
+// segment".
+var rankFrames = phrases(`of the three|of the two|of the four|of the five|of the bunch|of the group|of any|of all|
+in the segment|in its class|in class|in the category|on the market|in the industry|among them|among rivals|
+among its rivals|among competitors`)
+
+// rankedFirst: w (ending at pos) is a superlative that ranks the brand
+// first — an adjective VADER calls positive ("the gentlest wake-up"), or
+// any adjective no lexicon faults with a frame ranking it among rivals
+// after it ("the most precise control of the three") or "by far" before
+// it ("by far the largest pool of reviews"). A superlative the lexicons
+// fault ("the slowest") is read by gradedLookup.
+func (an *analysis) rankedFirst(w, before, before2 string, pos, e int) bool {
+	var base string
+	switch {
+	case strings.EqualFold(before, "most") && len(w) > 3 && !sentimentRole(w):
+		base = w // "most precise"
+	case len(w) > 5 && strings.HasSuffix(w, "est") && !inSet(notSuperlatives, w):
+		base = w[:len(w)-3] // "gentlest" → "gentl"; VADER is asked below for its forms
+	default:
+		return false
+	}
+	if gradedLookup(w)&lexNegative != 0 || lexLookup(base)&lexNegative != 0 || vaderValence(base) < 0 {
+		return false
+	}
+	if base != w && (vaderValence(base) >= 0.5 || vaderValence(base+"e") >= 0.5 || vaderValence(base+"le") >= 0.5) {
+		return true // "the gentlest", "the finest"
+	}
+	if strings.EqualFold(before2, "far") && strings.EqualFold(before, "the") {
+		return true // "by far the largest"
+	}
+	// a rank frame within the next few words of the clause
+	text := an.text
+	end := pos
+	for k := 0; k < 5; k++ {
+		end = wordEndAfter(text, end, e)
+		if end >= e || strings.ContainsAny(text[pos:end], ",;:.!?") {
+			break
+		}
+	}
+	for q := pos; q < end; {
+		w2, np := wordAtAny(text[:end], q)
+		if w2 == "" {
+			break
+		}
+		if rankFrames.at(text[:end], w2, np) {
+			return true
+		}
+		q = np
+	}
+	return false
+}
+
+// notSuperlatives end in "est" and are no superlative: "interest",
+// "request", "harvest".
+var notSuperlatives = set(`interest interests request requests harvest forest contest protest honest modest
+suggest digest invest manifest earnest arrest chest guest quest test latest west`)

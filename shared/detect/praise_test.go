@@ -40,6 +40,14 @@ func TestPraiseClasses(t *testing.T) {
 		{"finally added", "pellow features", "Pellow finally added offline mode in 2025.", Positive},
 		{"added is a fact", "pellow features", "Pellow added offline mode in 2025.", Neutral},
 		{"level with a rival", "pellow sound quality", "Pellow now matches FreshBox on sound quality.", Positive},
+		// capability and rank without a polar word
+		{"can do almost anything", "pellow review", "Pellow can do almost anything a light sleeper could ask for.", Positive},
+		{"anything as an object is nothing", "pellow review", "You can ask Pellow anything about last night's sleep data.", Neutral},
+		{"a superlative ranked among rivals", "pellow vs dormo", "Pellow gives the most precise sleep staging of the three.", Positive},
+		{"a superlative VADER likes", "pellow review", "Pellow has the gentlest alarm I have tried.", Positive},
+		{"by far the largest", "pellow review", "Pellow has by far the largest library of sleep stories.", Positive},
+		{"a faulted superlative stays a fault", "pellow review", "Pellow has the slowest sync of the three.", Negative},
+		{"the latest is no praise", "pellow update", "Pellow's latest update adds a bedtime reminder.", Neutral},
 		// burdens lightened or removed
 		{"low-risk", "pellow trial", "The 100-night trial makes trying a Pellow pillow low-risk.", Positive},
 		{"hassle-free", "pellow returns", "Pellow returns are hassle-free.", Positive},
