@@ -78,18 +78,97 @@ remain`)
 // praiseIdiom returns lexPositive when the word w (ending at pos, before
 // and before2 the words before it, f its lexicon flags) completes a construction that praises
 // the brand without a polar word; 0 otherwise.
-func (an *analysis) praiseIdiom(w, before, before2 string, pos, e int, f uint8) uint8 {
+func (an *analysis) praiseIdiom(w, before, before2 string, pos, e int, f uint8) (uint8, int8) {
+	text := an.text
+	if inSet(praiseIdioms.first, w) && praiseIdioms.at(text[:e], w, pos) {
+		return lexPositive, negNone // "punches above its weight", "a steal"
+	}
+	if strings.EqualFold(w, "steal") && inSet(stealBefore, before) {
+		return lexPositive, negPlain // "at $30 it's a steal": a bargain, not a theft
+	}
+	if f&lexNegative != 0 && (inSet(scarceWords, before) || inSet(scarceWords, before2) && inSet(scarceLinks, before)) {
+		return lexNegative, negDeny // "few complaints", "little to dislike"
+	}
+	if inSet(costNouns, w) && (inSet(noneWords, before) || inSet(noneWords, before2) && !inSet(costNouns, before)) && !an.factAsked() {
+		// (in a how-to, "there's no cancellation fee" is a step's fact)
+		return lexPositive, negClear // "no monthly fees", "zero commission"
+	}
+	if f&lexNegative != 0 && inSet(spareVerbs, w) {
+		if k, ok := an.spareAhead(pos, e); ok {
+			return k, negPlain // "kills background noise", "kills harsh echoes"
+		}
+	}
 	if i := strings.IndexByte(w, '-'); i > 0 && f&(lexPositive|lexNegative) == 0 {
 		if k := burdenCompound(w[:i], w[i+1:]); k != 0 {
-			return k
+			return k, negNone
 		}
 	}
 	if f&(lexPositive|lexNegative) == 0 && an.rankedFirst(w, before, before2, pos, e) {
-		return lexPositive
+		return lexPositive, negNone
 	}
 	if !inSet(praiseTriggers, w) || f&(lexPositive|lexNegative) != 0 && !inSet(priceLooks, w) {
-		return 0 // a polar word speaks for itself, but for the look of a price
+		return 0, negNone // a polar word speaks for itself, but for the look of a price
 	}
+	return an.praiseWord(w, before, before2, pos, e), negNone
+}
+
+// What praiseIdiom asks of the negation before the word.
+const (
+	negNone  int8 = iota
+	negClear      // the negator belongs to the praise: "no fees"
+	negDeny       // the word is a fault denied: "few complaints"
+	negPlain      // the word judges nothing (when 0) or is read as returned
+)
+
+var (
+	// praiseIdioms praise in a figure no polar word carries, read at
+	// their first word.
+	praiseIdioms = phrases(`punches above its weight|punch above its weight|punches above their weight|
+a cut above|in a league of its own|in a class of its own|second to none|sets the bar|set the bar|raises the bar|
+raised the bar|comes out on top|came out on top|come out on top|leads the pack|leads the field|leads the market|
+tops the charts|tops the rankings|tops most rankings|tops the list|tops most lists|ticks every box|ticks all the boxes|
+checks every box|checks all the boxes|gets the job done|get the job done|delivers on its promise|
+delivers on its promises|built like a tank|holds up well|held up well|hold up well|earns its keep|earns its price|
+money well spent|loyal following|swear by|swears by|worth the splurge|
+bang for your buck|bang for the buck|value for money`)
+	// scarceWords before a fault make it scarce: "few complaints",
+	// "little to dislike", "hardly any downtime".
+	scarceWords = set(`few little hardly barely scarcely seldom rarely`)
+	scarceLinks = set(`a an the to any of`)
+	// stealBefore before "steal" make it a bargain: "a steal", "an
+	// absolute steal".
+	stealBefore = set(`a real absolute total`)
+	// noneWords before a cost deny it: "no fees", "zero commission",
+	// "no monthly fee".
+	noneWords = set(`no zero without`)
+)
+
+// spareAhead: the spare verb ending at pos ("kills", "fights", "blocks")
+// takes a harm or a burden as its object within the next few words —
+// "kills background noise", "fights spam" —: the verb is the product's
+// work, praise when the object is a burden no lexicon faults, nothing
+// when the object is itself a fault (read there as a harm removed,
+// harmHandled); ok=false when no such object follows.
+func (an *analysis) spareAhead(pos, e int) (uint8, bool) {
+	text := an.text
+	for k, q := 0, pos; k < 4; k++ {
+		w, np := wordAtAny(text[:e], q)
+		if w == "" || strings.ContainsAny(text[q:np-len(w)], ",;:.!?") {
+			return 0, false
+		}
+		if lexLookup(w)&lexNegative != 0 || vaderValence(w) <= -an.d.sent.vaderFree {
+			return 0, true // the harm is read where it stands
+		}
+		if inSet(burdenNouns, w) || vaderValence(w) <= -1 {
+			return lexPositive, true // a burden the reader would not count
+		}
+		q = np
+	}
+	return 0, false
+}
+
+// praiseWord reads the single trigger words of praiseTriggers.
+func (an *analysis) praiseWord(w, before, before2 string, pos, e int) uint8 {
 	text := an.text
 	next := peekWord(text, pos, e)
 	switch {

@@ -1661,8 +1661,14 @@ func (an *analysis) valence(s, e int) (p, n float64, verdict bool) {
 				f, fact = lexNegative, k != factFault
 			}
 		}
-		if k := an.praiseIdiom(w, before, before2, pos, e, f); k != 0 {
+		if k, nm := an.praiseIdiom(w, before, before2, pos, e, f); k != 0 || nm == negPlain {
 			f = k // praise.go: "a no-brainer", "the one to get", "looks expensive"
+			switch nm {
+			case negClear: // "no fees": the negator was the praise
+				neg, pendingNeg = 0, false
+			case negDeny: // "few complaints": a fault denied
+				neg, pendingNeg = 1, false
+			}
 		} else if f&lexNegative != 0 && neg == 0 && !pendingNeg {
 			if k, ok := an.harmHandled(s, st); ok {
 				f, fact = k, false // praise.go: "trims dead air", "scans for signs of bullying"
@@ -1897,8 +1903,8 @@ func (an *analysis) valence(s, e int) (p, n float64, verdict bool) {
 			f = lexPositive // "I'd choose", "I would not build a workflow around"
 		case inSet(costNouns, w):
 			costLeft, costSeen = 6, true
-			if inSet(lowWords, before) || inSet(lowWords, before2) {
-				f = lexPositive // "low fees", "low conversion fees"
+			if f&lexPositive != 0 || inSet(lowWords, before) || inSet(lowWords, before2) {
+				f = lexPositive // "low fees", "low conversion fees"; praise.go: "no hidden fees"
 			} else if inSet(highWords, before) || inSet(highWords, before2) || inSet(feeAdjectives, before) {
 				f = lexNegative // "high fees", "surprise fees", "hidden charges"
 			}
