@@ -89,8 +89,10 @@ func (an *analysis) praiseIdiom(w, before, before2 string, pos, e int, f uint8) 
 	if f&lexNegative != 0 && (inSet(scarceWords, before) || inSet(scarceWords, before2) && inSet(scarceLinks, before)) {
 		return lexNegative, negDeny // "few complaints", "little to dislike"
 	}
-	if inSet(costNouns, w) && (inSet(noneWords, before) || inSet(noneWords, before2) && !inSet(costNouns, before)) && !an.factAsked() {
-		// (in a how-to, "there's no cancellation fee" is a step's fact)
+	if inSet(costNouns, w) && (inSet(noneWords, before) || inSet(noneWords, before2) && !inSet(costNouns, before) && !inSet(feeAdjectives, before)) &&
+		!an.factAsked() {
+		// (in a how-to, "there's no cancellation fee" is a step's fact;
+		// "no surprise fees" is a fault denied, read as such)
 		return lexPositive, negClear // "no monthly fees", "zero commission"
 	}
 	if f&lexNegative != 0 && inSet(spareVerbs, w) {

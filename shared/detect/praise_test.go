@@ -34,7 +34,7 @@ func TestPraiseClasses(t *testing.T) {
 		{"a steal", "pellow lamp review", "At $30, the Pellow lamp is a steal.", Positive},
 		{"steal as theft stays", "pellow data", "Pellow was accused of letting apps steal user data.", Negative},
 		{"no fees", "pellow bank review", "Pellow charges no monthly fees.", Positive},
-		{"no hidden fees", "pellow bank review", "Pellow has no hidden fees.", Positive},
+		{"no hidden fees is a fault denied", "pellow bank review", "Pellow has no hidden fees.", Neutral},
 		{"hidden fees stay a fault", "pellow bank review", "Pellow has hidden fees.", Negative},
 		{"no fee in a how-to is a fact", "how to cancel pellow", "Open Settings and tap Cancel. There's no cancellation fee.\n\nYour plan ends at the end of the month.\n\nYou can rejoin later.\n\nRefunds are not pro-rated.", Neutral},
 		{"few complaints is no criticism", "pellow review", "Pellow has few complaints.", Neutral},

@@ -1903,8 +1903,8 @@ func (an *analysis) valence(s, e int) (p, n float64, verdict bool) {
 			f = lexPositive // "I'd choose", "I would not build a workflow around"
 		case inSet(costNouns, w):
 			costLeft, costSeen = 6, true
-			if f&lexPositive != 0 || inSet(lowWords, before) || inSet(lowWords, before2) {
-				f = lexPositive // "low fees", "low conversion fees"; praise.go: "no hidden fees"
+			if inSet(lowWords, before) || inSet(lowWords, before2) {
+				f = lexPositive // "low fees", "low conversion fees"
 			} else if inSet(highWords, before) || inSet(highWords, before2) || inSet(feeAdjectives, before) {
 				f = lexNegative // "high fees", "surprise fees", "hidden charges"
 			}
