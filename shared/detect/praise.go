@@ -95,6 +95,12 @@ func (an *analysis) praiseIdiom(w, before, before2 string, pos, e int, f uint8) 
 		// "no surprise fees" is a fault denied, read as such)
 		return lexPositive, negClear // "no monthly fees", "zero commission"
 	}
+	if f&lexNegative != 0 && transientFault(text, pos, e) {
+		return 0, negPlain // "slightly stiff at first, but softens within a week"
+	}
+	if inSet(settleVerbs, w) && earlyBefore(text, pos-len(w)) {
+		return lexPositive, negPlain // "…, but softens within a week": it improves with use
+	}
 	if f&lexNegative != 0 && inSet(spareVerbs, w) {
 		if k, ok := an.spareAhead(pos, e); ok {
 			return k, negPlain // "kills background noise", "kills harsh echoes"
@@ -535,3 +541,76 @@ func (an *analysis) rankedFirst(w, before, before2 string, pos, e int) bool {
 // "request", "harvest".
 var notSuperlatives = set(`interest interests request requests harvest forest contest protest honest modest
 suggest digest invest manifest earnest arrest chest guest quest test latest west`)
+
+// closers after a caveat say there is nothing more to fault: "Setup takes
+// a minute too long, but that's about it", "…, and that's my only
+// complaint".
+var closers = phrases(`that's about it|that is about it|that's it|that's all|that is all|that's my only|
+that is my only|that's the only|that is the only|that's a nitpick|that is a nitpick|that's a quibble|
+that's a minor|that is a minor`)
+
+// caveatClosed: t faults the brand and closes the list of its faults
+// there ("but that's about it") — a caveat played down like "the only
+// drawback" (minimisedCaveat).
+func caveatClosed(t string) bool {
+	return closers.in(t)
+}
+
+var (
+	// earlyMarkers date a fault to the start of use: "at first", "out of
+	// the box", "initially".
+	earlyMarkers = phrases(`at first|out of the box|initially|early on|for the first few|for the first week|
+in the first week|when new`)
+	// settleVerbs undo such a fault with use: "softens within a week",
+	// "smooths out with use", "breaks in".
+	settleVerbs = set(`softens soften softened smooths smooth smoothed settles settle settled fades fade faded
+disappears disappear disappeared loosens loosen loosened eases ease eased improves improve improved wears`)
+)
+
+// maxTransientWords bounds how far after a fault its early marker and
+// the verb that undoes it may stand.
+const maxTransientWords = 14
+
+// transientFault: the fault ending at pos is dated to the start of use
+// and undone by use later in the sentence — "slightly stiff at first but
+// softens within a week", "a bit pebbly out of the box; it smooths out
+// with use" —: a break-in, not a fault of the product.
+func transientFault(text string, pos, e int) bool {
+	early := false
+	for k, q := 0, pos; k < maxTransientWords; k++ {
+		w, np := wordAtAny(text[:e], q)
+		if w == "" || strings.ContainsAny(text[q:np-len(w)], ".!?\n") {
+			return false
+		}
+		switch {
+		case earlyMarkers.at(text[:e], w, np):
+			early = true
+		case early && inSet(settleVerbs, w):
+			return true
+		}
+		q = np
+	}
+	return false
+}
+
+// earlyBefore: an early marker ("at first", "out of the box") stands in
+// the sentence before st, within maxTransientWords words.
+func earlyBefore(text string, st int) bool {
+	q := st
+	for k := 0; k < maxTransientWords; k++ {
+		w, ws := tokenBefore(text, q)
+		if w == "" {
+			// a mark: a clause mark goes on, a sentence end stops
+			if q == 0 || strings.IndexByte(".!?\n", text[q-1]) >= 0 {
+				return false
+			}
+			q--
+			continue
+		}
+		if _, np := wordAtAny(text, ws); earlyMarkers.at(text[:st], w, np) {
+			return true
+		}
+		q = ws
+	}
+	return false
+}

@@ -70,6 +70,14 @@ func TestPraiseClasses(t *testing.T) {
 		{"hassle-free", "pellow returns", "Pellow returns are hassle-free.", Positive},
 		{"high-risk", "pellow investment", "Buying Pellow stock before the audit is high-risk.", Negative},
 		{"another compound is nothing", "pellow pillow", "The Pellow pillow has a zip-off cover.", Neutral},
+		{"the only catch weighs half", "pellow review", "Pellow works brilliantly. The only catch is that it needs Wi-Fi for setup.", Positive},
+		{"the main catch stays two-sided", "pellow review", "Pellow works brilliantly. The main catch is that it needs Wi-Fi for setup.", Mixed},
+		{"that's about it", "pellow review", "Pellow is excellent. Setup takes a minute longer than it should, but that's about it.", Positive},
+		{"a fault without a closer stays", "pellow review", "Pellow is excellent. Setup takes longer than it should and the app is clunky.", Mixed},
+		// a break-in is no fault
+		{"stiff at first, softens", "pellow strap review", "The Pellow strap is reliable and well made; it is slightly stiff at first but softens within a week.", Positive},
+		{"rough out of the box, smooths out", "pellow pan review", "The Pellow pan is a bit rough out of the box; it smooths out with use.", Positive},
+		{"a fault that stays", "pellow strap review", "The Pellow strap is flimsy and uncomfortable, even after a month.", Negative},
 		// sections headed by what people like
 		{"what buyers like beside complaints", "pellow reviews", "Pellow reviews are split.\n\n**What buyers like**\n- Fast, friendly delivery\n- Soft fabric that lasts\n- Free returns\n\n**Common complaints**\n- Sizing is inconsistent\n- Returns can be slow\n- The app is buggy", Mixed},
 		// a recommendation asked by place

@@ -239,10 +239,12 @@ func (an *analysis) brandSentiment(er *EntityResult) {
 			opened = true
 			continue
 		}
-		if minimisedCaveat(text[s:e]) {
+		if minimisedCaveat(text[s:e]) || caveatClosed(text[s:e]) {
 			// "The only real drawback is …", "a small price to pay": a
 			// caveat the writer plays down announces no second side
+			// (praise.go: "…, but that's about it")
 			minimised, an.sent.caveat = true, caveatBefore
+			n *= sentSoften // praise.go: a minor caveat weighs half
 		} else if an.sent.caveat && elseScoped(text[s:e], p, n) {
 			minimised, an.sent.caveat = true, false // praise.go: "For everyone else it's a no-brainer"
 		}
