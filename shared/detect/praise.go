@@ -83,6 +83,16 @@ func (an *analysis) praiseIdiom(w, before, before2 string, pos, e int, f uint8) 
 	if inSet(praiseIdioms.first, w) && praiseIdioms.at(text[:e], w, pos) {
 		return lexPositive, negNone // "punches above its weight", "a steal"
 	}
+	if strings.EqualFold(w, "wrong") && strings.EqualFold(before, "go") && (lexLookup(before2)&lexNegator != 0 ||
+		strings.EqualFold(before2, "to") && inSet(hardWords, wordBeforeTo(text, pos-len(w)))) {
+		return lexPositive, negClear // "you can't go wrong with it", "it's hard to go wrong"
+	}
+	if inSet(winVerbs, w) && an.beatsRivals(pos, e) {
+		return lexPositive, negNone // "beats Dormo on price", "outperforms most rivals"
+	}
+	if k := starRating(text, w, pos-len(w), pos, e); k != 0 {
+		return k, negPlain // "a 4.8-star average", "rated 4.7 out of 5"
+	}
 	if strings.EqualFold(w, "steal") && inSet(stealBefore, before) {
 		return lexPositive, negPlain // "at $30 it's a steal": a bargain, not a theft
 	}
@@ -611,6 +621,162 @@ func earlyBefore(text string, st int) bool {
 			return true
 		}
 		q = ws
+	}
+	return false
+}
+
+// wordBeforeTo is the word before the "to" that ends before st: "hard"
+// in "hard to go wrong".
+func wordBeforeTo(text string, st int) string {
+	_, gs := tokenBefore(text, st) // "go"
+	_, ts := tokenBefore(text, gs) // "to"
+	w, _ := tokenBefore(text, ts)
+	return w
+}
+
+var (
+	// winVerbs win a comparison: "beats Dormo on price", "outperforms most
+	// rivals"; a rival as their subject keeps its clause (rivalSubj).
+	winVerbs = set(`beats outperforms outperform outperformed outclasses outclass outclassed outshines outshine
+trumps outsells outscores outscored`)
+	// rivalWords name the rivals as a whole: "beats most rivals",
+	// "outperforms the competition".
+	rivalWords = set(`rivals rival competitors competitor competition others alternatives alternative peers`)
+)
+
+// beatsRivals: a tracked rival or the rivals as a whole follow the win
+// verb ending at pos, within three words.
+func (an *analysis) beatsRivals(pos, e int) bool {
+	text := an.text
+	q := pos
+	for k := 0; k < 3; k++ {
+		w, np := wordAtAny(text[:e], q)
+		if w == "" {
+			return false
+		}
+		if inSet(rivalWords, w) || an.otherIn(np-len(w), np) {
+			return true
+		}
+		q = np
+	}
+	return false
+}
+
+// Star ratings on a five-point scale: at least ratingHigh is praise, at
+// most ratingLow criticism; between them a rating judges little.
+const (
+	ratingHigh = 4.3
+	ratingLow  = 2.5
+)
+
+// starRating reads a rating on a five-point scale at the word w
+// (text[st:pos]): "4.8-star", "4.7 stars", "rated 4.6 out of 5", "1.9/5".
+func starRating(text, w string, st, pos, e int) uint8 {
+	var num string
+	switch {
+	case strings.EqualFold(w, "stars") || strings.EqualFold(w, "star"):
+		num = numberBefore(text, st)
+	case len(w) > 5 && (strings.HasSuffix(w, "-star") || strings.HasSuffix(w, "-stars")) && w[0] >= '0' && w[0] <= '9':
+		num = numberBefore(text, st+strings.IndexByte(w, '-'))
+	case strings.EqualFold(w, "out") && wordsFollow(text, pos, e, "of", "5") || strings.EqualFold(w, "5") && st > 0 && text[st-1] == '/':
+		num = numberBefore(text, st)
+		if strings.EqualFold(w, "5") {
+			num = numberBefore(text, st-1)
+		}
+	default:
+		return 0
+	}
+	v, ok := parseRating(num)
+	switch {
+	case !ok || v > 5:
+		return 0
+	case v >= ratingHigh:
+		return lexPositive
+	case v <= ratingLow:
+		return lexNegative
+	}
+	return 0
+}
+
+// numberBefore is the decimal number ("4.8", "4") ending at end, past one
+// space or hyphen; "" when none.
+func numberBefore(text string, end int) string {
+	if end > 0 && (text[end-1] == ' ' || text[end-1] == '-') {
+		end--
+	}
+	st := end
+	for st > 0 && (text[st-1] >= '0' && text[st-1] <= '9' || text[st-1] == '.') {
+		st--
+	}
+	return strings.TrimLeft(text[st:end], ".")
+}
+
+// parseRating parses "4.8" or "4" (one decimal at most).
+func parseRating(s string) (float64, bool) {
+	if s == "" || len(s) > 4 {
+		return 0, false
+	}
+	v, frac, dot := 0.0, 0.0, false
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c == '.' && !dot:
+			dot, frac = true, 1
+		case c >= '0' && c <= '9':
+			if dot {
+				frac /= 10
+				v += float64(c-'0') * frac
+			} else {
+				v = v*10 + float64(c-'0')
+			}
+		default:
+			return 0, false
+		}
+	}
+	return v, true
+}
+
+// verdictNamesBrand: the labelled verdict line [s,e) answers with the
+// brand — its first words after the label are the brand, or an imperative
+// to get it ("**Verdict:** get Pellow.", "Bottom line: Pellow, unless …").
+func (an *analysis) verdictNamesBrand(s, e int) bool {
+	text := an.text
+	colon := strings.IndexAny(text[s:e], ":,—")
+	if colon < 0 {
+		return false
+	}
+	q := s + colon + 1
+	for k := 0; k < 3; k++ {
+		for q < e && (text[q] == ' ' || text[q] == '*' || text[q] == '_') {
+			q++
+		}
+		if q >= e {
+			return false
+		}
+		brand, other := an.entitiesIn(q, min(e, q+maxTokenBytes))
+		w, np := wordAtAny(text[:e], q)
+		switch {
+		case other && !brand:
+			return false
+		case brand && an.brandAt(q):
+			return true
+		case inSet(verdictImperatives, w) || strings.EqualFold(w, "go") || strings.EqualFold(w, "with"):
+			q = np
+		default:
+			return false
+		}
+	}
+	return false
+}
+
+// verdictImperatives before the brand in a verdict line recommend it.
+var verdictImperatives = set(`get buy pick choose try`)
+
+// brandAt: a counted mention of the brand starts at q.
+func (an *analysis) brandAt(q int) bool {
+	for i := range an.sc.cands {
+		if c := &an.sc.cands[i]; c.ent == 0 && counted(c) && c.start == q {
+			return true
+		}
 	}
 	return false
 }

@@ -41,6 +41,18 @@ func TestPraiseClasses(t *testing.T) {
 		{"kills background noise", "pellow earbuds review", "Pellow's noise cancelling kills background noise on a train.", Positive},
 		{"kills harsh echoes", "pellow earbuds review", "Pellow's call mode kills harsh echoes.", Positive},
 		{"killed a feature stays a fault", "pellow app update", "Pellow killed offline mode in the last update.", Negative},
+		// comparisons won, verdicts that answer with the brand, ratings
+		{"can't go wrong", "pellow review", "You can't go wrong with Pellow.", Positive},
+		{"hard to go wrong", "pellow review", "It's hard to go wrong with Pellow.", Positive},
+		{"things go wrong is no praise", "pellow problems", "When syncs go wrong, Pellow loses the night's data.", Negative},
+		{"beats a rival", "pellow vs dormo", "Pellow beats FreshBox on battery life and price.", Positive},
+		{"outperforms the competition", "pellow review", "Pellow outperforms most rivals in lab tests.", Positive},
+		{"a verdict line answering with the brand", "pellow vs dormo", "Both track sleep well.\n\n**Verdict:** get Pellow.", Positive},
+		{"a verdict line naming the brand first", "pellow vs dormo", "Both track sleep well.\n\n**Bottom line:** Pellow, unless you need a sunrise lamp.", Positive},
+		{"a verdict line answering with the rival", "pellow vs dormo", "Both track sleep well.\n\n**Verdict:** get FreshBox.", Neutral},
+		{"a high star rating", "pellow review", "Pellow has a 4.8-star average from over 20,000 reviews.", Positive},
+		{"a low star rating", "pellow review", "Pellow holds a 1.9/5 score on Trustpilot.", Negative},
+		{"a middling rating judges little", "pellow review", "Pellow is rated 3.6 out of 5 on the App Store.", Neutral},
 		// harms named as what the product removes or watches for
 		{"a harm removed", "pellow features", "Pellow's Quiet Mode blocks annoying alarms and trims harsh echoes.", Positive},
 		{"a harm watched for", "what does pellow do", "Pellow scans your recordings for signs of sleep apnea and alerts you when something looks wrong.", Neutral},

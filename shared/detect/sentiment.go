@@ -284,6 +284,9 @@ func (an *analysis) brandSentiment(er *EntityResult) {
 		}
 		last, lastStart, opened = cur, s, false
 		if verdictLine(text[s:e]) {
+			if an.verdictNamesBrand(s, e) && p < sentRecommended {
+				p = sentRecommended // praise.go: "**Verdict:** get Pellow."
+			}
 			vp, vn = vp+p, vn+n
 			vCond = vCond || hasWordIn(text[s:e], verdictConditions)
 		}
@@ -1666,8 +1669,8 @@ func (an *analysis) valence(s, e int) (p, n float64, verdict bool) {
 		if k, nm := an.praiseIdiom(w, before, before2, pos, e, f); k != 0 || nm == negPlain {
 			f = k // praise.go: "a no-brainer", "the one to get", "looks expensive"
 			switch nm {
-			case negClear: // "no fees": the negator was the praise
-				neg, pendingNeg = 0, false
+			case negClear: // "no fees", "hard to go wrong": the negator was the praise
+				neg, pendingNeg, deferred = 0, false, 0
 			case negDeny: // "few complaints": a fault denied
 				neg, pendingNeg = 1, false
 			}
