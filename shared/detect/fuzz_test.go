@@ -29,6 +29,14 @@ func FuzzDetect(f *testing.F) {
 		// V's classes cut off mid-phrase (sentiment.go, s7)
 		"Acme is good, but now $9, up from", "Acme is good, but up from $", "Acme shrugs off", "difficile de faire",
 		"Kits like Slack are good, but they", "Kits like Slack are good, but", ",but they", "Acme recommends", "for a stronger",
+		// praise.go's constructions cut off mid-phrase (s8b)
+		"Acme is a 4.8-star", "4.8-star", "-star", ".5-stars", "Acme: 4.", "rated 4.6 out of", "rated 4.6 out of 5", "/5",
+		"1.9/5", "99999.9/5", "Acme is hard to go", "to go wrong", "Acme beats", "Acme outperforms the",
+		"**Verdict:** get", "**Verdict:** get Acme", "Bottom line:", "Acme punches above its", "Acme is a",
+		"Acme kills", "Acme kills background", "Acme blocks", "blocks disappearing", "Acme's blocks", "scans for",
+		"stiff at first but", "at first but softens", "out of the", "Acme is the most", "by far the", "the gentlest",
+		"no-", "-free", "low-", "Acme has no", "Still,", "For everyone else", "One caveat: a poor fit for a",
+		"**What buyers like**\n-", "What", "Acme finally", "Acme now matches", "but that's about",
 	} {
 		f.Add(s, "best crm for acme users")
 	}
