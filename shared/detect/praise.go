@@ -493,6 +493,10 @@ func (an *analysis) praiseSheet(spans, judged int, p, n float64) bool {
 	return spans >= minFactSpans && judged <= 2 && n == 0 && p <= sentStrong && an.factAsked()
 }
 
+// maxRankWords bounds how far after a superlative its rank frame may end
+// ("the most precise control over context of the three").
+const maxRankWords = 8
+
 // rankFrames after a superlative rank the brand first among its rivals:
 // "the most precise control of the three", "the longest warranty in the
 // segment".
@@ -528,7 +532,7 @@ func (an *analysis) rankedFirst(w, before, before2 string, pos, e int) bool {
 	// a rank frame within the next few words of the clause
 	text := an.text
 	end := pos
-	for k := 0; k < 5; k++ {
+	for k := 0; k < maxRankWords; k++ {
 		end = wordEndAfter(text, end, e)
 		if end >= e || strings.ContainsAny(text[pos:end], ",;:.!?") {
 			break

@@ -73,6 +73,7 @@ func TestPraiseClasses(t *testing.T) {
 		{"can do almost anything", "pellow review", "Pellow can do almost anything a light sleeper could ask for.", Positive},
 		{"anything as an object is nothing", "pellow review", "You can ask Pellow anything about last night's sleep data.", Neutral},
 		{"a superlative ranked among rivals", "pellow vs dormo", "Pellow gives the most precise sleep staging of the three.", Positive},
+		{"a rank frame a few words on", "pellow vs dormo", "Pellow gives the most precise control over alarm timing of the three.", Positive},
 		{"a superlative VADER likes", "pellow review", "Pellow has the gentlest alarm I have tried.", Positive},
 		{"by far the largest", "pellow review", "Pellow has by far the largest library of sleep stories.", Positive},
 		{"a faulted superlative stays a fault", "pellow review", "Pellow has the slowest sync of the three.", Negative},
