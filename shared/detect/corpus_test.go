@@ -291,7 +291,7 @@ func evaluate(cases []corpusCase, run func(corpusCase) prediction) *evaluation {
 // Floors: the figures the rules reach on the corpus (make eval), rounded
 // down. A change that drops below one fails the suite.
 var corpusFloors = map[string]struct{ mentionF1, verdict, sentiment, competitorF1, noQueryF1 float64 }{
-	"tune.jsonl":    {mentionF1: 1.00, verdict: 1.00, sentiment: 0.95, competitorF1: 1.00, noQueryF1: 0.98},
+	"tune.jsonl":    {mentionF1: 1.00, verdict: 1.00, sentiment: 0.96, competitorF1: 1.00, noQueryF1: 0.98},
 	"holdout.jsonl": {mentionF1: 1.00, verdict: 0.99, sentiment: 0.97, competitorF1: 1.00, noQueryF1: 0.98},
 }
 
@@ -433,7 +433,7 @@ var heldoutFloors = map[string]struct{ mentionF1, verdict, sentiment, negatives,
 	"batch-m.jsonl": {mentionF1: 1.00, verdict: 1.00, sentiment: 1.00, negatives: 1.00, startFound: 1.00},
 	"batch-n.jsonl": {mentionF1: 0.97, verdict: 0.97, sentiment: 1.00, negatives: 1.00, startFound: 1.00},
 	"batch-k.jsonl": {mentionF1: 1.00, verdict: 1.00, sentiment: 1.00, negatives: 1.00, startFound: 1.00},
-	"batch-l.jsonl": {mentionF1: 1.00, verdict: 1.00, sentiment: 0.92, negatives: 1.00, startFound: 1.00},
+	"batch-l.jsonl": {mentionF1: 1.00, verdict: 1.00, sentiment: 0.95, negatives: 1.00, startFound: 1.00},
 	// Written blind (their authors never read or ran the detector), first
 	// measured against detect/2026.11-7 and then once against -8. Their
 	// detection misses (Q, S) were then fixed as classes, and their
@@ -442,21 +442,21 @@ var heldoutFloors = map[string]struct{ mentionF1, verdict, sentiment, negatives,
 	// facts (criticism.go), so they are tuning data now: the floors are the
 	// merged figures. The thresholds' calibration never sees them
 	// (measureOnly).
-	"batch-p.jsonl": {mentionF1: 1.00, verdict: 1.00, sentiment: 0.98, negatives: 1.00, startFound: 1.00},
-	"batch-q.jsonl": {mentionF1: 0.98, verdict: 0.98, sentiment: 0.67, negatives: 0.85, startFound: 1.00},
-	"batch-r.jsonl": {mentionF1: 1.00, verdict: 1.00, sentiment: 0.92, negatives: 1.00, startFound: 0.95},
-	"batch-s.jsonl": {mentionF1: 0.98, verdict: 0.98, sentiment: 0.66, negatives: 0.75, startFound: 0.88},
+	"batch-p.jsonl": {mentionF1: 1.00, verdict: 1.00, sentiment: 1.00, negatives: 1.00, startFound: 1.00},
+	"batch-q.jsonl": {mentionF1: 0.98, verdict: 0.98, sentiment: 0.81, negatives: 0.85, startFound: 1.00},
+	"batch-r.jsonl": {mentionF1: 1.00, verdict: 1.00, sentiment: 0.98, negatives: 1.00, startFound: 0.95},
+	"batch-s.jsonl": {mentionF1: 0.98, verdict: 0.98, sentiment: 0.87, negatives: 0.75, startFound: 0.88},
 	// U was written blind and measured once on d7 (mention F1 0.971,
 	// verdict 0.961); its classes fixed since (ignorance of an aspect's
 	// current prices, a foreign word's inflection, lower-case styled and
 	// conjoined-predicate competitors), it is tuning material.
-	"batch-u.jsonl": {mentionF1: 1.00, verdict: 1.00, sentiment: 0.58, negatives: 1.00, startFound: 1.00},
+	"batch-u.jsonl": {mentionF1: 1.00, verdict: 1.00, sentiment: 0.73, negatives: 1.00, startFound: 1.00},
 	// W was written blind and measured once on the merged d7+d8 (mention F1
 	// 0.865, verdict 0.868); its classes fixed since (a phrase the query
 	// holds the word in, a category's product in an aside, a hedge before
 	// people's reports, a product name holding a natural kind's noun), it
 	// is tuning material.
-	"batch-w.jsonl": {mentionF1: 1.00, verdict: 1.00, sentiment: 0.61, negatives: 1.00, startFound: 1.00},
+	"batch-w.jsonl": {mentionF1: 1.00, verdict: 1.00, sentiment: 0.67, negatives: 1.00, startFound: 1.00},
 	// Written blind and measured once on the merged s6a+s6b reading (40/60,
 	// negatives 12/15); then tuned on by class in issue 11's s7 round. Kept
 	// out of the thresholds' calibration like P–S (measureOnly).
@@ -464,8 +464,12 @@ var heldoutFloors = map[string]struct{ mentionF1, verdict, sentiment, negatives,
 	// detector: measured once, on detect/2026.11-8 (mention F1 0.99,
 	// verdict 0.98, sentiment 40/59, negatives 15/16) and once on -9; the
 	// floors are -9's figures. It measures; no rule was fitted to it.
-	"batch-t.jsonl": {mentionF1: 0.99, verdict: 0.98, sentiment: 0.74, negatives: 0.93, startFound: 0.95},
-	"batch-v.jsonl": {mentionF1: 0.99, verdict: 0.98, sentiment: 0.78, negatives: 0.80, startFound: 0.96},
+	// s8b (praise found and weighed, facts kept neutral, caveats kept
+	// minor: praise.go) raised the sentiment floors of L, P–W and the
+	// tuning half to the figures it reached; its rules were written from
+	// the misses of P–W, so those sets are tuning data for them.
+	"batch-t.jsonl": {mentionF1: 0.99, verdict: 0.98, sentiment: 0.76, negatives: 0.93, startFound: 0.95},
+	"batch-v.jsonl": {mentionF1: 0.99, verdict: 0.98, sentiment: 0.86, negatives: 0.80, startFound: 0.96},
 }
 
 func TestHeldout(t *testing.T) {
