@@ -105,6 +105,9 @@ func (an *analysis) praiseIdiom(w, before, before2 string, pos, e int, f uint8) 
 		// "no surprise fees" is a fault denied, read as such)
 		return lexPositive, negClear // "no monthly fees", "zero commission"
 	}
+	if f&lexNegative != 0 && situationSubject(text, pos-len(w)) {
+		return 0, negPlain // "in the US the picture is more complicated": the situation, not the product
+	}
 	if f&lexNegative != 0 && transientFault(text, pos, e) {
 		return 0, negPlain // "slightly stiff at first, but softens within a week"
 	}
@@ -781,6 +784,33 @@ func (an *analysis) brandAt(q int) bool {
 		if c := &an.sc.cands[i]; c.ent == 0 && counted(c) && c.start == q {
 			return true
 		}
+	}
+	return false
+}
+
+// situationNouns name a state of affairs, not the product: "the picture
+// is more complicated", "the situation is murky".
+var situationNouns = set(`picture situation story landscape outlook regulation regulations law laws rules weather`)
+
+// situationSubject: the predicate whose word starts at st has a situation
+// noun as its subject — "the picture is (more) complicated" — within
+// three words before it, across a copula.
+func situationSubject(text string, st int) bool {
+	q := st
+	cop := false
+	for k := 0; k < 4; k++ {
+		w, ws := tokenBefore(text, q)
+		switch {
+		case w == "":
+			return false
+		case inSet(copulaWords, w):
+			cop = true
+		case cop && inSet(situationNouns, w):
+			return true
+		case cop:
+			return false
+		}
+		q = ws
 	}
 	return false
 }

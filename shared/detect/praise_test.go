@@ -53,6 +53,9 @@ func TestPraiseClasses(t *testing.T) {
 		{"a high star rating", "pellow review", "Pellow has a 4.8-star average from over 20,000 reviews.", Positive},
 		{"a low star rating", "pellow review", "Pellow holds a 1.9/5 score on Trustpilot.", Negative},
 		{"a middling rating judges little", "pellow review", "Pellow is rated 3.6 out of 5 on the App Store.", Neutral},
+		// a state of affairs is not the product
+		{"the picture is complicated", "pellow delivery times", "Pellow orders ship in a week in Europe. In the US the picture is more complicated, and waits vary.", Neutral},
+		{"the product is complicated", "pellow review", "Pellow's setup is more complicated than it should be.", Negative},
 		// harms named as what the product removes or watches for
 		{"a harm removed", "pellow features", "Pellow's Quiet Mode blocks annoying alarms and trims harsh echoes.", Positive},
 		{"a harm watched for", "what does pellow do", "Pellow scans your recordings for signs of sleep apnea and alerts you when something looks wrong.", Neutral},
