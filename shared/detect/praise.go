@@ -151,7 +151,9 @@ tops the charts|tops the rankings|tops most rankings|tops the list|tops most lis
 checks every box|checks all the boxes|gets the job done|get the job done|delivers on its promise|
 delivers on its promises|built like a tank|holds up well|held up well|hold up well|earns its keep|earns its price|
 money well spent|loyal following|swear by|swears by|worth the splurge|
-bang for your buck|bang for the buck|value for money`)
+bang for your buck|bang for the buck|value for money|does exactly what|does what it says|does what it promises|
+lives up to the hype|lives up to its|keeps improving|keeps getting better|edges out|edged out|has the edge|
+have the edge|holds the edge|gets the edge|comes out ahead|came out ahead`)
 	// scarceWords before a fault make it scarce: "few complaints",
 	// "little to dislike", "hardly any downtime".
 	scarceWords = set(`few little hardly barely scarcely seldom rarely`)
