@@ -456,7 +456,7 @@ var heldoutFloors = map[string]struct{ mentionF1, verdict, sentiment, negatives,
 	// holds the word in, a category's product in an aside, a hedge before
 	// people's reports, a product name holding a natural kind's noun), it
 	// is tuning material.
-	"batch-w.jsonl": {mentionF1: 1.00, verdict: 1.00, sentiment: 0.67, negatives: 1.00, startFound: 1.00},
+	"batch-w.jsonl": {mentionF1: 1.00, verdict: 1.00, sentiment: 0.70, negatives: 1.00, startFound: 1.00},
 	// Written blind and measured once on the merged s6a+s6b reading (40/60,
 	// negatives 12/15); then tuned on by class in issue 11's s7 round. Kept
 	// out of the thresholds' calibration like P–S (measureOnly).
