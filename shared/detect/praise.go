@@ -572,8 +572,28 @@ that's a minor|that is a minor`)
 // there ("but that's about it") — a caveat played down like "the only
 // drawback" (minimisedCaveat).
 func caveatClosed(t string) bool {
-	return closers.in(t)
+	if closers.in(t) {
+		return true
+	}
+	// "my one complaint", "the one downside", "its one flaw": a single
+	// caveat owned and counted (not "One drawback of X is …", which opens
+	// a list as often as not)
+	prev, prev2 := "", ""
+	for pos := 0; ; {
+		w, np := wordAtAny(t, pos)
+		if w == "" {
+			return false
+		}
+		if strings.EqualFold(prev, "one") && inSet(oneOwners, prev2) && (inSet(caveatNouns, w) || inSet(minorCaveats, w)) {
+			return true
+		}
+		prev, prev2, pos = w, prev, np
+	}
 }
+
+// oneOwners before "one" and a caveat noun own a single caveat: "my one
+// complaint", "the one downside".
+var oneOwners = set(`my the its their our his her`)
 
 var (
 	// earlyMarkers date a fault to the start of use: "at first", "out of

@@ -93,6 +93,9 @@ func TestPraiseClasses(t *testing.T) {
 		{"another compound is nothing", "pellow pillow", "The Pellow pillow has a zip-off cover.", Neutral},
 		{"the only catch weighs half", "pellow review", "Pellow works brilliantly. The only catch is that it needs Wi-Fi for setup.", Positive},
 		{"the main catch stays two-sided", "pellow review", "Pellow works brilliantly. The main catch is that it needs Wi-Fi for setup.", Mixed},
+		{"my one complaint", "pellow review", "Pellow is excellent. My one complaint is the short cable.", Positive},
+		{"one drawback of it opens a list", "pellow review", "Pellow is excellent. One drawback of Pellow is that it needs a connection for most things.", Mixed},
+		{"not the cheapest, but the most accurate", "pellow review", "Pellow is the best all-rounder. It's not the cheapest, but it's the most accurate.", Positive},
 		{"that's about it", "pellow review", "Pellow is excellent. Setup takes a minute longer than it should, but that's about it.", Positive},
 		{"a fault without a closer stays", "pellow review", "Pellow is excellent. Setup takes longer than it should and the app is clunky.", Mixed},
 		// a break-in is no fault

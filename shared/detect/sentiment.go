@@ -2228,7 +2228,7 @@ var (
 serviceable suele suelen généralement souvent meist meistens`)
 	// costWords before the turn make the criticism a price conceded when
 	// praise follows: "pricey, but built to last".
-	costWords = set(`expensive pricey pricier priciest costly costlier overpriced steep steeper dear dearer caro cara caros cher chère teuer teurer`)
+	costWords = set(`expensive pricey pricier priciest costly costlier overpriced steep steeper dear dearer caro cara caros cher chère teuer teurer cheapest`)
 )
 
 // turn marks the adversative; a second one settles the first pair and
