@@ -234,8 +234,12 @@ neutralises neutralizes`)
 	// bullying", "flags risky posts", "warns you about a delay", "shows
 	// delay info", "solves the same problem".
 	watchVerbs = set(`scans scan scanning flags flag flagging detects detect detecting spots spot spotting warns warn
-warning alerts alert alerting monitors monitor monitoring notifies notify notifying watches tracks shows solves solve
-solving addresses address`)
+warning alerts alert alerting monitors monitor monitoring notifies notify notifying watches tracks solves solve
+solving addresses address shows show displays display`)
+	// displayVerbs watch for a harm only when they show information about
+	// it ("shows live delay info"); "shows errors" is the product failing.
+	displayVerbs = set(`shows show displays display`)
+	infoNouns    = set(`info information alerts alert warnings warning notifications updates status times estimates`)
 	// reporterNouns as a watch verb's subject make it a report about the
 	// brand, not the brand's work: "reviewers warn about hidden fees".
 	reporterNouns = set(`users user reviewers reviewer critics critic experts expert customers customer people parents
@@ -290,6 +294,9 @@ func (an *analysis) harmHandled(s, st int) (f uint8, ok bool) {
 			}
 			if inSet(spareVerbs, w) {
 				return lexPositive, true
+			}
+			if inSet(displayVerbs, w) && !infoAhead(text, st) {
+				return 0, false // "the app shows errors": a failure shown
 			}
 			return 0, true
 		}
@@ -833,6 +840,20 @@ func situationSubject(text string, st int) bool {
 			return false
 		}
 		q = ws
+	}
+	return false
+}
+
+// infoAhead: an information noun follows the harm word at st within two
+// words ("delay info", "outage status updates").
+func infoAhead(text string, st int) bool {
+	_, q := wordAtAny(text, st)
+	for k := 0; k < 2; k++ {
+		w, np := wordAtAny(text, q)
+		if inSet(infoNouns, w) {
+			return true
+		}
+		q = np
 	}
 	return false
 }

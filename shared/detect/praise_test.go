@@ -64,6 +64,8 @@ func TestPraiseClasses(t *testing.T) {
 		// harms named as what the product removes or watches for
 		{"a harm removed", "pellow features", "Pellow's Quiet Mode blocks annoying alarms and trims harsh echoes.", Positive},
 		{"a harm watched for", "what does pellow do", "Pellow scans your recordings for signs of sleep apnea and alerts you when something looks wrong.", Neutral},
+		{"information about a harm shown", "pellow flight app", "Pellow shows live delay info for every flight and warns you about a gate change.", Neutral},
+		{"a failure shown stays a fault", "pellow review", "Pellow's dashboard shows outdated data.", Negative},
 		{"reviewers warning is a complaint", "pellow review", "Reviewers warn about hidden fees in the Pellow app.", Negative},
 		{"a harm not removed stays", "pellow review", "Pellow doesn't block sudden noise, so light sleepers still wake up.", Negative},
 		{"a noun that looks like a verb", "pellow problems", "Pellow's alerts stop after an update and users report crashes.", Negative},
