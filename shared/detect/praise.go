@@ -20,7 +20,7 @@ import "strings"
 // it with one filtered lookup.
 var praiseTriggers = func() map[string]bool {
 	m := set(`no-brainer no-brainers second runner-up runners-up default ahead off try get buy pick choose install
-download grab anything everything added adds launched introduced rolled shipped gained matches match matched equals rivals expensive pricey premium upscale high-end luxurious`)
+download grab edge anything everything added adds launched introduced rolled shipped gained matches match matched equals rivals expensive pricey premium upscale high-end luxurious`)
 	for w := range choiceNouns {
 		m[w] = true
 	}
@@ -60,6 +60,8 @@ remain`)
 	everythingWords = set(`anything everything`)
 	nearlyWords     = set(`almost nearly virtually practically`)
 	doVerbs         = set(`do does did handle handles handled`)
+	// edgeHolders before "the edge" hold it: "has the edge on accuracy".
+	edgeHolders = set(`has have holds hold gets get got had`)
 	// arrivalVerbs after "finally" bring what users waited for: "finally
 	// added lossless audio".
 	arrivalVerbs = set(`added adds launched introduced rolled shipped gained`)
@@ -145,15 +147,15 @@ var (
 	// praiseIdioms praise in a figure no polar word carries, read at
 	// their first word.
 	praiseIdioms = phrases(`punches above its weight|punch above its weight|punches above their weight|
-a cut above|in a league of its own|in a class of its own|second to none|sets the bar|set the bar|raises the bar|
+cut above|league of its own|class of its own|second to none|sets the bar|set the bar|raises the bar|
 raised the bar|comes out on top|came out on top|come out on top|leads the pack|leads the field|leads the market|
 tops the charts|tops the rankings|tops most rankings|tops the list|tops most lists|ticks every box|ticks all the boxes|
-checks every box|checks all the boxes|gets the job done|get the job done|delivers on its promise|
+checks every box|checks all the boxes|job done|delivers on its promise|
 delivers on its promises|built like a tank|holds up well|held up well|hold up well|earns its keep|earns its price|
 money well spent|loyal following|swear by|swears by|worth the splurge|
 bang for your buck|bang for the buck|value for money|does exactly what|does what it says|does what it promises|
-lives up to the hype|lives up to its|keeps improving|keeps getting better|edges out|edged out|has the edge|
-have the edge|holds the edge|gets the edge|comes out ahead|came out ahead`)
+lives up to the hype|lives up to its|keeps improving|keeps getting better|edges out|edged out|comes out ahead|
+came out ahead`)
 	// scarceWords before a fault make it scarce: "few complaints",
 	// "little to dislike", "hardly any downtime".
 	scarceWords = set(`few little hardly barely scarcely seldom rarely`)
@@ -207,6 +209,8 @@ func (an *analysis) praiseWord(w, before, before2 string, pos, e int) uint8 {
 		return lexPositive // "far ahead on collaboration"; not "ahead of time"
 	case strings.EqualFold(w, "off") && inSet(payForms, before) && !inSet(ownObjects, next):
 		return lexPositive // "that depth starts to pay off"
+	case strings.EqualFold(w, "edge") && strings.EqualFold(before, "the") && inSet(edgeHolders, before2):
+		return lexPositive // "Pellow has the edge on accuracy"
 	case inSet(pickVerbs, w) && strings.EqualFold(before, "to") && inSet(countWords, before2):
 		return lexPositive // "the one to get", "the two to try"
 	case inSet(choiceNouns, w) && inSet(valueChoices, before):
@@ -579,7 +583,11 @@ that's a minor|that is a minor`)
 // there ("but that's about it") — a caveat played down like "the only
 // drawback" (minimisedCaveat).
 func caveatClosed(t string) bool {
-	if closers.in(t) {
+	hasThat := strings.Contains(t, "that") || strings.Contains(t, "That")
+	if !hasThat && !strings.Contains(t, "one ") {
+		return false // most spans hold neither: skip the word scan
+	}
+	if hasThat && closers.in(t) {
 		return true
 	}
 	// "my one complaint", "the one downside", "its one flaw": a single
@@ -708,6 +716,9 @@ const (
 // starRating reads a rating on a five-point scale at the word w
 // (text[st:pos]): "4.8-star", "4.7 stars", "rated 4.6 out of 5", "1.9/5".
 func starRating(text, w string, st, pos, e int) uint8 {
+	if c := w[len(w)-1] | 0x20; c != 's' && c != 'r' && c != 't' && c != '5' {
+		return 0 // "star(s)", "-star(s)", "out", "5" end so
+	}
 	var num string
 	switch {
 	case strings.EqualFold(w, "stars") || strings.EqualFold(w, "star"):
