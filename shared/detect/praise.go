@@ -539,6 +539,9 @@ func (an *analysis) rankedFirst(w, before, before2 string, pos, e int) bool {
 	if gradedLookup(w)&lexNegative != 0 || lexLookup(base)&lexNegative != 0 || vaderValence(base) < 0 {
 		return false
 	}
+	if next := peekWord(an.text, pos, e); lexLookup(next)&lexNegative != 0 || vaderValence(next) <= -2 {
+		return false // "the gentlest criticism", "the most common problem": a fault ranked
+	}
 	if base != w && (vaderValence(base) >= 0.5 || vaderValence(base+"e") >= 0.5 || vaderValence(base+"le") >= 0.5) {
 		return true // "the gentlest", "the finest"
 	}

@@ -86,6 +86,7 @@ func TestPraiseClasses(t *testing.T) {
 		{"a rank frame a few words on", "pellow vs dormo", "Pellow gives the most precise control over alarm timing of the three.", Positive},
 		{"a superlative VADER likes", "pellow review", "Pellow has the gentlest alarm I have tried.", Positive},
 		{"by far the largest", "pellow review", "Pellow has by far the largest library of sleep stories.", Positive},
+		{"a superlative that ranks a fault", "pellow review", "The gentlest criticism of Pellow is that it is slow.", Negative},
 		{"a faulted superlative stays a fault", "pellow review", "Pellow has the slowest sync of the three.", Negative},
 		{"the latest is no praise", "pellow update", "Pellow's latest update adds a bedtime reminder.", Neutral},
 		// burdens lightened or removed
