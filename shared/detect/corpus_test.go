@@ -291,7 +291,7 @@ func evaluate(cases []corpusCase, run func(corpusCase) prediction) *evaluation {
 // Floors: the figures the rules reach on the corpus (make eval), rounded
 // down. A change that drops below one fails the suite.
 var corpusFloors = map[string]struct{ mentionF1, verdict, sentiment, competitorF1, noQueryF1 float64 }{
-	"tune.jsonl":    {mentionF1: 1.00, verdict: 1.00, sentiment: 0.95, competitorF1: 1.00, noQueryF1: 0.98},
+	"tune.jsonl":    {mentionF1: 1.00, verdict: 1.00, sentiment: 0.96, competitorF1: 1.00, noQueryF1: 0.98},
 	"holdout.jsonl": {mentionF1: 1.00, verdict: 0.99, sentiment: 0.97, competitorF1: 1.00, noQueryF1: 0.98},
 }
 
@@ -428,12 +428,12 @@ var heldoutFloors = map[string]struct{ mentionF1, verdict, sentiment, negatives,
 	"batch-f.jsonl": {mentionF1: 1.00, verdict: 1.00, sentiment: 1.00, negatives: 1.00, startFound: 1.00},
 	"batch-g.jsonl": {mentionF1: 1.00, verdict: 1.00, sentiment: 1.00, negatives: 1.00, startFound: 1.00},
 	"batch-h.jsonl": {mentionF1: 1.00, verdict: 1.00, sentiment: 1.00, negatives: 1.00, startFound: 1.00},
-	"batch-i.jsonl": {mentionF1: 1.00, verdict: 1.00, sentiment: 0.90, negatives: 1.00, startFound: 1.00},
+	"batch-i.jsonl": {mentionF1: 1.00, verdict: 1.00, sentiment: 0.95, negatives: 1.00, startFound: 1.00},
 	"batch-j.jsonl": {mentionF1: 1.00, verdict: 1.00, sentiment: 0.94, negatives: 1.00, startFound: 1.00},
 	"batch-m.jsonl": {mentionF1: 1.00, verdict: 1.00, sentiment: 1.00, negatives: 1.00, startFound: 1.00},
 	"batch-n.jsonl": {mentionF1: 0.97, verdict: 0.97, sentiment: 1.00, negatives: 1.00, startFound: 1.00},
 	"batch-k.jsonl": {mentionF1: 1.00, verdict: 1.00, sentiment: 1.00, negatives: 1.00, startFound: 1.00},
-	"batch-l.jsonl": {mentionF1: 1.00, verdict: 1.00, sentiment: 0.95, negatives: 1.00, startFound: 1.00},
+	"batch-l.jsonl": {mentionF1: 1.00, verdict: 1.00, sentiment: 0.97, negatives: 1.00, startFound: 1.00},
 	// Written blind (their authors never read or ran the detector), first
 	// measured against detect/2026.11-7 and then once against -8. Their
 	// detection misses (Q, S) were then fixed as classes, and their
@@ -442,21 +442,21 @@ var heldoutFloors = map[string]struct{ mentionF1, verdict, sentiment, negatives,
 	// facts (criticism.go), so they are tuning data now: the floors are the
 	// merged figures. The thresholds' calibration never sees them
 	// (measureOnly).
-	"batch-p.jsonl": {mentionF1: 1.00, verdict: 1.00, sentiment: 0.98, negatives: 1.00, startFound: 1.00},
-	"batch-q.jsonl": {mentionF1: 1.00, verdict: 1.00, sentiment: 0.75, negatives: 1.00, startFound: 1.00},
-	"batch-r.jsonl": {mentionF1: 1.00, verdict: 1.00, sentiment: 0.92, negatives: 1.00, startFound: 0.95},
-	"batch-s.jsonl": {mentionF1: 1.00, verdict: 1.00, sentiment: 0.66, negatives: 0.75, startFound: 0.88},
+	"batch-p.jsonl": {mentionF1: 1.00, verdict: 1.00, sentiment: 1.00, negatives: 1.00, startFound: 1.00},
+	"batch-q.jsonl": {mentionF1: 1.00, verdict: 1.00, sentiment: 0.89, negatives: 1.00, startFound: 1.00},
+	"batch-r.jsonl": {mentionF1: 1.00, verdict: 1.00, sentiment: 0.98, negatives: 1.00, startFound: 0.95},
+	"batch-s.jsonl": {mentionF1: 1.00, verdict: 1.00, sentiment: 0.87, negatives: 0.75, startFound: 0.88},
 	// U was written blind and measured once on d7 (mention F1 0.971,
 	// verdict 0.961); its classes fixed since (ignorance of an aspect's
 	// current prices, a foreign word's inflection, lower-case styled and
 	// conjoined-predicate competitors), it is tuning material.
-	"batch-u.jsonl": {mentionF1: 1.00, verdict: 1.00, sentiment: 0.73, negatives: 1.00, startFound: 1.00},
+	"batch-u.jsonl": {mentionF1: 1.00, verdict: 1.00, sentiment: 0.82, negatives: 1.00, startFound: 1.00},
 	// W was written blind and measured once on the merged d7+d8 (mention F1
 	// 0.865, verdict 0.868); its classes fixed since (a phrase the query
 	// holds the word in, a category's product in an aside, a hedge before
 	// people's reports, a product name holding a natural kind's noun), it
 	// is tuning material.
-	"batch-w.jsonl": {mentionF1: 1.00, verdict: 1.00, sentiment: 0.67, negatives: 1.00, startFound: 1.00},
+	"batch-w.jsonl": {mentionF1: 1.00, verdict: 1.00, sentiment: 0.76, negatives: 1.00, startFound: 1.00},
 	// Written blind and measured once on the merged s6a+s6b reading (40/60,
 	// negatives 12/15); then tuned on by class in issue 11's s7 round. Kept
 	// out of the thresholds' calibration like P–S (measureOnly).
@@ -464,10 +464,12 @@ var heldoutFloors = map[string]struct{ mentionF1, verdict, sentiment, negatives,
 	// detector: measured once, on detect/2026.11-8 (mention F1 0.99,
 	// verdict 0.98, sentiment 40/59, negatives 15/16) and once on -9
 	// (44/59). Issue 11's round s8a then read its misses by class (criticism
-	// without polar words, alternatives offered in the brand's place), so it
-	// is tuning data now; the floors are s8a's figures.
-	"batch-t.jsonl": {mentionF1: 1.00, verdict: 1.00, sentiment: 0.89, negatives: 1.00, startFound: 0.95},
-	"batch-v.jsonl": {mentionF1: 1.00, verdict: 1.00, sentiment: 0.90, negatives: 1.00, startFound: 0.96},
+	// without polar words, alternatives offered in the brand's place), and
+	// s8b (praise found and weighed, facts kept neutral, caveats kept minor:
+	// praise.go) those of P–W, so they are tuning data now; the sentiment
+	// floors of L and P–Z are the merged s8a+s8b figures.
+	"batch-t.jsonl": {mentionF1: 1.00, verdict: 1.00, sentiment: 0.91, negatives: 1.00, startFound: 0.95},
+	"batch-v.jsonl": {mentionF1: 1.00, verdict: 1.00, sentiment: 0.96, negatives: 1.00, startFound: 0.96},
 	// X (60 sentiment answers, written blind) arrived as issue 11's tuning
 	// batch of round s8: measured once on main (detect/2026.11-9, 66cb8d6)
 	// and on s8a's first two commits, 43/60 and negatives 13/16 both; s8a's
@@ -482,7 +484,7 @@ var heldoutFloors = map[string]struct{ mentionF1, verdict, sentiment, negatives,
 	// Its four verdict misses fixed as classes (a derived form in the
 	// query, "a name I can't place", a full name with a middle name, a
 	// German noun after an article and an adjective): 1.00 / 1.00.
-	"batch-z.jsonl": {mentionF1: 1.00, verdict: 1.00, sentiment: 0.48, negatives: 0.60, startFound: 1.00},
+	"batch-z.jsonl": {mentionF1: 1.00, verdict: 1.00, sentiment: 0.51, negatives: 0.60, startFound: 1.00},
 	// AA was written blind (13 brands none of the batches had, most of
 	// them ordinary words) and measured once, untouched, on 66cb8d6
 	// (detect/2026.11-9): mention F1 0.930 (33 found, 5 false

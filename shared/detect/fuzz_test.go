@@ -38,6 +38,14 @@ func FuzzDetect(f *testing.F) {
 		"Acme perks are thin", "Acme has become", "Acme is another", "Acme fees can sting", "you pay less by",
 		"Acme gets updated rarely", "do the maths", "Cheaper options", "compare", "Acme stopped accepting",
 		"Acme se queda", "Les frais sont plus élevés", "Die Verspätungen", "esperas largas", "tardan semanas",
+		// praise.go's constructions cut off mid-phrase (s8b)
+		"Acme is a 4.8-star", "4.8-star", "-star", ".5-stars", "Acme: 4.", "rated 4.6 out of", "rated 4.6 out of 5", "/5",
+		"1.9/5", "99999.9/5", "Acme is hard to go", "to go wrong", "Acme beats", "Acme outperforms the",
+		"**Verdict:** get", "**Verdict:** get Acme", "Bottom line:", "Acme punches above its", "Acme is a",
+		"Acme kills", "Acme kills background", "Acme blocks", "blocks disappearing", "Acme's blocks", "scans for",
+		"stiff at first but", "at first but softens", "out of the", "Acme is the most", "by far the", "the gentlest",
+		"no-", "-free", "low-", "Acme has no", "Still,", "For everyone else", "One caveat: a poor fit for a",
+		"**What buyers like**\n-", "What", "Acme finally", "Acme now matches", "but that's about",
 	} {
 		f.Add(s, "best crm for acme users")
 	}

@@ -160,7 +160,7 @@ puissante puissants idéal idéale meilleur meilleure meilleurs meilleures recom
 recommander recommandable parfait parfaite génial géniale agréable agréables solide solides robuste
 sécurisé performant performante facile faciles apprécié appréciée appréciés avantage avantages atout atouts
 satisfait satisfaits réussi réussie stable stables fluide ergonomique complet complète idéaux bon bonne bons bonnes
-séduisant séduit plébiscité adorent adore`)
+séduisant séduit plébiscité adorent adore imbattable imbattables abordable abordables avantageux avantageuse`)
 	add(lexNegative, `cher chère chers chères coûteux coûteuse lent lente lents lentes lourd lourde compliqué
 compliquée difficile difficiles limité limitée limités limitées mauvais mauvaise médiocre décevant décevante
 décevants problème problèmes bug bugs panne pannes plaignent plaint plainte plaintes critiqué critiquée critiqués
@@ -178,7 +178,8 @@ guten zuverlässig zuverlässige schnell schnelle einfach einfache flexibel flex
 empfehle empfohlen beliebt beliebte stark starke sicher sichere praktisch praktische übersichtlich intuitiv
 leistungsstark geeignet ideal beste besten bester besser bessere toll tolle überzeugt überzeugend überzeugende
 stabil stabile günstig günstige vorteil vorteile stärke stärken gelungen angenehm schön schöne schönen
-wunderschön wunderschöne wunderschönen umfangreich umfangreiche vielseitig leistungsfähig`)
+wunderschön wunderschöne wunderschönen umfangreich umfangreiche vielseitig leistungsfähig unerreicht unerreichte
+unschlagbar unschlagbare unübertroffen preiswert preiswerte`)
 	add(lexNegative, `langsam langsame langsamer teuer teure teurer schlecht schlechte schlechter unzuverlässig
 unzuverlässige umständlich kompliziert komplizierte schwierig begrenzt eingeschränkt fehlt fehlen fehlende
 mangelhaft enttäuschend enttäuscht problem probleme problematisch umstritten sicherheitslücken
@@ -193,7 +194,8 @@ unübersichtlich lücken mängel ärgerlich abraten abgeraten`)
 	add(lexPositive, `excelente excelentes bueno buena buenos buenas mejor mejores fiable fiables confiable
 rápido rápida rápidos fácil fáciles sencillo sencilla intuitivo intuitiva potente flexible recomendable
 recomiendo recomendado recomendada recomendaría ideal útil seguro segura estable cómodo cómoda práctico práctica
-bien ventaja ventajas destaca genial encanta eficaz eficiente sólido sólida completo completa`)
+bien ventaja ventajas destaca genial encanta eficaz eficiente sólido sólida completo completa barato barata
+baratos baratas económico económica asequible asequibles fácilmente clara claras activa activas imbatible`)
 	add(lexNegative, `caro cara caros caras lento lenta lentos lentas limitado limitada limitados limitadas malo
 mala malos malas peor difícil complicado complicada problema problemas quejan quejas queja quejado fallos fallo
 errores inestable desventaja desventajas inconveniente inconvenientes deficiente decepcionante costoso costosa

@@ -247,15 +247,21 @@ func (an *analysis) brandSentiment(er *EntityResult) {
 			opened = true
 			continue
 		}
-		if minimisedCaveat(text[s:e]) {
+		if minimisedCaveat(text[s:e]) || caveatClosed(text[s:e]) {
 			// "The only real drawback is …", "a small price to pay": a
 			// caveat the writer plays down announces no second side
+			// (praise.go: "…, but that's about it")
 			minimised, an.sent.caveat = true, caveatBefore
+			n *= sentSoften // praise.go: a minor caveat weighs half
+		} else if an.sent.caveat && elseScoped(text[s:e], p, n) {
+			minimised, an.sent.caveat = true, false // praise.go: "For everyone else it's a no-brainer"
 		}
+
 		if !framed && counterFrame(text[s:e], last.p > last.n || P > N) {
 			framed, frameS, frameE = true, s, e
 		}
 		secs.add(text, s, e, p, n)
+		p, n = secs.sideItem(text, s, p, n) // praise.go: "- Soft fabric that lasts" under "What buyers like"
 		read++
 		if p >= sentNeutral || n >= sentNeutral {
 			closingPraise = p > n
@@ -286,6 +292,9 @@ func (an *analysis) brandSentiment(er *EntityResult) {
 		}
 		last, lastStart, opened = cur, s, false
 		if verdictLine(text[s:e]) {
+			if an.verdictNamesBrand(s, e) && p < sentRecommended {
+				p = sentRecommended // praise.go: "**Verdict:** get Pellow."
+			}
 			vp, vn = vp+p, vn+n
 			vCond = vCond || hasWordIn(text[s:e], verdictConditions)
 		}
@@ -375,7 +384,7 @@ func (an *analysis) brandSentiment(er *EntityResult) {
 	ans := answerReading{verdict: verdict, vp: vp, vn: vn, vCond: vCond, against: against, minimised: minimised,
 		framed:   framed || secTwoSided && vp < sentClear, // a verdict line decides after pros and cons
 		downhill: downhill, pDownhill: pDownhill, secAgainst: secAgainst, closingPraise: closingPraise,
-		caveat: an.sent.caveat, factSheet: an.factSheet(read, judged, P, N), preferred: an.brandPreferred(),
+		caveat: an.sent.caveat, factSheet: an.factSheet(read, judged, P, N) || an.praiseSheet(read, judged, P, N), preferred: an.brandPreferred(),
 		twoLists: secTwoSided, listN: secs.itemN}
 	er.Sentiment, N, verdict = ans.judge(an.d.sent, P, N)
 	if er.Sentiment == Mixed && ans.framed && bestN < sentClear && N >= sentClear && frameE > 0 {
@@ -646,7 +655,7 @@ func (an *analysis) recommendedFirst(er *EntityResult) bool {
 		if inSet(recommendIntent, w) {
 			return true
 		}
-		if inSetStem(categoryNouns, w) && strings.Contains(an.query[next:], " for ") && !explanatory && !inList {
+		if inSetStem(categoryNouns, w) && strings.Contains(an.query[next:], " for ") && !explanatory && !inList && !an.queryNames[0] {
 			// "chat app for a gaming community": a product is asked for,
 			// and the answer leads with the brand in prose, not in a list
 			// of options
@@ -1678,6 +1687,19 @@ func (an *analysis) valence(s, e int) (p, n float64, verdict bool) {
 				f, fact = lexNegative, k != factFault
 			}
 		}
+		if k, nm := an.praiseIdiom(w, before, before2, pos, e, f); k != 0 || nm == negPlain {
+			f = k // praise.go: "a no-brainer", "the one to get", "looks expensive"
+			switch nm {
+			case negClear: // "no fees", "hard to go wrong": the negator was the praise
+				neg, pendingNeg, deferred = 0, false, 0
+			case negDeny: // "few complaints": a fault denied
+				neg, pendingNeg = 1, false
+			}
+		} else if f&lexNegative != 0 && neg == 0 && !pendingNeg {
+			if k, ok := an.harmHandled(s, st); ok {
+				f, fact = k, false // praise.go: "trims dead air", "scans for signs of bullying"
+			}
+		}
 		// one lookup tells whether w opens a predicate, advises or sets a
 		// condition (most words do none of these)
 		frame := inSet(frameWords, w)
@@ -1918,6 +1940,8 @@ func (an *analysis) valence(s, e int) (p, n float64, verdict bool) {
 			f = lexPositive // "the more private choice"
 		case costLeft > 0 && inSet(highWords, w) && strings.EqualFold(next(), "with"):
 			f = 0 // "prices rise with the number of contacts": how the price scales
+		case costLeft > 0 && (inSet(highWords, w) || inSet(lowWords, w)) && userCondition(text, pos, e):
+			f = 0 // praise.go: "the price is lower if you book early": one offer against another
 		case costLeft > 0 && inSet(highWords, w) && !inSet(costNouns, next()):
 			f = lexNegative // "fees are high"
 		case costLeft > 0 && inSet(multipleWords, w) && inSet(multipleNext, next()):
@@ -2110,7 +2134,7 @@ func (an *analysis) valence(s, e int) (p, n float64, verdict bool) {
 				positive, wt = true, wt*k
 			}
 			neg = 0
-		} else if !positive && inSet(fitNouns, next()) {
+		} else if !positive && inSet(fitNouns, next()) && !caseFit(text, wordEndAfter(text, pos, e), e) {
 			verdict = true // "a poor fit", "the wrong choice"
 		}
 		if positive && instead {
@@ -2225,7 +2249,7 @@ var (
 serviceable suele suelen généralement souvent meist meistens`)
 	// costWords before the turn make the criticism a price conceded when
 	// praise follows: "pricey, but built to last".
-	costWords = set(`expensive pricey pricier priciest costly costlier overpriced steep steeper dear dearer caro cara caros cher chère teuer`)
+	costWords = set(`expensive pricey pricier priciest costly costlier overpriced steep steeper dear dearer caro cara caros cher chère teuer teurer cheapest`)
 )
 
 // turn marks the adversative; a second one settles the first pair and
@@ -2384,7 +2408,7 @@ triples tripled doubles
 climbed hiked doubled rises rise hikes increases jump jumps alto altos alta altas elevado elevados elevada
 élevé élevés élevée eleve eleves elevee hoch hohe hoher augmenté augmente augmentés gestiegen erhöht erhoht
 subido aumentado aumentó aumento`)
-	lowWords = set(`low lower lowest`)
+	lowWords = set(`low lower lowest bas basse basses bajo bajos baja bajas niedrig niedrige niedrigen`)
 	// multipleWords before "as"/"the" after a cost: "costs twice as much".
 	multipleWords    = set(`twice double triple thrice`)
 	multipleNext     = set(`as the what`)

@@ -330,7 +330,7 @@ func sectionSide(text string, s, e int, p, n float64) (side int, ok bool) {
 	switch {
 	case consHeads.opens(t) || counterFrame(t, false) || n > p:
 		return -1, true
-	case prosHeads.opens(t) || p > n:
+	case prosHeads.opens(t) || p > n || peopleLikeHeading(t):
 		return 1, true
 	}
 	return 0, true
@@ -401,7 +401,7 @@ steps tutorial setup install dimensions precio precios tarifas prix tarif tarifs
 // factAsked: the query asks for facts ("how to make a discord server",
 // "zoom plans and prices", "rav4 hybrid specs"), not a judgement.
 func (an *analysis) factAsked() bool {
-	if an.query == "" || an.judgementAsked() {
+	if an.query == "" || an.judgementAsked() || placeAsked(an.query) {
 		return false
 	}
 	w, next := wordAtAny(an.query, 0)
