@@ -498,8 +498,12 @@ var heldoutFloors = map[string]struct{ mentionF1, verdict, sentiment, negatives,
 	// was written blind and measured untouched on main before and after
 	// rounds d10 and d11: mention F1 0.895 → 0.944, verdict 0.893 → 0.947
 	// (3febad7), sentiment 19/34, negatives 4/5. It is round d12's tuning
-	// material; out of the thresholds' calibration (measureOnly).
-	"batch-o.jsonl": {mentionF1: 0.94, verdict: 0.94, sentiment: 0.55, negatives: 0.80, startFound: 1.00},
+	// material; out of the thresholds' calibration (measureOnly). Its four
+	// verdict misses fixed as classes (wordsense.go: a model designation
+	// before the word, a definition with a possessive for its article, a
+	// query's kind noun or era, a who-question answered with a person's
+	// full name): 1.00 / 1.00.
+	"batch-o.jsonl": {mentionF1: 1.00, verdict: 1.00, sentiment: 0.55, negatives: 0.80, startFound: 1.00},
 }
 
 func TestHeldout(t *testing.T) {

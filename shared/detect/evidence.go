@@ -62,6 +62,7 @@ func (an *analysis) guardAll() {
 	an.assignBlocks()
 	an.prepareQuery()
 	an.guardNamesakes()
+	an.guardPersons() // "who won …": "Björn Borg" (wordsense.go)
 	for i := range cands {
 		if c := &cands[i]; c.state == candAccepted {
 			an.accept(c, c.strength)
@@ -562,6 +563,7 @@ func (an *analysis) queryNounSense(fq, form string) bool {
 		referent = inSet(referentVerbs, w) && peekWordAny(fq, np) == "like" || inSet(referentNouns, w)
 		pos = np
 	}
+	history := historyQuery(fq)
 	return anyOccurrence(fq, form, func(st, en int) bool {
 		next := peekWordAny(fq, en)
 		if next != "" && an.productWord(next) {
@@ -579,6 +581,16 @@ func (an *analysis) queryNounSense(fq, form string) bool {
 		p1, s1 := wordBefore(fq, st)
 		p2, s2 := wordBefore(fq, s1)
 		p3, _ := wordBefore(fq, s2)
+		// "osprey aircraft safety record": the word modifies a kind's
+		// noun no product is ("aircraft", "volcano", "battle")
+		if next != "" && inSetStem(senseKinds, next) {
+			return true
+		}
+		// "what caused the reformation in the 16th century": an era's
+		// event or institution
+		if p1 == "the" && history {
+			return true
+		}
 		return head && (inSet(queryDeterminers, p2) && nounModifier(p1) && !an.d.folded[p1] ||
 			(p1 == "a" || p1 == "an") && inSet(questionWords, p3) && inSet(questionAux, p2) ||
 			// the thing a how-to makes or grows ("how to make lemonade",
@@ -887,9 +899,10 @@ func (an *analysis) localEvidence(c *cand) {
 		c.otherSense = true
 	}
 	if !cue && !tld && def == defNone && !c.otherSense && capital &&
-		(an.pluralAgreement(c, rec) || an.kindPredicate(c, rec) || an.titledKind(c, rec)) {
+		(an.pluralAgreement(c, rec) || an.kindPredicate(c, rec) || an.titledKind(c, rec) ||
+			designationBefore(text, rec.rawStart, c.start)) {
 		// "Hiking Sandals Are a Bad Idea": the plural noun; "Osprey hunts
-		// over water": a creature (wordsense.go)
+		// over water": a creature; "V-22 Osprey": a craft (wordsense.go)
 		score += wNaturalKind
 		c.otherSense = true
 	}
@@ -2069,6 +2082,7 @@ mattress scooter ebike razor soap`)
 planet planets moon star element metal metals mineral poisoning toxicity exposure levels fish species bird birds
 tree trees fruit fruits pie cider juice sauce slices orchard animal animals mythology myth god goddess
 priestess temple oracle sanctuary mountain mountains lake lakes ocean sea island islands valley desert tribe
+volcano volcanoes glacier glaciers canyon waterfall
 tribes warrior warriors horse zodiac horoscope astrology constellation festival carnival parade museum
 seed seeds berry berries spice spices herb herbs petals kernels`)
 

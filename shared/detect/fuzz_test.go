@@ -84,6 +84,11 @@ func FuzzDetect(f *testing.F) {
 		{"film Slack", ""}, {"s film Slack", ""}, {"'s film Slack", ""}, {"’s film Slack", ""}, {"1997 film Slack", ""},
 		{"The ospreys. Slack slacks", ""}, {"Slackies. The slackies", ""},
 		{"Lady Slack", ""}, {"Dr. Slack", ""}, {"Dr.Slack", ""}, {"Dr", ""}, {" Slack", ""},
+		// batch O's classes cut off mid-phrase (wordsense.go, d12)
+		{"V-22 Slack", ""}, {"-22 Slack", ""}, {"V- Slack", ""}, {"AH-64D Slack", ""}, {"Ö-22 Slack", ""}, {"V-22", ""},
+		{"Slack is one of Peru's", ""}, {"Slack is Peru's", ""}, {"Slack is one of Peru’s volcanoes", ""}, {"Slack is one's", ""},
+		{"Slack", "slack aircraft"}, {"Slack", "the slack century"}, {"Slack", "century the slack"},
+		{"Acme Slack", "who won"}, {"Acme Slack", "who"}, {"Acme Slack", "who makes"},
 	} {
 		f.Add(tc[0], tc[1])
 	}

@@ -444,13 +444,25 @@ func (an *analysis) definitional(c *cand) int {
 		}
 		w, np = wordAt(text, np, end)
 	}
-	for k := 0; k < 3 && !inSet(articles, w); k++ {
+	// a possessive stands for the article: "X is one of Ecuador's
+	// highest volcanoes", "X is Peru's largest bank"
+	possessed := false
+	det := func() bool {
+		if possessed || inSet(articles, w) {
+			return true
+		}
+		if e := possessiveEnd(text, np, end); e > 0 && w != "" && w != "one" {
+			np, possessed = e, true
+		}
+		return possessed
+	}
+	for k := 0; k < 3 && !det(); k++ {
 		if !inSet(definitionAdverbs, w) {
 			return defNone
 		}
 		w, np = wordAt(text, np, end)
 	}
-	if !inSet(articles, w) {
+	if !det() {
 		return defNone
 	}
 	ranked, phrase := false, np
@@ -477,6 +489,17 @@ func (an *analysis) definitional(c *cand) int {
 		return defProduct
 	}
 	return defNone
+}
+
+// possessiveEnd: a possessive "'s" or "’s" ends the word that ends at
+// pos; the position after it, or 0.
+func possessiveEnd(text string, pos, end int) int {
+	for _, p := range [...]string{"'s ", "’s "} {
+		if pos+len(p) <= end && text[pos:pos+len(p)] == p {
+			return pos + len(p) - 1
+		}
+	}
+	return 0
 }
 
 // wordNouns define a name as a word of the language ("X is a strong

@@ -24,6 +24,16 @@ import (
 //   - a product's range or line-up is a generic aspect: disclaiming it is
 //     ignorance of the product;
 //
+// and the classes blind batch O showed:
+//
+//   - a model designation right before the word ("V-22 Osprey", "AH-64
+//     Apache", "Su-27 Flanker"): a craft's name of another maker;
+//   - a definition whose determiner is a possessive ("Cotopaxi is one of
+//     Ecuador's highest volcanoes", guard.go's definitional);
+//   - the query puts the word before a kind's noun ("osprey aircraft
+//     safety record") or asks about a century ("the reformation in the
+//     16th century"): the word's other sense (queryNounSense);
+//
 // and, for the senses the next batches will bring: what only a creature,
 // a plant, an event or a ruler does ("Osprey hunts"), a definition headed
 // by such a kind ("a jump-jet aircraft that …"), a work's or creature's
@@ -171,7 +181,7 @@ var (
 	senseKinds = set(`raptor mammal predator songbird insect reptile amphibian rodent breed marsupial primate
 aircraft airliner bomber warship battleship submarine locomotive battle war siege treaty dynasty uprising
 rebellion revolt opera symphony sonnet ballad novella poet painter composer novelist explorer emperor empress
-pharaoh saint unit`)
+pharaoh saint unit helicopter tiltrotor fighter volcano`)
 	kindHeadFollowers = set(`of that which who whose in on from with found fought native known used and or`)
 )
 
@@ -200,6 +210,102 @@ var (
 documentary sitcom episode ship yacht horse racehorse mare stallion dog cat parrot hurricane storm typhoon`)
 	possessiveDeterminers = set(`his her their its our my your`)
 )
+
+// designationBefore: a model designation — a capital, up to three
+// letters, a hyphen and digits, an optional letter ("V-22", "AH-64",
+// "Su-27", "F-35A") — stands right before pos: the word completes a
+// craft's name ("V-22 Osprey", "CH-47 Chinook"). A brand's own models
+// follow its name ("Osprey Atmos AG 65"), never precede it.
+func designationBefore(text string, lo, pos int) bool {
+	if pos-lo < 4 || text[pos-1] != ' ' {
+		return false
+	}
+	st := pos - 1
+	for st > lo && text[st-1] != ' ' && pos-st < 12 {
+		st--
+	}
+	w := strings.Trim(text[st:pos-1], "*_")
+	h := strings.IndexByte(w, '-')
+	if h < 1 || h > 3 || w[0] < 'A' || w[0] > 'Z' {
+		return false
+	}
+	for i := 1; i < h; i++ {
+		if !isASCIILetter(w[i]) {
+			return false
+		}
+	}
+	d := h + 1
+	for d < len(w) && w[d] >= '0' && w[d] <= '9' {
+		d++
+	}
+	if d == h+1 || d-h-1 > 4 {
+		return false
+	}
+	for _, b := range []byte(w[d:]) {
+		if b < 'A' || b > 'Z' {
+			return false
+		}
+	}
+	return len(w)-d <= 2
+}
+
+func isASCIILetter(b byte) bool { return 'a' <= b && b <= 'z' || 'A' <= b && b <= 'Z' }
+
+// guardPersons: the query asks who did something ("who won the most
+// wimbledon titles in a row") and neither names the brand nor asks about
+// products or makers, and the brand's name is a person's full name —
+// capitalised words none of which is an ordinary word ("Björn Borg"): the
+// answer names the person, not the label named after them. "who makes
+// the best sailing jackets" asks for a maker; "who founded björn borg"
+// names the brand.
+func (an *analysis) guardPersons() {
+	if !asksWho(an.query) || an.queryProduct || an.queryNames[0] || inSet(makerVerbs, peekWordAny(foldString(an.query), 4)) ||
+		!fullPersonName(an.d.ents[0].name) {
+		return
+	}
+	cands := an.sc.cands
+	for i := range cands {
+		if c := &cands[i]; c.ent == 0 && (c.kind == KindName || c.kind == KindAlias) {
+			c.state, c.local, c.score, c.otherSense = candRejected, -2, -2, true
+		}
+	}
+}
+
+// makerVerbs after "who" ask for a maker or a seller: a company.
+var makerVerbs = set(`makes make made sells sell sold offers offer manufactures produces owns own has have
+ships delivers stocks carries`)
+
+// fullPersonName: two or three words, each a capital and lower-case
+// letters, none of them a common word ("Björn Borg", not "Mint Mobile"
+// nor "Sprout Social").
+func fullPersonName(name string) bool {
+	ws := strings.Fields(name)
+	if len(ws) < 2 || len(ws) > 3 {
+		return false
+	}
+	for _, w := range ws {
+		r := []rune(w)
+		// a word of the rarest lists is a name's more often ("borg")
+		if l := ordinaryLevel(foldString(w)); len(r) < 2 || !unicode.IsUpper(r[0]) || l != 0 && l < 60 {
+			return false
+		}
+		for _, x := range r[1:] {
+			if !unicode.IsLower(x) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// historyQuery: the query asks about a century or an era ("what caused
+// the reformation in the 16th century", "medieval guilds"): a definite
+// noun in it is the era's event or institution, not a product.
+func historyQuery(fq string) bool {
+	return hasWordIn(fq, historyWords)
+}
+
+var historyWords = set(`century centuries medieval ancient antiquity dynasty`)
 
 // honorificBefore: a title of rank or address stands right before pos
 // ("Prince Albert", "Sir Wander", "Dr. Digit"): a person's name.

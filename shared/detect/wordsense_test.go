@@ -139,3 +139,59 @@ func TestClassHonorific(t *testing.T) {
 			"Albert moves small amounts into savings when it sees room in your budget, and its Genius tier adds human advice.", VerdictMentioned},
 	})
 }
+
+// Word senses blind batch O showed, with sentences written for the tests.
+
+func TestClassDesignationBefore(t *testing.T) {
+	apache := Entity{Name: "Apache", Domains: []string{"apache.org"}}
+	osprey := Entity{Name: "Osprey", Domains: []string{"osprey.com"}}
+	runVerdictCases(t, []verdictCase{
+		{"a helicopter's designation", apache, nil, "attack helicopters in service",
+			"The Boeing AH-64 Apache remains the army's main attack helicopter, with a 30 mm chain gun under the nose.", VerdictOrdinaryWord},
+		{"a designation with a variant letter", osprey, nil, "tiltrotor history",
+			"The Marines flew the MV-22B Osprey on its first combat deployment in 2007.", VerdictOrdinaryWord},
+		{"the brand's model follows its name", osprey, nil, "best daypack for hiking",
+			"The Osprey Talon 22 carries well, and its hipbelt pockets fit a phone.", VerdictMentioned},
+		{"a year is no designation", osprey, nil, "best daypack for hiking",
+			"The 2024 Osprey Talon 22 gained a stiffer back panel; it carries well on long days.", VerdictMentioned},
+	})
+}
+
+func TestClassPossessiveDefinition(t *testing.T) {
+	etna := Entity{Name: "Etna", Domains: []string{"etna.com"}}
+	runVerdictCases(t, []verdictCase{
+		{"one of a country's volcanoes", etna, nil, "can you walk up etna",
+			"Etna (3,357 m) is one of Europe's most active volcanoes, and the upper craters need a licensed guide.", VerdictOrdinaryWord},
+		{"a country's largest product", Entity{Name: "Tide", Domains: []string{"tide.com"}}, nil, "best laundry detergent",
+			"Tide is America's best-selling laundry detergent, and its pods dissolve well in cold water.", VerdictMentioned},
+	})
+}
+
+func TestClassQueryKindAndEra(t *testing.T) {
+	osprey := Entity{Name: "Osprey", Domains: []string{"osprey.com"}}
+	reformation := Entity{Name: "Reformation", Domains: []string{"thereformation.com"}}
+	runVerdictCases(t, []verdictCase{
+		{"the word modifies a kind's noun", osprey, nil, "osprey helicopter range",
+			"The Osprey can fly about 1,600 km on internal fuel, far beyond what a conventional helicopter manages.", VerdictOrdinaryWord},
+		{"an era's event", reformation, nil, "how did the reformation change europe in the 16th century",
+			"The Scandinavian Reformation came from the crown: kings seized church land and appointed bishops, and Reformation preachers followed with vernacular bibles.", VerdictOrdinaryWord},
+		{"a product noun after the word stays the product's", osprey, nil, "osprey backpack warranty",
+			"Osprey repairs or replaces any pack for life under its All Mighty Guarantee, whatever the damage.", VerdictMentioned},
+		{"no era asked", reformation, nil, "is the reformation sizing true to size",
+			"Reformation runs small in the hips, so size up in its wrap dresses; the jeans fit true.", VerdictMentioned},
+	})
+}
+
+func TestClassPersonAnswer(t *testing.T) {
+	kate := Entity{Name: "Kate Spade", Domains: []string{"katespade.com"}}
+	helly := Entity{Name: "Helly Hansen", Domains: []string{"hellyhansen.com"}}
+	runVerdictCases(t, []verdictCase{
+		{"a who-question answered with the person", Entity{Name: "Stig Blomqvist", Domains: []string{"blomqvist.se"}}, nil,
+			"who won the world rally championship in 1984",
+			"**Stig Blomqvist** took the 1984 title in an Audi Quattro, winning five rounds that season.", VerdictOrdinaryWord},
+		{"a maker asked for is the company", helly, nil, "who makes the warmest sailing gloves",
+			"Helly Hansen and Musto both make insulated gloves with grippy palms for cold-water sailing.", VerdictMentioned},
+		{"the query names the brand", kate, nil, "who owns kate spade now",
+			"Kate Spade has belonged to Tapestry since 2017, alongside Coach and Stuart Weitzman.", VerdictMentioned},
+	})
+}
