@@ -900,7 +900,7 @@ func (an *analysis) localEvidence(c *cand) {
 	}
 	if !cue && !tld && def == defNone && !c.otherSense && capital &&
 		(an.pluralAgreement(c, rec) || an.kindPredicate(c, rec) || an.titledKind(c, rec) ||
-			designationBefore(text, rec.rawStart, c.start)) {
+			designationBefore(text, rec.rawStart, c.start) || workTitleYear(text, rec.rawStart, c.start)) {
 		// "Hiking Sandals Are a Bad Idea": the plural noun; "Osprey hunts
 		// over water": a creature; "V-22 Osprey": a craft (wordsense.go)
 		score += wNaturalKind

@@ -89,6 +89,8 @@ func FuzzDetect(f *testing.F) {
 		{"Slack is one of Peru's", ""}, {"Slack is Peru's", ""}, {"Slack is one of Peru’s volcanoes", ""}, {"Slack is one's", ""},
 		{"Slack", "slack aircraft"}, {"Slack", "the slack century"}, {"Slack", "century the slack"},
 		{"Acme Slack", "who won"}, {"Acme Slack", "who"}, {"Acme Slack", "who makes"},
+		{"F4U Slack", ""}, {"FY24 Slack", ""}, {"B1 Slack", ""}, {"*Slack* (1997)", ""}, {"*Slack the Dog* (19", ""},
+		{"“Slack”", ""}, {"\"Slack\" (2019", ""}, {"_Slack_ (abcd)", ""}, {"*Slack\n* (1997)", ""}, {"**Slack* (1997)", ""},
 	} {
 		f.Add(tc[0], tc[1])
 	}

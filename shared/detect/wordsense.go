@@ -26,8 +26,10 @@ import (
 //
 // and the classes blind batch O showed:
 //
-//   - a model designation right before the word ("V-22 Osprey", "AH-64
-//     Apache", "Su-27 Flanker"): a craft's name of another maker;
+//   - a model designation right before the word ("V-22 Osprey", "F4U
+//     Corsair", "Su-27 Flanker"): a craft's name of another maker;
+//   - the word opens an italic or quoted title a year in parentheses
+//     follows ("*Wag the Dog* (1997)"): a work;
 //   - a definition whose determiner is a possessive ("Cotopaxi is one of
 //     Ecuador's highest volcanoes", guard.go's definitional);
 //   - the query puts the word before a kind's noun ("osprey aircraft
@@ -213,9 +215,11 @@ documentary sitcom episode ship yacht horse racehorse mare stallion dog cat parr
 
 // designationBefore: a model designation — a capital, up to three
 // letters, a hyphen and digits, an optional letter ("V-22", "AH-64",
-// "Su-27", "F-35A") — stands right before pos: the word completes a
-// craft's name ("V-22 Osprey", "CH-47 Chinook"). A brand's own models
-// follow its name ("Osprey Atmos AG 65"), never precede it.
+// "Su-27", "F-35A"), or capitals and digits run together ("F4U", "B17",
+// "MV22B") — stands right before pos: the word completes a craft's name
+// ("V-22 Osprey", "F4U Corsair"). A brand's own models follow its name
+// ("Osprey Atmos AG 65"), never precede it. A quarter or a fiscal year
+// ("Q3", "FY24") is no designation.
 func designationBefore(text string, lo, pos int) bool {
 	if pos-lo < 4 || text[pos-1] != ' ' {
 		return false
@@ -225,8 +229,14 @@ func designationBefore(text string, lo, pos int) bool {
 		st--
 	}
 	w := strings.Trim(text[st:pos-1], "*_")
+	if len(w) < 2 || w[0] < 'A' || w[0] > 'Z' {
+		return false
+	}
 	h := strings.IndexByte(w, '-')
-	if h < 1 || h > 3 || w[0] < 'A' || w[0] > 'Z' {
+	if h < 0 {
+		return runTogetherDesignation(w)
+	}
+	if h > 3 {
 		return false
 	}
 	for i := 1; i < h; i++ {
@@ -247,6 +257,55 @@ func designationBefore(text string, lo, pos int) bool {
 		}
 	}
 	return len(w)-d <= 2
+}
+
+// runTogetherDesignation: w, three to six capitals and digits with a
+// digit after the first capital ("F4U", "B17", "MV22B"), not a quarter,
+// a half or a fiscal year.
+func runTogetherDesignation(w string) bool {
+	if len(w) < 3 || len(w) > 6 || strings.HasPrefix(w, "FY") {
+		return false
+	}
+	digit := false
+	for i := 1; i < len(w); i++ {
+		switch b := w[i]; {
+		case b >= '0' && b <= '9':
+			digit = true
+		case b < 'A' || b > 'Z':
+			return false
+		}
+	}
+	return digit
+}
+
+// workTitleYear: the word opens an italic or quoted span that a year in
+// parentheses follows ("*Wag the Dog* (1997)", "“Rise” (2019)"): the
+// title of a film, a book or an album, as markdown and print set them;
+// a product's name is set in bold, if at all.
+func workTitleYear(text string, lo, pos int) bool {
+	if pos-lo < 1 {
+		return false
+	}
+	var closer string
+	switch {
+	case text[pos-1] == '*' && (pos-2 < lo || text[pos-2] != '*'):
+		closer = "*"
+	case text[pos-1] == '_' && (pos-2 < lo || text[pos-2] != '_'):
+		closer = "_"
+	case text[pos-1] == '"':
+		closer = "\""
+	case strings.HasSuffix(text[lo:pos], "“"):
+		closer = "”"
+	default:
+		return false
+	}
+	span := text[pos:min(len(text), pos+maxTitleBytes)] // evidence.go's bound on a title
+	k := strings.Index(span, closer)
+	if k < 1 || strings.IndexByte(span[:k], '\n') >= 0 {
+		return false
+	}
+	rest := strings.TrimLeft(span[k+len(closer):], " ")
+	return len(rest) >= 6 && rest[0] == '(' && rest[5] == ')' && allDigits(rest[1:5])
 }
 
 func isASCIILetter(b byte) bool { return 'a' <= b && b <= 'z' || 'A' <= b && b <= 'Z' }

@@ -152,6 +152,10 @@ func TestClassDesignationBefore(t *testing.T) {
 			"The Marines flew the MV-22B Osprey on its first combat deployment in 2007.", VerdictOrdinaryWord},
 		{"the brand's model follows its name", osprey, nil, "best daypack for hiking",
 			"The Osprey Talon 22 carries well, and its hipbelt pockets fit a phone.", VerdictMentioned},
+		{"a designation run together", Entity{Name: "Corsair", Domains: []string{"corsair.com"}}, nil, "",
+			"Warbirds on the flight line: an F4U Corsair with its gull wings folded, then two trainers.", VerdictOrdinaryWord},
+		{"a quarter is no designation", Entity{Name: "Square", Domains: []string{"squareup.com"}}, nil, "",
+			"In Q3 Square processed more payments than a year earlier, and its seller fees held steady.", VerdictMentioned},
 		{"a year is no designation", osprey, nil, "best daypack for hiking",
 			"The 2024 Osprey Talon 22 gained a stiffer back panel; it carries well on long days.", VerdictMentioned},
 	})
@@ -193,5 +197,19 @@ func TestClassPersonAnswer(t *testing.T) {
 			"Helly Hansen and Musto both make insulated gloves with grippy palms for cold-water sailing.", VerdictMentioned},
 		{"the query names the brand", kate, nil, "who owns kate spade now",
 			"Kate Spade has belonged to Tapestry since 2017, alongside Coach and Stuart Weitzman.", VerdictMentioned},
+	})
+}
+
+func TestClassWorkTitleYear(t *testing.T) {
+	wag := Entity{Name: "Wag", Domains: []string{"wagwalking.com"}}
+	runVerdictCases(t, []verdictCase{
+		{"an italic title and its year", wag, nil, "",
+			"The satire *Wag the Dog* (1997) imagines a staged war that hides a scandal; critics still cite it.", VerdictOrdinaryWord},
+		{"a quoted title and its year", Entity{Name: "Rise", Domains: []string{"risescience.com"}}, nil, "",
+			"Her debut single “Rise Again” (2019) topped the local charts for three weeks.", VerdictOrdinaryWord},
+		{"a bold name with its founding year is the company", wag, nil, "",
+			"**Wag** (2015) matches owners with vetted walkers; each walk is tracked on a live map in the app.", VerdictMentioned},
+		{"an italic name without a year", wag, nil, "",
+			"Book walks in *Wag* and pay per walk; the app tracks every walk on a map.", VerdictMentioned},
 	})
 }
