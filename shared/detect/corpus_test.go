@@ -489,7 +489,7 @@ var heldoutFloors = map[string]struct{ mentionF1, verdict, sentiment, negatives,
 	// 38/58 on 3febad7; negatives 14/14; mention F1 0.975, verdict 0.951).
 	// It is issue 11's tuning batch of round s9; out of the thresholds'
 	// calibration (measureOnly).
-	"batch-y.jsonl": {mentionF1: 0.97, verdict: 0.95, sentiment: 0.65, negatives: 1.00, startFound: 0.86},
+	"batch-y.jsonl": {mentionF1: 0.97, verdict: 0.95, sentiment: 0.70, negatives: 1.00, startFound: 0.86},
 	"batch-z.jsonl": {mentionF1: 1.00, verdict: 1.00, sentiment: 0.51, negatives: 0.60, startFound: 1.00},
 	// AA was written blind (13 brands none of the batches had, most of
 	// them ordinary words) and measured once, untouched, on 66cb8d6
@@ -499,7 +499,7 @@ var heldoutFloors = map[string]struct{ mentionF1, verdict, sentiment, negatives,
 	// a query's inflected verb, plural agreement, a menu's tool label, a
 	// place query, a range as an aspect), it is tuning material. Out of
 	// the thresholds' calibration (measureOnly).
-	"batch-aa.jsonl": {mentionF1: 1.00, verdict: 1.00, sentiment: 0.78, negatives: 1.00, startFound: 1.00},
+	"batch-aa.jsonl": {mentionF1: 1.00, verdict: 1.00, sentiment: 0.81, negatives: 1.00, startFound: 1.00},
 }
 
 func TestHeldout(t *testing.T) {

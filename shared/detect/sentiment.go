@@ -235,8 +235,8 @@ func (an *analysis) brandSentiment(er *EntityResult) {
 		if p > 0 && an.foil(s, e) {
 			p = 0 // "Linen sheets are wonderful … Parachute's, unfortunately, …": the category's praise
 		}
-		p = an.conceded(text[s:e], p)      // "To be fair, it's genuinely convenient"
-		p, n = an.besideGrudge(s, e, p, n) // "Creators dislike that the cheapest plan …"
+		p, n = an.conceded(text[s:e], p, n) // "To be fair, it's genuinely convenient"
+		p, n = an.besideGrudge(s, e, p, n)  // "Creators dislike that the cheapest plan …"
 		if items := 0.5 * float64(consItems(text[s:e])); items > n {
 			// "Cons: runs large; break-in takes a week; little arch
 			// support": each item of a cons line is a criticism (half a polar word), polar
@@ -264,7 +264,7 @@ func (an *analysis) brandSentiment(er *EntityResult) {
 		p, n = secs.sideItem(text, s, p, n) // praise.go: "- Soft fabric that lasts" under "What buyers like"
 		read++
 		if p >= sentNeutral || n >= sentNeutral {
-			closingPraise = p > n
+			closingPraise = p > n && !turnEnds(text[s:e]) // concession.go: "…easy to use, but" turns away
 			judged++
 		}
 		if !downhill && downhillFrames.opens(text[s:e]) {
