@@ -230,10 +230,12 @@ func (an *analysis) praiseWord(w, before, before2 string, pos, e int) uint8 {
 var (
 	// spareVerbs take a harm away: what they name in their object is what
 	// the product spares the user ("trims dead air", "blocks trackers",
-	// "evens out badly mixed shows").
+	// "evens out badly mixed shows"), a guarantee's remedy among them in
+	// its bare verb ("they'll repair or replace a pack for damage or
+	// defects"; "repairs" is as often the noun: "repairs are expensive").
 	spareVerbs = set(`trims trim trimmed filters filter filtered blocks block blocked strips strip stripped kills kill
 killed suppresses suppress suppressed removes remove removed evens tames tame tamed clears clear fights fight
-neutralises neutralizes`)
+neutralises neutralizes repair replace`)
 	// watchVerbs look out for a harm: "scans messages for signs of
 	// bullying", "flags risky posts", "warns you about a delay", "shows
 	// delay info", "solves the same problem".
