@@ -213,6 +213,7 @@ func (an *analysis) brandSentiment(er *EntityResult) {
 	closingPraise := false            // the last span that judges praises
 	read, judged := 0, 0              // spans read, and those that judge
 	offered := false                  // a span offers an alternative in the brand's place
+	split := false                    // sentiment_verdict.go: the writer says the answer depends
 	for _, sp := range spans {
 		s, e := max(sp[0], covered), sp[1]
 		if e <= s {
@@ -247,6 +248,7 @@ func (an *analysis) brandSentiment(er *EntityResult) {
 			opened = true
 			continue
 		}
+		split = split || splitSaid(text[s:e]) // "It comes down to how you invest: …"
 		if minimisedCaveat(text[s:e]) || caveatClosed(text[s:e]) {
 			// "The only real drawback is …", "a small price to pay": a
 			// caveat the writer plays down announces no second side
@@ -385,7 +387,7 @@ func (an *analysis) brandSentiment(er *EntityResult) {
 		framed:   framed || secTwoSided && vp < sentClear, // a verdict line decides after pros and cons
 		downhill: downhill, pDownhill: pDownhill, secAgainst: secAgainst, closingPraise: closingPraise,
 		caveat: an.sent.caveat, factSheet: an.factSheet(read, judged, P, N) || an.praiseSheet(read, judged, P, N), preferred: an.brandPreferred(),
-		twoLists: secTwoSided, listN: secs.itemN}
+		twoLists: secTwoSided, listN: secs.itemN, split: split}
 	er.Sentiment, N, verdict = ans.judge(an.d.sent, P, N)
 	if er.Sentiment == Mixed && ans.framed && bestN < sentClear && N >= sentClear && frameE > 0 {
 		er.NegativeEvidence = an.sentenceText(frameS, frameE) // "**Where it falls short**"

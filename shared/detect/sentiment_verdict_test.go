@@ -82,6 +82,13 @@ func TestSentimentDominance(t *testing.T) {
 			"Zestora offers three plans:\n\n| Plan | Price | Meals |\n|---|---|---|\n| Two | $60/week | 3 |\n| Family | $90/week | 4 |\n| Large | $120/week | 5 |\n\nThe Large plan is pricey. Prices include delivery.", Negative},
 		{"a comparison asked is no fact sheet", "how does zestora compare on price",
 			"Zestora offers three plans:\n\n| Plan | Price | Meals |\n|---|---|---|\n| Two | $60/week | 3 |\n| Family | $90/week | 4 |\n| Large | $120/week | 5 |\n\nThe Large plan is pricey. Prices include delivery.", Negative},
+		// the writer splits the answer by the reader's case
+		{"it comes down to how you use it", "is zestora worth it",
+			"Zestora is popular for a reason, but it isn't the cheapest choice. The recipes are tasty and the app is clean. The delivery fee is steep on small orders and portions can be small.\n\nIt comes down to how you cook: two big orders a month — Zestora is fine; daily small orders — look elsewhere.", Mixed},
+		{"German: kommt darauf an", "zestora erfahrungen",
+			"Zestora hat klare Stärken: Die Rezepte sind lecker und die App ist übersichtlich.\n\nEs gibt aber auch Schwächen: Der Kundenservice ist schwer erreichbar, Lieferungen kommen oft zu spät und die Preise sind gestiegen.\n\n**Fazit:** Für Familien top, für Singles weniger geeignet. Kommt darauf an, wie du kochst.", Mixed},
+		{"a case set aside by a turn", "zestora opiniones",
+			"Depende de la zona, pero las quejas sobre Zestora se repiten: pedidos que llegan tarde, ingredientes en mal estado y un servicio al cliente muy difícil de contactar. Es cierto que las recetas tienen buena fama. Aun así, hay opciones que dan menos disgustos.", Negative},
 		// all that follows is bad news: the praise before was a concession
 		{"the problems start", "zestora review",
 			"Zestora is convenient: meals arrive ready to heat in two minutes. The problems start after the first box. Portions shrink, deliveries slip and cancelling takes several emails.", Negative},
