@@ -873,3 +873,33 @@ func infoAhead(text string, st int) bool {
 	}
 	return false
 }
+
+// paidForTurn: the span grants a price and turns to what it buys with
+// "you get what you pay for". A high price granted ("It's pricier than
+// most fast food, but you're getting what you pay for") is justified:
+// +1, praise of value. A low one ("About half the price, but you get what
+// you pay for") buys little: -1, criticism. 0 without the idiom after a
+// turn, or without a price before it.
+func paidForTurn(t string) int {
+	at := paidFor.index(t)
+	if at <= 0 || !hasWordIn(t[:at], turnWords) {
+		return 0
+	}
+	switch {
+	case hasWordIn(t[:at], lowPriceWords):
+		return -1
+	case hasWordIn(t[:at], highPriceWords):
+		return 1
+	}
+	return 0
+}
+
+var (
+	// paidFor is the idiom of value for money, from its verb.
+	paidFor = phrases(`get what you pay for|getting what you pay for|gets what you pay for|get what you paid for|
+getting what you paid for`)
+	// highPriceWords grant a high price; lowPriceWords a low one ("half
+	// the price", "cheaper").
+	highPriceWords = set(`pricier priciest pricey expensive costlier dearer premium steep`)
+	lowPriceWords  = set(`cheap cheaper cheapest half less lower budget inexpensive`)
+)

@@ -238,6 +238,12 @@ func (an *analysis) brandSentiment(er *EntityResult) {
 		}
 		p, n = an.conceded(text[s:e], p, n) // "To be fair, it's genuinely convenient"
 		p, n = an.besideGrudge(s, e, p, n)  // "Creators dislike that the cheapest plan …"
+		switch paidForTurn(text[s:e]) {
+		case 1:
+			p, n = max(p, 1), n*an.d.sent.concede // praise.go: "pricier, but you're getting what you pay for"
+		case -1:
+			p, n = p*an.d.sent.concede, max(n, 1) // "half the price, but you get what you pay for"
+		}
 		if items := 0.5 * float64(consItems(text[s:e])); items > n {
 			// "Cons: runs large; break-in takes a week; little arch
 			// support": each item of a cons line is a criticism (half a polar word), polar
