@@ -255,6 +255,9 @@ func (an *analysis) brandSentiment(er *EntityResult) {
 			continue
 		}
 		split = split || splitSaid(text[s:e]) // "It comes down to how you invest: …"
+		if someOthers(text[s:e]) {
+			split, v = true, false // sentiment_verdict.go: "Some pieces are great value; others aren't"
+		}
 		if minimisedCaveat(text[s:e]) || caveatClosed(text[s:e]) {
 			// "The only real drawback is …", "a small price to pay": a
 			// caveat the writer plays down announces no second side

@@ -496,6 +496,22 @@ var splitFrames = phrases(`it depends|depends on what|depends on how|depends on 
 comes down to your|a mixed picture|a mixed bag|depende de|todo depende|ça dépend|cela dépend|tout dépend|
 kommt darauf an|hängt davon ab`)
 
+// someOthers: t divides the brand's range in two — "Some pieces are great
+// value; others aren't worth the price", "Some models last, others don't":
+// a split, whose negative half is no verdict on the brand as a whole.
+func someOthers(t string) bool {
+	w, np := wordAtAny(t, 0)
+	if !strings.EqualFold(w, "some") {
+		return false
+	}
+	i := strings.IndexAny(t[np:], ";,—")
+	if i < 0 {
+		return false
+	}
+	o, _ := wordAtAny(t, np+i)
+	return strings.EqualFold(o, "others") || strings.EqualFold(o, "other")
+}
+
 // splitSaid: t says the answer depends, and does not turn from that in
 // the same sentence ("Depende de la ruta, pero las quejas se repiten"
 // sets the case aside).
