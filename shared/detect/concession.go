@@ -40,7 +40,7 @@ func (an *analysis) conceded(t string, p, n float64) (float64, float64) {
 	if upsideBounded(t) {
 		return p * an.d.sent.concede, max(n, sentClear)
 	}
-	if concessionOpeners.opens(t) || concessionClosers.in(t) || turnEnds(t) {
+	if concessionOpeners.opens(t) || concessionClosers.in(t) || turnEnds(t) || turnIntroduces(t) {
 		return p * an.d.sent.concede, n
 	}
 	return p, n
@@ -119,4 +119,16 @@ func (an *analysis) besideGrudge(s, e int, p, n float64) (float64, float64) {
 	pin, _, _ := an.valence(at, end)
 	an.sent = saved
 	return max(0, p-pin), max(n, sentClear)
+}
+
+// turnIntroduces: the span turns and introduces, by its closing colon,
+// what follows ("Mercari used to be the easy, low-fee option, but it's
+// drifted:", "eToro advertises zero-commission stocks, but the costs show
+// up elsewhere:"): the praise before the turn sets up the list after it.
+func turnIntroduces(t string) bool {
+	t = strings.TrimRight(t, " *_")
+	if !strings.HasSuffix(t, ":") {
+		return false
+	}
+	return hasWordIn(t, turnWords)
 }

@@ -68,7 +68,13 @@ func TestConcessionBounds(t *testing.T) {
 		{name: "closing concession cut at a turn to a rival", brand: kestrel, comps: []Entity{osprey}, query: "kestrel wallet problems",
 			text: "Kestrel users report a few recurring problems:\n\n- Transfers that fail and still charge fees.\n- Scam pop-ups that the warnings miss.\n- No live support, and lost funds are gone for good.\n\nKestrel's interface is easy to use, but if these problems worry you, Osprey offers better support.",
 			want: Negative},
+		{name: "a turn that introduces a list of faults", brand: kestrel, query: "kestrel marketplace fees",
+			text: "Kestrel used to be the simple, low-fee marketplace, but it has changed:\n\n- Fees rose three times in two years.\n- Payouts are held for days after delivery.\n- Search traffic is a fraction of what it was.",
+			want: Negative},
 		// the praise stands
+		{name: "a turn that introduces notes", brand: kestrel, query: "kestrel marketplace review",
+			text: "Kestrel is excellent and cheap, but note:\n\n- Orders ship on Mondays.\n- Returns are free within a month.",
+			want: Positive},
 		{name: "benefits that end a trip", brand: kestrel, query: "kestrel scooter review",
 			text: "Kestrel's scooter is excellent: quick, light and comfortable from start to end.",
 			want: Positive},

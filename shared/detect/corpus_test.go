@@ -489,7 +489,7 @@ var heldoutFloors = map[string]struct{ mentionF1, verdict, sentiment, negatives,
 	// 38/58 on 3febad7; negatives 14/14; mention F1 0.975, verdict 0.951).
 	// It is issue 11's tuning batch of round s9; out of the thresholds'
 	// calibration (measureOnly).
-	"batch-y.jsonl": {mentionF1: 0.97, verdict: 0.95, sentiment: 0.84, negatives: 1.00, startFound: 0.86},
+	"batch-y.jsonl": {mentionF1: 0.97, verdict: 0.95, sentiment: 0.87, negatives: 1.00, startFound: 0.86},
 	"batch-z.jsonl": {mentionF1: 1.00, verdict: 1.00, sentiment: 0.51, negatives: 0.60, startFound: 1.00},
 	// AA was written blind (13 brands none of the batches had, most of
 	// them ordinary words) and measured once, untouched, on 66cb8d6
