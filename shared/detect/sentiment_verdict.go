@@ -493,7 +493,7 @@ type answerReading struct {
 // or is two-sided as a whole: "it depends on what you sell", "it comes down
 // to how you invest", "a mixed picture".
 var splitFrames = phrases(`it depends|depends on what|depends on how|depends on your|comes down to how|comes down to what|
-comes down to your|a mixed picture|a mixed bag|depende de|todo depende|ça dépend|cela dépend|tout dépend|
+comes down to your|depending on how|depending on what|depending on your|weigh which|a mixed picture|a mixed bag|depende de|todo depende|ça dépend|cela dépend|tout dépend|
 kommt darauf an|hängt davon ab`)
 
 // someOthers: t divides the brand's range in two — "Some pieces are great
@@ -537,7 +537,7 @@ func (a *answerReading) judge(pm sentParams, p, n float64) (Sentiment, float64, 
 		// about" (five): the faults dominate the answer, unless it closes
 		// on praise ("Purple does have loyal fans, …")
 		s = Negative
-	case a.split && !verdict && a.against != warnPlain && (s == Mixed || s == Negative && p >= sentNeutral):
+	case a.split && !verdict && a.against != warnPlain && (s == Mixed || s == Negative && p >= sentNeutral || s == Positive && n >= sentClear):
 		// "It comes down to how you invest: a few larger trades — Stake
 		// is fine; frequent small buys — look elsewhere": the writer
 		// splits the answer by case, and a warning in one case is one side

@@ -87,6 +87,8 @@ func TestSentimentDominance(t *testing.T) {
 			"Zestora is popular for a reason, but it isn't the cheapest choice. The recipes are tasty and the app is clean. The delivery fee is steep on small orders and portions can be small.\n\nIt comes down to how you cook: two big orders a month — Zestora is fine; daily small orders — look elsewhere.", Mixed},
 		{"German: kommt darauf an", "zestora erfahrungen",
 			"Zestora hat klare Stärken: Die Rezepte sind lecker und die App ist übersichtlich.\n\nEs gibt aber auch Schwächen: Der Kundenservice ist schwer erreichbar, Lieferungen kommen oft zu spät und die Preise sind gestiegen.\n\n**Fazit:** Für Familien top, für Singles weniger geeignet. Kommt darauf an, wie du kochst.", Mixed},
+		{"worth it depending on how you use it", "is zestora plus worth it",
+			"Zestora Plus is excellent for families: free delivery, great recipes and a superb app. The fee is steep for one person and the menus repeat. Worth it or not depending on how often you cook.", Mixed},
 		{"some of the range good, others not", "is zestora good quality",
 			"Zestora's wool coats still get good reviews. That said, long-time customers say quality has slipped: thinner fabrics and uneven sizing. Some pieces are great value; others aren't worth the price. Check recent reviews before buying.", Mixed},
 		{"a case set aside by a turn", "zestora opiniones",
