@@ -291,7 +291,7 @@ func evaluate(cases []corpusCase, run func(corpusCase) prediction) *evaluation {
 // Floors: the figures the rules reach on the corpus (make eval), rounded
 // down. A change that drops below one fails the suite.
 var corpusFloors = map[string]struct{ mentionF1, verdict, sentiment, competitorF1, noQueryF1 float64 }{
-	"tune.jsonl":    {mentionF1: 1.00, verdict: 1.00, sentiment: 0.96, competitorF1: 1.00, noQueryF1: 0.98},
+	"tune.jsonl":    {mentionF1: 1.00, verdict: 1.00, sentiment: 0.97, competitorF1: 1.00, noQueryF1: 0.98},
 	"holdout.jsonl": {mentionF1: 1.00, verdict: 0.99, sentiment: 0.97, competitorF1: 1.00, noQueryF1: 0.98},
 }
 
