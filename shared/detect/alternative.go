@@ -366,6 +366,11 @@ func valueAnchored(t string) bool {
 // criticism, of a verdict's weight: the reader is told to buy elsewhere.
 func (an *analysis) besideAlternative(s, e int, p, n float64) (float64, float64, bool) {
 	at, offer, ok := an.alternativeClause(s, e)
+	if !ok && an.alternativeFound(s, e) {
+		// "If you can find a well-reviewed independent groomer nearby,
+		// that's the safer bet": the whole sentence praises the other
+		return 0, n + sentRecommended, true
+	}
 	if !ok {
 		return p, n, false
 	}
@@ -382,6 +387,50 @@ func (an *analysis) besideAlternative(s, e int, p, n float64) (float64, float64,
 		return min(p, pb), n, false // a trade-off: its praise is the alternative's
 	}
 	return min(p, pb), n + sentRecommended, true
+}
+
+// demonstrativeCopulas open a clause whose subject points back at what the
+// clause before named: "…, that's the safer bet".
+var demonstrativeCopulas = set(`that's that’s that`)
+
+// alternativeFound: [s,e) opens with a condition that names something of
+// a kind and not the brand ("If you can find a well-reviewed independent
+// groomer nearby"), then calls that — by a demonstrative — the better
+// choice ("that's the safer bet"): an alternative offered in the brand's
+// place, though no name is given.
+func (an *analysis) alternativeFound(s, e int) bool {
+	t := an.text[s:e]
+	w, np := wordAtAny(t, 0)
+	if !strings.EqualFold(w, "if") {
+		return false
+	}
+	comma := strings.IndexByte(t, ',')
+	if comma < 0 || an.brandIn(s, s+comma) || hasWordIn(t[:comma], brandPronouns) || !hasWordIn(t[np:comma], kindDeterminers) {
+		return false
+	}
+	d, dp := wordAtAny(t, comma)
+	if !inSet(demonstrativeCopulas, d) {
+		return false
+	}
+	if strings.EqualFold(d, "that") {
+		if c, cp := wordAtAny(t, dp); inSet(verdictCopulas, c) {
+			dp = cp
+		} else {
+			return false
+		}
+	}
+	prev := ""
+	for pos, k := dp, 0; k < 4; k++ {
+		w, np := wordAtAny(t, pos)
+		if w == "" {
+			return false
+		}
+		if inSet(verdictNouns, w) && inSet(betterWords, prev) {
+			return true
+		}
+		prev, pos = w, np
+	}
+	return false
 }
 
 // verdictSentenceOffers: in an answer to a query naming the brand, the

@@ -14,13 +14,62 @@ var concessionOpeners = phrases(`to be fair|in fairness|in all fairness|admitted
 to their credit|it's true that|it is true that|es cierto que|es verdad que|hay que reconocer que|il est vrai que|
 certes|zugegeben|zugegebenermaßen|fairerweise`)
 
+// concessionClosers grant the praise before them as settled, to turn to
+// the point: "Its earbuds sound excellent — that part isn't in dispute."
+var concessionClosers = phrases(`isn't in dispute|is not in dispute|isn't in question|is not in question|no one disputes|
+nobody disputes|no one denies|nobody denies|no one doubts|nobody doubts|no argument there|no dispute there`)
+
+var (
+	// upsideNouns name the good side as a whole: "its advantages", "the
+	// good news", "the praise".
+	upsideNouns = set(`advantages advantage upside upsides strengths strength positives benefits perks praise news appeal
+plus pluses merits`)
+	// boundVerbs end that side: "… where its advantages end", "the good
+	// news stops there".
+	boundVerbs = set(`end ends ended stop stops stopped`)
+)
+
 // conceded weighs the praise p of the span t: conceded when the span opens
-// with a concession.
-func (an *analysis) conceded(t string, p float64) float64 {
-	if p > 0 && concessionOpeners.opens(t) {
-		return p * an.d.sent.concede
+// with a concession or closes on one, and when it bounds its own praise
+// ("Wag has the slicker booking flow, but that's about where its
+// advantages end"), which then also reads as criticism: the rest is worse.
+func (an *analysis) conceded(t string, p, n float64) (float64, float64) {
+	if p == 0 {
+		return p, n
 	}
-	return p
+	if upsideBounded(t) {
+		return p * an.d.sent.concede, max(n, sentClear)
+	}
+	if concessionOpeners.opens(t) || concessionClosers.in(t) || turnEnds(t) || turnIntroduces(t) {
+		return p * an.d.sent.concede, n
+	}
+	return p, n
+}
+
+// upsideBounded: t says where the good side ends — an upside noun with an
+// ending verb right after it ("where its advantages end", "the good news
+// stops there").
+func upsideBounded(t string) bool {
+	prev := ""
+	for pos := 0; ; {
+		w, np := wordAtAny(t, pos)
+		if w == "" {
+			return false
+		}
+		if inSet(boundVerbs, w) && inSet(upsideNouns, prev) {
+			return true
+		}
+		prev, pos = w, np
+	}
+}
+
+// turnEnds: the span is a clause cut at a turn to what follows it ("Phantom's
+// interface is easy to use, but" — a rival or a condition after it): its
+// praise is what the writer grants before the point.
+func turnEnds(t string) bool {
+	t = strings.TrimRight(t, " ,—–-")
+	i := strings.LastIndexAny(t, " ,")
+	return i >= 0 && inSet(turnWords, t[i+1:])
 }
 
 var (
@@ -70,4 +119,16 @@ func (an *analysis) besideGrudge(s, e int, p, n float64) (float64, float64) {
 	pin, _, _ := an.valence(at, end)
 	an.sent = saved
 	return max(0, p-pin), max(n, sentClear)
+}
+
+// turnIntroduces: the span turns and introduces, by its closing colon,
+// what follows ("Mercari used to be the easy, low-fee option, but it's
+// drifted:", "eToro advertises zero-commission stocks, but the costs show
+// up elsewhere:"): the praise before the turn sets up the list after it.
+func turnIntroduces(t string) bool {
+	t = strings.TrimRight(t, " *_")
+	if !strings.HasSuffix(t, ":") {
+		return false
+	}
+	return hasWordIn(t, turnWords)
 }

@@ -47,3 +47,39 @@ func TestUnlessWarning(t *testing.T) {
 			want: Negative},
 	})
 }
+
+// Praise granted to turn to the point: bounded ("that's about where its
+// advantages end"), settled ("that part isn't in dispute") or cut at a turn
+// to a rival ("…is easy to use, but if …, Osprey does better"). Answers
+// written for this test.
+func TestConcessionBounds(t *testing.T) {
+	kestrel := Entity{Name: "Kestrel"}
+	osprey := Entity{Name: "Osprey"}
+	runSentimentCases(t, []sentimentCase{
+		{name: "advantages end", brand: kestrel, query: "kestrel vs osprey scooters",
+			text: "Kestrel has the lighter frame, but that's where its advantages end. The brakes fade on long hills and spare parts take weeks to arrive.",
+			want: Negative},
+		{name: "the good news stops there", brand: kestrel, query: "kestrel scooter review",
+			text: "Kestrel's app is polished and the good news stops there. Batteries die within a year and support rarely answers.",
+			want: Negative},
+		{name: "not in dispute", brand: kestrel, query: "kestrel headphones durability",
+			text: "Kestrel's headphones sound wonderful — that isn't in dispute. The trouble is durability: hinges crack within months and the ear pads peel badly.",
+			want: Negative},
+		{name: "closing concession cut at a turn to a rival", brand: kestrel, comps: []Entity{osprey}, query: "kestrel wallet problems",
+			text: "Kestrel users report a few recurring problems:\n\n- Transfers that fail and still charge fees.\n- Scam pop-ups that the warnings miss.\n- No live support, and lost funds are gone for good.\n\nKestrel's interface is easy to use, but if these problems worry you, Osprey offers better support.",
+			want: Negative},
+		{name: "a turn that introduces a list of faults", brand: kestrel, query: "kestrel marketplace fees",
+			text: "Kestrel used to be the simple, low-fee marketplace, but it has changed:\n\n- Fees rose three times in two years.\n- Payouts are held for days after delivery.\n- Search traffic is a fraction of what it was.",
+			want: Negative},
+		// the praise stands
+		{name: "a turn that introduces notes", brand: kestrel, query: "kestrel marketplace review",
+			text: "Kestrel is excellent and cheap, but note:\n\n- Orders ship on Mondays.\n- Returns are free within a month.",
+			want: Positive},
+		{name: "benefits that end a trip", brand: kestrel, query: "kestrel scooter review",
+			text: "Kestrel's scooter is excellent: quick, light and comfortable from start to end.",
+			want: Positive},
+		{name: "praise that is beyond dispute", brand: kestrel, query: "kestrel headphones review",
+			text: "Kestrel's headphones sound wonderful — that isn't in dispute — and they are comfortable all day.",
+			want: Positive},
+	})
+}

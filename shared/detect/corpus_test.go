@@ -291,7 +291,7 @@ func evaluate(cases []corpusCase, run func(corpusCase) prediction) *evaluation {
 // Floors: the figures the rules reach on the corpus (make eval), rounded
 // down. A change that drops below one fails the suite.
 var corpusFloors = map[string]struct{ mentionF1, verdict, sentiment, competitorF1, noQueryF1 float64 }{
-	"tune.jsonl":    {mentionF1: 1.00, verdict: 1.00, sentiment: 0.96, competitorF1: 1.00, noQueryF1: 0.98},
+	"tune.jsonl":    {mentionF1: 1.00, verdict: 1.00, sentiment: 0.97, competitorF1: 1.00, noQueryF1: 0.98},
 	"holdout.jsonl": {mentionF1: 1.00, verdict: 0.99, sentiment: 0.97, competitorF1: 1.00, noQueryF1: 0.98},
 }
 
@@ -468,7 +468,7 @@ var heldoutFloors = map[string]struct{ mentionF1, verdict, sentiment, negatives,
 	// s8b (praise found and weighed, facts kept neutral, caveats kept minor:
 	// praise.go) those of P–W, so they are tuning data now; the sentiment
 	// floors of L and P–Z are the merged s8a+s8b figures.
-	"batch-t.jsonl": {mentionF1: 1.00, verdict: 1.00, sentiment: 0.91, negatives: 1.00, startFound: 0.95},
+	"batch-t.jsonl": {mentionF1: 1.00, verdict: 1.00, sentiment: 0.95, negatives: 1.00, startFound: 0.95},
 	"batch-v.jsonl": {mentionF1: 1.00, verdict: 1.00, sentiment: 0.96, negatives: 1.00, startFound: 0.96},
 	// X (60 sentiment answers, written blind) arrived as issue 11's tuning
 	// batch of round s8: measured once on main (detect/2026.11-9, 66cb8d6)
@@ -484,6 +484,12 @@ var heldoutFloors = map[string]struct{ mentionF1, verdict, sentiment, negatives,
 	// Its four verdict misses fixed as classes (a derived form in the
 	// query, "a name I can't place", a full name with a middle name, a
 	// German noun after an article and an adjective): 1.00 / 1.00.
+	// Y (61 sentiment answers, 41 new brands) was written blind and
+	// measured untouched on main before and after round s8 (35/58, then
+	// 38/58 on 3febad7; negatives 14/14; mention F1 0.975, verdict 0.951).
+	// It is issue 11's tuning batch of round s9; out of the thresholds'
+	// calibration (measureOnly).
+	"batch-y.jsonl": {mentionF1: 0.97, verdict: 0.95, sentiment: 0.87, negatives: 1.00, startFound: 0.86},
 	"batch-z.jsonl": {mentionF1: 1.00, verdict: 1.00, sentiment: 0.51, negatives: 0.60, startFound: 1.00},
 	// AA was written blind (13 brands none of the batches had, most of
 	// them ordinary words) and measured once, untouched, on 66cb8d6
@@ -493,7 +499,7 @@ var heldoutFloors = map[string]struct{ mentionF1, verdict, sentiment, negatives,
 	// a query's inflected verb, plural agreement, a menu's tool label, a
 	// place query, a range as an aspect), it is tuning material. Out of
 	// the thresholds' calibration (measureOnly).
-	"batch-aa.jsonl": {mentionF1: 1.00, verdict: 1.00, sentiment: 0.78, negatives: 1.00, startFound: 1.00},
+	"batch-aa.jsonl": {mentionF1: 1.00, verdict: 1.00, sentiment: 0.81, negatives: 1.00, startFound: 1.00},
 	// O (75 detection answers, 13 new brands, most of them ordinary words)
 	// was written blind and measured untouched on main before and after
 	// rounds d10 and d11: mention F1 0.895 → 0.944, verdict 0.893 → 0.947

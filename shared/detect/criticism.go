@@ -699,7 +699,11 @@ orders claims shares warrant warrants`)
 	// or a measure: "Reliability is its weak spot", "reliability
 	// rankings".
 	qualityTopics = set(`reliability stability flexibility security privacy performance quality`)
-	measureNouns  = set(`ranking rankings rating ratings score scores survey surveys record records issues problems
+	// gradeNouns after "risk" name a setting or a grade of it: "risk
+	// level", "risk tolerance", "risk profile".
+	gradeNouns = set(`level levels tolerance tolerances profile profiles appetite score scores rating ratings setting
+settings preference preferences category categories grade grades band bands questionnaire`)
+	measureNouns = set(`ranking rankings rating ratings score scores survey surveys record records issues problems
 concerns complaints study studies index`)
 	// adviceDegree after a copula and before "to" gives advice: "it's best
 	// to cancel a day early", "it's better to book direct".
@@ -723,7 +727,8 @@ editions trim trims package packages bundle bundles add-on add-ons model models`
 // a quality named as the topic ("Reliability is its weak spot"),
 // "negative"/"positive" before an accounting noun, a fee's adjective
 // before the fee ("surprise fees": the fee reads as the fault), or the
-// degree of advice after a copula ("it's best to cancel early").
+// degree of advice after a copula ("it's best to cancel early"), or
+// "risk" naming a setting ("a risk level").
 func plainAdjective(text, w, before string, pos, e int) bool {
 	next := peekWord(text, pos, e)
 	switch {
@@ -737,6 +742,10 @@ func plainAdjective(text, w, before string, pos, e int) bool {
 		return inSet(costNouns, next)
 	case inSet(adviceDegree, w):
 		return strings.EqualFold(next, "to") && inSet(copulaWords, before) || inSet(avoidParticiples, next)
+	case strings.EqualFold(w, "risk"):
+		// "pick a risk level from 1 to 10", "your risk tolerance": a
+		// setting the user chooses, named by what it grades
+		return inSet(gradeNouns, next)
 	case strings.EqualFold(w, "outstanding"):
 		// "which forms are still outstanding", "an outstanding balance":
 		// pending, not excellent

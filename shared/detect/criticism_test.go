@@ -127,6 +127,9 @@ func TestPlainFacts(t *testing.T) {
 		{"a plan cancelled in the store", "Norvale", "Norvale subscriptions bought on iOS are cancelled in the App Store.", Neutral},
 		{"a limited warranty", "Norvale", "Norvale dryers come with a two-year limited warranty.", Neutral},
 		{"only worth it if", "Norvale", "Norvale's annual pass is only worth it if you visit twice a month.", Neutral},
+		{"a risk level chosen", "Kestrel", "With Kestrel you answer a few questions and choose a risk level between 1 and 10.", Neutral},
+		{"a risk profile set", "Kestrel", "Kestrel sets your risk profile from a short questionnaire.", Neutral},
+		{"a risk run stays a fault", "Kestrel", "Kestrel's crypto accounts risk a total loss in a crash.", Negative},
 		// praise stated as a rival's absence
 		{"nothing does more", "Norvale", "Nothing free does more than Norvale's planner.", Positive},
 		{"few come close", "Norvale", "Norvale's planner syncs instantly. Few rivals come close.", Positive},

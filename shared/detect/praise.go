@@ -230,10 +230,12 @@ func (an *analysis) praiseWord(w, before, before2 string, pos, e int) uint8 {
 var (
 	// spareVerbs take a harm away: what they name in their object is what
 	// the product spares the user ("trims dead air", "blocks trackers",
-	// "evens out badly mixed shows").
+	// "evens out badly mixed shows"), a guarantee's remedy among them in
+	// its bare verb ("they'll repair or replace a pack for damage or
+	// defects"; "repairs" is as often the noun: "repairs are expensive").
 	spareVerbs = set(`trims trim trimmed filters filter filtered blocks block blocked strips strip stripped kills kill
 killed suppresses suppress suppressed removes remove removed evens tames tame tamed clears clear fights fight
-neutralises neutralizes`)
+neutralises neutralizes repair replace`)
 	// watchVerbs look out for a harm: "scans messages for signs of
 	// bullying", "flags risky posts", "warns you about a delay", "shows
 	// delay info", "solves the same problem".
@@ -871,3 +873,33 @@ func infoAhead(text string, st int) bool {
 	}
 	return false
 }
+
+// paidForTurn: the span grants a price and turns to what it buys with
+// "you get what you pay for". A high price granted ("It's pricier than
+// most fast food, but you're getting what you pay for") is justified:
+// +1, praise of value. A low one ("About half the price, but you get what
+// you pay for") buys little: -1, criticism. 0 without the idiom after a
+// turn, or without a price before it.
+func paidForTurn(t string) int {
+	at := paidFor.index(t)
+	if at <= 0 || !hasWordIn(t[:at], turnWords) {
+		return 0
+	}
+	switch {
+	case hasWordIn(t[:at], lowPriceWords):
+		return -1
+	case hasWordIn(t[:at], highPriceWords):
+		return 1
+	}
+	return 0
+}
+
+var (
+	// paidFor is the idiom of value for money, from its verb.
+	paidFor = phrases(`get what you pay for|getting what you pay for|gets what you pay for|get what you paid for|
+getting what you paid for`)
+	// highPriceWords grant a high price; lowPriceWords a low one ("half
+	// the price", "cheaper").
+	highPriceWords = set(`pricier priciest pricey expensive costlier dearer premium steep`)
+	lowPriceWords  = set(`cheap cheaper cheapest half less lower budget inexpensive`)
+)

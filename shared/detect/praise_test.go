@@ -119,6 +119,12 @@ func TestPraiseClasses(t *testing.T) {
 			"The Pellow pillow measures 50 by 70 cm.\n\nIt weighs 900 g.\n\nThe cover is cotton.\n\nA very fast drying foam fills it.\n\nIt ships vacuum-packed.", Neutral},
 		{"a how-to with a real verdict stays read", "how to order pellow pillows",
 			"Pick a size on pellow.com.\n\nChoose a cover colour.\n\nThe pillows are excellent and very comfortable.\n\nPay at checkout.", Positive},
+		// "you get what you pay for" after a price granted
+		{"a high price justified", "best pillow", "**Pellow** gets my vote for the best pillow. It's pricier than most, but you're getting what you pay for.", Positive},
+		{"a low price that buys little", "pellow vs corvid pillows", "Pellow pillows are about half the price, but you get what you pay for. The foam flattens within months.", Negative},
+		// a guarantee's remedy
+		{"a guarantee repairs faults", "best pillow", "Pellow pillows are comfortable, and the lifetime guarantee means they will repair or replace a pillow for damage or defects.", Positive},
+		{"repairs as a noun stay a fault", "pellow review", "Pellow pillows are comfortable. Repairs are expensive and slow, though.", Mixed},
 		// foreign lexicons
 		{"Spanish: cheap and clear", "pellow opiniones", "Pellow suele ser más barato que otras apps y la interfaz es clara.", Positive},
 		{"French: low prices", "pellow avis", "Pellow propose des prix particulièrement bas sur ses oreillers.", Positive},

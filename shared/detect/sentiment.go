@@ -213,6 +213,7 @@ func (an *analysis) brandSentiment(er *EntityResult) {
 	closingPraise := false            // the last span that judges praises
 	read, judged := 0, 0              // spans read, and those that judge
 	offered := false                  // a span offers an alternative in the brand's place
+	split := false                    // sentiment_verdict.go: the writer says the answer depends
 	for _, sp := range spans {
 		s, e := max(sp[0], covered), sp[1]
 		if e <= s {
@@ -235,8 +236,14 @@ func (an *analysis) brandSentiment(er *EntityResult) {
 		if p > 0 && an.foil(s, e) {
 			p = 0 // "Linen sheets are wonderful … Parachute's, unfortunately, …": the category's praise
 		}
-		p = an.conceded(text[s:e], p)      // "To be fair, it's genuinely convenient"
-		p, n = an.besideGrudge(s, e, p, n) // "Creators dislike that the cheapest plan …"
+		p, n = an.conceded(text[s:e], p, n) // "To be fair, it's genuinely convenient"
+		p, n = an.besideGrudge(s, e, p, n)  // "Creators dislike that the cheapest plan …"
+		switch paidForTurn(text[s:e]) {
+		case 1:
+			p, n = max(p, 1), n*an.d.sent.concede // praise.go: "pricier, but you're getting what you pay for"
+		case -1:
+			p, n = p*an.d.sent.concede, max(n, 1) // "half the price, but you get what you pay for"
+		}
 		if items := 0.5 * float64(consItems(text[s:e])); items > n {
 			// "Cons: runs large; break-in takes a week; little arch
 			// support": each item of a cons line is a criticism (half a polar word), polar
@@ -246,6 +253,10 @@ func (an *analysis) brandSentiment(er *EntityResult) {
 		if adversativeOpener(text[s:e]) && wordCount(text[s:e]) <= 2 {
 			opened = true
 			continue
+		}
+		split = split || splitSaid(text[s:e]) // "It comes down to how you invest: …"
+		if someOthers(text[s:e]) {
+			split, v = true, false // sentiment_verdict.go: "Some pieces are great value; others aren't"
 		}
 		if minimisedCaveat(text[s:e]) || caveatClosed(text[s:e]) {
 			// "The only real drawback is …", "a small price to pay": a
@@ -264,7 +275,7 @@ func (an *analysis) brandSentiment(er *EntityResult) {
 		p, n = secs.sideItem(text, s, p, n) // praise.go: "- Soft fabric that lasts" under "What buyers like"
 		read++
 		if p >= sentNeutral || n >= sentNeutral {
-			closingPraise = p > n
+			closingPraise = p > n && !turnEnds(text[s:e]) // concession.go: "…easy to use, but" turns away
 			judged++
 		}
 		if !downhill && downhillFrames.opens(text[s:e]) {
@@ -385,7 +396,7 @@ func (an *analysis) brandSentiment(er *EntityResult) {
 		framed:   framed || secTwoSided && vp < sentClear, // a verdict line decides after pros and cons
 		downhill: downhill, pDownhill: pDownhill, secAgainst: secAgainst, closingPraise: closingPraise,
 		caveat: an.sent.caveat, factSheet: an.factSheet(read, judged, P, N) || an.praiseSheet(read, judged, P, N), preferred: an.brandPreferred(),
-		twoLists: secTwoSided, listN: secs.itemN}
+		twoLists: secTwoSided, listN: secs.itemN, split: split}
 	er.Sentiment, N, verdict = ans.judge(an.d.sent, P, N)
 	if er.Sentiment == Mixed && ans.framed && bestN < sentClear && N >= sentClear && frameE > 0 {
 		er.NegativeEvidence = an.sentenceText(frameS, frameE) // "**Where it falls short**"

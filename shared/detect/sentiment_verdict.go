@@ -212,7 +212,9 @@ func (an *analysis) warnsAgainst(s, e, prevS int) warning {
 			return warnNone // "be careful with the chilli oil": a tip, not a warning
 		}
 	}
-	if adversativeOpener(t) || hasWordIn(t[:at], turnWords) || !hasWordIn(t, caseWords) && !forCase(t[:at]) {
+	if !splitSaid(t[:at]) && (adversativeOpener(t) || hasWordIn(t[:at], turnWords) || !hasWordIn(t, caseWords) && !forCase(t[:at])) {
+		// (after "it comes down to how you invest:" the warning is one
+		// case's, like one after "if")
 		return warnPlain
 	}
 	saved := an.sent
@@ -484,6 +486,38 @@ type answerReading struct {
 	preferred                 bool    // brandPreferred
 	twoLists                  bool    // lists of strengths and faults, neither twice the other
 	listN                     float64 // the criticism read in those lists
+	split                     bool    // the writer says the answer depends ("It comes down to how you invest")
+}
+
+// splitFrames say the answer about the brand depends on the reader's case
+// or is two-sided as a whole: "it depends on what you sell", "it comes down
+// to how you invest", "a mixed picture".
+var splitFrames = phrases(`it depends|depends on what|depends on how|depends on your|comes down to how|comes down to what|
+comes down to your|depending on how|depending on what|depending on your|weigh which|a mixed picture|a mixed bag|depende de|todo depende|ça dépend|cela dépend|tout dépend|
+kommt darauf an|hängt davon ab`)
+
+// someOthers: t divides the brand's range in two — "Some pieces are great
+// value; others aren't worth the price", "Some models last, others don't":
+// a split, whose negative half is no verdict on the brand as a whole.
+func someOthers(t string) bool {
+	w, np := wordAtAny(t, 0)
+	if !strings.EqualFold(w, "some") {
+		return false
+	}
+	i := strings.IndexAny(t[np:], ";,—")
+	if i < 0 {
+		return false
+	}
+	o, _ := wordAtAny(t, np+i)
+	return strings.EqualFold(o, "others") || strings.EqualFold(o, "other")
+}
+
+// splitSaid: t says the answer depends, and does not turn from that in
+// the same sentence ("Depende de la ruta, pero las quejas se repiten"
+// sets the case aside).
+func splitSaid(t string) bool {
+	at := splitFrames.index(t)
+	return at >= 0 && !hasWordIn(t[at:], turnWords)
 }
 
 // judge decides the class of praise p and criticism n (sentParams.decide)
@@ -503,6 +537,11 @@ func (a *answerReading) judge(pm sentParams, p, n float64) (Sentiment, float64, 
 		// about" (five): the faults dominate the answer, unless it closes
 		// on praise ("Purple does have loyal fans, …")
 		s = Negative
+	case a.split && !verdict && a.against != warnPlain && (s == Mixed || s == Negative && p >= sentNeutral || s == Positive && n >= sentClear):
+		// "It comes down to how you invest: a few larger trades — Stake
+		// is fine; frequent small buys — look elsewhere": the writer
+		// splits the answer by case, and a warning in one case is one side
+		s = Mixed
 	case againstIt && (s == Mixed || s == Positive):
 		// Criticism beside a verdict against the brand — a warning ("think
 		// twice", "harder to recommend now") or a closing that sends the

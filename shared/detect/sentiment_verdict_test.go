@@ -82,6 +82,17 @@ func TestSentimentDominance(t *testing.T) {
 			"Zestora offers three plans:\n\n| Plan | Price | Meals |\n|---|---|---|\n| Two | $60/week | 3 |\n| Family | $90/week | 4 |\n| Large | $120/week | 5 |\n\nThe Large plan is pricey. Prices include delivery.", Negative},
 		{"a comparison asked is no fact sheet", "how does zestora compare on price",
 			"Zestora offers three plans:\n\n| Plan | Price | Meals |\n|---|---|---|\n| Two | $60/week | 3 |\n| Family | $90/week | 4 |\n| Large | $120/week | 5 |\n\nThe Large plan is pricey. Prices include delivery.", Negative},
+		// the writer splits the answer by the reader's case
+		{"it comes down to how you use it", "is zestora worth it",
+			"Zestora is popular for a reason, but it isn't the cheapest choice. The recipes are tasty and the app is clean. The delivery fee is steep on small orders and portions can be small.\n\nIt comes down to how you cook: two big orders a month — Zestora is fine; daily small orders — look elsewhere.", Mixed},
+		{"German: kommt darauf an", "zestora erfahrungen",
+			"Zestora hat klare Stärken: Die Rezepte sind lecker und die App ist übersichtlich.\n\nEs gibt aber auch Schwächen: Der Kundenservice ist schwer erreichbar, Lieferungen kommen oft zu spät und die Preise sind gestiegen.\n\n**Fazit:** Für Familien top, für Singles weniger geeignet. Kommt darauf an, wie du kochst.", Mixed},
+		{"worth it depending on how you use it", "is zestora plus worth it",
+			"Zestora Plus is excellent for families: free delivery, great recipes and a superb app. The fee is steep for one person and the menus repeat. Worth it or not depending on how often you cook.", Mixed},
+		{"some of the range good, others not", "is zestora good quality",
+			"Zestora's wool coats still get good reviews. That said, long-time customers say quality has slipped: thinner fabrics and uneven sizing. Some pieces are great value; others aren't worth the price. Check recent reviews before buying.", Mixed},
+		{"a case set aside by a turn", "zestora opiniones",
+			"Depende de la zona, pero las quejas sobre Zestora se repiten: pedidos que llegan tarde, ingredientes en mal estado y un servicio al cliente muy difícil de contactar. Es cierto que las recetas tienen buena fama. Aun así, hay opciones que dan menos disgustos.", Negative},
 		// all that follows is bad news: the praise before was a concession
 		{"the problems start", "zestora review",
 			"Zestora is convenient: meals arrive ready to heat in two minutes. The problems start after the first box. Portions shrink, deliveries slip and cancelling takes several emails.", Negative},
@@ -158,5 +169,24 @@ func TestSentimentAdjudicationKeepsDominance(t *testing.T) {
 	if r.Sentiment != Positive {
 		rules, _ := New(evernote, nil).Analyze(context.Background(), in)
 		t.Errorf("sentiment %s, want positive (rules alone %s, asked %v)", r.Sentiment, rules.Sentiment, adj.reqs[0].Question)
+	}
+}
+
+func TestSomeOthers(t *testing.T) {
+	for _, tc := range []struct {
+		text string
+		want bool
+	}{
+		{"Some pieces are great value; others aren't worth the price.", true},
+		{"Some models last for years, others fail within months.", true},
+		{"Some users report refunds that never arrive.", false},
+		{"Some say it's fine; most disagree.", false},
+		{"Others find it slow, some don't.", false},
+	} {
+		t.Run(tc.text, func(t *testing.T) {
+			if got := someOthers(tc.text); got != tc.want {
+				t.Errorf("someOthers(%q) = %v, want %v", tc.text, got, tc.want)
+			}
+		})
 	}
 }
