@@ -1230,6 +1230,9 @@ func TestClassKindsCompared(t *testing.T) {
 			"Flat keeps threads by topic, so questions don't get buried the way they do in email. Flat costs $4 a user.", VerdictMentioned},
 		{"a product the answer capitalises", entMaple, nil, "maple vs copilot budgeting",
 			"Maple syncs more banks and shares budgets with a partner; Copilot is prettier but Apple-only. Maple is $8 a month.", VerdictMentioned},
+		{"a tracked rival of two words, plural in the query", Entity{Name: "Tidy", Domains: []string{"tidyhome.com"}},
+			[]Entity{{Name: "Brisk Mop", Domains: []string{"briskmop.com"}}}, "tidy wipes vs brisk mops for a kitchen",
+			"For greasy floors, **Brisk Mop** is usually better: the pad is washable and lasts a year.\n\nTidy wipes are quicker for spills but dry out once the pack is open.", VerdictMentioned},
 	})
 }
 

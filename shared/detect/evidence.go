@@ -376,7 +376,7 @@ func (an *analysis) kindsCompared(fq string) bool {
 			last, words = w, words+1
 			pos = np
 		}
-		if tracked {
+		if tracked || an.namesTracked(side) {
 			continue
 		}
 		if first != "" && containsWord(an.text, first) {
@@ -444,6 +444,19 @@ func lowerPhrase(text, form, n string) bool {
 	return anyOccurrence(text, form, func(_, en int) bool {
 		return en < len(text) && text[en] == ' ' && sameNoun(n, peekWordAny(text, en+1)) && !hasUpper(peekWordAny(text, en+1))
 	})
+}
+
+// namesTracked: a side of a comparison names a tracked entity of several
+// words, as a query writes it — in lower case, perhaps plural ("clif bars"
+// for Clif Bar): that side is a product, not a kind.
+func (an *analysis) namesTracked(side string) bool {
+	for pi := range an.d.pats {
+		p := &an.d.pats[pi]
+		if !p.domain && strings.IndexByte(p.folded, ' ') > 0 && (containsWord(side, p.folded) || containsWord(side, p.folded+"s")) {
+			return true
+		}
+	}
+	return false
 }
 
 // sameNoun: the answer's word a is the query's q or its plural ("a
