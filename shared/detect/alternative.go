@@ -57,9 +57,9 @@ func (an *analysis) alternativeOffered(s, e int) (at int, ok bool) {
 // a trade-off, whose praise is still the alternative's.
 func (an *analysis) alternativeClause(s, e int) (at int, offer, ok bool) {
 	text := an.text[:e]
-	sentValue := valueAnchored(text[s:e])
-	clause := s // where the current clause starts
-	subj := 0   // words since the clause start
+	sentValue, valueRead := false, false // valueAnchored(text[s:e]), read once an offer verb needs it
+	clause := s                          // where the current clause starts
+	subj := 0                            // words since the clause start
 	pronoun, self := false, false
 	for pos := s; ; {
 		w, np := wordAtAny(text, pos)
@@ -67,21 +67,26 @@ func (an *analysis) alternativeClause(s, e int) (at int, offer, ok bool) {
 			return 0, false, false
 		}
 		ws := np - len(w)
-		if strings.ContainsAny(text[pos:ws], ",;:—–(") || inSet(clauseBreaks, w) {
+		brk := inSet(clauseBreaks, w)
+		if brk || strings.ContainsAny(text[pos:ws], ",;:—–(") {
 			clause, subj, pronoun, self = ws, 0, false, false
-			if inSet(clauseBreaks, w) {
+			if brk {
 				clause = np
 				pos = np
 				continue
 			}
 		}
+		offer := subj > 0 && !pronoun && inSet(offerVerbs, w)
+		if offer && !valueRead {
+			sentValue, valueRead = valueAnchored(text[s:e]), true
+		}
 		switch {
-		case inSet(offerVerbs, w) && subj > 0 && !pronoun && !an.brandIn(clause, ws) && readerDoesBetter(text, w, np):
+		case offer && !an.brandIn(clause, ws) && readerDoesBetter(text, w, np):
 			// "most viewers would do better rotating it in", "you'll do
 			// better selling the good pieces yourself": the reader gains by
 			// leaving the brand
 			return clause, true, true
-		case inSet(offerVerbs, w) && subj > 0 && !pronoun && !self && !an.brandIn(clause, ws) &&
+		case offer && !self && !an.brandIn(clause, ws) &&
 			otherSubject(text[clause:ws]) && !ownOffer(text[clause:ws]) && !an.brandsProduct(clause, ws) &&
 			offerPredicate(text, w, np, sentValue):
 			if inSet(verdictCopulas, w) && (hasWordIn(text[s:e], caseWords) || an.narrowCase(text[s:clause])) ||

@@ -109,7 +109,12 @@ var knowledgeStems = []string{
 	"figures", "numbers", "statistic", "stats", "trained", "sagen", "beurteil", "decir", "give", "quot", "report",
 	// French, German, Spanish, Portuguese, Italian
 	"donn", "renseign", "angab", "daten", "einzelheit", "dato", "dados", "dati", "dettagl", "connai", "kenne", "bekannt",
-	"vertraut", "conoz", "conhe", "conosc", "nothing", "place",
+	"vertraut", "conoz", "conhe", "conosc", "nothing",
+	// "a name I can't place", "can’t quite place", "able to place": not
+	// the bare word, which "marketplace", "in place" and "place an order"
+	// hold in most answers (a prefilter that lets every sentence through
+	// costs the scan)
+	"t place", "t quite place", "not place", "can place", "to place it", "able to place",
 }
 
 // priceFilter and currentFilter: a price word is a knowledge term only
@@ -153,13 +158,12 @@ func (an *analysis) ignoranceSpans(s, e int, out [][2]int) [][2]int {
 		if n := len(w); n > 3 && (w[n-3:] == "n't" || strings.HasSuffix(w, "n’t")) {
 			cls |= igNeg
 		}
-		base, elided := w, ""
-		if k := strings.IndexAny(base, "'’"); k > 0 {
-			base = base[:k] // "I'm" → "i", "don't" → "don"
+		cls |= lookupIgnorance(w)
+		if k := apostrophe(w); k > 0 {
+			// "I'm" → "i", "don't" → "don"; "d'informations" → "informations"
 			_, size := utf8.DecodeRuneInString(w[k:])
-			elided = w[k+size:] // "d'informations" → "informations"
+			cls |= lookupIgnorance(w[:k]) | lookupIgnorance(w[k+size:])
 		}
-		cls |= lookupIgnorance(w) | lookupIgnorance(base) | lookupIgnorance(elided)
 		if f&lexNegator != 0 {
 			cls |= igNeg
 		}
@@ -367,6 +371,16 @@ var ignoranceFilter = newWordFilter(ignoranceWords)
 
 // lookupIgnorance returns the classifier classes of a word, case-
 // insensitively, without allocating.
+// apostrophe returns the index of the first ' or ’ in w, or -1.
+func apostrophe(w string) int {
+	for i := 0; i < len(w); i++ {
+		if w[i] == '\'' || w[i] == 0xE2 && strings.HasPrefix(w[i:], "’") {
+			return i
+		}
+	}
+	return -1
+}
+
 func lookupIgnorance(w string) uint16 {
 	var buf [24]byte
 	if w == "" || len(w) > len(buf) || !ignoranceFilter.mayHave(w) {
