@@ -112,16 +112,6 @@ func (an *analysis) alternativeClause(s, e int) (at int, offer, ok bool) {
 	}
 }
 
-// hasUpperASCII: w holds an ASCII capital.
-func hasUpperASCII(w string) bool {
-	for i := 0; i < len(w); i++ {
-		if 'A' <= w[i] && w[i] <= 'Z' {
-			return true
-		}
-	}
-	return false
-}
-
 // otherSubject: the subject names something — a name ("Spark or plain
 // old Apple Mail", "the Model Y and Kia EV6") — or offers one of a kind
 // ("a tap filter and a SodaStream", "your bank's own savings space"); "the
@@ -222,7 +212,7 @@ func ownOffer(subject string) bool {
 		if w == "" {
 			return false
 		}
-		if !hasUpperASCII(w) && inSet(offerNouns, w) {
+		if !hasUpper(w) && inSet(offerNouns, w) {
 			return true
 		}
 		pos = np
@@ -245,7 +235,7 @@ func offerPredicate(text, w string, np int, sentValue bool) bool {
 	next, p := wordAtAny(text, np)
 	var buf [8]byte
 	lw := w
-	if len(w) <= len(buf) && hasUpperASCII(w) {
+	if len(w) <= len(buf) && hasUpper(w) {
 		for i := 0; i < len(w); i++ {
 			buf[i] = lowerASCII(w[i])
 		}

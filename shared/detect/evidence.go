@@ -185,13 +185,6 @@ func (an *analysis) prepareQuery() {
 	}
 	for pi := range an.d.pats {
 		p := &an.d.pats[pi]
-		if p.common && !p.domain && derivedIn(fq, p.folded) {
-			// "program terminated abnormally": the query asks about the
-			// word, in a form no name takes
-			for _, o := range p.owners {
-				an.queryWord[o.ent] = true
-			}
-		}
 		if containsWord(fq, p.folded) {
 			// Its meaning asked ("what does netto mean", not "what does
 			// the ring light mean": the word itself is what is meant), or
@@ -213,7 +206,7 @@ func (an *analysis) prepareQuery() {
 		}
 	}
 	place = place || placeQuery(fq) // "things to do near albert dock"
-	an.queryInflections(fq)         // "rabbits burrowing": the word, inflected
+	an.queryWordForms(fq)           // "terminated abnormally", "rabbits burrowing"
 	named := 0
 	for _, ok := range an.queryNames {
 		if ok {
@@ -390,11 +383,12 @@ func (an *analysis) kindsCompared(fq string) bool {
 }
 
 // derivedIn: the folded query holds an adverb or an abstract noun made
-// from the form ("abnormally", "calmness", "simply" for "simple"), and not
-// the form itself: a word's derivation, which no product's name takes.
+// from the form ("abnormally", "calmness", "simply" for "simple"): a
+// word's derivation, which no product's name takes (queryWordForms asks
+// only of queries without the form itself).
 func derivedIn(fq, form string) bool {
 	n := len(form)
-	if n < 4 || containsWord(fq, form) {
+	if n < 4 {
 		return false
 	}
 	for pos := 0; ; {
@@ -452,7 +446,7 @@ func lowerPhrase(text, form, n string) bool {
 func (an *analysis) namesTracked(side string) bool {
 	for pi := range an.d.pats {
 		p := &an.d.pats[pi]
-		if !p.domain && strings.IndexByte(p.folded, ' ') > 0 && (containsWord(side, p.folded) || containsWord(side, p.folded+"s")) {
+		if !p.domain && strings.IndexByte(p.folded, ' ') > 0 && (containsWord(side, p.folded) || pluralIn(side, p.folded)) {
 			return true
 		}
 	}

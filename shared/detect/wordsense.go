@@ -43,15 +43,21 @@ import (
 // ("Prince Albert"), and the word written as a plural noun elsewhere in
 // the answer ("the ospreys arrive").
 
-// queryInflections marks as used as a word (queryWord) the entities whose
-// ordinary word the query holds only inflected as a verb — the form plus
-// "ing" or "ed", with a final "e" dropped or a final consonant doubled
-// ("burrowing", "grazing", "reflected", "digging") — and never as written.
-func (an *analysis) queryInflections(fq string) {
+// queryWordForms marks as used as a word (queryWord) the entities whose
+// ordinary word the query holds only in a form no name takes, never as
+// written: derived as an adverb or an abstract noun ("program terminated
+// abnormally", "calmness"; derivedIn), or inflected as a verb — the form
+// plus "ing" or "ed", with a final "e" dropped or a final consonant
+// doubled ("burrowing", "grazing", "reflected", "digging").
+func (an *analysis) queryWordForms(fq string) {
 	for pi := range an.d.pats {
 		p := &an.d.pats[pi]
-		if !p.common || p.domain || len(p.folded) < 3 || !isASCII(p.folded) || strings.IndexByte(p.folded, ' ') >= 0 ||
-			containsWord(fq, p.folded) || !verbInflected(fq, p.folded) {
+		if !p.common || p.domain || containsWord(fq, p.folded) {
+			continue
+		}
+		inflected := len(p.folded) >= 3 && isASCII(p.folded) && strings.IndexByte(p.folded, ' ') < 0 &&
+			verbInflected(fq, p.folded)
+		if !inflected && !derivedIn(fq, p.folded) {
 			continue
 		}
 		for _, o := range p.owners {
