@@ -81,6 +81,7 @@ thin thinner short locked froze stop stops stopped stopping late downhill canned
 axed killed`) {
 		m[w] = true
 	}
+	registerFilter(m)
 	return m
 }()
 

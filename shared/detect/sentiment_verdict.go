@@ -24,6 +24,7 @@ func phrases(s string) phraseList {
 			pl.rest[f[0]] = append(pl.rest[f[0]], f[1:])
 		}
 	}
+	registerFilter(pl.first) // inSet probes it for every word of a span
 	return pl
 }
 

@@ -73,11 +73,17 @@ func lowerASCII(c byte) byte {
 // addressing over a power-of-two table, replaced whole when a set is added
 // (sets are built at package initialisation), so that lookups read it
 // without locking. It holds the maps too: a registered map is never freed,
-// so its address never comes to name another map.
+// so its address never comes to name another map. A slot holds its key
+// and filter side by side: inSet's probe and the filter's bit map header
+// come in one read, with no pointer to follow between them.
 type filterTable struct {
-	keys    []uintptr
-	filters []*wordFilter
-	maps    []map[string]bool
+	slots []filterSlot
+	maps  []map[string]bool
+}
+
+type filterSlot struct {
+	key uintptr
+	f   wordFilter
 }
 
 var (
@@ -90,9 +96,9 @@ var (
 func mapID(m map[string]bool) uintptr { return *(*uintptr)(unsafe.Pointer(&m)) }
 
 func (t *filterTable) slot(id uintptr) int {
-	mask := len(t.keys) - 1
+	mask := len(t.slots) - 1
 	i := int(uint64(id)*0x9E3779B97F4A7C15>>40) & mask
-	for t.keys[i] != 0 && t.keys[i] != id {
+	for t.slots[i].key != 0 && t.slots[i].key != id {
 		i = (i + 1) & mask
 	}
 	return i
@@ -106,8 +112,8 @@ func registerFilter(m map[string]bool) {
 	old := filters.Load()
 	n := 1
 	if old != nil {
-		for _, k := range old.keys {
-			if k != 0 {
+		for _, sl := range old.slots {
+			if sl.key != 0 {
 				n++
 			}
 		}
@@ -116,18 +122,18 @@ func registerFilter(m map[string]bool) {
 	for size < 2*n {
 		size *= 2
 	}
-	t := &filterTable{keys: make([]uintptr, size), filters: make([]*wordFilter, size), maps: make([]map[string]bool, size)}
+	t := &filterTable{slots: make([]filterSlot, size), maps: make([]map[string]bool, size)}
 	if old != nil {
-		for i, k := range old.keys {
-			if k != 0 {
-				j := t.slot(k)
-				t.keys[j], t.filters[j], t.maps[j] = k, old.filters[i], old.maps[i]
+		for i, sl := range old.slots {
+			if sl.key != 0 {
+				j := t.slot(sl.key)
+				t.slots[j], t.maps[j] = sl, old.maps[i]
 			}
 		}
 	}
 	id := mapID(m)
 	j := t.slot(id)
-	t.keys[j], t.filters[j], t.maps[j] = id, newWordFilter(m), m
+	t.slots[j], t.maps[j] = filterSlot{key: id, f: *newWordFilter(m)}, m
 	filters.Store(t)
 }
 
@@ -137,6 +143,9 @@ func filterOf(m map[string]bool) *wordFilter {
 	if t == nil {
 		return nil
 	}
-	j := t.slot(mapID(m))
-	return t.filters[j] // nil at an empty slot
+	sl := &t.slots[t.slot(mapID(m))]
+	if sl.key == 0 {
+		return nil // an empty slot
+	}
+	return &sl.f
 }

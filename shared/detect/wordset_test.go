@@ -27,11 +27,11 @@ func TestWordSetFilters(t *testing.T) {
 			continue
 		}
 		sets++
-		if filterOf(m) != tab.filters[i] {
+		if filterOf(m) != &tab.slots[i].f {
 			t.Fatalf("set %d: filterOf finds another filter", i)
 		}
 		for w := range m {
-			if !tab.filters[i].mayHave(w) || !inSet(m, w) || !inSet(m, upperASCII(w)) {
+			if !tab.slots[i].f.mayHave(w) || !inSet(m, w) || !inSet(m, upperASCII(w)) {
 				t.Errorf("set %d: %q not found", i, w)
 			}
 		}
