@@ -438,7 +438,16 @@ func hasWordIn(t string, m map[string]bool) bool {
 
 // wordAtAny returns the next word in s from pos, skipping anything else.
 func wordAtAny(s string, pos int) (string, int) {
+	// ASCII bytes read through asciiWord (isWordRune's own answer for
+	// them), without decoding: the rules walk spans word by word with it.
 	for pos < len(s) {
+		if c := s[pos]; c < utf8.RuneSelf {
+			if asciiWord[c] {
+				break
+			}
+			pos++
+			continue
+		}
 		r, size := utf8.DecodeRuneInString(s[pos:])
 		if isWordRune(r) {
 			break
@@ -447,8 +456,15 @@ func wordAtAny(s string, pos int) (string, int) {
 	}
 	st := pos
 	for pos < len(s) {
+		if c := s[pos]; c < utf8.RuneSelf {
+			if !asciiWord[c] && c != '\'' {
+				break
+			}
+			pos++
+			continue
+		}
 		r, size := utf8.DecodeRuneInString(s[pos:])
-		if !isWordRune(r) && r != '\'' {
+		if !isWordRune(r) {
 			break
 		}
 		pos += size

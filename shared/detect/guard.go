@@ -837,23 +837,24 @@ func sameListBlock(text string, a, b int) bool {
 	}
 	pos := a
 	for {
-		nl := -1
-		for k := pos; k < b; k++ {
-			if text[k] == '\n' {
-				nl = k
-				break
-			}
-		}
-		if nl < 0 {
-			return true
-		}
-		pos = nl + 1
+		// IndexByte, not a byte loop: heads are compared pairwise over
+		// their whole block
 		if pos >= b {
 			return true
 		}
-		end := pos
-		for end < len(text) && text[end] != '\n' {
-			end++
+		nl := strings.IndexByte(text[pos:b], '\n')
+		if nl < 0 {
+			return true
+		}
+		pos += nl + 1
+		if pos >= b {
+			return true
+		}
+		end := strings.IndexByte(text[pos:], '\n')
+		if end < 0 {
+			end = len(text)
+		} else {
+			end += pos
 		}
 		line := text[pos:end]
 		if trimLeftSpace(line) == "" || line[0] == ' ' || line[0] == '\t' || isListLine(line) {

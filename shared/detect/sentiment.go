@@ -432,8 +432,13 @@ principale gran seul`)
 // "Fazit: …".
 func verdictLine(t string) bool {
 	t = strings.TrimLeft(t, " \t*_#>-")
+	if t == "" || !verdictLabelFirst[lowerASCII(t[0])] {
+		// most sentences (every one of the answer's, in closingAgainst)
+		// open with no label's first letter: no label loop
+		return false
+	}
 	for _, l := range verdictLabels {
-		if len(t) >= len(l) && strings.EqualFold(t[:len(l)], l) {
+		if len(t) >= len(l) && lowerASCII(t[0]) == l[0] && strings.EqualFold(t[:len(l)], l) {
 			rest := strings.TrimLeft(t[len(l):], "*_")
 			return strings.HasPrefix(rest, ":") || strings.HasPrefix(rest, ",") || strings.HasPrefix(rest, " —") || strings.HasPrefix(rest, ".")
 		}
@@ -442,6 +447,17 @@ func verdictLine(t string) bool {
 }
 
 var verdictConditions = set(`if unless only si sauf wenn außer ausser solo`)
+
+// verdictLabelFirst marks the labels' first bytes. The labels open with
+// ASCII letters, and a text opening with a multi-byte rune has fewer runes
+// in a label's byte length than the label (a rune folding to an ASCII
+// letter, as 'K' (Kelvin) to 'k', is longer than it), so it never matches.
+var verdictLabelFirst = func() (t [256]bool) {
+	for _, l := range verdictLabels {
+		t[l[0]] = true
+	}
+	return t
+}()
 
 var verdictLabels = []string{"verdict", "the verdict", "final verdict", "bottom line", "the bottom line", "overall",
 	"in short", "in summary", "summary", "tl;dr", "tldr", "conclusion", "in conclusion", "my take", "takeaway",
@@ -1210,7 +1226,19 @@ func (pm sentParams) decide(p, n float64) Sentiment {
 }
 
 func question(s string) bool {
-	return strings.HasSuffix(strings.TrimRight(s, " *_)\"”"), "?")
+	// strings.TrimRight(s, " *_)\"”") ending in "?", without decoding
+	// runes: the spans and every sentence of the answer are asked.
+	for i := len(s); i > 0; {
+		switch c := s[i-1]; {
+		case c == ' ' || c == '*' || c == '_' || c == ')' || c == '"':
+			i--
+		case c == "”"[2] && strings.HasSuffix(s[:i], "”"):
+			i -= len("”")
+		default:
+			return c == '?'
+		}
+	}
+	return false
 }
 
 // sentenceText returns the trimmed text of the sentence around [s,e),
