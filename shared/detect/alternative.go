@@ -481,6 +481,11 @@ func (an *analysis) alternativeInParagraph() (s, e int, verdict, ok bool) {
 			if st > rec.start && (strings.IndexByte(text[rec.end:st], '\n') >= 0 || an.brandIn(st, en)) {
 				return false // the paragraph ends, or the next sentence names the brand again
 			}
+			// a rival in the sentence first: the clause read is after
+			// its start, and most sentences name none
+			if !an.otherIn(st, en) {
+				continue
+			}
 			if at, found := an.alternativeOffered(st, en); found && an.otherIn(at, en) {
 				s, e, ok = st, en, true
 				return true
