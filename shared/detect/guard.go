@@ -685,7 +685,7 @@ func inSet(m map[string]bool, w string) bool {
 	if w == "" || len(w) > len(buf) {
 		return false
 	}
-	if f := filterOf(m); f != nil && !f.mayHave(w) {
+	if filterRejects(m, w) {
 		return false
 	}
 	for i := 0; i < len(w); i++ {

@@ -37,10 +37,24 @@ func initRuneSets() {
 }
 
 // isWordRune: letters, digits and combining marks form words.
+// The ASCII test stays small enough to inline at every call; other runes
+// take a call.
 func isWordRune(r rune) bool {
-	if r < utf8.RuneSelf {
-		return 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' || '0' <= r && r <= '9'
+	if uint32(r) < utf8.RuneSelf {
+		return asciiWordRune[r]
 	}
+	return r >= 0 && isWordRuneWide(r)
+}
+
+// asciiWordRune: ASCII letters and digits.
+var asciiWordRune = func() (t [utf8.RuneSelf]bool) {
+	for c := range t {
+		t[c] = 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9'
+	}
+	return t
+}()
+
+func isWordRuneWide(r rune) bool {
 	if s := wordBMP.Load(); s != nil && r < 1<<16 {
 		return s.has(r)
 	}

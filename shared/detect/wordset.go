@@ -25,15 +25,19 @@ type wordFilter struct {
 	shift uint8 // 32 - log2(len(bits)*64): the hash's top bits index the map
 }
 
-// filterHash hashes a lower-case word's length and first, second and last
-// bytes (w non-empty; the second is the last for a one-byte word).
+// filterHash hashes a word's length and first, second and last bytes
+// (w non-empty; the second is the last for a one-byte word), each with
+// its 0x20 bit set: that folds ASCII case (and only merges some bytes that
+// are no letters), so a word and its lower case hash alike.
 func filterHash(n int, first, second, last byte) uint32 {
-	return (uint32(n) | uint32(first)<<8 | uint32(second)<<16 | uint32(last)<<24) * 0x9E3779B1
+	return (uint32(n) | uint32(first|0x20)<<8 | uint32(second|0x20)<<16 | uint32(last|0x20)<<24) * 0x9E3779B1
 }
 
-// wordHash is filterHash of w, lower-cased (ASCII).
+// wordHash is filterHash of w. It and mayHave inline: inSet asks for
+// several sets per word of an answer.
 func wordHash(w string) uint32 {
-	return filterHash(len(w), lowerASCII(w[0]), lowerASCII(w[min(1, len(w)-1)]), lowerASCII(w[len(w)-1]))
+	n := len(w)
+	return filterHash(n, w[0], w[min(1, n-1)], w[n-1])
 }
 
 func newWordFilter[V any](m map[string]V) *wordFilter {
@@ -135,6 +139,17 @@ func registerFilter(m map[string]bool) {
 	j := t.slot(id)
 	t.slots[j], t.maps[j] = filterSlot{key: id, f: *newWordFilter(m)}, m
 	filters.Store(t)
+}
+
+// filterRejects: m was built by set() and its filter rules w out (w
+// non-empty) — filterOf and mayHave in one call.
+func filterRejects(m map[string]bool, w string) bool {
+	t := filters.Load()
+	if t == nil {
+		return false
+	}
+	sl := &t.slots[t.slot(mapID(m))]
+	return sl.key != 0 && !sl.f.mayHave(w)
 }
 
 // filterOf returns m's filter, nil when m was not built by set().
