@@ -52,6 +52,10 @@ wir es`)
 	return m
 }()
 
+// langWordFilter turns away most of the words langFirst lets through
+// (wordset.go) before the map is hashed.
+var langWordFilter = newWordFilter(langWords)
+
 // langFirst[n] holds the first bytes (either case) of the function words
 // of n bytes: most words of an answer are longer or start otherwise, and
 // skip the map lookup.
@@ -99,7 +103,7 @@ func guessLanguage(text string) int8 {
 		if len(w) > len(buf) {
 			continue
 		}
-		if !langFirst[len(w)].has(w[0]) {
+		if !langFirst[len(w)].has(w[0]) || !langWordFilter.mayHave(w) {
 			continue // no function word of that length starts so: skip the lookup
 		}
 		n := copy(buf[:], w)

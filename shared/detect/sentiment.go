@@ -431,7 +431,10 @@ principale gran seul`)
 // line: …", "Overall, …", "In short, …", "TL;DR: …", "En resumen, …",
 // "Fazit: …".
 func verdictLine(t string) bool {
-	t = strings.TrimLeft(t, " \t*_#>-")
+	// strings.TrimLeft(t, " \t*_#>-") without building its byte set
+	for t != "" && (t[0] == ' ' || t[0] == '\t' || t[0] == '*' || t[0] == '_' || t[0] == '#' || t[0] == '>' || t[0] == '-') {
+		t = t[1:]
+	}
 	if t == "" || !verdictLabelFirst[lowerASCII(t[0])] {
 		// most sentences (every one of the answer's, in closingAgainst)
 		// open with no label's first letter: no label loop

@@ -70,7 +70,7 @@ func (pl phraseList) index(t string) int {
 // opens reports whether t opens (after markdown) with a phrase of pl.
 func (pl phraseList) opens(t string) bool {
 	w, np := wordAtAny(t, 0)
-	return w != "" && strings.TrimLeft(t[:np-len(w)], " \t*_#>-0123456789.") == "" && pl.at(t, w, np)
+	return w != "" && pl.at(t, w, np) && strings.TrimLeft(t[:np-len(w)], " \t*_#>-0123456789.") == ""
 }
 
 var (
