@@ -73,6 +73,7 @@ func FuzzFastPaths(f *testing.F) {
 	for _, s := range []string{
 		"", "?", "Is it good?** ", "Why not?”", "Really?\xe2\x80", "a”?”", "\xe2\xe2\x80\x9d?",
 		"**Verdict:** get it.", "ﬁnal verdict: no", "\u212aurz gesagt: ja", "Overall, fine", "in short — ok", "TL;DR: skip",
+		"Mr. Smith went. Then e.g. this! Is it? Yes.\n\n\nNo", "$19.99 a month. Cheap.", "a...b. c",
 		"don't, can’t — l'été Ünïcödé wörds; x\xffy", "1. Acme\n2. Bolt\n   more\n\nText\n- Dash", "a\n\n\nb",
 	} {
 		f.Add(s)
@@ -91,6 +92,18 @@ func FuzzFastPaths(f *testing.F) {
 				t.Fatalf("wordAtAny(%q, %d) = %q, %d, want %q, %d", s, pos, w, np, rw, rnp)
 			}
 		}
+		for from := 0; from <= len(s); from++ {
+			st, en, ok := sentenceAfter(s, from)
+			rs, re, rok := sentenceAfterReference(s, from)
+			if st != rs || en != re || ok != rok {
+				t.Fatalf("sentenceAfter(%q, %d) = %d, %d, %v, want %d, %d, %v", s, from, st, en, ok, rs, re, rok)
+			}
+		}
+		long := strings.Repeat(s+" ", maxGovernedBytes/max(1, len(s)+1)+2)
+		st, en, _ := sentenceAfter(long, 1)
+		if rs, re, _ := sentenceAfterReference(long, 1); st != rs || en != re {
+			t.Fatalf("sentenceAfter on %d bytes = %d, %d, want %d, %d", len(long), st, en, rs, re)
+		}
 		for a := 0; a <= len(s) && a < 40; a++ {
 			for b := a; b <= len(s) && b < 80; b++ {
 				if got, want := sameListBlock(s, a, b), sameListBlockReference(s, a, b); got != want {
@@ -99,4 +112,22 @@ func FuzzFastPaths(f *testing.F) {
 			}
 		}
 	})
+}
+
+// sentenceAfterReference: the sentence's end as the byte loop found it
+// (its start is unchanged code).
+func sentenceAfterReference(text string, from int) (s, e int, ok bool) {
+	if s, _, ok = sentenceAfter(text, from); !ok {
+		return 0, 0, false
+	}
+	for e = s; e < len(text) && e-s < maxGovernedBytes; e++ {
+		c := text[e]
+		if c == '\n' {
+			break
+		}
+		if (c == '.' || c == '!' || c == '?') && (e+1 == len(text) || isSpaceByte(text[e+1])) && (c != '.' || isBreakDot(text, e)) {
+			return s, e + 1, true
+		}
+	}
+	return s, e, true
 }

@@ -412,19 +412,27 @@ func sentenceAfter(text string, from int) (s, e int, ok bool) {
 		return 0, 0, false
 	}
 	e = s
-	for e < len(text) && e-s < maxGovernedBytes {
+	// One table load per byte: closingAgainst walks every sentence of
+	// the answer with it.
+	for lim := min(len(text), s+maxGovernedBytes); e < lim; e++ {
 		c := text[e]
+		if !sentenceStops[c] {
+			continue
+		}
 		if c == '\n' {
 			break
 		}
-		if (c == '.' || c == '!' || c == '?') && (e+1 == len(text) || isSpaceByte(text[e+1])) && (c != '.' || isBreakDot(text, e)) {
+		if (e+1 == len(text) || isSpaceByte(text[e+1])) && (c != '.' || isBreakDot(text, e)) {
 			e++
 			break
 		}
-		e++
 	}
 	return s, e, true
 }
+
+// sentenceStops are the bytes sentenceAfter stops at: a line break and
+// the stops that may end a sentence.
+var sentenceStops = [256]bool{'\n': true, '.': true, '!': true, '?': true}
 
 // maxGovernedBytes bounds a following sentence read for ignorance or
 // sentiment.
