@@ -375,6 +375,9 @@ var historyWords = set(`century centuries medieval ancient antiquity dynasty`)
 // honorificBefore: a title of rank or address stands right before pos
 // ("Prince Albert", "Sir Wander", "Dr. Digit"): a person's name.
 func honorificBefore(text string, lo, pos int) bool {
+	if pos == 0 || text[pos-1] != ' ' {
+		return false // the gap below ends in a space: no walk back to a word
+	}
 	w, st := wordBefore(text[:pos], pos)
 	if w == "" || st < lo {
 		return false
