@@ -68,7 +68,7 @@ func (an *analysis) alternativeClause(s, e int) (at int, offer, ok bool) {
 		}
 		ws := np - len(w)
 		brk := inSet(clauseBreaks, w)
-		if brk || strings.ContainsAny(text[pos:ws], ",;:—–(") {
+		if brk || gapBreaks(text[pos:ws]) {
 			clause, subj, pronoun, self = ws, 0, false, false
 			if brk {
 				clause = np
@@ -94,12 +94,12 @@ func (an *analysis) alternativeClause(s, e int) (at int, offer, ok bool) {
 				return clause, false, true
 			}
 			return clause, true, true
-		case inSet(subjectSkips, w) && subj > 0:
+		case subj > 0 && inSet(subjectSkips, w):
 			// "will serve", "often give": the subject goes on to the verb
 		case inSet(brandPronouns, w):
 			pronoun = true
 			subj++
-		case inSet(selfSubjects, w) && subj == 0:
+		case subj == 0 && inSet(selfSubjects, w):
 			self = true
 			subj++
 		default:
@@ -110,6 +110,23 @@ func (an *analysis) alternativeClause(s, e int) (at int, offer, ok bool) {
 		}
 		pos = np
 	}
+}
+
+// gapBreaks: the text between two words holds a clause break — what
+// strings.ContainsAny(gap, ",;:—–(") reports, by bytes (a dash's first
+// byte always starts a rune: it is no continuation byte).
+func gapBreaks(gap string) bool {
+	for i := 0; i < len(gap); i++ {
+		switch gap[i] {
+		case ',', ';', ':', '(':
+			return true
+		case "—"[0]:
+			if strings.HasPrefix(gap[i:], "—") || strings.HasPrefix(gap[i:], "–") {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // otherSubject: the subject names something — a name ("Spark or plain

@@ -74,6 +74,7 @@ func FuzzFastPaths(f *testing.F) {
 		"", "?", "Is it good?** ", "Why not?”", "Really?\xe2\x80", "a”?”", "\xe2\xe2\x80\x9d?",
 		"**Verdict:** get it.", "ﬁnal verdict: no", "\u212aurz gesagt: ja", "Overall, fine", "in short — ok", "TL;DR: skip",
 		"Mr. Smith went. Then e.g. this! Is it? Yes.\n\n\nNo", "$19.99 a month. Cheap.", "a...b. c",
+		" — ", "\xe2\xe2\x80\x94", "\xf0\xe2\x80\x93x", "a–b", " ( ",
 		"don't, can’t — l'été Ünïcödé wörds; x\xffy", "1. Acme\n2. Bolt\n   more\n\nText\n- Dash", "a\n\n\nb",
 	} {
 		f.Add(s)
@@ -81,6 +82,9 @@ func FuzzFastPaths(f *testing.F) {
 	f.Fuzz(func(t *testing.T, s string) {
 		if got, want := question(s), questionReference(s); got != want {
 			t.Errorf("question(%q) = %v, want %v", s, got, want)
+		}
+		if got, want := gapBreaks(s), strings.ContainsAny(s, ",;:—–("); got != want {
+			t.Errorf("gapBreaks(%q) = %v, want %v", s, got, want)
 		}
 		if got, want := verdictLine(s), verdictLineReference(s); got != want {
 			t.Errorf("verdictLine(%q) = %v, want %v", s, got, want)
