@@ -867,7 +867,13 @@ func sameListBlock(text string, a, b int) bool {
 // lowerForm: the surface is one lower-case ASCII word while the
 // entity's name is written with a capital ("Headspace").
 func lowerForm(surface, name string) bool {
-	if len(surface) < 3 || name == "" || !unicode.IsUpper(firstRune(name)) || strings.ContainsAny(name, ".-") {
+	if len(surface) < 3 {
+		return false
+	}
+	if c := surface[0]; c < utf8.RuneSelf && c != ' ' && (c < 'a' || c > 'z') {
+		return false // the loop below stops at its first rune: most hits are capitalised
+	}
+	if name == "" || !unicode.IsUpper(firstRune(name)) || strings.ContainsAny(name, ".-") {
 		return false
 	}
 	for _, r := range surface {
