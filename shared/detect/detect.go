@@ -484,17 +484,27 @@ func (d *Detector) scan(text string, sc *scratch) {
 		c := text[i]
 		m := cls[c]
 		if m&(breakBit|wideBit) == 0 {
-			// The hot path: an ASCII byte that ends no sentence, whose
-			// class needs no mask. The folded offset is i − delta.
-			v := trans[s+int32(m)]
-			i++
-			if v >= 0 {
-				s = v
-				continue
+			// The hot path: ASCII bytes that end no sentence, whose class
+			// needs no mask. The folded offset is i − delta. A loop of
+			// its own: at the outer loop's head, which the other paths
+			// join, the compiler spilled the scan's state for every byte.
+			for {
+				v := trans[s+int32(m)]
+				i++
+				if v < 0 {
+					id := ^v
+					s = id * nc
+					d.emit(sc, id, i-delta, i, wideFP, delta, sent, sentStart)
+				} else {
+					s = v
+				}
+				if i >= n {
+					break
+				}
+				if m = cls[text[i]]; m&(breakBit|wideBit) != 0 {
+					break
+				}
 			}
-			id := ^v
-			s = id * nc
-			d.emit(sc, id, i-delta, i, wideFP, delta, sent, sentStart)
 			continue
 		}
 		if m&wideBit == 0 {
