@@ -165,8 +165,9 @@ func (a *automaton) mask(s string) uint64 {
 // fn returns false.
 func (a *automaton) eachMatch(s string, fn func(p int32) bool) {
 	var st int32
+	trans, cls := a.trans, &a.cls // in registers: fn may be any closure, so a's fields were reloaded per byte
 	for i := 0; i < len(s); i++ {
-		v := a.trans[st+int32(a.cls[s[i]]&classMask)]
+		v := trans[st+int32(cls[s[i]]&classMask)]
 		if v >= 0 {
 			st = v
 			continue
