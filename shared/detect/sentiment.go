@@ -214,6 +214,9 @@ func (an *analysis) brandSentiment(er *EntityResult) {
 	read, judged := 0, 0              // spans read, and those that judge
 	offered := false                  // a span offers an alternative in the brand's place
 	split := false                    // sentiment_verdict.go: the writer says the answer depends
+
+	// casesplit.go: the brand's praise for one case, against it for another
+	cases, casesS, casesE := false, 0, 0
 	for _, sp := range spans {
 		s, e := max(sp[0], covered), sp[1]
 		if e <= s {
@@ -255,6 +258,11 @@ func (an *analysis) brandSentiment(er *EntityResult) {
 			continue
 		}
 		split = split || splitSaid(text[s:e]) // "It comes down to how you invest: …"
+		if elided, two := an.caseSplit(s, e, p); elided {
+			split, n = true, max(n, sentClear) // casesplit.go: "Good value on road trips, less so in big cities"
+		} else if two {
+			split, cases, casesS, casesE = true, true, s, e // casesplit.go: "If …, it's worth it; if …, a nonstop is better"
+		}
 		if someOthers(text[s:e]) {
 			split, v = true, false // sentiment_verdict.go: "Some pieces are great value; others aren't"
 		}
@@ -285,6 +293,9 @@ func (an *analysis) brandSentiment(er *EntityResult) {
 		if against == warnNone {
 			// "…, but there are good reasons to be cautious"
 			against, warnS, warnE = an.warnsAgainst(s, e, lastStart), s, e
+			if against == warnNone && an.grudgingChoice(s, e) {
+				against = warnPlain // casesplit.go: "If you go with X anyway, …"
+			}
 		}
 		cur := spanReading{p: p, n: n, end: e, hedged: an.sent.spanHedged, cost: an.sent.spanCost}
 		if last.end > 0 && (opened || adversativeOpener(text[s:e]) || afterthought(text[s:e])) && !strings.Contains(text[last.end:s], "\n\n") {
@@ -396,10 +407,13 @@ func (an *analysis) brandSentiment(er *EntityResult) {
 		framed:   framed || secTwoSided && vp < sentClear, // a verdict line decides after pros and cons
 		downhill: downhill, pDownhill: pDownhill, secAgainst: secAgainst, closingPraise: closingPraise,
 		caveat: an.sent.caveat, factSheet: an.factSheet(read, judged, P, N) || an.praiseSheet(read, judged, P, N), preferred: an.brandPreferred(),
-		twoLists: secTwoSided, listN: secs.itemN, split: split}
+		twoLists: secTwoSided, listN: secs.itemN, split: split, cases: cases}
 	er.Sentiment, N, verdict = ans.judge(an.d.sent, P, N)
 	if er.Sentiment == Mixed && ans.framed && bestN < sentClear && N >= sentClear && frameE > 0 {
 		er.NegativeEvidence = an.sentenceText(frameS, frameE) // "**Where it falls short**"
+	}
+	if er.Sentiment == Mixed && cases && bestN < sentClear {
+		er.NegativeEvidence = an.sentenceText(casesS, casesE) // casesplit.go: the case against the brand
 	}
 	an.sent = sentScore{P: P, N: N, verdict: verdict, negEvidence: er.NegativeEvidence, posEvidence: er.PositiveEvidence,
 		caveat: an.sent.caveat, answer: ans}
