@@ -189,3 +189,83 @@ func (an *analysis) grudgingChoice(s, e int) bool {
 	// the choice is the brand's: it is named, or "it"/"them" stands for it
 	return an.brandIn(s, s+end) || hasWordIn(t[:end], brandPronouns)
 }
+
+// pairedCase: the sentence [s,e) opens with a case and the sentence just
+// before it, in the same paragraph, opens with another case and praises
+// the brand ("If you travel a lot, EE earns its premium. If you're mostly
+// in a city, Three gives you more data for less."): an alternative offered
+// for the second case is the other side of a split, not a verdict against
+// the brand.
+func (an *analysis) pairedCase(s, e int) bool {
+	text := an.text
+	if !caseClauseAt(text[s:e], 0) {
+		return false
+	}
+	ps, pe, found := 0, 0, false
+	for st, en, ok := sentenceAfter(text, 0); ok && en <= s; st, en, ok = sentenceAfter(text, en) {
+		ps, pe, found = st, en, true
+	}
+	if !found || strings.Contains(text[pe:s], "\n\n") || !caseClauseAt(text[ps:pe], 0) ||
+		!an.brandIn(ps, pe) && !hasWordIn(text[ps:pe], brandPronouns) {
+		return false
+	}
+	saved := an.sent
+	p, n, _ := an.valence(ps, pe)
+	an.sent = saved
+	return p > n
+}
+
+// worksWhenPhrases grant praise only on the condition that the product
+// works: "when it works, it's cheap", "on a good day".
+var worksWhenPhrases = phrases(`when it works|when they work|if it works|when it's working|when it is working|
+when things go right|when all goes well|when everything goes right|when everything works|on a good day`)
+
+// comparedOnly mark a comparison's object (comparisonMarkers and
+// comparedPreps but "like", and "as" after "such"): "kits like X", "kits
+// such as X" name examples of a kind, whose clause is theirs.
+var comparedOnly = set(`compared than versus vs relative behind below next beside as to with`)
+
+// onlyCompared: every other entity named in the sentence [s,e) is the
+// object of a comparison ("competitive with Ryanair and easyJet",
+// "cheaper than Osprey"), within three words of its marker; the sentence
+// still speaks of the brand.
+func (an *analysis) onlyCompared(s, e int) bool {
+	text, cands := an.text, an.sc.cands
+	found := false
+	for i := range cands {
+		c := &cands[i]
+		if c.start < s || c.start >= e || c.state != candAccepted {
+			continue
+		}
+		if c.ent == 0 {
+			return false // the brand named again: its own sentence
+		}
+		compared, at := false, c.start
+		for k := 0; k < 3 && !compared && at > s; k++ {
+			p := prevToken(text, s, at)
+			if p.word == "" {
+				break
+			}
+			compared = inSet(comparedOnly, p.word) &&
+				!(strings.EqualFold(p.word, "as") && strings.EqualFold(prevToken(text, s, at-len(p.word)-1).word, "such"))
+			at -= len(p.word) + 1
+		}
+		if !compared {
+			return false
+		}
+		found = true
+	}
+	return found
+}
+
+// turnKept extends a clause cut at ce before another entity's clause to
+// the turn word that opens that clause ("The cabin is nice — …, but the
+// Model Y gives you more"): the praise is then read as granted before a
+// turn (concession.go's turnEnds), not as the brand's last word.
+func turnKept(text string, ce, e int) int {
+	w, np := wordAtAny(text[:e], ce)
+	if inSet(turnWords, w) && strings.TrimSpace(text[ce:np-len(w)]) == "" {
+		return np
+	}
+	return ce
+}

@@ -47,3 +47,23 @@ func TestCaseSplit(t *testing.T) {
 			want: Positive},
 	})
 }
+
+// A sentence that names a rival only as what the brand is compared with
+// keeps the paragraph the brand's; praise cut before a turn to a rival's
+// clause is granted, not the brand's last word. Written for this test.
+func TestComparedRivalScope(t *testing.T) {
+	kestrel := Entity{Name: "Kestrel"}
+	osprey := Entity{Name: "Osprey"}
+	runSentimentCases(t, []sentimentCase{
+		{name: "the paragraph goes on past a compared rival", brand: kestrel, comps: []Entity{osprey}, query: "kestrel airline experience",
+			text: "Kestrel is a sensible pick for short hops. Fares are competitive with Osprey, and the app is simple. Delays have been common this summer, and refunds take weeks of emails.",
+			want: Mixed},
+		{name: "praise cut before a rival's better offer", brand: kestrel, comps: []Entity{osprey}, query: "kestrel hatchback review",
+			text: "Kestrel's hatchback costs as much as an Osprey while offering a shorter range. The seats are nice, but the Osprey gives you more range for the money.",
+			want: Negative},
+		// control: a rival as a subject still ends the brand's paragraph
+		{name: "a rival's own sentence", brand: kestrel, comps: []Entity{osprey}, query: "best budget airline",
+			text: "Kestrel is a sensible pick for short hops. Osprey is slow to refund and its delays are common.",
+			want: Positive},
+	})
+}

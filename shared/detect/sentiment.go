@@ -166,6 +166,14 @@ func (an *analysis) brandSentiment(er *EntityResult) {
 			if !ok || strings.IndexByte(text[end:s], '\n') >= 0 {
 				break
 			}
+			if an.hasCandIn(s, e) && an.onlyCompared(s, e) {
+				// casesplit.go: "Fares are competitive with Ryanair and
+				// easyJet, …": a rival named only as what the brand is
+				// compared with leaves the paragraph the brand's
+				spans = append(spans, [2]int{s, e})
+				end = e
+				continue
+			}
 			if an.hasCandIn(s, e) {
 				// "It's slow to load large pages and limited compared with
 				// Obsidian", "I would not trust it — use Obsidian": a
@@ -175,7 +183,7 @@ func (an *analysis) brandSentiment(er *EntityResult) {
 				// fallen, …, and many moved to Bluesky") leaves the clauses
 				// before it to the brand as well.
 				if ce := an.clauseBeforeOther(s, e); ce > s {
-					spans = append(spans, [2]int{s, ce})
+					spans = append(spans, [2]int{s, turnKept(text, ce, e)})
 				}
 				if rs, ok := an.clausesAfterComparedRival(s, e); ok {
 					// "Its training is only okay next to TrainerRoad, the
@@ -241,6 +249,9 @@ func (an *analysis) brandSentiment(er *EntityResult) {
 		}
 		p, n = an.conceded(text[s:e], p, n) // "To be fair, it's genuinely convenient"
 		p, n = an.besideGrudge(s, e, p, n)  // "Creators dislike that the cheapest plan …"
+		if p > 0 && worksWhenPhrases.in(text[s:e]) {
+			p, n = p*an.d.sent.concede, max(n, sentNeutral) // casesplit.go: "when it works it's cheap"
+		}
 		switch paidForTurn(text[s:e]) {
 		case 1:
 			p, n = max(p, 1), n*an.d.sent.concede // praise.go: "pricier, but you're getting what you pay for"
@@ -1712,6 +1723,9 @@ func (an *analysis) valence(s, e int) (p, n float64, verdict bool) {
 				f, fact = lexNegative, k != factFault
 			}
 		}
+		if k, ok := figurative(text, w, before, before2, pos, e, f); ok {
+			f = k // figurative.go: "the killer feature", "overwhelmingly good", "a gamble"
+		}
 		if k, nm := an.praiseIdiom(w, before, before2, pos, e, f); k != 0 || nm == negPlain {
 			f = k // praise.go: "a no-brainer", "the one to get", "looks expensive"
 			switch nm {
@@ -2111,8 +2125,8 @@ func (an *analysis) valence(s, e int) (p, n float64, verdict bool) {
 		if costLeft > 0 {
 			costLeft--
 		}
-		if offerSubj && inSet(priceComparatives, w) {
-			f = 0 // "Annual billing is cheaper than monthly": one offer against another
+		if inSet(priceComparatives, w) && (offerSubj || offerCondition(text, pos, e)) {
+			f = 0 // "Annual billing is cheaper than monthly", figurative.go: "cheaper when added online"
 		}
 		if f&(lexPositive|lexNegative) == 0 {
 			// "no longer the obvious choice": articles and the adjectives of

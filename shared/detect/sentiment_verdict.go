@@ -119,7 +119,7 @@ loses lose`)
 	// minimiserHeads before a minimiser: "the only", "one minor", "its
 	// only"; "only" alone restricts ("works only with …").
 	minimiserHeads = set(`the a an one its their my our le la un une el una der die das ein eine einen`)
-	minorCaveats   = set(`weakness weaknesses complaint complaints gripe gripes quibble quibbles flaw flaws issue problem bémol défaut problema pero manko kritikpunkt schwäche`)
+	minorCaveats   = set(`weakness weaknesses complaint complaints gripe gripes quibble quibbles flaw flaws issue problem limitation limitations bémol défaut problema pero manko kritikpunkt schwäche`)
 	smallPricePay  = phrases(`small price to pay|petit prix à payer|pequeño precio a pagar|kleiner preis`)
 )
 
