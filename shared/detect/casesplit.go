@@ -1,6 +1,9 @@
 package detect
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // Verdicts a writer splits by the reader's case, and choices granted
 // grudgingly (round s10b, issue 11).
@@ -232,9 +235,10 @@ var comparedOnly = set(`compared than versus vs relative behind below next besid
 func (an *analysis) onlyCompared(s, e int) bool {
 	text, cands := an.text, an.sc.cands
 	found := false
-	for i := range cands {
+	i, _ := slices.BinarySearchFunc(cands, s, func(c cand, t int) int { return c.start - t })
+	for ; i < len(cands) && cands[i].start < e; i++ {
 		c := &cands[i]
-		if c.start < s || c.start >= e || c.state != candAccepted {
+		if c.state != candAccepted {
 			continue
 		}
 		if c.ent == 0 {
