@@ -468,6 +468,9 @@ func (an *analysis) verdictSentenceOffers() (s, e int, ok bool) {
 		if an.brandIn(r[0], r[1]) || question(text[r[0]:r[1]]) || rok && rs == r[0] {
 			continue // the brand's own sentence, or a rival preferred already
 		}
+		if r[0] == ls && an.pairedCase(ls, le) {
+			continue // casesplit.go: "If …, EE earns its premium. If …, Three gives you more."
+		}
 		if _, found := an.alternativeOffered(r[0], r[1]); found {
 			return r[0], r[1], true
 		}

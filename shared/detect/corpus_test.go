@@ -475,7 +475,7 @@ var heldoutFloors = map[string]struct{ mentionF1, verdict, sentiment, negatives,
 	// and on s8a's first two commits, 43/60 and negatives 13/16 both; s8a's
 	// classes then lifted it to 53/60 and 15/16 (the floors). Out of the
 	// calibration like P–W (measureOnly).
-	"batch-x.jsonl": {mentionF1: 1.00, verdict: 1.00, sentiment: 0.88, negatives: 0.93, startFound: 1.00},
+	"batch-x.jsonl": {mentionF1: 1.00, verdict: 1.00, sentiment: 0.90, negatives: 0.93, startFound: 1.00},
 	// Z (76 detection answers, 15 new brands) was written blind and
 	// measured once on main (66cb8d6, detect/2026.11-9) before any rule
 	// was changed for it: mention F1 0.946, verdict 0.947 (72/76),
@@ -489,7 +489,7 @@ var heldoutFloors = map[string]struct{ mentionF1, verdict, sentiment, negatives,
 	// 38/58 on 3febad7; negatives 14/14; mention F1 0.975, verdict 0.951).
 	// It is issue 11's tuning batch of round s9; out of the thresholds'
 	// calibration (measureOnly).
-	"batch-y.jsonl": {mentionF1: 0.97, verdict: 0.95, sentiment: 0.87, negatives: 1.00, startFound: 0.86},
+	"batch-y.jsonl": {mentionF1: 0.97, verdict: 0.95, sentiment: 0.89, negatives: 1.00, startFound: 0.86},
 	"batch-z.jsonl": {mentionF1: 1.00, verdict: 1.00, sentiment: 0.51, negatives: 0.60, startFound: 1.00},
 	// AA was written blind (13 brands none of the batches had, most of
 	// them ordinary words) and measured once, untouched, on 66cb8d6
@@ -517,8 +517,16 @@ var heldoutFloors = map[string]struct{ mentionF1, verdict, sentiment, negatives,
 	// mention F1 0.886 → 0.883). AC's one regression (a rival of two words
 	// plural in a compared query) was then fixed as a class: 0.897. They
 	// are the next rounds' tuning material; out of the calibration.
-	"batch-ab.jsonl": {mentionF1: 0.98, verdict: 0.96, sentiment: 0.77, negatives: 0.93, startFound: 1.00},
+	"batch-ab.jsonl": {mentionF1: 0.98, verdict: 0.96, sentiment: 0.79, negatives: 0.93, startFound: 1.00},
 	"batch-ac.jsonl": {mentionF1: 0.89, verdict: 0.89, sentiment: 0.54, negatives: 1.00, startFound: 0.94},
+	// AE (63 sentiment answers, new brands) was written blind and measured
+	// untouched on main (8406a60, detect/2026.11-10): mention F1 1.00,
+	// verdict 1.00, sentiment 46/63, negatives 16/16; floors at those
+	// figures. It is round s10b's tuning material; out of the calibration.
+	// Round s10b's classes (casesplit.go, figurative.go, pricerise.go)
+	// lifted it to 59/63; AB 45 → 46/58, X 53 → 54/60 and Y 51 → 52/58
+	// with it (floors raised).
+	"batch-ae.jsonl": {mentionF1: 1.00, verdict: 1.00, sentiment: 0.93, negatives: 1.00, startFound: 1.00},
 }
 
 func TestHeldout(t *testing.T) {

@@ -69,7 +69,7 @@ var factTriggers = func() map[string]bool {
 	}
 	for _, s := range []map[string]bool{dropVerbs, waitNouns, fewWords, shrinkVerbs, dragVerbs, takeVerbs, chargeVerbs,
 		billNouns, settleWords, breakVerbs, fightNouns, silentWords, foreignComplaints, foreignHigh, shortWords, decayVerbs, wearVerbs, troubleAdjectives, slipVerbs,
-		compareVerbs, goneWords, lossComparatives} {
+		compareVerbs, goneWords, lossComparatives, raiseVerbs} {
 		for w := range s {
 			m[w] = true
 		}
@@ -279,6 +279,8 @@ func (an *analysis) factCriticism(w, before, before2 string, pos, e int, faulted
 	}
 	next := peekWord(text, pos, e)
 	switch {
+	case priceRaised(text, w, before, pos, e):
+		return factMoney // pricerise.go: "raised premiums sharply"
 	case inSet(dropVerbs, w) && (wordBehind(text, pos-len(w), metricNouns) || wordAhead(text, pos, e, metricNouns)):
 		// "franchisees report falling traffic", "sales have been sliding",
 		// "resale values have fallen"

@@ -166,6 +166,14 @@ func (an *analysis) brandSentiment(er *EntityResult) {
 			if !ok || strings.IndexByte(text[end:s], '\n') >= 0 {
 				break
 			}
+			if an.hasCandIn(s, e) && an.onlyCompared(s, e) {
+				// casesplit.go: "Fares are competitive with Ryanair and
+				// easyJet, …": a rival named only as what the brand is
+				// compared with leaves the paragraph the brand's
+				spans = append(spans, [2]int{s, e})
+				end = e
+				continue
+			}
 			if an.hasCandIn(s, e) {
 				// "It's slow to load large pages and limited compared with
 				// Obsidian", "I would not trust it — use Obsidian": a
@@ -175,7 +183,7 @@ func (an *analysis) brandSentiment(er *EntityResult) {
 				// fallen, …, and many moved to Bluesky") leaves the clauses
 				// before it to the brand as well.
 				if ce := an.clauseBeforeOther(s, e); ce > s {
-					spans = append(spans, [2]int{s, ce})
+					spans = append(spans, [2]int{s, turnKept(text, ce, e)})
 				}
 				if rs, ok := an.clausesAfterComparedRival(s, e); ok {
 					// "Its training is only okay next to TrainerRoad, the
@@ -214,6 +222,9 @@ func (an *analysis) brandSentiment(er *EntityResult) {
 	read, judged := 0, 0              // spans read, and those that judge
 	offered := false                  // a span offers an alternative in the brand's place
 	split := false                    // sentiment_verdict.go: the writer says the answer depends
+
+	// casesplit.go: the brand's praise for one case, against it for another
+	cases, casesS, casesE := false, 0, 0
 	for _, sp := range spans {
 		s, e := max(sp[0], covered), sp[1]
 		if e <= s {
@@ -238,6 +249,9 @@ func (an *analysis) brandSentiment(er *EntityResult) {
 		}
 		p, n = an.conceded(text[s:e], p, n) // "To be fair, it's genuinely convenient"
 		p, n = an.besideGrudge(s, e, p, n)  // "Creators dislike that the cheapest plan …"
+		if p > 0 && worksWhenPhrases.in(text[s:e]) {
+			p, n = p*an.d.sent.concede, max(n, sentNeutral) // casesplit.go: "when it works it's cheap"
+		}
 		switch paidForTurn(text[s:e]) {
 		case 1:
 			p, n = max(p, 1), n*an.d.sent.concede // praise.go: "pricier, but you're getting what you pay for"
@@ -255,6 +269,11 @@ func (an *analysis) brandSentiment(er *EntityResult) {
 			continue
 		}
 		split = split || splitSaid(text[s:e]) // "It comes down to how you invest: …"
+		if elided, two := an.caseSplit(s, e, p); elided {
+			split, n = true, max(n, sentClear) // casesplit.go: "Good value on road trips, less so in big cities"
+		} else if two {
+			split, cases, casesS, casesE = true, true, s, e // casesplit.go: "If …, it's worth it; if …, a nonstop is better"
+		}
 		if someOthers(text[s:e]) {
 			split, v = true, false // sentiment_verdict.go: "Some pieces are great value; others aren't"
 		}
@@ -285,6 +304,9 @@ func (an *analysis) brandSentiment(er *EntityResult) {
 		if against == warnNone {
 			// "…, but there are good reasons to be cautious"
 			against, warnS, warnE = an.warnsAgainst(s, e, lastStart), s, e
+			if against == warnNone && an.grudgingChoice(s, e) {
+				against = warnPlain // casesplit.go: "If you go with X anyway, …"
+			}
 		}
 		cur := spanReading{p: p, n: n, end: e, hedged: an.sent.spanHedged, cost: an.sent.spanCost}
 		if last.end > 0 && (opened || adversativeOpener(text[s:e]) || afterthought(text[s:e])) && !strings.Contains(text[last.end:s], "\n\n") {
@@ -396,10 +418,13 @@ func (an *analysis) brandSentiment(er *EntityResult) {
 		framed:   framed || secTwoSided && vp < sentClear, // a verdict line decides after pros and cons
 		downhill: downhill, pDownhill: pDownhill, secAgainst: secAgainst, closingPraise: closingPraise,
 		caveat: an.sent.caveat, factSheet: an.factSheet(read, judged, P, N) || an.praiseSheet(read, judged, P, N), preferred: an.brandPreferred(),
-		twoLists: secTwoSided, listN: secs.itemN, split: split}
+		twoLists: secTwoSided, listN: secs.itemN, split: split, cases: cases}
 	er.Sentiment, N, verdict = ans.judge(an.d.sent, P, N)
 	if er.Sentiment == Mixed && ans.framed && bestN < sentClear && N >= sentClear && frameE > 0 {
 		er.NegativeEvidence = an.sentenceText(frameS, frameE) // "**Where it falls short**"
+	}
+	if er.Sentiment == Mixed && cases && bestN < sentClear {
+		er.NegativeEvidence = an.sentenceText(casesS, casesE) // casesplit.go: the case against the brand
 	}
 	an.sent = sentScore{P: P, N: N, verdict: verdict, negEvidence: er.NegativeEvidence, posEvidence: er.PositiveEvidence,
 		caveat: an.sent.caveat, answer: ans}
@@ -1729,6 +1754,9 @@ func (an *analysis) valence(s, e int) (p, n float64, verdict bool) {
 				f, fact = lexNegative, k != factFault
 			}
 		}
+		if k, ok := figurative(text, w, before, before2, pos, e, f); ok {
+			f = k // figurative.go: "the killer feature", "overwhelmingly good", "a gamble"
+		}
 		if k, nm := an.praiseIdiom(w, before, before2, pos, e, f); k != 0 || nm == negPlain {
 			f = k // praise.go: "a no-brainer", "the one to get", "looks expensive"
 			switch nm {
@@ -2128,8 +2156,8 @@ func (an *analysis) valence(s, e int) (p, n float64, verdict bool) {
 		if costLeft > 0 {
 			costLeft--
 		}
-		if offerSubj && inSet(priceComparatives, w) {
-			f = 0 // "Annual billing is cheaper than monthly": one offer against another
+		if inSet(priceComparatives, w) && (offerSubj || offerCondition(text, pos, e)) {
+			f = 0 // "Annual billing is cheaper than monthly", figurative.go: "cheaper when added online"
 		}
 		if f&(lexPositive|lexNegative) == 0 {
 			// "no longer the obvious choice": articles and the adjectives of

@@ -120,7 +120,7 @@ loses lose`)
 	// minimiserHeads before a minimiser: "the only", "one minor", "its
 	// only"; "only" alone restricts ("works only with …").
 	minimiserHeads = set(`the a an one its their my our le la un une el una der die das ein eine einen`)
-	minorCaveats   = set(`weakness weaknesses complaint complaints gripe gripes quibble quibbles flaw flaws issue problem bémol défaut problema pero manko kritikpunkt schwäche`)
+	minorCaveats   = set(`weakness weaknesses complaint complaints gripe gripes quibble quibbles flaw flaws issue problem limitation limitations bémol défaut problema pero manko kritikpunkt schwäche`)
 	smallPricePay  = phrases(`small price to pay|petit prix à payer|pequeño precio a pagar|kleiner preis`)
 )
 
@@ -488,6 +488,7 @@ type answerReading struct {
 	twoLists                  bool    // lists of strengths and faults, neither twice the other
 	listN                     float64 // the criticism read in those lists
 	split                     bool    // the writer says the answer depends ("It comes down to how you invest")
+	cases                     bool    // casesplit.go: praise for one case beside a case against the brand
 }
 
 // splitFrames say the answer about the brand depends on the reader's case
@@ -543,6 +544,10 @@ func (a *answerReading) judge(pm sentParams, p, n float64) (Sentiment, float64, 
 		// is fine; frequent small buys — look elsewhere": the writer
 		// splits the answer by case, and a warning in one case is one side
 		s = Mixed
+	case a.cases && !verdict && a.against == warnNone && s == Positive:
+		// casesplit.go: "If you live near a hub, it's worth it; if you'd
+		// need two connections, a nonstop is better" — two cases, two sides
+		s, n = Mixed, max(n, sentClear)
 	case againstIt && (s == Mixed || s == Positive):
 		// Criticism beside a verdict against the brand — a warning ("think
 		// twice", "harder to recommend now") or a closing that sends the
