@@ -278,7 +278,7 @@ func (an *analysis) brandSentiment(er *EntityResult) {
 			closingPraise = p > n && !turnEnds(text[s:e]) // concession.go: "…easy to use, but" turns away
 			judged++
 		}
-		if !downhill && downhillFrames.opens(text[s:e]) {
+		if !downhill && (downhillFrames.opens(text[s:e]) || downhillTurn(text[s:e], p, n, P > N)) {
 			// "The problems start after the first box."
 			downhill, pDownhill = true, P
 		}
@@ -1688,7 +1688,8 @@ func (an *analysis) valence(s, e int) (p, n float64, verdict bool) {
 			p -= clauseP
 			clauseP = 0
 		}
-		if f&(lexPositive|lexNegative) == 0 && inSet(unmatchedWords, w) && unmatched(text, pos, e) {
+		if f&(lexPositive|lexNegative) == 0 && inSet(unmatchedWords, w) && !strings.EqualFold(before, "a") && unmatched(text, pos, e) {
+			// ("a few dollars more" is a quantity, not a rival's absence)
 			f = lexPositive // "nothing free does more", "few brands come close"
 		} else if f&(lexPositive|lexNegative) == 0 {
 			if k := an.factCriticism(w, before, before2, pos, e, clauseN > 0); k != factNone {

@@ -548,7 +548,7 @@ func (a *answerReading) judge(pm sentParams, p, n float64) (Sentiment, float64, 
 		// reader elsewhere ("**Bottom line:** you're better off on …"):
 		// the praise was a concession, the answer is negative.
 		s, verdict = Negative, true
-	case s == Mixed && a.downhill && p-a.pDownhill < sentNeutral && n >= sentClear:
+	case (s == Mixed || s == Positive) && a.downhill && p-a.pDownhill < sentNeutral && n >= sentClear:
 		// "Factor is convenient. The problems start after the first box.
 		// …": praise only before the writer says all that follows is bad
 		s = Negative
