@@ -272,6 +272,9 @@ func (an *analysis) brandSentiment(er *EntityResult) {
 			framed, frameS, frameE = true, s, e
 		}
 		secs.add(text, s, e, p, n)
+		if side, ok := introducedSide(text, s, e, p, n, P > N); ok && side != 0 && secs.side == 0 {
+			secs.side = side // lists.go: "Dicho esto, tiene sus peajes:"
+		}
 		p, n = secs.sideItem(text, s, p, n) // praise.go: "- Soft fabric that lasts" under "What buyers like"
 		read++
 		if p >= sentNeutral || n >= sentNeutral {
@@ -1149,12 +1152,24 @@ func (an *analysis) brandIsTopic() bool {
 func (an *analysis) topicSpans(spans [][2]int) [][2]int {
 	text := an.text
 	owner, lastOther := true, false // owner: the section belongs to the brand
+	lastOtherItem := false          // lastOther was set by a list item
 	for s, e, ok := sentenceAfter(text, 0); ok; s, e, ok = sentenceAfter(text, e) {
 		if strings.Contains(text[max(0, s-2):s], "\n\n") || s >= 2 && text[s-1] == '\n' && text[s-2] == '\n' {
 			lastOther = false
 		}
 		brand, other := an.entitiesIn(s, e)
 		head := strings.HasPrefix(text[s:e], "#") || lineHead(text, s)
+		if item := listItem(text, s); item {
+			// lists.go: a rival named in passing in an item ("- not as fine
+			// as on a Philips") opens no section, nor holds the next item
+			if lastOtherItem {
+				lastOther = false
+			}
+			head = head && (!(brand || other) || an.itemLeadNames(s, e))
+			lastOtherItem = other && !brand
+		} else {
+			lastOtherItem = false
+		}
 		switch {
 		case brand || other:
 			if head {

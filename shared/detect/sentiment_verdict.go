@@ -88,7 +88,9 @@ difficile à recommander|difficile de recommander|je ne recommande pas|piénsalo
 mejor evitar|mejor buscar otra|busca otra|difícil de recomendar|no lo recomiendo|no la recomiendo|no recomiendo|
 finger weg|besser dran|lieber woanders|woanders hin|schwer zu empfehlen|nicht empfehlen|zweimal überlegen|
 buy it somewhere else|buy somewhere else|shop somewhere else|look somewhere else|go somewhere else|buy elsewhere|
-buy it elsewhere|achetez ailleurs|acheter ailleurs|cómpralo en otro sitio|compra en otro sitio|woanders kaufen`)
+buy it elsewhere|achetez ailleurs|acheter ailleurs|cómpralo en otro sitio|compra en otro sitio|woanders kaufen|
+skip it|skip this one|avoid it|pass on it|give it a miss|spend a bit more on|spend a little more on|spend a few dollars more on|
+mieux vaut se tourner|mieux vaut opter|mejor optar por`)
 	// preferWords in a labelled verdict that does not name the brand point
 	// to something else: "**Verdict:** Ally will treat your money better",
 	// "a mainstream airline … is far less stressful".

@@ -1,0 +1,40 @@
+package detect
+
+import "testing"
+
+// Lists introduced by a sentence that ends on a colon, items that name a
+// rival in passing, and imperative warnings by a pronoun. Answers written
+// for this test, not taken from any batch.
+func TestIntroducedLists(t *testing.T) {
+	varnel := Entity{Name: "Varnel"}
+	corvid := Entity{Name: "Corvid"}
+	runSentimentCases(t, []sentimentCase{
+		{name: "a turn after praise introduces the other side", brand: varnel, query: "is the varnel espresso machine worth it",
+			text: "The Varnel espresso machine grinds fresh beans and pulls excellent shots. That said, it has its quirks:\n\n" +
+				"- The steam wand takes weeks of practice.\n- Descaling is needed every month.\n- The drip tray fills after four drinks.",
+			want: Mixed},
+		{name: "complaints introduced mid-line", brand: varnel, query: "varnel sewing machine problems",
+			text: "Varnel is a respected name, but its newest machine lets many owners down. The most common complaints:\n" +
+				"1. **Tension drifts** after a few hours of sewing.\n2. **Bobbin jams** on thick denim.\n3. **Service** centres are far apart.",
+			want: Negative},
+		{name: "a rival in passing inside an item", brand: varnel, comps: []Entity{corvid}, query: "¿merece la pena la varnel?",
+			text: "La Varnel es excelente y muy rápida.\n\nDicho esto, tiene sus pegas:\n" +
+				"- La espuma de leche no queda tan fina como en una Corvid.\n- Hay que limpiarla a diario.\n- El servicio técnico tarda semanas.",
+			want: Mixed},
+		{name: "skip it", brand: varnel, query: "varnel camp stove worth it",
+			text: "The Varnel stove is a clever gadget and fun to show off. It is heavy, slow and needs constant feeding. Skip it unless you want the novelty.",
+			want: Negative},
+		{name: "spend a little more elsewhere", brand: varnel, comps: []Entity{corvid}, query: "varnel tent in rain",
+			text: "Varnel tents are cheap and quick to pitch. In steady rain the seams leak and the poles snap. Spend a little more on a Corvid.",
+			want: Negative},
+		// controls
+		{name: "praise introduces a list of strengths", brand: varnel, query: "is the varnel espresso machine worth it",
+			text: "The Varnel espresso machine is excellent, and it gets three things right:\n\n" +
+				"- It heats up in under a minute.\n- The grinder has twenty settings.\n- The milk system rinses itself.",
+			want: Positive},
+		{name: "a rival leading an item opens its section", brand: varnel, comps: []Entity{corvid}, query: "best espresso machine",
+			text: "Varnel makes an excellent, reliable machine for most kitchens.\n\n" +
+				"- Corvid: slow, fussy and unreliable.\n- Its grinder is loud and the tank leaks.",
+			want: Positive},
+	})
+}
