@@ -38,3 +38,22 @@ func TestIntroducedLists(t *testing.T) {
 			want: Positive},
 	})
 }
+
+// "proper" after a preposition intensifies the setting ("in proper rain"),
+// and a product called a gamble is criticised. Answers written for this
+// test.
+func TestSettingAndGamble(t *testing.T) {
+	varnel := Entity{Name: "Varnel"}
+	runSentimentCases(t, []sentimentCase{
+		{name: "in proper rain", brand: varnel, query: "varnel tent in rain",
+			text: "In proper rain, Varnel tents leak at the seams.",
+			want: Negative},
+		{name: "a gamble", brand: varnel, query: "are varnel e-bikes reliable",
+			text: "For daily commuting, Varnel e-bikes are a gamble.",
+			want: Negative},
+		// controls
+		{name: "proper as praise", brand: varnel, query: "varnel jacket review",
+			text: "Varnel's jacket is a proper winter coat: warm, tough and excellent in the wind.",
+			want: Positive},
+	})
+}
