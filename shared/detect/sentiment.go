@@ -232,6 +232,11 @@ func (an *analysis) brandSentiment(er *EntityResult) {
 		caveatBefore := an.sent.caveat
 		p, n, v := an.valenceBeside(s, e)
 		p, n, alt := an.besideAlternative(s, e, p, n) // "Voxi or Smarty give you more for similar money"
+		if p > 0 {
+			if win, ok := an.rivalWinIn(s, e); ok && win {
+				p = 0 // rivalwin.go: "Corvid beats Varnel on nearly everything" praises the rival
+			}
+		}
 		offered = offered || alt
 		if p > 0 && an.foil(s, e) {
 			p = 0 // "Linen sheets are wonderful … Parachute's, unfortunately, …": the category's praise
@@ -365,6 +370,20 @@ func (an *analysis) brandSentiment(er *EntityResult) {
 		verdict = true
 		if bestN < sentRecommended {
 			bestN, er.NegativeEvidence = sentRecommended, an.sentenceText(s, e)
+		}
+	}
+	if s, e, win, v, ok := an.rivalWins(); ok && (win || N >= sentNeutral) {
+		// rivalwin.go: "EGO beats Stihl on almost every count" (a verdict),
+		// "a Corvid is quieter and far more dependable" (half, beside
+		// criticism of the brand: alone, in "X vs Y", it describes)
+		w := sentMovedTo
+		if win {
+			w = sentRecommended
+		}
+		N += w
+		verdict = verdict || v
+		if bestN < w {
+			bestN, er.NegativeEvidence = w, an.sentenceText(s, e)
 		}
 	}
 	if N < sentClear && (an.recommendedFirst(er) || an.urgedTo(urgeVerbs)) {
