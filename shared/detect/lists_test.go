@@ -57,3 +57,26 @@ func TestSettingAndGamble(t *testing.T) {
 			want: Positive},
 	})
 }
+
+// Frames that open the other side ("On the other side of the ledger",
+// "**The case against:**", "The flip side is …") and a caveat played down
+// by a definite "one" ("the one consistent gripe"). Answers written for
+// this test.
+func TestTwoSidedFrames(t *testing.T) {
+	varnel := Entity{Name: "Varnel"}
+	runSentimentCases(t, []sentimentCase{
+		{name: "the other side of the ledger", brand: varnel, query: "varnel bikes worth the money",
+			text: "Varnel builds some of the best-riding trail bikes around, and the finish is excellent. On the other side of the ledger, complete builds run $7,000 and up.",
+			want: Mixed},
+		{name: "the case for and the case against", brand: varnel, query: "are varnel synths worth it",
+			text: "**The case for:** Varnel has made analogue synths affordable for beginners.\n\n**The case against:** many musicians object to its cloning of classic designs.",
+			want: Mixed},
+		{name: "the one consistent gripe", brand: varnel, query: "best backpacking stove",
+			text: "The Varnel Flash is the stove to get: it boils half a litre in 100 seconds and is remarkably efficient in wind. The one consistent gripe is the igniter, which tends to quit after a season.",
+			want: Positive},
+		// controls
+		{name: "one drawback opening a sentence is no minimiser", brand: varnel, query: "varnel stove review",
+			text: "The Varnel stove is excellent in wind. One drawback is the igniter, which quits after a season, and the pot is flimsy.",
+			want: Mixed},
+	})
+}
