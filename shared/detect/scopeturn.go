@@ -95,3 +95,43 @@ func onlyUpside(t string) bool {
 		}
 	}
 }
+
+// verdictTwoCases: the labelled verdict [s,e) sets out two cases, praising
+// the brand for one ("**Verdict:** great for existing beds; if you're
+// breaking new ground, rent a bigger tiller instead"): what it prefers is
+// for the other case only, no verdict against the brand.
+func (an *analysis) verdictTwoCases(s, e int) bool {
+	if !hasWordIn(an.text[s:e], caseWords) {
+		return false
+	}
+	saved := an.sent
+	p, n, _ := an.valence(s, e)
+	an.sent = saved
+	return p >= sentNeutral && p > n
+}
+
+// pointNouns after "that's (kind of) the": a fault the writer calls the
+// design's intent ("…, but that's the point", "that's the whole idea").
+var pointNouns = set(`point idea intent`)
+
+// faultIntended: t turns from its criticism to call it the design's intent
+// — "It's heavy and plain, but that's kind of the point", "…, but that's
+// by design": the fault is conceded, not held against the brand.
+func faultIntended(t string) bool {
+	turned, prev, prev2 := false, "", ""
+	for pos := 0; ; {
+		w, np := wordAtAny(t, pos)
+		if w == "" {
+			return false
+		}
+		pos = np
+		if inSet(turnWords, w) {
+			turned = true
+		}
+		if turned && (inSet(pointNouns, w) && (strings.EqualFold(prev, "the") || strings.EqualFold(prev, "whole")) ||
+			strings.EqualFold(w, "design") && strings.EqualFold(prev, "by") && (strings.EqualFold(prev2, "that's") || strings.EqualFold(prev2, "is"))) {
+			return true
+		}
+		prev2, prev = prev, w
+	}
+}

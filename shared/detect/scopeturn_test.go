@@ -38,3 +38,26 @@ func TestScopeTurn(t *testing.T) {
 			want: Negative},
 	})
 }
+
+// A labelled verdict that sets out two cases, and a fault the writer calls
+// the design's intent. Answers written for this test.
+func TestVerdictCasesAndIntent(t *testing.T) {
+	varnel := Entity{Name: "Varnel"}
+	runSentimentCases(t, []sentimentCase{
+		{name: "a verdict of two cases", brand: varnel, query: "varnel tiller any good",
+			text: "Varnel tillers are light and great at weeding raised beds. In heavy clay they bounce, and the engine can be finicky to start.\n\n" +
+				"**Verdict:** great for keeping beds tidy; if you're breaking new ground, rent a bigger tiller instead.",
+			want: Mixed},
+		{name: "that's the point", brand: varnel, query: "best touring bike",
+			text: "Varnel is the brand touring cyclists recommend to each other. Its frame has every mount you could want. It's heavy and it won't win beauty contests, but that's kind of the point.",
+			want: Positive},
+		// controls
+		{name: "a verdict that sends the reader elsewhere", brand: varnel, query: "varnel tiller any good",
+			text: "Varnel tillers are light. In heavy clay they bounce, and the engine is finicky and unreliable.\n\n" +
+				"**Verdict:** rent a bigger tiller instead.",
+			want: Negative},
+		{name: "a fault with no intent", brand: varnel, query: "varnel touring bike review",
+			text: "Varnel's frame has every mount you could want. It's flimsy and unreliable, but that's the price you pay for a cheap frame.",
+			want: Negative},
+	})
+}

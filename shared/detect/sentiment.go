@@ -242,7 +242,10 @@ func (an *analysis) brandSentiment(er *EntityResult) {
 			p = 0 // "Linen sheets are wonderful … Parachute's, unfortunately, …": the category's praise
 		}
 		p, n = an.conceded(text[s:e], p, n) // "To be fair, it's genuinely convenient"
-		p, n = an.besideGrudge(s, e, p, n)  // "Creators dislike that the cheapest plan …"
+		if n > 0 && faultIntended(text[s:e]) {
+			n *= an.d.sent.concede // scopeturn.go: "It's heavy, but that's kind of the point"
+		}
+		p, n = an.besideGrudge(s, e, p, n) // "Creators dislike that the cheapest plan …"
 		switch paidForTurn(text[s:e]) {
 		case 1:
 			p, n = max(p, 1), n*an.d.sent.concede // praise.go: "pricier, but you're getting what you pay for"

@@ -277,7 +277,7 @@ func (an *analysis) closingAgainst() (w warning, s, e int) {
 		if question(text[st:en]) {
 			continue
 		}
-		if verdictLine(text[st:en]) && an.prefersOther(st, en) {
+		if verdictLine(text[st:en]) && an.prefersOther(st, en) && !an.verdictTwoCases(st, en) { // scopeturn.go
 			return warnPlain, st, en
 		}
 		ps, pe, ls, le = ls, le, st, en
