@@ -117,3 +117,40 @@ func clauseHas(text string, pos int, w string) bool {
 	}
 	return hasWordFold(text[pos:end], w)
 }
+
+// betterWithin: "better" follows pos within k words of the same clause,
+// past degree words ("much better"), with no "than" after it ("does it
+// better than X" compares with X, not with the brand).
+func betterWithin(text string, pos, k int) bool {
+	for ; k > 0; k-- {
+		x, q := wordAtAny(text, pos)
+		if x == "" || strings.ContainsAny(text[pos:q-len(x)], ",;:.!?—") {
+			return false
+		}
+		if strings.EqualFold(x, "better") {
+			return !clauseHas(text, q, "than")
+		}
+		if inSet(rivalDegrees, x) {
+			k++ // "much", "far": no word of the count
+		}
+		pos = q
+	}
+	return false
+}
+
+// verdictToKind: the labelled verdict t tells the reader to get something
+// (praise.go's verdictImperatives)
+// of a kind ("get a decent drip machine", "buy any basic toaster") — no
+// name, no pronoun for the brand: an alternative in its place.
+func verdictToKind(t string) bool {
+	i := strings.IndexAny(t, ":,—")
+	if i < 0 {
+		return false
+	}
+	w, np := wordAtAny(t, i)
+	if !inSet(verdictImperatives, w) {
+		return false
+	}
+	x, _ := wordAtAny(t, np)
+	return inSet(kindDeterminers, x) && !strings.EqualFold(x, "your")
+}

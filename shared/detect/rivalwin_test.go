@@ -34,3 +34,32 @@ func TestRivalWins(t *testing.T) {
 			want: Positive},
 	})
 }
+
+// An alternative that does the work better, with no "than" ("a $30 Corvid
+// makes better toast", "does both jobs better", "will serve you much
+// better"), and a labelled verdict that tells the reader to get something
+// of a kind. Answers written for this test.
+func TestAlternativeDoesBetter(t *testing.T) {
+	varnel := Entity{Name: "Varnel"}
+	runSentimentCases(t, []sentimentCase{
+		{name: "makes better", brand: varnel, query: "varnel toaster worth it",
+			text: "The Varnel toaster is a looker. As a toaster, though, it browns unevenly and the levers crack. A $30 Brisco makes better toast.",
+			want: Negative},
+		{name: "does both jobs better", brand: varnel, query: "varnel power stove worth it",
+			text: "The Varnel stove is a clever idea and fun at camp. It is heavy and slow to boil. A small power bank plus a gas stove does both jobs better.",
+			want: Negative},
+		{name: "will serve you much better", brand: varnel, query: "varnel pruners review",
+			text: "Varnel pruners are cheap and easy to find. The blades are flimsy and the spring is unreliable. A forged pair will serve you much better.",
+			want: Negative},
+		{name: "a verdict to get one of a kind", brand: varnel, query: "is a varnel pod machine worth it",
+			text: "Varnel wins on convenience. Pods are expensive, the coffee tastes weak and scale kills machines after two years.\n\n**Verdict:** get a decent drip machine.",
+			want: Negative},
+		// controls
+		{name: "makes better coffee than it did", brand: varnel, query: "varnel coffee maker review",
+			text: "The new Varnel is excellent and makes better coffee than the old model did.",
+			want: Positive},
+		{name: "a verdict to get the brand", brand: varnel, query: "is a varnel pod machine worth it",
+			text: "Varnel is fast, tidy and reliable.\n\n**Verdict:** get one if you value convenience.",
+			want: Positive},
+	})
+}

@@ -300,7 +300,7 @@ func (an *analysis) prefersOther(s, e int) bool {
 	if brand, _ := an.entitiesIn(s, e); brand || hasWordIn(t, brandPronouns) {
 		return false
 	}
-	return hasWordIn(t, preferWords) || warnPhrases.in(t)
+	return hasWordIn(t, preferWords) || warnPhrases.in(t) || verdictToKind(t) // rivalwin.go: "get a decent drip machine"
 }
 
 var (
