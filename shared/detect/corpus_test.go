@@ -518,10 +518,10 @@ var heldoutFloors = map[string]struct{ mentionF1, verdict, sentiment, negatives,
 	// mention F1 0.886 → 0.883). AC's one regression (a rival of two words
 	// plural in a compared query) was then fixed as a class: 0.897. They
 	// are the next rounds' tuning material; out of the calibration.
-	// Round s10a's classes (written from AD, then two read on AB's misses:
+	// Round s10a's classes (written from AD, then three read on AB's misses:
 	// an alternative that does the work better, a verdict to get one of a
-	// kind) lifted AB 45 → 48/58.
-	"batch-ab.jsonl": {mentionF1: 0.98, verdict: 0.96, sentiment: 0.82, negatives: 0.93, startFound: 1.00},
+	// kind, "elsewhere" in a relative clause) lifted AB 45 → 49/58.
+	"batch-ab.jsonl": {mentionF1: 0.98, verdict: 0.96, sentiment: 0.84, negatives: 0.93, startFound: 1.00},
 	"batch-ac.jsonl": {mentionF1: 0.89, verdict: 0.89, sentiment: 0.54, negatives: 1.00, startFound: 0.94},
 	// AD (62 sentiment answers, new brands) was written blind and measured
 	// untouched on 8406a60 (detect/2026.11-10): mention F1 0.984, verdict

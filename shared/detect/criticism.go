@@ -344,8 +344,8 @@ func (an *analysis) factCriticism(w, before, before2 string, pos, e int, faulted
 	case strings.EqualFold(w, "elsewhere") || strings.EqualFold(w, "else") && inSet(someWords, before):
 		// "look elsewhere", "buy it somewhere else": the reader is sent
 		// away from the brand
-		if wordBehind(text, pos-len(w), shopVerbs) {
-			return factElsewhere
+		if wordBehind(text, pos-len(w), shopVerbs) && !elsewhereDescribed(text, pos-len(w)) {
+			return factElsewhere // (not "the lag you get elsewhere": rivalwin.go)
 		}
 	case strings.EqualFold(w, "rarely") || strings.EqualFold(w, "seldom"):
 		// "the lineup gets updated rarely", "is rarely restocked"

@@ -154,3 +154,26 @@ func verdictToKind(t string) bool {
 	x, _ := wordAtAny(t, np)
 	return inSet(kindDeterminers, x) && !strings.EqualFold(x, "your")
 }
+
+var (
+	// relativeSubjects open a relative clause with no "that": "the lag
+	// you get elsewhere".
+	relativeSubjects = set(`you we they one people`)
+	// adviceLeads before such a subject make it advice again: "you
+	// should look elsewhere", "so you shop elsewhere".
+	adviceLeads = set(`should could can might may would must will better rather so then if`)
+)
+
+// elsewhereDescribed: the verb before "elsewhere" (which starts at st)
+// belongs to a relative clause that describes what other products give —
+// "the lag you get elsewhere", "what you pay elsewhere" — a comparison
+// the brand wins, not advice to leave it.
+func elsewhereDescribed(text string, st int) bool {
+	_, vs := tokenBefore(text, st)
+	subj, ss := tokenBefore(text, vs)
+	if !inSet(relativeSubjects, subj) {
+		return false
+	}
+	lead, _ := tokenBefore(text, ss)
+	return lead != "" && !inSet(adviceLeads, lead) // (a comma before the subject gives "")
+}

@@ -63,3 +63,23 @@ func TestAlternativeDoesBetter(t *testing.T) {
 			want: Positive},
 	})
 }
+
+// "elsewhere" in a relative clause describes what other products give
+// ("without the lag you get elsewhere"), a comparison the brand wins; sent
+// there, the reader is told to leave ("you should look elsewhere").
+// Answers written for this test.
+func TestElsewhereDescribed(t *testing.T) {
+	varnel := Entity{Name: "Varnel"}
+	runSentimentCases(t, []sentimentCase{
+		{name: "the lag you get elsewhere", brand: varnel, query: "varnel watch review",
+			text: "Varnel's sensor is accurate, unlike the ones you get elsewhere.",
+			want: Positive},
+		// controls
+		{name: "advice to look elsewhere", brand: varnel, query: "varnel watch review",
+			text: "Varnel's sensor is inaccurate and the strap breaks; you should look elsewhere.",
+			want: Negative},
+		{name: "get it elsewhere", brand: varnel, query: "varnel watch review",
+			text: "Varnel's own store is slow and overpriced, so get it elsewhere.",
+			want: Negative},
+	})
+}
