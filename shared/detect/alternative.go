@@ -13,7 +13,7 @@ import "strings"
 var (
 	// offerVerbs head the predicate of an alternative's clause: "give you
 	// more", "do the same job", "serve you better".
-	offerVerbs = set(`give gives get gets do does serve serves take takes offer offers is are es est ist`)
+	offerVerbs = set(`give gives get gets do does make makes serve serves take takes offer offers is are es est ist`)
 	// verdictCopulas: "Canvas is the safer choice", "Shopify es mejor opción".
 	verdictCopulas = set(`is are es est ist`)
 	// betterWords before a fit noun: "the safer choice", "mejor opción".
@@ -276,15 +276,19 @@ func offerPredicate(text, w string, np int, sentValue bool) bool {
 			}
 			p = q
 		}
-	case "do", "does":
+	case "do", "does", "make", "makes":
 		// "do the same job for pennies", "does the same thing for free"
 		if strings.EqualFold(next, "the") {
-			x, _ := wordAtAny(text, p)
-			return inSet(sameWords, x) && sentValue
+			if x, _ := wordAtAny(text, p); inSet(sameWords, x) {
+				return sentValue
+			}
 		}
+		// "does both jobs better", "makes better toast": the comparative
+		// of the work itself, no "than" (rivalwin.go reads the rest)
+		return betterWithin(text, np, 3)
 	case "serve", "serves":
-		x, _ := wordAtAny(text, p)
-		return strings.EqualFold(next, "you") && strings.EqualFold(x, "better")
+		// "will serve you better", "will serve you much better"
+		return strings.EqualFold(next, "you") && betterWithin(text, p, 2)
 	case "take", "takes":
 		// "The Odin Project or Codecademy will take you further"
 		x, _ := wordAtAny(text, p)

@@ -37,7 +37,7 @@ func (an *analysis) conceded(t string, p, n float64) (float64, float64) {
 	if p == 0 {
 		return p, n
 	}
-	if upsideBounded(t) {
+	if upsideBounded(t) || onlyUpside(t) { // scopeturn.go: "the only point in its favour"
 		return p * an.d.sent.concede, max(n, sentClear)
 	}
 	if concessionOpeners.opens(t) || concessionClosers.in(t) || turnEnds(t) || turnIntroduces(t) {

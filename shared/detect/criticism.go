@@ -46,7 +46,7 @@ review-bombing mis-sold mis-selling`,
 		factDistress: `layoffs layoff turmoil upheaval insolvency insolvent liquidation receivership downsizing
 cutbacks bailout losses loss-making write-down write-downs writedown backlash outcry uproar boycott boycotts`,
 		factFault: `soggy stale undercooked crowded overcrowded uneven stumbles stumble stumbled gimmick gimmicky gimmicks gremlins rattles squeaks creaks flimsy
-janky finicky fiddly hit-or-miss hit-and-miss overheats overheating underpowered shoddy half-baked unpolished grainy
+gamble janky finicky fiddly hit-or-miss hit-and-miss overheats overheating underpowered shoddy half-baked unpolished grainy
 tinny washed-out convoluted iffy inflexible brittle temperamental fussy faulty defects defective malfunction
 malfunctions malfunctioning fraying wobbly overheat questionable dubious`,
 	} {
@@ -347,8 +347,8 @@ func (an *analysis) factCriticism(w, before, before2 string, pos, e int, faulted
 	case strings.EqualFold(w, "elsewhere") || strings.EqualFold(w, "else") && inSet(someWords, before):
 		// "look elsewhere", "buy it somewhere else": the reader is sent
 		// away from the brand
-		if wordBehind(text, pos-len(w), shopVerbs) {
-			return factElsewhere
+		if wordBehind(text, pos-len(w), shopVerbs) && !elsewhereDescribed(text, pos-len(w)) {
+			return factElsewhere // (not "the lag you get elsewhere": rivalwin.go)
 		}
 	case strings.EqualFold(w, "rarely") || strings.EqualFold(w, "seldom"):
 		// "the lineup gets updated rarely", "is rarely restocked"
@@ -749,6 +749,10 @@ func plainAdjective(text, w, before string, pos, e int) bool {
 		// "pick a risk level from 1 to 10", "your risk tolerance": a
 		// setting the user chooses, named by what it grades
 		return inSet(gradeNouns, next)
+	case strings.EqualFold(w, "proper"):
+		// "in proper rain", "with proper care": a preposition's "proper"
+		// is "real", an intensifier of the setting, not praise
+		return inSet(settingPrepositions, before)
 	case strings.EqualFold(w, "outstanding"):
 		// "which forms are still outstanding", "an outstanding balance":
 		// pending, not excellent
@@ -756,6 +760,10 @@ func plainAdjective(text, w, before string, pos, e int) bool {
 	}
 	return false
 }
+
+// settingPrepositions before "proper" make it an intensifier: "in proper
+// rain", "on a proper trail", "with proper care".
+var settingPrepositions = set(`in on under during with without for through`)
 
 // brandOrPronounAt: the word after pos names the brand or stands for it
 // ("to avoid Zestora", "to avoid it"): advice against the brand itself.

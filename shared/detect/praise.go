@@ -451,7 +451,7 @@ func (sc *sections) sideItem(text string, s int, p, n float64) (float64, float64
 	switch sc.side {
 	case 1:
 		return sentNeutral, n
-	case -1:
+	case -1, sideTurned:
 		return p, sentNeutral
 	}
 	return p, n

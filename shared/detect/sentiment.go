@@ -243,11 +243,19 @@ func (an *analysis) brandSentiment(er *EntityResult) {
 		caveatBefore := an.sent.caveat
 		p, n, v := an.valenceBeside(s, e)
 		p, n, alt := an.besideAlternative(s, e, p, n) // "Voxi or Smarty give you more for similar money"
+		if p > 0 {
+			if win, ok := an.rivalWinIn(s, e); ok && win {
+				p = 0 // rivalwin.go: "Corvid beats Varnel on nearly everything" praises the rival
+			}
+		}
 		offered = offered || alt
 		if p > 0 && an.foil(s, e) {
 			p = 0 // "Linen sheets are wonderful … Parachute's, unfortunately, …": the category's praise
 		}
 		p, n = an.conceded(text[s:e], p, n) // "To be fair, it's genuinely convenient"
+		if n > 0 && faultIntended(text[s:e]) {
+			n *= an.d.sent.concede // scopeturn.go: "It's heavy, but that's kind of the point"
+		}
 		p, n = an.besideGrudge(s, e, p, n)  // "Creators dislike that the cheapest plan …"
 		if p > 0 && worksWhenPhrases.in(text[s:e]) {
 			p, n = p*an.d.sent.concede, max(n, sentNeutral) // casesplit.go: "when it works it's cheap"
@@ -291,13 +299,16 @@ func (an *analysis) brandSentiment(er *EntityResult) {
 			framed, frameS, frameE = true, s, e
 		}
 		secs.add(text, s, e, p, n)
+		if side, ok := introducedSide(text, s, e, p, n, P > N); ok && side != 0 && secs.side == 0 {
+			secs.side = side // lists.go: "Dicho esto, tiene sus peajes:"
+		}
 		p, n = secs.sideItem(text, s, p, n) // praise.go: "- Soft fabric that lasts" under "What buyers like"
 		read++
 		if p >= sentNeutral || n >= sentNeutral {
 			closingPraise = p > n && !turnEnds(text[s:e]) // concession.go: "…easy to use, but" turns away
 			judged++
 		}
-		if !downhill && downhillFrames.opens(text[s:e]) {
+		if !downhill && (downhillFrames.opens(text[s:e]) || downhillTurn(text[s:e], p, n, P > N)) {
 			// "The problems start after the first box."
 			downhill, pDownhill = true, P
 		}
@@ -384,6 +395,20 @@ func (an *analysis) brandSentiment(er *EntityResult) {
 		verdict = true
 		if bestN < sentRecommended {
 			bestN, er.NegativeEvidence = sentRecommended, an.sentenceText(s, e)
+		}
+	}
+	if s, e, win, v, ok := an.rivalWins(); ok && (win || N >= sentNeutral) {
+		// rivalwin.go: "EGO beats Stihl on almost every count" (a verdict),
+		// "a Corvid is quieter and far more dependable" (half, beside
+		// criticism of the brand: alone, in "X vs Y", it describes)
+		w := sentMovedTo
+		if win {
+			w = sentRecommended
+		}
+		N += w
+		verdict = verdict || v
+		if bestN < w {
+			bestN, er.NegativeEvidence = w, an.sentenceText(s, e)
 		}
 	}
 	if N < sentClear && (an.recommendedFirst(er) || an.urgedTo(urgeVerbs)) {
@@ -1193,12 +1218,24 @@ func (an *analysis) brandIsTopic() bool {
 func (an *analysis) topicSpans(spans [][2]int) [][2]int {
 	text := an.text
 	owner, lastOther := true, false // owner: the section belongs to the brand
+	lastOtherItem := false          // lastOther was set by a list item
 	for s, e, ok := sentenceAfter(text, 0); ok; s, e, ok = sentenceAfter(text, e) {
 		if strings.Contains(text[max(0, s-2):s], "\n\n") || s >= 2 && text[s-1] == '\n' && text[s-2] == '\n' {
 			lastOther = false
 		}
 		brand, other := an.entitiesIn(s, e)
 		head := strings.HasPrefix(text[s:e], "#") || lineHead(text, s)
+		if item := listItem(text, s); item {
+			// lists.go: a rival named in passing in an item ("- not as fine
+			// as on a Philips") opens no section, nor holds the next item
+			if lastOtherItem {
+				lastOther = false
+			}
+			head = head && (!(brand || other) || an.itemLeadNames(s, e))
+			lastOtherItem = other && !brand
+		} else {
+			lastOtherItem = false
+		}
 		switch {
 		case brand || other:
 			if head {
@@ -1744,7 +1781,8 @@ func (an *analysis) valence(s, e int) (p, n float64, verdict bool) {
 			p -= clauseP
 			clauseP = 0
 		}
-		if f&(lexPositive|lexNegative) == 0 && inSet(unmatchedWords, w) && unmatched(text, pos, e) {
+		if f&(lexPositive|lexNegative) == 0 && inSet(unmatchedWords, w) && !strings.EqualFold(before, "a") && unmatched(text, pos, e) {
+			// ("a few dollars more" is a quantity, not a rival's absence)
 			f = lexPositive // "nothing free does more", "few brands come close"
 		} else if f&(lexPositive|lexNegative) == 0 {
 			if k := an.factCriticism(w, before, before2, pos, e, clauseN > 0); k != factNone {

@@ -89,7 +89,9 @@ difficile à recommander|difficile de recommander|je ne recommande pas|piénsalo
 mejor evitar|mejor buscar otra|busca otra|difícil de recomendar|no lo recomiendo|no la recomiendo|no recomiendo|
 finger weg|besser dran|lieber woanders|woanders hin|schwer zu empfehlen|nicht empfehlen|zweimal überlegen|
 buy it somewhere else|buy somewhere else|shop somewhere else|look somewhere else|go somewhere else|buy elsewhere|
-buy it elsewhere|achetez ailleurs|acheter ailleurs|cómpralo en otro sitio|compra en otro sitio|woanders kaufen`)
+buy it elsewhere|achetez ailleurs|acheter ailleurs|cómpralo en otro sitio|compra en otro sitio|woanders kaufen|
+skip it|skip this one|avoid it|pass on it|give it a miss|spend a bit more on|spend a little more on|spend a few dollars more on|
+mieux vaut se tourner|mieux vaut opter|mejor optar por`)
 	// preferWords in a labelled verdict that does not name the brand point
 	// to something else: "**Verdict:** Ally will treat your money better",
 	// "a mainstream airline … is far less stressful".
@@ -99,7 +101,7 @@ meilleure mieux besser günstiger`)
 	// follows is the brand's criticism, whatever words it uses.
 	counterFrames = phrases(`the problem is|the problems start|the bad news|the downside is|on the downside|
 that's where the good news ends|the trouble is|le problème|le hic|el problema es|lo malo|das problem ist|der haken|
-die kehrseite`)
+die kehrseite|the case against|the flip side is|the flip side|the other side of the coin`)
 	// downhillFrames say that all that follows is bad news: the praise
 	// before them was a concession.
 	downhillFrames = phrases(`the problems start|the problems begin|the trouble starts|the trouble begins|
@@ -107,7 +109,7 @@ that's where the good news ends|that is where the good news ends|that's where th
 les problèmes commencent|los problemas empiezan|los problemas comienzan|die probleme beginnen|danach wird es schlimmer`)
 	// turnFrames open the other side only after praise ("On the other
 	// hand, …"): after criticism they may as well open praise.
-	turnFrames = phrases(`on the other hand|on the flip side|en revanche|par contre|auf der anderen seite|andererseits|
+	turnFrames = phrases(`on the other hand|on the flip side|on the other side of the ledger|on the other side|en revanche|par contre|auf der anderen seite|andererseits|
 por otro lado|en cambio|dagegen`)
 	// shortfallVerbs after "where" frame the brand's weak side: "Where it
 	// falls short", "Where Notion struggles is …".
@@ -120,6 +122,7 @@ loses lose`)
 	// minimiserHeads before a minimiser: "the only", "one minor", "its
 	// only"; "only" alone restricts ("works only with …").
 	minimiserHeads = set(`the a an one its their my our le la un une el una der die das ein eine einen`)
+	definiteHeads  = set(`the my its their our his her`)
 	minorCaveats   = set(`weakness weaknesses complaint complaints gripe gripes quibble quibbles flaw flaws issue problem limitation limitations bémol défaut problema pero manko kritikpunkt schwäche`)
 	smallPricePay  = phrases(`small price to pay|petit prix à payer|pequeño precio a pagar|kleiner preis`)
 )
@@ -160,7 +163,8 @@ func minimisedCaveat(t string) bool {
 			return false
 		}
 		switch {
-		case inSet(minimisers, w) && (inSet(minimiserHeads, prev) || strings.HasSuffix(prev, "'s") || strings.HasSuffix(prev, "’s")):
+		case inSet(minimisers, w) && (inSet(minimiserHeads, prev) || strings.HasSuffix(prev, "'s") || strings.HasSuffix(prev, "’s")),
+			strings.EqualFold(w, "one") && inSet(definiteHeads, prev): // "the one consistent gripe", "my one complaint"
 			minLeft = 3 // "the only real drawback": up to two words between
 		case minLeft > 0 && (inSet(caveatNouns, w) || inSet(minorCaveats, w)):
 			return true
@@ -274,7 +278,7 @@ func (an *analysis) closingAgainst() (w warning, s, e int) {
 		if question(text[st:en]) {
 			continue
 		}
-		if verdictLine(text[st:en]) && an.prefersOther(st, en) {
+		if verdictLine(text[st:en]) && an.prefersOther(st, en) && !an.verdictTwoCases(st, en) { // scopeturn.go
 			return warnPlain, st, en
 		}
 		ps, pe, ls, le = ls, le, st, en
@@ -297,7 +301,7 @@ func (an *analysis) prefersOther(s, e int) bool {
 	if brand, _ := an.entitiesIn(s, e); brand || hasWordIn(t, brandPronouns) {
 		return false
 	}
-	return hasWordIn(t, preferWords) || warnPhrases.in(t)
+	return hasWordIn(t, preferWords) || warnPhrases.in(t) || verdictToKind(t) // rivalwin.go: "get a decent drip machine"
 }
 
 var (
@@ -305,12 +309,12 @@ var (
 	// "**Pros**", "Points forts").
 	prosHeads = phrases(`pros|what works|what we like|what i like|what's good|strengths|upsides|advantages|the good|
 ventajas|pros y contras|lo bueno|avantages|points forts|les plus|vorteile|stärken|positive|positiv|the positives|lo positivo|
-lo que más se valora|points positifs|pluspunkte`)
+lo que más se valora|points positifs|pluspunkte|the case for`)
 	// consHeads open a section of its faults ("**Cons**", "Common
 	// complaints"), besides the counterFrames.
 	consHeads = phrases(`cons|what doesn't work|what we don't like|weaknesses|downsides|drawbacks|the bad|common complaints|
 complaints|desventajas|contras|lo malo|inconvénients|points faibles|les moins|nachteile|schwächen|negative|negativ|
-the negatives|lo negativo|pegas|las pegas|points négatifs|kritikpunkte|minuspunkte`)
+the negatives|lo negativo|pegas|las pegas|points négatifs|kritikpunkte|minuspunkte|the case against`)
 )
 
 // sectionSide classifies the span [s,e) when it is a heading (a markdown
@@ -554,7 +558,7 @@ func (a *answerReading) judge(pm sentParams, p, n float64) (Sentiment, float64, 
 		// reader elsewhere ("**Bottom line:** you're better off on …"):
 		// the praise was a concession, the answer is negative.
 		s, verdict = Negative, true
-	case s == Mixed && a.downhill && p-a.pDownhill < sentNeutral && n >= sentClear:
+	case (s == Mixed || s == Positive) && a.downhill && p-a.pDownhill < sentNeutral && n >= sentClear:
 		// "Factor is convenient. The problems start after the first box.
 		// …": praise only before the writer says all that follows is bad
 		s = Negative
