@@ -256,7 +256,7 @@ func (an *analysis) brandSentiment(er *EntityResult) {
 		if n > 0 && faultIntended(text[s:e]) {
 			n *= an.d.sent.concede // scopeturn.go: "It's heavy, but that's kind of the point"
 		}
-		p, n = an.besideGrudge(s, e, p, n)  // "Creators dislike that the cheapest plan …"
+		p, n = an.besideGrudge(s, e, p, n) // "Creators dislike that the cheapest plan …"
 		if p > 0 && worksWhenPhrases.in(text[s:e]) {
 			p, n = p*an.d.sent.concede, max(n, sentNeutral) // casesplit.go: "when it works it's cheap"
 		}
