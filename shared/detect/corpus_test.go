@@ -489,7 +489,11 @@ var heldoutFloors = map[string]struct{ mentionF1, verdict, sentiment, negatives,
 	// 38/58 on 3febad7; negatives 14/14; mention F1 0.975, verdict 0.951).
 	// It is issue 11's tuning batch of round s9; out of the thresholds'
 	// calibration (measureOnly).
-	"batch-y.jsonl": {mentionF1: 0.97, verdict: 0.95, sentiment: 0.87, negatives: 1.00, startFound: 0.86},
+	// Round d13 found hy-18 ("Beats are …" for "are beats headphones
+	// good"): mention F1 0.975 → 0.983, verdict 0.951 → 0.967; the answer
+	// joins the sentiment count read mixed, not negative (51/58 → 51/59),
+	// so the sentiment floor is 0.86 — a detection gain, no reading lost.
+	"batch-y.jsonl": {mentionF1: 0.98, verdict: 0.96, sentiment: 0.86, negatives: 1.00, startFound: 0.91},
 	"batch-z.jsonl": {mentionF1: 1.00, verdict: 1.00, sentiment: 0.51, negatives: 0.60, startFound: 1.00},
 	// AA was written blind (13 brands none of the batches had, most of
 	// them ordinary words) and measured once, untouched, on 66cb8d6
@@ -517,14 +521,14 @@ var heldoutFloors = map[string]struct{ mentionF1, verdict, sentiment, negatives,
 	// mention F1 0.886 → 0.883). AC's one regression (a rival of two words
 	// plural in a compared query) was then fixed as a class: 0.897. They
 	// are the next rounds' tuning material; out of the calibration.
-	"batch-ab.jsonl": {mentionF1: 0.98, verdict: 0.96, sentiment: 0.77, negatives: 0.93, startFound: 1.00},
+	"batch-ab.jsonl": {mentionF1: 0.99, verdict: 0.98, sentiment: 0.77, negatives: 0.93, startFound: 1.00},
 	"batch-ac.jsonl": {mentionF1: 0.89, verdict: 0.89, sentiment: 0.54, negatives: 1.00, startFound: 0.94},
 	// AF (74 detection answers, new brands, most of them ordinary words) was
 	// written blind and measured untouched on main (8406a60,
 	// detect/2026.11-10): mention F1 0.930, verdict 0.932 (69/74),
 	// sentiment 19/33, negatives 4/4, word brand at a sentence start found
 	// 15/16. It is round d13's tuning material; out of the calibration.
-	"batch-af.jsonl": {mentionF1: 0.92, verdict: 0.93, sentiment: 0.57, negatives: 1.00, startFound: 0.93},
+	"batch-af.jsonl": {mentionF1: 0.94, verdict: 0.94, sentiment: 0.57, negatives: 1.00, startFound: 1.00},
 }
 
 func TestHeldout(t *testing.T) {

@@ -906,7 +906,7 @@ func (an *analysis) localEvidence(c *cand) {
 		c.otherSense = true
 	}
 	if !cue && !tld && def == defNone && !c.otherSense && capital &&
-		(an.pluralAgreement(c, rec) || an.kindPredicate(c, rec) || an.titledKind(c, rec) ||
+		(an.pluralAgreement(c, rec) && !an.queryPluralName(c) || an.kindPredicate(c, rec) || an.titledKind(c, rec) ||
 			designationBefore(text, rec.rawStart, c.start) || workTitleYear(text, rec.rawStart, c.start)) {
 		// "Hiking Sandals Are a Bad Idea": the plural noun; "Osprey hunts
 		// over water": a creature; "V-22 Osprey": a craft (wordsense.go)
@@ -1106,6 +1106,9 @@ func (an *analysis) localEvidence(c *cand) {
 		score += wQueryNamesBare
 	case an.queryTopic || an.query == "" && an.answerAboutProducts(c.ent):
 		score += wQueryTopic
+	}
+	if !title && !c.otherSense && !c.cued && an.queryNameForm(c, rec) {
+		score += wQueryNameForm // "are beats headphones good", "Vans Old Skool run …" (nameform.go)
 	}
 	c.local = score
 }

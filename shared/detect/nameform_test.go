@@ -1,0 +1,39 @@
+package detect
+
+import "testing"
+
+// Names the query writes in a form only a name takes (nameform.go), with
+// sentences written for the tests: the product answers the rules read and
+// the common-word answers they must leave alone.
+
+func TestClassQueryPluralName(t *testing.T) {
+	beats := Entity{Name: "Beats", Domains: []string{"beatsbydre.com"}}
+	vans := Entity{Name: "Vans", Domains: []string{"vans.com"}}
+	boots := Entity{Name: "Boots", Domains: []string{"boots.com"}}
+	runVerdictCases(t, []verdictCase{
+		{"a plural before a good's noun", beats, nil, "do beats earbuds fall out when running",
+			"Beats are held in by a wing tip on the Powerbeats line, so they stay put on most runs; the Studio Buds rely on the tips alone.", VerdictMentioned},
+		{"a plural before a footwear noun", vans, nil, "are vans sneakers ok for long walks",
+			"Vans are flat and thin-soled, fine for a city afternoon but tiring over ten miles; add a cushioned insole if you must.", VerdictMentioned},
+		{"a plural the query predicates of stays the noun", boots, nil, "are boots necessary for a winter hike",
+			"Layer wool over a synthetic base. In deep snow, Boots are essential, and gaiters keep the cuffs dry.", VerdictOrdinaryWord},
+		{"a plural after the good's noun stays the noun", boots, nil, "hiking boots vs trail shoes",
+			"Boots are heavier but support the ankle under a loaded pack; trail shoes dry faster and suit day hikes.", VerdictOrdinaryWord},
+	})
+}
+
+func TestClassQueryPhraseCapitalised(t *testing.T) {
+	polar := Entity{Name: "Polar", Domains: []string{"polar.com"}}
+	plain := Entity{Name: "Plain", Domains: []string{"plain.com"}}
+	golden := Entity{Name: "Golden", Domains: []string{"golden.com"}}
+	runVerdictCases(t, []verdictCase{
+		{"the query's model capitalised after the word", polar, nil, "polar vantage m3 battery life",
+			"Polar Vantage M3 lasts about twelve days as a watch and forty hours with GPS on.", VerdictMentioned},
+		{"a word English capitalises anyway", plain, nil, "plain english for legal letters",
+			"Plain English means short sentences and everyday words. Cut the legalese and put the action first.", VerdictOrdinaryWord},
+		{"the words written in lower case", golden, nil, "golden retriever shedding",
+			"Golden retrievers shed all year and heavily twice a year; brush them every other day.", VerdictOrdinaryWord},
+		{"a singular in the query is not the answer's plural", polar, nil, "how does a polar bear hunt seals",
+			"Polar Bears wait at breathing holes in the sea ice and strike when a seal surfaces.", VerdictOrdinaryWord},
+	})
+}
