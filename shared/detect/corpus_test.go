@@ -490,10 +490,12 @@ var heldoutFloors = map[string]struct{ mentionF1, verdict, sentiment, negatives,
 	// It is issue 11's tuning batch of round s9; out of the thresholds'
 	// calibration (measureOnly).
 	// Round d13 found hy-18 ("Beats are …" for "are beats headphones
-	// good"): mention F1 0.975 → 0.983, verdict 0.951 → 0.967; the answer
-	// joins the sentiment count read mixed, not negative (51/58 → 51/59),
-	// so the sentiment floor is 0.86 — a detection gain, no reading lost.
-	"batch-y.jsonl": {mentionF1: 0.98, verdict: 0.96, sentiment: 0.86, negatives: 1.00, startFound: 0.91},
+	// good") and hy-54 ("kong toy colors meaning" asks a feature's
+	// meaning): mention F1 0.975 → 0.992, verdict 0.951 → 0.984; the two
+	// answers join the sentiment count read mixed and positive (labelled
+	// negative and neutral: 51/58 → 51/60), so the sentiment floor is 0.85
+	// — a detection gain, no reading lost.
+	"batch-y.jsonl": {mentionF1: 0.99, verdict: 0.98, sentiment: 0.85, negatives: 1.00, startFound: 0.95},
 	"batch-z.jsonl": {mentionF1: 1.00, verdict: 1.00, sentiment: 0.51, negatives: 0.60, startFound: 1.00},
 	// AA was written blind (13 brands none of the batches had, most of
 	// them ordinary words) and measured once, untouched, on 66cb8d6
@@ -528,7 +530,7 @@ var heldoutFloors = map[string]struct{ mentionF1, verdict, sentiment, negatives,
 	// detect/2026.11-10): mention F1 0.930, verdict 0.932 (69/74),
 	// sentiment 19/33, negatives 4/4, word brand at a sentence start found
 	// 15/16. It is round d13's tuning material; out of the calibration.
-	"batch-af.jsonl": {mentionF1: 0.94, verdict: 0.94, sentiment: 0.57, negatives: 1.00, startFound: 1.00},
+	"batch-af.jsonl": {mentionF1: 0.95, verdict: 0.95, sentiment: 0.57, negatives: 1.00, startFound: 1.00},
 }
 
 func TestHeldout(t *testing.T) {

@@ -190,7 +190,7 @@ func (an *analysis) prepareQuery() {
 			// the ring light mean": the word itself is what is meant), or
 			// a how-to's verb; a name that is no word is no verb, and only
 			// its meaning, a place or a story speak of its namesake.
-			word := meaning || what && meantWord(fq, p.folded) || p.common && (queryWordUse(fq, p.folded) || an.queryNounSense(fq, p.folded))
+			word := meaning && !goodsNounAfter(fq, p.folded) || what && meantWord(fq, p.folded) || p.common && (queryWordUse(fq, p.folded) || an.queryNounSense(fq, p.folded))
 			for _, o := range p.owners {
 				an.queryNames[o.ent] = true
 				an.queryTopic = true
@@ -2682,7 +2682,9 @@ func (an *analysis) personName(c *cand, rec *sentRec) bool {
 	// The full name's span: the name and the capitalised word after or
 	// before it (checked last, after the cheaper cues).
 	s, e, other := c.start, c.end, ""
-	if !next.possessive && next.sep == 0 && nameLike(next.word) &&
+	if sur, se := initialThenName(text, c.end); se > 0 {
+		e, other = se, sur // "Hunter S. Thompson" (nameform.go)
+	} else if !next.possessive && next.sep == 0 && nameLike(next.word) &&
 		c.end+1 < len(text) && text[c.end] == ' ' && strings.HasPrefix(text[c.end+1:], next.word) {
 		e, other = c.end+1+len(next.word), next.word
 	} else {
@@ -2700,7 +2702,7 @@ func (an *analysis) personName(c *cand, rec *sentRec) bool {
 	}
 	// a query that asks who did something is answered with people's names
 	person := asksWho(an.query)
-	rest := strings.TrimLeft(text[e:rec.end], "*_")
+	rest := strings.TrimLeft(text[min(e, rec.end):rec.end], "*_") // an initial's stop may end the sentence
 	switch {
 	case person:
 	case strings.HasPrefix(rest, ", who ") || strings.HasPrefix(rest, " who "):

@@ -18,6 +18,13 @@ import "strings"
 //     proper name, which at a sentence start the capital of the word
 //     alone cannot say.
 
+// A meaning asked of a good's feature ("kong toy colors meaning") is the
+// feature's, not the word's: a query's meaning word marks the word as used
+// as a word only when no good's noun follows it (prepareQuery). And a
+// person's name that gives a middle initial ("Hunter S. Thompson",
+// "Michael J. Fox"): personName reads the word before the initial as the
+// first name of the surname after it, as it reads "Neil Postman".
+
 // wQueryNameForm: the query holds the word as a name (above).
 const wQueryNameForm = 0.5
 
@@ -40,8 +47,13 @@ func (an *analysis) queryPluralName(c *cand) bool {
 	if !an.queryNames[c.ent] || !pluralForm(f) || strings.IndexByte(f, ' ') >= 0 {
 		return false
 	}
-	fq := foldString(an.query)
-	return anyOccurrence(fq, f, func(_, en int) bool {
+	return goodsNounAfter(foldString(an.query), f)
+}
+
+// goodsNounAfter: the folded query holds form right before a good's or a
+// product's noun ("beats headphones", "kong toy colors").
+func goodsNounAfter(fq, form string) bool {
+	return anyOccurrence(fq, form, func(_, en int) bool {
 		w := peekWordAny(fq, en)
 		return inSetStem(goodsNouns, w) || inSetStem(categoryNouns, w) || inSet(productNouns, w)
 	})
@@ -86,3 +98,20 @@ outlet product line range collection model models`)
 var demonyms = set(`english british american french german spanish italian portuguese dutch swiss irish scottish welsh
 chinese japanese korean indian russian greek latin arabic turkish polish swedish norwegian danish finnish
 european african asian canadian australian mexican brazilian`)
+
+// initialThenName: at pos, after the candidate, a middle initial — one
+// capital letter and a full stop — then a capitalised word (" S.
+// Thompson"); it returns that word and its end, or 0. The initial's full
+// stop may end the scanner's sentence, so the raw text is read.
+func initialThenName(text string, pos int) (string, int) {
+	const lead = len(" S. ")
+	if pos+lead >= len(text) || text[pos] != ' ' || !('A' <= text[pos+1] && text[pos+1] <= 'Z') ||
+		text[pos+2] != '.' || text[pos+3] != ' ' {
+		return "", 0
+	}
+	w, _ := wordAt(text, pos+lead, min(len(text), pos+lead+maxTokenBytes))
+	if w == "" || !strings.HasPrefix(text[pos+lead:], w) {
+		return "", 0
+	}
+	return w, pos + lead + len(w)
+}

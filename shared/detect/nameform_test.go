@@ -37,3 +37,27 @@ func TestClassQueryPhraseCapitalised(t *testing.T) {
 			"Polar Bears wait at breathing holes in the sea ice and strike when a seal surfaces.", VerdictOrdinaryWord},
 	})
 }
+
+func TestClassMiddleInitial(t *testing.T) {
+	hunter := Entity{Name: "Hunter", Domains: []string{"hunterboots.com"}}
+	ranger := Entity{Name: "Ranger", Domains: []string{"ranger.com"}}
+	runVerdictCases(t, []verdictCase{
+		{"a who-question answered with an initial", hunter, nil, "who painted the mural on the old mill",
+			"The mural was painted by **Hunter J. Bellamy** in 1988. It shows the mill's workers on strike.", VerdictOrdinaryWord},
+		{"a relative who after the surname", ranger, nil, "famous jazz drummers of the 60s",
+			"Ranger T. Holloway, who played with every quartet in Detroit, rarely recorded under his own name.", VerdictOrdinaryWord},
+		{"a model letter after the product is no initial", ranger, nil, "best budget bass boat",
+			"Ranger Z. The Z-series hulls are the dealer favourite: Ranger builds them with foam-filled stringers.", VerdictMentioned},
+	})
+}
+
+func TestClassMeaningOfAFeature(t *testing.T) {
+	kong := Entity{Name: "Kong", Domains: []string{"kongcompany.com"}}
+	netto := Entity{Name: "Netto", Domains: []string{"netto.de"}}
+	runVerdictCases(t, []verdictCase{
+		{"the meaning of a good's feature", kong, nil, "kong toy sizes meaning",
+			"Kong sizes its toys by the dog's weight: Small is for dogs up to 9 kg, Large up to 30 kg.", VerdictMentioned},
+		{"the meaning of the word itself", netto, nil, "netto meaning",
+			"Netto is the net amount: what is left after tax and deductions.", VerdictOrdinaryWord},
+	})
+}
