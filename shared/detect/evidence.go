@@ -1455,8 +1455,9 @@ func (an *analysis) contextEvidence(c *cand) float64 {
 	if s == 0 && an.otherAccepted(c.ent) {
 		// The answer names another tracked entity somewhere: it is about
 		// the products of the category (for a competitor, another
-		// competitor must be named).
-		s += wOtherAnswer
+		// competitor must be named). In answer to a query that names the
+		// entity, the rival is named as its alternative (nameform.go).
+		s += an.rivalAnswers(c)
 	}
 	return s
 }

@@ -115,3 +115,17 @@ func initialThenName(text string, pos int) (string, int) {
 	}
 	return w, pos + lead + len(w)
 }
+
+// rivalAnswers is what another tracked entity named somewhere in the
+// answer adds to a candidate: wOtherAnswer, or wOtherNear when the query
+// names the candidate's entity and uses no word of it as a word ("is guess
+// good quality" answered "Guess is mostly trading on its 90s nostalgia …
+// Levi's is a far better shout"): the rival is the alternative to what the
+// query asked about, so the answer is about that product, as a rival in
+// the next sentence says.
+func (an *analysis) rivalAnswers(c *cand) float64 {
+	if an.queryNames[c.ent] && !an.queryWord[c.ent] {
+		return wOtherNear
+	}
+	return wOtherAnswer
+}

@@ -61,3 +61,19 @@ func TestClassMeaningOfAFeature(t *testing.T) {
 			"Netto is the net amount: what is left after tax and deductions.", VerdictOrdinaryWord},
 	})
 }
+
+func TestClassRivalAnswersTheQuery(t *testing.T) {
+	gather := Entity{Name: "Gather", Domains: []string{"gather.town"}}
+	sorel := []Entity{{Name: "Sorel", Domains: []string{"sorel.com"}}}
+	hunter := Entity{Name: "Hunter", Domains: []string{"hunterboots.com"}}
+	runVerdictCases(t, []verdictCase{
+		{"the query's subject with a rival later", Entity{Name: "Chance", Domains: []string{"chance.com"}},
+			[]Entity{{Name: "Uniqlo", Domains: []string{"uniqlo.com"}}}, "is chance good quality",
+			"Chance is mostly selling on its logo now. Buyers mention seams that split after a few washes. Colours fade fast too.\n\nFor basics that last, Uniqlo is the better buy.", VerdictMentioned},
+		{"a query that uses the word as a word", hunter, sorel, "how to become a deer hunter",
+			"Hunter education comes first: every state requires a course.\n\nWaterproof boots from Sorel help in the field.", VerdictOrdinaryWord},
+		{"a query that does not name the word", gather, []Entity{{Name: "Teams", Domains: []string{"teams.microsoft.com"}}},
+			"tips for a family reunion",
+			"Gather everyone's dates early.\n\nA shared calendar or Microsoft Teams call helps the cousins abroad.", VerdictOrdinaryWord},
+	})
+}
