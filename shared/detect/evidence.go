@@ -1612,7 +1612,8 @@ func titleStyle(text string, pos int) int {
 		return styleNone
 	}
 	words, upper, lowerFn, upperFn, lowerContent, commonCaps := 0, 0, 0, 0, 0, 0
-	first := false // the word at pos opens the line
+	first := false   // the word at pos opens the line
+	counted := false // a number opens the line
 	firstCommon := false
 	allCaps := true
 	for p := ls; p < le; {
@@ -1624,11 +1625,14 @@ func titleStyle(text string, pos int) int {
 		p = np
 		r := firstRune(w)
 		if !unicode.IsLetter(r) {
+			counted = counted || words == 0 && unicode.IsDigit(r)
 			continue
 		}
 		words++
 		if st == pos {
-			first = words == 1
+			// "## 8 Fabulous Ways to …": after a count the word qualifies
+			// the counted noun, no topic's name
+			first = words == 1 && !counted
 		}
 		if unicode.IsUpper(r) {
 			upper++

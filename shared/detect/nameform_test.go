@@ -77,3 +77,16 @@ func TestClassRivalAnswersTheQuery(t *testing.T) {
 			"Gather everyone's dates early.\n\nA shared calendar or Microsoft Teams call helps the cousins abroad.", VerdictOrdinaryWord},
 	})
 }
+
+func TestClassCountedHeadline(t *testing.T) {
+	simple := Entity{Name: "Simple", Domains: []string{"simple.com"}}
+	notion := Entity{Name: "Notion", Domains: []string{"notion.so"}}
+	runVerdictCases(t, []verdictCase{
+		{"a count before the word in a headline", simple, nil, "evening routine tips",
+			"## 5 Simple Steps to a Calmer Evening\n\n1. Dim the lights an hour before bed.\n2. Put the phone in another room.", VerdictOrdinaryWord},
+		{"a product's noun after the counted name", notion, nil, "notion templates for students",
+			"## 5 Notion Templates for Students\n\n1. A weekly planner with a habit tracker.\n2. A reading list with ratings.", VerdictMentioned},
+		{"a heading that opens with the name", simple, nil, "simple skincare review",
+			"## Simple Moisturiser Review\n\nIt is fragrance-free and suits sensitive skin; the tube lasts about two months.", VerdictMentioned},
+	})
+}
