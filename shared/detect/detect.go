@@ -276,6 +276,9 @@ func New(brand Entity, competitors []Entity, opts ...Option) *Detector {
 		for _, a := range e.Aliases {
 			if lowerStyled(a) {
 				info.lower = append(info.lower, a)
+				if n, ok := lowerNameIn(e.Name, a); ok {
+					info.lower = append(info.lower, n) // "innocent drinks" (nameform.go)
+				}
 			}
 			add(ei, a, KindAlias)
 			if v := withoutApostrophes(a); v != a {

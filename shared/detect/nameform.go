@@ -25,6 +25,11 @@ import "strings"
 // "Michael J. Fox"): personName reads the word before the initial as the
 // first name of the surname after it, as it reads "Neil Postman".
 
+// A lower-case alias that opens with the name ("innocent drinks" for
+// Innocent, "monzo bank" for Monzo) shows the owner writes the name itself
+// in lower case: "**innocent** – no added sugar" in a list is the name as
+// its owner styles it, read as a capitalised name is (ownCase).
+
 // wQueryNameForm: the query holds the word as a name (above).
 const wQueryNameForm = 0.5
 
@@ -128,4 +133,15 @@ func (an *analysis) rivalAnswers(c *cand) float64 {
 		return wOtherNear
 	}
 	return wOtherAnswer
+}
+
+// lowerNameIn: the alias, written in lower case, opens with the name and
+// goes on ("innocent drinks" for Innocent): the name as its owner writes
+// it, in lower case. A name already in lower case needs nothing.
+func lowerNameIn(name, alias string) (string, bool) {
+	l := strings.ToLower(name)
+	if l == name || !lowerStyled(alias) || !strings.HasPrefix(alias, l+" ") {
+		return "", false
+	}
+	return l, true
 }

@@ -90,3 +90,16 @@ func TestClassCountedHeadline(t *testing.T) {
 			"## Simple Moisturiser Review\n\nIt is fragrance-free and suits sensitive skin; the tube lasts about two months.", VerdictMentioned},
 	})
 }
+
+func TestClassOwnerLowerCaseName(t *testing.T) {
+	pure := Entity{Name: "Pure", Aliases: []string{"pure gym"}, Domains: []string{"puregym.com"}}
+	rivals := []Entity{{Name: "The Gym Group", Domains: []string{"thegymgroup.com"}}}
+	runVerdictCases(t, []verdictCase{
+		{"the owner's lower case as a list head beside a rival", pure, rivals, "cheapest gym membership london",
+			"Budget chains charge far less than the big clubs:\n\n- **pure** – no contract, open all hours, from £20 a month.\n- **The Gym Group** – similar prices, more sites outside zone 2.\n\nBoth charge a joining fee that is often waived online.", VerdictMentioned},
+		{"the word in prose stays the word", pure, rivals, "is tap water safe in london",
+			"London's tap water is safe and fairly hard; it is not pure, but the minerals do no harm. A jug filter helps with the taste.", VerdictOrdinaryWord},
+		{"an alias that does not open with the name", Entity{Name: "Pure", Aliases: []string{"the pure app"}}, rivals, "is tap water safe in london",
+			"London's tap water is safe.\n\n- **pure** water is not the goal; the minerals do no harm.", VerdictOrdinaryWord},
+	})
+}
