@@ -529,13 +529,15 @@ var heldoutFloors = map[string]struct{ mentionF1, verdict, sentiment, negatives,
 	// joins the sentiment count read mixed (45/58 → 46/60, negatives 14/15
 	// → 15/16), so its sentiment floor is 0.76 — a detection gain.
 	"batch-ab.jsonl": {mentionF1: 1.00, verdict: 1.00, sentiment: 0.76, negatives: 0.93, startFound: 1.00},
-	"batch-ac.jsonl": {mentionF1: 0.89, verdict: 0.89, sentiment: 0.54, negatives: 1.00, startFound: 0.94},
+	// Round d13 (not tuned on AC) read hac-61 ("what does caffè nero
+	// mean", a name of two words that is no word) as the phrase: 0.909.
+	"batch-ac.jsonl": {mentionF1: 0.90, verdict: 0.91, sentiment: 0.54, negatives: 1.00, startFound: 0.94},
 	// AF (74 detection answers, new brands, most of them ordinary words) was
 	// written blind and measured untouched on main (8406a60,
 	// detect/2026.11-10): mention F1 0.930, verdict 0.932 (69/74),
 	// sentiment 19/33, negatives 4/4, word brand at a sentence start found
 	// 15/16. It is round d13's tuning material; out of the calibration.
-	"batch-af.jsonl": {mentionF1: 0.98, verdict: 0.98, sentiment: 0.57, negatives: 1.00, startFound: 1.00},
+	"batch-af.jsonl": {mentionF1: 1.00, verdict: 1.00, sentiment: 0.57, negatives: 1.00, startFound: 1.00},
 }
 
 func TestHeldout(t *testing.T) {

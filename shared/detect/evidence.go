@@ -2098,6 +2098,7 @@ planet planets moon star element metal metals mineral poisoning toxicity exposur
 tree trees fruit fruits pie cider juice sauce slices orchard animal animals mythology myth god goddess
 priestess temple oracle sanctuary mountain mountains lake lakes ocean sea island islands valley desert tribe
 volcano volcanoes glacier glaciers canyon waterfall
+escarpment escarpments plateau ridge hillside hillsides peninsula headland gorge estuary coastline
 tribes warrior warriors horse zodiac horoscope astrology constellation festival carnival parade museum
 seed seeds berry berries spice spices herb herbs petals kernels`)
 
@@ -2310,7 +2311,8 @@ func (an *analysis) guardNamesakes() {
 	cands := an.sc.cands
 	for i := range cands {
 		c := &cands[i]
-		if c.guarded || c.kind != KindName || an.d.pats[c.pat].domain || strings.ContainsRune(an.d.pats[c.pat].folded, ' ') {
+		if c.guarded || c.kind != KindName || an.d.pats[c.pat].domain ||
+			strings.ContainsRune(an.d.pats[c.pat].folded, ' ') && !an.phraseNamesake(c) {
 			continue
 		}
 		rec := &an.sc.sents[c.srec]

@@ -30,6 +30,12 @@ import "strings"
 // in lower case: "**innocent** – no added sugar" in a list is the name as
 // its owner styles it, read as a capitalised name is (ownCase).
 
+// A name of several words that is no word is a namesake too when the query
+// asks its meaning ("what does caffè nero mean") or the answer defines it
+// by a natural kind, after a copula or in apposition ("the Côte d'Or, the
+// narrow limestone escarpment that runs south from Dijon"): it then needs
+// the evidence an ordinary word does (guardNamesakes), as "Saturn" does.
+
 // wQueryNameForm: the query holds the word as a name (above).
 const wQueryNameForm = 0.5
 
@@ -144,4 +150,10 @@ func lowerNameIn(name, alias string) (string, bool) {
 		return "", false
 	}
 	return l, true
+}
+
+// phraseNamesake: a brand's name of several words, at c, is the query's
+// word or defined as a natural kind (above).
+func (an *analysis) phraseNamesake(c *cand) bool {
+	return c.ent == 0 && (an.queryWord[c.ent] || an.definitional(c) == defNaturalKind)
 }

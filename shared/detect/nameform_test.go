@@ -103,3 +103,19 @@ func TestClassOwnerLowerCaseName(t *testing.T) {
 			"London's tap water is safe.\n\n- **pure** water is not the goal; the minerals do no harm.", VerdictOrdinaryWord},
 	})
 }
+
+func TestClassPhraseNamesake(t *testing.T) {
+	mont := Entity{Name: "Mont Ventoux", Domains: []string{"montventoux-cycles.com"}}
+	dolce := Entity{Name: "Dolce Vita", Domains: []string{"dolcevita.com"}}
+	rivals := []Entity{{Name: "Specialized", Domains: []string{"specialized.com"}}}
+	runVerdictCases(t, []verdictCase{
+		{"defined in apposition by a landform", mont, rivals, "hardest cycling climbs in france",
+			"Most riders rank the Mont Ventoux, the bare limestone ridge above Bédoin, first: 21 km at 7.5 %. The Alpe d'Huez is shorter but busier.", VerdictOrdinaryWord},
+		{"its meaning asked", dolce, nil, "what does dolce vita mean",
+			"**Dolce vita** is Italian for \"the sweet life\": an idle, pleasure-filled way of living, made famous by Fellini's 1960 film.", VerdictOrdinaryWord},
+		{"a product's apposition is no namesake", mont, rivals, "best endurance road bike",
+			"Mont Ventoux, the carbon endurance frame, is lighter than the Specialized Roubaix and takes 35 mm tyres.", VerdictMentioned},
+		{"the name answered plainly", dolce, nil, "dolce vita sandals sizing",
+			"Dolce Vita sandals run true to size; half sizes go up.", VerdictMentioned},
+	})
+}
