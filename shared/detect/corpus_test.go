@@ -530,8 +530,11 @@ var heldoutFloors = map[string]struct{ mentionF1, verdict, sentiment, negatives,
 	// → 15/16), so its sentiment floor is 0.76 — a detection gain.
 	"batch-ab.jsonl": {mentionF1: 1.00, verdict: 1.00, sentiment: 0.76, negatives: 0.93, startFound: 1.00},
 	// Round d13 (not tuned on AC) read hac-61 ("what does caffè nero
-	// mean", a name of two words that is no word) as the phrase: 0.909.
-	"batch-ac.jsonl": {mentionF1: 0.90, verdict: 0.91, sentiment: 0.54, negatives: 1.00, startFound: 0.94},
+	// mean", a name of two words that is no word) as the phrase and found
+	// hac-13 ("KIND bars are …", the owner's capitals): 0.923, verdict
+	// 0.924; hac-13 joins the sentiment count read positive (labelled
+	// neutral: 19/35 → 19/36), so the sentiment floor is 0.52.
+	"batch-ac.jsonl": {mentionF1: 0.92, verdict: 0.92, sentiment: 0.52, negatives: 1.00, startFound: 1.00},
 	// AF (74 detection answers, new brands, most of them ordinary words) was
 	// written blind and measured untouched on main (8406a60,
 	// detect/2026.11-10): mention F1 0.930, verdict 0.932 (69/74),

@@ -1034,6 +1034,8 @@ func (an *analysis) localEvidence(c *cand) {
 	// A bare capitalised subject of a French, Spanish, Italian, Portuguese
 	// or German verb is a name: their common nouns take an article.
 	capEvidence = capEvidence || start && !title && !ownCase && inSet(foreignPredicates, next.word)
+	// "KIND bars are …": the capitals its owner writes the word in (nameform.go)
+	capEvidence = capEvidence || !title && !menu && an.ownCaps(c)
 	// In an answer in another language, an English word stated bare at a
 	// sentence start, before a lower-case word, is a name ("Zoom funciona
 	// muy bien"): the language would use its own word, with an article.

@@ -1,6 +1,10 @@
 package detect
 
-import "strings"
+import (
+	"slices"
+	"strings"
+	"unicode"
+)
 
 // A brand's ordinary word written in a form only a name takes, read from
 // the query beside the answer (issue 11, the classes blind batch AF
@@ -35,6 +39,13 @@ import "strings"
 // by a natural kind, after a copula or in apposition ("the Côte d'Or, the
 // narrow limestone escarpment that runs south from Dijon"): it then needs
 // the evidence an ordinary word does (guardNamesakes), as "Saturn" does.
+
+// A word written in the capitals its owner writes it in ("KIND bars are
+// healthier than most candy bars", "KEEN sandals" for a brand configured
+// "KIND", "KEEN"), in a line not itself in capitals, is the name: English
+// writes a common word in capitals only in a heading, which titleStyle
+// reads. It counts as a capital mid-sentence does, at a sentence start
+// too.
 
 // wQueryNameForm: the query holds the word as a name (above).
 const wQueryNameForm = 0.5
@@ -156,4 +167,25 @@ func lowerNameIn(name, alias string) (string, bool) {
 // word or defined as a natural kind (above).
 func (an *analysis) phraseNamesake(c *cand) bool {
 	return c.ent == 0 && (an.queryWord[c.ent] || an.definitional(c) == defNaturalKind)
+}
+
+// capsStyled: a configured form of three letters or more, all of them
+// capitals, that is also an ordinary word ("KIND", "KEEN", "WHOOP"; not
+// an acronym such as "BMW", which no sentence writes otherwise).
+func capsStyled(form string) bool {
+	n := 0
+	for _, r := range form {
+		if !unicode.IsUpper(r) {
+			return false
+		}
+		n++
+	}
+	return n >= 3 && ordinaryLevel(foldString(form)) != 0
+}
+
+// ownCaps: the candidate is written exactly as a form its owner writes in
+// capitals (above).
+func (an *analysis) ownCaps(c *cand) bool {
+	caps := an.d.ents[c.ent].caps
+	return len(caps) > 0 && c.kind != KindDomain && slices.Contains(caps, an.text[c.start:c.end])
 }

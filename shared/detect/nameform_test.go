@@ -119,3 +119,15 @@ func TestClassPhraseNamesake(t *testing.T) {
 			"Dolce Vita sandals run true to size; half sizes go up.", VerdictMentioned},
 	})
 }
+
+func TestClassOwnerCapitals(t *testing.T) {
+	keen := Entity{Name: "Keen", Aliases: []string{"KEEN"}, Domains: []string{"keenfootwear.com"}}
+	runVerdictCases(t, []verdictCase{
+		{"the owner's capitals at a sentence start", keen, nil, "are keen sandals good for hiking",
+			"KEEN sandals grip well on wet rock, though the toe cap makes them warm in summer.", VerdictMentioned},
+		{"the word in lower case stays the word", keen, nil, "how to stay motivated training for a marathon",
+			"Keep a keen eye on recovery: sleep matters as much as mileage.", VerdictOrdinaryWord},
+		{"a heading in capitals says nothing", keen, nil, "how to stay motivated training for a marathon",
+			"## STAY KEEN ON EASY DAYS\n\nRun them slower than feels right.", VerdictOrdinaryWord},
+	})
+}
