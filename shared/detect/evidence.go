@@ -190,7 +190,7 @@ func (an *analysis) prepareQuery() {
 			// the ring light mean": the word itself is what is meant), or
 			// a how-to's verb; a name that is no word is no verb, and only
 			// its meaning, a place or a story speak of its namesake.
-			word := meaning || what && meantWord(fq, p.folded) || p.common && (queryWordUse(fq, p.folded) || an.queryNounSense(fq, p.folded))
+			word := meaning && !goodsNounAfter(fq, p.folded) || what && meantWord(fq, p.folded) || p.common && (queryWordUse(fq, p.folded) || an.queryNounSense(fq, p.folded))
 			for _, o := range p.owners {
 				an.queryNames[o.ent] = true
 				an.queryTopic = true
@@ -906,7 +906,7 @@ func (an *analysis) localEvidence(c *cand) {
 		c.otherSense = true
 	}
 	if !cue && !tld && def == defNone && !c.otherSense && capital &&
-		(an.pluralAgreement(c, rec) || an.kindPredicate(c, rec) || an.titledKind(c, rec) ||
+		(an.pluralAgreement(c, rec) && !an.queryPluralName(c) || an.kindPredicate(c, rec) || an.titledKind(c, rec) ||
 			designationBefore(text, rec.rawStart, c.start) || workTitleYear(text, rec.rawStart, c.start)) {
 		// "Hiking Sandals Are a Bad Idea": the plural noun; "Osprey hunts
 		// over water": a creature; "V-22 Osprey": a craft (wordsense.go)
@@ -1034,6 +1034,8 @@ func (an *analysis) localEvidence(c *cand) {
 	// A bare capitalised subject of a French, Spanish, Italian, Portuguese
 	// or German verb is a name: their common nouns take an article.
 	capEvidence = capEvidence || start && !title && !ownCase && inSet(foreignPredicates, next.word)
+	// "KIND bars are …": the capitals its owner writes the word in (nameform.go)
+	capEvidence = capEvidence || !title && !menu && an.ownCaps(c)
 	// In an answer in another language, an English word stated bare at a
 	// sentence start, before a lower-case word, is a name ("Zoom funciona
 	// muy bien"): the language would use its own word, with an article.
@@ -1106,6 +1108,9 @@ func (an *analysis) localEvidence(c *cand) {
 		score += wQueryNamesBare
 	case an.queryTopic || an.query == "" && an.answerAboutProducts(c.ent):
 		score += wQueryTopic
+	}
+	if !title && !c.otherSense && !c.cued && an.queryNameForm(c, rec) {
+		score += wQueryNameForm // "are beats headphones good", "Vans Old Skool run …" (nameform.go)
 	}
 	c.local = score
 }
@@ -1452,8 +1457,9 @@ func (an *analysis) contextEvidence(c *cand) float64 {
 	if s == 0 && an.otherAccepted(c.ent) {
 		// The answer names another tracked entity somewhere: it is about
 		// the products of the category (for a competitor, another
-		// competitor must be named).
-		s += wOtherAnswer
+		// competitor must be named). In answer to a query that names the
+		// entity, the rival is named as its alternative (nameform.go).
+		s += an.rivalAnswers(c)
 	}
 	return s
 }
@@ -1608,7 +1614,8 @@ func titleStyle(text string, pos int) int {
 		return styleNone
 	}
 	words, upper, lowerFn, upperFn, lowerContent, commonCaps := 0, 0, 0, 0, 0, 0
-	first := false // the word at pos opens the line
+	first := false   // the word at pos opens the line
+	counted := false // a number opens the line
 	firstCommon := false
 	allCaps := true
 	for p := ls; p < le; {
@@ -1620,11 +1627,14 @@ func titleStyle(text string, pos int) int {
 		p = np
 		r := firstRune(w)
 		if !unicode.IsLetter(r) {
+			counted = counted || words == 0 && unicode.IsDigit(r)
 			continue
 		}
 		words++
 		if st == pos {
-			first = words == 1
+			// "## 8 Fabulous Ways to …": after a count the word qualifies
+			// the counted noun, no topic's name
+			first = words == 1 && !counted
 		}
 		if unicode.IsUpper(r) {
 			upper++
@@ -2090,6 +2100,7 @@ planet planets moon star element metal metals mineral poisoning toxicity exposur
 tree trees fruit fruits pie cider juice sauce slices orchard animal animals mythology myth god goddess
 priestess temple oracle sanctuary mountain mountains lake lakes ocean sea island islands valley desert tribe
 volcano volcanoes glacier glaciers canyon waterfall
+escarpment escarpments plateau ridge hillside hillsides peninsula headland gorge estuary coastline
 tribes warrior warriors horse zodiac horoscope astrology constellation festival carnival parade museum
 seed seeds berry berries spice spices herb herbs petals kernels`)
 
@@ -2302,7 +2313,8 @@ func (an *analysis) guardNamesakes() {
 	cands := an.sc.cands
 	for i := range cands {
 		c := &cands[i]
-		if c.guarded || c.kind != KindName || an.d.pats[c.pat].domain || strings.ContainsRune(an.d.pats[c.pat].folded, ' ') {
+		if c.guarded || c.kind != KindName || an.d.pats[c.pat].domain ||
+			strings.ContainsRune(an.d.pats[c.pat].folded, ' ') && !an.phraseNamesake(c) {
 			continue
 		}
 		rec := &an.sc.sents[c.srec]
@@ -2679,7 +2691,9 @@ func (an *analysis) personName(c *cand, rec *sentRec) bool {
 	// The full name's span: the name and the capitalised word after or
 	// before it (checked last, after the cheaper cues).
 	s, e, other := c.start, c.end, ""
-	if !next.possessive && next.sep == 0 && nameLike(next.word) &&
+	if sur, se := initialThenName(text, c.end); se > 0 {
+		e, other = se, sur // "Hunter S. Thompson" (nameform.go)
+	} else if !next.possessive && next.sep == 0 && nameLike(next.word) &&
 		c.end+1 < len(text) && text[c.end] == ' ' && strings.HasPrefix(text[c.end+1:], next.word) {
 		e, other = c.end+1+len(next.word), next.word
 	} else {
@@ -2697,7 +2711,7 @@ func (an *analysis) personName(c *cand, rec *sentRec) bool {
 	}
 	// a query that asks who did something is answered with people's names
 	person := asksWho(an.query)
-	rest := strings.TrimLeft(text[e:rec.end], "*_")
+	rest := strings.TrimLeft(text[min(e, rec.end):rec.end], "*_") // an initial's stop may end the sentence
 	switch {
 	case person:
 	case strings.HasPrefix(rest, ", who ") || strings.HasPrefix(rest, " who "):

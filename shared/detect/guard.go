@@ -437,6 +437,10 @@ func (an *analysis) definitional(c *cand) int {
 		dash = true // "**Amazon** – the largest river": a list item's definition
 		pos += utf8.RuneLen(r)
 	}
+	apposed := !dash && pos < end && text[pos] == ',' // "the Côte d'Or, the narrow escarpment" (nameform.go)
+	if apposed {
+		dash, pos = true, pos+1
+	}
 	w, np := wordAt(text, pos, end)
 	if !dash {
 		if !inSet(copulas, w) {
@@ -471,8 +475,10 @@ func (an *analysis) definitional(c *cand) int {
 		switch {
 		case w == "":
 			k = 6
-		case inSetStem(pickNouns, w):
+		case inSetStem(pickNouns, w) && !apposed:
 			return defChoice
+		case apposed && (inSetStem(definitionCues, w) || inSetStem(categoryNouns, w) || inSetStem(pickNouns, w)):
+			return defNone // an apposition reads only a natural kind
 		case inSetStem(definitionCues, w) || inSetStem(categoryNouns, w):
 			return defProduct
 		case inSetStem(naturalNouns, w) || w == "sign" || kindHead(text, text[phrase:np], w, np, end):
@@ -483,7 +489,7 @@ func (an *analysis) definitional(c *cand) int {
 			ranked = true
 		}
 	}
-	if ranked {
+	if ranked && !apposed {
 		// "Tide remains the top-rated detergent": ranked among its
 		// kind by buyers or testers, a product
 		return defProduct

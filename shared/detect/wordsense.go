@@ -122,10 +122,7 @@ func vowel(b byte) bool { return strings.IndexByte("aeiou", b) >= 0 }
 // so takes the singular ("Sandals is the safe pick", "Boots is a UK
 // pharmacy").
 func (an *analysis) pluralAgreement(c *cand, rec *sentRec) bool {
-	f := an.d.pats[c.pat].folded
-	n := len(f)
-	if n < 4 || f[n-1] != 's' || strings.HasSuffix(f, "ss") || strings.HasSuffix(f, "us") || strings.HasSuffix(f, "is") ||
-		ordinaryLevel(f[:n-1]) == 0 && !(strings.HasSuffix(f, "es") && ordinaryLevel(f[:n-2]) != 0) {
+	if !pluralForm(an.d.pats[c.pat].folded) {
 		return false
 	}
 	w, np := wordAt(an.text, c.end, rec.end)
