@@ -190,7 +190,8 @@ func (an *analysis) prepareQuery() {
 			// the ring light mean": the word itself is what is meant), or
 			// a how-to's verb; a name that is no word is no verb, and only
 			// its meaning, a place or a story speak of its namesake.
-			word := meaning || what && meantWord(fq, p.folded) || p.common && (queryWordUse(fq, p.folded) || an.queryNounSense(fq, p.folded))
+			word := meaning || what && meantWord(fq, p.folded) || p.common && (queryWordUse(fq, p.folded) || an.queryNounSense(fq, p.folded) ||
+				an.queryWordSense(fq, p.folded)) // querysense.go
 			for _, o := range p.owners {
 				an.queryNames[o.ent] = true
 				an.queryTopic = true
@@ -839,6 +840,9 @@ func (an *analysis) localEvidence(c *cand) {
 		// "Current accounts …" beside the query's and the answer's
 		// "current account": the phrase's own noun is no cue
 		cue = false
+	}
+	if cue && an.queryNounCue(c, prev.word, next.word) {
+		cue = false // "Workable plans" beside "a workable business plan" (querysense.go)
 	}
 	if cue && an.phraseAsked && c.ent == 0 && nameLike(next.word) && inSet(productCues, next.word) {
 		// "Open the Sprite Editor" beside the query's "sprite sheet": a
