@@ -524,7 +524,7 @@ var heldoutFloors = map[string]struct{ mentionF1, verdict, sentiment, negatives,
 	// detect/2026.11-10): mention F1 0.930, verdict 0.934 (71/76),
 	// sentiment 20/33, negatives 5/6. Round d14's tuning material; out of
 	// the thresholds' calibration (measureOnly).
-	"batch-ag.jsonl": {mentionF1: 0.95, verdict: 0.96, sentiment: 0.60, negatives: 0.83, startFound: 1.00},
+	"batch-ag.jsonl": {mentionF1: 0.97, verdict: 0.97, sentiment: 0.60, negatives: 0.83, startFound: 1.00},
 }
 
 func TestHeldout(t *testing.T) {

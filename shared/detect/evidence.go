@@ -991,7 +991,7 @@ func (an *analysis) localEvidence(c *cand) {
 		score += wNameTail
 	}
 	menu := uiPath(text, c.start, c.end)
-	if an.verbUse(c, rec, prev, next, start || title) {
+	if an.verbUse(c, rec, prev, next, start || title) || start && an.imperativeStep(c) { // imperative.go
 		c.verbUse = true
 		score += wVerbParticle
 	}
