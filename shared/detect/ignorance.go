@@ -486,7 +486,7 @@ func (an *analysis) resolveUnknown() {
 		}
 		if c.srec != lastRec { // one look per sentence
 			rec := &sc.sents[c.srec]
-			lastRec, lastHedge = c.srec, an.hedged(rec, c)
+			lastRec, lastHedge = c.srec, an.hedged(rec, c) && !an.assertedAfterTurn(rec, c) // disclaim.go
 			if rec.unkTo > rec.unkFrom {
 				// "It's possible X is a startup, but I can't verify that."
 				disclaimed = true

@@ -1,0 +1,20 @@
+package detect
+
+import "testing"
+
+// A disclaimer of one aspect, then what the writer knows (disclaim.go),
+// with sentences written for the test.
+func TestClassDisclaimThenState(t *testing.T) {
+	osprey := Entity{Name: "Osprey", Domains: []string{"osprey.com"}}
+	lumen := Entity{Name: "Lumen", Domains: []string{"lumen.io"}}
+	runVerdictCases(t, []verdictCase{
+		{"the clause after the turn states a fact", osprey, nil, "osprey atmos 65 sizes 2026",
+			"I can't confirm Osprey's current size range for the Atmos 65, but Osprey is known for adjustable torso lengths and a lifetime guarantee.", VerdictMentioned},
+		{"a verb of what the brand does after a semicolon", lumen, nil, "lumen crm pricing 2026",
+			"I can't verify Lumen's current prices; Lumen charges per seat and includes email sync on every plan.", VerdictMentioned},
+		{"a pointer after the turn keeps the hedge", osprey, nil, "osprey atmos 65 sizes 2026",
+			"I can't confirm Osprey's current size range for the Atmos 65, but Osprey's site should list it — check there.", VerdictUnknownToModel},
+		{"a guess after the turn keeps the hedge", lumen, nil, "lumen crm pricing 2026",
+			"I don't have reliable information about Lumen, but Lumen may be a small CRM startup.", VerdictUnknownToModel},
+	})
+}
