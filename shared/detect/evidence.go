@@ -190,7 +190,7 @@ func (an *analysis) prepareQuery() {
 			// the ring light mean": the word itself is what is meant), or
 			// a how-to's verb; a name that is no word is no verb, and only
 			// its meaning, a place or a story speak of its namesake.
-			word := meaning || what && meantWord(fq, p.folded) || p.common && (queryWordUse(fq, p.folded) || an.queryNounSense(fq, p.folded) ||
+			word := meaning && !an.meaningOfProduct(fq, p.folded) || what && meantWord(fq, p.folded) || p.common && (queryWordUse(fq, p.folded) || an.queryNounSense(fq, p.folded) ||
 				an.queryWordSense(fq, p.folded)) // querysense.go
 			for _, o := range p.owners {
 				an.queryNames[o.ent] = true

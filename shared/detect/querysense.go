@@ -10,6 +10,10 @@ import "strings"
 //     is derived as an adjective and the answer writes it in lower case
 //     itself ("a plan is workable"), so the query asks about the quality,
 //     not the product that took its name.
+//   - A meaning asked of a product's phrase ("kong toy colors meaning",
+//     "what does a mosaic loan mean"): the word qualifies a product's noun
+//     in the query, so the meaning asked is of the product's attribute or
+//     term, not of the word (meaningOfProduct).
 //   - A plant's kind noun right after the word ("how to care for a
 //     palmetto palm", "a mosaic fern"): the word names the plant's kind,
 //     as "osprey aircraft" names a craft (queryNounSense).
@@ -79,3 +83,24 @@ func lowerWordIn(text, form string) bool {
 // palm", "mosaic fern"); no product's name goes before them.
 var plantKinds = set(`palm shrub bush vine fern cactus succulent orchid moss hedge conifer houseplant perennial
 annual bulb sapling`)
+
+// meaningOfProduct: every occurrence of form in the folded query is
+// followed by a product's noun or a good's ("kong toy", "mosaic loan"): a
+// meaning the query asks is of the product's thing, not of the word
+// ("mint condition meaning", "opal birthstone meaning" keep it).
+func (an *analysis) meaningOfProduct(fq, form string) bool {
+	any, all := false, true
+	anyOccurrence(fq, form, func(_, en int) bool {
+		next := peekWordAny(fq, en)
+		any = true
+		all = all && next != "" && (an.productWord(next) || inSetStem(goodsNouns, next))
+		return false
+	})
+	return any && all
+}
+
+// goodsNouns name goods and financial products a brand sells under its
+// name ("kong toy", "mosaic loan"): after the word in a query, they make it
+// the maker's.
+var goodsNouns = set(`toy toys chew ball treat crate leash collar bed backpack bag tent jacket shoe shoes boot
+bottle mug stroller loan lease mortgage policy`)

@@ -37,3 +37,18 @@ func TestClassQueryPlantKind(t *testing.T) {
 			"Palmetto offers its LightReach lease with no upfront cost; the monthly payment escalates each year.", VerdictMentioned},
 	})
 }
+
+func TestClassMeaningOfProduct(t *testing.T) {
+	kong := Entity{Name: "Kong", Domains: []string{"kongcompany.com"}}
+	mosaic := Entity{Name: "Mosaic", Domains: []string{"joinmosaic.com"}}
+	runVerdictCases(t, []verdictCase{
+		{"a toy's colours asked", kong, nil, "kong toy colors meaning",
+			"Kong toys come in colours that mark rubber strength: red for average chewers, black for power chewers.", VerdictMentioned},
+		{"a loan's term asked", mosaic, nil, "mosaic loan meaning",
+			"A Mosaic loan is a solar loan from the lender Mosaic, paid back over 10 to 25 years.", VerdictMentioned},
+		{"the word's own meaning stays a word", mosaic, nil, "mosaic meaning in art",
+			"A mosaic is a picture made of small pieces of glass or stone. Mosaic floors were common in Roman villas.", VerdictOrdinaryWord},
+		{"a phrase of the word with a noun no product is", kong, nil, "king kong syndrome meaning",
+			"King Kong syndrome is a slang term for someone who acts dominant to hide insecurity.", VerdictOrdinaryWord},
+	})
+}
