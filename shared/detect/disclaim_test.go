@@ -18,3 +18,20 @@ func TestClassDisclaimThenState(t *testing.T) {
 			"I don't have reliable information about Lumen, but Lumen may be a small CRM startup.", VerdictUnknownToModel},
 	})
 }
+
+
+// What the answer states after disclaiming an aspect, through a pronoun
+// (disclaim.go statedAfter), with sentences written for the test.
+func TestClassStatedAfterDisclaimer(t *testing.T) {
+	lumen := Entity{Name: "Lumen", Domains: []string{"lumen.io"}}
+	runVerdictCases(t, []verdictCase{
+		{"it and a verb of what the brand does", lumen, nil, "lumen crm pricing 2026",
+			"I don't have current pricing for Lumen. It sells contacts, pipelines and email sync as separate modules.", VerdictMentioned},
+		{"its noun and a passive", lumen, nil, "lumen crm pricing 2026",
+			"Lumen's current prices aren't something I can confirm. Its add-ons are sold separately and quoted by the sales team.", VerdictMentioned},
+		{"a pointer through a pronoun states nothing", lumen, nil, "lumen crm pricing 2026",
+			"I don't have current pricing for Lumen. Their website should list the plans, so check there.", VerdictUnknownToModel},
+		{"a pronoun that hedges states nothing", lumen, nil, "lumen crm pricing 2026",
+			"I don't have reliable information about Lumen. It may be a small CRM startup.", VerdictUnknownToModel},
+	})
+}

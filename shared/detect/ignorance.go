@@ -496,6 +496,10 @@ func (an *analysis) resolveUnknown() {
 			return // a statement about the brand wins
 		}
 	}
+	if an.statedAfter() { // disclaim.go
+		an.knownAfterAll()
+		return
+	}
 	if !disclaimed && !an.governedIgnorance() {
 		return
 	}
