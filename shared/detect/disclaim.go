@@ -63,6 +63,13 @@ func (an *analysis) assertedAfterTurn(rec *sentRec, c *cand) bool {
 // knows the brand. A pointer ("Their site lists the prices", "Check …")
 // states nothing of it.
 func (an *analysis) statedAfter() bool {
+	return an.afterBrandSentences(2, an.pronounStatement)
+}
+
+// afterBrandSentences: f holds for one of the n sentences (sentenceAfter)
+// after a sentence holding an accepted mention of the brand, read up to one
+// that names another tracked entity.
+func (an *analysis) afterBrandSentences(n int, f func(s, e int) bool) bool {
 	sc := an.sc
 	seen := -1
 	for i := range sc.cands {
@@ -73,14 +80,14 @@ func (an *analysis) statedAfter() bool {
 		seen = c.srec
 		end := sc.sents[c.srec].end
 		for end < len(an.text) && strings.IndexByte(".!?", an.text[end]) >= 0 {
-			end++ // the sentence's own terminator, which its trimmed end leaves out
+			end++ // the sentence's own terminator, which its trimmed end may leave out
 		}
-		for k := 0; k < 2; k++ {
+		for k := 0; k < n; k++ {
 			s, e, ok := sentenceAfter(an.text, end)
 			if !ok || an.namesOther(s, e) {
 				break
 			}
-			if an.pronounStatement(s, e) {
+			if f(s, e) {
 				return true
 			}
 			end = e

@@ -19,7 +19,6 @@ func TestClassDisclaimThenState(t *testing.T) {
 	})
 }
 
-
 // What the answer states after disclaiming an aspect, through a pronoun
 // (disclaim.go statedAfter), with sentences written for the test.
 func TestClassStatedAfterDisclaimer(t *testing.T) {

@@ -513,27 +513,9 @@ func (an *analysis) resolveUnknown() {
 // governedIgnorance: a sentence right after one naming the brand (up to
 // two sentences on) disclaims knowledge and names no other tracked entity.
 func (an *analysis) governedIgnorance() bool {
-	sc := an.sc
-	seen := -1
-	for i := range sc.cands {
-		c := &sc.cands[i]
-		if c.ent != 0 || c.state != candAccepted || c.link || c.srec == seen {
-			continue
-		}
-		seen = c.srec
-		end := sc.sents[c.srec].end
-		for k := 0; k < 2; k++ {
-			s, e, ok := sentenceAfter(an.text, end)
-			if !ok || an.namesOther(s, e) {
-				break
-			}
-			if spans := an.ignoranceSpans(s, e, nil); len(spans) > 0 || an.unknownByRules(s, e) {
-				return true
-			}
-			end = e
-		}
-	}
-	return false
+	return an.afterBrandSentences(2, func(s, e int) bool {
+		return len(an.ignoranceSpans(s, e, nil)) > 0 || an.unknownByRules(s, e)
+	})
 }
 
 // namesOther: an accepted mention of an entity other than the brand lies
