@@ -968,7 +968,7 @@ func (an *analysis) localEvidence(c *cand) {
 	start := atSentenceStart(text, rec.rawStart, c.start)
 	style := titleStyle(text, c.start)
 	title := style != styleNone
-	if inSet(nameIntroducers, prev.word) || categoryAside(text, rec.rawStart, c.start) {
+	if inSet(nameIntroducers, prev.word) || categoryAside(text, rec.rawStart, c.start) || an.ownCaps(c, prev, next) { // capsform.go
 		// "a product called Fathom", "an app named Ember", "a degreasing
 		// dish soap — Fathom (the unscented one)": the name of a product
 		// of the category just named
