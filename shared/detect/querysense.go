@@ -14,6 +14,10 @@ import "strings"
 //     "what does a mosaic loan mean"): the word qualifies a product's noun
 //     in the query, so the meaning asked is of the product's attribute or
 //     term, not of the word (meaningOfProduct).
+//   - Two kinds sharing one head noun ("quartz vs granite countertops",
+//     "oak or maple flooring"): the other side is a common word, the head
+//     a common noun no product is, so the word is a kind like the other
+//     (kindsPaired).
 //   - A plant's kind noun right after the word ("how to care for a
 //     palmetto palm", "a mosaic fern"): the word names the plant's kind,
 //     as "osprey aircraft" names a craft (queryNounSense).
@@ -26,7 +30,7 @@ func (an *analysis) queryWordSense(fq, form string) bool {
 		if next == "" || an.d.folded[next] {
 			return false
 		}
-		if inSetStem(plantKinds, next) {
+		if inSetStem(plantKinds, next) || an.kindsPaired(fq, st, en) {
 			return true
 		}
 		return an.queryAdjective(fq, form, st, next)
@@ -104,3 +108,30 @@ func (an *analysis) meaningOfProduct(fq, form string) bool {
 // the maker's.
 var goodsNouns = set(`toy toys chew ball treat crate leash collar bed backpack bag tent jacket shoe shoes boot
 bottle mug stroller loan lease mortgage policy`)
+
+// kindsPaired: the occurrence [st,en) of the brand's word opens the query
+// or follows a function word, and "vs", "versus" or "or" joins it to one
+// common word that names no tracked entity and the answer writes in lower
+// case as a kind ("granite if you want …"), followed by the head noun both
+// share, a noun no product is (common, or a compound the word list
+// lacks), ending the query or before "for"
+// ("quartz vs granite countertops", "oak or maple flooring for a kitchen").
+func (an *analysis) kindsPaired(fq string, st, en int) bool {
+	if p, _ := wordBefore(fq, st); p != "" && !inSet(functionWords, p) && !inSet(questionAux, p) {
+		return false
+	}
+	j, np := wordAtAny(fq, en)
+	if j != "vs" && j != "versus" && j != "or" {
+		return false
+	}
+	other, np := wordAtAny(fq, np)
+	head, np := wordAtAny(fq, np)
+	after := peekWordAny(fq, np)
+	common := func(w string) bool { l := ordinaryLevel(w); return l > levelShort && l <= 35 }
+	if other == "" || head == "" || after != "" && after != "for" || !common(other) || an.d.folded[other] ||
+		an.namesTracked(fq[st:]) || !lowerWordIn(an.text, other) {
+		return false // a name of two words ("culture amp", "banana republic"), or one the answer writes as such
+	}
+	return phraseWord(other) && phraseWord(head) && !an.productWord(head) &&
+		(common(head) || ordinaryLevel(head) == 0 && isASCII(head)) // "countertops": a compound the word list lacks
+}

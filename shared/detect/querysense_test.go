@@ -52,3 +52,15 @@ func TestClassMeaningOfProduct(t *testing.T) {
 			"King Kong syndrome is a slang term for someone who acts dominant to hide insecurity.", VerdictOrdinaryWord},
 	})
 }
+
+func TestClassKindsPaired(t *testing.T) {
+	slate := Entity{Name: "Slate", Domains: []string{"slate.io"}}
+	runVerdictCases(t, []verdictCase{
+		{"two kinds sharing a head noun", slate, nil, "slate vs cedar roofing",
+			"| | Slate | Cedar |\n|---|---|---|\n| Lifespan | 100 years | 30 years |\n\nSlate is the better pick for a house you plan to keep; cedar if the budget is tight.", VerdictOrdinaryWord},
+		{"the other side a product of two words", slate, nil, "slate vs paper trail for audit logs",
+			"Slate keeps an append-only audit log with per-field history, and Paper Trail is a Ruby gem that versions models.", VerdictMentioned},
+		{"the other side never written as a kind", slate, nil, "slate vs cedar roofing",
+			"Slate is the better pick for roofing contractors who quote from photos; Cedar Estimator suits larger firms.", VerdictMentioned},
+	})
+}
