@@ -522,10 +522,10 @@ var heldoutFloors = map[string]struct{ mentionF1, verdict, sentiment, negatives,
 	// are the next rounds' tuning material; out of the calibration.
 	"batch-ab.jsonl": {mentionF1: 0.98, verdict: 0.96, sentiment: 0.77, negatives: 0.93, startFound: 1.00},
 	// Round d14 found hac-13 (the owner's capitals, "KIND bars") and read
-	// hac-34 (kinds paired: "quartz vs granite countertops") right: 0.923
-	// / 0.924; hac-13's sentiment reads positive for neutral, so agreement
+	// hac-34 (kinds paired: "quartz vs granite countertops") and hac-58 (no
+	// current phone number) right: 0.935 / 0.937; hac-13's sentiment reads positive for neutral, so agreement
 	// went 19/35 -> 19/36 with no answer read worse, and that floor follows.
-	"batch-ac.jsonl": {mentionF1: 0.92, verdict: 0.92, sentiment: 0.52, negatives: 1.00, startFound: 1.00},
+	"batch-ac.jsonl": {mentionF1: 0.93, verdict: 0.93, sentiment: 0.52, negatives: 1.00, startFound: 1.00},
 	// AG (76 detection answers, 16 new brands, most of them ordinary words)
 	// was written blind and measured untouched on main (8406a60,
 	// detect/2026.11-10): mention F1 0.930, verdict 0.934 (71/76),

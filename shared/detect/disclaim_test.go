@@ -34,3 +34,17 @@ func TestClassStatedAfterDisclaimer(t *testing.T) {
 			"I don't have reliable information about Lumen. It may be a small CRM startup.", VerdictUnknownToModel},
 	})
 }
+
+// A contact's number disclaimed as a current price is (ignorance.go's
+// price class): the speaker lacks an up-to-date figure of the brand's.
+func TestClassCurrentNumber(t *testing.T) {
+	lumen := Entity{Name: "Lumen", Domains: []string{"lumen.io"}}
+	runVerdictCases(t, []verdictCase{
+		{"no current number for the brand", lumen, nil, "lumen crm support phone number",
+			"I don't have a reliable, current phone number for Lumen support, and I'd rather not guess one. The help page of the app is the safest place to look.", VerdictUnknownToModel},
+		{"the brand lists no number: a fact", lumen, nil, "lumen crm support phone number",
+			"Lumen doesn't list a phone number for support; it answers by chat inside the app, usually within an hour.", VerdictMentioned},
+		{"a number without a currency qualifier", lumen, nil, "lumen crm support phone number",
+			"There's no phone number for Lumen support — Lumen handles every ticket by chat and email.", VerdictMentioned},
+	})
+}

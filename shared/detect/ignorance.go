@@ -74,7 +74,7 @@ var ignoranceWords = func() map[string]uint16 {
 	add(igBlock, `better best than more worse`)
 	add(igEnough, `enough`)
 	add(igPrep, `about on regarding for of concerning around`)
-	add(igPrice, `pricing prices price rates fees costs`)
+	add(igPrice, `pricing prices price rates fees costs number numbers`) // and a contact's number, as current as a price
 	add(igCurrent, `current reliable up-to-date recent latest accurate exact verified date`)
 	add(igPlace, `place`)
 	return m
@@ -120,7 +120,7 @@ var knowledgeStems = []string{
 // priceFilter and currentFilter: a price word is a knowledge term only
 // with a currency qualifier ("current pricing"), so a sentence needs both.
 var (
-	priceFilter   = sync.OnceValue(func() *automaton { return buildAutomaton([]string{"pric", "rates", "fees", "costs"}) })
+	priceFilter   = sync.OnceValue(func() *automaton { return buildAutomaton([]string{"pric", "rates", "fees", "costs", "number"}) })
 	currentFilter = sync.OnceValue(func() *automaton {
 		return buildAutomaton([]string{"current", "reliable", "up-to-date", "up to date", "recent", "latest", "accurate", "exact", "verified"})
 	})
