@@ -497,7 +497,9 @@ var heldoutFloors = map[string]struct{ mentionF1, verdict, sentiment, negatives,
 	// negative and neutral: 51/58 → 51/60), so the sentiment floor is 0.85
 	// — a detection gain, no reading lost. Then hy-20 ("is guess good
 	// quality", Levi's the alternative): 1.00 / 1.00, 52/61.
-	"batch-y.jsonl": {mentionF1: 1.00, verdict: 1.00, sentiment: 0.85, negatives: 1.00, startFound: 1.00},
+	// Round d14 found hy-54 too. With rounds s10a, s10b, d13 and d14
+	// merged: 1.00 / 1.00, 54/61.
+	"batch-y.jsonl": {mentionF1: 1.00, verdict: 1.00, sentiment: 0.88, negatives: 1.00, startFound: 1.00},
 	"batch-z.jsonl": {mentionF1: 1.00, verdict: 1.00, sentiment: 0.51, negatives: 0.60, startFound: 1.00},
 	// AA was written blind (13 brands none of the batches had, most of
 	// them ordinary words) and measured once, untouched, on 66cb8d6
@@ -532,13 +534,17 @@ var heldoutFloors = map[string]struct{ mentionF1, verdict, sentiment, negatives,
 	// 0.967 → 1.00; hab-25 ("is risk a good game", labelled negative)
 	// joins the sentiment count read mixed (45/58 → 46/60, negatives 14/15
 	// → 15/16), so its sentiment floor is 0.76 — a detection gain.
-	"batch-ab.jsonl": {mentionF1: 1.00, verdict: 1.00, sentiment: 0.76, negatives: 0.93, startFound: 1.00},
+	"batch-ab.jsonl": {mentionF1: 1.00, verdict: 1.00, sentiment: 0.83, negatives: 0.93, startFound: 1.00},
 	// Round d13 (not tuned on AC) read hac-61 ("what does caffè nero
 	// mean", a name of two words that is no word) as the phrase and found
 	// hac-13 ("KIND bars are …", the owner's capitals): 0.923, verdict
 	// 0.924; hac-13 joins the sentiment count read positive (labelled
 	// neutral: 19/35 → 19/36), so the sentiment floor is 0.52.
-	"batch-ac.jsonl": {mentionF1: 0.92, verdict: 0.92, sentiment: 0.52, negatives: 1.00, startFound: 1.00},
+	// Round d14 found hac-13 (the owner's capitals, "KIND bars") and read
+	// hac-34 (kinds paired: "quartz vs granite countertops") and hac-58 (no
+	// current phone number) right: 0.935 / 0.937; hac-13's sentiment reads positive for neutral, so agreement
+	// went 19/35 -> 19/36 with no answer read worse, and that floor follows.
+	"batch-ac.jsonl": {mentionF1: 0.94, verdict: 0.94, sentiment: 0.52, negatives: 1.00, startFound: 1.00},
 	// AD (62 sentiment answers, new brands) was written blind and measured
 	// untouched on 8406a60 (detect/2026.11-10): mention F1 0.984, verdict
 	// 0.968, sentiment 43/60, negatives 16/17. It is round s10a's tuning
@@ -546,7 +552,7 @@ var heldoutFloors = map[string]struct{ mentionF1, verdict, sentiment, negatives,
 	// classes fixed (praise fenced off, lists introduced by a colon,
 	// imperative warnings, a rival that wins, two-sided frames, a verdict
 	// of two cases, a fault called the design's intent): 56/60, 17/17.
-	"batch-ad.jsonl": {mentionF1: 0.98, verdict: 0.96, sentiment: 0.93, negatives: 1.00, startFound: 0.92},
+	"batch-ad.jsonl": {mentionF1: 0.99, verdict: 0.98, sentiment: 0.93, negatives: 1.00, startFound: 0.96},
 	// AE (63 sentiment answers, new brands) was written blind and measured
 	// untouched on main (8406a60, detect/2026.11-10): mention F1 1.00,
 	// verdict 1.00, sentiment 46/63, negatives 16/16; floors at those
@@ -561,6 +567,12 @@ var heldoutFloors = map[string]struct{ mentionF1, verdict, sentiment, negatives,
 	// sentiment 19/33, negatives 4/4, word brand at a sentence start found
 	// 15/16. It is round d13's tuning material; out of the calibration.
 	"batch-af.jsonl": {mentionF1: 1.00, verdict: 1.00, sentiment: 0.57, negatives: 1.00, startFound: 1.00},
+	// AG (76 detection answers, 16 new brands, most of them ordinary words)
+	// was written blind and measured untouched on main (8406a60,
+	// detect/2026.11-10): mention F1 0.930, verdict 0.934 (71/76),
+	// sentiment 20/33, negatives 5/6. Round d14's tuning material; out of
+	// the thresholds' calibration (measureOnly).
+	"batch-ag.jsonl": {mentionF1: 0.97, verdict: 0.97, sentiment: 0.60, negatives: 0.83, startFound: 1.00},
 }
 
 func TestHeldout(t *testing.T) {

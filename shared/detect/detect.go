@@ -193,7 +193,7 @@ type entInfo struct {
 	name    string
 	domains []string // normalised: lower case, no scheme, no "www."
 	lower   []string // the name and aliases its owner writes in lower case ("one sec")
-	caps    []string // the name and aliases its owner writes in capitals ("KIND"; nameform.go)
+	caps    []string // the ordinary words among them its owner writes in capitals ("KIND"; capsform.go)
 }
 
 // Detector matches one brand and its competitors; compile it once with New
@@ -278,14 +278,14 @@ func New(brand Entity, competitors []Entity, opts ...Option) *Detector {
 			info.caps = append(info.caps, e.Name)
 		}
 		for _, a := range e.Aliases {
-			if capsStyled(a) {
-				info.caps = append(info.caps, a)
-			}
 			if lowerStyled(a) {
 				info.lower = append(info.lower, a)
 				if n, ok := lowerNameIn(e.Name, a); ok {
 					info.lower = append(info.lower, n) // "innocent drinks" (nameform.go)
 				}
+			}
+			if capsStyled(a) {
+				info.caps = append(info.caps, a)
 			}
 			add(ei, a, KindAlias)
 			if v := withoutApostrophes(a); v != a {

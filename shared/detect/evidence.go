@@ -190,7 +190,8 @@ func (an *analysis) prepareQuery() {
 			// the ring light mean": the word itself is what is meant), or
 			// a how-to's verb; a name that is no word is no verb, and only
 			// its meaning, a place or a story speak of its namesake.
-			word := meaning && !goodsNounAfter(fq, p.folded) || what && meantWord(fq, p.folded) || p.common && (queryWordUse(fq, p.folded) || an.queryNounSense(fq, p.folded))
+			word := meaning && !an.meaningOfProduct(fq, p.folded) || what && meantWord(fq, p.folded) || p.common && (queryWordUse(fq, p.folded) || an.queryNounSense(fq, p.folded) ||
+				an.queryWordSense(fq, p.folded)) // querysense.go
 			for _, o := range p.owners {
 				an.queryNames[o.ent] = true
 				an.queryTopic = true
@@ -840,6 +841,9 @@ func (an *analysis) localEvidence(c *cand) {
 		// "current account": the phrase's own noun is no cue
 		cue = false
 	}
+	if cue && an.queryNounCue(c, prev.word, next.word) {
+		cue = false // "Workable plans" beside "a workable business plan" (querysense.go)
+	}
 	if cue && an.phraseAsked && c.ent == 0 && nameLike(next.word) && inSet(productCues, next.word) {
 		// "Open the Sprite Editor" beside the query's "sprite sheet": a
 		// capitalised label of the software the answer is about, no cue
@@ -964,7 +968,7 @@ func (an *analysis) localEvidence(c *cand) {
 	start := atSentenceStart(text, rec.rawStart, c.start)
 	style := titleStyle(text, c.start)
 	title := style != styleNone
-	if inSet(nameIntroducers, prev.word) || categoryAside(text, rec.rawStart, c.start) {
+	if inSet(nameIntroducers, prev.word) || categoryAside(text, rec.rawStart, c.start) || an.ownCaps(c, prev, next) { // capsform.go
 		// "a product called Fathom", "an app named Ember", "a degreasing
 		// dish soap — Fathom (the unscented one)": the name of a product
 		// of the category just named
@@ -987,7 +991,7 @@ func (an *analysis) localEvidence(c *cand) {
 		score += wNameTail
 	}
 	menu := uiPath(text, c.start, c.end)
-	if an.verbUse(c, rec, prev, next, start || title) {
+	if an.verbUse(c, rec, prev, next, start || title) || start && an.imperativeStep(c) { // imperative.go
 		c.verbUse = true
 		score += wVerbParticle
 	}
@@ -1035,7 +1039,6 @@ func (an *analysis) localEvidence(c *cand) {
 	// or German verb is a name: their common nouns take an article.
 	capEvidence = capEvidence || start && !title && !ownCase && inSet(foreignPredicates, next.word)
 	// "KIND bars are …": the capitals its owner writes the word in (nameform.go)
-	capEvidence = capEvidence || !title && !menu && an.ownCaps(c)
 	// In an answer in another language, an English word stated bare at a
 	// sentence start, before a lower-case word, is a name ("Zoom funciona
 	// muy bien"): the language would use its own word, with an article.

@@ -74,7 +74,7 @@ var ignoranceWords = func() map[string]uint16 {
 	add(igBlock, `better best than more worse`)
 	add(igEnough, `enough`)
 	add(igPrep, `about on regarding for of concerning around`)
-	add(igPrice, `pricing prices price rates fees costs`)
+	add(igPrice, `pricing prices price rates fees costs number numbers`) // and a contact's number, as current as a price
 	add(igCurrent, `current reliable up-to-date recent latest accurate exact verified date`)
 	add(igPlace, `place`)
 	return m
@@ -120,7 +120,7 @@ var knowledgeStems = []string{
 // priceFilter and currentFilter: a price word is a knowledge term only
 // with a currency qualifier ("current pricing"), so a sentence needs both.
 var (
-	priceFilter   = sync.OnceValue(func() *automaton { return buildAutomaton([]string{"pric", "rates", "fees", "costs"}) })
+	priceFilter   = sync.OnceValue(func() *automaton { return buildAutomaton([]string{"pric", "rates", "fees", "costs", "number"}) })
 	currentFilter = sync.OnceValue(func() *automaton {
 		return buildAutomaton([]string{"current", "reliable", "up-to-date", "up to date", "recent", "latest", "accurate", "exact", "verified"})
 	})
@@ -494,7 +494,7 @@ func (an *analysis) resolveUnknown() {
 		}
 		if c.srec != lastRec { // one look per sentence
 			rec := &sc.sents[c.srec]
-			lastRec, lastHedge = c.srec, an.hedged(rec, c)
+			lastRec, lastHedge = c.srec, an.hedged(rec, c) && !an.assertedAfterTurn(rec, c) // disclaim.go
 			if rec.unkTo > rec.unkFrom {
 				// "It's possible X is a startup, but I can't verify that."
 				disclaimed = true
@@ -503,6 +503,10 @@ func (an *analysis) resolveUnknown() {
 		if c.hedge = lastHedge; !c.hedge {
 			return // a statement about the brand wins
 		}
+	}
+	if an.statedAfter() { // disclaim.go
+		an.knownAfterAll()
+		return
 	}
 	if !disclaimed && !an.governedIgnorance() {
 		return
@@ -517,27 +521,9 @@ func (an *analysis) resolveUnknown() {
 // governedIgnorance: a sentence right after one naming the brand (up to
 // two sentences on) disclaims knowledge and names no other tracked entity.
 func (an *analysis) governedIgnorance() bool {
-	sc := an.sc
-	seen := -1
-	for i := range sc.cands {
-		c := &sc.cands[i]
-		if c.ent != 0 || c.state != candAccepted || c.link || c.srec == seen {
-			continue
-		}
-		seen = c.srec
-		end := sc.sents[c.srec].end
-		for k := 0; k < 2; k++ {
-			s, e, ok := sentenceAfter(an.text, end)
-			if !ok || an.namesOther(s, e) {
-				break
-			}
-			if spans := an.ignoranceSpans(s, e, nil); len(spans) > 0 || an.unknownByRules(s, e) {
-				return true
-			}
-			end = e
-		}
-	}
-	return false
+	return an.afterBrandSentences(2, func(s, e int) bool {
+		return len(an.ignoranceSpans(s, e, nil)) > 0 || an.unknownByRules(s, e)
+	})
 }
 
 // namesOther: an accepted mention of an entity other than the brand lies

@@ -1,9 +1,7 @@
 package detect
 
 import (
-	"slices"
 	"strings"
-	"unicode"
 )
 
 // A brand's ordinary word written in a form only a name takes, read from
@@ -107,14 +105,16 @@ func (an *analysis) queryNameForm(c *cand, rec *sentRec) bool {
 	return an.queryPluralName(c) || an.queryPhraseCapitalised(c, rec)
 }
 
-// goodsNouns: kinds of goods a brand's plural name may modify in a query
-// ("beats headphones", "vans sneakers", "crocs clogs"), beside the
-// products and services of categoryNouns; read with their plurals.
+// goodsNouns: kinds of goods and financial products a brand sells under
+// its name, which its name may modify in a query ("beats headphones",
+// "vans sneakers", "kong toy", "mosaic loan"), beside the products and
+// services of categoryNouns; read with their plurals.
 var goodsNouns = set(`headphone earphone speaker shoe sneaker trainer boot sandal clog slipper sock jean jacket coat
 shirt hoodie dress bag backpack wallet watch glasses sunglasses toy game bar snack drink juice smoothie chocolate
 candy cereal cookie chip cracker coffee tea bottle cup mug blender knife pan pot cookware mattress pillow sheet
 towel tent stove charger cable case cover controller keyboard mouse monitor resort hotel store shop pharmacy
-outlet product line range collection model models`)
+outlet product line range collection model models chew ball treat crate leash collar bed stroller loan lease
+mortgage policy`)
 
 // demonyms: languages and peoples, capitalised in any English sentence.
 var demonyms = set(`english british american french german spanish italian portuguese dutch swiss irish scottish welsh
@@ -167,25 +167,4 @@ func lowerNameIn(name, alias string) (string, bool) {
 // word or defined as a natural kind (above).
 func (an *analysis) phraseNamesake(c *cand) bool {
 	return c.ent == 0 && (an.queryWord[c.ent] || an.definitional(c) == defNaturalKind)
-}
-
-// capsStyled: a configured form of three letters or more, all of them
-// capitals, that is also an ordinary word ("KIND", "KEEN", "WHOOP"; not
-// an acronym such as "BMW", which no sentence writes otherwise).
-func capsStyled(form string) bool {
-	n := 0
-	for _, r := range form {
-		if !unicode.IsUpper(r) {
-			return false
-		}
-		n++
-	}
-	return n >= 3 && ordinaryLevel(foldString(form)) != 0
-}
-
-// ownCaps: the candidate is written exactly as a form its owner writes in
-// capitals (above).
-func (an *analysis) ownCaps(c *cand) bool {
-	caps := an.d.ents[c.ent].caps
-	return len(caps) > 0 && c.kind != KindDomain && slices.Contains(caps, an.text[c.start:c.end])
 }

@@ -1,0 +1,131 @@
+package detect
+
+import "strings"
+
+// The query's sense of an ordinary word, read from the query's grammar
+// (round d14): what a person infers from how the query uses the word before
+// reading the answer.
+//   - An adjective qualifying a noun after a determiner ("how to write a
+//     workable business plan", "is a breathable jacket worth it"): the word
+//     is derived as an adjective and the answer writes it in lower case
+//     itself ("a plan is workable"), so the query asks about the quality,
+//     not the product that took its name.
+//   - A meaning asked of a product's phrase ("kong toy colors meaning",
+//     "what does a mosaic loan mean"): the word qualifies a product's noun
+//     in the query, so the meaning asked is of the product's attribute or
+//     term, not of the word (meaningOfProduct).
+//   - Two kinds sharing one head noun ("quartz vs granite countertops",
+//     "oak or maple flooring"): the other side is a common word, the head
+//     a common noun no product is, so the word is a kind like the other
+//     (kindsPaired).
+//   - A plant's kind noun right after the word ("how to care for a
+//     palmetto palm", "a mosaic fern"): the word names the plant's kind,
+//     as "osprey aircraft" names a craft (queryNounSense).
+
+// queryWordSense: the folded query uses form as a word in one of the
+// senses above (prepareQuery marks the form's owners queryWord).
+func (an *analysis) queryWordSense(fq, form string) bool {
+	return anyOccurrence(fq, form, func(st, en int) bool {
+		next := peekWordAny(fq, en)
+		if next == "" || an.d.folded[next] {
+			return false
+		}
+		if inSetStem(plantKinds, next) || an.kindsPaired(fq, st, en) {
+			return true
+		}
+		return an.queryAdjective(fq, form, st, next)
+	})
+}
+
+// queryAdjective: the occurrence of form at st in the folded query, before
+// next, is an adjective qualifying a noun after a determiner, and the
+// answer writes the word in lower case too.
+func (an *analysis) queryAdjective(fq, form string, st int, next string) bool {
+	p1, _ := wordBefore(fq, st)
+	return inSet(queryDeterminers, p1) && adjectival(form) && len(next) >= 3 && !inSet(functionWords, next) &&
+		lowerWordIn(an.text, form)
+}
+
+// queryNounCue: a product cue beside the candidate (cue, a word of the
+// answer: "Workable plans", "a Plan Workable") is a noun the query's
+// adjective qualifies ("a workable business plan"): the answer repeats the
+// query's phrase, and the noun says nothing of a product.
+func (an *analysis) queryNounCue(c *cand, cues ...string) bool {
+	if !an.queryWord[c.ent] || an.query == "" {
+		return false
+	}
+	fq := foldString(an.query)
+	form := an.d.pats[c.pat].folded
+	return anyOccurrence(fq, form, func(st, en int) bool {
+		pos := en
+		for k := 0; k < 3; k++ {
+			w, np := wordAtAny(fq, pos)
+			if w == "" || inSet(functionWords, w) {
+				return false
+			}
+			if k == 0 && !an.queryAdjective(fq, form, st, w) {
+				return false
+			}
+			for _, cue := range cues {
+				if cue != "" && sameNoun(w, strings.ToLower(cue)) {
+					return true
+				}
+			}
+			pos = np
+		}
+		return false
+	})
+}
+
+// lowerWordIn: text holds the folded form as a whole word in lower case,
+// as the ordinary word is written ("a plan is workable").
+func lowerWordIn(text, form string) bool {
+	return anyOccurrence(text, form, func(int, int) bool { return true })
+}
+
+// plantKinds name kinds of plant a word qualifies in a query ("palmetto
+// palm", "mosaic fern"); no product's name goes before them.
+var plantKinds = set(`palm shrub bush vine fern cactus succulent orchid moss hedge conifer houseplant perennial
+annual bulb sapling`)
+
+// meaningOfProduct: every occurrence of form in the folded query is
+// followed by a product's noun or a good's ("kong toy", "mosaic loan"): a
+// meaning the query asks is of the product's thing, not of the word
+// ("mint condition meaning", "opal birthstone meaning" keep it).
+func (an *analysis) meaningOfProduct(fq, form string) bool {
+	any, all := false, true
+	anyOccurrence(fq, form, func(_, en int) bool {
+		next := peekWordAny(fq, en)
+		any = true
+		all = all && next != "" && (an.productWord(next) || inSetStem(goodsNouns, next))
+		return false
+	})
+	return any && all
+}
+
+// kindsPaired: the occurrence [st,en) of the brand's word opens the query
+// or follows a function word, and "vs", "versus" or "or" joins it to one
+// common word that names no tracked entity and the answer writes in lower
+// case as a kind ("granite if you want …"), followed by the head noun both
+// share, a noun no product is (common, or a compound the word list
+// lacks), ending the query or before "for"
+// ("quartz vs granite countertops", "oak or maple flooring for a kitchen").
+func (an *analysis) kindsPaired(fq string, st, en int) bool {
+	if p, _ := wordBefore(fq, st); p != "" && !inSet(functionWords, p) && !inSet(questionAux, p) {
+		return false
+	}
+	j, np := wordAtAny(fq, en)
+	if j != "vs" && j != "versus" && j != "or" {
+		return false
+	}
+	other, np := wordAtAny(fq, np)
+	head, np := wordAtAny(fq, np)
+	after := peekWordAny(fq, np)
+	common := func(w string) bool { l := ordinaryLevel(w); return l > levelShort && l <= 35 }
+	if other == "" || head == "" || after != "" && after != "for" || !common(other) || an.d.folded[other] ||
+		an.namesTracked(fq[st:]) || !lowerWordIn(an.text, other) {
+		return false // a name of two words ("culture amp", "banana republic"), or one the answer writes as such
+	}
+	return phraseWord(other) && phraseWord(head) && !an.productWord(head) &&
+		(common(head) || ordinaryLevel(head) == 0 && isASCII(head)) // "countertops": a compound the word list lacks
+}
