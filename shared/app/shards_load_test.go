@@ -29,7 +29,9 @@ import (
 // the sharded unfinished index. Afterwards the ledger balances, no job is
 // left unfinished, no event is left pending nor delivery due, every event
 // has exactly one delivery, succeeded, and the receiver got every event
-// exactly once.
+// once per recorded attempt: more than once only when an attempt's answer
+// came too late and was retried (at least once by design; on a loaded
+// machine a 2-core CI runner sees it), never a send no attempt records.
 func TestShardedKeysUnderConcurrentWriters(t *testing.T) {
 	perWriter := 2
 	if v, err := strconv.Atoi(os.Getenv("BRANDLENS_SHARD_LOAD_RUNS")); err == nil && v > 0 {
@@ -98,12 +100,14 @@ func TestShardedKeysUnderConcurrentWriters(t *testing.T) {
 		t.Fatal(err)
 	}
 	deliveries := map[string][]string{} // event id → statuses
+	attempts := map[string]int{}        // event id → attempts recorded
 	for _, it := range ds {
 		d, err := store.Doc[webhooks.Delivery](it)
 		if err != nil {
 			t.Fatal(err)
 		}
 		deliveries[d.EventID] = append(deliveries[d.EventID], d.Status)
+		attempts[d.EventID] += len(d.Attempts)
 		if d.Status != webhooks.StatusSucceeded && len(d.Attempts) > 0 {
 			a := d.Attempts[len(d.Attempts)-1]
 			t.Errorf("delivery %s %s after %d attempts: %s %s", d.ID, d.Status, len(d.Attempts), deref(a.Reason), deref(a.Error))
@@ -114,6 +118,7 @@ func TestShardedKeysUnderConcurrentWriters(t *testing.T) {
 	if len(evs) < n {
 		t.Fatalf("%d events for %d runs", len(evs), n)
 	}
+	retried := 0
 	for _, it := range evs {
 		ev, err := store.Doc[outbox.Event](it)
 		if err != nil {
@@ -122,15 +127,17 @@ func TestShardedKeysUnderConcurrentWriters(t *testing.T) {
 		if st := deliveries[ev.ID]; len(st) != 1 || st[0] != webhooks.StatusSucceeded {
 			t.Errorf("event %s (%s): deliveries %v, want one succeeded", ev.ID, ev.Type, st)
 		}
-		if received[ev.ID] != 1 {
-			t.Errorf("event %s (%s) received %d times, want once", ev.ID, ev.Type, received[ev.ID])
+		if got := received[ev.ID]; got < 1 || got > attempts[ev.ID] {
+			t.Errorf("event %s (%s) received %d times in %d recorded attempts", ev.ID, ev.Type, got, attempts[ev.ID])
+		} else if got > 1 {
+			retried++
 		}
 	}
 	if len(received) != len(evs) {
 		t.Errorf("%d events received, %d written", len(received), len(evs))
 	}
-	t.Logf("%d runs from %d writers settled in %v; %d events, %d deliveries, all made once", n, writers,
-		settled.Round(time.Millisecond), len(evs), len(ds))
+	t.Logf("%d runs from %d writers settled in %v; %d events, %d deliveries, each one succeeded; %d received again after a late answer",
+		n, writers, settled.Round(time.Millisecond), len(evs), len(ds), retried)
 }
 
 func deref(s *string) string {
