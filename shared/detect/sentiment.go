@@ -1420,19 +1420,6 @@ func startsWithLabel(q string) bool {
 	return i > 0 && i < 30 && !strings.ContainsAny(q[:i], ".!?")
 }
 
-// firstAcceptedIn returns the start of the first accepted candidate in
-// [s,e), or e.
-func (an *analysis) firstAcceptedIn(s, e int) int {
-	cands := an.sc.cands
-	i, _ := slices.BinarySearchFunc(cands, s, func(c cand, t int) int { return c.start - t })
-	for ; i < len(cands) && cands[i].start < e; i++ {
-		if cands[i].state == candAccepted {
-			return cands[i].start
-		}
-	}
-	return e
-}
-
 // hasCandIn: an accepted candidate lies in [s,e).
 func (an *analysis) hasCandIn(s, e int) bool {
 	cands := an.sc.cands

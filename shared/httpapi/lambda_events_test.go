@@ -24,9 +24,6 @@ import (
 // so that they stay valid for `sam local invoke` and so that the
 // event → http.Request → envelope path is exercised per function.
 
-// eventAPIKey is the key the sample events send (X-API-Key).
-const eventAPIKey = apitest.KeyAPublish
-
 // eventWant is what replaying one sample event must answer.
 type eventWant struct {
 	status int
