@@ -19,10 +19,11 @@ import "strings"
 // praiseTriggers are the words praiseIdiom reads; every other word skips
 // it with one filtered lookup.
 var praiseTriggers = func() map[string]bool {
-	m := set(`no-brainer no-brainers second runner-up runners-up default ahead off try get buy pick choose install
-download grab edge anything everything added adds launched introduced rolled shipped gained matches match matched equals rivals expensive pricey premium upscale high-end luxurious`)
-	for w := range choiceNouns {
-		m[w] = true
+	m := set(`no-brainer no-brainers second runner-up runners-up default ahead off edge`)
+	for _, s := range []map[string]bool{pickVerbs, everythingWords, arrivalVerbs, parityVerbs, priceLooks, choiceNouns} {
+		for w := range s {
+			m[w] = true
+		}
 	}
 	registerFilter(m)
 	return m
@@ -588,32 +589,9 @@ that's a minor|that is a minor`)
 // there ("but that's about it") — a caveat played down like "the only
 // drawback" (minimisedCaveat).
 func caveatClosed(t string) bool {
-	hasThat := strings.Contains(t, "that") || strings.Contains(t, "That")
-	if !hasThat && !strings.Contains(t, "one ") {
-		return false // most spans hold neither: skip the word scan
-	}
-	if hasThat && closers.in(t) {
-		return true
-	}
-	// "my one complaint", "the one downside", "its one flaw": a single
-	// caveat owned and counted (not "One drawback of X is …", which opens
-	// a list as often as not)
-	prev, prev2 := "", ""
-	for pos := 0; ; {
-		w, np := wordAtAny(t, pos)
-		if w == "" {
-			return false
-		}
-		if strings.EqualFold(prev, "one") && inSet(oneOwners, prev2) && (inSet(caveatNouns, w) || inSet(minorCaveats, w)) {
-			return true
-		}
-		prev, prev2, pos = w, prev, np
-	}
+	// "my one complaint" is minimisedCaveat's (sentiment_verdict.go).
+	return (strings.Contains(t, "that") || strings.Contains(t, "That")) && closers.in(t)
 }
-
-// oneOwners before "one" and a caveat noun own a single caveat: "my one
-// complaint", "the one downside".
-var oneOwners = set(`my the its their our his her`)
 
 var (
 	// earlyMarkers date a fault to the start of use: "at first", "out of
@@ -825,12 +803,8 @@ var verdictImperatives = set(`get buy pick choose try`)
 
 // brandAt: a counted mention of the brand starts at q.
 func (an *analysis) brandAt(q int) bool {
-	for i := range an.sc.cands {
-		if c := &an.sc.cands[i]; c.ent == 0 && counted(c) && c.start == q {
-			return true
-		}
-	}
-	return false
+	brand, _ := an.entitiesIn(q, q+1)
+	return brand
 }
 
 // situationNouns name a state of affairs, not the product: "the picture
