@@ -302,21 +302,6 @@ func (an *analysis) unknownRefs(c *cand) (unknown, hedged bool) {
 	return false, hedged
 }
 
-// pluralIn: q holds w with a plural "s" as a whole word (no copy of w).
-func pluralIn(q, w string) bool {
-	for off := 0; ; {
-		i := strings.Index(q[off:], w)
-		if i < 0 {
-			return false
-		}
-		st, en := off+i, off+i+len(w)
-		if (st == 0 || !isWordRune(lastRune(q[:st]))) && en < len(q) && q[en] == 's' && (en+1 == len(q) || !isWordRune(firstRune(q[en+1:]))) {
-			return true
-		}
-		off = st + 1
-	}
-}
-
 // reportsFollow: after a contrast, people report facts ("…, but shoppers
 // have been reporting that its refills are scarce", "but users say it
 // drains the battery"): the hedge before it ("hasn't announced anything
@@ -833,7 +818,7 @@ func (an *analysis) aspectAsked(pos, end int) bool {
 		// the aspect as asked, or its plural or singular ("X's users" for
 		// "x user count")
 		if fw := foldString(w); containsWord(q, fw) || strings.HasSuffix(fw, "s") && len(fw) > 3 && containsWord(q, fw[:len(fw)-1]) ||
-			pluralIn(q, fw) || strings.IndexByte(w, '-') > 0 && hyphenPartAsked(q, w) {
+			inflectedIn(q, fw, 0, "s") || strings.IndexByte(w, '-') > 0 && hyphenPartAsked(q, w) {
 			return true
 		}
 		if np < len(an.text) && an.text[np] != ' ' {

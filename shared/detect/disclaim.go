@@ -37,15 +37,8 @@ func (an *analysis) assertedAfterTurn(rec *sentRec, c *cand) bool {
 	if !inSet(brandVerbs, next) && !inSet(subjectVerbs, next) && !inSet(auxiliaries, next) {
 		return false
 	}
-	for pos := turn; pos < rec.end; {
-		w, np := wordAtAny(text[:rec.end], pos)
-		if w == "" {
-			break
-		}
-		if inSet(hedgeWords, w) {
-			return false
-		}
-		pos = np
+	if hasWordIn(text[turn:rec.end], hedgeWords) {
+		return false
 	}
 	for _, m := range an.sc.unk[rec.unkFrom:rec.unkTo] {
 		if m[1] > turn {

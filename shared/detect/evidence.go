@@ -447,7 +447,7 @@ func lowerPhrase(text, form, n string) bool {
 func (an *analysis) namesTracked(side string) bool {
 	for pi := range an.d.pats {
 		p := &an.d.pats[pi]
-		if !p.domain && strings.IndexByte(p.folded, ' ') > 0 && (containsWord(side, p.folded) || pluralIn(side, p.folded)) {
+		if !p.domain && strings.IndexByte(p.folded, ' ') > 0 && (containsWord(side, p.folded) || inflectedIn(side, p.folded, 0, "s")) {
 			return true
 		}
 	}
@@ -835,8 +835,9 @@ func (an *analysis) localEvidence(c *cand) {
 	tld := tldFollows(text, c.end)
 	// A platform before a name qualifies a feature ("iOS Zoom", "Android
 	// Ring tones"); after it, the product ("Zoom iOS app").
-	cue := inSet(productCues, prev.word) && !inSet(platformCues, prev.word) || inSet(productCues, next.word)
-	if cue && c.phrase && !(inSet(productCues, prev.word) && !inSet(platformCues, prev.word)) {
+	prevCue := inSet(productCues, prev.word) && !inSet(platformCues, prev.word)
+	cue := prevCue || inSet(productCues, next.word)
+	if cue && c.phrase && !prevCue {
 		// "Current accounts …" beside the query's and the answer's
 		// "current account": the phrase's own noun is no cue
 		cue = false
@@ -1038,7 +1039,6 @@ func (an *analysis) localEvidence(c *cand) {
 	// A bare capitalised subject of a French, Spanish, Italian, Portuguese
 	// or German verb is a name: their common nouns take an article.
 	capEvidence = capEvidence || start && !title && !ownCase && inSet(foreignPredicates, next.word)
-	// "KIND bars are …": the capitals its owner writes the word in (nameform.go)
 	// In an answer in another language, an English word stated bare at a
 	// sentence start, before a lower-case word, is a name ("Zoom funciona
 	// muy bien"): the language would use its own word, with an article.

@@ -62,8 +62,9 @@ func subjectPredicate(second string) bool {
 		!strings.HasSuffix(lw, "us") && !strings.HasSuffix(lw, "is")
 }
 
-// subjectVerbs: copulas and possession verbs after a subject.
-var subjectVerbs = set(`is are was were has have`)
+// subjectVerbs: copulas after a subject (its callers read auxiliaries,
+// "has" and "have" among them, beside it).
+var subjectVerbs = set(`is are was were`)
 
 // imperativeHead: a list line opens with a common English word, capitalised
 // by its place, that no tracked entity is named by and no plural or third
@@ -112,13 +113,6 @@ const maxSiblingLines = 40
 // line that starts at lineStart: the list items before and after it up to
 // a line that is neither an item, blank nor an indented continuation.
 func listSiblings(text string, lineStart int, f func(line string)) {
-	lineAt := func(st int) string {
-		en := strings.IndexByte(text[st:], '\n')
-		if en < 0 {
-			return text[st:]
-		}
-		return text[st : st+en]
-	}
 	// after
 	for st, k := lineStart, 0; k < maxSiblingLines; k++ {
 		nl := strings.IndexByte(text[st:], '\n')
@@ -126,21 +120,23 @@ func listSiblings(text string, lineStart int, f func(line string)) {
 			break
 		}
 		st += nl + 1
-		line := lineAt(st)
+		line := lineAt(text, st)
+		if !blockLine(line) {
+			break
+		}
 		if isListLine(line) && line[0] != ' ' && line[0] != '\t' {
 			f(line)
-		} else if !(trimLeftSpace(line) == "" || line != "" && (line[0] == ' ' || line[0] == '\t')) {
-			break
 		}
 	}
 	// before
 	for en, k := lineStart-1, 0; en > 0 && k < maxSiblingLines; k++ {
 		st := strings.LastIndexByte(text[:en], '\n') + 1
 		line := text[st:en]
+		if !blockLine(line) {
+			break
+		}
 		if isListLine(line) && line[0] != ' ' && line[0] != '\t' {
 			f(line)
-		} else if !(trimLeftSpace(line) == "" || line[0] == ' ' || line[0] == '\t') {
-			break
 		}
 		en = st - 1
 	}

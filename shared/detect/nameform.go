@@ -38,13 +38,6 @@ import (
 // narrow limestone escarpment that runs south from Dijon"): it then needs
 // the evidence an ordinary word does (guardNamesakes), as "Saturn" does.
 
-// A word written in the capitals its owner writes it in ("KIND bars are
-// healthier than most candy bars", "KEEN sandals" for a brand configured
-// "KIND", "KEEN"), in a line not itself in capitals, is the name: English
-// writes a common word in capitals only in a heading, which titleStyle
-// reads. It counts as a capital mid-sentence does, at a sentence start
-// too.
-
 // wQueryNameForm: the query holds the word as a name (above).
 const wQueryNameForm = 0.5
 

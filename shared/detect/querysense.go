@@ -43,7 +43,7 @@ func (an *analysis) queryWordSense(fq, form string) bool {
 func (an *analysis) queryAdjective(fq, form string, st int, next string) bool {
 	p1, _ := wordBefore(fq, st)
 	return inSet(queryDeterminers, p1) && adjectival(form) && len(next) >= 3 && !inSet(functionWords, next) &&
-		lowerWordIn(an.text, form)
+		containsWord(an.text, form) // in lower case, as the word is written
 }
 
 // queryNounCue: a product cue beside the candidate (cue, a word of the
@@ -75,12 +75,6 @@ func (an *analysis) queryNounCue(c *cand, cues ...string) bool {
 		}
 		return false
 	})
-}
-
-// lowerWordIn: text holds the folded form as a whole word in lower case,
-// as the ordinary word is written ("a plan is workable").
-func lowerWordIn(text, form string) bool {
-	return anyOccurrence(text, form, func(int, int) bool { return true })
 }
 
 // plantKinds name kinds of plant a word qualifies in a query ("palmetto
@@ -123,7 +117,7 @@ func (an *analysis) kindsPaired(fq string, st, en int) bool {
 	after := peekWordAny(fq, np)
 	common := func(w string) bool { l := ordinaryLevel(w); return l > levelShort && l <= 35 }
 	if other == "" || head == "" || after != "" && after != "for" || !common(other) || an.d.folded[other] ||
-		an.namesTracked(fq[st:]) || !lowerWordIn(an.text, other) {
+		an.namesTracked(fq[st:]) || !containsWord(an.text, other) {
 		return false // a name of two words ("culture amp", "banana republic"), or one the answer writes as such
 	}
 	return phraseWord(other) && phraseWord(head) && !an.productWord(head) &&
