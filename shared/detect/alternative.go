@@ -299,14 +299,24 @@ func offerPredicate(text, w string, np int, sentValue bool) bool {
 	default:
 		// "Canvas is the safer choice", "Google Photos is the better
 		// deal", "Shopify es mejor opción": a verdict for the other
-		prev := ""
-		for k, x, q := 0, next, p; k < 4 && x != ""; k++ {
-			if inSet(verdictNouns, x) && inSet(betterWords, prev) {
-				return true
-			}
-			prev = x
-			x, q = wordAtAny(text, q)
+		return betterVerdictAt(text, np)
+	}
+	return false
+}
+
+// betterVerdictAt: within four words from pos, a better-word before a
+// verdict noun ("the safer choice", "the better deal").
+func betterVerdictAt(text string, pos int) bool {
+	prev := ""
+	for k := 0; k < 4; k++ {
+		x, q := wordAtAny(text, pos)
+		if x == "" {
+			return false
 		}
+		if inSet(verdictNouns, x) && inSet(betterWords, prev) {
+			return true
+		}
+		prev, pos = x, q
 	}
 	return false
 }
@@ -435,18 +445,7 @@ func (an *analysis) alternativeFound(s, e int) bool {
 			return false
 		}
 	}
-	prev := ""
-	for pos, k := dp, 0; k < 4; k++ {
-		w, np := wordAtAny(t, pos)
-		if w == "" {
-			return false
-		}
-		if inSet(verdictNouns, w) && inSet(betterWords, prev) {
-			return true
-		}
-		prev, pos = w, np
-	}
-	return false
+	return betterVerdictAt(t, dp)
 }
 
 // verdictSentenceOffers: in an answer to a query naming the brand, the

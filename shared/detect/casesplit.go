@@ -21,7 +21,7 @@ import (
 // ellipsisHeads open the elided other half of a judgement: "less so",
 // "not so much", "not for …", "not somewhere to …".
 var (
-	ellipsisLess = phrases(`less so|much less so|not so much|not as much|not nearly as much|not so|less for|less in|less on|
+	ellipsisLess = phrases(`less so|much less so|not as much|not nearly as much|not so|less for|less in|less on|
 less when|less if`)
 	// notElided follow "not" in an elided half: a case, a place, an
 	// article or a degree — not "just", "only", "to mention", "bad".
@@ -48,23 +48,16 @@ func elidedSplit(t string) bool {
 			}
 			after = i + len("—")
 		}
-		if wordCount(t[:i]) < 2 {
+		w, np := wordAtAny(t, after)
+		if !strings.EqualFold(w, "less") && !strings.EqualFold(w, "much") && !strings.EqualFold(w, "not") ||
+			wordCount(t[:i]) < 2 {
 			continue
 		}
-		w, np := wordAtAny(t, after)
-		switch {
-		case strings.EqualFold(w, "less") || strings.EqualFold(w, "much"):
-			if ellipsisLess.opens(t[after:]) {
-				return true
-			}
-		case strings.EqualFold(w, "not"):
-			if ellipsisLess.opens(t[after:]) {
-				return true
-			}
-			x, _ := wordAtAny(t, np)
-			if inSet(notElided, x) {
-				return true
-			}
+		if ellipsisLess.opens(t[after:]) {
+			return true
+		}
+		if x, _ := wordAtAny(t, np); strings.EqualFold(w, "not") && inSet(notElided, x) {
+			return true
 		}
 	}
 	return false
@@ -98,8 +91,8 @@ func caseClauseAt(t string, pos int) bool {
 // — a criticism, a limit reached, or another named in its place ("If you live near a hub,
 // it's worth it; if you'd need two connections, a nonstop on JAL is
 // better"). p is the span's praise.
-func (an *analysis) twoCaseSplit(s, e int, p float64) bool {
-	if p < sentNeutral || !caseClauseAt(an.text[s:e], 0) {
+func (an *analysis) twoCaseSplit(s, e int) bool {
+	if !caseClauseAt(an.text[s:e], 0) {
 		return false
 	}
 	// the span may end at the semicolon when the other case names a rival
@@ -141,7 +134,7 @@ func (an *analysis) caseSplit(s, e int, p float64) (elided, cases bool) {
 	if elidedSplit(an.text[s:e]) {
 		return true, false
 	}
-	return false, len(an.queryNames) > 0 && an.queryNames[0] && an.twoCaseSplit(s, e, p)
+	return false, len(an.queryNames) > 0 && an.queryNames[0] && an.twoCaseSplit(s, e)
 }
 
 // grudgeMarkers in an "if" clause choosing the brand say the choice goes

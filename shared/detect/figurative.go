@@ -14,7 +14,7 @@ var (
 	killerHeads = set(`a an the its their his her our your real absolute true genuine`)
 	// riskNouns after an article call the brand a bet that may not pay:
 	// "Dolly is a gamble", "a crapshoot", "a lottery", "a coin flip".
-	riskNouns = set(`gamble crapshoot lottery`)
+	riskNouns = set(`crapshoot lottery`)
 	riskHeads = set(`a an real total bit big`)
 	// kindWords after "would be" say a label overstates: "'Mixed reviews'
 	// would be generous", "calling it average would be kind".

@@ -28,27 +28,26 @@ edges outlasts outsells trounces`)
 // brand (win: a win verb before the brand or a pronoun for it) or praises
 // the rival by a comparative with no "than" (win false). verdict: a win
 // with no condition in its sentence.
-func (an *analysis) rivalWins() (s, e int, win, verdict, ok bool) {
+func (an *analysis) rivalWins() (s, e int, win, ok bool) {
 	if !an.otherAccepted(0) {
-		return 0, 0, false, false, false
+		return 0, 0, false, false
 	}
 	s, e, ok = an.brandParagraphs(func(s, e int) bool {
-		var w bool
-		w, ok := an.rivalWinIn(s, e)
-		win = w
-		return ok
+		var found bool
+		win, found = an.rivalWinIn(s, e)
+		return found
 	})
-	if !ok {
-		return 0, 0, false, false, false
+	if !ok || hasWordIn(an.text[s:e], conditionWords) {
+		return 0, 0, false, false
 	}
-	if hasWordIn(an.text[s:e], conditionWords) {
-		return 0, 0, false, false, false
-	}
-	return s, e, win, win, true
+	return s, e, win, true
 }
 
 // rivalWinIn reads the sentence [s,e) clause by clause (rivalWins).
 func (an *analysis) rivalWinIn(s, e int) (win, ok bool) {
+	if !an.otherIn(s, e) {
+		return false, false // a win needs a rival in the clause
+	}
 	text := an.text[:e]
 	clause := s
 	for pos := s; ; {
@@ -57,9 +56,9 @@ func (an *analysis) rivalWinIn(s, e int) (win, ok bool) {
 			return false, false
 		}
 		ws := np - len(w)
-		if inSet(clauseBreaks, w) || strings.ContainsAny(text[pos:ws], ",;:—–(") {
+		if brk := inSet(clauseBreaks, w); brk || gapBreaks(text[pos:ws]) {
 			clause = ws
-			if inSet(clauseBreaks, w) {
+			if brk {
 				clause = np
 			}
 		}

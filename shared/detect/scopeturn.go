@@ -43,15 +43,7 @@ func scopeTurn(t string) bool {
 	if !inSet(scopeObjects, w) || pos > comma {
 		return false
 	}
-	words := 0
-	for q := pos; ; words++ {
-		x, np := wordAtAny(t[:comma], q)
-		if x == "" {
-			break
-		}
-		q = np
-	}
-	return words <= 3
+	return wordCount(t[pos:comma]) <= 3
 }
 
 // downhillTurn: the span t, reading praise p and criticism n, steps past

@@ -166,7 +166,7 @@ func (an *analysis) brandSentiment(er *EntityResult) {
 			if !ok || strings.IndexByte(text[end:s], '\n') >= 0 {
 				break
 			}
-			if an.hasCandIn(s, e) && an.onlyCompared(s, e) {
+			if an.onlyCompared(s, e) {
 				// casesplit.go: "Fares are competitive with Ryanair and
 				// easyJet, …": a rival named only as what the brand is
 				// compared with leaves the paragraph the brand's
@@ -397,7 +397,7 @@ func (an *analysis) brandSentiment(er *EntityResult) {
 			bestN, er.NegativeEvidence = sentRecommended, an.sentenceText(s, e)
 		}
 	}
-	if s, e, win, v, ok := an.rivalWins(); ok && (win || N >= sentNeutral) {
+	if s, e, win, ok := an.rivalWins(); ok && (win || N >= sentNeutral) {
 		// rivalwin.go: "EGO beats Stihl on almost every count" (a verdict),
 		// "a Corvid is quieter and far more dependable" (half, beside
 		// criticism of the brand: alone, in "X vs Y", it describes)
@@ -406,7 +406,7 @@ func (an *analysis) brandSentiment(er *EntityResult) {
 			w = sentRecommended
 		}
 		N += w
-		verdict = verdict || v
+		verdict = verdict || win
 		if bestN < w {
 			bestN, er.NegativeEvidence = w, an.sentenceText(s, e)
 		}

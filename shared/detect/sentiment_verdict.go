@@ -101,7 +101,7 @@ meilleure mieux besser günstiger`)
 	// follows is the brand's criticism, whatever words it uses.
 	counterFrames = phrases(`the problem is|the problems start|the bad news|the downside is|on the downside|
 that's where the good news ends|the trouble is|le problème|le hic|el problema es|lo malo|das problem ist|der haken|
-die kehrseite|the case against|the flip side is|the flip side|the other side of the coin`)
+die kehrseite|the case against|the flip side|the other side of the coin`)
 	// downhillFrames say that all that follows is bad news: the praise
 	// before them was a concession.
 	downhillFrames = phrases(`the problems start|the problems begin|the trouble starts|the trouble begins|
@@ -109,7 +109,7 @@ that's where the good news ends|that is where the good news ends|that's where th
 les problèmes commencent|los problemas empiezan|los problemas comienzan|die probleme beginnen|danach wird es schlimmer`)
 	// turnFrames open the other side only after praise ("On the other
 	// hand, …"): after criticism they may as well open praise.
-	turnFrames = phrases(`on the other hand|on the flip side|on the other side of the ledger|on the other side|en revanche|par contre|auf der anderen seite|andererseits|
+	turnFrames = phrases(`on the other hand|on the flip side|on the other side|en revanche|par contre|auf der anderen seite|andererseits|
 por otro lado|en cambio|dagegen`)
 	// shortfallVerbs after "where" frame the brand's weak side: "Where it
 	// falls short", "Where Notion struggles is …".
