@@ -416,7 +416,7 @@ func report(half string, n int, ev, naive *evaluation) string {
 // (the query's word sense, the answer's own lower-case word, namesakes
 // marked by life dates, surnames or a place visited, word forms read as
 // ordinary_word, rivals' plural states and editions, "No." replies). Each
-// was measured untouched first (README, Detection) and its misses then
+// was measured untouched first (shared/detect/README.md) and its misses then
 // analysed by class, so all are now tuning data too; the next fresh batch
 // is the honest measure. Floors are the figures reached, rounded down.
 var heldoutFloors = map[string]struct{ mentionF1, verdict, sentiment, negatives, startFound float64 }{
