@@ -433,7 +433,9 @@
 // decides a mixed reading. A bare "Yes." answers only a question of
 // judgement, a plan's limit is a fact, a negated criticism ("no known
 // breach") weighs ×0.4, and a comparison table's row counts only the
-// brand's column. The weights are calibrated leave-one-set-out
+// brand's column. An answer to a question of fact — a how-to, prices,
+// specs, or an explanation asked ("X hotel brands explained", "X toy
+// colours meaning") — that judges once, mildly, is neutral (a fact sheet). The weights are calibrated leave-one-set-out
 // (TestTurnCalibration).
 //
 // Answers in French, German or Spanish (the language is guessed from the

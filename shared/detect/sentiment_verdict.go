@@ -400,9 +400,12 @@ var (
 	// ("how to cancel X", "how does X work", "what is X", "cómo", "comment",
 	// "wie").
 	factOpeners = set(`how what when where does do can cómo como qué cuándo dónde comment quand où wie was wann wo`)
-	// factNouns ask for facts: "X plans and prices", "X specs".
+	// factNouns ask for facts: "X plans and prices", "X specs"; so does a
+	// request for an explanation ("X hotel brands explained", "X toy colours
+	// meaning"): the answer describes, and a ranking word in it ("at the
+	// top", "by chew strength") places, not praises.
 	factNouns = set(`specs specifications spec price prices pricing plans cost costs fees hours policy requirements
-steps tutorial setup install dimensions precio precios tarifas prix tarif tarifs preis preise kosten`)
+steps tutorial setup install dimensions meaning explained precio precios tarifas prix tarif tarifs preis preise kosten`)
 )
 
 // factAsked: the query asks for facts ("how to make a discord server",
