@@ -560,13 +560,13 @@ var heldoutFloors = map[string]struct{ mentionF1, verdict, sentiment, negatives,
 	// Round s10b's classes (casesplit.go, figurative.go, pricerise.go)
 	// lifted it to 59/63; AB 45 → 46/58, X 53 → 54/60 and Y 51 → 52/58
 	// with it (floors raised).
-	"batch-ae.jsonl": {mentionF1: 1.00, verdict: 1.00, sentiment: 0.93, negatives: 1.00, startFound: 1.00},
+	"batch-ae.jsonl": {mentionF1: 1.00, verdict: 1.00, sentiment: 0.95, negatives: 1.00, startFound: 1.00},
 	// AF (74 detection answers, new brands, most of them ordinary words) was
 	// written blind and measured untouched on main (8406a60,
 	// detect/2026.11-10): mention F1 0.930, verdict 0.932 (69/74),
 	// sentiment 19/33, negatives 4/4, word brand at a sentence start found
 	// 15/16. It is round d13's tuning material; out of the calibration.
-	"batch-af.jsonl": {mentionF1: 1.00, verdict: 1.00, sentiment: 0.57, negatives: 1.00, startFound: 1.00},
+	"batch-af.jsonl": {mentionF1: 1.00, verdict: 1.00, sentiment: 0.62, negatives: 1.00, startFound: 1.00},
 	// AG (76 detection answers, 16 new brands, most of them ordinary words)
 	// was written blind and measured untouched on main (8406a60,
 	// detect/2026.11-10): mention F1 0.930, verdict 0.934 (71/76),
@@ -580,7 +580,7 @@ var heldoutFloors = map[string]struct{ mentionF1, verdict, sentiment, negatives,
 	// (567f010): the same answers wrong on both — AH sentiment 45/60,
 	// negatives 15/16; AI mention F1 0.930, verdict 0.933. The next rounds'
 	// tuning material; out of the calibration.
-	"batch-ah.jsonl": {mentionF1: 1.00, verdict: 1.00, sentiment: 0.75, negatives: 0.93, startFound: 1.00},
+	"batch-ah.jsonl": {mentionF1: 1.00, verdict: 1.00, sentiment: 0.76, negatives: 0.93, startFound: 1.00},
 	"batch-ai.jsonl": {mentionF1: 0.92, verdict: 0.93, sentiment: 0.57, negatives: 0.50, startFound: 0.93},
 }
 

@@ -495,7 +495,10 @@
 // or when praise wins but criticism reaches 1.5; otherwise the larger
 // side. A verdict against the brand — a negated endorsement, "not the
 // right tool", "a poor fit", "hard to justify", "skip it", a rival as the
-// better pick, discontinuation, a bare "no" — turns mixed into negative
+// better pick, discontinuation, a bare "no", an answer that opens by
+// telling the reader others share the trouble ("You're not alone — …",
+// "Lots of people have run into this": the query's complaint confirmed,
+// whatever workarounds follow) — turns mixed into negative
 // when N ≥ P: praise beside such a verdict is conceded ("powerful, but
 // rarely the right tool"). The sentences with the strongest criticism and
 // praise are kept (Brand.NegativeEvidence, Result.NegativeEvidence,

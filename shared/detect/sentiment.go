@@ -126,6 +126,7 @@ seemed sounds sound remains remain stays stay becomes become became gets get got
 
 // brandSentiment sets the brand's Sentiment, PositiveEvidence and
 // NegativeEvidence from the text governing its counted mentions.
+
 func (an *analysis) brandSentiment(er *EntityResult) {
 	if !er.Mentioned {
 		return
@@ -365,6 +366,9 @@ func (an *analysis) brandSentiment(er *EntityResult) {
 		}
 	case Positive:
 		P += sentRecommended // "Is X worth it?" — "Yes."
+	}
+	if consolers.opens(text) {
+		verdict = true // "You're not alone — …": the query's complaint confirmed
 	}
 	if an.defectedFrom() {
 		N += sentRecommended // "many teams are moving off X": a reported complaint

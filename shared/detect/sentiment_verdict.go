@@ -436,6 +436,16 @@ func (an *analysis) factSheet(spans, judged int, p, n float64) bool {
 // sheet.
 const minFactSpans = 4
 
+// consolers open an answer that tells the reader others share their
+// trouble with the brand ("You're not alone — sagging is …", "Lots of
+// people have run into this"): the writer confirms the complaint the
+// query brings, a verdict against the brand whatever help follows (the
+// steps that work around it are no praise of it).
+var consolers = phrases(`you're not alone|you are not alone|you aren't alone|you’re not alone|you're not the only one|
+you are not the only one|you’re not the only one|lots of people have run into|many people have run into|
+plenty of people have run into|lots of people have had|many people have had|vous n'êtes pas seul|vous n'êtes pas le seul|
+no eres el único|no estás solo|du bist nicht allein|sie sind nicht allein`)
+
 // onlyIfOpeners open a bare answer that grants the brand a case only
 // ("Is X worth it?" — "Only if Ultimate Team is your whole life."): a
 // qualified no.

@@ -93,6 +93,13 @@ func TestSentimentDominance(t *testing.T) {
 			"Zestora's wool coats still get good reviews. That said, long-time customers say quality has slipped: thinner fabrics and uneven sizing. Some pieces are great value; others aren't worth the price. Check recent reviews before buying.", Mixed},
 		{"a case set aside by a turn", "zestora opiniones",
 			"Depende de la zona, pero las quejas sobre Zestora se repiten: pedidos que llegan tarde, ingredientes en mal estado y un servicio al cliente muy difícil de contactar. Es cierto que las recetas tienen buena fama. Aun así, hay opciones que dan menos disgustos.", Negative},
+		// an answer that tells the reader others share the trouble confirms it
+		{"not alone, then workarounds", "zestora box arrived warm",
+			"You're not alone. Zestora boxes often arrive warm in summer, and support is slow to reply. The ice packs are good, and a refund for spoiled items usually comes.", Negative},
+		{"many people have run into it", "zestora charged after cancelling",
+			"Many people have run into this with Zestora: cancelling is confusing and some were charged again after a cancelled plan. The app is otherwise easy to use.", Negative},
+		{"the same answer without the consolation", "zestora box arrived warm",
+			"Zestora boxes often arrive warm in summer, and support is slow to reply. The ice packs are good, and a refund for spoiled items usually comes.", Mixed},
 		// all that follows is bad news: the praise before was a concession
 		{"the problems start", "zestora review",
 			"Zestora is convenient: meals arrive ready to heat in two minutes. The problems start after the first box. Portions shrink, deliveries slip and cancelling takes several emails.", Negative},
