@@ -429,7 +429,11 @@
 // clause no polar word reads is a reservation; a sentence opening with
 // "But"/"However" turns the one before it. A caveat announced as "the
 // catch", "its main drawback" makes the answer mixed unless a verdict
-// stands against the brand; a labelled verdict line ("Bottom line: …")
+// stands against the brand, but not the complaint left over after what
+// most reviewers say ("customers generally rate it highly; the main
+// limitation is …", "reviews are mostly positive, with most complaints
+// about …"): beside that reported praise it is a minor caveat, as "the
+// only real drawback" is; a labelled verdict line ("Bottom line: …")
 // decides a mixed reading. A bare "Yes." answers only a question of
 // judgement, a plan's limit is a fact, a negated criticism ("no known
 // breach") weighs ×0.4, and a comparison table's row counts only the

@@ -175,6 +175,41 @@ func minimisedCaveat(t string) bool {
 	}
 }
 
+// reportedResidue: t reports what most of the brand's reviewers think
+// and then the complaint left over — "Customer reviews are generally
+// positive, with most complaints about slow underwriting", "Owners mostly
+// praise the meter; the common gripe is …" —: beside the praise it
+// reports (the caller asks), the complaint is the minority's, a minor
+// caveat.
+func reportedResidue(t string) bool {
+	reporter, most := false, false
+	for pos := 0; ; {
+		w, np := wordAtAny(t, pos)
+		switch {
+		case w == "":
+			return false
+		case inSet(reporterNouns, w) || inSet(reportNouns, w):
+			reporter = true
+		case inSet(majorityWords, w):
+			most = true
+		case reporter && most && (inSet(caveatNouns, w) || inSet(minorCaveats, w) || inSet(residueNouns, w)):
+			return true
+		}
+		pos = np
+	}
+}
+
+var (
+	// reportNouns carry a verdict of the brand's reviewers ("reviews are
+	// generally positive").
+	reportNouns = set(`reviews ratings feedback`)
+	// majorityWords say the report is most reviewers' ("overall,
+	// reviewers rate it well").
+	majorityWords = set(`generally mostly largely broadly overall overwhelmingly`)
+	// residueNouns name the complaint left over.
+	residueNouns = set(`complaints criticism criticisms`)
+)
+
 var (
 	// warnConditions open a case or an exception ("if you have a choice",
 	// "unless you're on iPhone"); a warning is restricted to a case only by

@@ -55,6 +55,8 @@ func TestSentimentDominance(t *testing.T) {
 			"Zestora has excellent recipes, fast delivery and friendly support. The only real drawback is that the boxes use a lot of packaging. For weeknight cooking, it's the one I'd pick.", Positive},
 		{"a small price to pay", "zestora review",
 			"Zestora's recipes are excellent and the ingredients are always fresh. The delivery app is a nightmare, but regulars call that a small price to pay.", Positive},
+		{"reviewers' praise with the complaint left over", "zestora review",
+			"Zestora delivers on time and the recipes change weekly. Subscribers generally rate it highly for freshness; the common gripe is the packaging.", Positive},
 		{"the main drawback stays two-sided", "zestora review",
 			"Zestora has excellent recipes and fast delivery. The main drawback is slow support when a box goes missing.", Mixed},
 		// a frame that opens the other side makes praise two-sided
@@ -130,6 +132,27 @@ func TestMinimisedCaveat(t *testing.T) {
 		t.Run(tc.text, func(t *testing.T) {
 			if got := minimisedCaveat(tc.text); got != tc.want {
 				t.Errorf("minimisedCaveat(%q) = %v, want %v", tc.text, got, tc.want)
+			}
+		})
+	}
+}
+
+func TestReportedResidue(t *testing.T) {
+	cases := []struct {
+		text string
+		want bool
+	}{
+		{"Buyers largely like the blender; the usual gripe is the noise.", true},
+		{"Overall, owners rate it well, with most complaints about the lid.", true},
+		{"Reviews are mostly warm, and the criticism centres on delivery.", true},
+		{"The main drawback is the price.", false},                        // no report of most reviewers
+		{"It is generally quiet; the main drawback is the price.", false}, // the writer's own caveat
+		{"Most complaints are about the noise.", false},                   // no majority report before it
+	}
+	for _, tc := range cases {
+		t.Run(tc.text, func(t *testing.T) {
+			if got := reportedResidue(tc.text); got != tc.want {
+				t.Errorf("reportedResidue(%q) = %v, want %v", tc.text, got, tc.want)
 			}
 		})
 	}
