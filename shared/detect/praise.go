@@ -73,12 +73,13 @@ remain`)
 	// lookVerbs before a price word make it the look of quality: "looks
 	// more expensive than it is"; a price felt ("feels expensive") is
 	// paid, and stays criticism.
-	// rateForms with a grade ("reviewers rate it well", "rated highly")
-	rateForms  = set(`rate rates rated`)
-	rateGrades = set(`highly well favourably favorably`)
 	lookVerbs  = set(`looks look looked looking`)
 	priceLooks = set(`expensive pricey premium upscale high-end luxurious`)
 	lookGrades = set(`more far much way`)
+	// rateForms with a grade report praise: "reviewers rate it well",
+	// "rated highly", "highly rated".
+	rateForms  = set(`rate rates rated`)
+	rateGrades = set(`highly well favourably favorably`)
 )
 
 // praiseIdiom returns lexPositive when the word w (ending at pos, before

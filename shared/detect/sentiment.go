@@ -126,7 +126,6 @@ seemed sounds sound remains remain stays stay becomes become became gets get got
 
 // brandSentiment sets the brand's Sentiment, PositiveEvidence and
 // NegativeEvidence from the text governing its counted mentions.
-
 func (an *analysis) brandSentiment(er *EntityResult) {
 	if !er.Mentioned {
 		return

@@ -478,7 +478,7 @@ const minFactSpans = 4
 // steps that work around it are no praise of it).
 var consolers = phrases(`you're not alone|you are not alone|you aren't alone|you’re not alone|you're not the only one|
 you are not the only one|you’re not the only one|lots of people have run into|many people have run into|
-plenty of people have run into|lots of people have had|many people have had|vous n'êtes pas seul|vous n'êtes pas le seul|
+plenty of people have run into|vous n'êtes pas seul|vous n'êtes pas le seul|
 no eres el único|no estás solo|du bist nicht allein|sie sind nicht allein`)
 
 // onlyIfOpeners open a bare answer that grants the brand a case only
