@@ -429,7 +429,11 @@
 // clause no polar word reads is a reservation; a sentence opening with
 // "But"/"However" turns the one before it. A caveat announced as "the
 // catch", "its main drawback" makes the answer mixed unless a verdict
-// stands against the brand; a labelled verdict line ("Bottom line: …")
+// stands against the brand, but not the complaint left over after what
+// most reviewers say ("customers generally rate it highly; the main
+// limitation is …", "reviews are mostly positive, with most complaints
+// about …"): beside that reported praise it is a minor caveat, as "the
+// only real drawback" is; a labelled verdict line ("Bottom line: …")
 // decides a mixed reading. A bare "Yes." answers only a question of
 // judgement, a plan's limit is a fact, a negated criticism ("no known
 // breach") weighs ×0.4, and a comparison table's row counts only the
@@ -497,7 +501,10 @@
 // or when praise wins but criticism reaches 1.5; otherwise the larger
 // side. A verdict against the brand — a negated endorsement, "not the
 // right tool", "a poor fit", "hard to justify", "skip it", a rival as the
-// better pick, discontinuation, a bare "no" — turns mixed into negative
+// better pick, discontinuation, a bare "no", an answer that opens by
+// telling the reader others share the trouble ("You're not alone — …",
+// "Lots of people have run into this": the query's complaint confirmed,
+// whatever workarounds follow) — turns mixed into negative
 // when N ≥ P: praise beside such a verdict is conceded ("powerful, but
 // rarely the right tool"). The sentences with the strongest criticism and
 // praise are kept (Brand.NegativeEvidence, Result.NegativeEvidence,

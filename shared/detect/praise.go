@@ -20,7 +20,7 @@ import "strings"
 // it with one filtered lookup.
 var praiseTriggers = func() map[string]bool {
 	m := set(`no-brainer no-brainers second runner-up runners-up default ahead off edge`)
-	for _, s := range []map[string]bool{pickVerbs, everythingWords, arrivalVerbs, parityVerbs, priceLooks, choiceNouns} {
+	for _, s := range []map[string]bool{pickVerbs, everythingWords, arrivalVerbs, parityVerbs, priceLooks, choiceNouns, rateForms, rateGrades} {
 		for w := range s {
 			m[w] = true
 		}
@@ -76,6 +76,10 @@ remain`)
 	lookVerbs  = set(`looks look looked looking`)
 	priceLooks = set(`expensive pricey premium upscale high-end luxurious`)
 	lookGrades = set(`more far much way`)
+	// rateForms with a grade report praise: "reviewers rate it well",
+	// "rated highly", "highly rated".
+	rateForms  = set(`rate rates rated`)
+	rateGrades = set(`highly well favourably favorably`)
 )
 
 // praiseIdiom returns lexPositive when the word w (ending at pos, before
@@ -224,6 +228,9 @@ func (an *analysis) praiseWord(w, before, before2 string, pos, e int) uint8 {
 		return lexPositive // "now matches Apple Music on quality": level with a rival
 	case inSet(priceLooks, w) && (inSet(lookVerbs, before) || inSet(lookGrades, before) && inSet(lookVerbs, before2)):
 		return lexPositive // "looks more expensive than the price"
+	case inSet(rateGrades, w) && (inSet(rateForms, before) || inSet(rateForms, before2)),
+		inSet(rateForms, w) && inSet(rateGrades, before):
+		return lexPositive // "customers rate it highly", "highly rated": a reported grade
 	}
 	return 0
 }

@@ -285,10 +285,11 @@ func (an *analysis) brandSentiment(er *EntityResult) {
 		if someOthers(text[s:e]) {
 			split, v = true, false // sentiment_verdict.go: "Some pieces are great value; others aren't"
 		}
-		if minimisedCaveat(text[s:e]) || caveatClosed(text[s:e]) {
+		if minimisedCaveat(text[s:e]) || caveatClosed(text[s:e]) || p >= sentNeutral && reportedResidue(text[s:e]) {
 			// "The only real drawback is …", "a small price to pay": a
 			// caveat the writer plays down announces no second side
-			// (praise.go: "…, but that's about it")
+			// (praise.go: "…, but that's about it"; "reviews are generally
+			// positive, with most complaints about …")
 			minimised, an.sent.caveat = true, caveatBefore
 			n *= sentSoften // praise.go: a minor caveat weighs half
 		} else if an.sent.caveat && elseScoped(text[s:e], p, n) {
@@ -365,6 +366,9 @@ func (an *analysis) brandSentiment(er *EntityResult) {
 		}
 	case Positive:
 		P += sentRecommended // "Is X worth it?" — "Yes."
+	}
+	if consolers.opens(text) {
+		verdict = true // "You're not alone — …": the query's complaint confirmed
 	}
 	if an.defectedFrom() {
 		N += sentRecommended // "many teams are moving off X": a reported complaint

@@ -175,6 +175,41 @@ func minimisedCaveat(t string) bool {
 	}
 }
 
+// reportedResidue: t reports what most of the brand's reviewers think
+// and then the complaint left over — "Customer reviews are generally
+// positive, with most complaints about slow underwriting", "Owners mostly
+// praise the meter; the common gripe is …" —: beside the praise it
+// reports (the caller asks), the complaint is the minority's, a minor
+// caveat.
+func reportedResidue(t string) bool {
+	reporter, most := false, false
+	for pos := 0; ; {
+		w, np := wordAtAny(t, pos)
+		switch {
+		case w == "":
+			return false
+		case inSet(reporterNouns, w) || inSet(reportNouns, w):
+			reporter = true
+		case inSet(majorityWords, w):
+			most = true
+		case reporter && most && (inSet(caveatNouns, w) || inSet(minorCaveats, w) || inSet(residueNouns, w)):
+			return true
+		}
+		pos = np
+	}
+}
+
+var (
+	// reportNouns carry a verdict of the brand's reviewers ("reviews are
+	// generally positive").
+	reportNouns = set(`reviews ratings feedback`)
+	// majorityWords say the report is most reviewers' ("overall,
+	// reviewers rate it well").
+	majorityWords = set(`generally mostly largely broadly overall overwhelmingly`)
+	// residueNouns name the complaint left over.
+	residueNouns = set(`complaints criticism criticisms`)
+)
+
 var (
 	// warnConditions open a case or an exception ("if you have a choice",
 	// "unless you're on iPhone"); a warning is restricted to a case only by
@@ -438,6 +473,16 @@ func (an *analysis) factSheet(spans, judged int, p, n float64) bool {
 // minFactSpans: an answer this long with a single judgement is a fact
 // sheet.
 const minFactSpans = 4
+
+// consolers open an answer that tells the reader others share their
+// trouble with the brand ("You're not alone — sagging is …", "Lots of
+// people have run into this"): the writer confirms the complaint the
+// query brings, a verdict against the brand whatever help follows (the
+// steps that work around it are no praise of it).
+var consolers = phrases(`you're not alone|you are not alone|you aren't alone|you’re not alone|you're not the only one|
+you are not the only one|you’re not the only one|lots of people have run into|many people have run into|
+plenty of people have run into|vous n'êtes pas seul|vous n'êtes pas le seul|
+no eres el único|no estás solo|du bist nicht allein|sie sind nicht allein`)
 
 // onlyIfOpeners open a bare answer that grants the brand a case only
 // ("Is X worth it?" — "Only if Ultimate Team is your whole life."): a

@@ -55,6 +55,8 @@ func TestSentimentDominance(t *testing.T) {
 			"Zestora has excellent recipes, fast delivery and friendly support. The only real drawback is that the boxes use a lot of packaging. For weeknight cooking, it's the one I'd pick.", Positive},
 		{"a small price to pay", "zestora review",
 			"Zestora's recipes are excellent and the ingredients are always fresh. The delivery app is a nightmare, but regulars call that a small price to pay.", Positive},
+		{"reviewers' praise with the complaint left over", "zestora review",
+			"Zestora delivers on time and the recipes change weekly. Subscribers generally rate it highly for freshness; the common gripe is the packaging.", Positive},
 		{"the main drawback stays two-sided", "zestora review",
 			"Zestora has excellent recipes and fast delivery. The main drawback is slow support when a box goes missing.", Mixed},
 		// a frame that opens the other side makes praise two-sided
@@ -97,6 +99,13 @@ func TestSentimentDominance(t *testing.T) {
 			"Zestora's wool coats still get good reviews. That said, long-time customers say quality has slipped: thinner fabrics and uneven sizing. Some pieces are great value; others aren't worth the price. Check recent reviews before buying.", Mixed},
 		{"a case set aside by a turn", "zestora opiniones",
 			"Depende de la zona, pero las quejas sobre Zestora se repiten: pedidos que llegan tarde, ingredientes en mal estado y un servicio al cliente muy difícil de contactar. Es cierto que las recetas tienen buena fama. Aun así, hay opciones que dan menos disgustos.", Negative},
+		// an answer that tells the reader others share the trouble confirms it
+		{"not alone, then workarounds", "zestora box arrived warm",
+			"You're not alone. Zestora boxes often arrive warm in summer, and support is slow to reply. The ice packs are good, and a refund for spoiled items usually comes.", Negative},
+		{"many people have run into it", "zestora charged after cancelling",
+			"Many people have run into this with Zestora: cancelling is confusing and some were charged again after a cancelled plan. The app is otherwise easy to use.", Negative},
+		{"the same answer without the consolation", "zestora box arrived warm",
+			"Zestora boxes often arrive warm in summer, and support is slow to reply. The ice packs are good, and a refund for spoiled items usually comes.", Mixed},
 		// all that follows is bad news: the praise before was a concession
 		{"the problems start", "zestora review",
 			"Zestora is convenient: meals arrive ready to heat in two minutes. The problems start after the first box. Portions shrink, deliveries slip and cancelling takes several emails.", Negative},
@@ -122,11 +131,17 @@ func TestMinimisedCaveat(t *testing.T) {
 		{"It only fixes the problem in part.", false},
 		{"Works only with problem sets from the book.", false},
 		{"Several drawbacks pile up.", false},
+		// the complaint left over after what most reviewers say (reportedResidue)
+		{"Buyers largely like the blender; the usual gripe is the noise.", true},
+		{"Overall, owners rate it well, with most complaints about the lid.", true},
+		{"Reviews are mostly warm, and the criticism centres on delivery.", true},
+		{"It is generally quiet; the main drawback is the price.", false}, // the writer's own caveat
+		{"Most complaints are about the noise.", false},                   // no majority report before it
 	}
 	for _, tc := range cases {
 		t.Run(tc.text, func(t *testing.T) {
-			if got := minimisedCaveat(tc.text); got != tc.want {
-				t.Errorf("minimisedCaveat(%q) = %v, want %v", tc.text, got, tc.want)
+			if got := minimisedCaveat(tc.text) || reportedResidue(tc.text); got != tc.want {
+				t.Errorf("minimisedCaveat or reportedResidue(%q) = %v, want %v", tc.text, got, tc.want)
 			}
 		})
 	}

@@ -89,7 +89,8 @@ var vaderFilter = sync.OnceValue(func() *wordFilter { return newWordFilter(vader
 // from their meaning in product writing before any batch was scored with
 // VADER, not from any answer's result; "create" and "cancel" (a server
 // "can be created", a plan "is cancelled in the store") are what the
-// user does in how-to answers.
+// user does in how-to answers; "alone" is "on its own" ("the base plan
+// alone", "you're not alone" is no praise).
 var vaderNeutral = set(`
 free support supports supported supporting share shares shared sharing like likes liked please
 care cares help helps helped helping kind sure yes no ok okay well pretty agree agrees
@@ -107,5 +108,5 @@ limit limits block blocks blocked stop stops stopped
 grant grants granted award awards awarded prize prizes
 feature featured features
 create creates created creating cancel cancels cancelled canceled cancelling canceling
-loyalty promised
+loyalty promised alone
 `)
