@@ -81,7 +81,7 @@ func (an *analysis) classify() {
 		if c.state != candAccepted {
 			continue
 		}
-		if (c.kind == KindDomain || an.d.pats[c.pat].domain) && (inLinkTarget(an.text, an.sc.sents[c.srec].rawStart, c.start) || citationForm(an.text, c.start, c.end)) {
+		if c.kind == KindDomain && (inLinkTarget(an.text, an.sc.sents[c.srec].rawStart, c.start) || citationForm(an.text, c.start, c.end)) {
 			c.link = true
 			continue
 		}
@@ -285,13 +285,6 @@ func (an *analysis) unknownRefs(c *cand) (unknown, hedged bool) {
 			// "Signal keeps no data about you": the statement has an
 			// object of its own, not the mention before it.
 			if o := statementObject(text, m, rec.end); o != "" && !inSet(referringWords, o) {
-				continue
-			}
-		default:
-			// "As of my latest information, X charged homeowners nothing":
-			// the mention is the subject of a verb with an object, and the
-			// negation after it is that predicate's, not the knowledge term's
-			if w, np := wordAt(text, c.end, rec.end); verbWithObject(text, w, np, rec.end) {
 				continue
 			}
 		}

@@ -121,17 +121,13 @@
 // a sentence-initial verb with an object ("Craft a reply": −1.0), "of"
 // after it ("Notion of progress": −0.8), a UI command before it ("click
 // Zoom", "uncheck Zoom": −1.0), a step of a menu path after its root
-// ("Settings > Display > Zoom", "Layer > New Layer Based Zoom": −3.0; the
-// root, "Zoom > Settings", is the
+// ("Settings > Display > Zoom": −3.0; the root, "Zoom > Settings", is the
 // application and costs nothing), a title whose every word is capitalised,
 // or a line in capitals (−0.5, and its capitals say nothing; so do a
 // heading's in headline style — every word but the function words
 // capitalised, two of them common words: "## How the Rover Drives on
 // Mars" — without the penalty, unless the heading opens with the name,
-// its topic, or is a heading of names; a topic's heading, the name
-// followed only by capitalised common words and function words, "## Zoom
-// Setup Basics", takes no product line from the next word's capital, unless
-// a model's number follows, "**Zoom Rooms 2**"), a
+// its topic, or is a heading of names), a
 // hyphenated suffix other than "-like", "-style", "-based", …
 // ("Mercury-free": −0.7), a natural kind after it or defining it ("the
 // Amazon basin", "Mercury is the smallest planet", "**Amazon** – the
@@ -299,9 +295,7 @@
 // habe keine Informationen über X", "No tengo información sobre X"). A
 // statement with an object of its own after the mention ("Signal keeps
 // no data about you") is about that object, unless the object refers back
-// ("… about it"); a negation after the mention's own verb and object is
-// its predicate's, whatever knowledge term comes before ("On my latest
-// information, X charged sellers nothing"). So "I'm not able to find
+// ("… about it"). So "I'm not able to find
 // reliable details on X", "There isn't enough reliable information
 // available to me about X" and "I can't describe X reliably" are
 // ignorance, while "X doesn't require any knowledge of SQL" and "X is not
@@ -320,8 +314,7 @@
 // report", "can't quote X's fees with any confidence"). Figures, numbers
 // and statistics are information; "trained on" is knowledge ("doesn't
 // appear in anything I was trained on"); a German speech verb may come
-// last ("nichts Verlässliches sagen"), and certainty is qualified in those
-// languages too ("kann ich nicht mit Sicherheit sagen"); "known to <verb>" states what the
+// last ("nichts Verlässliches sagen"); "known to <verb>" states what the
 // product does ("has been known to drop edits") and is no ignorance. A
 // price word (pricing, prices, rates, fees, costs) is a knowledge term
 // only after a negation and a currency qualifier ("I don't have reliable,
@@ -518,8 +511,7 @@
 // link target, a link whose anchor is the address itself
 // ("[acme.com/docs](https://acme.com/docs)"), a URL ("https://…",
 // "www.…", a host on the domain or the domain with a path: "orders.acme.com",
-// "acme.com/docs"), a footnote or a sources line ("Sources: acme.com"),
-// also when a name or alias is written as the domain ("Acme.com"); a
+// "acme.com/docs"), a footnote or a sources line ("Sources: acme.com"); a
 // bare domain in prose ("see acme.com") is a mention; "ordinary_word" when
 // every occurrence of its name is an ordinary word, or when the name does
 // not occur but another form of its word does — a plural noun at a
