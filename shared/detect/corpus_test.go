@@ -552,7 +552,7 @@ var heldoutFloors = map[string]struct{ mentionF1, verdict, sentiment, negatives,
 	// classes fixed (praise fenced off, lists introduced by a colon,
 	// imperative warnings, a rival that wins, two-sided frames, a verdict
 	// of two cases, a fault called the design's intent): 56/60, 17/17.
-	"batch-ad.jsonl": {mentionF1: 0.99, verdict: 0.98, sentiment: 0.93, negatives: 1.00, startFound: 0.96},
+	"batch-ad.jsonl": {mentionF1: 1.00, verdict: 1.00, sentiment: 0.93, negatives: 1.00, startFound: 1.00},
 	// AE (63 sentiment answers, new brands) was written blind and measured
 	// untouched on main (8406a60, detect/2026.11-10): mention F1 1.00,
 	// verdict 1.00, sentiment 46/63, negatives 16/16; floors at those
@@ -572,7 +572,7 @@ var heldoutFloors = map[string]struct{ mentionF1, verdict, sentiment, negatives,
 	// detect/2026.11-10): mention F1 0.930, verdict 0.934 (71/76),
 	// sentiment 20/33, negatives 5/6. Round d14's tuning material; out of
 	// the thresholds' calibration (measureOnly).
-	"batch-ag.jsonl": {mentionF1: 0.97, verdict: 0.97, sentiment: 0.60, negatives: 0.83, startFound: 1.00},
+	"batch-ag.jsonl": {mentionF1: 0.98, verdict: 0.98, sentiment: 0.61, negatives: 0.83, startFound: 1.00},
 	// AH (60 sentiment answers, 60 new brands) and AI (75 detection answers,
 	// 15 new brands) were written blind at the start of round 10 and shown
 	// to nobody tuning: measured untouched on 8406a60 (detect/2026.11-10)

@@ -81,8 +81,10 @@
 //     the query asks about nothing product-like: "is honey healthier than
 //     sugar") or asking about products ("best", "app", "pricing", "vs",
 //     "note-taking", "bank", a product category, a trouble such as
-//     "outage", "data loss", "reliability", or two tracked entities: +0.4;
-//     plural forms count); without a query (Detect) the answer stands in
+//     "outage", "data loss", "reliability" or "reliable", or two tracked
+//     entities: +0.4; plural forms count; the evaluation and comparison
+//     words in the other languages read — "günstig", "beste", "vergleich",
+//     "anbieter", "meilleur", "mejor", "migliore", "melhor", …); without a query (Detect) the answer stands in
 //     for it (+0.4): another tracked entity named by a form that is no
 //     word, or cited (for a competitor, not the brand), or four distinct
 //     product attributes. A query that uses the word as a word takes 1.5
@@ -92,7 +94,7 @@
 //     does netto mean", "flink synonym"), or — in a query about no
 //     product — a place visited or a story's character ("best time to
 //     visit patagonia", "the matrix oracle character"; "best time", "best
-//     way" ask for no product), or the word as a common noun — the head of
+//     way", "most reliable way" ask for no product), or the word as a common noun — the head of
 //     a noun phrase after a determiner and a common word ("the career
 //     ladder", "a mars rover"; not a product's modifier, "the free zoom
 //     plan", nor a rarer word that names a company, "the google nest

@@ -157,15 +157,16 @@ func (an *analysis) prepareQuery() {
 		return
 	}
 	fq := foldString(q)
-	meaning, place, what, strong, compared := false, false, false, false, false
+	meaning, place, what, strong, compared, most := false, false, false, false, false, false
 	for pos := 0; ; {
 		w, next := wordAtAny(q, pos)
 		if w == "" {
 			break
 		}
-		// "best time to visit", "best way to": a superlative of a time or a
-		// way, no product asked for
-		best := strings.EqualFold(w, "best") && inSet(bestNotProduct, peekWordAny(q, next))
+		// "best time to visit", "most reliable way to": a superlative of a
+		// time or a way, no product asked for
+		best := (strings.EqualFold(w, "best") || most) && inSet(bestNotProduct, peekWordAny(q, next))
+		most = strings.EqualFold(w, "most")
 		product := !best && (inSetStem(queryProductWords, w) || inSetStem(categoryNouns, w))
 		if vs := strings.EqualFold(w, "vs") || strings.EqualFold(w, "versus"); vs {
 			// a comparison asks about products unless its sides are kinds
@@ -706,9 +707,12 @@ var (
 	// weakProductWords evaluate or compare anything, products or not
 	// ("is honey good for", "best apple for baking", "safe to eat").
 	weakProductWords = set(`best top good safe worth legit cheap cheapest buy deal deals compare comparison vs versus
-review reviews recommend recommended recommendation options`)
-	// bestNotProduct after "best" ask for a time, a way or a place, not a
-	// product: "best time to visit patagonia", "best way to paddle".
+review reviews recommend recommended recommendation options reliable günstig günstige günstigste billig beste besten
+vergleich meilleur meilleure meilleurs comparatif mejor mejores barato barata comparativa migliore migliori economico
+melhor melhores`)
+	// bestNotProduct after "best" or "most …" ask for a time, a way or a
+	// place, not a product: "best time to visit patagonia", "best way to
+	// paddle", "most reliable way to".
 	bestNotProduct = set(`time times way ways season month months place places age day days`)
 	// queryMeaningWords ask what a word means: the query uses the name as
 	// a word ("canary in a coal mine meaning", "flink synonym", "qué
@@ -2046,8 +2050,10 @@ meetings meeting webinar webinars streaming music photos storage cloud backup pa
 hosting domain analytics marketing seo ads invoicing accounting bookkeeping payroll hr hiring ecommerce e-commerce
 settings install download update login export import sync offline shortcuts extension plugin
 problems problem issues outage outages crash crashes bug bugs loss refund refunds support privacy security
-fees fee reliability uptime
-marketplace delivery grocery groceries retailers shopping subscription subscriptions`)
+fees fee reliability reliable uptime
+marketplace delivery grocery groceries retailers shopping subscription subscriptions
+günstig günstige günstigste billig beste besten vergleich anbieter meilleur meilleure meilleurs comparatif mejor
+mejores barato barata comparativa migliore migliori economico melhor melhores`)
 
 	// platformCues qualify a feature when they come before a name ("iOS
 	// Zoom") and a product after it ("Zoom iOS app").

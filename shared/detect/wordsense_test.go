@@ -50,6 +50,20 @@ func TestClassMenuLabel(t *testing.T) {
 	})
 }
 
+// A query that asks which is reliable or cheap, or the best, in any
+// language the package reads, asks about providers (queryProductWords).
+func TestClassQueryEvaluation(t *testing.T) {
+	crown := Entity{Name: "Crown", Domains: []string{"crown.example"}}
+	runVerdictCases(t, []verdictCase{
+		{"the adjective of reliability", crown, nil, "most reliable pressure washers",
+			"For a machine that outlasts its warranty, start with Crown.", VerdictMentioned},
+		{"German cheap", crown, nil, "paket nach spanien schicken günstig",
+			"In Spanien stellt Crown die meisten Pakete zu.", VerdictMentioned},
+		{"the most reliable way asks for no product", crown, nil, "most reliable way to fix a fence",
+			"Set the posts in concrete and let them cure before you hang the Crown.", VerdictOrdinaryWord},
+	})
+}
+
 func TestClassPlaceQuery(t *testing.T) {
 	albert := Entity{Name: "Albert", Domains: []string{"albert.com"}}
 	canary := Entity{Name: "Canary", Domains: []string{"canary.is"}}
