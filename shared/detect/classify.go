@@ -287,6 +287,13 @@ func (an *analysis) unknownRefs(c *cand) (unknown, hedged bool) {
 			if o := statementObject(text, m, rec.end); o != "" && !inSet(referringWords, o) {
 				continue
 			}
+		default:
+			// "As of my latest information, X charged homeowners nothing":
+			// the mention is the subject of a verb with an object, and the
+			// negation after it is that predicate's, not the knowledge term's
+			if w, np := wordAt(text, c.end, rec.end); verbWithObject(text, w, np, rec.end) {
+				continue
+			}
 		}
 		if hasContrast(region) {
 			continue

@@ -581,7 +581,7 @@ var heldoutFloors = map[string]struct{ mentionF1, verdict, sentiment, negatives,
 	// negatives 15/16; AI mention F1 0.930, verdict 0.933. The next rounds'
 	// tuning material; out of the calibration.
 	"batch-ah.jsonl": {mentionF1: 1.00, verdict: 1.00, sentiment: 0.76, negatives: 0.93, startFound: 1.00},
-	"batch-ai.jsonl": {mentionF1: 0.92, verdict: 0.93, sentiment: 0.60, negatives: 0.50, startFound: 0.93},
+	"batch-ai.jsonl": {mentionF1: 0.98, verdict: 0.98, sentiment: 0.60, negatives: 0.50, startFound: 1.00},
 }
 
 func TestHeldout(t *testing.T) {

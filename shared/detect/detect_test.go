@@ -663,6 +663,11 @@ var detectCases = []detectCase{
 		verdict: VerdictMentioned, count: 1, spans: []span{{0, "Acme"}},
 	},
 	{
+		name: "ignorance: a negation in the name's own predicate", brand: acme, comps: nil,
+		text:    "On my latest information, Acme charged sellers nothing to list their stock.",
+		verdict: VerdictMentioned, count: 1, spans: []span{{26, "Acme"}},
+	},
+	{
 		name: "ignorance: not known for is a product statement", brand: acme, comps: nil,
 		text:    "Acme is not known for its speed.",
 		verdict: VerdictMentioned, count: 1, spans: []span{{0, "Acme"}},

@@ -123,13 +123,17 @@
 // a sentence-initial verb with an object ("Craft a reply": −1.0), "of"
 // after it ("Notion of progress": −0.8), a UI command before it ("click
 // Zoom", "uncheck Zoom": −1.0), a step of a menu path after its root
-// ("Settings > Display > Zoom": −3.0; the root, "Zoom > Settings", is the
+// ("Settings > Display > Zoom", "Layer > New Layer Based Zoom": −3.0; the
+// root, "Zoom > Settings", is the
 // application and costs nothing), a title whose every word is capitalised,
 // or a line in capitals (−0.5, and its capitals say nothing; so do a
 // heading's in headline style — every word but the function words
 // capitalised, two of them common words: "## How the Rover Drives on
 // Mars" — without the penalty, unless the heading opens with the name,
-// its topic, or is a heading of names), a
+// its topic, or is a heading of names; a topic's heading, the name
+// followed only by capitalised common words and function words, "## Zoom
+// Setup Basics", takes no product line from the next word's capital, unless
+// a model's number follows, "**Zoom Rooms 2**"), a
 // hyphenated suffix other than "-like", "-style", "-based", …
 // ("Mercury-free": −0.7), a natural kind after it or defining it ("the
 // Amazon basin", "Mercury is the smallest planet", "**Amazon** – the
@@ -297,7 +301,9 @@
 // habe keine Informationen über X", "No tengo información sobre X"). A
 // statement with an object of its own after the mention ("Signal keeps
 // no data about you") is about that object, unless the object refers back
-// ("… about it"). So "I'm not able to find
+// ("… about it"); a negation after the mention's own verb and object is
+// its predicate's, whatever knowledge term comes before ("On my latest
+// information, X charged sellers nothing"). So "I'm not able to find
 // reliable details on X", "There isn't enough reliable information
 // available to me about X" and "I can't describe X reliably" are
 // ignorance, while "X doesn't require any knowledge of SQL" and "X is not

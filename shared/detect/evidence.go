@@ -972,7 +972,7 @@ func (an *analysis) localEvidence(c *cand) {
 	}
 	start := atSentenceStart(text, rec.rawStart, c.start)
 	style := titleStyle(text, c.start)
-	title := style != styleNone
+	title := style == styleTitle || style == styleHeadline
 	if inSet(nameIntroducers, prev.word) || categoryAside(text, rec.rawStart, c.start) || an.ownCaps(c, prev, next) { // capsform.go
 		// "a product called Fathom", "an app named Ember", "a degreasing
 		// dish soap — Fathom (the unscented one)": the name of a product
@@ -1066,7 +1066,7 @@ func (an *analysis) localEvidence(c *cand) {
 		}
 		score += wNameHeading
 	}
-	if !title && !p.calendar && !feature && next.sep == 0 && (nameLike(next.word) && !inSet(functionWords, next.word) && !inSet(verbParticles, next.word) ||
+	if !title && !p.calendar && !feature && next.sep == 0 && (nameLike(next.word) && style != styleTopic && !inSet(functionWords, next.word) && !inSet(verbParticles, next.word) ||
 		startsWithDigit(next.word) && len(next.word) <= 4) || // "Bear 2", "Things 3"
 		!title && !p.calendar && !feature && next.sep == 0 && editionFollows(text, c.end, rec.end) ||
 		!p.calendar && !cue && an.productNounFollows(c, rec) {
@@ -1520,9 +1520,10 @@ func (an *analysis) verbUse(c *cand, rec *sentRec, prev, next tok, initial bool)
 
 // uiPath: the word is a step of a menu path ("Settings > Display > Zoom",
 // "View → Zoom"): the nearest non-space character on either side, past
-// markdown emphasis, is a path separator.
+// markdown emphasis, is a path separator — on the left past the step's
+// other capitalised words ("Layer > New Layer Based Slice").
 func uiPath(text string, start, end int) bool {
-	p := start
+	p := stepStart(text, start)
 	for k := 0; p > 0 && k < 8; k++ {
 		r, size := utf8.DecodeLastRuneInString(text[:p])
 		if !pathPadding(r) {
@@ -1544,6 +1545,20 @@ func uiPath(text string, start, end int) bool {
 	return false
 }
 
+// stepStart: where the menu step holding the word at start begins, past
+// up to three capitalised words a space apart before it ("New Layer Based
+// Slice").
+func stepStart(text string, start int) int {
+	for k := 0; k < 3; k++ {
+		w, ws := wordBefore(text, start)
+		if w == "" || text[ws+len(w):start] != " " || !unicode.IsUpper(firstRune(w)) {
+			break
+		}
+		start = ws
+	}
+	return start
+}
+
 func isPathSep(r rune) bool { return r == '>' || r == '→' || r == '›' || r == '»' || r == '➜' }
 
 // pathPadding may stand between a menu step and its separator: spaces,
@@ -1559,7 +1574,7 @@ func pathPadding(r rune) bool {
 // uiPathRoot: the word opens its menu path ("Zoom > Settings > Audio"):
 // the application whose menus follow, not one of its settings.
 func uiPathRoot(text string, start int) bool {
-	p := start
+	p := stepStart(text, start)
 	for k := 0; p > 0 && k < 8; k++ {
 		r, size := utf8.DecodeLastRuneInString(text[:p])
 		if !pathPadding(r) {
@@ -1596,7 +1611,8 @@ const maxTitleBytes = 200
 // written in capitals, or is a heading in headline style (below):
 // capitalisation there says nothing about names.
 func titleCaseLine(text string, pos int) bool {
-	return titleStyle(text, pos) != styleNone
+	s := titleStyle(text, pos)
+	return s == styleTitle || s == styleHeadline
 }
 
 // Styles of a line's capitals (titleStyle).
@@ -1604,6 +1620,7 @@ const (
 	styleNone     = iota
 	styleTitle    // every word capitalised, function words included, or all capitals
 	styleHeadline // a heading with every word but the function words capitalised
+	styleTopic    // a heading that opens with the name, the common words after it capitalised
 )
 
 // titleStyle reads the capitals of the line holding pos.
@@ -1623,6 +1640,7 @@ func titleStyle(text string, pos int) int {
 	words, upper, lowerFn, upperFn, lowerContent, commonCaps := 0, 0, 0, 0, 0, 0
 	first := false   // the word at pos opens the line
 	counted := false // a number opens the line
+	model := false   // a number follows a word ("Cricut Maker 3")
 	firstCommon := false
 	allCaps := true
 	for p := ls; p < le; {
@@ -1635,6 +1653,7 @@ func titleStyle(text string, pos int) int {
 		r := firstRune(w)
 		if !unicode.IsLetter(r) {
 			counted = counted || words == 0 && unicode.IsDigit(r)
+			model = model || words > 0 && unicode.IsDigit(r)
 			continue
 		}
 		words++
@@ -1660,6 +1679,13 @@ func titleStyle(text string, pos int) int {
 		if strings.ContainsFunc(w, unicode.IsLower) { // no allocation, unlike ToUpper
 			allCaps = false
 		}
+	}
+	if first && !model && words >= 2 && commonCaps+lowerFn == words-1 && headingLine(text[ls:le]) {
+		// "## Picnic Spots", "## Porch Framing Basics": the heading's topic,
+		// whose other words take capitals as any heading's do; they are
+		// no product line's name ("Square Register"), unless a model's
+		// number follows ("**Cricut Maker 3**")
+		return styleTopic
 	}
 	if words < 3 {
 		return styleNone

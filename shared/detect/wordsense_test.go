@@ -47,6 +47,26 @@ func TestClassMenuLabel(t *testing.T) {
 			"Warp is a Rust-based terminal with command search built in. Open **Warp › Settings › Appearance** to pick a theme.", VerdictMentioned},
 		{"a lower-case cue is no label", warp, nil, "how to change the terminal font",
 			"In the Warp app, fonts live under **Settings › Appearance › Text**.", VerdictMentioned},
+		{"the word ends a step of several words", warp, nil, "how to bend a logo in illustrator",
+			"Pick the **Warp Tool** in the toolbar, or go to **Effect > Distort Shape Warp** for an arc.", VerdictOrdinaryWord},
+		{"a step of several words under the app", warp, nil, "best terminal for mac developers",
+			"Warp is a Rust-based terminal with command search built in. Open **Warp Preview › Settings** to try new features.", VerdictMentioned},
+	})
+}
+
+// A heading that opens with the word, the common words after it
+// capitalised as any heading's are (styleTopic): the next word's capital is
+// the heading's, no product line's name.
+func TestClassHeadingTopic(t *testing.T) {
+	patio := Entity{Name: "Patio", Domains: []string{"patio.com"}}
+	cricut := Entity{Name: "Cricut", Domains: []string{"cricut.com"}}
+	runVerdictCases(t, []verdictCase{
+		{"a heading's topic", patio, nil, "how to lay a paver patio on a slope",
+			"## Patio Layout Basics\n\nPatio slabs need a gentle fall away from the house so rain runs off.", VerdictOrdinaryWord},
+		{"two words", patio, nil, "cheap patio ideas for a small garden",
+			"### Patio Tips\n\nGravel and a few reclaimed slabs cost far less than new stone.", VerdictOrdinaryWord},
+		{"a model's number is a product line", cricut, nil, "which cutting machine for vinyl",
+			"**Cricut Maker 3**\n\nCuts smart vinyl without a mat, up to twelve feet at a time.", VerdictMentioned},
 	})
 }
 
