@@ -81,7 +81,7 @@ func (an *analysis) classify() {
 		if c.state != candAccepted {
 			continue
 		}
-		if c.kind == KindDomain && (inLinkTarget(an.text, an.sc.sents[c.srec].rawStart, c.start) || citationForm(an.text, c.start, c.end)) {
+		if (c.kind == KindDomain || an.d.pats[c.pat].domain) && (inLinkTarget(an.text, an.sc.sents[c.srec].rawStart, c.start) || citationForm(an.text, c.start, c.end)) {
 			c.link = true
 			continue
 		}

@@ -457,6 +457,12 @@ var detectCases = []detectCase{
 		cited: no,
 	},
 	{
+		name: "an alias that is the domain, in a sources line", brand: Entity{Name: "Acme", Aliases: []string{"Acme.com"}, Domains: []string{"acme.com"}},
+		text:    "Most shops give you a month to send it back.\n\nSources: https://www.acme.com/help/returns",
+		verdict: VerdictCitedOnly, count: 0, spans: []span{},
+		cited: yes,
+	},
+	{
 		name: "link target only", brand: acme, comps: nil,
 		text:    "Read the [guide](https://acme.com/guide) first.",
 		verdict: VerdictCitedOnly, count: 0, spans: []span{},
@@ -661,6 +667,12 @@ var detectCases = []detectCase{
 		name: "ignorance: knowledge of the user is no ignorance", brand: acme, comps: nil,
 		text:    "Acme doesn't require any knowledge of SQL, and you don't need to know how to code.",
 		verdict: VerdictMentioned, count: 1, spans: []span{{0, "Acme"}},
+	},
+	{
+		name: "ignorance: German, said with certainty", brand: acme, comps: nil,
+		text:    "Wer Acme heute leitet, kann ich nicht mit Gewissheit sagen.",
+		verdict: VerdictUnknownToModel, count: 0, spans: []span{},
+		unknownMention: true,
 	},
 	{
 		name: "ignorance: a negation in the name's own predicate", brand: acme, comps: nil,

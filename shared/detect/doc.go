@@ -322,7 +322,8 @@
 // report", "can't quote X's fees with any confidence"). Figures, numbers
 // and statistics are information; "trained on" is knowledge ("doesn't
 // appear in anything I was trained on"); a German speech verb may come
-// last ("nichts Verlässliches sagen"); "known to <verb>" states what the
+// last ("nichts Verlässliches sagen"), and certainty is qualified in those
+// languages too ("kann ich nicht mit Sicherheit sagen"); "known to <verb>" states what the
 // product does ("has been known to drop edits") and is no ignorance. A
 // price word (pricing, prices, rates, fees, costs) is a knowledge term
 // only after a negation and a currency qualifier ("I don't have reliable,
@@ -528,7 +529,8 @@
 // link target, a link whose anchor is the address itself
 // ("[acme.com/docs](https://acme.com/docs)"), a URL ("https://…",
 // "www.…", a host on the domain or the domain with a path: "orders.acme.com",
-// "acme.com/docs"), a footnote or a sources line ("Sources: acme.com"); a
+// "acme.com/docs"), a footnote or a sources line ("Sources: acme.com"),
+// also when a name or alias is written as the domain ("Acme.com"); a
 // bare domain in prose ("see acme.com") is a mention; "ordinary_word" when
 // every occurrence of its name is an ordinary word, or when the name does
 // not occur but another form of its word does — a plural noun at a

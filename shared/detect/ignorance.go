@@ -69,7 +69,8 @@ var ignoranceWords = func() map[string]uint16 {
 	add(igExist, `there available publicly public online accessible`)
 	add(igQualify, `reliably accurately confidently confidence much anything what whether how specifics details definitively
 		certainty sure precisely exactly authoritatively meaningfully about assessment opinion evaluation
-		overview comparison informed verlässliches verlässlich zuverlässiges genaues fiable fiables précis nada`)
+		overview comparison informed verlässliches verlässlich zuverlässiges genaues sicherheit gewissheit fiable fiables précis
+		certitude certeza certezza nada`)
 	add(igNegCog, `unfamiliar unaware unknown unverified`)
 	add(igBlock, `better best than more worse`)
 	add(igEnough, `enough`)
