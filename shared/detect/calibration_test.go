@@ -78,7 +78,8 @@ type sentimentSet struct {
 var measureOnly = map[string]bool{"batch-p.jsonl": true, "batch-q.jsonl": true, "batch-r.jsonl": true, "batch-s.jsonl": true, "batch-t.jsonl": true, "batch-u.jsonl": true, "batch-v.jsonl": true, "batch-w.jsonl": true,
 	"batch-x.jsonl": true, "batch-y.jsonl": true, "batch-z.jsonl": true, "batch-o.jsonl": true, "batch-aa.jsonl": true,
 	"batch-ab.jsonl": true, "batch-ac.jsonl": true, "batch-ad.jsonl": true, "batch-ae.jsonl": true, "batch-af.jsonl": true, "batch-ag.jsonl": true,
-	"batch-ah.jsonl": true, "batch-ai.jsonl": true}
+	"batch-ah.jsonl": true, "batch-ai.jsonl": true, "batch-aj.jsonl": true, "batch-ak.jsonl": true, "batch-al.jsonl": true,
+	"batch-am.jsonl": true}
 
 func loadSentimentSets(t *testing.T) []sentimentSet {
 	t.Helper()
