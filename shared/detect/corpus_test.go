@@ -590,8 +590,8 @@ var heldoutFloors = map[string]struct{ mentionF1, verdict, sentiment, negatives,
 	// The next round's tuning material; out of the calibration.
 	"batch-aj.jsonl": {mentionF1: 1.00, verdict: 1.00, sentiment: 0.76, negatives: 1.00, startFound: 1.00},
 	"batch-ak.jsonl": {mentionF1: 0.98, verdict: 0.96, sentiment: 0.79, negatives: 1.00, startFound: 0.95},
-	"batch-al.jsonl": {mentionF1: 0.90, verdict: 0.90, sentiment: 0.70, negatives: 0.80, startFound: 1.00},
-	"batch-am.jsonl": {mentionF1: 0.94, verdict: 0.94, sentiment: 0.81, negatives: 1.00, startFound: 1.00},
+	"batch-al.jsonl": {mentionF1: 0.93, verdict: 0.93, sentiment: 0.70, negatives: 0.80, startFound: 1.00},
+	"batch-am.jsonl": {mentionF1: 0.97, verdict: 0.97, sentiment: 0.81, negatives: 1.00, startFound: 1.00},
 }
 
 func TestHeldout(t *testing.T) {

@@ -105,7 +105,14 @@
 //     uses or fixes: "how to fix discord") — when the word heads its phrase
 //     (a verb, an adverb or nothing follows it: not "how does a rover
 //     sitter get paid", "what do tide pods smell like") and no product
-//     word follows it ("how does a wise transfer work");
+//     word follows it ("how does a wise transfer work"); or, in a query
+//     that names one entity and asks about no product or natural kind,
+//     the word after a determiner or set against another common word
+//     ("where does the kraken legend come from", "a remote work policy",
+//     "whisk vs fork") when the answer writes the word in lower case too
+//     ("a whisk is better"): the answer shares the query's sense, so its
+//     sentence-start and label capitals are the word's (a product's name
+//     takes no determiner: "how to share screen in zoom" keeps it);
 //   - the rest of the answer (iterated, at most eight passes): enumerated
 //     beside an accepted tracked entity (+1.2), heading a list item in a
 //     list of items headed by other tracked entities (+1.2), another

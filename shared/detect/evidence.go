@@ -228,6 +228,9 @@ func (an *analysis) prepareQuery() {
 	// A natural kind outweighs an evaluation any thing takes ("is mercury
 	// in fish safe", "best apple for baking"), not a product's word
 	an.queryNaturalOnly = an.queryNatural && !strong && named <= 1
+	if !an.queryProduct && !an.queryNaturalOnly && named == 1 {
+		an.queryOwnWord(fq) // querysense.go; a natural kind's query reads its namesake already
+	}
 	an.queryTopic = an.queryTopic || an.queryProduct
 	an.queryPhrases(fq)
 }

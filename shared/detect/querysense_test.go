@@ -64,3 +64,23 @@ func TestClassKindsPaired(t *testing.T) {
 			"Slate is the better pick for roofing contractors who quote from photos; Cedar Estimator suits larger firms.", VerdictMentioned},
 	})
 }
+
+func TestClassQueryOwnWord(t *testing.T) {
+	ladle := Entity{Name: "Ladle", Domains: []string{"ladle.app"}}
+	kraken := Entity{Name: "Kraken", Domains: []string{"kraken.com"}}
+	remote := Entity{Name: "Remote", Domains: []string{"remote.com"}}
+	runVerdictCases(t, []verdictCase{
+		{"set against another utensil", ladle, nil, "ladle vs spoon for soup",
+			"A spoon is fine for a single bowl; a ladle is better for serving.\n\n**Ladle**\n- Holds a full portion\n- Pours without dripping", VerdictOrdinaryWord},
+		{"the legend after a determiner", kraken, nil, "where does the kraken legend come from",
+			"The Kraken comes from old sailors' stories of a sea beast off the coast of Iceland.\n\n" +
+				"**Origins**\n- A bishop described the kraken in a natural history of 1752.", VerdictOrdinaryWord},
+		{"a noun the word qualifies after a determiner", remote, nil, "how to write a remote work policy",
+			"A remote work policy says who may work away from the office and how often.\n\n## 3. Location\n" +
+				"Remote employees must work from the state they live in unless a manager approves otherwise.", VerdictOrdinaryWord},
+		{"no determiner: the software the query is in", remote, nil, "how to run payroll in remote",
+			"Remote runs payroll from the Payroll tab each month; approve the remote staff's hours first.", VerdictMentioned},
+		{"the answer never writes the word in lower case", ladle, nil, "ladle vs mealime for meal planning",
+			"Ladle offers shared shopping lists, and its plans start at $4 a month.", VerdictMentioned},
+	})
+}
