@@ -126,13 +126,14 @@ func (an *analysis) kindsPaired(fq string, st, en int) bool {
 
 // queryOwnWord: the query names one entity by a common word, asks nothing
 // of a product, and uses the word as a common noun or adjective — after a
-// determiner ("the kraken legend", "a remote work policy") or set against
-// another common word ("whisk vs fork", "namely vs that is") — and the
-// answer writes that word in lower case itself ("a whisk is better"): the
-// answer takes the query's word in its ordinary sense, so its capitals at
-// a sentence's start or in a label are that word's too. A product's name
-// takes no determiner ("in zoom", and the answer's "pinch to zoom" is
-// another sense).
+// determiner, before no product's noun ("the kraken legend", "a remote
+// work policy"; not "a notion template"), or set against another common
+// word ("whisk vs fork", "namely vs that is": prepareQuery reads such a
+// comparison as one of kinds) — and the answer writes that word in lower
+// case itself ("a whisk is better"): the answer takes the query's word in
+// its ordinary sense, so its capitals at a sentence's start or in a label
+// are that word's too. A product's name takes no determiner ("in zoom",
+// and the answer's "pinch to zoom" is another sense).
 func (an *analysis) queryOwnWord(fq string) {
 	for pi := range an.d.pats {
 		p := &an.d.pats[pi]
@@ -140,12 +141,12 @@ func (an *analysis) queryOwnWord(fq string) {
 			continue
 		}
 		common := anyOccurrence(fq, p.folded, func(st, en int) bool {
-			if w, _ := wordBefore(fq, st); inSet(queryDeterminers, w) {
-				return true
-			}
 			j, np := wordAtAny(fq, en)
+			if w, _ := wordBefore(fq, st); inSet(queryDeterminers, w) {
+				return j == "" || !an.productWord(j) // not "a notion template"
+			}
 			other := peekWordAny(fq, np)
-			return (j == "vs" || j == "versus" || j == "or") && ordinaryLevel(other) > levelShort && !an.d.folded[other]
+			return (j == "vs" || j == "versus") && ordinaryLevel(other) > levelShort && !an.d.folded[other]
 		})
 		for _, o := range p.owners {
 			an.queryWord[o.ent] = an.queryWord[o.ent] || common

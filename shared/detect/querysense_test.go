@@ -80,6 +80,8 @@ func TestClassQueryOwnWord(t *testing.T) {
 				"Remote employees must work from the state they live in unless a manager approves otherwise.", VerdictOrdinaryWord},
 		{"no determiner: the software the query is in", remote, nil, "how to run payroll in remote",
 			"Remote runs payroll from the Payroll tab each month; approve the remote staff's hours first.", VerdictMentioned},
+		{"a product's noun after the word", ladle, nil, "how to share a ladle template",
+			"Ladle templates are shared from the template page with one link. Give the soup a stir with a ladle before you photograph it.", VerdictMentioned},
 		{"the answer never writes the word in lower case", ladle, nil, "ladle vs mealime for meal planning",
 			"Ladle offers shared shopping lists, and its plans start at $4 a month.", VerdictMentioned},
 	})
