@@ -443,7 +443,10 @@
 // limitation is …", "reviews are mostly positive, with most complaints
 // about …"): beside that reported praise it is a minor caveat, as "the
 // only real drawback" is; a labelled verdict line ("Bottom line: …")
-// decides a mixed reading. A bare "Yes." answers only a question of
+// decides a mixed reading, unless its line sets a condition or leaves a
+// case to a rival ("…, but if you want X, Hinge usually wins"; "Si vous
+// préférez …, AXA peut être plus adapté"): a case split, not a verdict
+// for the brand. A bare "Yes." answers only a question of
 // judgement, a plan's limit is a fact, a negated criticism ("no known
 // breach") weighs ×0.4, and a comparison table's row counts only the
 // brand's column. An answer to a question of fact — a how-to, prices,

@@ -341,7 +341,14 @@ func (an *analysis) brandSentiment(er *EntityResult) {
 				p = sentRecommended // praise.go: "**Verdict:** get Pellow."
 			}
 			vp, vn = vp+p, vn+n
-			vCond = vCond || hasWordIn(text[s:e], verdictConditions)
+			// the verdict's whole line: a case left to a rival after the
+			// praise ("…, but if you want X, Hinge wins"; "Si vous préférez
+			// …, AXA peut être plus adapté") sets a condition too
+			le := strings.IndexByte(text[s:], '\n')
+			if le < 0 {
+				le = len(text) - s
+			}
+			vCond = vCond || hasWordIn(text[s:s+le], verdictConditions) || an.turnsToRival(s, e)
 		}
 		P += p
 		N += n

@@ -45,6 +45,10 @@ func TestSentimentDominance(t *testing.T) {
 			"Zestora has excellent recipes and reliable delivery. FreshBox is slower and its support is weak. If you want the cheapest possible kit, you're better off with a supermarket deal.", Positive},
 		{"a verdict for the brand names no rival", "zestora review",
 			"Zestora has excellent recipes, but support is slow.\n\n**Bottom line:** a great pick if you cook twice a week.", Mixed},
+		{"a verdict that leaves a case to a rival", "zestora review",
+			"## Zestora\n\n**Pros**\n- Excellent recipes\n- Reliable delivery\n\n**Cons**\n- Boxes cost $12 a serving\n- No points program\n\n**Summary:** Zestora is a great fit for weeknight cooks, but bigger households may prefer FreshBox.", Mixed},
+		{"a verdict followed by the rival's case", "zestora avis",
+			"**Points forts**\n- Des recettes excellentes\n- Une livraison fiable\n\n**Points faibles**\n- Des boîtes chères\n- Pas de programme de fidélité\n\nEn résumé, Zestora convient bien aux cuisiniers pressés. Si vous cuisinez pour cinq, FreshBox sera plus adapté.", Mixed},
 		// the brand named the better choice without condition: a verdict for it
 		{"the brand the better choice", "zestora or freshbox for a family",
 			"| | Zestora | FreshBox |\n|---|---|---|\n| Recipes | Excellent | Good |\n| App | Limited and slow | Fast |\n\nFor a family of four, Zestora is the better choice. Portions are generous, and the recipes are excellent.", Positive},
