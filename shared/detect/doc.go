@@ -446,7 +446,13 @@
 // decides a mixed reading, unless its line sets a condition or leaves a
 // case to a rival ("…, but if you want X, Hinge usually wins"; "Si vous
 // préférez …, AXA peut être plus adapté"): a case split, not a verdict
-// for the brand. A bare "Yes." answers only a question of
+// for the brand. The same line reads as a verdict against the brand only
+// outside a case and unless it praises, then turns to a part ("works well
+// for commuters, but many users feel the e-bike pricing isn't great value"
+// is a reservation; "…, but it's hard to call it good food" a verdict). A
+// list of faults outnumbering the list of strengths two to one makes the
+// answer negative; with no list of strengths the praise in the prose stands
+// for it, and the faults dominate only at twice its weight. A bare "Yes." answers only a question of
 // judgement, a plan's limit is a fact, a negated criticism ("no known
 // breach") weighs ×0.4, and a comparison table's row counts only the
 // brand's column. An answer to a question of fact — a how-to, prices,

@@ -420,13 +420,16 @@ func (sc *sections) add(text string, s, e int, p, n float64) {
 	}
 }
 
-// verdict reads the tally: a list of faults at least twice as long as the
-// list of strengths (and at least three) is against the brand ("What
-// works": two items; "What renters complain about": five); lists of which
-// neither is twice the other make it two-sided (four pros, four cons; not
-// three pros and one con).
-func (sc *sections) verdict() (against, twoSided bool) {
-	against = sc.cons >= 3 && sc.cons >= 2*sc.pros
+// verdict reads the tally beside the answer's praise p and criticism n: a
+// list of faults at least twice as long as the list of strengths (and at
+// least three) is against the brand ("What works": two items; "What renters
+// complain about": five); with no list of strengths, the praise in the prose
+// stands for it, and the faults dominate only at twice its weight ("one of
+// the nicest-looking apps … The limitations are significant, though:"
+// and three items is two-sided); lists of which neither is twice the other
+// make it two-sided (four pros, four cons; not three pros and one con).
+func (sc *sections) verdict(p, n float64) (against, twoSided bool) {
+	against = sc.cons >= 3 && sc.cons >= 2*sc.pros && (sc.pros > 0 || n >= 2*p)
 	return against, sc.pros > 0 && sc.cons > 0 && sc.cons < 2*sc.pros && sc.pros < 2*sc.cons
 }
 
