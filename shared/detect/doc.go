@@ -510,7 +510,9 @@
 // sentence or the next ("For most people, Ecobee is the better pick") is
 // +1 criticism; trade-offs ("Teams is stronger for meetings") and
 // conditions ("if you already pay for Microsoft 365, Teams is the better
-// fit") are not. A first sentence of at most four words that only says
+// fit") are not, nor is the case a condition leaves over ("It's worth it
+// if your child reads a lot. Otherwise, Libby offers the same for free."):
+// the other side of a split. A first sentence of at most four words that only says
 // yes or no, when the query names the brand ("Honestly, no.", "I
 // wouldn't."), is +1 praise or criticism.
 //
