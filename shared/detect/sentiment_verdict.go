@@ -342,14 +342,14 @@ func (an *analysis) prefersOther(s, e int) bool {
 var (
 	// prosHeads open a section of the brand's strengths ("### What works",
 	// "**Pros**", "Points forts").
-	prosHeads = phrases(`pros|what works|what we like|what i like|what's good|strengths|upsides|advantages|the good|
+	prosHeads = phrases(`pros|what works|where it works|what we like|what i like|what's good|strengths|upsides|advantages|the good|
 ventajas|pros y contras|lo bueno|avantages|points forts|les plus|vorteile|stärken|positive|positiv|the positives|lo positivo|
-lo que más se valora|points positifs|pluspunkte|the case for`)
+lo que más se valora|points positifs|pluspunkte|the case for|positives`)
 	// consHeads open a section of its faults ("**Cons**", "Common
 	// complaints"), besides the counterFrames.
-	consHeads = phrases(`cons|what doesn't work|what we don't like|weaknesses|downsides|drawbacks|the bad|common complaints|
+	consHeads = phrases(`cons|what doesn't work|what's not|what isn't|where it doesn't work|what we don't like|weaknesses|downsides|drawbacks|the bad|common complaints|
 complaints|desventajas|contras|lo malo|inconvénients|points faibles|les moins|nachteile|schwächen|negative|negativ|
-the negatives|lo negativo|pegas|las pegas|points négatifs|kritikpunkte|minuspunkte|the case against`)
+the negatives|negatives|lo negativo|pegas|las pegas|points négatifs|kritikpunkte|minuspunkte|the case against`)
 )
 
 // sectionSide classifies the span [s,e) when it is a heading (a markdown
