@@ -548,10 +548,12 @@ type answerReading struct {
 
 // splitFrames say the answer about the brand depends on the reader's case
 // or is two-sided as a whole: "it depends on what you sell", "it comes down
-// to how you invest", "a mixed picture".
+// to how you invest", "a mixed picture", "opinions are split", "la qualité
+// divise", "die Erfahrungen sind gemischt".
 var splitFrames = phrases(`it depends|depends on what|depends on how|depends on your|comes down to how|comes down to what|
 comes down to your|depending on how|depending on what|depending on your|weigh which|a mixed picture|a mixed bag|depende de|todo depende|ça dépend|cela dépend|tout dépend|
-kommt darauf an|hängt davon ab`)
+kommt darauf an|hängt davon ab|are split|is split|are divided|is divided|been divided|divise|divisent|sont partagés|
+sind gemischt|ist gemischt|están divididas|están divididos`)
 
 // someOthers: t divides the brand's range in two — "Some pieces are great
 // value; others aren't worth the price", "Some models last, others don't":
