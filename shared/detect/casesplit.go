@@ -191,17 +191,22 @@ func (an *analysis) grudgingChoice(s, e int) bool {
 // the brand ("If you travel a lot, EE earns its premium. If you're mostly
 // in a city, Three gives you more data for less."): an alternative offered
 // for the second case is the other side of a split, not a verdict against
-// the brand.
+// the brand. "Otherwise" opens the case left over by a condition anywhere
+// in the sentence before ("It's worth it if your child reads a lot.
+// Otherwise, Libby offers the same for free.").
 func (an *analysis) pairedCase(s, e int) bool {
 	text := an.text
-	if !caseClauseAt(text[s:e], 0) {
+	w, _ := wordAtAny(text[s:e], 0)
+	rest := inSet(otherwiseWords, w)
+	if !rest && !caseClauseAt(text[s:e], 0) {
 		return false
 	}
 	ps, pe, found := 0, 0, false
 	for st, en, ok := sentenceAfter(text, 0); ok && en <= s; st, en, ok = sentenceAfter(text, en) {
 		ps, pe, found = st, en, true
 	}
-	if !found || strings.Contains(text[pe:s], "\n\n") || !caseClauseAt(text[ps:pe], 0) ||
+	if !found || strings.Contains(text[pe:s], "\n\n") ||
+		!caseClauseAt(text[ps:pe], 0) && !(rest && hasWordIn(text[ps:pe], verdictConditions)) ||
 		!an.brandIn(ps, pe) && !hasWordIn(text[ps:pe], brandPronouns) {
 		return false
 	}
@@ -210,6 +215,9 @@ func (an *analysis) pairedCase(s, e int) bool {
 	an.sent = saved
 	return p > n
 }
+
+// otherwiseWords open the case a condition before leaves over.
+var otherwiseWords = set(`otherwise else sinon sonst ansonsten`)
 
 // worksWhenPhrases grant praise only on the condition that the product
 // works: "when it works, it's cheap", "on a good day".

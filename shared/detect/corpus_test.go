@@ -468,7 +468,7 @@ var heldoutFloors = map[string]struct{ mentionF1, verdict, sentiment, negatives,
 	// s8b (praise found and weighed, facts kept neutral, caveats kept minor:
 	// praise.go) those of P–W, so they are tuning data now; the sentiment
 	// floors of L and P–Z are the merged s8a+s8b figures.
-	"batch-t.jsonl": {mentionF1: 1.00, verdict: 1.00, sentiment: 0.96, negatives: 1.00, startFound: 0.95},
+	"batch-t.jsonl": {mentionF1: 1.00, verdict: 1.00, sentiment: 0.98, negatives: 1.00, startFound: 0.95},
 	"batch-v.jsonl": {mentionF1: 1.00, verdict: 1.00, sentiment: 0.96, negatives: 1.00, startFound: 0.96},
 	// X (60 sentiment answers, written blind) arrived as issue 11's tuning
 	// batch of round s8: measured once on main (detect/2026.11-9, 66cb8d6)
@@ -566,7 +566,7 @@ var heldoutFloors = map[string]struct{ mentionF1, verdict, sentiment, negatives,
 	// detect/2026.11-10): mention F1 0.930, verdict 0.932 (69/74),
 	// sentiment 19/33, negatives 4/4, word brand at a sentence start found
 	// 15/16. It is round d13's tuning material; out of the calibration.
-	"batch-af.jsonl": {mentionF1: 1.00, verdict: 1.00, sentiment: 0.62, negatives: 1.00, startFound: 1.00},
+	"batch-af.jsonl": {mentionF1: 1.00, verdict: 1.00, sentiment: 0.68, negatives: 1.00, startFound: 1.00},
 	// AG (76 detection answers, 16 new brands, most of them ordinary words)
 	// was written blind and measured untouched on main (8406a60,
 	// detect/2026.11-10): mention F1 0.930, verdict 0.934 (71/76),
@@ -581,17 +581,19 @@ var heldoutFloors = map[string]struct{ mentionF1, verdict, sentiment, negatives,
 	// negatives 15/16; AI mention F1 0.930, verdict 0.933. The next rounds'
 	// tuning material; out of the calibration.
 	"batch-ah.jsonl": {mentionF1: 1.00, verdict: 1.00, sentiment: 0.76, negatives: 0.93, startFound: 1.00},
-	"batch-ai.jsonl": {mentionF1: 0.98, verdict: 0.98, sentiment: 0.60, negatives: 0.50, startFound: 1.00},
+	"batch-ai.jsonl": {mentionF1: 0.98, verdict: 0.98, sentiment: 0.67, negatives: 0.50, startFound: 1.00},
 	// AJ, AK (60 sentiment answers each) and AL, AM (75 detection answers
 	// each) were written blind at the start of round 11 and measured
 	// untouched on ba0b56b (detect/2026.11-11): AJ sentiment 46/60, AK
 	// 45/58, AL mention F1 0.907, AM 0.943; after rounds s11a, s11b and
 	// d15 (2531990) the same but hak-14 and hal-56 (sentiment), the floors.
-	// The next round's tuning material; out of the calibration.
-	"batch-aj.jsonl": {mentionF1: 1.00, verdict: 1.00, sentiment: 0.76, negatives: 1.00, startFound: 1.00},
-	"batch-ak.jsonl": {mentionF1: 0.98, verdict: 0.96, sentiment: 0.79, negatives: 1.00, startFound: 0.95},
+	// The next round's tuning material; out of the calibration. Round s12
+	// (two-sided answers read as one-sided) raised AF, AI, AJ, AK, AM and T;
+	// round d16 (the query's own word) raised AL and AM.
+	"batch-aj.jsonl": {mentionF1: 1.00, verdict: 1.00, sentiment: 0.83, negatives: 1.00, startFound: 1.00},
+	"batch-ak.jsonl": {mentionF1: 0.98, verdict: 0.96, sentiment: 0.87, negatives: 1.00, startFound: 0.95},
 	"batch-al.jsonl": {mentionF1: 0.93, verdict: 0.93, sentiment: 0.70, negatives: 0.80, startFound: 1.00},
-	"batch-am.jsonl": {mentionF1: 0.97, verdict: 0.97, sentiment: 0.81, negatives: 1.00, startFound: 1.00},
+	"batch-am.jsonl": {mentionF1: 0.97, verdict: 0.97, sentiment: 0.84, negatives: 1.00, startFound: 1.00},
 }
 
 func TestHeldout(t *testing.T) {

@@ -450,7 +450,16 @@
 // limitation is …", "reviews are mostly positive, with most complaints
 // about …"): beside that reported praise it is a minor caveat, as "the
 // only real drawback" is; a labelled verdict line ("Bottom line: …")
-// decides a mixed reading. A bare "Yes." answers only a question of
+// decides a mixed reading, unless its line sets a condition or leaves a
+// case to a rival ("…, but if you want X, Hinge usually wins"; "Si vous
+// préférez …, AXA peut être plus adapté"): a case split, not a verdict
+// for the brand. The same line reads as a verdict against the brand only
+// outside a case and unless it praises, then turns to a part ("works well
+// for commuters, but many users feel the e-bike pricing isn't great value"
+// is a reservation; "…, but it's hard to call it good food" a verdict). A
+// list of faults outnumbering the list of strengths two to one makes the
+// answer negative; with no list of strengths the praise in the prose stands
+// for it, and the faults dominate only at twice its weight. A bare "Yes." answers only a question of
 // judgement, a plan's limit is a fact, a negated criticism ("no known
 // breach") weighs ×0.4, and a comparison table's row counts only the
 // brand's column. An answer to a question of fact — a how-to, prices,
@@ -508,7 +517,9 @@
 // sentence or the next ("For most people, Ecobee is the better pick") is
 // +1 criticism; trade-offs ("Teams is stronger for meetings") and
 // conditions ("if you already pay for Microsoft 365, Teams is the better
-// fit") are not. A first sentence of at most four words that only says
+// fit") are not, nor is the case a condition leaves over ("It's worth it
+// if your child reads a lot. Otherwise, Libby offers the same for free."):
+// the other side of a split. A first sentence of at most four words that only says
 // yes or no, when the query names the brand ("Honestly, no.", "I
 // wouldn't."), is +1 praise or criticism.
 //

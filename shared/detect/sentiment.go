@@ -208,6 +208,7 @@ func (an *analysis) brandSentiment(er *EntityResult) {
 	var last spanReading // the previous span, for a sentence that opens with "But"
 	var vp, vn float64   // the verdict line's reading ("**Bottom line:** …")
 	vCond := false       // the verdict sets a condition ("a strong pick if …")
+	vPart := false       // the verdict praises, then turns to a part (partTurn)
 	opened := false      // a span held only the opener ("However"): the next one continues it
 	lastStart := -1      // the previous span's start
 	// the answer-level reading (sentiment_verdict.go): a warning against
@@ -341,7 +342,15 @@ func (an *analysis) brandSentiment(er *EntityResult) {
 				p = sentRecommended // praise.go: "**Verdict:** get Pellow."
 			}
 			vp, vn = vp+p, vn+n
-			vCond = vCond || hasWordIn(text[s:e], verdictConditions)
+			// the verdict's whole line: a case left to a rival after the
+			// praise ("…, but if you want X, Hinge wins"; "Si vous préférez
+			// …, AXA peut être plus adapté") sets a condition too
+			le := strings.IndexByte(text[s:], '\n')
+			if le < 0 {
+				le = len(text) - s
+			}
+			vCond = vCond || hasWordIn(text[s:s+le], verdictConditions) || an.turnsToRival(s, e)
+			vPart = vPart || p >= sentNeutral && an.partTurn(s, e)
 		}
 		P += p
 		N += n
@@ -423,8 +432,11 @@ func (an *analysis) brandSentiment(er *EntityResult) {
 			er.PositiveEvidence = er.Evidence
 		}
 	}
-	if vn > vp && an.d.sent.verdictLine {
-		verdict = true // "**Verdict:** easy to start, but most sites outgrow it"
+	if vn > vp && !vCond && !vPart && an.d.sent.verdictLine {
+		// "**Verdict:** easy to start, but most sites outgrow it"; not a
+		// verdict in a case ("…, if stability matters more, the Adidas is the
+		// safer choice") or a reservation about a part after praise
+		verdict = true
 	}
 	if against == warnNone {
 		against, warnS, warnE = an.closingAgainst()
@@ -442,7 +454,7 @@ func (an *analysis) brandSentiment(er *EntityResult) {
 	if ws, we, ok := an.pronounWeakSide(); ok && !framed {
 		framed, frameS, frameE = true, ws, we // "### Where it falls short" after "### Where GitLab shines"
 	}
-	secAgainst, secTwoSided := secs.verdict()
+	secAgainst, secTwoSided := secs.verdict(P, N)
 	ans := answerReading{verdict: verdict, vp: vp, vn: vn, vCond: vCond, against: against, minimised: minimised,
 		framed:   framed || secTwoSided && vp < sentClear, // a verdict line decides after pros and cons
 		downhill: downhill, pDownhill: pDownhill, secAgainst: secAgainst, closingPraise: closingPraise,
@@ -646,6 +658,25 @@ func wordCount(t string) int {
 }
 
 var openerWords = set(`but however yet pero mais cependant toutefois pourtant néanmoins aber allerdings jedoch doch`)
+
+// partTurn: the sentence [s,e) turns ("but", "though") to a clause that
+// names neither the brand nor a pronoun for it — "Overall, Divvy works well
+// for commuters, but many users feel the e-bike pricing isn't great value":
+// a reservation about a part, not "…, but it's hard to call it good food".
+func (an *analysis) partTurn(s, e int) bool {
+	t, at := an.text[s:e], -1
+	for pos := 0; ; {
+		w, np := wordAtAny(t, pos)
+		if w == "" {
+			break
+		}
+		if inSet(turnWords, w) {
+			at = np
+		}
+		pos = np
+	}
+	return at >= 0 && !hasWordIn(t[at:], brandPronouns) && !an.brandIn(s+at, e)
+}
 
 // turnsToRival: the clause scope [s,e) ends at an adversative whose
 // clause names another tracked entity ("…, but Digi offers the same for

@@ -342,14 +342,14 @@ func (an *analysis) prefersOther(s, e int) bool {
 var (
 	// prosHeads open a section of the brand's strengths ("### What works",
 	// "**Pros**", "Points forts").
-	prosHeads = phrases(`pros|what works|what we like|what i like|what's good|strengths|upsides|advantages|the good|
+	prosHeads = phrases(`pros|what works|where it works|what we like|what i like|what's good|strengths|upsides|advantages|the good|
 ventajas|pros y contras|lo bueno|avantages|points forts|les plus|vorteile|stärken|positive|positiv|the positives|lo positivo|
-lo que más se valora|points positifs|pluspunkte|the case for`)
+lo que más se valora|points positifs|pluspunkte|the case for|positives`)
 	// consHeads open a section of its faults ("**Cons**", "Common
 	// complaints"), besides the counterFrames.
-	consHeads = phrases(`cons|what doesn't work|what we don't like|weaknesses|downsides|drawbacks|the bad|common complaints|
+	consHeads = phrases(`cons|what doesn't work|what's not|what isn't|where it doesn't work|what we don't like|weaknesses|downsides|drawbacks|the bad|common complaints|
 complaints|desventajas|contras|lo malo|inconvénients|points faibles|les moins|nachteile|schwächen|negative|negativ|
-the negatives|lo negativo|pegas|las pegas|points négatifs|kritikpunkte|minuspunkte|the case against`)
+the negatives|negatives|lo negativo|pegas|las pegas|points négatifs|kritikpunkte|minuspunkte|the case against`)
 )
 
 // sectionSide classifies the span [s,e) when it is a heading (a markdown
@@ -420,13 +420,16 @@ func (sc *sections) add(text string, s, e int, p, n float64) {
 	}
 }
 
-// verdict reads the tally: a list of faults at least twice as long as the
-// list of strengths (and at least three) is against the brand ("What
-// works": two items; "What renters complain about": five); lists of which
-// neither is twice the other make it two-sided (four pros, four cons; not
-// three pros and one con).
-func (sc *sections) verdict() (against, twoSided bool) {
-	against = sc.cons >= 3 && sc.cons >= 2*sc.pros
+// verdict reads the tally beside the answer's praise p and criticism n: a
+// list of faults at least twice as long as the list of strengths (and at
+// least three) is against the brand ("What works": two items; "What renters
+// complain about": five); with no list of strengths, the praise in the prose
+// stands for it, and the faults dominate only at twice its weight ("one of
+// the nicest-looking apps … The limitations are significant, though:"
+// and three items is two-sided); lists of which neither is twice the other
+// make it two-sided (four pros, four cons; not three pros and one con).
+func (sc *sections) verdict(p, n float64) (against, twoSided bool) {
+	against = sc.cons >= 3 && sc.cons >= 2*sc.pros && (sc.pros > 0 || n >= 2*p)
 	return against, sc.pros > 0 && sc.cons > 0 && sc.cons < 2*sc.pros && sc.pros < 2*sc.cons
 }
 
@@ -545,10 +548,12 @@ type answerReading struct {
 
 // splitFrames say the answer about the brand depends on the reader's case
 // or is two-sided as a whole: "it depends on what you sell", "it comes down
-// to how you invest", "a mixed picture".
+// to how you invest", "a mixed picture", "opinions are split", "la qualité
+// divise", "die Erfahrungen sind gemischt".
 var splitFrames = phrases(`it depends|depends on what|depends on how|depends on your|comes down to how|comes down to what|
 comes down to your|depending on how|depending on what|depending on your|weigh which|a mixed picture|a mixed bag|depende de|todo depende|ça dépend|cela dépend|tout dépend|
-kommt darauf an|hängt davon ab`)
+kommt darauf an|hängt davon ab|are split|is split|are divided|is divided|been divided|divise|divisent|sont partagés|
+sind gemischt|ist gemischt|están divididas|están divididos`)
 
 // someOthers: t divides the brand's range in two — "Some pieces are great
 // value; others aren't worth the price", "Some models last, others don't":
