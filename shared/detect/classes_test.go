@@ -1475,3 +1475,21 @@ func TestClassPronounCompanyFact(t *testing.T) {
 			"Sparrow numbers fell sharply in cities, but it is still the commonest garden bird in many towns.", VerdictOrdinaryWord},
 	})
 }
+
+// A predicate any noun takes is no product's: "comes" without what a
+// product comes with or in ("dusk comes at nine"), and "have" after a
+// plural word ("chestnuts have a spiny husk"), where a company has.
+func TestClassCommonNounPredicate(t *testing.T) {
+	entDusk := Entity{Name: "Dusk", Domains: []string{"dusk.app"}}
+	entChestnuts := Entity{Name: "Chestnuts", Domains: []string{"chestnuts.com"}}
+	runVerdictCases(t, []verdictCase{
+		{"the evening comes", entDusk, nil, "best sunset walks in lisbon",
+			"Try the Graça viewpoint or the riverside path to Belém.\n\nDusk comes around nine in June, so the viewpoints fill up early.", VerdictOrdinaryWord},
+		{"a product comes with things", entDusk, nil, "dusk app review",
+			"Dusk comes with a free plan, and the paid tier syncs your notes across devices.", VerdictMentioned},
+		{"the plural noun's verb", entChestnuts, nil, "can dogs eat chestnuts",
+			"Sweet ones are safe in small amounts, cooked and peeled. Chestnuts have a spiny husk and a tough skin, so never give them whole.", VerdictOrdinaryWord},
+		{"a company has", entChestnuts, nil, "chestnuts savings app review",
+			"Chestnuts has a round-up feature that moves spare change into a savings pot each week.", VerdictMentioned},
+	})
+}

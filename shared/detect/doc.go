@@ -52,7 +52,10 @@
 //     plan", "X has lost market share", "X can do", "X doesn't sync"), a
 //     lower-case verb in -s or -ed with an object, a bare plural one
 //     included ("Nest learns your schedule", "Square introduced the
-//     reader", "Brave blocks trackers"), a negated auxiliary read whole
+//     reader", "Brave blocks trackers"; not a verb any noun takes: "comes"
+//     only with or in something, "X comes with a free plan", not "Dusk
+//     comes at nine", and "have" after a plural word is the plural's,
+//     "Acorns have a hard shell", where a company has), a negated auxiliary read whole
 //     ("Mercury doesn't take cash"; "isn't" is a copula), a state or an evaluation
 //     within three words of a copula ("X is known for", "X is pleasant to
 //     write in", "X is prettier for", a bare comparative ending the predicate:

@@ -1846,6 +1846,10 @@ func (an *analysis) predicateFollows(c *cand, rec *sentRec) bool {
 			return an.stateFollows(np, rec.end)
 		case inSet(auxiliaries, w) && !inSet(possessVerbs, w):
 			return true
+		case inSet(comeVerbs, w):
+			// "Dawn comes as early as 5:30": any noun comes; a product
+			// comes with things or in sizes ("X comes with a free plan")
+			return inSet(comeObjects, peekWordAt(text, np, rec.end))
 		case inSet(brandVerbs, w) || k == 0 && inSet(foreignPredicates, w):
 			// In French, Spanish, Italian, Portuguese and German a common
 			// noun takes an article: a bare capitalised subject ("Signal
@@ -1853,6 +1857,10 @@ func (an *analysis) predicateFollows(c *cand, rec *sentRec) bool {
 			return true
 		case verbWithObject(text, w, np, rec.end):
 			return true
+		case k == 0 && strings.EqualFold(w, "have") && pluralForm(an.d.pats[c.pat].folded):
+			// "Acorns have a hard shell": the plural noun's verb; a
+			// company has ("Acorns has a round-up feature")
+			return false
 		case inSet(possessVerbs, w):
 			// "X has a free plan", "X had no API": a product owns things;
 			// "X has lost market share", "X has added tabs": it acts
@@ -2180,6 +2188,10 @@ primarily mainly best most more`)
 	linkingVerbs = set(`remains remained stays stayed became becomes feels seems looks`)
 	quantifiers  = set(`no some many more fewer its built-in native two three several plenty dozens hundreds
 thousands millions`)
+
+	// comeObjects: what a product comes with or in; any noun comes
+	// (comeVerbs, "dawn comes early").
+	comeObjects = set(`with in preinstalled pre-installed bundled standard`)
 
 	// brandVerbs: what products and companies do.
 	brandVerbs = set(`offers offer offered provides provide provided lets let allows allow supports supported
