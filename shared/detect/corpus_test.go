@@ -600,8 +600,10 @@ var heldoutFloors = map[string]struct{ mentionF1, verdict, sentiment, negatives,
 	// sentiment 52/60 on both; AO mention F1 0.930 → 0.943 (hao-66),
 	// sentiment 22/33 → 23/33 (hao-32), nothing read worse. Floors at the
 	// second; the next round's tuning material; out of the calibration.
-	"batch-an.jsonl": {mentionF1: 1.00, verdict: 1.00, sentiment: 0.86, negatives: 0.93, startFound: 1.00},
-	"batch-ao.jsonl": {mentionF1: 0.94, verdict: 0.94, sentiment: 0.69, negatives: 1.00, startFound: 0.96},
+	// Round s13b (an answer that opens on the brand is about it) raised AN
+	// to 54/60 (han-40, han-49) and AO to 24/33 (hao-08).
+	"batch-an.jsonl": {mentionF1: 1.00, verdict: 1.00, sentiment: 0.90, negatives: 0.93, startFound: 1.00},
+	"batch-ao.jsonl": {mentionF1: 0.94, verdict: 0.94, sentiment: 0.72, negatives: 1.00, startFound: 0.96},
 }
 
 func TestHeldout(t *testing.T) {

@@ -1228,9 +1228,11 @@ var (
 transitioned churning churned`)
 )
 
-// brandIsTopic: the query names the brand and no competitor is named more
-// often than the brand — the answer is about the brand, so sentences that
-// name nothing speak of it.
+// brandIsTopic: the query names the brand and the answer opens on it, or
+// no competitor is named more often than the brand — the answer is about
+// the brand, so sentences that name nothing speak of it ("Tempo Studio is
+// a good choice …" over lists of what's good and what's not, however often
+// the closing comparison names Tonal).
 func (an *analysis) brandIsTopic() bool {
 	if len(an.queryNames) == 0 || !an.queryNames[0] {
 		return false
@@ -1238,10 +1240,17 @@ func (an *analysis) brandIsTopic() bool {
 	sc := an.sc
 	n := len(an.d.ents)
 	counts := make([]int, n)
+	first := -1
 	for i := range sc.cands {
 		if c := &sc.cands[i]; counted(c) {
 			counts[c.ent]++
+			if first < 0 {
+				first = i
+			}
 		}
+	}
+	if first >= 0 && sc.cands[first].ent == 0 && sc.cands[first].srec == 0 {
+		return true
 	}
 	return slices.Max(counts) == counts[0]
 }

@@ -192,3 +192,22 @@ func TestAnswerEndsBeforeTheWordARulePeeksAt(t *testing.T) {
 		})
 	}
 }
+
+// An answer to a query naming the brand that opens on it is about the
+// brand, however often a closing comparison names a rival: its unnamed
+// lists speak of the brand (brandIsTopic). Answers written for this test.
+func TestTopicOpened(t *testing.T) {
+	varnel, corvid := Entity{Name: "Varnel"}, Entity{Name: "Corvid"}
+	runSentimentCases(t, []sentimentCase{
+		{name: "opens on the brand over unnamed lists", brand: varnel, comps: []Entity{corvid}, query: "varnel tent review",
+			text: "Varnel tents are a good choice for weekend campers.\n\n**What's good**\n- Quick to pitch\n- Light enough to carry far\n\n" +
+				"**What's not**\n- The seams leak in steady rain\n- The poles bend in strong wind\n\n" +
+				"Next to Corvid it feels lighter; Corvid is roomier.",
+			want: Mixed},
+		// control: an answer that opens on the rival leaves its lists to the rival
+		{name: "opens on the rival", brand: varnel, comps: []Entity{corvid}, query: "varnel vs corvid tent",
+			text: "Corvid tents are roomy. Corvid poles are thick.\n\n**What's not**\n- The seams leak in steady rain\n- The poles bend in strong wind\n\n" +
+				"Varnel tents are excellent and quick to pitch.",
+			want: Positive},
+	})
+}
