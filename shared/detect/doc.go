@@ -369,7 +369,8 @@
 // (sentiment.go): it scores the text that governs its mentions — their
 // clause scopes; the rest of their paragraph up to a sentence naming
 // another entity (so "Users report it loses edits" after "Acme syncs
-// notes" counts); the section a mention heads (a heading or a list item
+// notes" counts), and on into a paragraph that opens on an announced
+// caveat ("The catch is …", "The downsides: …"); the section a mention heads (a heading or a list item
 // naming it: its "Cons:" lines count); and, when the query names the brand
 // and the answer names it first or no competitor more often, every
 // sentence of the answer that is not about another entity. Polar words weigh 1, strong ones

@@ -163,7 +163,9 @@ func (an *analysis) brandSentiment(er *EntityResult) {
 		end := rec.end
 		for k := 0; k < maxFollowSentences; k++ {
 			s, e, ok := sentenceAfter(text, end)
-			if !ok || strings.IndexByte(text[end:s], '\n') >= 0 {
+			if !ok || strings.IndexByte(text[end:s], '\n') >= 0 && !caveatOpens(text[s:e]) {
+				// a line that opens on an announced caveat ("The catch is
+				// …", "The downsides: …") presumes what came before it
 				break
 			}
 			if an.onlyCompared(s, e) {
@@ -492,6 +494,22 @@ caveat caveats hitch inconveniente inconvenientes pega desventaja inconvénient 
 	caveatDeterminers = set(`the main biggest big only one chief key real its their la el le der die le principal
 principale gran seul`)
 )
+
+// caveatOpens: t opens on an announced caveat — "The catch is …", "The
+// main downsides: …", "Its drawback" — a caveatDeterminer, then a
+// caveatNoun within two words.
+func caveatOpens(t string) bool {
+	w, np := wordAtAny(t, 0)
+	if !inSet(caveatDeterminers, w) {
+		return false
+	}
+	for range 2 {
+		if w, np = wordAtAny(t, np); inSet(caveatNouns, w) {
+			return true
+		}
+	}
+	return false
+}
 
 // verdictLine: t is a labelled verdict — "**Verdict:** …", "Bottom
 // line: …", "Overall, …", "In short, …", "TL;DR: …", "En resumen, …",

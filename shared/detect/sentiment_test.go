@@ -211,3 +211,25 @@ func TestTopicOpened(t *testing.T) {
 			want: Positive},
 	})
 }
+
+// A paragraph that opens on an announced caveat ("The catch is …") goes
+// on about the brand of the paragraph before it (caveatOpens). Answers
+// written for this test.
+func TestCaveatParagraph(t *testing.T) {
+	varnel, corvid := Entity{Name: "Varnel"}, Entity{Name: "Corvid"}
+	runSentimentCases(t, []sentimentCase{
+		{name: "the catch in the next paragraph", brand: varnel, comps: []Entity{corvid}, query: "best budget stroller",
+			text: "Varnel is the most polished option here. It folds with one hand and the ride is smooth.\n\n" +
+				"The catch is the basket: it holds only one grocery bag, and the rain cover costs extra. If you need more storage, Corvid is roomier.",
+			want: Mixed},
+		{name: "the main downsides as a label", brand: varnel, comps: []Entity{corvid}, query: "best budget stroller",
+			text: "**Varnel** is the most common pick. It folds with one hand and the ride is smooth.\n\n" +
+				"The main downsides: the basket holds only one grocery bag and the canopy is short.\n\n**Corvid** is roomier.",
+			want: Mixed},
+		// control: a new paragraph that opens otherwise is not the brand's
+		{name: "a plain next paragraph", brand: varnel, comps: []Entity{corvid}, query: "best budget stroller",
+			text: "Varnel is the most polished option here. It folds with one hand and the ride is smooth.\n\n" +
+				"Baskets on budget strollers hold only one grocery bag, and rain covers cost extra. If you need more storage, Corvid is roomier.",
+			want: Positive},
+	})
+}
