@@ -566,7 +566,7 @@ var heldoutFloors = map[string]struct{ mentionF1, verdict, sentiment, negatives,
 	// detect/2026.11-10): mention F1 0.930, verdict 0.932 (69/74),
 	// sentiment 19/33, negatives 4/4, word brand at a sentence start found
 	// 15/16. It is round d13's tuning material; out of the calibration.
-	"batch-af.jsonl": {mentionF1: 1.00, verdict: 1.00, sentiment: 0.68, negatives: 1.00, startFound: 1.00},
+	"batch-af.jsonl": {mentionF1: 1.00, verdict: 1.00, sentiment: 0.71, negatives: 1.00, startFound: 1.00},
 	// AG (76 detection answers, 16 new brands, most of them ordinary words)
 	// was written blind and measured untouched on main (8406a60,
 	// detect/2026.11-10): mention F1 0.930, verdict 0.934 (71/76),
@@ -592,7 +592,7 @@ var heldoutFloors = map[string]struct{ mentionF1, verdict, sentiment, negatives,
 	// round d16 (the query's own word) raised AL and AM.
 	"batch-aj.jsonl": {mentionF1: 1.00, verdict: 1.00, sentiment: 0.83, negatives: 1.00, startFound: 1.00},
 	"batch-ak.jsonl": {mentionF1: 0.98, verdict: 0.96, sentiment: 0.87, negatives: 1.00, startFound: 0.95},
-	"batch-al.jsonl": {mentionF1: 0.94, verdict: 0.94, sentiment: 0.70, negatives: 0.80, startFound: 1.00},
+	"batch-al.jsonl": {mentionF1: 0.94, verdict: 0.94, sentiment: 0.73, negatives: 0.80, startFound: 1.00},
 	"batch-am.jsonl": {mentionF1: 0.97, verdict: 0.97, sentiment: 0.84, negatives: 1.00, startFound: 1.00},
 	// AN (60 sentiment answers) and AO (75 detection answers) were written
 	// blind during round 11 and measured untouched on f164e2a (before rounds
@@ -600,8 +600,13 @@ var heldoutFloors = map[string]struct{ mentionF1, verdict, sentiment, negatives,
 	// sentiment 52/60 on both; AO mention F1 0.930 → 0.943 (hao-66),
 	// sentiment 22/33 → 23/33 (hao-32), nothing read worse. Floors at the
 	// second; the next round's tuning material; out of the calibration.
-	"batch-an.jsonl": {mentionF1: 1.00, verdict: 1.00, sentiment: 0.86, negatives: 0.93, startFound: 1.00},
-	"batch-ao.jsonl": {mentionF1: 0.95, verdict: 0.96, sentiment: 0.69, negatives: 1.00, startFound: 0.96},
+	// Round s13b (an answer that opens on the brand is about it) raised AN
+	// to 54/60 (han-40, han-49) and AO to 24/33 (hao-08); a paragraph
+	// opening on an announced caveat, AF to 25/35 (haf-64) and AL to 25/34
+	// (hal-48). Round d17 (a predicate any noun takes) raised AL and AO's
+	// mention F1 (hal-33, hao-14).
+	"batch-an.jsonl": {mentionF1: 1.00, verdict: 1.00, sentiment: 0.90, negatives: 0.93, startFound: 1.00},
+	"batch-ao.jsonl": {mentionF1: 0.95, verdict: 0.96, sentiment: 0.72, negatives: 1.00, startFound: 0.96},
 }
 
 func TestHeldout(t *testing.T) {

@@ -372,10 +372,11 @@
 // (sentiment.go): it scores the text that governs its mentions — their
 // clause scopes; the rest of their paragraph up to a sentence naming
 // another entity (so "Users report it loses edits" after "Acme syncs
-// notes" counts); the section a mention heads (a heading or a list item
+// notes" counts), and on into a paragraph that opens on an announced
+// caveat ("The catch is …", "The downsides: …"); the section a mention heads (a heading or a list item
 // naming it: its "Cons:" lines count); and, when the query names the brand
-// and no competitor is named more often, every sentence of the answer
-// that is not about another entity. Polar words weigh 1, strong ones
+// and the answer names it first or no competitor more often, every
+// sentence of the answer that is not about another entity. Polar words weigh 1, strong ones
 // ("excellent", "unusable", "avoid", "drawback") 1.5, ×1.5 after an
 // intensifier, ×0.5 after a softener ("occasionally", "slightly");
 // negation flips the next polar word within three words ("not great",

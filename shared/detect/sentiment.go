@@ -163,7 +163,9 @@ func (an *analysis) brandSentiment(er *EntityResult) {
 		end := rec.end
 		for k := 0; k < maxFollowSentences; k++ {
 			s, e, ok := sentenceAfter(text, end)
-			if !ok || strings.IndexByte(text[end:s], '\n') >= 0 {
+			if !ok || strings.IndexByte(text[end:s], '\n') >= 0 && !caveatOpens(text[s:e]) {
+				// a line that opens on an announced caveat ("The catch is
+				// …", "The downsides: …") presumes what came before it
 				break
 			}
 			if an.onlyCompared(s, e) {
@@ -492,6 +494,22 @@ caveat caveats hitch inconveniente inconvenientes pega desventaja inconvénient 
 	caveatDeterminers = set(`the main biggest big only one chief key real its their la el le der die le principal
 principale gran seul`)
 )
+
+// caveatOpens: t opens on an announced caveat — "The catch is …", "The
+// main downsides: …", "Its drawback" — a caveatDeterminer, then a
+// caveatNoun within two words.
+func caveatOpens(t string) bool {
+	w, np := wordAtAny(t, 0)
+	if !inSet(caveatDeterminers, w) {
+		return false
+	}
+	for range 2 {
+		if w, np = wordAtAny(t, np); inSet(caveatNouns, w) {
+			return true
+		}
+	}
+	return false
+}
 
 // verdictLine: t is a labelled verdict — "**Verdict:** …", "Bottom
 // line: …", "Overall, …", "In short, …", "TL;DR: …", "En resumen, …",
@@ -1228,9 +1246,11 @@ var (
 transitioned churning churned`)
 )
 
-// brandIsTopic: the query names the brand and no competitor is named more
-// often than the brand — the answer is about the brand, so sentences that
-// name nothing speak of it.
+// brandIsTopic: the query names the brand and the answer opens on it, or
+// no competitor is named more often than the brand — the answer is about
+// the brand, so sentences that name nothing speak of it ("Tempo Studio is
+// a good choice …" over lists of what's good and what's not, however often
+// the closing comparison names Tonal).
 func (an *analysis) brandIsTopic() bool {
 	if len(an.queryNames) == 0 || !an.queryNames[0] {
 		return false
@@ -1238,10 +1258,17 @@ func (an *analysis) brandIsTopic() bool {
 	sc := an.sc
 	n := len(an.d.ents)
 	counts := make([]int, n)
+	first := -1
 	for i := range sc.cands {
 		if c := &sc.cands[i]; counted(c) {
 			counts[c.ent]++
+			if first < 0 {
+				first = i
+			}
 		}
+	}
+	if first >= 0 && sc.cands[first].ent == 0 && sc.cands[first].srec == 0 {
+		return true
 	}
 	return slices.Max(counts) == counts[0]
 }

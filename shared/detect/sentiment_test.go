@@ -192,3 +192,40 @@ func TestAnswerEndsBeforeTheWordARulePeeksAt(t *testing.T) {
 		})
 	}
 }
+
+// The text read as the brand's beyond its sentences. An answer to a query
+// naming the brand that opens on it is about the brand, however often a
+// closing comparison names a rival: its unnamed lists speak of the brand
+// (brandIsTopic). Answers written for this test.
+func TestBrandText(t *testing.T) {
+	varnel, corvid := Entity{Name: "Varnel"}, Entity{Name: "Corvid"}
+	const polished = "Varnel is the most polished option here. It folds with one hand and the ride is smooth.\n\n"
+	runSentimentCases(t, []sentimentCase{
+		{name: "opens on the brand over unnamed lists", brand: varnel, comps: []Entity{corvid}, query: "varnel tent review",
+			text: "Varnel tents are a good choice for weekend campers.\n\n**What's good**\n- Quick to pitch\n- Light enough to carry far\n\n" +
+				"**What's not**\n- The seams leak in steady rain\n- The poles bend in strong wind\n\n" +
+				"Next to Corvid it feels lighter; Corvid is roomier.",
+			want: Mixed},
+		// control: an answer that opens on the rival leaves its lists to the rival
+		{name: "opens on the rival", brand: varnel, comps: []Entity{corvid}, query: "varnel vs corvid tent",
+			text: "Corvid tents are roomy. Corvid poles are thick.\n\n**What's not**\n- The seams leak in steady rain\n- The poles bend in strong wind\n\n" +
+				"Varnel tents are excellent and quick to pitch.",
+			want: Positive},
+		// A paragraph that opens on an announced caveat ("The catch is
+		// …") goes on about the brand of the paragraph before it
+		// (caveatOpens).
+		{name: "the catch in the next paragraph", brand: varnel, comps: []Entity{corvid}, query: "best budget stroller",
+			text: polished +
+				"The catch is the basket: it holds only one grocery bag, and the rain cover costs extra. If you need more storage, Corvid is roomier.",
+			want: Mixed},
+		{name: "the main downsides as a label", brand: varnel, comps: []Entity{corvid}, query: "best budget stroller",
+			text: "**Varnel** is the most common pick. It folds with one hand and the ride is smooth.\n\n" +
+				"The main downsides: the basket holds only one grocery bag and the canopy is short.\n\n**Corvid** is roomier.",
+			want: Mixed},
+		// control: a new paragraph that opens otherwise is not the brand's
+		{name: "a plain next paragraph", brand: varnel, comps: []Entity{corvid}, query: "best budget stroller",
+			text: polished +
+				"Baskets on budget strollers hold only one grocery bag, and rain covers cost extra. If you need more storage, Corvid is roomier.",
+			want: Positive},
+	})
+}
