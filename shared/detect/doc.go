@@ -497,7 +497,10 @@
 // "surprisingly"), positive adverbs ("beautifully"), graded forms read
 // through their base ("cleanest", "clunkier"), "the widest selection",
 // "the gold standard"; popularity and adequacy are weak praise ×0.5
-// ("popular", "fine"). Reported complaints: "accused", "allegations", "a
+// ("popular", "fine"). "Benefits" names what is offered ("salary and
+// benefits", "Plus benefits apply"), no praise as "the main benefit" is;
+// things gathered "in one place" ("HR, payroll and benefits in one place")
+// are the product's case. Reported complaints: "accused", "allegations", "a
 // class action", "users report it loses …", teams "moving off" the brand
 // (+1 criticism). Product facts: "high fees", "prices have risen", "the
 // price went up" are criticism, "low fees" praise; discontinuation ("shut

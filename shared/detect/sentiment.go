@@ -2177,6 +2177,9 @@ func (an *analysis) valence(s, e int) (p, n float64, verdict bool) {
 			f = 0 // "only worth it if you shop there often": a condition, not praise
 		case strings.EqualFold(w, "limited") && strings.EqualFold(next(), "to"):
 			f = 0 // "limited to the web app": scope, not criticism
+		case strings.EqualFold(w, "place") && strings.EqualFold(before, "one") && strings.EqualFold(before2, "in") &&
+			hasWordIn(text[s:st], enumerators):
+			f = lexPositive // "HR, payroll and benefits in one place": things gathered, the product's case
 		case strings.EqualFold(w, "limited") && an.planLimit(before, before2, pos, e):
 			f = 0 // "analytics are limited on Starter": a plan's limit stated as a fact
 		case strings.EqualFold(w, "top") && strings.EqualFold(before, "on"):
@@ -2477,7 +2480,7 @@ var sentimentRoles = func() map[string]bool {
 		}
 	}
 	for _, w := range strings.Fields(`since than short up action average out last locked right standard limited top catch too worth back
-longer more behind curve itself subscription expect cheap need`) {
+longer more behind curve itself subscription expect cheap need place`) {
 		m[w] = true
 	}
 	registerFilter(m)

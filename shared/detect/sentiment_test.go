@@ -53,6 +53,11 @@ func TestBrandSentiment(t *testing.T) {
 		// a plan's limit stated as a fact
 		{"a plan limit", zestora, "zestora plans", "Zestora costs $9 a week on Basic and $15 on Family. Recipe swaps are limited on Basic.", Neutral},
 		{"a limit that is a fault", zestora, "zestora menu", "Zestora's menu is limited and repetitive.", Negative},
+		// "benefits" names what is offered; things gathered "in one place" are the product's case
+		{"benefits offered", zestora, "zestora for offices", "Zestora delivers lunch boxes to offices. Staff order in the app, and the perks and benefits apply to every team member.", Neutral},
+		{"the main benefit", zestora, "zestora for offices", "The main benefit of Zestora is that staff order in the app.", Positive},
+		{"gathered in one place", zestora, "zestora for offices", "Zestora keeps orders, invoices and dietary notes in one place.", Positive},
+		{"one place, no list", zestora, "zestora storage", "Store the Zestora boxes in one place until they are collected.", Neutral},
 		// a criticism negated is a mild fact, not praise
 		{"no known breach", zestora, "zestora data breach", "Zestora has no known breach of customer payment data. In 2024 a researcher reported a bug in its app, which Zestora fixed within days.", Neutral},
 		// a caveat announced beside praise
