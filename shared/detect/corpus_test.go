@@ -591,7 +591,7 @@ var heldoutFloors = map[string]struct{ mentionF1, verdict, sentiment, negatives,
 	// (two-sided answers read as one-sided) raised AF, AI, AJ, AK, AM and T;
 	// round d16 (the query's own word) raised AL and AM.
 	"batch-aj.jsonl": {mentionF1: 1.00, verdict: 1.00, sentiment: 0.83, negatives: 1.00, startFound: 1.00},
-	"batch-ak.jsonl": {mentionF1: 0.98, verdict: 0.96, sentiment: 0.91, negatives: 1.00, startFound: 0.95},
+	"batch-ak.jsonl": {mentionF1: 0.98, verdict: 0.96, sentiment: 0.93, negatives: 1.00, startFound: 0.95},
 	"batch-al.jsonl": {mentionF1: 0.93, verdict: 0.93, sentiment: 0.70, negatives: 0.80, startFound: 1.00},
 	"batch-am.jsonl": {mentionF1: 0.97, verdict: 0.97, sentiment: 0.84, negatives: 1.00, startFound: 1.00},
 	// AN (60 sentiment answers) and AO (75 detection answers) were written
@@ -600,8 +600,8 @@ var heldoutFloors = map[string]struct{ mentionF1, verdict, sentiment, negatives,
 	// sentiment 52/60 on both; AO mention F1 0.930 → 0.943 (hao-66),
 	// sentiment 22/33 → 23/33 (hao-32), nothing read worse. Floors at the
 	// second; the next round's tuning material; out of the calibration.
-	"batch-an.jsonl": {mentionF1: 1.00, verdict: 1.00, sentiment: 0.86, negatives: 0.93, startFound: 1.00},
-	"batch-ao.jsonl": {mentionF1: 0.94, verdict: 0.94, sentiment: 0.69, negatives: 1.00, startFound: 0.96},
+	"batch-an.jsonl": {mentionF1: 1.00, verdict: 1.00, sentiment: 0.88, negatives: 0.93, startFound: 1.00},
+	"batch-ao.jsonl": {mentionF1: 0.94, verdict: 0.94, sentiment: 0.72, negatives: 1.00, startFound: 0.96},
 }
 
 func TestHeldout(t *testing.T) {

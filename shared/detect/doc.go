@@ -460,7 +460,12 @@
 // list of faults outnumbering the list of strengths two to one makes the
 // answer negative; with no list of strengths the praise in the prose stands
 // for it, and the faults dominate only at twice its weight. A bare "Yes." answers only a question of
-// judgement, a plan's limit is a fact, a negated criticism ("no known
+// judgement, a plan's limit is a fact ("limited on Starter", "a limited
+// number of deals", "offered in a limited number of states": a count
+// described), as is a lack the answer explains by what the user does
+// ("doesn't offer a router app, so setup is done manually"; not "…, so
+// it's a poor fit"); the query's words that name a tracked entity ask no
+// judgement ("best western pet policy"); a negated criticism ("no known
 // breach") weighs ×0.4, and a comparison table's row counts only the
 // brand's column. An answer to a question of fact — a how-to, prices,
 // specs, or an explanation asked ("X hotel brands explained", "X toy
