@@ -499,7 +499,7 @@ var heldoutFloors = map[string]struct{ mentionF1, verdict, sentiment, negatives,
 	// quality", Levi's the alternative): 1.00 / 1.00, 52/61.
 	// Round d14 found hy-54 too. With rounds s10a, s10b, d13 and d14
 	// merged: 1.00 / 1.00, 54/61.
-	"batch-y.jsonl": {mentionF1: 1.00, verdict: 1.00, sentiment: 0.90, negatives: 1.00, startFound: 1.00},
+	"batch-y.jsonl": {mentionF1: 1.00, verdict: 1.00, sentiment: 0.91, negatives: 1.00, startFound: 1.00},
 	"batch-z.jsonl": {mentionF1: 1.00, verdict: 1.00, sentiment: 0.57, negatives: 0.60, startFound: 1.00},
 	// AA was written blind (13 brands none of the batches had, most of
 	// them ordinary words) and measured once, untouched, on 66cb8d6
@@ -544,7 +544,7 @@ var heldoutFloors = map[string]struct{ mentionF1, verdict, sentiment, negatives,
 	// hac-34 (kinds paired: "quartz vs granite countertops") and hac-58 (no
 	// current phone number) right: 0.935 / 0.937; hac-13's sentiment reads positive for neutral, so agreement
 	// went 19/35 -> 19/36 with no answer read worse, and that floor follows.
-	"batch-ac.jsonl": {mentionF1: 0.98, verdict: 0.98, sentiment: 0.52, negatives: 1.00, startFound: 1.00},
+	"batch-ac.jsonl": {mentionF1: 0.98, verdict: 0.98, sentiment: 0.55, negatives: 1.00, startFound: 1.00},
 	// AD (62 sentiment answers, new brands) was written blind and measured
 	// untouched on 8406a60 (detect/2026.11-10): mention F1 0.984, verdict
 	// 0.968, sentiment 43/60, negatives 16/17. It is round s10a's tuning
@@ -591,7 +591,7 @@ var heldoutFloors = map[string]struct{ mentionF1, verdict, sentiment, negatives,
 	// (two-sided answers read as one-sided) raised AF, AI, AJ, AK, AM and T;
 	// round d16 (the query's own word) raised AL and AM.
 	"batch-aj.jsonl": {mentionF1: 1.00, verdict: 1.00, sentiment: 0.83, negatives: 1.00, startFound: 1.00},
-	"batch-ak.jsonl": {mentionF1: 0.98, verdict: 0.96, sentiment: 0.87, negatives: 1.00, startFound: 0.95},
+	"batch-ak.jsonl": {mentionF1: 0.98, verdict: 0.96, sentiment: 0.93, negatives: 1.00, startFound: 0.95},
 	"batch-al.jsonl": {mentionF1: 0.94, verdict: 0.94, sentiment: 0.73, negatives: 0.80, startFound: 1.00},
 	"batch-am.jsonl": {mentionF1: 0.97, verdict: 0.97, sentiment: 0.84, negatives: 1.00, startFound: 1.00},
 	// AN (60 sentiment answers) and AO (75 detection answers) were written
@@ -604,9 +604,10 @@ var heldoutFloors = map[string]struct{ mentionF1, verdict, sentiment, negatives,
 	// to 54/60 (han-40, han-49) and AO to 24/33 (hao-08); a paragraph
 	// opening on an announced caveat, AF to 25/35 (haf-64) and AL to 25/34
 	// (hal-48). Round d17 (a predicate any noun takes) raised AL and AO's
-	// mention F1 (hal-33, hao-14).
-	"batch-an.jsonl": {mentionF1: 1.00, verdict: 1.00, sentiment: 0.90, negatives: 0.93, startFound: 1.00},
-	"batch-ao.jsonl": {mentionF1: 0.95, verdict: 0.96, sentiment: 0.72, negatives: 1.00, startFound: 0.96},
+	// mention F1 (hal-33, hao-14); round s13a (limits described, benefits
+	// offered) AK, AN and AO's sentiment.
+	"batch-an.jsonl": {mentionF1: 1.00, verdict: 1.00, sentiment: 0.91, negatives: 0.93, startFound: 1.00},
+	"batch-ao.jsonl": {mentionF1: 0.95, verdict: 0.96, sentiment: 0.75, negatives: 1.00, startFound: 0.96},
 }
 
 func TestHeldout(t *testing.T) {

@@ -464,7 +464,12 @@
 // list of faults outnumbering the list of strengths two to one makes the
 // answer negative; with no list of strengths the praise in the prose stands
 // for it, and the faults dominate only at twice its weight. A bare "Yes." answers only a question of
-// judgement, a plan's limit is a fact, a negated criticism ("no known
+// judgement, a plan's limit is a fact ("limited on Starter", "a limited
+// number of deals", "offered in a limited number of states": a count
+// described), as is a lack the answer explains by what the user does
+// ("doesn't offer a router app, so setup is done manually"; not "…, so
+// it's a poor fit"); the query's words that name a tracked entity ask no
+// judgement ("best western pet policy"); a negated criticism ("no known
 // breach") weighs ×0.4, and a comparison table's row counts only the
 // brand's column. An answer to a question of fact — a how-to, prices,
 // specs, or an explanation asked ("X hotel brands explained", "X toy
@@ -501,7 +506,10 @@
 // "surprisingly"), positive adverbs ("beautifully"), graded forms read
 // through their base ("cleanest", "clunkier"), "the widest selection",
 // "the gold standard"; popularity and adequacy are weak praise ×0.5
-// ("popular", "fine"). Reported complaints: "accused", "allegations", "a
+// ("popular", "fine"). "Benefits" names what is offered ("salary and
+// benefits", "Plus benefits apply"), no praise as "the main benefit" is;
+// things gathered "in one place" ("HR, payroll and benefits in one place")
+// are the product's case. Reported complaints: "accused", "allegations", "a
 // class action", "users report it loses …", teams "moving off" the brand
 // (+1 criticism). Product facts: "high fees", "prices have risen", "the
 // price went up" are criticism, "low fees" praise; discontinuation ("shut

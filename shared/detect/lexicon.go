@@ -65,7 +65,10 @@ var enumerators = set(`and or & vs vs. versus nor plus`)
 
 // Sentiment lexicon: compact, English, polarity ±1. Words are matched
 // case-insensitively; hyphenated compounds are single words
-// ("user-friendly").
+// ("user-friendly"). "benefit" is praise ("the main benefit"), the plural
+// is not: "benefits" names what is offered ("salary and benefits",
+// "Grubhub+ benefits also apply", "benefits integrations"), and the words
+// around it judge it ("generous benefits").
 var positiveWords = set(`
 great excellent best good better recommended recommend recommends top leading popular
 powerful robust reliable intuitive easy easier easiest user-friendly easy-to-use
@@ -76,7 +79,7 @@ well-designed excels excel superior top-rated highly-rated well-known
 well-regarded beloved streamlined generous secure scalable accurate helpful valuable
 worthwhile effective convenient clean simple elegant smooth responsive stable mature
 feature-rich cost-effective premier perfect amazing awesome fantastic wonderful superb
-exceptional remarkable preferred winner wins shines shine thrive thrives benefit benefits
+exceptional remarkable preferred winner wins shines shine thrive thrives benefit
 advantage advantages pros capable nice handy useful dependable trust trustworthy
 go-to best-in-class delightful snappy speedy lightweight beautiful gorgeous slick refined
 thoughtful rock-solid unmatched unbeatable stellar brilliant enjoy enjoys enjoyable happy

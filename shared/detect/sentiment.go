@@ -785,7 +785,7 @@ func (an *analysis) recommendedFirst(er *EntityResult) bool {
 		if w == "" {
 			return false
 		}
-		if inSet(recommendIntent, w) {
+		if inSet(recommendIntent, w) && !an.nameWord(w) {
 			return true
 		}
 		if inSetStem(categoryNouns, w) && strings.Contains(an.query[next:], " for ") && !explanatory && !inList && !an.queryNames[0] {
@@ -1039,11 +1039,29 @@ func (an *analysis) judgementAsked() bool {
 		if w == "" {
 			return false
 		}
-		if inSet(judgementWords, w) || lexLookup(w)&(lexPositive|lexNegative) != 0 {
+		if (inSet(judgementWords, w) || lexLookup(w)&(lexPositive|lexNegative) != 0) && !an.nameWord(w) {
 			return true
 		}
 		pos = next
 	}
+}
+
+// nameWord: w is a word of a tracked entity's name — "best" in "best
+// western pet policy" names the hotel chain, it asks no judgement.
+func (an *analysis) nameWord(w string) bool {
+	for _, ent := range an.d.ents {
+		for pos := 0; ; {
+			nw, next := wordAtAny(ent.name, pos)
+			if nw == "" {
+				break
+			}
+			if strings.EqualFold(nw, w) {
+				return true
+			}
+			pos = next
+		}
+	}
+	return false
 }
 
 var judgementWords = set(`worth should good bad any legit legitimate trustworthy scam safe still recommend ok okay
@@ -1584,6 +1602,38 @@ func (an *analysis) forValue(pos, e int) bool {
 
 var valueNouns = set(`price money cost what`)
 
+// lackExplained: the clause of the capability lacked, ending before e,
+// goes on with ", so" to what the user does, advised or done for them
+// ("it's best to call the hotel", "router setup is done manually"), and no
+// criticism reads there: the lack explains a step of a how-to or a policy.
+// A consequence that happens to the user ("so light sleepers still wake
+// up", "so it's a poor fit") stays a fault.
+func lackExplained(text string, pos, e int, lookup func(string) uint8) bool {
+	end := pos + strings.IndexAny(text[pos:e]+";", ";:")
+	k := strings.Index(text[pos:end], ", so ")
+	if k < 0 {
+		return false
+	}
+	step, prev := false, ""
+	for q := pos + k + len(", so "); q < end; {
+		w, np := wordAtAny(text[:end], q)
+		if w == "" {
+			break
+		}
+		if lookup(w)&(lexNegative|lexNegator) != 0 {
+			return false
+		}
+		// advice ("it's best to", "you can") or a passive ("is done")
+		step = step || inSet(stepCues, w) || inSet(copulaWords, prev) && (w == "done" || strings.HasSuffix(w, "ed"))
+		prev, q = w, np
+	}
+	return step
+}
+
+// stepCues in a consequence make it what the user does: "so it's best to
+// call", "so you set it up by hand".
+var stepCues = set(`best you your`)
+
 // planLimit: "limited" at pos states a plan's limit — a plan named
 // before it ("the free plan is limited") or after it ("limited on
 // Starter", "limited in the Basic tier").
@@ -1615,6 +1665,12 @@ func (an *analysis) planLimit(before, before2 string, pos, e int) bool {
 	}
 	return false
 }
+
+// countNouns after "a limited" make it a quantifier ("a limited number of
+// deals", "a limited set of cities"): what a plan or a service covers,
+// described; the writer judges it with more ("too limited", "frustratingly
+// limited").
+var countNouns = set(`number set`)
 
 var (
 	planNouns = set(`plan plans tier tiers trial edition editions subscription level`)
@@ -2011,8 +2067,13 @@ func (an *analysis) valence(s, e int) (p, n float64, verdict bool) {
 			pendingNeg = false
 		case neg > 0 && !lossNeg && inSet(capabilityVerbs, w) && !inSet(worksWell, next()):
 			// "it doesn't accept cash deposits", "no export": a capability
-			// the product lacks
+			// the product lacks — unless what follows from it is what the
+			// user does ("doesn't offer a router app, so setup is done
+			// manually"), not a fault ("…, so it's a poor fit")
 			f, neg = lexNegative, 0
+			if lackExplained(text, pos, e, lookup) {
+				f = 0
+			}
 			pendingNeg = false
 		case f&lexNegator != 0:
 			pendingNeg = true
@@ -2204,6 +2265,11 @@ func (an *analysis) valence(s, e int) (p, n float64, verdict bool) {
 			f = 0 // "only worth it if you shop there often": a condition, not praise
 		case strings.EqualFold(w, "limited") && strings.EqualFold(next(), "to"):
 			f = 0 // "limited to the web app": scope, not criticism
+		case strings.EqualFold(w, "place") && strings.EqualFold(before, "one") && strings.EqualFold(before2, "in") &&
+			hasWordIn(text[s:st], enumerators):
+			f = lexPositive // "HR, payroll and benefits in one place": things gathered, the product's case
+		case strings.EqualFold(w, "limited") && strings.EqualFold(before, "a") && inSet(countNouns, next()):
+			f = 0 // "offered in a limited number of states": a count stated, not judged
 		case strings.EqualFold(w, "limited") && an.planLimit(before, before2, pos, e):
 			f = 0 // "analytics are limited on Starter": a plan's limit stated as a fact
 		case strings.EqualFold(w, "top") && strings.EqualFold(before, "on"):
@@ -2504,7 +2570,7 @@ var sentimentRoles = func() map[string]bool {
 		}
 	}
 	for _, w := range strings.Fields(`since than short up action average out last locked right standard limited top catch too worth back
-longer more behind curve itself subscription expect cheap need`) {
+longer more behind curve itself subscription expect cheap need place`) {
 		m[w] = true
 	}
 	registerFilter(m)

@@ -53,6 +53,16 @@ func TestBrandSentiment(t *testing.T) {
 		// a plan's limit stated as a fact
 		{"a plan limit", zestora, "zestora plans", "Zestora costs $9 a week on Basic and $15 on Family. Recipe swaps are limited on Basic.", Neutral},
 		{"a limit that is a fault", zestora, "zestora menu", "Zestora's menu is limited and repetitive.", Negative},
+		// a limit described, a lack the user works around: facts, not faults
+		{"a limited number described", zestora, "zestora plans", "Zestora has a free tier with a limited number of recipes, plus paid tiers that add more recipes and delivery.", Neutral},
+		{"a lack explained by what the user does", zestora, "how to pause zestora", "Zestora doesn't offer a pause button in the app, so pausing is done by email. Write to support with your order number. Pauses start the next week.", Neutral},
+		{"a lack with a fault after so", zestora, "zestora for market stalls", "Zestora doesn't accept cash, so it's a poor fit for a market stall.", Negative},
+		{"the query's words of a name ask nothing", Entity{Name: "Best Nest"}, "best nest pet policy", "Best Nest hotels take up to two dogs per room.\n\n- A fee of $20 per night.\n- A weight limit of 40 lb.\n- Service animals are welcome at no charge.\n\nCall the hotel before booking.", Neutral},
+		// "benefits" names what is offered; things gathered "in one place" are the product's case
+		{"benefits offered", zestora, "zestora for offices", "Zestora delivers lunch boxes to offices. Staff order in the app, and the perks and benefits apply to every team member.", Neutral},
+		{"the main benefit", zestora, "zestora for offices", "The main benefit of Zestora is that staff order in the app.", Positive},
+		{"gathered in one place", zestora, "zestora for offices", "Zestora keeps orders, invoices and dietary notes in one place.", Positive},
+		{"one place, no list", zestora, "zestora storage", "Store the Zestora boxes in one place until they are collected.", Neutral},
 		// a criticism negated is a mild fact, not praise
 		{"no known breach", zestora, "zestora data breach", "Zestora has no known breach of customer payment data. In 2024 a researcher reported a bug in its app, which Zestora fixed within days.", Neutral},
 		// a caveat announced beside praise
