@@ -79,7 +79,8 @@ var measureOnly = map[string]bool{"batch-p.jsonl": true, "batch-q.jsonl": true, 
 	"batch-x.jsonl": true, "batch-y.jsonl": true, "batch-z.jsonl": true, "batch-o.jsonl": true, "batch-aa.jsonl": true,
 	"batch-ab.jsonl": true, "batch-ac.jsonl": true, "batch-ad.jsonl": true, "batch-ae.jsonl": true, "batch-af.jsonl": true, "batch-ag.jsonl": true,
 	"batch-ah.jsonl": true, "batch-ai.jsonl": true, "batch-aj.jsonl": true, "batch-ak.jsonl": true, "batch-al.jsonl": true,
-	"batch-am.jsonl": true, "batch-an.jsonl": true, "batch-ao.jsonl": true}
+	"batch-am.jsonl": true, "batch-an.jsonl": true, "batch-ao.jsonl": true,
+	"batch-ap.jsonl": true, "batch-aq.jsonl": true}
 
 func loadSentimentSets(t *testing.T) []sentimentSet {
 	t.Helper()
