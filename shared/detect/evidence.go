@@ -706,13 +706,16 @@ func peekWordAny(s string, pos int) string {
 	return w
 }
 
+// foreignEvalWords evaluate or compare in the other languages the package
+// reads ("günstig", "meilleur", "mejor"); both query word sets hold them.
+const foreignEvalWords = `günstig günstige günstigste billig beste besten vergleich meilleur meilleure meilleurs
+comparatif mejor mejores barato barata comparativa migliore migliori economico melhor melhores`
+
 var (
 	// weakProductWords evaluate or compare anything, products or not
 	// ("is honey good for", "best apple for baking", "safe to eat").
 	weakProductWords = set(`best top good safe worth legit cheap cheapest buy deal deals compare comparison vs versus
-review reviews recommend recommended recommendation options reliable günstig günstige günstigste billig beste besten
-vergleich meilleur meilleure meilleurs comparatif mejor mejores barato barata comparativa migliore migliori economico
-melhor melhores`)
+review reviews recommend recommended recommendation options reliable ` + foreignEvalWords)
 	// bestNotProduct after "best" or "most …" ask for a time, a way or a
 	// place, not a product: "best time to visit patagonia", "best way to
 	// paddle", "most reliable way to".
@@ -1683,7 +1686,7 @@ func titleStyle(text string, pos int) int {
 			allCaps = false
 		}
 	}
-	if first && !model && words >= 2 && commonCaps+lowerFn == words-1 && headingLine(text[ls:le]) {
+	if first && !model && !allCaps && words >= 2 && commonCaps+lowerFn == words-1 && headingLine(text[ls:le]) {
 		// "## Picnic Spots", "## Porch Framing Basics": the heading's topic,
 		// whose other words take capitals as any heading's do; they are
 		// no product line's name ("Square Register"), unless a model's
@@ -2088,9 +2091,7 @@ hosting domain analytics marketing seo ads invoicing accounting bookkeeping payr
 settings install download update login export import sync offline shortcuts extension plugin
 problems problem issues outage outages crash crashes bug bugs loss refund refunds support privacy security
 fees fee reliability reliable uptime
-marketplace delivery grocery groceries retailers shopping subscription subscriptions
-günstig günstige günstigste billig beste besten vergleich anbieter meilleur meilleure meilleurs comparatif mejor
-mejores barato barata comparativa migliore migliori economico melhor melhores`)
+marketplace delivery grocery groceries retailers shopping subscription subscriptions anbieter ` + foreignEvalWords)
 
 	// platformCues qualify a feature when they come before a name ("iOS
 	// Zoom") and a product after it ("Zoom iOS app").

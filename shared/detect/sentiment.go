@@ -1264,8 +1264,9 @@ var (
 transitioned churning churned`)
 )
 
-// brandIsTopic: the query names the brand and the answer opens on it, or
-// no competitor is named more often than the brand — the answer is about
+// brandIsTopic: the query names the brand and the answer opens on it (the
+// brand is the first entity it names, wherever that is: a table's header
+// may come first), or no competitor is named more often than the brand — the answer is about
 // the brand, so sentences that name nothing speak of it ("Tempo Studio is
 // a good choice …" over lists of what's good and what's not, however often
 // the closing comparison names Tonal).

@@ -207,7 +207,7 @@ var (
 	// reviewers rate it well").
 	majorityWords = set(`generally mostly largely broadly overall overwhelmingly`)
 	// residueNouns name the complaint left over.
-	residueNouns = set(`complaints criticism criticisms`)
+	residueNouns = set(`criticism criticisms`) // "complaints": minorCaveats reads it first
 )
 
 var (
@@ -347,7 +347,7 @@ ventajas|pros y contras|lo bueno|avantages|points forts|les plus|vorteile|stärk
 lo que más se valora|points positifs|pluspunkte|the case for|positives`)
 	// consHeads open a section of its faults ("**Cons**", "Common
 	// complaints"), besides the counterFrames.
-	consHeads = phrases(`cons|what doesn't work|what's not|what isn't|where it doesn't work|what we don't like|weaknesses|downsides|drawbacks|the bad|common complaints|
+	consHeads = phrases(`cons|what doesn't work|what's not|what’s not|what isn't|what isn’t|where it doesn't work|where it doesn’t work|what we don't like|weaknesses|downsides|drawbacks|the bad|common complaints|
 complaints|desventajas|contras|lo malo|inconvénients|points faibles|les moins|nachteile|schwächen|negative|negativ|
 the negatives|negatives|lo negativo|pegas|las pegas|points négatifs|kritikpunkte|minuspunkte|the case against`)
 )
@@ -426,7 +426,7 @@ func (sc *sections) add(text string, s, e int, p, n float64) {
 // complain about": five); with no list of strengths, the praise in the prose
 // stands for it, and the faults dominate only at twice its weight ("one of
 // the nicest-looking apps … The limitations are significant, though:"
-// and three items is two-sided); lists of which neither is twice the other
+// and three items are not against it); lists of which neither is twice the other
 // make it two-sided (four pros, four cons; not three pros and one con).
 func (sc *sections) verdict(p, n float64) (against, twoSided bool) {
 	against = sc.cons >= 3 && sc.cons >= 2*sc.pros && (sc.pros > 0 || n >= 2*p)

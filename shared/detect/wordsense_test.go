@@ -1,6 +1,9 @@
 package detect
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // Word senses blind batch AA showed (wordsense.go), with sentences written
 // for the tests: each table holds the sense the rule reads and the product
@@ -246,4 +249,24 @@ func TestClassWorkTitleYear(t *testing.T) {
 		{"an italic name without a year", wag, nil, "",
 			"Book walks in *Wag* and pay per walk; the app tracks every walk on a map.", VerdictMentioned},
 	})
+}
+
+// titleStyle reads a heading in capitals as a title line whatever word it
+// opens with; only a heading in mixed case can be a topic's.
+func TestTitleStyle(t *testing.T) {
+	for _, c := range []struct {
+		name, text string
+		want       int
+	}{
+		{"topic heading", "## Patio Layout Basics\n\nText.", styleTopic},
+		{"shouted heading", "## PATIO LAYOUT BASICS\n\nText.", styleTitle},
+		{"prose", "Patio slabs need a gentle fall.", styleNone},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			pos := strings.Index(strings.ToLower(c.text), "patio")
+			if got := titleStyle(c.text, pos); got != c.want {
+				t.Errorf("titleStyle(%q) = %d, want %d", c.text, got, c.want)
+			}
+		})
+	}
 }
