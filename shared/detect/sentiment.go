@@ -1046,10 +1046,15 @@ func (an *analysis) judgementAsked() bool {
 	}
 }
 
-// nameWord: w is a word of a tracked entity's name — "best" in "best
-// western pet policy" names the hotel chain, it asks no judgement.
+// nameWord: w is a word of the name of a tracked entity the query names —
+// "best" in "best western pet policy" names the hotel chain, it asks no
+// judgement; a tracked "Best Buy" the query does not name leaves "best
+// laptop" a question of judgement.
 func (an *analysis) nameWord(w string) bool {
-	for _, ent := range an.d.ents {
+	for i, ent := range an.d.ents {
+		if i >= len(an.queryNames) || !an.queryNames[i] {
+			continue
+		}
 		for pos := 0; ; {
 			nw, next := wordAtAny(ent.name, pos)
 			if nw == "" {

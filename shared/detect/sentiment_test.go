@@ -239,3 +239,19 @@ func TestBrandText(t *testing.T) {
 			want: Positive},
 	})
 }
+
+// A rival's name that shares a word with the query changes nothing unless
+// the query names the rival: "is acme good" asks for a judgement though
+// "The Good Guys" is tracked, so a bare "Yes." is praise (nameWord).
+func TestQueryJudgementBesideRivalNames(t *testing.T) {
+	const query, text = "is acme good", "Yes. Acme kits are made in a gluten-free kitchen and labelled by allergen."
+	for _, rival := range []string{"FreshBox", "The Good Guys"} {
+		r, err := New(Entity{Name: "Acme"}, []Entity{{Name: rival}}).Analyze(context.Background(), Input{Text: text, Query: query})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.Sentiment != Positive {
+			t.Errorf("beside %s: sentiment %s, want positive", rival, r.Sentiment)
+		}
+	}
+}
