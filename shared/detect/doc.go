@@ -112,7 +112,7 @@
 //     that names one entity and asks about no product or natural kind,
 //     the word after a determiner or set against another common word
 //     ("where does the kraken legend come from", "a remote work policy",
-//     "whisk vs fork") when the answer writes the word in lower case too
+//     "whisk vs fork", "fork vs whisk") when the answer writes the word in lower case too
 //     ("a whisk is better"): the answer shares the query's sense, so its
 //     sentence-start and label capitals are the word's (a product's name
 //     takes no determiner: "how to share screen in zoom" keeps it);

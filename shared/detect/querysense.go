@@ -142,14 +142,27 @@ func (an *analysis) queryOwnWord(fq string) {
 		}
 		common := anyOccurrence(fq, p.folded, func(st, en int) bool {
 			j, np := wordAtAny(fq, en)
-			if w, _ := wordBefore(fq, st); inSet(queryDeterminers, w) {
+			w, ws := wordBefore(fq, st)
+			if inSet(queryDeterminers, w) {
 				return j == "" || !an.productWord(j) // not "a notion template"
 			}
-			other := peekWordAny(fq, np)
-			return (j == "vs" || j == "versus") && ordinaryLevel(other) > levelShort && !an.d.folded[other]
+			if j == "vs" || j == "versus" { // "whisk vs fork"
+				return an.commonRival(peekWordAny(fq, np))
+			}
+			if w == "vs" || w == "versus" { // "fork vs whisk"
+				other, _ := wordBefore(fq, ws)
+				return an.commonRival(other)
+			}
+			return false
 		})
 		for _, o := range p.owners {
 			an.queryWord[o.ent] = an.queryWord[o.ent] || common
 		}
 	}
+}
+
+// commonRival: w, set against the word in a query's "x vs y", is another
+// common word, not a tracked name ("whisk vs fork", not "ladle vs mealime").
+func (an *analysis) commonRival(w string) bool {
+	return ordinaryLevel(w) > levelShort && !an.d.folded[w]
 }

@@ -72,6 +72,8 @@ func TestClassQueryOwnWord(t *testing.T) {
 	runVerdictCases(t, []verdictCase{
 		{"set against another utensil", ladle, nil, "ladle vs spoon for soup",
 			"A spoon is fine for a single bowl; a ladle is better for serving.\n\n**Ladle**\n- Holds a full portion\n- Pours without dripping", VerdictOrdinaryWord},
+		{"set against another utensil, on the right", ladle, nil, "spoon vs ladle for soup",
+			"A spoon is fine for a single bowl; a ladle is better for serving.\n\n**Ladle**\n- Holds a full portion\n- Pours without dripping", VerdictOrdinaryWord},
 		{"the legend after a determiner", kraken, nil, "where does the kraken legend come from",
 			"The Kraken comes from old sailors' stories of a sea beast off the coast of Iceland.\n\n" +
 				"**Origins**\n- A bishop described the kraken in a natural history of 1752.", VerdictOrdinaryWord},
