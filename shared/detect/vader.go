@@ -100,7 +100,7 @@ interest interests interested credit credits share-alike honest honestly true tr
 justice natural reach reaches funny serious seriously cut cuts fight fighting fights
 bear bearing kill killing killed die dying dead war battle battles attack attacks crime
 crimes cancer disease sick
-demand demands demanded want wants wanted wish wishes hope hopes hoped chance chances
+benefits demand demands demanded want wants wanted wish wishes hope hopes hoped chance chances
 pressure tension lol haha hug hugs kiss kisses god
 warning warnings alert alerts emergency threat threats
 charge charges charged fee tax taxes debt debts

@@ -15,6 +15,7 @@ func TestVaderValence(t *testing.T) {
 		{"free", 0},     // description in product answers (vaderNeutral)
 		{"support", 0},  // idem
 		{"supports", 0}, // and its -s form
+		{"benefits", 0}, // what is offered ("salary and benefits"), as lexicon.go reads it
 		{"has", 0},      // not "ha" + "s"
 		{"clunky", 0},   // VADER does not score it (the curated lexicon does)
 		{"naïve", 0},    // not ASCII
