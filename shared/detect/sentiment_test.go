@@ -244,14 +244,10 @@ func TestBrandText(t *testing.T) {
 // the query names the rival: "is acme good" asks for a judgement though
 // "The Good Guys" is tracked, so a bare "Yes." is praise (nameWord).
 func TestQueryJudgementBesideRivalNames(t *testing.T) {
+	acme := Entity{Name: "Acme"}
 	const query, text = "is acme good", "Yes. Acme kits are made in a gluten-free kitchen and labelled by allergen."
-	for _, rival := range []string{"FreshBox", "The Good Guys"} {
-		r, err := New(Entity{Name: "Acme"}, []Entity{{Name: rival}}).Analyze(context.Background(), Input{Text: text, Query: query})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if r.Sentiment != Positive {
-			t.Errorf("beside %s: sentiment %s, want positive", rival, r.Sentiment)
-		}
-	}
+	runSentimentCases(t, []sentimentCase{
+		{name: "an unrelated rival", brand: acme, comps: []Entity{{Name: "FreshBox"}}, query: query, text: text, want: Positive},
+		{name: "a rival named with the query's word", brand: acme, comps: []Entity{{Name: "The Good Guys"}}, query: query, text: text, want: Positive},
+	})
 }
