@@ -30,7 +30,8 @@ func capsStyled(f string) bool {
 // ownCaps: the candidate is written exactly as a capitals form of its
 // owner's, in a line that is not all capitals, and neither word beside it
 // is written in capitals too: the owner's styling, a cue as "the app" is.
-func (an *analysis) ownCaps(c *cand, prev, next tok) bool {
+// style is the line's titleStyle, which the caller has read.
+func (an *analysis) ownCaps(c *cand, prev, next tok, style int) bool {
 	caps := an.d.ents[c.ent].caps
 	if len(caps) == 0 || !slices.Contains(caps, an.text[c.start:c.end]) {
 		return false
@@ -38,5 +39,5 @@ func (an *analysis) ownCaps(c *cand, prev, next tok) bool {
 	shout := func(w string) bool {
 		return len(w) >= 2 && !strings.ContainsFunc(w, unicode.IsLower) && strings.ContainsFunc(w, unicode.IsLetter)
 	}
-	return !shout(prev.word) && !shout(next.word) && titleStyle(an.text, c.start) != styleTitle
+	return !shout(prev.word) && !shout(next.word) && style != styleTitle
 }

@@ -820,7 +820,7 @@ func (an *analysis) aspectAsked(pos, end int) bool {
 			return true
 		}
 		if q == "" {
-			q = foldString(an.query)
+			q = an.queryFolded
 		}
 		// the aspect as asked, or its plural or singular ("X's users" for
 		// "x user count")

@@ -153,10 +153,11 @@ func ambiguous(score float64) bool {
 // names tracked entities.
 func (an *analysis) prepareQuery() {
 	q := an.query
+	an.queryFolded = foldString(q)
 	if strings.TrimSpace(q) == "" {
 		return
 	}
-	fq := foldString(q)
+	fq := an.queryFolded
 	meaning, place, what, strong, compared, most := false, false, false, false, false, false
 	for pos := 0; ; {
 		w, next := wordAtAny(q, pos)
@@ -978,8 +979,8 @@ func (an *analysis) localEvidence(c *cand) {
 	}
 	start := atSentenceStart(text, rec.rawStart, c.start)
 	style := titleStyle(text, c.start)
-	title := style == styleTitle || style == styleHeadline
-	if inSet(nameIntroducers, prev.word) || categoryAside(text, rec.rawStart, c.start) || an.ownCaps(c, prev, next) { // capsform.go
+	title := headingCaps(style)
+	if inSet(nameIntroducers, prev.word) || categoryAside(text, rec.rawStart, c.start) || an.ownCaps(c, prev, next, style) { // capsform.go
 		// "a product called Fathom", "an app named Ember", "a degreasing
 		// dish soap — Fathom (the unscented one)": the name of a product
 		// of the category just named
@@ -1617,9 +1618,13 @@ const maxTitleBytes = 200
 // written in capitals, or is a heading in headline style (below):
 // capitalisation there says nothing about names.
 func titleCaseLine(text string, pos int) bool {
-	s := titleStyle(text, pos)
-	return s == styleTitle || s == styleHeadline
+	return headingCaps(titleStyle(text, pos))
 }
+
+// headingCaps: a line of that style capitalises every word it holds, so
+// its capitals say nothing of names (a topic heading's first word still
+// may).
+func headingCaps(style int) bool { return style == styleTitle || style == styleHeadline }
 
 // Styles of a line's capitals (titleStyle).
 const (

@@ -82,8 +82,9 @@ type analysis struct {
 	domainSeen []bool // per entity: cited, or a domain appears in the text
 	citations  []Citation
 
-	query      string
-	queryTopic bool // the query asks about products or names a tracked entity
+	query       string
+	queryFolded string // the query case-folded once, by prepareQuery
+	queryTopic  bool   // the query asks about products or names a tracked entity
 	// queryProduct: the query asks about products ("best", "app", "vs", a
 	// product category) or names two tracked entities
 	queryProduct bool

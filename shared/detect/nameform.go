@@ -60,7 +60,7 @@ func (an *analysis) queryPluralName(c *cand) bool {
 	if !an.queryNames[c.ent] || !pluralForm(f) || strings.IndexByte(f, ' ') >= 0 {
 		return false
 	}
-	return goodsNounAfter(foldString(an.query), f)
+	return goodsNounAfter(an.queryFolded, f)
 }
 
 // goodsNounAfter: the folded query holds form right before a good's or a
@@ -87,7 +87,7 @@ func (an *analysis) queryPhraseCapitalised(c *cand, rec *sentRec) bool {
 	if w == "" || !nameLike(w) || inSet(functionWords, strings.ToLower(w)) || inSet(demonyms, strings.ToLower(w)) {
 		return false
 	}
-	fq, fw := foldString(an.query), foldString(w)
+	fq, fw := an.queryFolded, foldString(w)
 	return anyOccurrence(fq, an.d.pats[c.pat].folded, func(_, en int) bool {
 		return peekWordAny(fq, en) == fw
 	})

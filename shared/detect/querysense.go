@@ -54,7 +54,7 @@ func (an *analysis) queryNounCue(c *cand, cues ...string) bool {
 	if !an.queryWord[c.ent] || an.query == "" {
 		return false
 	}
-	fq := foldString(an.query)
+	fq := an.queryFolded
 	form := an.d.pats[c.pat].folded
 	return anyOccurrence(fq, form, func(st, en int) bool {
 		pos := en

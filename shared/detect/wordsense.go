@@ -321,7 +321,7 @@ func isASCIILetter(b byte) bool { return 'a' <= b && b <= 'z' || 'A' <= b && b <
 // the best sailing jackets" asks for a maker; "who founded björn borg"
 // names the brand.
 func (an *analysis) guardPersons() {
-	if !asksWho(an.query) || an.queryProduct || an.queryNames[0] || inSet(makerVerbs, peekWordAny(foldString(an.query), 4)) ||
+	if !asksWho(an.query) || an.queryProduct || an.queryNames[0] || inSet(makerVerbs, peekWordAny(an.queryFolded, 4)) ||
 		!fullPersonName(an.d.ents[0].name) {
 		return
 	}
