@@ -90,7 +90,7 @@ func caseClauseAt(t string, pos int) bool {
 // for it, then after a semicolon opens another case that reads against it
 // — a criticism, a limit reached, or another named in its place ("If you live near a hub,
 // it's worth it; if you'd need two connections, a nonstop on JAL is
-// better"). p is the span's praise.
+// better").
 func (an *analysis) twoCaseSplit(s, e int) bool {
 	if !caseClauseAt(an.text[s:e], 0) {
 		return false

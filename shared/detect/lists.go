@@ -34,22 +34,21 @@ func introducer(text string, s, e int) bool {
 // praise p and criticism n, after praise (praised) or not — introduces:
 // -1 its faults ("The most common complaints:"), sideTurned faults after
 // a turn from praise ("That said, it has its costs:"), +1 its strengths, 0
-// neither; ok=false
-// when the span introduces no list.
-func introducedSide(text string, s, e int, p, n float64, praised bool) (side int, ok bool) {
+// neither or when the span introduces no list.
+func introducedSide(text string, s, e int, p, n float64, praised bool) int {
 	if !introducer(text, s, e) {
-		return 0, false
+		return 0
 	}
 	t := text[s:e]
 	switch {
 	case n > p && n >= sentNeutral || consHeads.in(t) && !prosHeads.in(t):
-		return -1, true
+		return -1
 	case praised && p < sentNeutral && (adversativeOpener(t) || hasWordIn(t, turnWords)):
-		return sideTurned, true
+		return sideTurned
 	case p > n && p >= sentNeutral || prosHeads.opens(t):
-		return 1, true
+		return 1
 	}
-	return 0, true
+	return 0
 }
 
 // sideTurned marks a list of faults introduced by a turn after praise

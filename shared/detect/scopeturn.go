@@ -16,9 +16,9 @@ var (
 	// scopeObjects after a scope opener point back: "beyond that", "past
 	// its looks", "apart from the price".
 	scopeObjects = set(`that this those these it its their the de davon`)
-	// onlyUpsideTails after "only" call praise the only upside: "the only
-	// point in its favour", "the only thing going for it", "its only
-	// redeeming feature", "the only selling point".
+	// favourWords end "the only point in its favour", one of the ways to
+	// call praise the only upside (with "the only thing going for it",
+	// "its only redeeming feature", "the only selling point").
 	favourWords = set(`favour favor`)
 )
 

@@ -247,7 +247,7 @@ func (an *analysis) brandSentiment(er *EntityResult) {
 		p, n, v := an.valenceBeside(s, e)
 		p, n, alt := an.besideAlternative(s, e, p, n) // "Voxi or Smarty give you more for similar money"
 		if p > 0 {
-			if win, ok := an.rivalWinIn(s, e); ok && win {
+			if win, _ := an.rivalWinIn(s, e); win {
 				p = 0 // rivalwin.go: "Corvid beats Varnel on nearly everything" praises the rival
 			}
 		}
@@ -303,8 +303,8 @@ func (an *analysis) brandSentiment(er *EntityResult) {
 			framed, frameS, frameE = true, s, e
 		}
 		secs.add(text, s, e, p, n)
-		if side, ok := introducedSide(text, s, e, p, n, P > N); ok && side != 0 && secs.side == 0 {
-			secs.side = side // lists.go: "Dicho esto, tiene sus peajes:"
+		if secs.side == 0 {
+			secs.side = introducedSide(text, s, e, p, n, P > N) // lists.go: "Dicho esto, tiene sus peajes:"
 		}
 		p, n = secs.sideItem(text, s, p, n) // praise.go: "- Soft fabric that lasts" under "What buyers like"
 		read++
@@ -347,11 +347,7 @@ func (an *analysis) brandSentiment(er *EntityResult) {
 			// the verdict's whole line: a case left to a rival after the
 			// praise ("…, but if you want X, Hinge wins"; "Si vous préférez
 			// …, AXA peut être plus adapté") sets a condition too
-			le := strings.IndexByte(text[s:], '\n')
-			if le < 0 {
-				le = len(text) - s
-			}
-			vCond = vCond || hasWordIn(text[s:s+le], verdictConditions) || an.turnsToRival(s, e)
+			vCond = vCond || hasWordIn(lineAt(text, s), verdictConditions) || an.turnsToRival(s, e)
 			vPart = vPart || p >= sentNeutral && an.partTurn(s, e)
 		}
 		P += p
