@@ -113,6 +113,11 @@ const maxSiblingLines = 40
 // line that starts at lineStart: the list items before and after it up to
 // a line that is neither an item, blank nor an indented continuation.
 func listSiblings(text string, lineStart int, f func(line string)) {
+	item := func(line string) { // a top-level item, not a nested one
+		if isListLine(line) && line[0] != ' ' && line[0] != '\t' {
+			f(line)
+		}
+	}
 	// after
 	for st, k := lineStart, 0; k < maxSiblingLines; k++ {
 		nl := strings.IndexByte(text[st:], '\n')
@@ -124,9 +129,7 @@ func listSiblings(text string, lineStart int, f func(line string)) {
 		if !blockLine(line) {
 			break
 		}
-		if isListLine(line) && line[0] != ' ' && line[0] != '\t' {
-			f(line)
-		}
+		item(line)
 	}
 	// before
 	for en, k := lineStart-1, 0; en > 0 && k < maxSiblingLines; k++ {
@@ -135,9 +138,7 @@ func listSiblings(text string, lineStart int, f func(line string)) {
 		if !blockLine(line) {
 			break
 		}
-		if isListLine(line) && line[0] != ' ' && line[0] != '\t' {
-			f(line)
-		}
+		item(line)
 		en = st - 1
 	}
 }

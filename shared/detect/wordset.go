@@ -142,7 +142,7 @@ func registerFilter(m map[string]bool) {
 }
 
 // filterRejects: m was built by set() and its filter rules w out (w
-// non-empty) — filterOf and mayHave in one call.
+// non-empty): one slot lookup, no pointer returned.
 func filterRejects(m map[string]bool, w string) bool {
 	t := filters.Load()
 	if t == nil {
@@ -150,17 +150,4 @@ func filterRejects(m map[string]bool, w string) bool {
 	}
 	sl := &t.slots[t.slot(mapID(m))]
 	return sl.key != 0 && !sl.f.mayHave(w)
-}
-
-// filterOf returns m's filter, nil when m was not built by set().
-func filterOf(m map[string]bool) *wordFilter {
-	t := filters.Load()
-	if t == nil {
-		return nil
-	}
-	sl := &t.slots[t.slot(mapID(m))]
-	if sl.key == 0 {
-		return nil // an empty slot
-	}
-	return &sl.f
 }

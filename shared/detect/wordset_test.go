@@ -5,6 +5,19 @@ import (
 	"testing"
 )
 
+// filterOf returns m's filter (the tests' view of what filterRejects reads), nil when m was not built by set().
+func filterOf(m map[string]bool) *wordFilter {
+	t := filters.Load()
+	if t == nil {
+		return nil
+	}
+	sl := &t.slots[t.slot(mapID(m))]
+	if sl.key == 0 {
+		return nil // an empty slot
+	}
+	return &sl.f
+}
+
 // upperASCII upper-cases the ASCII letters of w (inSet folds those only).
 func upperASCII(w string) string {
 	return strings.Map(func(r rune) rune {
