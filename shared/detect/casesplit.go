@@ -227,7 +227,17 @@ when things go right|when all goes well|when everything goes right|when everythi
 // comparedOnly mark a comparison's object (comparisonMarkers and
 // comparedPreps but "like", and "as" after "such"): "kits like X", "kits
 // such as X" name examples of a kind, whose clause is theirs.
-var comparedOnly = set(`compared than versus vs relative behind below next beside as to with`)
+var comparedOnly = func() map[string]bool {
+	m := map[string]bool{}
+	for _, s := range []map[string]bool{comparisonMarkers, comparedPreps} {
+		for w := range s {
+			m[w] = true
+		}
+	}
+	delete(m, "like") // "like Ryanair" names an example, not a comparison
+	registerFilter(m)
+	return m
+}()
 
 // onlyCompared: every other entity named in the sentence [s,e) is the
 // object of a comparison ("competitive with Ryanair and easyJet",
