@@ -505,11 +505,11 @@ func (an *analysis) resolveUnknown() {
 			return // a statement about the brand wins
 		}
 	}
+	if !disclaimed && !an.governedIgnorance() {
+		return // nothing disclaimed: no mention to mark, none to clear
+	}
 	if an.statedAfter() { // disclaim.go
 		an.knownAfterAll()
-		return
-	}
-	if !disclaimed && !an.governedIgnorance() {
 		return
 	}
 	for i := range sc.cands {
