@@ -188,9 +188,7 @@ func (an *analysis) twoCases(s, at int) bool {
 		!hasWordIn(t, brandPronouns) && !an.brandIn(s, at) {
 		return false
 	}
-	saved := an.sent
-	p, n, _ := an.valence(s, at)
-	an.sent = saved
+	p, n := an.peekValence(s, at)
 	return p > n
 }
 
@@ -402,9 +400,7 @@ func (an *analysis) besideAlternative(s, e int, p, n float64) (float64, float64,
 	}
 	pb := 0.0
 	if w, _ := wordAtAny(an.text[s:at], 0); at > s && !inSet(forCaseOpeners, w) && !inSet(warnConditions, w) {
-		saved := an.sent
-		pb, _, _ = an.valence(s, at)
-		an.sent = saved
+		pb, _ = an.peekValence(s, at)
 		if hasWordIn(an.text[s:at], turnWords) {
 			pb *= an.d.sent.concede
 		}

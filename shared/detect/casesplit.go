@@ -210,9 +210,7 @@ func (an *analysis) pairedCase(s, e int) bool {
 		!an.brandIn(ps, pe) && !hasWordIn(text[ps:pe], brandPronouns) {
 		return false
 	}
-	saved := an.sent
-	p, n, _ := an.valence(ps, pe)
-	an.sent = saved
+	p, n := an.peekValence(ps, pe)
 	return p > n
 }
 

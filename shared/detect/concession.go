@@ -115,9 +115,7 @@ func (an *analysis) besideGrudge(s, e int, p, n float64) (float64, float64) {
 	if !ok || p == 0 {
 		return p, n
 	}
-	saved := an.sent
-	pin, _, _ := an.valence(at, end)
-	an.sent = saved
+	pin, _ := an.peekValence(at, end)
 	return max(0, p-pin), max(n, sentClear)
 }
 

@@ -53,18 +53,3 @@ func figurative(text, w, before, before2 string, pos, e int, f uint8) (uint8, bo
 	}
 	return f, false
 }
-
-// offerCondition: the price comparative ending at pos is set by how the
-// reader buys — one offer of the brand against another, a fact — "cheaper if you book early" (praise.go's userCondition),
-// "cheaper when added online", "pricier if bought at the airport".
-func offerCondition(text string, pos, e int) bool {
-	if userCondition(text, pos, e) {
-		return true
-	}
-	w, np := wordAtAny(text[:e], pos)
-	if !inSet(userConditions, w) {
-		return false
-	}
-	w, _ = wordAtAny(text[:e], np)
-	return len(w) > 4 && strings.HasSuffix(w, "ed") || strings.EqualFold(w, "bought") || strings.EqualFold(w, "paid")
-}

@@ -36,9 +36,7 @@ func (an *analysis) foil(s, e int) bool {
 	if wordCount(an.text[rec.start:rec.end]) > maxFoilTurn {
 		return false
 	}
-	saved := an.sent
-	p, n, _ := an.valence(rec.start, rec.end)
-	an.sent = saved
+	p, n := an.peekValence(rec.start, rec.end)
 	return n >= sentClear && p == 0
 }
 

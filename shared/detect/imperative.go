@@ -82,7 +82,7 @@ func (an *analysis) imperativeHead(line string) bool {
 		return false
 	}
 	lw := strings.ToLower(w)
-	if l := ordinaryLevel(lw); l <= levelShort || l > 35 || inSet(functionWords, lw) || inSet(nounDeterminers, lw) ||
+	if !commonWord(lw) || inSet(functionWords, lw) || inSet(nounDeterminers, lw) ||
 		inSet(possessiveDeterminers, lw) || an.d.folded[lw] {
 		return false
 	}

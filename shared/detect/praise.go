@@ -884,3 +884,19 @@ getting what you paid for`)
 	highPriceWords = set(`pricier priciest pricey expensive costlier dearer premium steep`)
 	lowPriceWords  = set(`cheap cheaper cheapest half less lower budget inexpensive`)
 )
+
+// offerCondition: the price comparative ending at pos is set by how the
+// reader buys — one offer of the brand against another, a fact: "cheaper
+// if you book early" (userCondition), "cheaper when added online",
+// "pricier if bought at the airport".
+func offerCondition(text string, pos, e int) bool {
+	if userCondition(text, pos, e) {
+		return true
+	}
+	w, np := wordAtAny(text[:e], pos)
+	if !inSet(userConditions, w) {
+		return false
+	}
+	w, _ = wordAtAny(text[:e], np)
+	return len(w) > 4 && strings.HasSuffix(w, "ed") || strings.EqualFold(w, "bought") || strings.EqualFold(w, "paid")
+}

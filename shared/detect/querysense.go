@@ -115,13 +115,12 @@ func (an *analysis) kindsPaired(fq string, st, en int) bool {
 	other, np := wordAtAny(fq, np)
 	head, np := wordAtAny(fq, np)
 	after := peekWordAny(fq, np)
-	common := func(w string) bool { l := ordinaryLevel(w); return l > levelShort && l <= 35 }
-	if other == "" || head == "" || after != "" && after != "for" || !common(other) || an.d.folded[other] ||
+	if other == "" || head == "" || after != "" && after != "for" || !commonWord(other) || an.d.folded[other] ||
 		an.namesTracked(fq[st:]) || !containsWord(an.text, other) {
 		return false // a name of two words ("culture amp", "banana republic"), or one the answer writes as such
 	}
 	return phraseWord(other) && phraseWord(head) && !an.productWord(head) &&
-		(common(head) || ordinaryLevel(head) == 0 && isASCII(head)) // "countertops": a compound the word list lacks
+		(commonWord(head) || ordinaryLevel(head) == 0 && isASCII(head)) // "countertops": a compound the word list lacks
 }
 
 // queryOwnWord: the query names one entity by a common word, asks nothing

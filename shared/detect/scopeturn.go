@@ -96,9 +96,7 @@ func (an *analysis) verdictTwoCases(s, e int) bool {
 	if !hasWordIn(an.text[s:e], caseWords) {
 		return false
 	}
-	saved := an.sent
-	p, n, _ := an.valence(s, e)
-	an.sent = saved
+	p, n := an.peekValence(s, e)
 	return p >= sentNeutral && p > n
 }
 

@@ -1686,6 +1686,16 @@ individual`)
 // known details".
 var knowledgeNouns = set(`information info details data facts record records reviews`)
 
+// peekValence reads the span's praise and criticism for a rule that only
+// asks, leaving the brand's running score (caveat, hedge and cost flags
+// that valence sets) as it was.
+func (an *analysis) peekValence(s, e int) (p, n float64) {
+	saved := an.sent
+	p, n, _ = an.valence(s, e)
+	an.sent = saved
+	return p, n
+}
+
 // valence scores the polar words of text[s:e] outside accepted mentions:
 // praise p and criticism n, both ≥ 0, and whether the criticism holds a
 // verdict on the whole product ("I wouldn't choose it", "not the right
