@@ -1493,3 +1493,28 @@ func TestClassCommonNounPredicate(t *testing.T) {
 			"Chestnuts has a round-up feature that moves spare change into a savings pot each week.", VerdictMentioned},
 	})
 }
+
+// Class: a name of several words written with a later word in lower case
+// where every form of the brand capitalises it ("The north face of the
+// Eiger", "Cold turkey works") keeps only the sentence's capital: the
+// words, not the brand. A form that writes the word in lower case itself
+// ("Bank of America") is unaffected.
+func TestClassLoweredName(t *testing.T) {
+	tnf := Entity{Name: "The North Face", Aliases: []string{"North Face", "TNF"}, Domains: []string{"thenorthface.com"}}
+	turkey := Entity{Name: "Cold Turkey", Aliases: []string{"Cold Turkey Blocker"}, Domains: []string{"getcoldturkey.com"}}
+	bofa := Entity{Name: "Bank of America", Domains: []string{"bankofamerica.com"}}
+	runVerdictCases(t, []verdictCase{
+		{"a mountain's face", tnf, nil, "how hard is it to climb the eiger",
+			"The north face of the Eiger is one of the most dangerous walls in the Alps.", VerdictOrdinaryWord},
+		{"a heading's face", tnf, nil, "eiger routes",
+			"**The north face (Nordwand)** – rockfall, ice fields and fast-changing weather.", VerdictOrdinaryWord},
+		{"the brand", tnf, nil, "warm jackets for hiking",
+			"The North Face makes warm, packable jackets for hiking.", VerdictMentioned},
+		{"an idiom at a sentence start", turkey, nil, "how to quit social media",
+			"Cold turkey works for some people, but most do better cutting down slowly.", VerdictOrdinaryWord},
+		{"the blocker", turkey, nil, "website blocker for mac",
+			"Cold Turkey blocks sites and apps on a schedule, and its locked mode can't be undone.", VerdictMentioned},
+		{"its own lower-case word", bofa, nil, "bank fees",
+			"Bank of America waives the monthly fee with a $1,500 balance.", VerdictMentioned},
+	})
+}

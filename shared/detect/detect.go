@@ -192,6 +192,7 @@ type pattern struct {
 type entInfo struct {
 	name    string
 	domains []string // normalised: lower case, no scheme, no "www."
+	forms   []string // the name and aliases as given, for their capitals (loweredName)
 	lower   []string // the name and aliases its owner writes in lower case ("one sec")
 	caps    []string // the ordinary words among them its owner writes in capitals ("KIND"; capsform.go)
 }
@@ -266,7 +267,7 @@ func New(brand Entity, competitors []Entity, opts ...Option) *Detector {
 	}
 	all := append([]Entity{brand}, competitors...)
 	for ei, e := range all {
-		info := entInfo{name: e.Name}
+		info := entInfo{name: e.Name, forms: append([]string{e.Name}, e.Aliases...)}
 		add(ei, e.Name, KindName)
 		if v := withoutApostrophes(e.Name); v != e.Name {
 			add(ei, v, KindAlias) // "Arc'teryx" written "Arcteryx"

@@ -838,9 +838,8 @@ func (an *analysis) localEvidence(c *cand) {
 	p := &an.d.pats[c.pat]
 	rec := &an.sc.sents[c.srec]
 	c.scored = true
-	surface := text[c.start:c.end]
 	ownCase := an.ownCase(c)
-	capital := ownCase || an.casualName(c) || unicode.IsUpper(firstRune(surface))
+	capital := ownCase || an.casualName(c) || an.capitalised(c)
 	prev := prevToken(text, rec.rawStart, c.start)
 	next := nextToken(text, c.end, rec.end)
 	tld := tldFollows(text, c.end)
@@ -1430,7 +1429,7 @@ func (an *analysis) contextEvidence(c *cand) float64 {
 	if c.verbUse && c.local < -1 || an.d.pats[c.pat].calendar && c.local < 0 {
 		return 0
 	}
-	capital := an.ownCase(c) || an.casualName(c) || unicode.IsUpper(firstRune(text[c.start:c.end]))
+	capital := an.ownCase(c) || an.casualName(c) || an.capitalised(c)
 	sc := an.sc
 	rec := &sc.sents[c.srec]
 	var s float64
@@ -2312,6 +2311,43 @@ func prefixedIn(s, pre, form string) bool {
 func (an *analysis) ownCase(c *cand) bool {
 	surface := an.text[c.start:c.end]
 	return c.kind != KindDomain && slices.Contains(an.d.ents[c.ent].lower, surface)
+}
+
+// capitalised: the candidate is written with a capital, and a name of
+// several words with every capital its owner gives it past the first
+// word: "The north face of the Eiger" keeps only the sentence's capital of
+// The North Face, so it reads as lower case.
+func (an *analysis) capitalised(c *cand) bool {
+	surface := an.text[c.start:c.end]
+	return unicode.IsUpper(firstRune(surface)) && !loweredName(surface, an.d.ents[c.ent].forms)
+}
+
+// loweredName: surface, a form of several words, writes in lower case a
+// later word that every form of as many words capitalises there.
+func loweredName(surface string, forms []string) bool {
+	sw := strings.Fields(surface)
+	if len(sw) < 2 {
+		return false
+	}
+	compared := false
+	for _, f := range forms {
+		fw := strings.Fields(f)
+		if len(fw) != len(sw) {
+			continue
+		}
+		compared = true
+		lowered := false
+		for i := 1; i < len(sw); i++ {
+			if unicode.IsUpper(firstRune(fw[i])) && unicode.IsLower(firstRune(sw[i])) {
+				lowered = true
+				break
+			}
+		}
+		if !lowered {
+			return false
+		}
+	}
+	return compared
 }
 
 // casualName: in an English answer, a name no word list holds written in

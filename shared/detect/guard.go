@@ -187,7 +187,8 @@ func (an *analysis) buildCands() {
 			continue
 		}
 		for _, o := range p.owners {
-			if o.kind == KindName && lowerForm(text[h.start:h.end], an.d.ents[o.ent].name) {
+			if o.kind == KindName && (lowerForm(text[h.start:h.end], an.d.ents[o.ent].name) ||
+				loweredName(text[h.start:h.end], an.d.ents[o.ent].forms)) {
 				lowerPats = append(lowerPats, h.pat)
 				break
 			}
