@@ -607,7 +607,7 @@ var heldoutFloors = map[string]struct{ mentionF1, verdict, sentiment, negatives,
 	// mention F1 (hal-33, hao-14); round s13a (limits described, benefits
 	// offered) AK, AN and AO's sentiment.
 	"batch-an.jsonl": {mentionF1: 1.00, verdict: 1.00, sentiment: 0.91, negatives: 0.93, startFound: 1.00},
-	"batch-ao.jsonl": {mentionF1: 0.95, verdict: 0.96, sentiment: 0.75, negatives: 1.00, startFound: 0.96},
+	"batch-ao.jsonl": {mentionF1: 0.97, verdict: 0.97, sentiment: 0.75, negatives: 1.00, startFound: 0.96},
 	// AP (60 sentiment answers) and AQ (75 detection answers) were written
 	// blind during round 12 and measured untouched on 17714a8 (before rounds
 	// d17, s13a and s13b) and again after them (detect/2026.11-13): AP
@@ -615,7 +615,7 @@ var heldoutFloors = map[string]struct{ mentionF1, verdict, sentiment, negatives,
 	// where mixed is wanted); AQ mention F1 0.917, verdict 0.920 on both.
 	// The next stop's tuning material; out of the calibration.
 	"batch-ap.jsonl": {mentionF1: 1.00, verdict: 1.00, sentiment: 0.78, negatives: 1.00, startFound: 1.00},
-	"batch-aq.jsonl": {mentionF1: 0.91, verdict: 0.92, sentiment: 0.81, negatives: 1.00, startFound: 0.95},
+	"batch-aq.jsonl": {mentionF1: 0.92, verdict: 0.93, sentiment: 0.81, negatives: 1.00, startFound: 0.95},
 	// AR and AT (60 sentiment answers each) and AU (75 detection answers)
 	// were written blind in the next stop and measured untouched on
 	// 98e9dec (detect/2026.11-13): AR sentiment 45/60, negatives 16/16; AT

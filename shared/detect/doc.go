@@ -203,7 +203,10 @@
 // else names the brand. A phrase the query holds the word in, repeated by
 // the answer, is that phrase ("the dawn chorus", "Magna Carta", "Sega
 // Genesis", "payment method", "wired vs wireless", a first name before a
-// surname the answer uses alone), not the brand, unless the answer also
+// surname — a person's when a personal pronoun, he, she, his, her or him,
+// follows the full name in its sentence ("Taylor Swift, … her concerts")
+// or the answer also writes the surname alone, "Adams's best writing … his
+// scripts"; a product line takes "it"), not the brand, unless the answer also
 // names the brand with product evidence; a capitalised word right after a
 // category and a dash, colon or parenthesis ("dish soap — Dawn (the
 // original blue)") names a product of that category.

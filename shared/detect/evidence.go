@@ -300,7 +300,7 @@ func (an *analysis) inQueryPhrase(c *cand, fq string) bool {
 			// case somewhere ("a current account")
 			return false
 		}
-		return !hasUpper(text[c.start:c.end]) || text[c.end] == '-' || an.surnameAlone(right) ||
+		return !hasUpper(text[c.start:c.end]) || text[c.end] == '-' || an.personPhrase(c, right) ||
 			an.commonNounPhrase(c, fq, st, right)
 	})
 	return in || anyOccurrence(fq, form, func(st, en int) bool {
@@ -473,15 +473,20 @@ func sameNoun(q, a string) bool {
 	return false
 }
 
-// surnameAlone: the answer writes w capitalised by itself, not after or
-// before another capitalised word, and speaks of a
-// person with a personal pronoun ("French's impression … she's best
-// known"): w is a surname.
-func (an *analysis) surnameAlone(w string) bool {
-	if !hasWordFold(an.text, "she") && !hasWordFold(an.text, "he") {
+// personPhrase: the candidate and the next word, w, name a person — the
+// answer speaks of one with a personal pronoun, after the full name in its
+// sentence ("Taylor Swift, … her concerts") or anywhere when it writes w
+// capitalised by itself, not after or before another capitalised word
+// ("French's impression … she's best known", "Adams's best writing … his
+// scripts"): w is a surname. A product line takes "it", not "she".
+func (an *analysis) personPhrase(c *cand, w string) bool {
+	text := an.text
+	if personalPronoun(text[c.end:an.sc.sents[c.srec].end]) {
+		return true
+	}
+	if !personalPronoun(text) {
 		return false
 	}
-	text := an.text
 	for from := 0; ; {
 		k := indexFoldASCII(text[from:], w)
 		if k < 0 {
@@ -501,6 +506,16 @@ func (an *analysis) surnameAlone(w string) bool {
 		}
 		return true
 	}
+}
+
+// personalPronoun: s holds a pronoun only a person takes.
+func personalPronoun(s string) bool {
+	for _, p := range [...]string{"she", "he", "her", "his", "him"} {
+		if hasWordFold(s, p) {
+			return true
+		}
+	}
+	return false
 }
 
 // phraseNeighbours returns the words joined to [start,end) in text by a
