@@ -187,7 +187,16 @@ func (s *Service) Settle(ctx context.Context, in SettleInput) (SettleOutput, err
 			msg = failureText(in.Failure)
 		}
 		j.Status, j.Error = jobs.StatusFailed, &msg
+		// A failed job lists no platform still to run (a held query run
+		// rejected before it started has them all queued).
+		for pf, ps := range j.PerPlatformStatus {
+			if !jobs.Terminal(ps.Status) {
+				ps.Status, ps.Error = jobs.StatusFailed, &msg
+				j.PerPlatformStatus[pf] = ps
+			}
+		}
 	}
+	j.AwaitingApproval = false // settled: no review can run it any more
 	j.CreditsCharged = capture
 	jobOp, err := jobs.UpdateOp(j, from)
 	if err != nil {
