@@ -323,9 +323,11 @@ func (s *Service) read(ctx context.Context, tenantID int32, id string) (store.Sn
 }
 
 // ListPending returns a page of the tenant's pending requests, newest
-// first, and the cursor of the next page.
+// first, and the cursor of the next page. The cursor is the ULID after the
+// id's "apr_", the timeline's cursor shape, so that it pages like the
+// other timelines.
 func (s *Service) ListPending(ctx context.Context, tenantID int32, limit int, cursor string) ([]Request, string, error) {
-	return timeline.Page[Request](ctx, s.tbl, timeline.Query{PK: tenants.PK(tenantID), Prefix: skPrefix,
+	return timeline.Page[Request](ctx, s.tbl, timeline.Query{PK: tenants.PK(tenantID), Prefix: skPrefix + idPrefix,
 		Filter: timeline.StatusFilter(attrStatus, StatusPending), Limit: limit, Cursor: cursor})
 }
 

@@ -24,10 +24,7 @@ const ActionPublish = "publish"
 //     freely and proposes publishes);
 //   - L2 (auto-publish) and human keys: nothing.
 func Gated(p auth.Principal, action string) bool {
-	if !p.IsAgent {
-		return false
-	}
-	switch p.Autonomy {
+	switch p.Level() {
 	case auth.L2:
 		return false
 	case auth.L1:
@@ -65,7 +62,7 @@ type Held struct {
 // same key for the same thing while one is pending is a *PendingError.
 // The job is marked awaiting approval (stored queued, not enqueued):
 // approval enqueues it, rejection fails it at 0 credits.
-func Hold(ctx context.Context, tbl store.Table, p auth.Principal, action, resourceRef, summary string, payload any, job *jobs.Job) (Held, error) {
+func Hold(ctx context.Context, tbl store.Table, p auth.Principal, action, resourceRef, summary string, subj Subject, payload any, job *jobs.Job) (Held, error) {
 	slot := SlotOf(action, resourceRef, p.KeyID)
 	open, ok, err := OpenIn(ctx, tbl, p.TenantID, slot)
 	if err != nil {
@@ -75,6 +72,7 @@ func Hold(ctx context.Context, tbl store.Table, p auth.Principal, action, resour
 		return Held{}, &PendingError{ApprovalID: open.ApprovalID}
 	}
 	r := New(p.TenantID, p, action, resourceRef, slot, summary, job.CreatedAt)
+	r.Subject = subj
 	if payload != nil {
 		b, err := json.Marshal(payload)
 		if err != nil {

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"github.com/brandlens/brandlens/shared/audit"
@@ -263,11 +264,23 @@ func (s *Service) resume(ctx context.Context, r Request) error {
 	case GateNone:
 		if r.Status == StatusApproved {
 			if apply, ok := s.appliers[r.Action]; ok {
-				return apply(ctx, r)
+				if err := apply(ctx, r); err != nil {
+					return err
+				}
+				return audit.NewLog(s.tbl).Append(ctx, appliedEntry(r, s.now()))
 			}
 		}
 	}
 	return nil
+}
+
+// appliedEntry records a held change applied after its approval, as the
+// requesting agent's action (the API recorded only its request then).
+func appliedEntry(r Request, now time.Time) audit.Entry {
+	actor := audit.Actor{KeyID: r.RequestedBy, Kind: audit.KindAgent, AutonomyLevel: r.RequestedByLevel}
+	e := audit.New(r.TenantID, actor, r.Action, r.ResourceRef, audit.OutcomeSucceeded, now)
+	e.Detail = "applied after approval " + r.ID
+	return e
 }
 
 func rejection(r Request) string {

@@ -50,7 +50,7 @@ func ActorOf(p auth.Principal) Actor {
 	if p.IsAgent {
 		kind = KindAgent
 	}
-	return Actor{KeyID: p.KeyID, Kind: kind, AutonomyLevel: string(p.Autonomy)}
+	return Actor{KeyID: p.KeyID, Kind: kind, AutonomyLevel: string(p.Level())}
 }
 
 // System is the actor of work no key asked for.

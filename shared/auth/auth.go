@@ -130,6 +130,16 @@ type Principal struct {
 	Autonomy Autonomy
 }
 
+// Level is the autonomy level whose rules hold for the principal: its
+// key's for an agent; L2 for a human key, which is never held for
+// approval whatever level its record carries.
+func (p Principal) Level() Autonomy {
+	if !p.IsAgent {
+		return L2
+	}
+	return p.Autonomy
+}
+
 // Allows reports whether any of the principal's scopes implies need.
 func (p Principal) Allows(need Scope) bool {
 	for _, s := range p.Scopes {

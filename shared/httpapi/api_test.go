@@ -38,7 +38,7 @@ func TestMeReturnsEveryEntitlementMember(t *testing.T) {
 	if m["credits_balance"] != float64(1000) || m["daily_credit_ceiling"] != float64(500) || m["rpm_limit"] != float64(600) || m["spent_today"] != float64(0) {
 		t.Errorf("wrong numbers: %s", r.Body)
 	}
-	if m["autonomy_level"] != "L0" || m["is_agent"] != false {
+	if m["autonomy_level"] != "L2" || m["is_agent"] != false { // a human key is never held
 		t.Errorf("wrong autonomy: %s", r.Body)
 	}
 

@@ -49,7 +49,7 @@ var autonomyDocs = map[Autonomy]string{
 // needs approval first (an L0 agent), the job is held back and the
 // approval request, whose payload is what will run, joins the job's
 // transaction; otherwise prev as it is.
-func (s *Server) heldJob(rq *Request, action, resource, summary string, payload any,
+func (s *Server) heldJob(rq *Request, action, resource, summary string, subj approvals.Subject, payload any,
 	prev func(context.Context, *jobs.Job) (meter.Prepared, error)) func(context.Context, *jobs.Job) (meter.Prepared, error) {
 	if rq.Route == nil || rq.Route.Autonomy != AutonomyHeldJob || !approvals.Gated(rq.Principal, action) {
 		return prev
@@ -62,7 +62,7 @@ func (s *Server) heldJob(rq *Request, action, resource, summary string, payload 
 				return prep, err
 			}
 		}
-		h, err := approvals.Hold(ctx, s.Approvals.Table(), rq.Principal, action, resource, summary, payload, job)
+		h, err := approvals.Hold(ctx, s.Approvals.Table(), rq.Principal, action, resource, summary, subj, payload, job)
 		if err != nil {
 			return prep, err
 		}

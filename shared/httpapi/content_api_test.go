@@ -355,8 +355,16 @@ func TestContentLoopThroughTheAPI(t *testing.T) {
 		t.Errorf("brief and article captured %d credits, want 2 + 10", c.Captured-mid.Captured)
 	}
 
-	// The audit log holds the exact prompts of both generations (and the failed one).
+	// The requests are audited (TestEveryKeyedWriteIsAudited counts on it),
+	// and the audit log holds the exact prompts of both generations (and
+	// the failed one).
 	var page httpapi.AuditPage
+	for _, action := range []string{"content.generate_brief", "content.generate_article"} {
+		e.do(t, "GET", "/api/v1/audit?action="+action+"&resource=opportunity:"+oppID, "").Decode(t, 200, &page)
+		if len(page.Items) == 0 || page.Items[0].Actor.KeyID == "" {
+			t.Errorf("%s entries %+v", action, page.Items)
+		}
+	}
 	e.do(t, "GET", "/api/v1/audit?action=model.generate&resource=opportunity:"+oppID, "").Decode(t, 200, &page)
 	e.writer.mu.Lock()
 	sent := slices.Clone(e.writer.requests)

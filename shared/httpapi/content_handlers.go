@@ -136,7 +136,7 @@ func (s *Server) postRescore(rq *Request, in rescoreIn) (JobAccepted, error) {
 // router claimed, and creates the job.
 func (s *Server) createJob(rq *Request, req meter.Request) (JobAccepted, error) {
 	req.Idempotency = rq.Idempotency
-	req.Prepare = s.heldJob(rq, req.Action, req.Resource, jobSummary(req.Action, req.Resource, req.Cost), req.Params, req.Prepare)
+	req.Prepare = s.heldJob(rq, req.Action, req.Resource, jobSummary(req.Action, req.Resource, req.Cost), approvals.Subject{}, req.Params, req.Prepare)
 	acc, err := s.Meter.Create(rq.HTTP.Context(), req)
 	if err != nil {
 		return JobAccepted{}, jobError(err)

@@ -51,7 +51,13 @@ func Handle[In, Out any](fn func(s *Server, rq *Request, in In) (Out, error)) Ha
 			}
 			run := func() (any, error) { return fn(s, rq, in) }
 			if rq.Route != nil && rq.Route.Idempotent() && rq.Route.Implemented() {
-				return s.idempotent(rq, run, restore)
+				return s.idempotent(rq, func() (any, error) {
+					out, err := run()
+					if err == nil {
+						s.auditWrite(rq, path, out)
+					}
+					return out, err
+				}, restore)
 			}
 			return run()
 		}}

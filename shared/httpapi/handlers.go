@@ -63,7 +63,7 @@ func (s *Server) getMe(rq *Request, _ NoInput) (Entitlement, error) {
 		TenantID: p.TenantID, KeyID: p.KeyID, IsAgent: p.IsAgent, Scopes: scopes,
 		CreditsBalance: bal.Available, SpentToday: bal.SpentToday, Held: bal.Held,
 		DailyCreditCeiling: t.DailyCreditCeiling, RPMLimit: t.RPMLimit,
-		AutonomyLevel: string(p.Autonomy), PendingApprovals: int32(pending),
+		AutonomyLevel: string(p.Level()), PendingApprovals: int32(pending),
 		Capabilities: s.capabilitiesOf(p),
 	}, nil
 }

@@ -127,7 +127,7 @@ var fieldDocs = map[string]openapi.FieldDoc{
 	"PlatformStatus.cost":                {Description: "credits charged for this platform"},
 	"PlatformStatus.mentionRate":         {Description: "share of samples naming the brand, with its 95% Wilson interval; null until the platform has finished"},
 	"Entitlement.scopes":                 {Enum: scopeValues},
-	"Entitlement.autonomy_level":         {Enum: autonomyValues, Description: "L0 manual, L1 auto-propose, L2 auto-publish"},
+	"Entitlement.autonomy_level":         {Enum: autonomyValues, Description: "the level whose rules hold for the key: L0 manual, L1 auto-propose, L2 auto-publish; always L2 for a human key, which is never held"},
 	"Entitlement.capabilities":           {Description: "sorted list of what this key may do: the capability of every route its scopes and agent flag admit"},
 	"Entitlement.rpm_limit":              {Description: "requests per minute allowed for this key"},
 	"CreditInfo.resets_at":               {Description: "next UTC midnight, when spent_today and committed_today start again from 0"},

@@ -330,20 +330,33 @@ func TestPublishFailureAndOwnSite(t *testing.T) {
 // L1 in /me, and at L1 its writes run at once.
 func TestL0AgentSideEffectsWaitForApproval(t *testing.T) {
 	e := newPublishEnv(t)
-	// A held run, rejected: failed, 0 credits, the hold released.
+	// Human keys are never held: /me says L2 whatever their record holds.
+	if m := e.me(t, apitest.KeyAPublish); m.AutonomyLevel != "L2" || m.IsAgent {
+		t.Fatalf("/me of a human key: level %s, agent %v", m.AutonomyLevel, m.IsAgent)
+	}
+	// A held run of a subset of the query's platforms, rejected: failed, 0
+	// credits, the hold released, no platform left queued.
 	var run httpapi.JobAccepted
-	e.api.Do(t, "POST", "/api/v1/queries/1/run", keyAgentL0Two, `{"samples":1}`).Decode(t, 202, &run)
-	if run.ApprovalID == nil || run.CreditsBalance != 1000-2 {
+	e.api.Do(t, "POST", "/api/v1/queries/1/run", keyAgentL0Two, `{"platforms":["chatgpt"],"samples":1}`).Decode(t, 202, &run)
+	if run.ApprovalID == nil || run.CreditsBalance != 1000-1 {
 		t.Fatalf("held run %+v", run)
 	}
 	wantCode(t, "the same run again", e.api.Do(t, "POST", "/api/v1/queries/1/run", keyAgentL0Two, `{"samples":1}`), 409, httpapi.CodeApprovalPending)
 	if j := jobOf(t, e, run.JobID); j.Status != jobs.StatusQueued || !j.AwaitingApproval {
 		t.Fatalf("held job %+v", j)
 	}
+	if p := e.pending(t); len(p) != 1 || p[0]["queryText"] != "best note taking app" || p[0]["resourceTitle"] != "best note taking app" ||
+		p[0]["summary"] != `run query:1 "best note taking app" on chatgpt, 1 sample(s) each` {
+		t.Fatalf("the held run's request %v", p)
+	}
 	var rev httpapi.ReviewResult
 	e.review(t, apitest.KeyAPublish, *run.ApprovalID, "reject").Decode(t, 200, &rev)
-	if j := e.job(t, run.JobID); j.Status != jobs.StatusFailed || j.CreditsCharged != 0 || !strings.Contains(*j.Error, "rejected") {
+	j := e.job(t, run.JobID)
+	if j.Status != jobs.StatusFailed || j.CreditsCharged != 0 || !strings.Contains(*j.Error, "rejected") || j.AwaitingApproval {
 		t.Fatalf("rejected run %+v", j)
+	}
+	if ps := j.PerPlatformStatus["chatgpt"]; len(j.PerPlatformStatus) != 1 || ps.Status != jobs.StatusFailed || ps.Error == nil || *ps.Error != *j.Error {
+		t.Fatalf("rejected run's platforms %+v", j.PerPlatformStatus)
 	}
 	var credits httpapi.CreditInfo
 	e.api.Do(t, "GET", "/api/v1/me/credits", apitest.KeyAPublish, "").Decode(t, 200, &credits)

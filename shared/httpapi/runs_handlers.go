@@ -2,9 +2,14 @@ package httpapi
 
 import (
 	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/brandlens/brandlens/shared/approvals"
 
 	"github.com/brandlens/brandlens/shared/audit"
 	"github.com/brandlens/brandlens/shared/jobs"
+	"github.com/brandlens/brandlens/shared/queries"
 	"github.com/brandlens/brandlens/shared/runs"
 	"github.com/brandlens/brandlens/shared/validation"
 )
@@ -21,15 +26,40 @@ func (s *Server) postQueryRun(rq *Request, in runIn) (JobAccepted, error) {
 		samples = int(*in.Body.Samples)
 	}
 	resource := audit.Resource("query", in.ID)
+	summary, subj, err := s.runSubject(rq, in.ID, in.Body.Platforms, samples)
+	if err != nil {
+		return JobAccepted{}, err
+	}
 	acc, err := s.Runs.Start(rq.HTTP.Context(), runs.Request{
 		TenantID: rq.Principal.TenantID, QueryID: in.ID, Platforms: in.Body.Platforms, Samples: samples,
 		Idempotency: rq.Idempotency, Actor: audit.ActorOf(rq.Principal),
-		Prepare: s.heldJob(rq, runs.ActionRun, resource, "run "+resource+" on its platforms", in.Body, nil),
+		Prepare: s.heldJob(rq, runs.ActionRun, resource, summary, subj, in.Body, nil),
 	})
 	if err != nil {
 		return JobAccepted{}, runError(err)
 	}
 	return s.jobAccepted(rq, acc.Job)
+}
+
+// runSubject is what a reviewer is shown of a run an L0 agent asked for:
+// the query's text and the platforms the request names (all the query's
+// when it names none). Keys that are not held read nothing; a query that
+// does not exist is left to Start's 404.
+func (s *Server) runSubject(rq *Request, id int32, pfs []string, samples int) (string, approvals.Subject, error) {
+	if !approvals.Gated(rq.Principal, runs.ActionRun) {
+		return "", approvals.Subject{}, nil
+	}
+	q, err := s.Queries.Get(rq.HTTP.Context(), rq.Principal.TenantID, id)
+	if errors.Is(err, queries.ErrNotFound) {
+		return "", approvals.Subject{}, nil
+	} else if err != nil {
+		return "", approvals.Subject{}, err
+	}
+	if pfs == nil {
+		pfs = q.Platforms
+	}
+	summary := fmt.Sprintf("run query:%d %q on %s, %d sample(s) each", id, q.Text, strings.Join(pfs, ", "), samples)
+	return summary, approvals.Subject{ResourceTitle: &q.Text, QueryText: &q.Text}, nil
 }
 
 // jobAccepted is the 202 answer of a write that created (or, for a key

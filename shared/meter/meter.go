@@ -395,6 +395,30 @@ func Params[T any](ctx context.Context, tbl store.Table, tenantID int32, jobID s
 	return v, p.Actor, nil
 }
 
+// SettleAuditOp is the job.settle audit entry of settled job j, for its
+// settling transaction: by who asked for the job (the system when the job
+// has no parameters), failed unless the job succeeded or was partial.
+func SettleAuditOp(ctx context.Context, tbl store.Table, j jobs.Job, now time.Time) (store.Op, error) {
+	actor, ok, err := ActorOf(ctx, tbl, j.TenantID, j.ID)
+	if err != nil {
+		return store.Op{}, err
+	}
+	if !ok {
+		actor = audit.System()
+	}
+	outcome := audit.OutcomeSucceeded
+	if j.Status == jobs.StatusFailed {
+		outcome = audit.OutcomeFailed
+	}
+	entry := audit.New(j.TenantID, actor, "job.settle", audit.Resource("job", j.ID), outcome, now)
+	entry.JobID = j.ID
+	entry.Detail = fmt.Sprintf("%s %s, %d credits charged", j.Type, j.Status, j.CreditsCharged)
+	if j.Error != nil {
+		entry.Detail += ": " + *j.Error
+	}
+	return audit.Op(entry)
+}
+
 // ActorOf returns who asked for the job; ok is false when the job has no
 // parameters (query runs created before runs recorded their actor).
 func ActorOf(ctx context.Context, tbl store.Table, tenantID int32, jobID string) (audit.Actor, bool, error) {

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/brandlens/brandlens/shared/audit"
 	"github.com/brandlens/brandlens/shared/credits"
 	"github.com/brandlens/brandlens/shared/jobs"
 	"github.com/brandlens/brandlens/shared/outbox"
@@ -176,18 +175,27 @@ func (s *Service) Settle(ctx context.Context, in SettleInput) (SettleOutput, err
 	if err != nil {
 		return SettleOutput{}, storeErr("read hold", err)
 	}
-	typ, outcome := outbox.ExecutionCompleted, audit.OutcomeSucceeded
+	typ := outbox.ExecutionCompleted
 	var capture int64
 	if done {
 		j.Status, j.Result, capture = jobs.StatusSucceeded, result, hold.Amount
 	} else {
-		typ, outcome = outbox.ExecutionFailed, audit.OutcomeFailed
+		typ = outbox.ExecutionFailed
 		msg := "the job did not complete"
 		if in.Failure != nil {
 			msg = failureText(in.Failure)
 		}
 		j.Status, j.Error = jobs.StatusFailed, &msg
+		// A failed job lists no platform still to run (a held query run
+		// rejected before it started has them all queued).
+		for pf, ps := range j.PerPlatformStatus {
+			if !jobs.Terminal(ps.Status) {
+				ps.Status, ps.Error = jobs.StatusFailed, &msg
+				j.PerPlatformStatus[pf] = ps
+			}
+		}
 	}
+	j.AwaitingApproval = false // settled: no review can run it any more
 	j.CreditsCharged = capture
 	jobOp, err := jobs.UpdateOp(j, from)
 	if err != nil {
@@ -205,17 +213,7 @@ func (s *Service) Settle(ctx context.Context, in SettleInput) (SettleOutput, err
 	if err != nil {
 		return SettleOutput{}, err
 	}
-	_, actor, err := Params[json.RawMessage](ctx, s.tbl, j.TenantID, j.ID)
-	if err != nil {
-		return SettleOutput{}, err
-	}
-	entry := audit.New(j.TenantID, actor, "job.settle", audit.Resource("job", j.ID), outcome, now)
-	entry.JobID = j.ID
-	entry.Detail = fmt.Sprintf("%s %s, %d credits charged", j.Type, j.Status, capture)
-	if j.Error != nil {
-		entry.Detail += ": " + *j.Error
-	}
-	auditOp, err := audit.Op(entry)
+	auditOp, err := SettleAuditOp(ctx, s.tbl, j, now)
 	if err != nil {
 		return SettleOutput{}, err
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/brandlens/brandlens/shared/credits"
 	"github.com/brandlens/brandlens/shared/detect"
 	"github.com/brandlens/brandlens/shared/jobs"
+	"github.com/brandlens/brandlens/shared/meter"
 	"github.com/brandlens/brandlens/shared/outbox"
 	"github.com/brandlens/brandlens/shared/store"
 	"github.com/brandlens/brandlens/shared/tenants"
@@ -166,7 +167,11 @@ func (s *Service) settleOnce(ctx context.Context, in SettleInput) (SettleOutput,
 	if err != nil {
 		return SettleOutput{}, false, err
 	}
-	ops := []store.Op{jobOp}
+	auditOp, err := meter.SettleAuditOp(ctx, s.Table, j, now)
+	if err != nil {
+		return SettleOutput{}, false, err
+	}
+	ops := []store.Op{jobOp, auditOp}
 	hold, err := s.Ledger.GetHold(ctx, j.TenantID, j.ID)
 	if err != nil {
 		return SettleOutput{}, false, storeErr("read hold", err)
