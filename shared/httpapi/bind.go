@@ -224,7 +224,7 @@ func (b *binding) bind(rq *Request, pathVals map[string]string, dst reflect.Valu
 		return err
 	}
 	if b.body == nil {
-		return nil
+		return checkNoBody(rq.Body)
 	}
 	// Bodies are checked before the handler runs, so that even a route
 	// still answering 501 tells a client what is wrong with its body.
@@ -313,6 +313,21 @@ func decodeBody(rq *Request, dst any) error {
 		return p.ParseBody(rq.Body)
 	}
 	return decodeStrict(rq.Body, dst)
+}
+
+// checkNoBody accepts what a route without a body may be sent — nothing,
+// whitespace or {} (whatever its Content-Type) — and refuses anything else,
+// so that a client sending a body by mistake is told rather than served (and
+// charged) as if it had sent none.
+func checkNoBody(body []byte) error {
+	if len(bytes.TrimSpace(body)) == 0 {
+		return nil
+	}
+	var members map[string]json.RawMessage
+	if checkJSON(body) == nil && json.Unmarshal(body, &members) == nil && len(members) == 0 {
+		return nil
+	}
+	return validation.Field("body", "this route takes no body: send none, or {}")
 }
 
 // bodyParser is a body that parses itself: the PublishPayload a receiver
