@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
+	"math/big"
 	"mime"
 	"reflect"
 	"slices"
@@ -358,11 +360,46 @@ func decodeStrict(body []byte, dst any) error {
 			continue
 		}
 		f := rv.FieldByIndex(idx)
+		if isInteger(f.Type()) {
+			raw = integral(raw)
+		}
 		if err := json.Unmarshal(raw, f.Addr().Interface()); err != nil {
 			ve.Add(name, "must be %s", typeName(f.Type()))
 		}
 	}
 	return ve.Err()
+}
+
+// integral rewrites a JSON number whose value is an integer (1.0, 1e2,
+// 0.5e1) as the integer literal encoding/json decodes into an integer field:
+// clients whose numbers are floats (JavaScript, Python) send integers that
+// way, and RFC 8785 (the idempotency fingerprint) takes them for the same
+// value. Anything else (1.5, strings, values beyond int64) is returned as
+// it is, for the decoder to refuse.
+func integral(raw json.RawMessage) json.RawMessage {
+	// ParseFloat first: it bounds the value cheaply before big.Rat works
+	// out exactly whether it is an integer (1.0000000000000000001 is not).
+	if f, err := strconv.ParseFloat(string(raw), 64); err != nil || math.Abs(f) > math.MaxInt64 {
+		return raw
+	}
+	r, ok := new(big.Rat).SetString(string(raw))
+	if !ok || !r.IsInt() {
+		return raw
+	}
+	return json.RawMessage(r.Num().String())
+}
+
+// isInteger reports whether t, or what it points to, is an integer type.
+func isInteger(t reflect.Type) bool {
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	switch t.Kind() {
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		return true
+	}
+	return false
 }
 
 // checkJSON accepts one JSON object whose members are each named once (at
