@@ -341,7 +341,9 @@ type bodyParser interface{ ParseBody(body []byte) error }
 // with every object member named once at any depth — a duplicate would
 // otherwise be read as its last value, which may not be what a client
 // checked or was charged for. Then unknown members and members of the wrong
-// type are all reported, each by name.
+// type are all reported, each by name, and so is null for a member tagged
+// nullable:"false" (an update's member that has no null value: without the
+// tag null would read as absent and change nothing, silently).
 func decodeStrict(body []byte, dst any) error {
 	if err := checkJSON(body); err != nil {
 		return err
@@ -357,6 +359,10 @@ func decodeStrict(body []byte, dst any) error {
 		idx, ok := fields[name]
 		if !ok {
 			ve.Add(name, "unknown field")
+			continue
+		}
+		if string(raw) == "null" && rv.Type().FieldByIndex(idx).Tag.Get("nullable") == "false" {
+			ve.Add(name, "must not be null; omit it to leave it as it is")
 			continue
 		}
 		f := rv.FieldByIndex(idx)

@@ -275,3 +275,47 @@ func writeFile(t *testing.T, path, body string) {
 		t.Fatal(err)
 	}
 }
+
+// TestUpdatesRefuseNullAndEmptyPlatforms: an empty platform list is 422 on
+// create and update alike (omitted means all), a null for an update member
+// that has no null value is 422 naming it, and an update that changes
+// nothing writes nothing: updatedAt stays.
+func TestUpdatesRefuseNullAndEmptyPlatforms(t *testing.T) {
+	api := apitest.New(t, apitest.Options{RPM: 6000})
+	var q queryView
+	api.Do(t, "POST", "/api/v1/queries", apitest.KeyAPublish, `{"text":"null checks","schedule":"daily"}`).Decode(t, 201, &q)
+	var sub httpapi.WebhookSubscriptionCreated
+	api.Do(t, "POST", "/api/v1/webhooks", apitest.KeyAPublish, `{"url":"https://hooks.acmenotes.com/in"}`).Decode(t, 201, &sub)
+	query, webhook := fmt.Sprintf("/api/v1/queries/%d", q.ID), "/api/v1/webhooks/"+sub.ID
+	for _, c := range []struct{ method, path, body, field string }{
+		{"POST", "/api/v1/queries", `{"text":"no platforms","platforms":[]}`, "platforms"},
+		{"PUT", query, `{"platforms":[]}`, "platforms"},
+		{"PUT", query, `{"text":null}`, "text"},
+		{"PUT", query, `{"platforms":null}`, "platforms"},
+		{"PUT", query, `{"isActive":null}`, "isActive"},
+		{"PUT", webhook, `{"secret":null}`, "secret"},
+		{"PUT", webhook, `{"events":null}`, "events"},
+		{"PUT", webhook, `{"url":null}`, "url"},
+		{"PUT", webhook, `{"active":null}`, "active"},
+		{"PUT", webhook, `{"description":null}`, "description"},
+		{"PUT", "/api/v1/competitors/1", `{"name":null}`, "name"},
+		{"PUT", "/api/v1/brand-profiles/1", `{"domains":null}`, "domains"},
+	} {
+		t.Run(c.method+" "+c.path+" "+c.body, func(t *testing.T) {
+			if r := api.Do(t, c.method, c.path, apitest.KeyAPublish, c.body); r.Status != 422 || !slices.Equal(r.Fields(t), []string{c.field}) {
+				t.Fatalf("%d %s, want 422 naming %s", r.Status, r.Body, c.field)
+			}
+		})
+	}
+	for _, c := range []struct{ path, body string }{
+		{query, `{}`}, {query, `{"schedule":"daily","text":" null  checks"}`}, {webhook, `{}`}, {webhook, `{"active":true}`},
+	} {
+		t.Run("no change "+c.path+" "+c.body, func(t *testing.T) {
+			before := api.Do(t, "GET", c.path, apitest.KeyARead, "").JSON(t)["updatedAt"]
+			r := api.Do(t, "PUT", c.path, apitest.KeyAPublish, c.body)
+			if r.Status != 200 || r.JSON(t)["updatedAt"] != before {
+				t.Fatalf("%d %s, want 200 with updatedAt %v", r.Status, r.Body, before)
+			}
+		})
+	}
+}

@@ -163,7 +163,7 @@ var fieldDocs = map[string]openapi.FieldDoc{
 	"MonitoringQuery.schedule":          {Enum: scheduleValues, Description: "null: run on demand only"},
 	"MonitoringQuery.deletedAt":         {Description: "set when the query was deleted: it no longer runs and is not listed, but it and its history stay readable"},
 	"MonitoringQuery.isActive":          {Description: "false: paused (not scheduled, runs refused) or deleted"},
-	"CreateQueryRequest.platforms":      {Enum: platforms.All, Description: "platforms to ask; empty or absent: all of them"},
+	"CreateQueryRequest.platforms":      {Enum: platforms.All, Description: "platforms to ask, at least one; absent or null: all of them ([] is refused: an empty subset is a mistake rather than all)"},
 	"CreateQueryRequest.schedule":       {Enum: scheduleValues, Description: "hourly, daily or weekly; absent or null: on demand only"},
 	"CreateQueryRequest.text":           {Description: "the phrase users type into AI platforms, 1 to 500 characters; unique within the tenant ignoring case and spacing"},
 	"CreateQueryRequest.brandProfileId": {Description: "the brand profile the query monitors; default: the tenant's first brand profile"},

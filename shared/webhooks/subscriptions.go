@@ -6,6 +6,7 @@ import (
 	"encoding/base64"
 	"errors"
 	"fmt"
+	"reflect"
 	"slices"
 	"strings"
 	"time"
@@ -337,6 +338,9 @@ func (s *Service) UpdateSubscription(ctx context.Context, tenantID int32, id str
 		sub, err := s.patched(snap.Value, p)
 		if err != nil {
 			return Subscription{}, err
+		}
+		if p.Secret == nil && sub.PlainSecret == "" && reflect.DeepEqual(sub, snap.Value) {
+			return sub, nil // nothing changes: no write, so updatedAt says when something did
 		}
 		switch {
 		case p.Secret != nil:
