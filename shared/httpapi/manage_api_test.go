@@ -153,16 +153,16 @@ func TestQueriesAPI(t *testing.T) {
 func TestCompetitorsAPI(t *testing.T) {
 	api := apitest.New(t, apitest.Options{})
 	type competitor struct {
-		ID               int32
-		Name             string
-		WebsiteURL       *string
-		Description      *string
-		IsDismissed      bool
-		DismissedAt      *time.Time
-		DataSource       string
-		Aliases, Domains []string
-		TotalMentions    int32
-		VisibilityRank   *int32
+		ID                    int32
+		Name                  string
+		WebsiteURL            *string
+		Description           *string
+		IsActive, IsDismissed bool
+		DismissedAt           *time.Time
+		DataSource            string
+		Aliases, Domains      []string
+		TotalMentions         int32
+		VisibilityRank        *int32
 	}
 	var c competitor
 	api.Do(t, "POST", "/api/v1/competitors", apitest.KeyAPublish, `{"name":" Craft  Docs ","aliases":["Craft"],"domains":["craft.do"],"description":"Docs app"}`).Decode(t, 201, &c)
@@ -187,7 +187,7 @@ func TestCompetitorsAPI(t *testing.T) {
 	api.Do(t, "POST", "/api/v1/competitors", apitest.KeyAPublish, `{"name":"craft docs"}`).Decode(t, 201, &freed)
 
 	api.Do(t, "POST", path+"/dismiss", apitest.KeyAPublish, "").Decode(t, 200, &c)
-	if !c.IsDismissed || c.DismissedAt == nil {
+	if !c.IsDismissed || c.DismissedAt == nil || c.IsActive {
 		t.Fatalf("dismissed %+v", c)
 	}
 	at := *c.DismissedAt
@@ -196,7 +196,7 @@ func TestCompetitorsAPI(t *testing.T) {
 		t.Errorf("dismissing again moved dismissedAt")
 	}
 	api.Do(t, "POST", path+"/restore", apitest.KeyAPublish, "").Decode(t, 200, &c)
-	if c.IsDismissed || c.DismissedAt != nil {
+	if c.IsDismissed || c.DismissedAt != nil || !c.IsActive {
 		t.Fatalf("restored %+v", c)
 	}
 	if r := api.Do(t, "POST", path+"/dismiss", apitest.KeyBPublish, ""); r.Status != 404 {

@@ -161,6 +161,7 @@ var fieldDocs = map[string]openapi.FieldDoc{
 		Description: "why the brand is or is not in the answer: mentioned; unknown_to_model (the answer disclaims knowing it); cited_only (only its domain is cited or linked); ordinary_word (its name appears only as a word); not_mentioned"},
 	"CitationDto.detectionConfidence":   {Description: "0..1; 0.55 to 0.69 marks the ambiguous band of ordinary-word names"},
 	"MonitoringQuery.schedule":          {Enum: scheduleValues, Description: "null: run on demand only"},
+	"CompetitorDto.isActive":            {Description: "whether detection and gaps count the competitor: false exactly while isDismissed is true"},
 	"MonitoringQuery.deletedAt":         {Description: "set when the query was deleted: it no longer runs and is not listed, but it and its history stay readable"},
 	"MonitoringQuery.isActive":          {Description: "false: paused (not scheduled, runs refused) or deleted"},
 	"CreateQueryRequest.platforms":      {Enum: platforms.All, Description: "platforms to ask, at least one; absent or null: all of them ([] is refused: an empty subset is a mistake rather than all)"},
