@@ -271,6 +271,8 @@ var errorDocs = map[string]errorDoc{
 		Details: map[string]any{"status": "open", "allowed": []string{"brief_ready", "content_ready", "published"}}, Extension: true},
 	CodeAlreadyExists: {Meaning: "another record of the tenant holds this unique value (a query's text, a competitor's name; case and spacing ignored); details.id names it",
 		Example: "a query with this text exists already (ignoring case and spacing)", Details: map[string]any{"id": 3, "field": "text"}, Extension: true},
+	CodeLimitExceeded: {Meaning: "the tenant has as many of these records as allowed (50 webhook subscriptions, destinations: see the route); details.limit is the cap; delete one first",
+		Example: "the tenant already has 50 webhook subscriptions, the most allowed; delete one first", Details: map[string]any{"limit": 50}, Extension: true},
 	CodeMethodNotAllowed: {Meaning: "the path exists, but not under this method; the Allow header and details.allow list the methods",
 		Example: "method DELETE is not allowed on /api/v1/me", Details: map[string]any{"allow": []string{"GET"}}, Extension: true},
 	CodePayloadTooLarge: {Meaning: "the request body exceeds 1 MiB (1048576 bytes)",

@@ -242,7 +242,6 @@ func (s *Service) CreateSubscription(ctx context.Context, tenantID int32, ns New
 	if err != nil {
 		return Subscription{}, err
 	}
-	var ve ValidationError
 	if err := s.ensureCount(ctx, tenantID); err != nil {
 		return Subscription{}, err
 	}
@@ -262,8 +261,7 @@ func (s *Service) CreateSubscription(ctx context.Context, tenantID int32, ns New
 	var txe *store.TxConditionError
 	switch {
 	case errors.As(err, &txe) && txe.Index == 0:
-		ve.Add("url", "the tenant already has %d subscriptions, the most allowed; delete one first", MaxSubscriptions)
-		return Subscription{}, ve.Err()
+		return Subscription{}, &validation.LimitError{What: "webhook subscriptions", Max: MaxSubscriptions}
 	case err != nil:
 		return Subscription{}, fmt.Errorf("webhooks: create subscription: %w", err)
 	}
