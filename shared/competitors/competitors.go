@@ -218,8 +218,8 @@ const maxWriteAttempts = 8
 // transaction (NameTakenError when another competitor holds it); names,
 // aliases and domains are checked as tenants.CheckName, CheckAliases and
 // CheckDomains do (a *validation.Error naming name, aliases or domains).
-// Dismissing sets dismissedAt; restoring clears it; either is a no-op when
-// the competitor is already so.
+// Dismissing sets dismissedAt and clears isActive; restoring undoes both;
+// either is a no-op when the competitor is already so.
 func (r *Repo) Update(ctx context.Context, tenantID, id int32, ch Change) (Competitor, error) {
 	for attempt := 1; ; attempt++ {
 		snap, err := r.docs.Read(ctx, key(tenantID, id))
@@ -263,6 +263,10 @@ func (r *Repo) Update(ctx context.Context, tenantID, id int32, ch Change) (Compe
 				c.DismissedAt = &now
 			}
 		}
+		// isActive says whether the competitor counts in detection and gaps;
+		// dismissal is what stops it, so the two always move together (set
+		// on every write, which also mends records dismissed before).
+		c.IsActive = !c.IsDismissed
 		if reflect.DeepEqual(c, old) {
 			return old, nil
 		}

@@ -346,8 +346,7 @@ func (s *Service) Create(ctx context.Context, tenantID int32, n New) (Destinatio
 	var txe *store.TxConditionError
 	switch {
 	case errors.As(err, &txe) && txe.Index == 0:
-		ve.Add("name", "the tenant already has %d destinations, the most allowed; delete one first", MaxPerTenant)
-		return Destination{}, ve.Err()
+		return Destination{}, &validation.LimitError{What: "destinations", Max: MaxPerTenant}
 	case err != nil:
 		return Destination{}, fmt.Errorf("destinations: create: %w", err)
 	}

@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
+	"math/big"
 	"mime"
 	"reflect"
 	"slices"
@@ -224,7 +226,7 @@ func (b *binding) bind(rq *Request, pathVals map[string]string, dst reflect.Valu
 		return err
 	}
 	if b.body == nil {
-		return nil
+		return checkNoBody(rq.Body)
 	}
 	// Bodies are checked before the handler runs, so that even a route
 	// still answering 501 tells a client what is wrong with its body.
@@ -315,6 +317,21 @@ func decodeBody(rq *Request, dst any) error {
 	return decodeStrict(rq.Body, dst)
 }
 
+// checkNoBody accepts what a route without a body may be sent — nothing,
+// whitespace or {} (whatever its Content-Type) — and refuses anything else,
+// so that a client sending a body by mistake is told rather than served (and
+// charged) as if it had sent none.
+func checkNoBody(body []byte) error {
+	if len(bytes.TrimSpace(body)) == 0 {
+		return nil
+	}
+	var members map[string]json.RawMessage
+	if checkJSON(body) == nil && json.Unmarshal(body, &members) == nil && len(members) == 0 {
+		return nil
+	}
+	return validation.Field("body", "this route takes no body: send none, or {}")
+}
+
 // bodyParser is a body that parses itself: the PublishPayload a receiver
 // reads case-insensitively, as the spec asks of receivers.
 type bodyParser interface{ ParseBody(body []byte) error }
@@ -324,7 +341,9 @@ type bodyParser interface{ ParseBody(body []byte) error }
 // with every object member named once at any depth — a duplicate would
 // otherwise be read as its last value, which may not be what a client
 // checked or was charged for. Then unknown members and members of the wrong
-// type are all reported, each by name.
+// type are all reported, each by name, and so is null for a member tagged
+// nullable:"false" (an update's member that has no null value: without the
+// tag null would read as absent and change nothing, silently).
 func decodeStrict(body []byte, dst any) error {
 	if err := checkJSON(body); err != nil {
 		return err
@@ -342,12 +361,51 @@ func decodeStrict(body []byte, dst any) error {
 			ve.Add(name, "unknown field")
 			continue
 		}
+		if string(raw) == "null" && rv.Type().FieldByIndex(idx).Tag.Get("nullable") == "false" {
+			ve.Add(name, "must not be null; omit it to leave it as it is")
+			continue
+		}
 		f := rv.FieldByIndex(idx)
+		if isInteger(f.Type()) {
+			raw = integral(raw)
+		}
 		if err := json.Unmarshal(raw, f.Addr().Interface()); err != nil {
 			ve.Add(name, "must be %s", typeName(f.Type()))
 		}
 	}
 	return ve.Err()
+}
+
+// integral rewrites a JSON number whose value is an integer (1.0, 1e2,
+// 0.5e1) as the integer literal encoding/json decodes into an integer field:
+// clients whose numbers are floats (JavaScript, Python) send integers that
+// way, and RFC 8785 (the idempotency fingerprint) takes them for the same
+// value. Anything else (1.5, strings, values beyond int64) is returned as
+// it is, for the decoder to refuse.
+func integral(raw json.RawMessage) json.RawMessage {
+	// ParseFloat first: it bounds the value cheaply before big.Rat works
+	// out exactly whether it is an integer (1.0000000000000000001 is not).
+	if f, err := strconv.ParseFloat(string(raw), 64); err != nil || math.Abs(f) > math.MaxInt64 {
+		return raw
+	}
+	r, ok := new(big.Rat).SetString(string(raw))
+	if !ok || !r.IsInt() {
+		return raw
+	}
+	return json.RawMessage(r.Num().String())
+}
+
+// isInteger reports whether t, or what it points to, is an integer type.
+func isInteger(t reflect.Type) bool {
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	switch t.Kind() {
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		return true
+	}
+	return false
 }
 
 // checkJSON accepts one JSON object whose members are each named once (at

@@ -199,8 +199,8 @@ type BrandProfileList struct {
 // UpdateBrandProfileRequest is the body of PUT /api/v1/brand-profiles/{id}:
 // the members sent replace the profile's; absent ones stay.
 type UpdateBrandProfileRequest struct {
-	Aliases *[]string `json:"aliases"`
-	Domains *[]string `json:"domains"`
+	Aliases *[]string `json:"aliases" nullable:"false"`
+	Domains *[]string `json:"domains" nullable:"false"`
 }
 
 // CreateQueryRequest is the body of POST /api/v1/queries.
@@ -215,10 +215,10 @@ type CreateQueryRequest struct {
 // UpdateQueryRequest is the body of PUT /api/v1/queries/{id}: the members
 // sent change; absent ones stay (schedule null clears the schedule).
 type UpdateQueryRequest struct {
-	Text      *string   `json:"text"`
-	Platforms *[]string `json:"platforms"`
+	Text      *string   `json:"text" nullable:"false"`
+	Platforms *[]string `json:"platforms" nullable:"false"`
 	Schedule  *string   `json:"schedule"`
-	IsActive  *bool     `json:"isActive"`
+	IsActive  *bool     `json:"isActive" nullable:"false"`
 }
 
 // CreateCompetitorRequest is the body of POST /api/v1/competitors.
@@ -232,10 +232,10 @@ type CreateCompetitorRequest struct {
 // UpdateCompetitorRequest is the body of PUT /api/v1/competitors/{id}: the
 // members sent change; absent ones stay.
 type UpdateCompetitorRequest struct {
-	Name        *string   `json:"name"`
-	Aliases     *[]string `json:"aliases"`
-	Domains     *[]string `json:"domains"`
-	Description *string   `json:"description"`
+	Name        *string   `json:"name" nullable:"false"`
+	Aliases     *[]string `json:"aliases" nullable:"false"`
+	Domains     *[]string `json:"domains" nullable:"false"`
+	Description *string   `json:"description" nullable:"false"`
 }
 
 // GapDetectRequest is the body of POST /api/v1/gaps/detect.

@@ -40,8 +40,11 @@ const (
 	CodeAlreadyReviewed = "already_reviewed"
 	// CodeSlugTaken: the own site's page of that type and Slug is another
 	// piece's (another ContentId).
-	CodeSlugTaken       = "slug_taken"
-	CodeBadRequest      = "bad_request"
+	CodeSlugTaken  = "slug_taken"
+	CodeBadRequest = "bad_request"
+	// CodeLimitExceeded: a create would pass a per-tenant cap
+	// (validation.LimitError).
+	CodeLimitExceeded   = "limit_exceeded"
 	CodeHeadersTooLarge = "request_headers_too_large"
 	// The anonymous brand check's (package brandcheck names them).
 	CodeRecaptchaFailed    = brandcheck.CodeRecaptchaFailed
@@ -71,6 +74,7 @@ var ErrorStatus = map[string]int{
 	CodeAlreadyReviewed:      http.StatusConflict,
 	CodeSlugTaken:            http.StatusConflict,
 	CodeBadRequest:           http.StatusBadRequest,
+	CodeLimitExceeded:        http.StatusConflict,
 	CodeHeadersTooLarge:      http.StatusRequestHeaderFieldsTooLarge,
 	CodeRecaptchaFailed:      http.StatusForbidden,
 	CodeServiceUnavailable:   http.StatusServiceUnavailable,

@@ -10,6 +10,7 @@ import (
 	"errors"
 	"io"
 	"log/slog"
+	"math/big"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -26,7 +27,8 @@ import (
 // FuzzDecodeStrict: any body yields either a decoded value or a validation
 // error naming fields, never a panic or another error kind.
 func FuzzDecodeStrict(f *testing.F) {
-	for _, s := range []string{`{}`, `{"platforms":["chatgpt"],"samples":2}`, `{"samples":"x","y":1}`, `[`, `null`, `{"platforms":null}`, "{\"a\":1} x", `{"samples":1e99}`} {
+	for _, s := range []string{`{}`, `{"platforms":["chatgpt"],"samples":2}`, `{"samples":"x","y":1}`, `[`, `null`, `{"platforms":null}`, "{\"a\":1} x", `{"samples":1e99}`,
+		`{"samples":1.0}`, `{"samples":0.2e1}`, `{"samples":1.5}`, `{"samples":-0.0}`, `{"samples":2147483648.0}`} {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, body []byte) {
@@ -36,10 +38,51 @@ func FuzzDecodeStrict(f *testing.F) {
 			if !errors.As(err, &ve) || len(ve.Fields) == 0 {
 				t.Fatalf("error %T %v", err, err)
 			}
+		} else if rr.Samples != nil {
+			// An accepted number is exactly the integer decoded.
+			var m map[string]json.RawMessage
+			if err := json.Unmarshal(body, &m); err != nil {
+				t.Fatal(err)
+			}
+			sent, ok := new(big.Rat).SetString(string(m["samples"]))
+			if !ok || sent.Cmp(big.NewRat(int64(*rr.Samples), 1)) != 0 {
+				t.Fatalf("samples %s decoded as %d", m["samples"], *rr.Samples)
+			}
 		}
 		var pp PublishPayload
 		_ = decodeStrict(body, &pp)
 	})
+}
+
+// TestIntegerMembersTakeIntegralNumbers: an integer member takes any JSON
+// number whose value is an integer in its range, however it is written.
+func TestIntegerMembersTakeIntegralNumbers(t *testing.T) {
+	for _, c := range []struct {
+		number  string
+		want    int32
+		refused bool
+	}{
+		{number: "2", want: 2}, {number: "2.0", want: 2}, {number: "2e0", want: 2}, {number: "0.2e1", want: 2},
+		{number: "2E+0", want: 2}, {number: "200e-2", want: 2}, {number: "-0.0", want: 0},
+		{number: "2147483647.0", want: 2147483647}, {number: "1.5", refused: true},
+		{number: "1.0000000000000000001", refused: true}, {number: "2147483648.0", refused: true},
+		{number: "1e99", refused: true}, {number: `"2"`, refused: true},
+	} {
+		t.Run(c.number, func(t *testing.T) {
+			var rr RunRequest
+			err := decodeStrict([]byte(`{"samples":`+c.number+`}`), &rr)
+			if c.refused {
+				var ve *validation.Error
+				if !errors.As(err, &ve) || ve.Fields[0].Field != "samples" {
+					t.Fatalf("err %v, want samples refused", err)
+				}
+				return
+			}
+			if err != nil || rr.Samples == nil || *rr.Samples != c.want {
+				t.Fatalf("err %v, samples %v, want %d", err, rr.Samples, c.want)
+			}
+		})
+	}
 }
 
 // FuzzBindParams: any query string is either accepted with typed values

@@ -82,12 +82,10 @@ func (s *Server) idempotent(rq *Request, run func() (any, error), restore restor
 		return run()
 	}
 	ctx := rq.HTTP.Context()
-	var body []byte
-	if rq.Route.RequestBody() != nil {
-		body = rq.Body // a route without a body ignores what is sent
-	}
+	// A route without a body accepts only none or {}, which Fingerprint
+	// takes for the same request.
 	k := idempotency.Key{TenantID: rq.Principal.TenantID, APIKeyID: rq.Principal.KeyID, Key: key,
-		Fingerprint: idempotency.Fingerprint(rq.HTTP.Method, rq.HTTP.URL.Path, body)}
+		Fingerprint: idempotency.Fingerprint(rq.HTTP.Method, rq.HTTP.URL.Path, rq.Body)}
 	for attempt := 0; ; attempt++ {
 		claimed, rec, err := s.Idempotency.Begin(ctx, k)
 		switch {

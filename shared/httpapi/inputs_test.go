@@ -3,6 +3,7 @@ package httpapi_test
 import (
 	"encoding/json"
 	"net/http"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -136,5 +137,49 @@ func TestValidationAnswersAreBounded(t *testing.T) {
 	}
 	if !slices.Contains([]int{100}, len([]rune(e.Error.Details.Fields[0].Field))) {
 		t.Errorf("field clipped to %d characters", len([]rune(e.Error.Details.Fields[0].Field)))
+	}
+}
+
+// TestRoutesWithoutBodyRefuseOne sends bodies to every keyed route that
+// takes none: nothing, whitespace or {} is accepted (whatever the
+// Content-Type), anything else is 422 naming body — before the route runs,
+// so a rescore sent a body by mistake is not charged.
+func TestRoutesWithoutBodyRefuseOne(t *testing.T) {
+	api := apitest.New(t, apitest.Options{RPM: 100000})
+	cases := []struct {
+		name, body, contentType string
+		refused                 bool
+	}{
+		{"none", "", "", false},
+		{"whitespace", " \n", "text/plain", false},
+		{"empty object", "{ }", "application/x-www-form-urlencoded", false},
+		{"a member", `{"x":1}`, "application/json", true},
+		{"garbage", "garbage{", "text/plain", true},
+		{"an array", "[]", "application/json", true},
+		{"null", "null", "application/json", true},
+	}
+	for _, r := range httpapi.Routes {
+		if r.RequestBody() != nil || (r.Guard != httpapi.GuardAPIKey && r.Guard != httpapi.GuardReviewer) {
+			continue
+		}
+		path := regexp.MustCompile(`\{[^}]+\}`).ReplaceAllString(r.Path, "1")
+		for _, c := range cases {
+			t.Run(r.Method+" "+r.Path+"/"+c.name, func(t *testing.T) {
+				var hdr []string
+				if c.contentType != "" {
+					hdr = []string{"Content-Type", c.contentType}
+				}
+				res := api.Do(t, r.Method, path, apitest.KeyAPublish, c.body, hdr...)
+				if !c.refused {
+					if res.Status == 422 {
+						t.Fatalf("got %d %s", res.Status, res.Body)
+					}
+					return
+				}
+				if res.Status != 422 || !slices.Equal(res.Fields(t), []string{"body"}) {
+					t.Fatalf("got %d %s, want 422 naming body", res.Status, res.Body)
+				}
+			})
+		}
 	}
 }

@@ -153,16 +153,16 @@ func TestQueriesAPI(t *testing.T) {
 func TestCompetitorsAPI(t *testing.T) {
 	api := apitest.New(t, apitest.Options{})
 	type competitor struct {
-		ID               int32
-		Name             string
-		WebsiteURL       *string
-		Description      *string
-		IsDismissed      bool
-		DismissedAt      *time.Time
-		DataSource       string
-		Aliases, Domains []string
-		TotalMentions    int32
-		VisibilityRank   *int32
+		ID                    int32
+		Name                  string
+		WebsiteURL            *string
+		Description           *string
+		IsActive, IsDismissed bool
+		DismissedAt           *time.Time
+		DataSource            string
+		Aliases, Domains      []string
+		TotalMentions         int32
+		VisibilityRank        *int32
 	}
 	var c competitor
 	api.Do(t, "POST", "/api/v1/competitors", apitest.KeyAPublish, `{"name":" Craft  Docs ","aliases":["Craft"],"domains":["craft.do"],"description":"Docs app"}`).Decode(t, 201, &c)
@@ -187,7 +187,7 @@ func TestCompetitorsAPI(t *testing.T) {
 	api.Do(t, "POST", "/api/v1/competitors", apitest.KeyAPublish, `{"name":"craft docs"}`).Decode(t, 201, &freed)
 
 	api.Do(t, "POST", path+"/dismiss", apitest.KeyAPublish, "").Decode(t, 200, &c)
-	if !c.IsDismissed || c.DismissedAt == nil {
+	if !c.IsDismissed || c.DismissedAt == nil || c.IsActive {
 		t.Fatalf("dismissed %+v", c)
 	}
 	at := *c.DismissedAt
@@ -196,7 +196,7 @@ func TestCompetitorsAPI(t *testing.T) {
 		t.Errorf("dismissing again moved dismissedAt")
 	}
 	api.Do(t, "POST", path+"/restore", apitest.KeyAPublish, "").Decode(t, 200, &c)
-	if c.IsDismissed || c.DismissedAt != nil {
+	if c.IsDismissed || c.DismissedAt != nil || !c.IsActive {
 		t.Fatalf("restored %+v", c)
 	}
 	if r := api.Do(t, "POST", path+"/dismiss", apitest.KeyBPublish, ""); r.Status != 404 {
@@ -273,5 +273,49 @@ func writeFile(t *testing.T, path, body string) {
 	t.Helper()
 	if err := os.WriteFile(path, []byte(body), 0o600); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestUpdatesRefuseNullAndEmptyPlatforms: an empty platform list is 422 on
+// create and update alike (omitted means all), a null for an update member
+// that has no null value is 422 naming it, and an update that changes
+// nothing writes nothing: updatedAt stays.
+func TestUpdatesRefuseNullAndEmptyPlatforms(t *testing.T) {
+	api := apitest.New(t, apitest.Options{RPM: 6000})
+	var q queryView
+	api.Do(t, "POST", "/api/v1/queries", apitest.KeyAPublish, `{"text":"null checks","schedule":"daily"}`).Decode(t, 201, &q)
+	var sub httpapi.WebhookSubscriptionCreated
+	api.Do(t, "POST", "/api/v1/webhooks", apitest.KeyAPublish, `{"url":"https://hooks.acmenotes.com/in"}`).Decode(t, 201, &sub)
+	query, webhook := fmt.Sprintf("/api/v1/queries/%d", q.ID), "/api/v1/webhooks/"+sub.ID
+	for _, c := range []struct{ method, path, body, field string }{
+		{"POST", "/api/v1/queries", `{"text":"no platforms","platforms":[]}`, "platforms"},
+		{"PUT", query, `{"platforms":[]}`, "platforms"},
+		{"PUT", query, `{"text":null}`, "text"},
+		{"PUT", query, `{"platforms":null}`, "platforms"},
+		{"PUT", query, `{"isActive":null}`, "isActive"},
+		{"PUT", webhook, `{"secret":null}`, "secret"},
+		{"PUT", webhook, `{"events":null}`, "events"},
+		{"PUT", webhook, `{"url":null}`, "url"},
+		{"PUT", webhook, `{"active":null}`, "active"},
+		{"PUT", webhook, `{"description":null}`, "description"},
+		{"PUT", "/api/v1/competitors/1", `{"name":null}`, "name"},
+		{"PUT", "/api/v1/brand-profiles/1", `{"domains":null}`, "domains"},
+	} {
+		t.Run(c.method+" "+c.path+" "+c.body, func(t *testing.T) {
+			if r := api.Do(t, c.method, c.path, apitest.KeyAPublish, c.body); r.Status != 422 || !slices.Equal(r.Fields(t), []string{c.field}) {
+				t.Fatalf("%d %s, want 422 naming %s", r.Status, r.Body, c.field)
+			}
+		})
+	}
+	for _, c := range []struct{ path, body string }{
+		{query, `{}`}, {query, `{"schedule":"daily","text":" null  checks"}`}, {webhook, `{}`}, {webhook, `{"active":true}`},
+	} {
+		t.Run("no change "+c.path+" "+c.body, func(t *testing.T) {
+			before := api.Do(t, "GET", c.path, apitest.KeyARead, "").JSON(t)["updatedAt"]
+			r := api.Do(t, "PUT", c.path, apitest.KeyAPublish, c.body)
+			if r.Status != 200 || r.JSON(t)["updatedAt"] != before {
+				t.Fatalf("%d %s, want 200 with updatedAt %v", r.Status, r.Body, before)
+			}
+		})
 	}
 }

@@ -418,6 +418,9 @@ type oatWalker struct {
 	t    *testing.T
 	doc  oatNode
 	seen map[string]reflect.Type // component → Go type
+	// nonNull: request members tagged nullable:"false", whose null the
+	// decoder refuses, so the schema must not allow it.
+	nonNull map[string]bool
 }
 
 func (w *oatWalker) walk(typ reflect.Type, n oatNode, at string, response bool) {
@@ -428,7 +431,11 @@ func (w *oatWalker) walk(typ reflect.Type, n oatNode, at string, response bool) 
 	}
 	inner, nullable := oatUnwrap(n)
 	if typ.Kind() == reflect.Pointer {
-		if !nullable && inner["nullable"] != true {
+		if w.nonNull[at] {
+			if nullable || inner["nullable"] == true {
+				t.Errorf("%s: null is refused, but the schema is nullable", at)
+			}
+		} else if !nullable && inner["nullable"] != true {
 			t.Errorf("%s: pointer %s is not nullable", at, typ)
 		}
 		w.walk(typ.Elem(), inner, at, response)
@@ -482,6 +489,9 @@ func (w *oatWalker) walk(typ reflect.Type, n oatNode, at string, response bool) 
 			if !response && isReq && !mustPresent {
 				t.Errorf("%s.%s: an optional request member is required", comp, name)
 			}
+			if !response && f.Tag.Get("nullable") == "false" {
+				w.nonNull[comp+"."+name] = true
+			}
 			w.walk(f.Type, p, comp+"."+name, response)
 		}
 		for name := range props {
@@ -499,7 +509,7 @@ func (w *oatWalker) walk(typ reflect.Type, n oatNode, at string, response bool) 
 		// A nil slice encodes as null, so a slice is nullable unless its
 		// member's documentation promises otherwise (and the type's own tests
 		// keep that promise).
-		if promised := fieldDocs[at].Nullable; promised != nil && !*promised {
+		if promised := fieldDocs[at].Nullable; w.nonNull[at] || promised != nil && !*promised {
 			if nullable || inner["nullable"] == true {
 				t.Errorf("%s: documented never null, but the schema is nullable", at)
 			}
@@ -533,7 +543,7 @@ func (w *oatWalker) walk(typ reflect.Type, n oatNode, at string, response bool) 
 
 func TestOpenAPISchemasMatchTheGoTypes(t *testing.T) {
 	doc := oatDocument(t)
-	w := &oatWalker{t: t, doc: doc, seen: map[string]reflect.Type{}}
+	w := &oatWalker{t: t, doc: doc, seen: map[string]reflect.Type{}, nonNull: map[string]bool{}}
 	// Returned types first, as the generator documents a type reached both
 	// ways as returned.
 	for _, r := range Routes {

@@ -506,6 +506,10 @@ func (s *Server) apiError(rq *Request, err error) *Error {
 	if errors.As(err, &ve) {
 		return validationAnswer(ve)
 	}
+	var le *validation.LimitError
+	if errors.As(err, &le) {
+		return &Error{Code: CodeLimitExceeded, Message: le.Error(), Details: map[string]any{"limit": le.Max}}
+	}
 	if rq.HTTP.Context().Err() != nil && errors.Is(err, rq.HTTP.Context().Err()) {
 		// The client went away; nobody reads this answer and nothing failed.
 		s.Logger.Debug("request canceled", "request_id", rq.RequestID)

@@ -3,6 +3,7 @@ package httpapi_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -14,6 +15,7 @@ import (
 	"time"
 
 	"github.com/brandlens/brandlens/shared/app"
+	"github.com/brandlens/brandlens/shared/destinations"
 	"github.com/brandlens/brandlens/shared/httpapi"
 	"github.com/brandlens/brandlens/shared/httpapi/apitest"
 	"github.com/brandlens/brandlens/shared/outbox"
@@ -269,5 +271,34 @@ func waitFor(t *testing.T, within time.Duration, cond func() bool) {
 			t.Fatalf("condition not met within %s", within)
 		}
 		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// TestCapsAreLimitErrors: the create past a per-tenant cap is 409
+// limit_exceeded with details.limit — the tenant is full, no member of the
+// request is wrong — for every capped collection.
+func TestCapsAreLimitErrors(t *testing.T) {
+	api := apitest.New(t, apitest.Options{RPM: 100000})
+	for _, c := range []struct {
+		path, body string
+		limit      int
+	}{
+		{"/api/v1/webhooks", `{"url":"https://hooks.acmenotes.com/in%d"}`, webhooks.MaxSubscriptions},
+		{"/api/v1/destinations", `{"type":"webhook","name":"CMS %d","url":"https://cms.acmenotes.com/publish"}`, destinations.MaxPerTenant},
+	} {
+		t.Run(c.path, func(t *testing.T) {
+			for i := range c.limit {
+				if r := api.Do(t, "POST", c.path, apitest.KeyAPublish, fmt.Sprintf(c.body, i)); r.Status != http.StatusCreated {
+					t.Fatalf("create %d: %d %s", i+1, r.Status, r.Body)
+				}
+			}
+			r := api.Do(t, "POST", c.path, apitest.KeyAPublish, fmt.Sprintf(c.body, c.limit))
+			if r.Status != http.StatusConflict || r.ErrorCode(t) != "limit_exceeded" || len(r.Fields(t)) != 0 {
+				t.Fatalf("create %d: %d %s, want 409 limit_exceeded", c.limit+1, r.Status, r.Body)
+			}
+			if got := r.JSON(t)["error"].(map[string]any)["details"].(map[string]any)["limit"]; got != float64(c.limit) {
+				t.Fatalf("details.limit %v, want %d", got, c.limit)
+			}
+		})
 	}
 }

@@ -30,11 +30,11 @@ type CreateWebhookSubscriptionRequest struct {
 // UpdateWebhookSubscriptionRequest is the body of PUT /api/v1/webhooks/{id}:
 // the members sent are changed, the others kept.
 type UpdateWebhookSubscriptionRequest struct {
-	URL         *string  `json:"url"`
-	Events      []string `json:"events"`
-	Description *string  `json:"description"`
-	Active      *bool    `json:"active"`
-	Secret      *string  `json:"secret"`
+	URL         *string  `json:"url" nullable:"false"`
+	Events      []string `json:"events" nullable:"false"`
+	Description *string  `json:"description" nullable:"false"`
+	Active      *bool    `json:"active" nullable:"false"`
+	Secret      *string  `json:"secret" nullable:"false"`
 }
 
 // WebhookSubscription is a subscription as the API shows it: never its

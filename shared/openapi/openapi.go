@@ -155,6 +155,9 @@ func (g *Generator) object(t reflect.Type, s *openapi3.Schema) {
 			continue
 		}
 		doc := g.docs[comp+"."+name]
+		if doc.Nullable == nil && f.Tag.Get("nullable") == "false" {
+			doc.Nullable = Bool(false) // the decoder refuses null for it
+		}
 		ft := f.Type
 		if ft.Kind() == reflect.Pointer && ft.Elem().Kind() == reflect.Struct && ft.Elem() != timeType {
 			// A component reference cannot carry nullable itself (3.0).

@@ -7,6 +7,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"reflect"
 	"slices"
 	"strings"
 	"time"
@@ -116,8 +117,13 @@ func check(q *Query) error {
 	case strings.ContainsFunc(q.Text, unicode.IsControl):
 		ve.Add("text", "must not contain control characters")
 	}
-	if len(q.Platforms) == 0 {
+	// nil (omitted) means all platforms; an empty list is a mistake rather
+	// than "all", as for runs.
+	switch {
+	case q.Platforms == nil:
 		q.Platforms = slices.Clone(platforms.All)
+	case len(q.Platforms) == 0:
+		ve.Add("platforms", "must name at least one platform")
 	}
 	var plats []string
 	for _, p := range q.Platforms {
@@ -196,9 +202,6 @@ func (r *Repo) Update(ctx context.Context, tenantID, id int32, ch Change) (Query
 		}
 		if ch.Platforms != nil {
 			q.Platforms = *ch.Platforms
-			if len(q.Platforms) == 0 {
-				return Query{}, validation.Field("platforms", "must name at least one platform")
-			}
 		}
 		if ch.Schedule != nil {
 			q.Schedule = *ch.Schedule
@@ -208,6 +211,9 @@ func (r *Repo) Update(ctx context.Context, tenantID, id int32, ch Change) (Query
 		}
 		if err := check(&q); err != nil {
 			return Query{}, err
+		}
+		if reflect.DeepEqual(q, old) {
+			return old, nil // nothing changes: no write, so updatedAt says when something did
 		}
 		now := r.now().UTC()
 		q.UpdatedAt = &now

@@ -11,6 +11,18 @@ import (
 	"sort"
 )
 
+// LimitError: a create would pass a per-tenant cap (webhook subscriptions,
+// destinations). No field is at fault — the request is valid, the tenant is
+// full — so the edge answers it apart from field errors.
+type LimitError struct {
+	What string // the records counted, plural: "webhook subscriptions"
+	Max  int
+}
+
+func (e *LimitError) Error() string {
+	return fmt.Sprintf("the tenant already has %d %s, the most allowed; delete one first", e.Max, e.What)
+}
+
 // FieldError names one invalid parameter, body member or header.
 type FieldError struct {
 	Field   string `json:"field"`

@@ -6,6 +6,7 @@ import (
 	"encoding/base64"
 	"errors"
 	"fmt"
+	"reflect"
 	"slices"
 	"strings"
 	"time"
@@ -241,7 +242,6 @@ func (s *Service) CreateSubscription(ctx context.Context, tenantID int32, ns New
 	if err != nil {
 		return Subscription{}, err
 	}
-	var ve ValidationError
 	if err := s.ensureCount(ctx, tenantID); err != nil {
 		return Subscription{}, err
 	}
@@ -261,8 +261,7 @@ func (s *Service) CreateSubscription(ctx context.Context, tenantID int32, ns New
 	var txe *store.TxConditionError
 	switch {
 	case errors.As(err, &txe) && txe.Index == 0:
-		ve.Add("url", "the tenant already has %d subscriptions, the most allowed; delete one first", MaxSubscriptions)
-		return Subscription{}, ve.Err()
+		return Subscription{}, &validation.LimitError{What: "webhook subscriptions", Max: MaxSubscriptions}
 	case err != nil:
 		return Subscription{}, fmt.Errorf("webhooks: create subscription: %w", err)
 	}
@@ -337,6 +336,9 @@ func (s *Service) UpdateSubscription(ctx context.Context, tenantID int32, id str
 		sub, err := s.patched(snap.Value, p)
 		if err != nil {
 			return Subscription{}, err
+		}
+		if p.Secret == nil && sub.PlainSecret == "" && reflect.DeepEqual(sub, snap.Value) {
+			return sub, nil // nothing changes: no write, so updatedAt says when something did
 		}
 		switch {
 		case p.Secret != nil:

@@ -3,6 +3,7 @@ package webhooks_test
 import (
 	"context"
 	"encoding/base64"
+	"errors"
 	"log/slog"
 	"net"
 	"net/http"
@@ -210,7 +211,8 @@ func TestSubscriptionCapUnderConcurrency(t *testing.T) {
 			for range n {
 				wg.Go(func() {
 					_, err := create()
-					if f := validation.FieldNames(err); err != nil && (len(f) != 1 || f[0] != "url") {
+					var le *validation.LimitError
+					if err != nil && !errors.As(err, &le) {
 						t.Errorf("create: %v", err)
 					}
 					mu.Lock()
