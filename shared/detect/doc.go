@@ -374,7 +374,11 @@
 // another entity (so "Users report it loses edits" after "Acme syncs
 // notes" counts), and on into a paragraph that opens on an announced
 // caveat ("The catch is …", "The downsides: …"); the section a mention heads (a heading or a list item
-// naming it: its "Cons:" lines count); and, when the query names the brand
+// naming it: its "Cons:" lines count; a bold line naming it, "**Made In**",
+// heads the list under it; the section goes on past an item naming the
+// brand again or a rival in passing, "- 20% cheaper than All-Clad's line",
+// and past a sentence that names a rival only as compared, "However, the
+// catalog is smaller than Audible's"); and, when the query names the brand
 // and the answer names it first or no competitor more often, every
 // sentence of the answer that is not about another entity. Polar words weigh 1, strong ones
 // ("excellent", "unusable", "avoid", "drawback") 1.5, ×1.5 after an

@@ -153,6 +153,18 @@ func (an *analysis) brandSentiment(er *EntityResult) {
 		if nameOnlyHead(text, c) {
 			end := an.sectionEnd(c, rec)
 			for s, e, ok := sentenceAfter(text, rec.end); ok && e <= end; s, e, ok = sentenceAfter(text, e) {
+				item := listItem(text, s)
+				if !item && an.onlyCompared(s, e) {
+					spans = append(spans, [2]int{s, e}) // "the catalog is much smaller than Audible's"
+					continue
+				}
+				if brand, other := an.entitiesIn(s, e); brand && !other {
+					continue // the brand's own sentence: its mention reads it
+				} else if other && item {
+					if _, lead := an.itemLeadNames(s, e); !lead {
+						continue // lists.go: a rival named in passing in an item
+					}
+				}
 				if an.hasCandIn(s, e) {
 					break
 				}
@@ -1313,7 +1325,8 @@ func (an *analysis) topicSpans(spans [][2]int) [][2]int {
 			if lastOtherItem {
 				lastOther = false
 			}
-			head = head && (!(brand || other) || an.itemLeadNames(s, e))
+			lb, lo := an.itemLeadNames(s, e)
+			head = head && (!(brand || other) || lb || lo)
 			lastOtherItem = other && !brand
 		} else {
 			lastOtherItem = false
@@ -1465,7 +1478,11 @@ func (an *analysis) sectionEnd(c *cand, rec *sentRec) int {
 	text := an.text
 	ls := strings.LastIndexByte(text[:c.start], '\n') + 1
 	indent := len(text[ls:c.start]) - len(trimLeftSpace(text[ls:c.start]))
-	heading := strings.HasPrefix(trimLeftSpace(text[ls:c.start]), "#")
+	head := trimLeftSpace(text[ls:c.start])
+	heading := strings.HasPrefix(head, "#")
+	// a bold line that is no list item ("**Made In**", "**Streaks** — …")
+	// heads the list under it: its items end only at the next such line
+	lead := !heading && listMarkerLen(head) == 0
 	limit := min(len(text), rec.end+maxSectionBytes)
 	pos := strings.IndexByte(text[rec.end:limit], '\n')
 	if pos < 0 {
@@ -1484,7 +1501,7 @@ func (an *analysis) sectionEnd(c *cand, rec *sentRec) int {
 		switch {
 		case strings.HasPrefix(q, "#"):
 			return pos
-		case !heading && listMarkerLen(q) > 0 && len(line)-len(q) <= indent:
+		case !heading && !lead && listMarkerLen(q) > 0 && len(line)-len(q) <= indent:
 			return pos
 		case !heading && q != "" && len(line)-len(q) <= indent && listMarkerLen(q) == 0 && !startsWithLabel(q):
 			return pos // back to prose
