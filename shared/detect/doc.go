@@ -497,7 +497,14 @@
 // "limited compared with Jira"); in the brand's own sentence such a rival
 // leaves the clause to the brand up to the comparison. Each item of a
 // "Cons:" ("Downsides:", "Nachteile:", …) line is half a criticism even
-// without a polar word ("Cons: runs large; break-in takes a week"). Requirements are no praise ("if you need
+// without a polar word ("Cons: runs large; break-in takes a week"), and
+// so is each list item under a heading of faults in any of the six
+// languages ("Punti critici", "Pontos fracos", "Weak points") or under a
+// what-heading that holds a negator or a second thought ("Lo que no
+// convence", "What gives people pause"), which also sets out a second side
+// as "Where it falls short" does. In an answer about the brand, a bold
+// line's lead decides whose section it opens ("**Monos** … recuerda a
+// Rimowa" opens the brand's). Requirements are no praise ("if you need
 // fast offline access"), nor are conditions ("forgiving on weak
 // connections"). Negation: "n't", "not", "no longer", "less" ("less
 // compelling"), "rather than" ("functional rather than polished"); it

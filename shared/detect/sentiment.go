@@ -315,6 +315,9 @@ func (an *analysis) brandSentiment(er *EntityResult) {
 			framed, frameS, frameE = true, s, e
 		}
 		secs.add(text, s, e, p, n)
+		if !framed && secs.weakHead {
+			framed, frameS, frameE = true, s, e // "**What gives people pause**", "### Lo que no convence"
+		}
 		if secs.side == 0 {
 			secs.side = introducedSide(text, s, e, p, n, P > N) // lists.go: "Dicho esto, tiene sus peajes:"
 		}
@@ -1318,15 +1321,24 @@ func (an *analysis) topicSpans(spans [][2]int) [][2]int {
 			lastOther = false
 		}
 		brand, other := an.entitiesIn(s, e)
+		item := listItem(text, s)
 		head := strings.HasPrefix(text[s:e], "#") || lineHead(text, s)
-		if item := listItem(text, s); item {
+		lb, lo := brand, other // what the heading names
+		if lineHead(text, s) && (brand || other) {
 			// lists.go: a rival named in passing in an item ("- not as fine
-			// as on a Philips") opens no section, nor holds the next item
+			// as on a Philips") or after a bold lead that names the brand
+			// ("**Monos** … recuerda a Rimowa") opens no section
+			if l1, l2 := an.itemLeadNames(s, e); l1 || l2 {
+				lb, lo = l1, l2
+			} else {
+				head = !item
+			}
+		}
+		if item {
+			// nor does such an item hold the next item
 			if lastOtherItem {
 				lastOther = false
 			}
-			lb, lo := an.itemLeadNames(s, e)
-			head = head && (!(brand || other) || lb || lo)
 			lastOtherItem = other && !brand
 		} else {
 			lastOtherItem = false
@@ -1334,7 +1346,7 @@ func (an *analysis) topicSpans(spans [][2]int) [][2]int {
 		switch {
 		case brand || other:
 			if head {
-				owner = brand && !other
+				owner = lb && !lo
 			}
 			lastOther = other && !brand
 		case owner && !lastOther:
