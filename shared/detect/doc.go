@@ -504,7 +504,10 @@
 // convence", "What gives people pause"), which also sets out a second side
 // as "Where it falls short" does. In an answer about the brand, a bold
 // line's lead decides whose section it opens ("**Monos** … recuerda a
-// Rimowa" opens the brand's). Requirements are no praise ("if you need
+// Rimowa" opens the brand's), and a sentence naming a rival only after a
+// comparison marker ("Where it falls behind the Garmin Edge 840:", "steep
+// compared to Spark"; not "switching to YouTube TV") stays the brand's.
+// Requirements are no praise ("if you need
 // fast offline access"), nor are conditions ("forgiving on weak
 // connections"). Negation: "n't", "not", "no longer", "less" ("less
 // compelling"), "rather than" ("functional rather than polished"); it

@@ -154,7 +154,7 @@ func (an *analysis) brandSentiment(er *EntityResult) {
 			end := an.sectionEnd(c, rec)
 			for s, e, ok := sentenceAfter(text, rec.end); ok && e <= end; s, e, ok = sentenceAfter(text, e) {
 				item := listItem(text, s)
-				if !item && an.onlyCompared(s, e) {
+				if !item && an.onlyCompared(s, e, comparisonMarkers) {
 					spans = append(spans, [2]int{s, e}) // "the catalog is much smaller than Audible's"
 					continue
 				}
@@ -180,7 +180,7 @@ func (an *analysis) brandSentiment(er *EntityResult) {
 				// …", "The downsides: …") presumes what came before it
 				break
 			}
-			if an.onlyCompared(s, e) {
+			if an.onlyCompared(s, e, comparedOnly) {
 				// casesplit.go: "Fares are competitive with Ryanair and
 				// easyJet, …": a rival named only as what the brand is
 				// compared with leaves the paragraph the brand's
@@ -1344,6 +1344,11 @@ func (an *analysis) topicSpans(spans [][2]int) [][2]int {
 			lastOtherItem = false
 		}
 		switch {
+		case other && !brand && !head && owner && !lastOther && an.onlyCompared(s, e, comparisonMarkers):
+			// "Where it falls behind the Garmin Edge 840:", "The price is
+			// steep compared to Spark": a rival named only as compared
+			// leaves the sentence the brand's, as in its paragraph
+			spans = append(spans, [2]int{s, e})
 		case brand || other:
 			if head {
 				owner = lb && !lo
