@@ -239,9 +239,11 @@ var comparedOnly = func() map[string]bool {
 
 // onlyCompared: every other entity named in the sentence [s,e) is the
 // object of a comparison ("competitive with Ryanair and easyJet",
-// "cheaper than Osprey"), within three words of its marker; the sentence
-// still speaks of the brand.
-func (an *analysis) onlyCompared(s, e int) bool {
+// "cheaper than Osprey"), within three words of its marker (of markers:
+// comparedOnly, or comparisonMarkers where a bare "to" or "with" could
+// name where users go, "switching to YouTube TV"); the sentence still
+// speaks of the brand.
+func (an *analysis) onlyCompared(s, e int, markers map[string]bool) bool {
 	text, cands := an.text, an.sc.cands
 	found := false
 	i, _ := slices.BinarySearchFunc(cands, s, func(c cand, t int) int { return c.start - t })
@@ -259,7 +261,7 @@ func (an *analysis) onlyCompared(s, e int) bool {
 			if p.word == "" {
 				break
 			}
-			compared = inSet(comparedOnly, p.word) &&
+			compared = inSet(markers, p.word) && !strings.EqualFold(p.word, "like") &&
 				!(strings.EqualFold(p.word, "as") && strings.EqualFold(prevToken(text, s, at-len(p.word)-1).word, "such"))
 			at -= len(p.word) + 1
 		}

@@ -377,7 +377,11 @@
 // another entity (so "Users report it loses edits" after "Acme syncs
 // notes" counts), and on into a paragraph that opens on an announced
 // caveat ("The catch is …", "The downsides: …"); the section a mention heads (a heading or a list item
-// naming it: its "Cons:" lines count); and, when the query names the brand
+// naming it: its "Cons:" lines count; a bold line naming it, "**Made In**",
+// heads the list under it; the section goes on past an item naming the
+// brand again or a rival in passing, "- 20% cheaper than All-Clad's line",
+// and past a sentence that names a rival only as compared, "However, the
+// catalog is smaller than Audible's"); and, when the query names the brand
 // and the answer names it first or no competitor more often, every
 // sentence of the answer that is not about another entity. Polar words weigh 1, strong ones
 // ("excellent", "unusable", "avoid", "drawback") 1.5, ×1.5 after an
@@ -496,7 +500,17 @@
 // "limited compared with Jira"); in the brand's own sentence such a rival
 // leaves the clause to the brand up to the comparison. Each item of a
 // "Cons:" ("Downsides:", "Nachteile:", …) line is half a criticism even
-// without a polar word ("Cons: runs large; break-in takes a week"). Requirements are no praise ("if you need
+// without a polar word ("Cons: runs large; break-in takes a week"), and
+// so is each list item under a heading of faults in any of the six
+// languages ("Punti critici", "Pontos fracos", "Weak points") or under a
+// what-heading that holds a negator or a second thought ("Lo que no
+// convence", "What gives people pause"), which also sets out a second side
+// as "Where it falls short" does. In an answer about the brand, a bold
+// line's lead decides whose section it opens ("**Monos** … recuerda a
+// Rimowa" opens the brand's), and a sentence naming a rival only after a
+// comparison marker ("Where it falls behind the Garmin Edge 840:", "steep
+// compared to Spark"; not "switching to YouTube TV") stays the brand's.
+// Requirements are no praise ("if you need
 // fast offline access"), nor are conditions ("forgiving on weak
 // connections"). Negation: "n't", "not", "no longer", "less" ("less
 // compelling"), "rather than" ("functional rather than polished"); it

@@ -60,10 +60,10 @@ const sideTurned = -2
 // itemLeadWords: how many words open a list item's lead.
 const itemLeadWords = 4
 
-// itemLeadNames: the list item at s (its sentence [s,e)) names an entity
-// in its lead — a bold lead ("**Corvid** — …") or its first words — and
-// so opens a section about it.
-func (an *analysis) itemLeadNames(s, e int) bool {
+// itemLeadNames: the list item at s (its sentence [s,e)) names the brand
+// or another entity in its lead — a bold lead ("**Corvid** — …") or its
+// first words — and so opens a section about it.
+func (an *analysis) itemLeadNames(s, e int) (brand, other bool) {
 	text := an.text
 	le := e
 	q := s + listMarkerLen(text[s:min(len(text), s+8)])
@@ -81,6 +81,5 @@ func (an *analysis) itemLeadNames(s, e int) bool {
 		}
 		le = q
 	}
-	brand, other := an.entitiesIn(s, le)
-	return brand || other
+	return an.entitiesIn(s, le)
 }

@@ -153,6 +153,18 @@ func (an *analysis) brandSentiment(er *EntityResult) {
 		if nameOnlyHead(text, c) {
 			end := an.sectionEnd(c, rec)
 			for s, e, ok := sentenceAfter(text, rec.end); ok && e <= end; s, e, ok = sentenceAfter(text, e) {
+				item := listItem(text, s)
+				if !item && an.onlyCompared(s, e, comparisonMarkers) {
+					spans = append(spans, [2]int{s, e}) // "the catalog is much smaller than Audible's"
+					continue
+				}
+				if brand, other := an.entitiesIn(s, e); brand && !other {
+					continue // the brand's own sentence: its mention reads it
+				} else if other && item {
+					if _, lead := an.itemLeadNames(s, e); !lead {
+						continue // lists.go: a rival named in passing in an item
+					}
+				}
 				if an.hasCandIn(s, e) {
 					break
 				}
@@ -168,7 +180,7 @@ func (an *analysis) brandSentiment(er *EntityResult) {
 				// …", "The downsides: …") presumes what came before it
 				break
 			}
-			if an.onlyCompared(s, e) {
+			if an.onlyCompared(s, e, comparedOnly) {
 				// casesplit.go: "Fares are competitive with Ryanair and
 				// easyJet, …": a rival named only as what the brand is
 				// compared with leaves the paragraph the brand's
@@ -303,6 +315,9 @@ func (an *analysis) brandSentiment(er *EntityResult) {
 			framed, frameS, frameE = true, s, e
 		}
 		secs.add(text, s, e, p, n)
+		if !framed && secs.weakHead {
+			framed, frameS, frameE = true, s, e // "**What gives people pause**", "### Lo que no convence"
+		}
 		if secs.side == 0 {
 			secs.side = introducedSide(text, s, e, p, n, P > N) // lists.go: "Dicho esto, tiene sus peajes:"
 		}
@@ -1306,22 +1321,37 @@ func (an *analysis) topicSpans(spans [][2]int) [][2]int {
 			lastOther = false
 		}
 		brand, other := an.entitiesIn(s, e)
+		item := listItem(text, s)
 		head := strings.HasPrefix(text[s:e], "#") || lineHead(text, s)
-		if item := listItem(text, s); item {
+		lb, lo := brand, other // what the heading names
+		if lineHead(text, s) && (brand || other) {
 			// lists.go: a rival named in passing in an item ("- not as fine
-			// as on a Philips") opens no section, nor holds the next item
+			// as on a Philips") or after a bold lead that names the brand
+			// ("**Monos** … recuerda a Rimowa") opens no section
+			if l1, l2 := an.itemLeadNames(s, e); l1 || l2 {
+				lb, lo = l1, l2
+			} else {
+				head = !item
+			}
+		}
+		if item {
+			// nor does such an item hold the next item
 			if lastOtherItem {
 				lastOther = false
 			}
-			head = head && (!(brand || other) || an.itemLeadNames(s, e))
 			lastOtherItem = other && !brand
 		} else {
 			lastOtherItem = false
 		}
 		switch {
+		case other && !brand && !head && owner && !lastOther && an.onlyCompared(s, e, comparisonMarkers):
+			// "Where it falls behind the Garmin Edge 840:", "The price is
+			// steep compared to Spark": a rival named only as compared
+			// leaves the sentence the brand's, as in its paragraph
+			spans = append(spans, [2]int{s, e})
 		case brand || other:
 			if head {
-				owner = brand && !other
+				owner = lb && !lo
 			}
 			lastOther = other && !brand
 		case owner && !lastOther:
@@ -1465,7 +1495,11 @@ func (an *analysis) sectionEnd(c *cand, rec *sentRec) int {
 	text := an.text
 	ls := strings.LastIndexByte(text[:c.start], '\n') + 1
 	indent := len(text[ls:c.start]) - len(trimLeftSpace(text[ls:c.start]))
-	heading := strings.HasPrefix(trimLeftSpace(text[ls:c.start]), "#")
+	head := trimLeftSpace(text[ls:c.start])
+	heading := strings.HasPrefix(head, "#")
+	// a bold line that is no list item ("**Made In**", "**Streaks** — …")
+	// heads the list under it: its items end only at the next such line
+	lead := !heading && listMarkerLen(head) == 0
 	limit := min(len(text), rec.end+maxSectionBytes)
 	pos := strings.IndexByte(text[rec.end:limit], '\n')
 	if pos < 0 {
@@ -1484,7 +1518,7 @@ func (an *analysis) sectionEnd(c *cand, rec *sentRec) int {
 		switch {
 		case strings.HasPrefix(q, "#"):
 			return pos
-		case !heading && listMarkerLen(q) > 0 && len(line)-len(q) <= indent:
+		case !heading && !lead && listMarkerLen(q) > 0 && len(line)-len(q) <= indent:
 			return pos
 		case !heading && q != "" && len(line)-len(q) <= indent && listMarkerLen(q) == 0 && !startsWithLabel(q):
 			return pos // back to prose

@@ -112,6 +112,16 @@ func TestBrandSentiment(t *testing.T) {
 		{"Spanish: poco fiable", zestora, "zestora entrega", "La entrega de Zestora es poco fiable.", Negative},
 		{"never go back", zestora, "zestora subscription", "Zestora ships weekly boxes with pre-measured ingredients. Most people who try it for a month never go back to shopping for recipes.", Positive},
 		{"restrictive limits", airtable, "airtable limits", "Airtable's free plan caps bases at 1,000 records and 100 automation runs a month, which is restrictive for anything beyond a personal project.", Negative},
+		// the brand's section carries its list: a bold line naming it heads
+		// the items under it, past an item that names a rival in passing
+		{"a bold line heads its list", zestora, "zestora vs freshbox", "Both deliver on time.\n\n**Zestora**\n- Zestora is a family firm, so boxes cost less than FreshBox's.\n- The recipes are excellent and varied.\n- Weak point: refunds. Several customers describe slow replies and a hassle getting credit.\n\n**FreshBox**\n- Wider menu.", Mixed},
+		{"a list item goes on past a compared rival", zestora, "cheap meal kits", "Some cheaper kits:\n\n1. **FreshBox** – large menu.\n2. **Zestora** – Zestora is a weekly box with excellent recipes. However, the menu is much smaller than FreshBox's, and many customers complain about late boxes.\n3. **Local markets** – cheapest of all.", Mixed},
+		// in an answer about the brand, a sentence naming a rival only as
+		// compared is the brand's, and so is the list it introduces
+		{"a lead-in that names a compared rival", zestora, "zestora vs freshbox", "Zestora has the best recipes of any kit: varied, clear and quick to cook.\n\nWhere it falls behind FreshBox:\n- Portions are smaller for families.\n- Delivery windows are narrower.\n\nPick Zestora if recipes matter most.", Mixed},
+		// a heading of the weak side in another language or without a polar word
+		{"Italian: a heading of faults", zestora, "zestora opinioni", "Zestora consegna box settimanali.\n\n**Punti a favore**\n- Ricette ottime e varie.\n- Ingredienti freschi.\n\n**Punti critici**\n- Costa 70 € a settimana.\n- Le porzioni sono piccole per una famiglia.", Mixed},
+		{"a heading of second thoughts", zestora, "is zestora worth it", "Zestora depends on how often you cook.\n\n**What you get**\n- Excellent recipes with clear steps.\n- Fresh, well-packed ingredients.\n\n**What makes families hesitate**\n- Portions run small for teenagers.\n- Only two delivery days a week.", Mixed},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) { checkBrandSentiment(t, tc.brand, tc.query, tc.text, tc.want) })

@@ -149,6 +149,38 @@ func counterFrame(t string, afterPraise bool) bool {
 	return false
 }
 
+// whatOpeners open a heading that names what it lists: "What …", "Where
+// …", "Lo que …", "Ce qui …", "Was …", "Cosa …", "O que …".
+var whatOpeners = set(`what what's where lo ce was cosa ciò quello o`)
+
+// doubtWords in such a heading name the reader's second thoughts: "What
+// gives people pause", "What owners complain about", "What to worry about".
+var doubtWords = set(`pause hesitate hesitation doubts worry worries bother bothers complain complains`)
+
+// weakSideHeading: t heads what the brand does not do well — a
+// what-heading ("What users don't like", "Lo que no convence", "Cosa non
+// convince", "O que não convence") whose first words hold a negator or a
+// doubt word: the mirror of peopleLikeHeading.
+func weakSideHeading(t string) bool {
+	t = strings.TrimLeft(t, " \t*_#>-")
+	w, np := wordAtAny(t, 0)
+	if !inSet(whatOpeners, w) {
+		return false
+	}
+	for k := 0; k < 4; k++ {
+		if w, np = wordAtAny(t, np); w == "" {
+			return false
+		} else if foreignLookup(w)&lexNegator != 0 || inSet(romanceNegators, w) || inSet(doubtWords, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// romanceNegators are the negators of Italian and Portuguese, which the
+// foreign lexicon does not read.
+var romanceNegators = set(`non não nao`)
+
 // minimisedCaveat: t plays its criticism down — a caveat noun after a
 // minimiser ("the only real drawback", "one minor gripe") or "a small
 // price to pay".
@@ -344,12 +376,15 @@ var (
 	// "**Pros**", "Points forts").
 	prosHeads = phrases(`pros|what works|where it works|what we like|what i like|what's good|strengths|upsides|advantages|the good|
 ventajas|pros y contras|lo bueno|avantages|points forts|les plus|vorteile|stärken|positive|positiv|the positives|lo positivo|
-lo que más se valora|points positifs|pluspunkte|the case for|positives`)
+lo que más se valora|points positifs|pluspunkte|the case for|positives|punti a favore|punti di forza|pregi|vantaggi|
+pontos fortes|pontos positivos|vantagens|prós`)
 	// consHeads open a section of its faults ("**Cons**", "Common
 	// complaints"), besides the counterFrames.
 	consHeads = phrases(`cons|what doesn't work|what's not|what’s not|what isn't|what isn’t|where it doesn't work|where it doesn’t work|what we don't like|weaknesses|downsides|drawbacks|the bad|common complaints|
 complaints|desventajas|contras|lo malo|inconvénients|points faibles|les moins|nachteile|schwächen|negative|negativ|
-the negatives|negatives|lo negativo|pegas|las pegas|points négatifs|kritikpunkte|minuspunkte|the case against`)
+the negatives|negatives|lo negativo|pegas|las pegas|points négatifs|kritikpunkte|minuspunkte|the case against|
+weak point|weak points|weak spot|weak spots|the fine print|punti critici|punti deboli|difetti|svantaggi|contro|
+pontos fracos|pontos negativos|desvantagens`)
 )
 
 // sectionSide classifies the span [s,e) when it is a heading (a markdown
@@ -370,7 +405,7 @@ func sectionSide(text string, s, e int, p, n float64) (side int, ok bool) {
 		return 0, false
 	}
 	switch {
-	case consHeads.opens(t) || counterFrame(t, false) || n > p:
+	case consHeads.opens(t) || counterFrame(t, false) || weakSideHeading(t) || n > p:
 		return -1, true
 	case prosHeads.opens(t) || p > n || peopleLikeHeading(t):
 		return 1, true
@@ -395,12 +430,14 @@ type sections struct {
 	side       int
 	pros, cons int
 	itemN      float64 // the criticism the items under the headings read
+	weakHead   bool    // a heading set out the brand's weak side: "**What gives people pause**"
 }
 
 // add notes the span [s,e) that reads p and n.
 func (sc *sections) add(text string, s, e int, p, n float64) {
 	if side, ok := sectionSide(text, s, e, p, n); ok {
 		sc.side = side
+		sc.weakHead = sc.weakHead || side == -1 && weakSideHeading(text[s:e])
 		return
 	}
 	if !listItem(text, s) {

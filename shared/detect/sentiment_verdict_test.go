@@ -192,6 +192,29 @@ func TestCounterFrame(t *testing.T) {
 	}
 }
 
+func TestWeakSideHeading(t *testing.T) {
+	cases := []struct {
+		text string
+		want bool
+	}{
+		{"**What owners don't like**", true},
+		{"### What makes families hesitate", true},
+		{"**Lo que no termina de convencer**", true},
+		{"**Cosa non funziona**", true},
+		{"### O que não agrada", true},
+		{"**What owners like**", false},
+		{"**What you get**", false},
+		{"### Not what you expect", false}, // no what-heading
+	}
+	for _, tc := range cases {
+		t.Run(tc.text, func(t *testing.T) {
+			if got := weakSideHeading(tc.text); got != tc.want {
+				t.Errorf("weakSideHeading(%q) = %v, want %v", tc.text, got, tc.want)
+			}
+		})
+	}
+}
+
 // The model's answer settles praise and criticism; the answer-level
 // weighing still judges them: a minor caveat confirmed as criticism stays
 // minor.
