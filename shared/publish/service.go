@@ -13,6 +13,7 @@ import (
 	"github.com/brandlens/brandlens/shared/audit"
 	"github.com/brandlens/brandlens/shared/auth"
 	"github.com/brandlens/brandlens/shared/destinations"
+	"github.com/brandlens/brandlens/shared/gaps"
 	"github.com/brandlens/brandlens/shared/ids"
 	"github.com/brandlens/brandlens/shared/jobs"
 	"github.com/brandlens/brandlens/shared/meter"
@@ -92,6 +93,7 @@ type Service struct {
 	tbl          store.Table
 	dests        *destinations.Service
 	opps         *opportunities.Repo
+	gaps         *gaps.Repo
 	approvals    *approvals.Service
 	meter        *meter.Service
 	webhook      *http.Client // guarded (SSRF): customers' endpoints
@@ -136,7 +138,8 @@ func NewService(d Deps) *Service {
 	// The receiver may take the whole attempt to answer (the guard's default
 	// header wait, 10 s, is channel A's); the attempt's context bounds it.
 	webhook := d.Guard.NewClient(ssrf.ClientOptions{ResponseHeaderTimeout: DeliveryTimeout})
-	return &Service{tbl: d.Table, dests: d.Destinations, opps: opportunities.NewRepo(d.Table), approvals: d.Approvals,
+	return &Service{tbl: d.Table, dests: d.Destinations, opps: opportunities.NewRepo(d.Table),
+		gaps: gaps.NewRepo(d.Table, d.Now), approvals: d.Approvals,
 		meter: d.Meter, webhook: webhook, trusted: d.Trusted, cfg: d.Config, now: d.Now, log: d.Logger,
 		deliveryWait: DeliveryTimeout}
 }
