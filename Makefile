@@ -91,6 +91,7 @@ build-ApiGetOpportunity: ARTIFACT = api
 build-ApiPostOpportunityBrief: ARTIFACT = api
 build-ApiPostOpportunityContent: ARTIFACT = api
 build-ApiPostOpportunityPublish: ARTIFACT = api
+build-ApiPostOpportunityDismiss: ARTIFACT = api
 build-ApiListJobs: ARTIFACT = api
 build-ApiGetJob: ARTIFACT = api
 build-ApiListWebhooks: ARTIFACT = api

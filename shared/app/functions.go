@@ -245,6 +245,7 @@ var apiAccess = map[string][]string{
 	"api-post-gaps-detect":           tableWrite,
 	"api-post-opportunity-brief":     tableWrite,
 	"api-post-opportunity-content":   tableWrite,
+	"api-post-opportunity-dismiss":   tableWrite,
 	// Publishing: destinations, the publish write (the meter's transaction
 	// with the approval it creates or uses), reviews (the request, its
 	// slot, the pending count, the agent's stats and level, the held job).

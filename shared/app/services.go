@@ -222,7 +222,7 @@ func NewServices(r *Repos, d Deps) (*Services, error) {
 	svc.Approvals = approvals.NewService(r.Table, d.Callbacks, svc.Meter, map[string]approvals.Applier{
 		webhooks.ChangeCreate: applyChange, webhooks.ChangeUpdate: applyChange, webhooks.ChangeDelete: applyChange}, r.Now)
 	svc.Publish = publish.NewService(publish.Deps{Table: r.Table, Destinations: svc.Destinations, Approvals: svc.Approvals,
-		Meter: svc.Meter, Webhook: d.Guard.NewClient(ssrf.ClientOptions{}), Trusted: trustedClient(),
+		Meter: svc.Meter, Guard: d.Guard, Trusted: trustedClient(),
 		Config: publish.Config{SiteBaseURL: d.SiteBaseURL, SiteContentSecret: d.SiteSecret, IndexNowEndpoint: d.IndexNowEndpoint},
 		Now:    r.Now, Logger: d.Logger})
 	svc.SiteContent, svc.siteBaseURL = sitecontent.NewService(r.Table, r.Now), d.SiteBaseURL

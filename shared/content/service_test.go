@@ -478,7 +478,7 @@ func TestWrongState(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := w.Gaps.Dismiss(ctx, w.TenantID, opp.GapID, w.Actor); err != nil {
+	if _, err := w.Gaps.Dismiss(ctx, w.TenantID, opp.ID, w.Actor); err != nil {
 		t.Fatal(err)
 	}
 	before := w.Balance(t)
@@ -548,7 +548,7 @@ func TestStateChangesDuringGeneration(t *testing.T) {
 	w := newWorld(t, embedded.NewMemory(embedded.WithClock(clock.Now)), clock, hook{next: content.NewOffline(), before: func() { dismiss() }})
 	opp := w.opps[gaps.TierNoMention]
 	dismiss = func() {
-		if _, err := w.Gaps.Dismiss(ctx, w.TenantID, opp.GapID, w.Actor); err != nil {
+		if _, err := w.Gaps.Dismiss(ctx, w.TenantID, opp.ID, w.Actor); err != nil {
 			t.Error(err)
 		}
 	}

@@ -254,7 +254,7 @@ func (s *Service) apply(d *Destination, p Patch, ve *validation.Error) (secret *
 		case d.Type != TypeOwnSite && *p.SiteContentType != "":
 			ve.Add("siteContentType", "is for own_site destinations only")
 		case d.Type == TypeOwnSite && !slices.Contains(SiteContentTypes, *p.SiteContentType):
-			ve.Add("siteContentType", "must be one of %s", strings.Join(SiteContentTypes, ", "))
+			ve.Add("siteContentType", "%s", validation.OneOf(*p.SiteContentType, SiteContentTypes))
 		default:
 			d.SiteContentType = *p.SiteContentType
 		}
@@ -319,7 +319,7 @@ func finish(d *Destination, ve *validation.Error) {
 func (s *Service) Create(ctx context.Context, tenantID int32, n New) (Destination, error) {
 	var ve validation.Error
 	if !slices.Contains(Types, n.Type) {
-		ve.Add("type", "must be one of %s", strings.Join(Types, ", "))
+		ve.Add("type", "%s", validation.OneOf(n.Type, Types))
 	}
 	now := s.now().UTC()
 	d := Destination{ID: idPrefix + ids.ULID(now), TenantID: tenantID, Type: n.Type, CreatedAt: now, UpdatedAt: now}

@@ -12,6 +12,7 @@ import (
 	"github.com/brandlens/brandlens/shared/gaps/gapstest"
 	"github.com/brandlens/brandlens/shared/jobs"
 	"github.com/brandlens/brandlens/shared/meter"
+	"github.com/brandlens/brandlens/shared/opportunities"
 	"github.com/brandlens/brandlens/shared/platforms"
 	"github.com/brandlens/brandlens/shared/queries"
 	"github.com/brandlens/brandlens/shared/store"
@@ -102,7 +103,7 @@ func TestDismissedCompetitorDoesNotCount(t *testing.T) {
 		t.Errorf("gap %+v %v", g.Metrics.TopCompetitor, err)
 	}
 	// Dismissed gaps stay dismissed, and no new gap opens for the same tier.
-	if _, err := e.Gaps.Dismiss(ctx, e.TenantID, g.ID, e.Actor); err != nil {
+	if _, err := e.Gaps.Dismiss(ctx, e.TenantID, g.OpportunityID, e.Actor); err != nil {
 		t.Fatal(err)
 	}
 	_, res = e.Detect(t, statemachines.GapDetection)
@@ -112,8 +113,44 @@ func TestDismissedCompetitorDoesNotCount(t *testing.T) {
 	if g, _ := e.Gaps.Get(ctx, e.TenantID, g.ID); g.Status != gaps.StatusDismissed {
 		t.Errorf("dismissed gap became %s", g.Status)
 	}
-	if _, err := e.Gaps.Dismiss(ctx, e.TenantID, g.ID, e.Actor); err != gaps.ErrNotDismissable {
-		t.Errorf("second dismissal: %v", err)
+	if o, err := e.Gaps.Dismiss(ctx, e.TenantID, g.OpportunityID, e.Actor); err != nil || o.Status != opportunities.StatusDismissed {
+		t.Errorf("second dismissal: %s %v", o.Status, err)
+	}
+}
+
+// A published opportunity's gap is addressed; re-detection keeps it
+// addressed while the tier holds, and resolves it once it no longer does.
+func TestAddressedGap(t *testing.T) {
+	ctx := context.Background()
+	e := newMemEnv(t)
+	q := e.AddQuery(t, "best team wiki")
+	e.Record(t, replayOf(t, q.Text, "Notion is the usual choice for a team wiki."), q.ID, 2)
+	_, res := e.Detect(t, statemachines.GapDetection)
+	id := res.Queries[0].GapID
+	ops, err := e.Gaps.AddressOps(ctx, e.TenantID, id, e.Clock.Now())
+	if err != nil || len(ops) != 1 {
+		t.Fatalf("address ops %v %v", ops, err)
+	}
+	if err := e.Table.TransactWrite(ctx, ops...); err != nil {
+		t.Fatal(err)
+	}
+	if ops, err := e.Gaps.AddressOps(ctx, e.TenantID, id, e.Clock.Now()); err != nil || len(ops) != 0 {
+		t.Errorf("addressing an addressed gap: %v %v", ops, err)
+	}
+	for _, c := range []struct {
+		name, answer, want string
+	}{
+		{"tier still holds", "Notion is still the usual choice for a team wiki.", gaps.StatusAddressed},
+		{"tier no longer holds", "Acme Notes is the best team wiki: Acme Notes is fast, and Acme Notes is simple to set up for everyone.", gaps.StatusResolved},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			e.Clock.Advance(time.Hour)
+			e.Record(t, replayOf(t, q.Text, c.answer), q.ID, 5)
+			e.Detect(t, statemachines.GapDetection)
+			if g, err := e.Gaps.Get(ctx, e.TenantID, id); err != nil || g.Status != c.want {
+				t.Errorf("gap %s %v, want %s", g.Status, err, c.want)
+			}
+		})
 	}
 }
 

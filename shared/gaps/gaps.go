@@ -224,48 +224,76 @@ func (r *Repo) active(ctx context.Context, tenantID, queryID int32) (map[Tier]Ga
 	return out, nil
 }
 
-// ErrNotDismissable: the gap is resolved or already dismissed.
-var ErrNotDismissable = errors.New("gaps: only an open or addressed gap can be dismissed")
+// AddressOps are the writes that mark the gap of a published opportunity
+// addressed, for the transaction that records the publish: an open gap
+// becomes addressed; a gap already addressed, resolved or dismissed keeps
+// its status, and a gap that does not exist needs nothing. Re-detection
+// keeps an addressed gap addressed while its tier holds (the published
+// content still answers it) and resolves it when the tier no longer holds.
+func (r *Repo) AddressOps(ctx context.Context, tenantID int32, gapID string, now time.Time) ([]store.Op, error) {
+	return r.moveOps(ctx, tenantID, gapID, StatusAddressed, []string{StatusOpen}, now)
+}
 
-// Dismiss sets an open or addressed gap and its opportunity aside, in one
-// transaction with an audit entry. The gap keeps its slot, so detection
-// does not open the same (query, tier) again; an opportunity past the
-// states that allow dismissal makes it fail with an opportunities
-// StateError.
-func (r *Repo) Dismiss(ctx context.Context, tenantID int32, id string, actor audit.Actor) (Gap, error) {
-	g, err := r.Get(ctx, tenantID, id)
+// moveOps are the writes that move a gap to status when it is in one of
+// from (none otherwise, or when the gap does not exist). The gap keeps its
+// slot, so detection does not open the same (query, tier) again.
+func (r *Repo) moveOps(ctx context.Context, tenantID int32, gapID, status string, from []string, now time.Time) ([]store.Op, error) {
+	g, err := r.Get(ctx, tenantID, gapID)
+	if errors.Is(err, ErrNotFound) || (err == nil && !slices.Contains(from, g.Status)) {
+		return nil, nil
+	}
 	if err != nil {
-		return Gap{}, err
+		return nil, err
 	}
-	if g.Status != StatusOpen && g.Status != StatusAddressed {
-		return Gap{}, ErrNotDismissable
-	}
-	o, err := opportunities.NewRepo(r.tbl).Get(ctx, tenantID, g.OpportunityID)
-	if err != nil {
-		return Gap{}, err
-	}
-	now := r.now().UTC()
 	next := g
-	next.Status, next.UpdatedAt = StatusDismissed, now
-	nextOpp, err := opportunities.Apply(o, opportunities.ActionDismiss, now, nil)
+	next.Status, next.UpdatedAt = status, now
+	op, err := replaceOp(g, next)
 	if err != nil {
-		return Gap{}, err
+		return nil, err
 	}
-	gapOp, err := replaceOp(g, next)
-	if err != nil {
-		return Gap{}, err
+	return []store.Op{op}, nil
+}
+
+// Dismiss sets an opportunity aside with its gap, in one transaction with
+// an audit entry: the opportunity becomes dismissed (from open,
+// brief_ready or content_ready; else an opportunities StateError), and its
+// gap, while open or addressed, too; a resolved gap stays resolved.
+// Dismissing a dismissed opportunity changes nothing and returns it.
+// There is no restore: a dismissed opportunity's gap keeps its slot, so
+// detection keeps watching it without opening it again.
+func (r *Repo) Dismiss(ctx context.Context, tenantID int32, opportunityID string, actor audit.Actor) (opportunities.Opportunity, error) {
+	opps := opportunities.NewRepo(r.tbl)
+	for {
+		o, err := opps.Get(ctx, tenantID, opportunityID)
+		if err != nil || o.Status == opportunities.StatusDismissed {
+			return o, err
+		}
+		now := r.now().UTC()
+		next, err := opportunities.Apply(o, opportunities.ActionDismiss, now, nil)
+		if err != nil {
+			return opportunities.Opportunity{}, err
+		}
+		oppOp, err := opportunities.ReplaceOp(o, next)
+		if err != nil {
+			return opportunities.Opportunity{}, err
+		}
+		gapOps, err := r.moveOps(ctx, tenantID, o.GapID, StatusDismissed, []string{StatusOpen, StatusAddressed}, now)
+		if err != nil {
+			return opportunities.Opportunity{}, err
+		}
+		entry := audit.New(tenantID, actor, "opportunity.dismiss", audit.Resource("opportunity", o.ID), audit.OutcomeSucceeded, now)
+		auditOp, err := audit.Op(entry)
+		if err != nil {
+			return opportunities.Opportunity{}, err
+		}
+		err = r.tbl.TransactWrite(ctx, append([]store.Op{oppOp, auditOp}, gapOps...)...)
+		var txe *store.TxConditionError
+		switch {
+		case errors.As(err, &txe):
+			continue // the opportunity or its gap changed meanwhile: read again
+		case err != nil:
+			return opportunities.Opportunity{}, fmt.Errorf("gaps: dismiss opportunity %s: %w", opportunityID, err)
+		}
+		return next, nil
 	}
-	oppOp, err := opportunities.ReplaceOp(o, nextOpp)
-	if err != nil {
-		return Gap{}, err
-	}
-	entry := audit.New(tenantID, actor, "gap.dismiss", audit.Resource("gap", g.ID), audit.OutcomeSucceeded, now)
-	auditOp, err := audit.Op(entry)
-	if err != nil {
-		return Gap{}, err
-	}
-	if err := r.tbl.TransactWrite(ctx, gapOp, oppOp, auditOp); err != nil {
-		return Gap{}, fmt.Errorf("gaps: dismiss %s: %w", id, err)
-	}
-	return next, nil
 }

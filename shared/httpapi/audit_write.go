@@ -16,9 +16,10 @@ import (
 
 // auditedByDomain reports whether the route's own transaction writes its
 // audit entry: the writes that create jobs (meter and runs log the request
-// with the job) and approval reviews.
+// with the job), approval reviews, and routes marked DomainAudit (an
+// opportunity's dismissal, logged with the gap it sets aside).
 func (r *Route) auditedByDomain() bool {
-	return r.Autonomy == AutonomyHeldJob || r.Autonomy == AutonomyPublish || r.Guard == GuardReviewer
+	return r.DomainAudit || r.Autonomy == AutonomyHeldJob || r.Autonomy == AutonomyPublish || r.Guard == GuardReviewer
 }
 
 // AuditAction is the audit action of a keyed write, from its path and

@@ -68,6 +68,7 @@ func TestEveryKeyedWriteIsAudited(t *testing.T) {
 	apr := e.pending(t)[0]["id"]
 	do("POST", "/api/tracker/approvals/{id}/reject", H, `{"reason":"audit walk"}`, 200, apr)
 	do("DELETE", "/api/v1/destinations/{id}", H, ``, 200, d)
+	do("POST", "/api/v1/opportunities/{id}/dismiss", H, ``, 200, e.opp.ID)
 	// An L0 agent's held subscription change, approved: applied, and logged
 	// as the agent's action.
 	held := e.api.Do(t, "POST", "/api/v1/webhooks", keyAgentL0, `{"url":"https://hooks.acmenotes.com/agent","secret":"agent-walk-secret-0001"}`)
@@ -91,6 +92,7 @@ func TestEveryKeyedWriteIsAudited(t *testing.T) {
 		"POST /api/v1/opportunities/{id}/publish":          "content.publish",
 		"POST /api/tracker/approvals/{id}/approve":         "approval.approve",
 		"POST /api/tracker/approvals/{id}/reject":          "approval.reject",
+		"POST /api/v1/opportunities/{id}/dismiss":          "opportunity.dismiss",
 	}
 	for _, rt := range httpapi.Routes {
 		if !rt.Idempotent() {
@@ -123,6 +125,9 @@ func TestEveryKeyedWriteIsAudited(t *testing.T) {
 	applied := got["webhooks.create"]
 	if len(applied) != 2 || applied[0].Actor.Kind != audit.KindAgent || !strings.HasPrefix(applied[0].Detail, "applied after approval") {
 		t.Errorf("webhooks.create entries %+v, want the applied change by the agent, newest first", applied)
+	}
+	if d := got["opportunities.dismiss"]; len(d) != 0 {
+		t.Errorf("dismissal logged again by the router: %+v", d) // its domain logs opportunity.dismiss
 	}
 	if h := got["webhooks.ping"]; len(h) != 1 || h[0].Actor.Kind != audit.KindHuman || h[0].Actor.AutonomyLevel != "L2" || h[0].Resource != fmt.Sprint("webhook:", wh) {
 		t.Errorf("webhooks.ping entries %+v", h)

@@ -282,7 +282,7 @@ func (p *Param) parse(raw string) (any, string) {
 		return nil, fmt.Sprintf("must be at most %d characters", p.MaxLength)
 	}
 	if len(p.Enum) > 0 && !slices.Contains(p.Enum, raw) {
-		return nil, "must be one of " + strings.Join(p.Enum, ", ")
+		return nil, validation.OneOf(raw, p.Enum)
 	}
 	return raw, ""
 }

@@ -446,3 +446,61 @@ func checkArticle(t *testing.T, b opportunities.Brief, c opportunities.Content) 
 		t.Errorf("schemaJsonLd %s (%v)", c.SchemaJSONLD, err)
 	}
 }
+
+// Publishing addresses the opportunity's gap, and re-detection keeps it
+// addressed while the tier holds; an opportunity is dismissed with its gap
+// (idempotent), a published one cannot be (409 invalid_state).
+func TestPublishAddressesAndDismissThroughTheAPI(t *testing.T) {
+	e := newContentEnv(t, "../gaps/testdata/five-queries.json")
+	for _, sq := range stagedQueries[:2] {
+		var q struct{ ID int32 }
+		e.do(t, "POST", "/api/v1/queries", `{"text":"`+sq.Text+`","platforms":["chatgpt","perplexity"],"brandProfileId":1}`).Decode(t, 201, &q)
+		e.run(t, q.ID)
+	}
+	e.detect(t, "detect-1")
+	found := e.gaps(t, "open")
+	if len(found) != 2 {
+		t.Fatalf("%d open gaps, want 2", len(found))
+	}
+	published, dismissed := found[0], found[1]
+	oppID := published.OpportunityID
+	e.job(t, e.accepted(t, "/api/v1/opportunities/"+oppID+"/generate-brief", `{}`))
+	e.job(t, e.accepted(t, "/api/v1/opportunities/"+oppID+"/generate-content", `{}`))
+	rc := newCMS(t, http.StatusCreated)
+	var dest httpapi.DestinationDto
+	e.do(t, "POST", "/api/v1/destinations", `{"type":"webhook","name":"Acme blog","url":"`+rc.srv.URL+`"}`).Decode(t, 201, &dest)
+	if j := e.job(t, e.accepted(t, "/api/v1/opportunities/"+oppID+"/publish", `{"destinationId":"`+dest.ID+`","mode":"execute"}`)); j.Status != jobs.StatusSucceeded {
+		t.Fatalf("publish %+v", j)
+	}
+	for _, key := range []string{"", "detect-2"} {
+		if key != "" {
+			e.detect(t, key)
+		}
+		if got := e.gaps(t, "addressed"); len(got) != 1 || got[0].ID != published.ID {
+			t.Fatalf("addressed gaps %+v (detection %q), want %s", got, key, published.ID)
+		}
+	}
+
+	dismiss := func(id string) apitest.Response {
+		return e.do(t, "POST", "/api/v1/opportunities/"+id+"/dismiss", "")
+	}
+	for i := range 2 {
+		var o opportunities.Opportunity
+		dismiss(dismissed.OpportunityID).Decode(t, 200, &o)
+		if o.Status != opportunities.StatusDismissed {
+			t.Fatalf("dismissal %d: %s", i, o.Status)
+		}
+	}
+	if got := e.gaps(t, "dismissed"); len(got) != 1 || got[0].ID != dismissed.ID {
+		t.Errorf("dismissed gaps %+v, want %s", got, dismissed.ID)
+	}
+	if r := dismiss(oppID); r.Status != 409 || r.ErrorCode(t) != httpapi.CodeInvalidState {
+		t.Errorf("dismiss a published opportunity: %d %s", r.Status, r.Body)
+	}
+	if r := dismiss("01zzzzzzzzzzzzzzzzzzzzzzzz"); r.Status != 404 {
+		t.Errorf("dismiss an unknown opportunity: %d %s", r.Status, r.Body)
+	}
+	if r := e.api.Do(t, "POST", "/api/v1/opportunities/"+oppID+"/dismiss", apitest.KeyARead, ""); r.Status != 403 {
+		t.Errorf("dismiss with a read key: %d %s", r.Status, r.Body)
+	}
+}

@@ -82,6 +82,13 @@ func (s *Server) getOpportunity(rq *Request, in StrID) (opportunities.Opportunit
 	return o, err
 }
 
+// dismissOpportunity sets the opportunity aside with its gap (not gated by
+// autonomy: like a competitor's dismissal it triggers nothing).
+func (s *Server) dismissOpportunity(rq *Request, in StrID) (opportunities.Opportunity, error) {
+	o, err := s.Gaps.Dismiss(rq.HTTP.Context(), rq.Principal.TenantID, in.ID, audit.ActorOf(rq.Principal))
+	return o, jobError(err)
+}
+
 // Inputs of the writes that create metered jobs; the router claims their
 // Idempotency-Key (rq.Idempotency).
 type (

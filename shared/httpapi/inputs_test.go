@@ -19,13 +19,15 @@ type errorBody struct {
 		Code    string `json:"code"`
 		Message string `json:"message"`
 		Details struct {
-			Fields []struct {
-				Field   string `json:"field"`
-				Message string `json:"message"`
-			} `json:"fields"`
-			OmittedFields int `json:"omittedFields"`
+			Fields        []fieldError `json:"fields"`
+			OmittedFields int          `json:"omittedFields"`
 		} `json:"details"`
 	} `json:"error"`
+}
+
+type fieldError struct {
+	Field   string `json:"field"`
+	Message string `json:"message"`
 }
 
 func decodeError(t *testing.T, r apitest.Response) errorBody {
@@ -181,5 +183,36 @@ func TestRoutesWithoutBodyRefuseOne(t *testing.T) {
 				}
 			})
 		}
+	}
+}
+
+// A value outside its enum is named as such, in body members and query
+// parameters alike; a missing one is required.
+func TestEnumMessages(t *testing.T) {
+	api := apitest.New(t, apitest.Options{RPM: 6000})
+	cases := []struct {
+		name, method, path, body string
+		field, message           string
+	}{
+		{"unknown publish mode", "POST", "/api/v1/opportunities/01m82pxk3cp716pqtea60svpsr/publish", `{"destinationId":"d","mode":"yolo"}`,
+			"mode", `"yolo" is not one of propose, execute`},
+		{"missing publish mode", "POST", "/api/v1/opportunities/01m82pxk3cp716pqtea60svpsr/publish", `{"destinationId":"d"}`,
+			"mode", "is required: one of propose, execute"},
+		{"unknown destination type", "POST", "/api/v1/destinations", `{"type":"ftp","name":"x"}`,
+			"type", `"ftp" is not one of webhook, own_site`},
+		{"unknown status filter", "GET", "/api/v1/gaps?status=closed", "",
+			"status", `"closed" is not one of open, addressed, resolved, dismissed`},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			r := api.Do(t, c.method, c.path, apitest.KeyAPublish, c.body)
+			if r.Status != 422 || r.ErrorCode(t) != "validation_error" {
+				t.Fatalf("got %d %s", r.Status, r.Body)
+			}
+			fields := decodeError(t, r).Error.Details.Fields
+			if !slices.Contains(fields, fieldError{c.field, c.message}) {
+				t.Errorf("fields %+v, want %s: %s", fields, c.field, c.message)
+			}
+		})
 	}
 }

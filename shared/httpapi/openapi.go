@@ -27,6 +27,7 @@ import (
 	"github.com/brandlens/brandlens/shared/citations"
 	"github.com/brandlens/brandlens/shared/competitors"
 	"github.com/brandlens/brandlens/shared/content"
+	"github.com/brandlens/brandlens/shared/destinations"
 	"github.com/brandlens/brandlens/shared/gaps"
 	"github.com/brandlens/brandlens/shared/idempotency"
 	"github.com/brandlens/brandlens/shared/jobs"
@@ -140,6 +141,8 @@ var fieldDocs = map[string]openapi.FieldDoc{
 	"PublicRunRequest.platforms":         {Enum: platforms.All, Description: "subset of the query's platforms; absent or null runs them all; an empty array is 422"},
 	"PublicRunRequest.samples": {Min: openapi.Float(1), Max: openapi.Float(maxRunSamples), Default: 1,
 		Description: "samples per platform (AI answers vary from run to run; more samples give a mention rate with a tighter interval)"},
+	"CreateDestinationRequest.siteContentType": {Enum: destinations.SiteContentTypes,
+		Description: "own_site only: the section of the own site its pages go to; absent, null or empty: knowledge"},
 	"PublishRequest.mode": {Enum: publishModes,
 		Description: "propose: create an approval request; execute: publish now (needs autonomy L2 or an approved request)"},
 	"PublishPayload.SchemaVersion":   {Description: "currently 1.0"},

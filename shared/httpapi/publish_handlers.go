@@ -169,7 +169,7 @@ func (in publishIn) check(*Request) error {
 		ve.Add("destinationId", "is required: the id of one of GET /api/v1/destinations")
 	}
 	if !slices.Contains(publish.Modes, in.Body.Mode) {
-		ve.Add("mode", "is required: propose or execute")
+		ve.Add("mode", "%s", validation.OneOf(in.Body.Mode, publish.Modes))
 	}
 	return ve.Err()
 }

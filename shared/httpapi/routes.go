@@ -61,7 +61,10 @@ type Route struct {
 	// Autonomy says how the route's side effect waits for a human when an
 	// agent's autonomy level requires it (approvals.Gated).
 	Autonomy Autonomy
-	Handler  Handler
+	// DomainAudit: the route's domain writes its audit entry in the
+	// write's own transaction (auditedByDomain).
+	DomainAudit bool
+	Handler     Handler
 }
 
 // Limits of list endpoints (the inputs' tags repeat them; a test checks).
@@ -190,6 +193,9 @@ func routeTable() []Route {
 			Capability: "content:publish", Tag: "Opportunities", Summary: "Publish (propose or execute) to a destination",
 			Status: http.StatusAccepted, Errors: append([]string{CodeApprovalRequired, CodeApprovalPending, CodeInvalidState}, writeErrors...),
 			Autonomy: AutonomyPublish, Handler: Handle((*Server).postPublish)},
+		{Method: http.MethodPost, Path: "/api/v1/opportunities/{id}/dismiss", Function: "api-post-opportunity-dismiss", Guard: GuardAPIKey, Scope: auth.ScopeReadWrite,
+			Capability: "opportunities:dismiss", Tag: "Opportunities", Summary: "Dismiss an opportunity with its gap; repeated, it changes nothing (extension)",
+			Status: http.StatusOK, Errors: []string{CodeNotFound, CodeInvalidState}, DomainAudit: true, Handler: Handle((*Server).dismissOpportunity)},
 		{Method: http.MethodGet, Path: "/api/v1/jobs", Function: "api-list-jobs", Guard: GuardAPIKey, Scope: auth.ScopeRead,
 			Capability: "jobs:read", Tag: "Jobs", Summary: "Jobs of the tenant, newest first",
 			Status: http.StatusOK, Handler: Handle((*Server).listJobs)},

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -262,7 +263,8 @@ func TestStartAndSettle(t *testing.T) {
 		for _, it := range items {
 			ev, _ := store.Doc[outbox.Event](it)
 			var d outbox.ExecutionData
-			if err := json.Unmarshal(ev.Data, &d); err != nil || d.JobType != jobs.TypeGapDetection {
+			if err := json.Unmarshal(ev.Data, &d); err != nil || d.JobType != jobs.TypeGapDetection ||
+				!strings.Contains(string(ev.Data), `"queryId":null`) {
 				t.Errorf("%s data %s", ev.Type, ev.Data)
 			}
 			types[ev.Type]++

@@ -259,7 +259,7 @@ func eventOp(j jobs.Job, typ string) (store.Op, error) {
 
 // executionData is a metered job's execution event: no platforms.
 func executionData(j jobs.Job) outbox.ExecutionData {
-	d := outbox.ExecutionData{JobID: j.ID, JobType: j.Type, Status: j.Status, Platforms: []string{},
+	d := outbox.ExecutionData{JobID: j.ID, JobType: j.Type, QueryID: j.QueryID, Status: j.Status, Platforms: []string{},
 		PerPlatformStatus: map[string]string{}, CreditsCharged: j.CreditsCharged}
 	if j.Error != nil {
 		d.Error = *j.Error

@@ -14,12 +14,12 @@ import "time"
 // (completed) or failed (failed); PerPlatformStatus summarises each
 // platform's outcome (platform → status; GET /api/v1/jobs/{jobId} has the
 // details); a failed job charges 0 credits and says why in error. JobType
-// tells query runs from gap detection and generation jobs, whose queryId,
-// platforms and samples are zero or empty.
+// tells query runs from gap detection, generation and publish jobs, whose
+// queryId is null (as on the job record) and platforms and samples empty.
 type ExecutionData struct {
 	JobID             string            `json:"jobId"`
 	JobType           string            `json:"jobType"`
-	QueryID           int32             `json:"queryId"`
+	QueryID           *int32            `json:"queryId"`
 	Status            string            `json:"status"`
 	Platforms         []string          `json:"platforms"`
 	Samples           int               `json:"samples"`

@@ -301,7 +301,8 @@ func (s *Service) pingIndexNow(ctx context.Context, d destinations.Destination, 
 	return true
 }
 
-// record commits a successful publish.
+// record commits a successful publish, with the opportunity's gap
+// addressed.
 func (s *Service) record(ctx context.Context, in DeliverInput, p Params, d destinations.Destination, res Result, entry audit.Entry, now time.Time) error {
 	for {
 		o, err := s.opps.Get(ctx, in.TenantID, p.OpportunityID)
@@ -350,15 +351,20 @@ func (s *Service) record(ctx context.Context, in DeliverInput, p Params, d desti
 		if err != nil {
 			return err
 		}
-		ops := append([]store.Op{doneOp, oppOp, evOp, auditOp}, livepages.IndexOps(in.TenantID, o.ID, res.LiveURL)...)
+		gapOps, err := s.gaps.AddressOps(ctx, in.TenantID, o.GapID, now)
+		if err != nil {
+			return meter.StoreErr("read gap", err)
+		}
+		ops := append([]store.Op{doneOp, oppOp}, gapOps...)
+		ops = append(append(ops, evOp, auditOp), livepages.IndexOps(in.TenantID, o.ID, res.LiveURL)...)
 		err = s.tbl.TransactWrite(ctx, ops...)
 		var txe *store.TxConditionError
 		switch {
 		case errors.As(err, &txe) && txe.Index == 0:
 			return nil // recorded by a concurrent run of the step
-		case errors.As(err, &txe) && txe.Index == 1:
+		case errors.As(err, &txe) && txe.Index <= len(gapOps):
 			entry.ID = audit.New(in.TenantID, entry.Actor, entry.Action, entry.Resource, entry.Outcome, s.now()).ID
-			continue // the opportunity changed meanwhile (a citation noticed): read again
+			continue // the opportunity (a citation noticed) or its gap (a detection) changed meanwhile: read again
 		case err != nil:
 			return meter.StoreErr("record publish", err)
 		}

@@ -50,8 +50,8 @@ type Payload struct {
 type BuildInput struct {
 	Opportunity opportunities.Opportunity
 	Destination destinations.Destination
-	// Author is the one the user gave (nil: the destination's default, or
-	// none: an author is never invented).
+	// Author is the one the user gave (nil or blank: the destination's
+	// default, or none: an author is never invented).
 	Author *string
 	// Version is the ContentVersion of this publish: new on every publish,
 	// so a re-publish carries a new one (a ULID, so its text order is the
@@ -81,11 +81,12 @@ func Build(in BuildInput) (Payload, []byte, error) {
 		ct := in.Destination.SiteContentType
 		p.ContentType = &ct
 	}
-	author := in.Destination.DefaultAuthor
-	if in.Author != nil {
-		author = *in.Author
+	// A blank author given means the default, as an absent one does.
+	author := strings.TrimSpace(in.Destination.DefaultAuthor)
+	if in.Author != nil && strings.TrimSpace(*in.Author) != "" {
+		author = strings.TrimSpace(*in.Author)
 	}
-	if author = capRunes(strings.TrimSpace(author), MaxAuthor); author != "" {
+	if author = capRunes(author, MaxAuthor); author != "" {
 		p.Author = &author
 	}
 	b, err := json.Marshal(p)

@@ -13,10 +13,12 @@ import (
 	"github.com/brandlens/brandlens/shared/audit"
 	"github.com/brandlens/brandlens/shared/auth"
 	"github.com/brandlens/brandlens/shared/destinations"
+	"github.com/brandlens/brandlens/shared/gaps"
 	"github.com/brandlens/brandlens/shared/ids"
 	"github.com/brandlens/brandlens/shared/jobs"
 	"github.com/brandlens/brandlens/shared/meter"
 	"github.com/brandlens/brandlens/shared/opportunities"
+	"github.com/brandlens/brandlens/shared/ssrf"
 	"github.com/brandlens/brandlens/shared/store"
 	"github.com/brandlens/brandlens/shared/validation"
 )
@@ -91,6 +93,7 @@ type Service struct {
 	tbl          store.Table
 	dests        *destinations.Service
 	opps         *opportunities.Repo
+	gaps         *gaps.Repo
 	approvals    *approvals.Service
 	meter        *meter.Service
 	webhook      *http.Client // guarded (SSRF): customers' endpoints
@@ -107,13 +110,15 @@ type Deps struct {
 	Destinations *destinations.Service
 	Approvals    *approvals.Service
 	Meter        *meter.Service
-	// Webhook is the SSRF-guarded client for customers' endpoints (no
-	// redirects, no proxy, connect-time address check); Trusted reaches
-	// the service's own receiver and the IndexNow endpoint.
-	Webhook, Trusted *http.Client
-	Config           Config
-	Now              func() time.Time
-	Logger           *slog.Logger
+	// Guard checks customers' endpoints (no redirects, no proxy,
+	// connect-time address check); the service builds their client from
+	// it so that the answer may take the whole DeliveryTimeout.
+	Guard ssrf.Guard
+	// Trusted reaches the service's own receiver and the IndexNow endpoint.
+	Trusted *http.Client
+	Config  Config
+	Now     func() time.Time
+	Logger  *slog.Logger
 }
 
 // DeliveryTimeout is channel B's single attempt (spec: 30 s).
@@ -130,8 +135,12 @@ func NewService(d Deps) *Service {
 	if d.Config.IndexNowEndpoint == "" {
 		d.Config.IndexNowEndpoint = DefaultIndexNowEndpoint
 	}
-	return &Service{tbl: d.Table, dests: d.Destinations, opps: opportunities.NewRepo(d.Table), approvals: d.Approvals,
-		meter: d.Meter, webhook: d.Webhook, trusted: d.Trusted, cfg: d.Config, now: d.Now, log: d.Logger,
+	// The receiver may take the whole attempt to answer (the guard's default
+	// header wait, 10 s, is channel A's); the attempt's context bounds it.
+	webhook := d.Guard.NewClient(ssrf.ClientOptions{ResponseHeaderTimeout: DeliveryTimeout})
+	return &Service{tbl: d.Table, dests: d.Destinations, opps: opportunities.NewRepo(d.Table),
+		gaps: gaps.NewRepo(d.Table, d.Now), approvals: d.Approvals,
+		meter: d.Meter, webhook: webhook, trusted: d.Trusted, cfg: d.Config, now: d.Now, log: d.Logger,
 		deliveryWait: DeliveryTimeout}
 }
 

@@ -628,11 +628,8 @@ func nonNilStrings(s []string) []string {
 
 // executionData is the payload of execution.* events.
 func executionData(j jobs.Job) outbox.ExecutionData {
-	d := outbox.ExecutionData{JobID: j.ID, JobType: j.Type, Status: j.Status, Platforms: j.Platforms, Samples: j.Samples,
+	d := outbox.ExecutionData{JobID: j.ID, JobType: j.Type, QueryID: j.QueryID, Status: j.Status, Platforms: j.Platforms, Samples: j.Samples,
 		CreditsCharged: j.CreditsCharged, PerPlatformStatus: map[string]string{}}
-	if j.QueryID != nil {
-		d.QueryID = *j.QueryID
-	}
 	for p, st := range j.PerPlatformStatus {
 		d.PerPlatformStatus[p] = st.Status
 	}

@@ -266,7 +266,7 @@ func Older(a, b string) bool {
 func pageOf(typ string, p publish.Payload) (Page, error) {
 	var ve validation.Error
 	if !validType(typ) {
-		ve.Add("type", "must be one of %s", strings.Join(Types, ", "))
+		ve.Add("type", "%s", validation.OneOf(typ, Types))
 	}
 	text := func(field, v string, max int, required bool) string {
 		v = strings.TrimSpace(v)

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"slices"
 	"sort"
+	"strings"
 )
 
 // LimitError: a create would pass a per-tenant cap (webhook subscriptions,
@@ -70,6 +71,16 @@ func (e *Error) Error() string {
 		return "invalid field " + e.Fields[0].Field + ": " + e.Fields[0].Message
 	}
 	return fmt.Sprintf("%d invalid fields; first %s: %s", len(e.Fields), e.Fields[0].Field, e.Fields[0].Message)
+}
+
+// OneOf is the message for a value outside its enum: the value is named,
+// so that a wrong one is not mistaken for a missing one.
+func OneOf(value string, allowed []string) string {
+	list := strings.Join(allowed, ", ")
+	if value == "" {
+		return "is required: one of " + list
+	}
+	return fmt.Sprintf("%q is not one of %s", value, list)
 }
 
 // Field returns an error naming one invalid field.

@@ -99,7 +99,7 @@ func TestRetriesFollowTheSchedule(t *testing.T) {
 			return http.StatusOK
 		})
 		sub := h.subscribe(t, 1, rc.url, secret, webhooks.AllEvents)
-		ev := emit(t, h.tbl, 1, outbox.ExecutionCompleted, outbox.ExecutionData{JobID: "job_1", QueryID: 1, Status: "succeeded"})
+		ev := emit(t, h.tbl, 1, outbox.ExecutionCompleted, outbox.ExecutionData{JobID: "job_1", Status: "succeeded"})
 		d := h.waitStatus(t, 1, sub.ID, ev.ID, webhooks.StatusSucceeded, 10*time.Second)
 		time.Sleep(2 * time.Duration(float64(webhooks.RetryWaits[3])*testScale)) // nothing more may come
 		posts := rc.posts()
