@@ -2338,31 +2338,51 @@ func (an *analysis) capitalised(c *cand) bool {
 }
 
 // loweredName: surface, a form of several words, writes in lower case a
-// later word that every form of as many words capitalises there.
+// later word that every form of as many words capitalises there. It runs
+// on every hit of a name, so it walks the words without splitting.
 func loweredName(surface string, forms []string) bool {
-	sw := strings.Fields(surface)
-	if len(sw) < 2 {
+	if strings.IndexByte(surface, ' ') < 0 {
 		return false
 	}
 	compared := false
 	for _, f := range forms {
-		fw := strings.Fields(f)
-		if len(fw) != len(sw) {
+		same, lowered := lowerAgainst(surface, f)
+		if !same {
 			continue
 		}
 		compared = true
-		lowered := false
-		for i := 1; i < len(sw); i++ {
-			if unicode.IsUpper(firstRune(fw[i])) && unicode.IsLower(firstRune(sw[i])) {
-				lowered = true
-				break
-			}
-		}
 		if !lowered {
 			return false
 		}
 	}
 	return compared
+}
+
+// lowerAgainst compares surface with form word by word: whether they have
+// as many words, and whether surface writes in lower case a later word
+// that form capitalises.
+func lowerAgainst(surface, form string) (sameLength, lowered bool) {
+	for i := 0; ; i++ {
+		var sw, fw string
+		sw, surface = cutField(surface)
+		fw, form = cutField(form)
+		if sw == "" || fw == "" {
+			return sw == fw, lowered
+		}
+		if i > 0 && unicode.IsUpper(firstRune(fw)) && unicode.IsLower(firstRune(sw)) {
+			lowered = true
+		}
+	}
+}
+
+// cutField returns the first run of non-space runes of s and what follows
+// it.
+func cutField(s string) (field, rest string) {
+	s = strings.TrimLeftFunc(s, unicode.IsSpace)
+	if i := strings.IndexFunc(s, unicode.IsSpace); i >= 0 {
+		return s[:i], s[i:]
+	}
+	return s, ""
 }
 
 // casualName: in an English answer, a name no word list holds written in
