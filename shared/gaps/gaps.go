@@ -254,6 +254,10 @@ func (r *Repo) moveOps(ctx context.Context, tenantID int32, gapID, status string
 	return []store.Op{op}, nil
 }
 
+// maxDismissAttempts bounds Dismiss's re-reads of an opportunity or gap
+// that keeps changing.
+const maxDismissAttempts = 5
+
 // Dismiss sets an opportunity aside with its gap, in one transaction with
 // an audit entry: the opportunity becomes dismissed (from open,
 // brief_ready or content_ready; else an opportunities StateError), and its
@@ -263,7 +267,7 @@ func (r *Repo) moveOps(ctx context.Context, tenantID int32, gapID, status string
 // detection keeps watching it without opening it again.
 func (r *Repo) Dismiss(ctx context.Context, tenantID int32, opportunityID string, actor audit.Actor) (opportunities.Opportunity, error) {
 	opps := opportunities.NewRepo(r.tbl)
-	for {
+	for attempt := 1; ; attempt++ {
 		o, err := opps.Get(ctx, tenantID, opportunityID)
 		if err != nil || o.Status == opportunities.StatusDismissed {
 			return o, err
@@ -289,7 +293,7 @@ func (r *Repo) Dismiss(ctx context.Context, tenantID int32, opportunityID string
 		err = r.tbl.TransactWrite(ctx, append([]store.Op{oppOp, auditOp}, gapOps...)...)
 		var txe *store.TxConditionError
 		switch {
-		case errors.As(err, &txe):
+		case errors.As(err, &txe) && attempt < maxDismissAttempts:
 			continue // the opportunity or its gap changed meanwhile: read again
 		case err != nil:
 			return opportunities.Opportunity{}, fmt.Errorf("gaps: dismiss opportunity %s: %w", opportunityID, err)

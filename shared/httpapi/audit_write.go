@@ -1,6 +1,7 @@
 package httpapi
 
 import (
+	"context"
 	"fmt"
 	"reflect"
 	"strings"
@@ -66,7 +67,9 @@ func (s *Server) auditWrite(rq *Request, path map[string]string, out any) {
 	if d := path["deliveryId"]; d != "" {
 		e.Detail = "delivery " + d
 	}
-	if err := s.Audit.Append(rq.HTTP.Context(), e); err != nil {
+	// The write has happened: a client that hangs up now must not cost its
+	// entry (as runClaimed finishes a claimed write).
+	if err := s.Audit.Append(context.WithoutCancel(rq.HTTP.Context()), e); err != nil {
 		s.Logger.Error("audit entry of a write", "action", action, "resource", e.Resource, "error", err.Error())
 	}
 }

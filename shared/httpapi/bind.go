@@ -377,12 +377,16 @@ func decodeStrict(body []byte, dst any) error {
 }
 
 // integral rewrites a JSON number whose value is an integer (1.0, 1e2,
-// 0.5e1) as the integer literal encoding/json decodes into an integer field:
-// clients whose numbers are floats (JavaScript, Python) send integers that
-// way, and RFC 8785 (the idempotency fingerprint) takes them for the same
-// value. Anything else (1.5, strings, values beyond int64) is returned as
-// it is, for the decoder to refuse.
+// 0.5e1) as the integer literal encoding/json decodes into a top-level
+// integer member: clients whose numbers are floats (JavaScript, Python)
+// send integers that way, and RFC 8785 (the idempotency fingerprint) takes
+// them for the same value. Anything else (1.5, strings, values beyond
+// int64, a number written in more than maxIntegralLen characters) is
+// returned as it is, for the decoder to refuse.
 func integral(raw json.RawMessage) json.RawMessage {
+	if len(raw) > maxIntegralLen {
+		return raw // big.Rat's work grows with the digits: a megabyte of them took seconds
+	}
 	// ParseFloat first: it bounds the value cheaply before big.Rat works
 	// out exactly whether it is an integer (1.0000000000000000001 is not).
 	if f, err := strconv.ParseFloat(string(raw), 64); err != nil || math.Abs(f) > math.MaxInt64 {
@@ -394,6 +398,10 @@ func integral(raw json.RawMessage) json.RawMessage {
 	}
 	return json.RawMessage(r.Num().String())
 }
+
+// maxIntegralLen bounds the numbers integral reads: an int64 written as a
+// float, with its decimals, fits in far fewer characters.
+const maxIntegralLen = 64
 
 // isInteger reports whether t, or what it points to, is an integer type.
 func isInteger(t reflect.Type) bool {

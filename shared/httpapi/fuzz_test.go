@@ -67,6 +67,7 @@ func TestIntegerMembersTakeIntegralNumbers(t *testing.T) {
 		{number: "2147483647.0", want: 2147483647}, {number: "1.5", refused: true},
 		{number: "1.0000000000000000001", refused: true}, {number: "2147483648.0", refused: true},
 		{number: "1e99", refused: true}, {number: `"2"`, refused: true},
+		{number: "2." + strings.Repeat("0", 100), refused: true}, // longer than integral reads
 	} {
 		t.Run(c.number, func(t *testing.T) {
 			var rr RunRequest

@@ -304,7 +304,7 @@ func (s *Service) pingIndexNow(ctx context.Context, d destinations.Destination, 
 // record commits a successful publish, with the opportunity's gap
 // addressed.
 func (s *Service) record(ctx context.Context, in DeliverInput, p Params, d destinations.Destination, res Result, entry audit.Entry, now time.Time) error {
-	for {
+	for attempt := 1; ; attempt++ {
 		o, err := s.opps.Get(ctx, in.TenantID, p.OpportunityID)
 		if err != nil {
 			return meter.StoreErr("read opportunity", err)
@@ -359,18 +359,34 @@ func (s *Service) record(ctx context.Context, in DeliverInput, p Params, d desti
 		ops = append(append(ops, evOp, auditOp), livepages.IndexOps(in.TenantID, o.ID, res.LiveURL)...)
 		err = s.tbl.TransactWrite(ctx, ops...)
 		var txe *store.TxConditionError
-		switch {
-		case errors.As(err, &txe) && txe.Index == 0:
-			return nil // recorded by a concurrent run of the step
-		case errors.As(err, &txe) && txe.Index <= len(gapOps):
-			entry.ID = audit.New(in.TenantID, entry.Actor, entry.Action, entry.Resource, entry.Outcome, s.now()).ID
-			continue // the opportunity (a citation noticed) or its gap (a detection) changed meanwhile: read again
-		case err != nil:
+		if errors.As(err, &txe) {
+			recorded, changed := recordConflict(txe.Index, len(gapOps))
+			switch {
+			case recorded:
+				return nil // recorded by a concurrent run of the step
+			case changed && attempt < maxRecordAttempts:
+				entry.ID = audit.New(in.TenantID, entry.Actor, entry.Action, entry.Resource, entry.Outcome, s.now()).ID
+				continue // the opportunity (a citation noticed) or its gap (a detection) changed meanwhile: read again
+			}
+		}
+		if err != nil {
 			return meter.StoreErr("record publish", err)
 		}
 		outbox.Notify()
 		return nil
 	}
+}
+
+// maxRecordAttempts bounds record's re-reads of an opportunity or gap that
+// keeps changing; past it the step fails as on any store error.
+const maxRecordAttempts = 5
+
+// recordConflict reads a failed condition at op index i of record's
+// transaction, which holds the done record (0), the opportunity (1) and
+// the gap's ops (2 … 1+gapOps): the publish was recorded already, or what
+// it read changed meanwhile.
+func recordConflict(i, gapOps int) (recorded, changed bool) {
+	return i == 0, i >= 1 && i <= 1+gapOps
 }
 
 // AwaitInput is the input of the approval step (a .waitForTaskToken
