@@ -215,9 +215,11 @@ func NewServices(r *Repos, d Deps) (*Services, error) {
 	}
 	svc.Destinations = destinations.NewService(r.Table, d.Guard, destinations.Sealed{Sealer: d.Secrets}, r.Now)
 	// An approved subscription change of an L0 agent is applied as it was
-	// requested (with its write-only secret, which reviewers never see).
-	applyChange := func(ctx context.Context, req approvals.Request) error {
-		return wh.ApplyHeld(ctx, req.TenantID, req.ID, req.ApplyData)
+	// requested (with its write-only secret, which reviewers never see), in
+	// the review's transaction.
+	applyChange := func(ctx context.Context, req approvals.Request) (approvals.Applied, error) {
+		c, err := wh.PrepareHeld(ctx, req.TenantID, req.ID, req.ApplyData)
+		return approvals.Applied(c), err
 	}
 	svc.Approvals = approvals.NewService(r.Table, d.Callbacks, svc.Meter, map[string]approvals.Applier{
 		webhooks.ChangeCreate: applyChange, webhooks.ChangeUpdate: applyChange, webhooks.ChangeDelete: applyChange}, r.Now)

@@ -192,9 +192,36 @@ type HeldJobs interface {
 	Fail(ctx context.Context, tenantID int32, jobID, reason string) error
 }
 
-// Appliers carry out approved requests without a job (GateNone), by
-// action.
-type Applier func(ctx context.Context, r Request) error
+// Applier prepares an approved request without a job (GateNone) for the
+// review's transaction (appliers are kept by action). An error leaves the
+// request pending.
+type Applier func(ctx context.Context, r Request) (Applied, error)
+
+// Applied is a held change ready to commit with the review that approves
+// it, so that the approval, the change and its audit entry are all written
+// or none is.
+type Applied struct {
+	Ops []store.Op
+	// ResourceRef names the resource changed (a create's new one), which
+	// the applied entry names.
+	ResourceRef string
+	// Refused is the error a failed condition of Ops[i] answers (a cap
+	// reached, the resource gone); nil when the resource changed meanwhile
+	// and the change is prepared again.
+	Refused func(i int) error
+}
+
+// ApplyError: an approved change could not be applied. Err is the change's
+// own error (a *validation.LimitError, a *validation.Error, its resource
+// not found) or the failure to prepare it. Nothing was written: the
+// request is still pending, for a reviewer to reject or to approve once
+// the change can apply.
+type ApplyError struct{ Err error }
+
+func (e *ApplyError) Error() string {
+	return "approvals: the approved change cannot be applied: " + e.Err.Error()
+}
+func (e *ApplyError) Unwrap() error { return e.Err }
 
 // Service creates, lists and reviews requests.
 type Service struct {

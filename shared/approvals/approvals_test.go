@@ -262,3 +262,74 @@ func TestGated(t *testing.T) {
 		})
 	}
 }
+
+// An approved change without a job commits with its review, with the
+// agent's entry naming the resource the change made; one that cannot be
+// applied (its condition fails, or it cannot be prepared) is an
+// *ApplyError with nothing written, the request still pending.
+func TestReviewAppliesTheChangeInItsTransaction(t *testing.T) {
+	errFull := errors.New("the tenant is full")
+	made := store.Key{PK: "TENANT#1", SK: "THING#t1"}
+	cases := []struct {
+		name    string
+		applier approvals.Applier
+		wantErr error // nil: applied
+	}{
+		{"applied", func(context.Context, approvals.Request) (approvals.Applied, error) {
+			return approvals.Applied{Ops: []store.Op{store.PutOp(store.Item{store.AttrPK: made.PK, store.AttrSK: made.SK}, store.NotExists())},
+				ResourceRef: "thing:t1", Refused: func(int) error { return errFull }}, nil
+		}, nil},
+		{"refused by its condition", func(context.Context, approvals.Request) (approvals.Applied, error) {
+			return approvals.Applied{Ops: []store.Op{store.PutOp(store.Item{store.AttrPK: made.PK, store.AttrSK: made.SK}, store.Exists())},
+				ResourceRef: "thing:t1", Refused: func(int) error { return errFull }}, nil
+		}, errFull},
+		{"not prepared", func(context.Context, approvals.Request) (approvals.Applied, error) {
+			return approvals.Applied{}, errFull
+		}, errFull},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			dynamotest.Backends(t, time.Date(2026, 11, 22, 10, 0, 0, 0, time.UTC), func(t *testing.T, tbl store.Table, clock *storetest.Clock) {
+				ctx := context.Background()
+				f := newFixture(t, tbl, clock)
+				svc := approvals.NewService(tbl, f.cb, nil, map[string]approvals.Applier{"things.create": c.applier}, clock.Now)
+				r := approvals.New(1, f.agent, "things.create", "thing:new", "things.create#thing:new", "make a thing", clock.Now())
+				r.Gate = approvals.GateNone
+				if _, err := svc.Create(ctx, r, audit.ActorOf(f.agent)); err != nil {
+					t.Fatal(err)
+				}
+				_, err := svc.Review(ctx, 1, r.ID, approvals.Decision{Approve: true, Reviewer: f.reviewer})
+				log, lerr := audit.NewLog(tbl).List(ctx, 1, audit.Filter{Limit: 200})
+				if lerr != nil {
+					t.Fatal(lerr)
+				}
+				byAction := map[string][]audit.Entry{}
+				for _, e := range log.Items {
+					byAction[e.Action] = append(byAction[e.Action], e)
+				}
+				_, gerr := tbl.Get(ctx, made)
+				got, _ := svc.Get(ctx, 1, r.ID)
+				if c.wantErr != nil {
+					var ae *approvals.ApplyError
+					if !errors.As(err, &ae) || !errors.Is(err, c.wantErr) {
+						t.Fatalf("review: %v, want an *ApplyError of %v", err, c.wantErr)
+					}
+					n, _ := approvals.PendingCount(ctx, tbl, 1)
+					if got.Status != approvals.StatusPending || n != 1 || gerr == nil ||
+						len(byAction[approvals.ActionApprove]) != 0 || len(byAction["things.create"]) != 0 {
+						t.Fatalf("after a refused approval: %s, pending %d, thing %v, audit %v", got.Status, n, gerr, byAction)
+					}
+					return
+				}
+				if err != nil || got.Status != approvals.StatusApproved || gerr != nil {
+					t.Fatalf("review: %v; request %s; thing %v", err, got.Status, gerr)
+				}
+				applied := byAction["things.create"]
+				if len(applied) != 1 || applied[0].Resource != "thing:t1" || applied[0].Actor.KeyID != f.agent.KeyID ||
+					applied[0].Detail != "applied after approval "+r.ID || len(byAction[approvals.ActionApprove]) != 1 {
+					t.Fatalf("audit %+v", byAction)
+				}
+			})
+		})
+	}
+}

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-	"time"
 	"unicode/utf8"
 
 	"github.com/brandlens/brandlens/shared/audit"
@@ -104,8 +103,10 @@ func CheckReason(reason *string) error {
 // count, the requesting key's stats and — when they earn it — its autonomy
 // level, with the audit entries of the review and the promotion. An
 // approval of a request whose job waits is used by that job in the same
-// transaction. Then the held job resumes: its workflow's token is
-// answered, or it is enqueued, or failed at 0 credits.
+// transaction; an approved change without a job (GateNone) is applied in
+// it, with the requesting agent's entry, and one that cannot be applied is
+// an *ApplyError with nothing written. Then the held job resumes: its
+// workflow's token is answered, or it is enqueued, or failed at 0 credits.
 func (s *Service) Review(ctx context.Context, tenantID int32, id string, d Decision) (Outcome, error) {
 	if d.Reviewer.IsAgent || !d.Reviewer.Allows(auth.ScopePublish) {
 		return Outcome{}, errors.New("approvals: only a human key with the publish scope reviews")
@@ -126,9 +127,16 @@ func (s *Service) Review(ctx context.Context, tenantID int32, id string, d Decis
 		if err != nil {
 			return Outcome{}, err
 		}
+		change, at, err := s.applyOps(ctx, out.Request, len(ops))
+		if err != nil {
+			return Outcome{}, err
+		}
+		ops = append(ops, change...)
 		err = s.tbl.TransactWrite(ctx, ops...)
 		var txe *store.TxConditionError
 		switch {
+		case errors.As(err, &txe) && at.refused(txe.Index) != nil:
+			return Outcome{}, &ApplyError{Err: at.refused(txe.Index)}
 		case errors.As(err, &txe) && txe.Index == jobCheck:
 			consume = false // the job ended meanwhile: the approval stays for another
 			continue
@@ -261,26 +269,46 @@ func (s *Service) resume(ctx context.Context, r Request) error {
 		if r.Status == StatusRejected {
 			return s.held.Fail(ctx, r.TenantID, r.JobID, rejection(r))
 		}
-	case GateNone:
-		if r.Status == StatusApproved {
-			if apply, ok := s.appliers[r.Action]; ok {
-				if err := apply(ctx, r); err != nil {
-					return err
-				}
-				return audit.NewLog(s.tbl).Append(ctx, appliedEntry(r, s.now()))
-			}
-		}
 	}
 	return nil
 }
 
-// appliedEntry records a held change applied after its approval, as the
-// requesting agent's action (the API recorded only its request then).
-func appliedEntry(r Request, now time.Time) audit.Entry {
+// changeAt places a change's ops within the review's transaction.
+type changeAt struct {
+	first   int
+	applied Applied
+}
+
+// refused is the change's error for a failed condition of op i of the
+// transaction; nil when op i is not the change's, or the change is to be
+// prepared again.
+func (c changeAt) refused(i int) error {
+	if c.applied.Refused == nil || i < c.first || i >= c.first+len(c.applied.Ops) {
+		return nil
+	}
+	return c.applied.Refused(i - c.first)
+}
+
+// applyOps are the writes of an approved change without a job, and the
+// requesting agent's entry of it (the API recorded only its request then),
+// to follow the review's first ops in its transaction.
+func (s *Service) applyOps(ctx context.Context, r Request, first int) ([]store.Op, changeAt, error) {
+	apply, ok := s.appliers[r.Action]
+	if r.Gate != GateNone || r.Status != StatusApproved || !ok {
+		return nil, changeAt{}, nil
+	}
+	a, err := apply(ctx, r)
+	if err != nil {
+		return nil, changeAt{}, &ApplyError{Err: err}
+	}
 	actor := audit.Actor{KeyID: r.RequestedBy, Kind: audit.KindAgent, AutonomyLevel: r.RequestedByLevel}
-	e := audit.New(r.TenantID, actor, r.Action, r.ResourceRef, audit.OutcomeSucceeded, now)
+	e := audit.New(r.TenantID, actor, r.Action, a.ResourceRef, audit.OutcomeSucceeded, s.now())
 	e.Detail = "applied after approval " + r.ID
-	return e
+	entry, err := audit.Op(e)
+	if err != nil {
+		return nil, changeAt{}, err
+	}
+	return append(a.Ops, entry), changeAt{first: first, applied: a}, nil
 }
 
 func rejection(r Request) string {

@@ -281,10 +281,17 @@ func (s *Server) reject(rq *Request, in reviewIn) (ReviewResult, error) {
 func (s *Server) review(rq *Request, in reviewIn, approve bool) (ReviewResult, error) {
 	out, err := s.Approvals.Review(rq.HTTP.Context(), rq.Principal.TenantID, in.ID,
 		approvals.Decision{Approve: approve, Reason: in.Body.Reason, Reviewer: rq.Principal})
-	var re *approvals.ReviewedError
+	var (
+		re *approvals.ReviewedError
+		ae *approvals.ApplyError
+	)
 	switch {
 	case errors.Is(err, approvals.ErrNotFound):
 		return ReviewResult{}, notFound("approval request")
+	case errors.As(err, &ae):
+		// Nothing was reviewed: the change's own error (webhook changes are
+		// the only ones applied on approval), the request still pending.
+		return ReviewResult{}, webhookError(ae.Err, "webhook subscription")
 	case errors.As(err, &re):
 		return ReviewResult{}, &Error{Code: CodeAlreadyReviewed, Message: "the approval request is already " + re.Status,
 			Details: map[string]any{"status": re.Status}}

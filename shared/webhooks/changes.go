@@ -35,20 +35,34 @@ func (s *Service) Hold(ctx context.Context, tenantID int32, approvalID string, c
 	return json.Marshal(h)
 }
 
-// ApplyHeld carries out the change Hold kept for approvalID, once approved.
-func (s *Service) ApplyHeld(ctx context.Context, tenantID int32, approvalID string, data json.RawMessage) error {
+// PrepareHeld returns the writes of the change Hold kept for approvalID,
+// once approved, for the review's transaction: a change that can no longer
+// be applied (the tenant is full, the subscription is gone, a member is no
+// longer valid) is its error, and nothing is written.
+func (s *Service) PrepareHeld(ctx context.Context, tenantID int32, approvalID string, data json.RawMessage) (ChangeOps, error) {
 	var h heldChange
 	if err := json.Unmarshal(data, &h); err != nil {
-		return fmt.Errorf("webhooks: approval %s holds no change: %w", approvalID, err)
+		return ChangeOps{}, fmt.Errorf("webhooks: approval %s holds no change: %w", approvalID, err)
 	}
 	if h.SealedSecret != nil {
 		secret, err := s.secrets.Open(ctx, *h.SealedSecret, secrets.Binding{Purpose: ChangeSecretPurpose, TenantID: tenantID, RecordID: approvalID})
 		if err != nil {
-			return fmt.Errorf("webhooks: open the secret of a held change: %w", err)
+			return ChangeOps{}, fmt.Errorf("webhooks: open the secret of a held change: %w", err)
 		}
 		h.Secret = &secret
 	}
-	return s.ApplyChange(ctx, tenantID, h.Change)
+	c := h.Change
+	switch c.Action {
+	case ChangeCreate:
+		_, _, ops, err := s.createOps(ctx, tenantID, c.subscription())
+		return ops, err
+	case ChangeUpdate:
+		_, ops, err := s.updateOps(ctx, tenantID, c.SubscriptionID, c.patch())
+		return ops, err
+	case ChangeDelete:
+		return s.deleteOps(ctx, tenantID, c.SubscriptionID)
+	}
+	return ChangeOps{}, validation.Field("action", "unknown change %q", c.Action)
 }
 
 // Actions of subscription changes (the audit log's and the approval
@@ -60,8 +74,8 @@ const (
 )
 
 // Change is a subscription change that waits for a human's approval (an
-// L0 agent's): checked when it is requested, carried out by ApplyChange
-// once approved.
+// L0 agent's): checked when it is requested, carried out by PrepareHeld's
+// writes once approved.
 type Change struct {
 	Action         string   `json:"action"`
 	SubscriptionID string   `json:"subscriptionId,omitempty"`
@@ -93,7 +107,7 @@ func (c Change) patch() Patch {
 	return Patch{URL: c.URL, Events: c.Events, Description: c.Description, Active: c.Active, Secret: c.Secret}
 }
 
-// CheckChange validates c as ApplyChange will, without changing anything:
+// CheckChange validates c as PrepareHeld will, without changing anything:
 // the subscription of an update or delete exists (ErrNotFound), the
 // members are valid. A create needs its own secret: a generated one could
 // not be shown to the agent, whose change is applied later by a reviewer.
@@ -115,21 +129,6 @@ func (s *Service) CheckChange(ctx context.Context, tenantID int32, c Change) err
 	case ChangeDelete:
 		_, err := s.GetSubscription(ctx, tenantID, c.SubscriptionID)
 		return err
-	}
-	return validation.Field("action", "unknown change %q", c.Action)
-}
-
-// ApplyChange carries out an approved change.
-func (s *Service) ApplyChange(ctx context.Context, tenantID int32, c Change) error {
-	switch c.Action {
-	case ChangeCreate:
-		_, err := s.CreateSubscription(ctx, tenantID, c.subscription())
-		return err
-	case ChangeUpdate:
-		_, err := s.UpdateSubscription(ctx, tenantID, c.SubscriptionID, c.patch())
-		return err
-	case ChangeDelete:
-		return s.DeleteSubscription(ctx, tenantID, c.SubscriptionID)
 	}
 	return validation.Field("action", "unknown change %q", c.Action)
 }

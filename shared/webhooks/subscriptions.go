@@ -238,36 +238,84 @@ func (s *Service) checkURL(raw string, ve *ValidationError) string {
 // CreateSubscription stores a new subscription and returns it with its
 // secret (the only time the secret leaves the service).
 func (s *Service) CreateSubscription(ctx context.Context, tenantID int32, ns NewSubscription) (Subscription, error) {
-	sub, secret, err := s.newSubscription(tenantID, ns)
+	sub, secret, c, err := s.createOps(ctx, tenantID, ns)
 	if err != nil {
 		return Subscription{}, err
 	}
-	if err := s.ensureCount(ctx, tenantID); err != nil {
+	if err := s.commit(ctx, c, "create subscription"); err != nil {
 		return Subscription{}, err
+	}
+	sub.Secret = secret
+	return sub, nil
+}
+
+// ChangeOps are the writes of a subscription change, for a caller that
+// commits them in its own transaction (an approval's review), and what a
+// failed condition among them means.
+type ChangeOps struct {
+	Ops []store.Op
+	// ResourceRef names the subscription changed (a create's new id).
+	ResourceRef string
+	// Refused is the error a failed condition of Ops[i] answers; nil when
+	// the subscription changed meanwhile and the change is prepared again.
+	Refused func(i int) error
+}
+
+// commit writes c in a transaction of its own.
+func (s *Service) commit(ctx context.Context, c ChangeOps, what string) error {
+	if len(c.Ops) == 0 {
+		return nil // an update that changes nothing
+	}
+	err := s.tbl.TransactWrite(ctx, c.Ops...)
+	var txe *store.TxConditionError
+	if errors.As(err, &txe) {
+		if refused := c.Refused(txe.Index); refused != nil {
+			return refused
+		}
+	}
+	if err != nil {
+		return fmt.Errorf("webhooks: %s: %w", what, err)
+	}
+	return nil
+}
+
+// createOps validates ns and returns the subscription with its secret and
+// the writes that store it. The count's condition keeps the tenant within
+// MaxSubscriptions (a *validation.LimitError when it fails).
+func (s *Service) createOps(ctx context.Context, tenantID int32, ns NewSubscription) (Subscription, string, ChangeOps, error) {
+	sub, secret, err := s.newSubscription(tenantID, ns)
+	if err != nil {
+		return Subscription{}, "", ChangeOps{}, err
+	}
+	if err := s.ensureCount(ctx, tenantID); err != nil {
+		return Subscription{}, "", ChangeOps{}, err
 	}
 	now := s.now().UTC()
 	sub.ID = subscriptionIDPre + ids.ULID(now)
 	sub.CreatedAt, sub.UpdatedAt = now, now
 	if err := s.seal(ctx, &sub, secret); err != nil {
-		return Subscription{}, err
+		return Subscription{}, "", ChangeOps{}, err
 	}
 	put, err := s.subscriptions().PutOp(sub, store.NotExists())
 	if err != nil {
-		return Subscription{}, err
+		return Subscription{}, "", ChangeOps{}, err
 	}
-	err = s.tbl.TransactWrite(ctx,
-		store.UpdateOp(countKey(tenantID), store.Update{Add: map[string]int64{attrCount: 1}}, store.Lt(attrCount, MaxSubscriptions)),
-		put)
-	var txe *store.TxConditionError
-	switch {
-	case errors.As(err, &txe) && txe.Index == 0:
-		return Subscription{}, &validation.LimitError{What: "webhook subscriptions", Max: MaxSubscriptions}
-	case err != nil:
-		return Subscription{}, fmt.Errorf("webhooks: create subscription: %w", err)
-	}
-	sub.Secret = secret
-	return sub, nil
+	return sub, secret, ChangeOps{
+		Ops: []store.Op{
+			store.UpdateOp(countKey(tenantID), store.Update{Add: map[string]int64{attrCount: 1}}, store.Lt(attrCount, MaxSubscriptions)),
+			put},
+		ResourceRef: resourceRef(sub.ID),
+		Refused: func(i int) error {
+			if i == 0 {
+				return &validation.LimitError{What: "webhook subscriptions", Max: MaxSubscriptions}
+			}
+			return nil
+		},
+	}, nil
 }
+
+// resourceRef names a subscription in the audit log and approval requests.
+func resourceRef(id string) string { return "webhook:" + id }
 
 // newSubscription validates ns and builds the subscription and its secret
 // (given or generated); its id, times and sealed secret come when it is
@@ -329,30 +377,11 @@ func (s *Service) readSubscription(ctx context.Context, tenantID int32, id strin
 // changes: the write is conditional on the document read.
 func (s *Service) UpdateSubscription(ctx context.Context, tenantID int32, id string, p Patch) (Subscription, error) {
 	for {
-		snap, err := s.readSubscription(ctx, tenantID, id)
+		sub, c, err := s.updateOps(ctx, tenantID, id, p)
 		if err != nil {
 			return Subscription{}, err
 		}
-		sub, err := s.patched(snap.Value, p)
-		if err != nil {
-			return Subscription{}, err
-		}
-		if p.Secret == nil && sub.PlainSecret == "" && reflect.DeepEqual(sub, snap.Value) {
-			return sub, nil // nothing changes: no write, so updatedAt says when something did
-		}
-		switch {
-		case p.Secret != nil:
-			if err := s.seal(ctx, &sub, *p.Secret); err != nil {
-				return Subscription{}, err
-			}
-		case sub.PlainSecret != "":
-			// Stored before secrets were sealed: sealed on this write.
-			if err := s.seal(ctx, &sub, sub.PlainSecret); err != nil {
-				return Subscription{}, err
-			}
-		}
-		sub.UpdatedAt = s.now().UTC()
-		err = s.subscriptions().Replace(ctx, snap, sub)
+		err = s.commit(ctx, c, "update subscription")
 		if errors.Is(err, store.ErrConditionFailed) {
 			continue // changed (or deleted) meanwhile: read again
 		}
@@ -361,6 +390,42 @@ func (s *Service) UpdateSubscription(ctx context.Context, tenantID int32, id str
 		}
 		return sub, nil
 	}
+}
+
+// updateOps reads the subscription and returns it patched with the write
+// that stores it, conditional on the document read; none when nothing
+// changes, so that updatedAt says when something did.
+func (s *Service) updateOps(ctx context.Context, tenantID int32, id string, p Patch) (Subscription, ChangeOps, error) {
+	c := ChangeOps{ResourceRef: resourceRef(id), Refused: func(int) error { return nil }}
+	snap, err := s.readSubscription(ctx, tenantID, id)
+	if err != nil {
+		return Subscription{}, ChangeOps{}, err
+	}
+	sub, err := s.patched(snap.Value, p)
+	if err != nil {
+		return Subscription{}, ChangeOps{}, err
+	}
+	if p.Secret == nil && sub.PlainSecret == "" && reflect.DeepEqual(sub, snap.Value) {
+		return sub, c, nil
+	}
+	switch {
+	case p.Secret != nil:
+		if err := s.seal(ctx, &sub, *p.Secret); err != nil {
+			return Subscription{}, ChangeOps{}, err
+		}
+	case sub.PlainSecret != "":
+		// Stored before secrets were sealed: sealed on this write.
+		if err := s.seal(ctx, &sub, sub.PlainSecret); err != nil {
+			return Subscription{}, ChangeOps{}, err
+		}
+	}
+	sub.UpdatedAt = s.now().UTC()
+	put, err := s.subscriptions().ReplaceOp(snap, sub)
+	if err != nil {
+		return Subscription{}, ChangeOps{}, err
+	}
+	c.Ops = []store.Op{put}
+	return sub, c, nil
 }
 
 // patched validates p and applies it to sub (all but the secret, which
@@ -390,23 +455,34 @@ func (s *Service) patched(sub Subscription, p Patch) (Subscription, error) {
 // afterwards: attempts still due find it gone and dead-letter without a
 // POST, and its delivery records expire with their TTL.
 func (s *Service) DeleteSubscription(ctx context.Context, tenantID int32, id string) error {
-	if _, err := s.readSubscription(ctx, tenantID, id); err != nil {
+	c, err := s.deleteOps(ctx, tenantID, id)
+	if err != nil {
 		return err
+	}
+	return s.commit(ctx, c, "delete subscription")
+}
+
+// deleteOps returns the writes that remove the subscription and take it
+// off the count; ErrNotFound when it is gone (or goes meanwhile).
+func (s *Service) deleteOps(ctx context.Context, tenantID int32, id string) (ChangeOps, error) {
+	if _, err := s.readSubscription(ctx, tenantID, id); err != nil {
+		return ChangeOps{}, err
 	}
 	if err := s.ensureCount(ctx, tenantID); err != nil {
-		return err
+		return ChangeOps{}, err
 	}
-	err := s.tbl.TransactWrite(ctx,
-		store.DeleteOp(subscriptionKey(tenantID, id), store.Exists()),
-		store.UpdateOp(countKey(tenantID), store.Update{Add: map[string]int64{attrCount: -1}}, store.Ge(attrCount, 1)))
-	var txe *store.TxConditionError
-	switch {
-	case errors.As(err, &txe) && txe.Index == 0:
-		return ErrNotFound // deleted meanwhile
-	case err != nil:
-		return fmt.Errorf("webhooks: delete subscription: %w", err)
-	}
-	return nil
+	return ChangeOps{
+		Ops: []store.Op{
+			store.DeleteOp(subscriptionKey(tenantID, id), store.Exists()),
+			store.UpdateOp(countKey(tenantID), store.Update{Add: map[string]int64{attrCount: -1}}, store.Ge(attrCount, 1))},
+		ResourceRef: resourceRef(id),
+		Refused: func(i int) error {
+			if i == 0 {
+				return ErrNotFound
+			}
+			return nil
+		},
+	}, nil
 }
 
 // ResealSecrets seals, under the current key, every secret of the tenant's

@@ -1,0 +1,122 @@
+package httpapi_test
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/brandlens/brandlens/shared/audit"
+	"github.com/brandlens/brandlens/shared/httpapi/apitest"
+	"github.com/brandlens/brandlens/shared/webhooks"
+)
+
+// TestHeldChangeThatCannotApply: an L0 agent's held subscription change
+// that can no longer be applied when it is approved (the tenant is full,
+// its subscription is gone) answers the approve with the change's error;
+// the request stays pending, unreviewed and unaudited, so a reviewer can
+// reject it — or approve it again once it can apply, when the agent's entry
+// names the subscription it created.
+func TestHeldChangeThatCannotApply(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		// hold makes the held change and then what keeps it from applying.
+		hold   func(t *testing.T, e *publishEnv) (approvalID string)
+		status int
+		code   string
+		then   string
+	}{
+		{name: "create past the cap", status: 409, code: "limit_exceeded", then: "approve",
+			hold: func(t *testing.T, e *publishEnv) string {
+				id := heldChange(t, e, "POST", "/api/v1/webhooks", `{"url":"https://hooks.acmenotes.com/agent","secret":"agent-chosen-secret-0001"}`)
+				for i := range webhooks.MaxSubscriptions {
+					subscribe(t, e, fmt.Sprintf("https://hooks.acmenotes.com/in%d", i))
+				}
+				return id
+			}},
+		{name: "update of a deleted subscription", status: 404, code: "not_found", then: "reject",
+			hold: func(t *testing.T, e *publishEnv) string {
+				sub := subscribe(t, e, "https://hooks.acmenotes.com/gone")
+				id := heldChange(t, e, "PUT", "/api/v1/webhooks/"+sub, `{"description":"renamed by the agent"}`)
+				e.api.Do(t, "DELETE", "/api/v1/webhooks/"+sub, apitest.KeyAPublish, "").Decode(t, 200, &map[string]any{})
+				return id
+			}},
+		{name: "delete of a deleted subscription", status: 404, code: "not_found", then: "reject",
+			hold: func(t *testing.T, e *publishEnv) string {
+				sub := subscribe(t, e, "https://hooks.acmenotes.com/gone")
+				id := heldChange(t, e, "DELETE", "/api/v1/webhooks/"+sub, "")
+				e.api.Do(t, "DELETE", "/api/v1/webhooks/"+sub, apitest.KeyAPublish, "").Decode(t, 200, &map[string]any{})
+				return id
+			}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			e := newPublishEnv(t)
+			id := c.hold(t, e)
+			wantCode(t, "approve", e.review(t, apitest.KeyAPublish, id, "approve"), c.status, c.code)
+			if p := e.pending(t); len(p) != 1 || p[0]["id"] != id || p[0]["status"] != "pending" {
+				t.Fatalf("after the refused approve, pending %v", p)
+			}
+			if m := e.me(t, keyAgentL0); m.PendingApprovals != 1 {
+				t.Fatalf("pending_approvals %d, want 1", m.PendingApprovals)
+			}
+			if got := auditOf(t, e, "approval.approve"); len(got) != 0 {
+				t.Fatalf("a refused approve was audited: %+v", got)
+			}
+			if c.then == "approve" {
+				// Room again: the same request applies, and its entry names
+				// the subscription it made.
+				var subs struct{ Items []struct{ ID, URL string } }
+				e.api.Do(t, "GET", "/api/v1/webhooks", apitest.KeyAPublish, "").Decode(t, 200, &subs)
+				e.api.Do(t, "DELETE", "/api/v1/webhooks/"+subs.Items[0].ID, apitest.KeyAPublish, "").Decode(t, 200, &map[string]any{})
+			}
+			e.review(t, apitest.KeyAPublish, id, c.then).Decode(t, 200, &map[string]any{})
+			if c.then != "approve" {
+				return
+			}
+			var subs struct{ Items []struct{ ID, URL string } }
+			e.api.Do(t, "GET", "/api/v1/webhooks", apitest.KeyAPublish, "").Decode(t, 200, &subs)
+			created := ""
+			for _, s := range subs.Items {
+				if s.URL == "https://hooks.acmenotes.com/agent" {
+					created = s.ID
+				}
+			}
+			applied := auditOf(t, e, webhooks.ChangeCreate)
+			if created == "" || len(applied) != 1 || applied[0].Resource != "webhook:"+created ||
+				applied[0].Actor.Kind != audit.KindAgent || !strings.Contains(applied[0].Detail, id) {
+				t.Fatalf("applied change: subscription %q, entries %+v", created, applied)
+			}
+		})
+	}
+}
+
+// heldChange makes an L0 agent's subscription change and returns the id of
+// the approval request it waits on.
+func heldChange(t *testing.T, e *publishEnv, method, path, body string) string {
+	t.Helper()
+	var r map[string]any
+	e.api.Do(t, method, path, keyAgentL0, body).Decode(t, 202, &r)
+	return r["id"].(string)
+}
+
+// subscribe creates a subscription with a human key and returns its id.
+func subscribe(t *testing.T, e *publishEnv, url string) string {
+	t.Helper()
+	var s struct{ ID string }
+	e.api.Do(t, "POST", "/api/v1/webhooks", apitest.KeyAPublish, `{"url":"`+url+`"}`).Decode(t, 201, &s)
+	return s.ID
+}
+
+// auditOf is the tenant's audit entries of an action made by the agent's
+// held changes and their reviews (the human's own writes are left out).
+func auditOf(t *testing.T, e *publishEnv, action string) []audit.Entry {
+	t.Helper()
+	var log struct{ Items []audit.Entry }
+	e.api.Do(t, "GET", "/api/v1/audit?limit=200&action="+action, apitest.KeyAPublish, "").Decode(t, 200, &log)
+	var out []audit.Entry
+	for _, en := range log.Items {
+		if en.Actor.Kind == audit.KindAgent || strings.HasPrefix(en.Resource, "approval:") {
+			out = append(out, en)
+		}
+	}
+	return out
+}
