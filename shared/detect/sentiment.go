@@ -161,7 +161,7 @@ func (an *analysis) brandSentiment(er *EntityResult) {
 				if brand, other := an.entitiesIn(s, e); brand && !other {
 					continue // the brand's own sentence: its mention reads it
 				} else if other && item {
-					if _, lead := an.itemLeadNames(s, e); !lead {
+					if _, rivalLead := an.itemLeadNames(s, e); !rivalLead {
 						continue // lists.go: a rival named in passing in an item
 					}
 				}
@@ -1497,7 +1497,8 @@ func (an *analysis) sectionEnd(c *cand, rec *sentRec) int {
 	indent := len(text[ls:c.start]) - len(trimLeftSpace(text[ls:c.start]))
 	head := trimLeftSpace(text[ls:c.start])
 	heading := strings.HasPrefix(head, "#")
-	// a bold line that is no list item ("**Made In**", "**Streaks** — …")
+	// a line that is no heading nor list item — a bold lead ("**Made In**",
+	// "**Streaks** — …"), a paragraph or table row opening on the name —
 	// heads the list under it: its items end only at the next such line
 	lead := !heading && listMarkerLen(head) == 0
 	limit := min(len(text), rec.end+maxSectionBytes)

@@ -171,11 +171,16 @@ func weakSideHeading(t string) bool {
 		if w, np = wordAtAny(t, np); w == "" {
 			return false
 		} else if foreignLookup(w)&lexNegator != 0 || inSet(romanceNegators, w) || inSet(doubtWords, w) {
-			return true
+			// "What's not to like": the question praises
+			to, rest := wordAtAny(t, np)
+			return !strings.EqualFold(to, "to") || !inSet(likingVerbs, peekWordAny(t, rest))
 		}
 	}
 	return false
 }
+
+// likingVerbs after "what's not to" make the heading rhetorical praise.
+var likingVerbs = set(`like love enjoy adore`)
 
 // romanceNegators are the negators of Italian and Portuguese, which the
 // foreign lexicon does not read.

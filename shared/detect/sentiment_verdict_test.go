@@ -205,6 +205,9 @@ func TestWeakSideHeading(t *testing.T) {
 		{"**What owners like**", false},
 		{"**What you get**", false},
 		{"### Not what you expect", false}, // no what-heading
+		{"**What's not to like?**", false}, // rhetorical praise
+		{"### What's Not To Love", false},
+		{"**What not to expect**", true},
 	}
 	for _, tc := range cases {
 		t.Run(tc.text, func(t *testing.T) {
