@@ -246,8 +246,8 @@ const InsufficientCreditsRetryAfter = 60
 //
 // Both are decided from the ledger as stored, each exactly once however
 // many writers race: the low state is a flag flipped under a condition in
-// the transaction that appends credit.low, and credit.ceiling_reached has
-// one event id per tenant and day.
+// the transaction that appends credit.low, and the day credit.ceiling_reached
+// last fired is stored under a condition in the transaction that appends it.
 
 // MinLowThreshold is the smallest low-balance threshold.
 const MinLowThreshold = 10
@@ -267,8 +267,13 @@ func lowStateKey(tenantID int32) store.Key {
 	return store.Key{PK: tenants.PK(tenantID), SK: "CREDITLOW"}
 }
 
-// ceilingEventID makes credit.ceiling_reached unique per tenant per UTC day.
-func ceilingEventID(now time.Time) string { return "evt_ceiling_" + now.UTC().Format("20060102") }
+// ceilingStateKey remembers the UTC day credit.ceiling_reached last fired,
+// so that it fires once a day under concurrent writes. The event keeps an
+// ordinary evt_<ULID> id: a fixed per-day id was the same for every tenant,
+// and consumers dedupe on event_id across tenants.
+func ceilingStateKey(tenantID int32) store.Key {
+	return store.Key{PK: tenants.PK(tenantID), SK: "CREDITCEILING"}
+}
 
 // CheckThresholds emits the credit events the ledger's current state calls
 // for, each exactly once however many writers race here: credit.low when
@@ -340,13 +345,19 @@ func (l *Ledger) checkCeiling(ctx context.Context, tenantID int32, b Balance, ce
 	if err != nil {
 		return false, err
 	}
-	ev.ID = ceilingEventID(now)
-	err = outbox.Append(ctx, l.tbl, ev)
+	evOp, err := outbox.Op(ev)
+	if err != nil {
+		return false, err
+	}
+	day := now.Format("20060102")
+	err = l.tbl.TransactWrite(ctx,
+		store.UpdateOp(ceilingStateKey(tenantID), store.Update{Set: map[string]any{"day": day}}, store.Ne("day", day)),
+		evOp)
 	switch {
 	case err == nil:
 		return true, nil
 	case errors.Is(err, store.ErrConditionFailed):
 		return false, nil // already reached today
 	}
-	return false, err
+	return false, fmt.Errorf("credits: credit.ceiling_reached: %w", err)
 }

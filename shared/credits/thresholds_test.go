@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -157,5 +158,56 @@ func TestThresholdPayloads(t *testing.T) {
 		default:
 			t.Errorf("unexpected %s", ev.Type)
 		}
+	}
+}
+
+// TestCeilingEventPerTenantAndDay: credit.ceiling_reached fires once per
+// tenant per UTC day, and its event_id is unique across tenants and days
+// (consumers dedupe on it) — a per-day id was once shared by every tenant.
+func TestCeilingEventPerTenantAndDay(t *testing.T) {
+	ctx := context.Background()
+	now := time.Date(2026, 11, 3, 22, 15, 0, 0, time.UTC)
+	tbl := embedded.NewMemory(embedded.WithClock(func() time.Time { return now }))
+	ledger := credits.NewLedger(tbl, func() time.Time { return now })
+	reach := func(tenantID int32) {
+		t.Helper()
+		ledgerKey, day := credits.LedgerKey(tenantID), credits.DayKey(tenantID, now)
+		for _, it := range []store.Item{
+			{store.AttrPK: ledgerKey.PK, store.AttrSK: ledgerKey.SK, credits.AttrAvailable: int64(500), credits.AttrHeld: 0,
+				credits.AttrCaptured: int64(500), credits.AttrGranted: int64(1000)},
+			{store.AttrPK: day.PK, store.AttrSK: day.SK, credits.AttrSpent: int64(500), credits.AttrCapturedToday: int64(500)},
+		} {
+			if err := tbl.Put(ctx, it, store.Cond{}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		for range 2 { // a second check the same day fires nothing more
+			if err := ledger.CheckThresholds(ctx, tenantID, 500); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	reach(1)
+	reach(2)
+	now = now.Add(24 * time.Hour)
+	reach(1)
+	evs, err := outbox.Pending(ctx, tbl, 100)
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := map[string]bool{}
+	var tenants []int32
+	for _, ev := range evs {
+		if ev.Type != outbox.CreditCeilingReached {
+			continue
+		}
+		if seen[ev.ID] || !strings.HasPrefix(ev.ID, "evt_") || len(ev.ID) != len("evt_")+26 {
+			t.Errorf("event id %q: want a fresh evt_<ULID>", ev.ID)
+		}
+		seen[ev.ID] = true
+		tenants = append(tenants, ev.TenantID)
+	}
+	if slices.Sort(tenants); !slices.Equal(tenants, []int32{1, 1, 2}) {
+		t.Errorf("ceiling events for tenants %v, want [1 1 2] (once per tenant per day)", tenants)
 	}
 }
