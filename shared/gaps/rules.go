@@ -177,8 +177,11 @@ func Weight(q queries.Query, holdsOn, answeredOn int) float64 {
 }
 
 // Priority is the opportunity priority of a gap: the tier's severity ×
-// the query's weight, rounded, in 0..100.
+// the query's weight, rounded (halves up), in 0..100. The product is cut to
+// six decimals before rounding: the weights are decimal fractions, and in
+// binary 85 × 0.7 is 59.4999…, which would round down.
 func (r Rules) Priority(t Tier, weight float64) int {
-	p := int(math.Round(float64(r.Severity[t]) * weight))
+	v := math.Round(float64(r.Severity[t])*weight*1e6) / 1e6
+	p := int(math.Round(v))
 	return max(0, min(100, p))
 }

@@ -64,6 +64,10 @@ func TestPriority(t *testing.T) {
 		{gaps.TierLowVisibility, s(queries.ScheduleWeekly), 3, 3, 56},      // 70 × 0.8
 		{gaps.TierWeakMention, nil, 1, 4, 22},                              // 50 × 0.7 × 0.625
 		{gaps.TierWeakMention, s("monthly"), 0, 0, 35},                     // unknown schedule weighs as none
+		// Exact halves round up, though 85 × 0.7 is 59.4999… in binary.
+		{gaps.TierCompetitorDominated, nil, 2, 2, 60},                      // 85 × 0.7 = 59.5
+		{gaps.TierCompetitorDominated, s(queries.ScheduleDaily), 2, 2, 77}, // 85 × 0.9 = 76.5
+		{gaps.TierWeakMention, s(queries.ScheduleDaily), 1, 1, 45},         // 50 × 0.9
 	}
 	for _, tc := range cases {
 		q := queries.Query{Schedule: tc.schedule}
