@@ -346,7 +346,7 @@ func TestL0AgentSideEffectsWaitForApproval(t *testing.T) {
 		t.Fatalf("held job %+v", j)
 	}
 	if p := e.pending(t); len(p) != 1 || p[0]["queryText"] != "best note taking app" || p[0]["resourceTitle"] != "best note taking app" ||
-		p[0]["summary"] != `run query:1 "best note taking app" on chatgpt, 1 sample(s) each` {
+		p[0]["summary"] != `run query:1 "best note taking app" on chatgpt, 1 sample(s) each (up to 1 credits)` {
 		t.Fatalf("the held run's request %v", p)
 	}
 	var rev httpapi.ReviewResult

@@ -42,8 +42,8 @@ func (s *Server) postQueryRun(rq *Request, in runIn) (JobAccepted, error) {
 }
 
 // runSubject is what a reviewer is shown of a run an L0 agent asked for:
-// the query's text and the platforms the request names (all the query's
-// when it names none). Keys that are not held read nothing; a query that
+// the query's text, the platforms the request names (all the query's
+// when it names none) and what it may cost. Keys that are not held read nothing; a query that
 // does not exist is left to Start's 404.
 func (s *Server) runSubject(rq *Request, id int32, pfs []string, samples int) (string, approvals.Subject, error) {
 	if !approvals.Gated(rq.Principal, runs.ActionRun) {
@@ -58,7 +58,10 @@ func (s *Server) runSubject(rq *Request, id int32, pfs []string, samples int) (s
 	if pfs == nil {
 		pfs = q.Platforms
 	}
-	summary := fmt.Sprintf("run query:%d %q on %s, %d sample(s) each", id, q.Text, strings.Join(pfs, ", "), samples)
+	// The price ceiling, as the other held jobs' summaries show theirs: a run
+	// that is partial is charged only for the platforms that answered.
+	cost := len(pfs) * samples * runs.PricePerPlatformSample
+	summary := fmt.Sprintf("run query:%d %q on %s, %d sample(s) each (up to %d credits)", id, q.Text, strings.Join(pfs, ", "), samples, cost)
 	return summary, approvals.Subject{ResourceTitle: &q.Text, QueryText: &q.Text}, nil
 }
 
