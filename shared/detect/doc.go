@@ -394,9 +394,12 @@
 // do polar words inside a proper name ("Evolve Bank & Trust"). When the
 // query asks for a recommendation ("best", "which", or a product category
 // asked for a use: "chat app for a gaming community", answered in prose,
-// not a list of options) and the brand is named first, or the answer tells
-// the reader to try it (not as a UI step: "tap Subscriptions and choose
-// X"), +1 praise (unless it is criticised).
+// not a list of options) and the brand is named first — not as one of a
+// set the answer announces without ranking it ("Several airlines fly
+// nonstop:", "X is one of several brands with …"; "Popular options
+// include" ranks) —, or the answer tells the reader to try it (not as a UI
+// step: "tap Subscriptions and choose X"), +1 praise (unless it is
+// criticised).
 //
 // Under the curated product-review lexicon lies a general one: VADER's
 // 7,200 scored English words (vader/lexicon.tsv, MIT; vader.go). A word
