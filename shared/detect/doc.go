@@ -515,7 +515,9 @@
 // compared to Spark"; not "switching to YouTube TV") stays the brand's.
 // Requirements are no praise ("if you need
 // fast offline access"), nor are conditions ("forgiving on weak
-// connections"). Negation: "n't", "not", "no longer", "less" ("less
+// connections"), nor a judgement left to the reader's case, a praise
+// word heading the subject of "depends" ("the right choice depends on
+// how you sleep", "whether it's worth it depends on …"). Negation: "n't", "not", "no longer", "less" ("less
 // compelling"), "rather than" ("functional rather than polished"); it
 // reaches past articles and the adjectives of a choice ("no longer the
 // obvious choice"); a criticism followed by "rare" or "minimal" is denied

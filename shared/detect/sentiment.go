@@ -2379,6 +2379,9 @@ func (an *analysis) valence(s, e int) (p, n float64, verdict bool) {
 		if costLeft > 0 {
 			costLeft--
 		}
+		if f&lexPositive != 0 && judgementDeferred(text, pos, e) {
+			f = 0 // praise.go: "the right choice depends on how you sleep", "whether it's worth it depends on …"
+		}
 		if inSet(priceComparatives, w) && (offerSubj || offerCondition(text, pos, e)) {
 			f = 0 // "Annual billing is cheaper than monthly", figurative.go: "cheaper when added online"
 		}
