@@ -394,9 +394,12 @@
 // do polar words inside a proper name ("Evolve Bank & Trust"). When the
 // query asks for a recommendation ("best", "which", or a product category
 // asked for a use: "chat app for a gaming community", answered in prose,
-// not a list of options) and the brand is named first, or the answer tells
-// the reader to try it (not as a UI step: "tap Subscriptions and choose
-// X"), +1 praise (unless it is criticised).
+// not a list of options) and the brand is named first — not as one of a
+// set the answer announces without ranking it ("Several airlines fly
+// nonstop:", "X is one of several brands with …"; "Popular options
+// include" ranks) —, or the answer tells the reader to try it (not as a UI
+// step: "tap Subscriptions and choose X"), +1 praise (unless it is
+// criticised).
 //
 // Under the curated product-review lexicon lies a general one: VADER's
 // 7,200 scored English words (vader/lexicon.tsv, MIT; vader.go). A word
@@ -512,7 +515,9 @@
 // compared to Spark"; not "switching to YouTube TV") stays the brand's.
 // Requirements are no praise ("if you need
 // fast offline access"), nor are conditions ("forgiving on weak
-// connections"). Negation: "n't", "not", "no longer", "less" ("less
+// connections"), nor a judgement left to the reader's case, a praise
+// word heading the subject of "depends" ("the right choice depends on
+// how you sleep", "whether it's worth it depends on …"). Negation: "n't", "not", "no longer", "less" ("less
 // compelling"), "rather than" ("functional rather than polished"); it
 // reaches past articles and the adjectives of a choice ("no longer the
 // obvious choice"); a criticism followed by "rare" or "minimal" is denied

@@ -465,6 +465,24 @@ func (sc *sections) sideItem(text string, s int, p, n float64) (float64, float64
 	return p, n
 }
 
+// judgementDeferred: the praise word ending at pos heads the subject of
+// "depends" within two words — "the right choice depends on how you
+// sleep", "whether it's worth it depends on how you'll use it" —: the
+// writer leaves the judgement to the reader's case and makes none.
+func judgementDeferred(text string, pos, e int) bool {
+	for k := 0; k < 2; k++ {
+		w, np := wordAtAny(text[:e], pos)
+		if w == "" || strings.ContainsAny(text[pos:np-len(w)], ",;:.!?") {
+			return false
+		}
+		if strings.EqualFold(w, "depends") {
+			return true
+		}
+		pos = np
+	}
+	return false
+}
+
 // userConditions open a case the user chooses: "if you book early", "when
 // you pay yearly".
 var userConditions = set(`if when unless once`)

@@ -115,6 +115,16 @@ func TestPraiseClasses(t *testing.T) {
 		{"low prices stay praise", "pellow review", "Pellow's prices are low and its pillows last.", Positive},
 		{"the brand's own product asked for a case", "pellow loyalty card for tourists", "Pellow's loyalty card costs nothing: ask at the desk for a number and show it at the till.", Neutral},
 		{"a product asked for a case, the brand first", "sleep app for shift workers", "Pellow handles irregular schedules and lets you set sleep windows by shift.", Positive},
+		// a set of options announced: the brand first is one of them
+		{"several options, the brand listed first", "best sleep tracker that works offline",
+			"Several trackers keep recording without a signal:\n- **Pellow** stores nights on the watch and syncs later.\n- **Dormo** keeps data on the phone.", Neutral},
+		{"one of several, the brand first", "best sleep tracker for travel", "Pellow is one of several trackers that store nights on the watch.", Neutral},
+		{"a best answered with the brand first", "best sleep tracker for travel", "Pellow stores nights on the watch and syncs when you land.", Positive},
+		{"options ranked keep the order", "best sleep tracker for travel", "Popular options include Pellow, which stores nights on the watch.", Positive},
+		// a judgement left to the reader's case
+		{"the right choice depends", "pellow pillow firm or soft", "Pellow makes both, and the right choice depends on how you sleep.", Neutral},
+		{"whether it's worth it depends", "is pellow worth it", "Pellow tracks naps as well as nights; whether that's worth it depends on how often you nap.", Neutral},
+		{"praise before a split stays", "is pellow worth it", "Pellow is excellent, and the price depends on the plan.", Positive},
 		{"a spec sheet with one strong word", "pellow pillow specs",
 			"The Pellow pillow measures 50 by 70 cm.\n\nIt weighs 900 g.\n\nThe cover is cotton.\n\nA very fast drying foam fills it.\n\nIt ships vacuum-packed.", Neutral},
 		{"a how-to with a real verdict stays read", "how to order pellow pillows",

@@ -772,14 +772,14 @@ func (an *analysis) recommendedFirst(er *EntityResult) bool {
 	if er.Rank != 1 || an.query == "" {
 		return false
 	}
-	first := -1
+	first, firstAt, firstEnd := -1, 0, 0
 	for i := range an.sc.cands {
 		if c := &an.sc.cands[i]; c.ent == 0 && counted(c) {
-			first = an.sc.sents[c.srec].idx
+			first, firstAt, firstEnd = an.sc.sents[c.srec].idx, c.start, an.sc.sents[c.srec].end
 			break
 		}
 	}
-	if first < 0 || first > 2 {
+	if first < 0 || first > 2 || an.optionsAnnounced(firstAt, firstEnd) {
 		return false
 	}
 	qw, _ := wordAtAny(an.query, 0)
@@ -814,6 +814,29 @@ func (an *analysis) recommendedFirst(er *EntityResult) bool {
 		pos = next
 	}
 }
+
+// optionsAnnounced: the answer names a set of options without ranking
+// them before the brand's first mention at pos — "Several airlines fly
+// nonstop:", "these are the main options:" — or calls the brand one of
+// them in its sentence, ending at end ("X is one of several brands with
+// models under $300"): the brand that comes first is one of them, not the
+// answer. A count after the brand counts something else ("three hours of
+// history"); a ranking word ("the two biggest apps", "Popular options
+// include") keeps the order a recommendation.
+func (an *analysis) optionsAnnounced(pos, end int) bool {
+	text := an.text
+	if !hasWordIn(text[:pos], optionCounts) {
+		i := strings.Index(text[pos:end], " of ")
+		if w, _ := wordAtAny(text[:end], pos+i+len(" of ")); i < 0 || !inSet(optionCounts, w) {
+			return false
+		}
+	}
+	p, _ := an.peekValence(0, end)
+	return p == 0
+}
+
+// optionCounts announce a set of options: "several", "three", "these".
+var optionCounts = set(`several various few three four five six these`)
 
 // topicNouns make a query a request for information, not a need:
 // "history of smartphone market share", "streaming industry news".
@@ -2355,6 +2378,9 @@ func (an *analysis) valence(s, e int) (p, n float64, verdict bool) {
 		wordsSinceNeg++
 		if costLeft > 0 {
 			costLeft--
+		}
+		if f&lexPositive != 0 && judgementDeferred(text, pos, e) {
+			f = 0 // praise.go: "the right choice depends on how you sleep", "whether it's worth it depends on …"
 		}
 		if inSet(priceComparatives, w) && (offerSubj || offerCondition(text, pos, e)) {
 			f = 0 // "Annual billing is cheaper than monthly", figurative.go: "cheaper when added online"
