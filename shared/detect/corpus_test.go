@@ -475,7 +475,7 @@ var heldoutFloors = map[string]struct{ mentionF1, verdict, sentiment, negatives,
 	// and on s8a's first two commits, 43/60 and negatives 13/16 both; s8a's
 	// classes then lifted it to 53/60 and 15/16 (the floors). Out of the
 	// calibration like P–W (measureOnly).
-	"batch-x.jsonl": {mentionF1: 1.00, verdict: 1.00, sentiment: 0.90, negatives: 0.93, startFound: 1.00},
+	"batch-x.jsonl": {mentionF1: 1.00, verdict: 1.00, sentiment: 0.91, negatives: 0.93, startFound: 1.00},
 	// Z (76 detection answers, 15 new brands) was written blind and
 	// measured once on main (66cb8d6, detect/2026.11-9) before any rule
 	// was changed for it: mention F1 0.946, verdict 0.947 (72/76),
@@ -534,7 +534,7 @@ var heldoutFloors = map[string]struct{ mentionF1, verdict, sentiment, negatives,
 	// 0.967 → 1.00; hab-25 ("is risk a good game", labelled negative)
 	// joins the sentiment count read mixed (45/58 → 46/60, negatives 14/15
 	// → 15/16), so its sentiment floor is 0.76 — a detection gain.
-	"batch-ab.jsonl": {mentionF1: 1.00, verdict: 1.00, sentiment: 0.83, negatives: 0.93, startFound: 1.00},
+	"batch-ab.jsonl": {mentionF1: 1.00, verdict: 1.00, sentiment: 0.85, negatives: 0.93, startFound: 1.00},
 	// Round d13 (not tuned on AC) read hac-61 ("what does caffè nero
 	// mean", a name of two words that is no word) as the phrase and found
 	// hac-13 ("KIND bars are …", the owner's capitals): 0.923, verdict
@@ -566,7 +566,7 @@ var heldoutFloors = map[string]struct{ mentionF1, verdict, sentiment, negatives,
 	// detect/2026.11-10): mention F1 0.930, verdict 0.932 (69/74),
 	// sentiment 19/33, negatives 4/4, word brand at a sentence start found
 	// 15/16. It is round d13's tuning material; out of the calibration.
-	"batch-af.jsonl": {mentionF1: 1.00, verdict: 1.00, sentiment: 0.71, negatives: 1.00, startFound: 1.00},
+	"batch-af.jsonl": {mentionF1: 1.00, verdict: 1.00, sentiment: 0.80, negatives: 1.00, startFound: 1.00},
 	// AG (76 detection answers, 16 new brands, most of them ordinary words)
 	// was written blind and measured untouched on main (8406a60,
 	// detect/2026.11-10): mention F1 0.930, verdict 0.934 (71/76),
@@ -590,9 +590,9 @@ var heldoutFloors = map[string]struct{ mentionF1, verdict, sentiment, negatives,
 	// The next round's tuning material; out of the calibration. Round s12
 	// (two-sided answers read as one-sided) raised AF, AI, AJ, AK, AM and T;
 	// round d16 (the query's own word) raised AL and AM.
-	"batch-aj.jsonl": {mentionF1: 1.00, verdict: 1.00, sentiment: 0.83, negatives: 1.00, startFound: 1.00},
+	"batch-aj.jsonl": {mentionF1: 1.00, verdict: 1.00, sentiment: 0.85, negatives: 1.00, startFound: 1.00},
 	"batch-ak.jsonl": {mentionF1: 0.98, verdict: 0.96, sentiment: 0.94, negatives: 1.00, startFound: 0.95},
-	"batch-al.jsonl": {mentionF1: 0.94, verdict: 0.94, sentiment: 0.73, negatives: 0.80, startFound: 1.00},
+	"batch-al.jsonl": {mentionF1: 0.94, verdict: 0.94, sentiment: 0.76, negatives: 0.80, startFound: 1.00},
 	"batch-am.jsonl": {mentionF1: 0.97, verdict: 0.97, sentiment: 0.84, negatives: 1.00, startFound: 1.00},
 	// AN (60 sentiment answers) and AO (75 detection answers) were written
 	// blind during round 11 and measured untouched on f164e2a (before rounds
@@ -623,7 +623,7 @@ var heldoutFloors = map[string]struct{ mentionF1, verdict, sentiment, negatives,
 	// multi-word name (evidence.go, loweredName) then fixed hau-22 (F1
 	// 0.958); round s14 (a cons part within the brand's scope) raised AR
 	// to 48/60, AT to 50/59 and AU to 25/34. Floors at detect/2026.11-14.
-	"batch-ar.jsonl": {mentionF1: 1.00, verdict: 1.00, sentiment: 0.80, negatives: 1.00, startFound: 1.00},
+	"batch-ar.jsonl": {mentionF1: 1.00, verdict: 1.00, sentiment: 0.81, negatives: 1.00, startFound: 1.00},
 	"batch-at.jsonl": {mentionF1: 0.99, verdict: 0.98, sentiment: 0.86, negatives: 0.93, startFound: 1.00},
 	"batch-au.jsonl": {mentionF1: 0.95, verdict: 0.96, sentiment: 0.79, negatives: 1.00, startFound: 1.00},
 	// AS (75 detection answers) and AV (60 sentiment) were written blind
@@ -634,7 +634,11 @@ var heldoutFloors = map[string]struct{ mentionF1, verdict, sentiment, negatives,
 	// (sentiment 50/60, negatives 15/16) and after round 14 (51/60: hav-27
 	// fixed; nothing broken). Floors at -14; the next round's material.
 	"batch-as.jsonl": {mentionF1: 0.94, verdict: 0.94, sentiment: 0.87, negatives: 1.00, startFound: 1.00},
-	"batch-av.jsonl": {mentionF1: 1.00, verdict: 1.00, sentiment: 0.85, negatives: 0.93, startFound: 1.00},
+	"batch-av.jsonl": {mentionF1: 1.00, verdict: 1.00, sentiment: 0.86, negatives: 0.93, startFound: 1.00},
+	// Round s16 (the brand picked for a "best …" query, the answer closing
+	// on its praise, decides a mixed reading) raised AB (hab-15), AF
+	// (haf-01, haf-12, haf-69), AJ (haj-07), AL (hal-53), AR (har-43), AV
+	// (hav-59) and X (hx-09); nothing read worse.
 }
 
 func TestHeldout(t *testing.T) {

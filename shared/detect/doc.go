@@ -567,9 +567,15 @@
 // "Lots of people have run into this": the query's complaint confirmed,
 // whatever workarounds follow) — turns mixed into negative
 // when N ≥ P: praise beside such a verdict is conceded ("powerful, but
-// rarely the right tool"). The sentences with the strongest criticism and
-// praise are kept (Brand.NegativeEvidence, Result.NegativeEvidence,
-// Brand.PositiveEvidence).
+// rarely the right tool"). A recommendation the query asked for — the
+// brand named first in answer to "best …" or urged ("try X"), by a query
+// that does not name it — decides a mixed reading for the brand when the
+// answer closes on its praise, praise is at least criticism, no warning
+// stands and no verdict line criticises it or sets a condition: the
+// caveats were weighed into the pick ("…, though it's pricier" before "If
+// you want one pump that lasts, get the Lezyne."). The sentences with the
+// strongest criticism and praise are kept (Brand.NegativeEvidence,
+// Result.NegativeEvidence, Brand.PositiveEvidence).
 //
 // # Verdict, confidence and evidence
 //

@@ -437,7 +437,9 @@ func (an *analysis) brandSentiment(er *EntityResult) {
 			bestN, er.NegativeEvidence = w, an.sentenceText(s, e)
 		}
 	}
-	if N < sentClear && (an.recommendedFirst(er) || an.urgedTo(urgeVerbs)) {
+	recommended := an.recommendedFirst(er) || an.urgedTo(urgeVerbs)
+	picked := recommended && !an.queryNames[0]
+	if N < sentClear && recommended {
 		// The answer to "best …?" leads with the brand, or tells the reader
 		// to try it: a recommendation, unless the answer criticises it.
 		P += sentRecommended
@@ -471,7 +473,7 @@ func (an *analysis) brandSentiment(er *EntityResult) {
 	ans := answerReading{verdict: verdict, vp: vp, vn: vn, vCond: vCond, against: against, minimised: minimised,
 		framed:   framed || secTwoSided && vp < sentClear, // a verdict line decides after pros and cons
 		downhill: downhill, pDownhill: pDownhill, secAgainst: secAgainst, closingPraise: closingPraise,
-		caveat: an.sent.caveat, factSheet: an.factSheet(read, judged, P, N) || an.praiseSheet(read, judged, P, N), preferred: an.brandPreferred(),
+		caveat: an.sent.caveat, factSheet: an.factSheet(read, judged, P, N) || an.praiseSheet(read, judged, P, N), preferred: an.brandPreferred(), picked: picked,
 		twoLists: secTwoSided, listN: secs.itemN, split: split, cases: cases}
 	er.Sentiment, N, verdict = ans.judge(an.d.sent, P, N)
 	if er.Sentiment == Mixed && ans.framed && bestN < sentClear && N >= sentClear && frameE > 0 {

@@ -582,6 +582,7 @@ type answerReading struct {
 	caveat                    bool // a caveat announced ("the catch is …")
 	factSheet                 bool
 	preferred                 bool    // brandPreferred
+	picked                    bool    // the answer recommends the brand, which the query does not name ("best …")
 	twoLists                  bool    // lists of strengths and faults, neither twice the other
 	listN                     float64 // the criticism read in those lists
 	split                     bool    // the writer says the answer depends ("It comes down to how you invest")
@@ -665,9 +666,15 @@ func (a *answerReading) judge(pm sentParams, p, n float64) (Sentiment, float64, 
 		// "**Bottom line:** worth every penny": a one-sided verdict with
 		// no condition ("a strong pick if …" stays two-sided)
 		s = Positive
-	case s == Mixed && !verdict && p >= n && a.preferred:
+	case s == Mixed && !verdict && p >= n && (a.preferred || a.picked && a.closingPraise && a.against == warnNone && !a.vCond && a.vn < sentNeutral):
 		// "For a 20-person team, Linear is the better choice": a verdict
-		// for the brand decides a two-sided reading
+		// for the brand decides a two-sided reading. So does the brand
+		// picked among options the query asked for, when the answer
+		// closes on its praise ("the case lock-in is the main drawback"
+		// before "If you want one pump that lasts, get the Lezyne"): the
+		// caveat is weighed into the pick. Asked about the brand itself
+		// ("is X good"), naming it first is no pick, and an answer that
+		// closes on the caveat or a case stays two-sided.
 		s = Positive
 	case s == Mixed && a.minimised && !verdict && p > n:
 		// "The only real drawback is …" beside more praise: a minor

@@ -54,6 +54,14 @@ func TestSentimentDominance(t *testing.T) {
 			"| | Zestora | FreshBox |\n|---|---|---|\n| Recipes | Excellent | Good |\n| App | Limited and slow | Fast |\n\nFor a family of four, Zestora is the better choice. Portions are generous, and the recipes are excellent.", Positive},
 		{"the better choice in a case stays two-sided", "zestora or freshbox for a family",
 			"| | Zestora | FreshBox |\n|---|---|---|\n| Recipes | Excellent | Good |\n| App | Limited and slow | Fast |\n\nIf you cook vegetarian, Zestora is the better choice. Portions are generous, and the recipes are excellent.", Mixed},
+		// the brand picked among the options a query asked for, closing on
+		// its praise: the caveats were weighed into the pick
+		{"the pick closes on praise after a caveat", "best meal kit for two",
+			"**Zestora** has good recipes. The app is slow and portions are small. Try Zestora first: for two people it is a good kit.", Positive},
+		{"the same answer to a question about the brand", "is zestora good for two",
+			"**Zestora** has good recipes. The app is slow and portions are small. Try Zestora first: for two people it is a good kit.", Mixed},
+		{"the pick closes on its caveat", "best meal kit for two",
+			"**Zestora** has good recipes. Try Zestora first: for two people it is a good kit. The app is slow and portions are small.", Mixed},
 		// a caveat the writer plays down leaves the praise one-sided
 		{"the only real drawback", "zestora review",
 			"Zestora has excellent recipes, fast delivery and friendly support. The only real drawback is that the boxes use a lot of packaging. For weeknight cooking, it's the one I'd pick.", Positive},
