@@ -6,6 +6,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -424,4 +425,45 @@ func jobOf(t *testing.T, e *publishEnv, id string) jobs.Job {
 		t.Fatal(err)
 	}
 	return j
+}
+
+// A held metered job shows the reviewer what it is about: the brand
+// profile's name for detection and re-scoring, the opportunity's title and
+// query for a brief and an article.
+func TestHeldJobsShowTheirSubject(t *testing.T) {
+	e := newPublishEnv(t)
+	open := e.opp
+	open.ID, open.GapID, open.Status, open.Content, open.Title = "01jheldsubjectopen00000000", "01jheldsubjectopengap00000", opportunities.StatusOpen, nil, "Win back researchers"
+	op, err := opportunities.CreateOp(open)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := e.api.Table.TransactWrite(context.Background(), op); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		action, path, body string
+		title, query       any
+	}{
+		{"gaps.detect", "/api/v1/gaps/detect", `{"brandProfileId":1}`, "Acme Notes", nil},
+		{"brand_profiles.rescore", "/api/v1/brand-profiles/1/rescore", "", "Acme Notes", nil},
+		{"content.generate_brief", "/api/v1/opportunities/" + open.ID + "/generate-brief", `{}`, "Win back researchers", "best note taking app"},
+		{"content.generate_article", "/api/v1/opportunities/" + e.opp.ID + "/generate-content", `{}`, "Out-rank Notion", "best note taking app"},
+	} {
+		t.Run(c.action, func(t *testing.T) {
+			var held httpapi.JobAccepted
+			e.api.Do(t, "POST", c.path, keyAgentL0, c.body).Decode(t, 202, &held)
+			if held.ApprovalID == nil {
+				t.Fatalf("not held: %+v", held)
+			}
+			pending := e.pending(t)
+			i := slices.IndexFunc(pending, func(p map[string]any) bool { return p["id"] == *held.ApprovalID })
+			if i < 0 {
+				t.Fatalf("request %s is not pending", *held.ApprovalID)
+			}
+			if p := pending[i]; p["action"] != c.action || p["resourceTitle"] != c.title || p["queryText"] != c.query {
+				t.Errorf("pending request %v: want resourceTitle %v, queryText %v", p, c.title, c.query)
+			}
+		})
+	}
 }
