@@ -224,6 +224,8 @@ var apiAccess = map[string][]string{
 	"api-list-gaps":               tableRead,
 	"api-list-opportunities":      tableRead,
 	"api-list-audit":              tableRead,
+	// A query is read with its last run in one BatchGetItem.
+	"api-get-query": {"dynamodb:BatchGetItem"},
 	// Writes. (GET of one item needs only GetItem, which the guard has.)
 	"api-post-query-run":         tableWrite,
 	"api-post-webhook":           tableWrite,

@@ -222,7 +222,8 @@ func NewServices(r *Repos, d Deps) (*Services, error) {
 		return approvals.Applied(c), err
 	}
 	svc.Approvals = approvals.NewService(r.Table, d.Callbacks, svc.Meter, map[string]approvals.Applier{
-		webhooks.ChangeCreate: applyChange, webhooks.ChangeUpdate: applyChange, webhooks.ChangeDelete: applyChange}, r.Now)
+		webhooks.ChangeCreate: applyChange, webhooks.ChangeUpdate: applyChange, webhooks.ChangeDelete: applyChange,
+		runs.ActionRun: rs.LastRunOnApproval}, r.Now)
 	svc.Publish = publish.NewService(publish.Deps{Table: r.Table, Destinations: svc.Destinations, Approvals: svc.Approvals,
 		Meter: svc.Meter, Guard: d.Guard, Trusted: trustedClient(),
 		Config: publish.Config{SiteBaseURL: d.SiteBaseURL, SiteContentSecret: d.SiteSecret, IndexNowEndpoint: d.IndexNowEndpoint},

@@ -193,8 +193,9 @@ type HeldJobs interface {
 }
 
 // Applier prepares an approved request without a job (GateNone) for the
-// review's transaction (appliers are kept by action). An error leaves the
-// request pending.
+// review's transaction (appliers are kept by action); an error leaves the
+// request pending. For a request whose held job waits (GateEnqueue) it
+// gives what the job's acceptance records, when the job uses the approval.
 type Applier func(ctx context.Context, r Request) (Applied, error)
 
 // Applied is a held change ready to commit with the review that approves

@@ -291,10 +291,19 @@ func (c changeAt) refused(i int) error {
 
 // applyOps are the writes of an approved change without a job, and the
 // requesting agent's entry of it (the API recorded only its request then),
-// to follow the review's first ops in its transaction.
+// to follow the review's first ops in its transaction; for an approval its
+// held job uses, what accepting the job records (no entry: the job's own
+// entries record it).
 func (s *Service) applyOps(ctx context.Context, r Request, first int) ([]store.Op, changeAt, error) {
 	apply, ok := s.appliers[r.Action]
-	if r.Gate != GateNone || r.Status != StatusApproved || !ok {
+	if r.Status != StatusApproved || !ok {
+		return nil, changeAt{}, nil
+	}
+	if r.Gate == GateEnqueue && r.JobID != "" && r.ConsumedBy == r.JobID {
+		a, err := apply(ctx, r)
+		return a.Ops, changeAt{first: first, applied: a}, err
+	}
+	if r.Gate != GateNone {
 		return nil, changeAt{}, nil
 	}
 	a, err := apply(ctx, r)

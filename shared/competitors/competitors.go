@@ -4,6 +4,7 @@ package competitors
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"reflect"
@@ -47,6 +48,19 @@ type Competitor struct {
 	DataSource             *string    `json:"dataSource"`
 	Aliases                []string   `json:"aliases"`
 	Domains                []string   `json:"domains"`
+}
+
+// UnmarshalJSON derives isActive from the dismissal whatever the document
+// holds: documents stored before the two moved together (a competitor
+// dismissed then still says isActive true) read as their next write would
+// store them.
+func (c *Competitor) UnmarshalJSON(b []byte) error {
+	type stored Competitor // without this method
+	if err := json.Unmarshal(b, (*stored)(c)); err != nil {
+		return err
+	}
+	c.IsActive = !c.IsDismissed
+	return nil
 }
 
 // NameOrEmpty returns the name, or "" when unset.

@@ -14,6 +14,7 @@ import (
 	"github.com/brandlens/brandlens/shared/meter"
 	"github.com/brandlens/brandlens/shared/opportunities"
 	"github.com/brandlens/brandlens/shared/runs"
+	"github.com/brandlens/brandlens/shared/tenants"
 	"github.com/brandlens/brandlens/shared/timeline"
 	"github.com/brandlens/brandlens/shared/validation"
 )
@@ -143,12 +144,43 @@ func (s *Server) postRescore(rq *Request, in rescoreIn) (JobAccepted, error) {
 // router claimed, and creates the job.
 func (s *Server) createJob(rq *Request, req meter.Request) (JobAccepted, error) {
 	req.Idempotency = rq.Idempotency
-	req.Prepare = s.heldJob(rq, req.Action, req.Resource, jobSummary(req.Action, req.Resource, req.Cost), approvals.Subject{}, req.Params, req.Prepare)
+	subj, err := s.jobSubject(rq, req)
+	if err != nil {
+		return JobAccepted{}, err
+	}
+	req.Prepare = s.heldJob(rq, req.Action, req.Resource, jobSummary(req.Action, req.Resource, req.Cost), subj, req.Params, req.Prepare)
 	acc, err := s.Meter.Create(rq.HTTP.Context(), req)
 	if err != nil {
 		return JobAccepted{}, jobError(err)
 	}
 	return s.jobAccepted(rq, acc.Job)
+}
+
+// jobSubject is what a reviewer is shown of a metered job an L0 agent
+// asked for: the opportunity's title and query (brief, article), or the
+// brand profile's name (detection, re-scoring). Keys that are not held
+// read nothing; a resource that does not exist is left to the job's
+// precheck (404).
+func (s *Server) jobSubject(rq *Request, req meter.Request) (approvals.Subject, error) {
+	if !approvals.Gated(rq.Principal, req.Action) {
+		return approvals.Subject{}, nil
+	}
+	ctx, tid := rq.HTTP.Context(), rq.Principal.TenantID
+	switch {
+	case req.OpportunityID != nil:
+		o, err := s.Opportunities.Get(ctx, tid, *req.OpportunityID)
+		if errors.Is(err, opportunities.ErrNotFound) {
+			return approvals.Subject{}, nil
+		}
+		return approvals.Subject{ResourceTitle: &o.Title, QueryText: &o.QueryText}, err
+	case req.BrandProfileID != nil:
+		b, err := s.Tenants.Brand(ctx, tid, *req.BrandProfileID)
+		if errors.Is(err, tenants.ErrNotFound) {
+			return approvals.Subject{}, nil
+		}
+		return approvals.Subject{ResourceTitle: &b.Name}, err
+	}
+	return approvals.Subject{}, nil
 }
 
 // jobError maps the typed errors of the job-creating writes (runs and

@@ -82,7 +82,7 @@ func (s *Server) getCredits(rq *Request, _ NoInput) (CreditInfo, error) {
 }
 
 func (s *Server) getQuery(rq *Request, in IntID) (queries.Query, error) {
-	q, err := s.Queries.Get(rq.HTTP.Context(), rq.Principal.TenantID, in.ID)
+	q, err := s.Queries.Shown(rq.HTTP.Context(), rq.Principal.TenantID, in.ID)
 	if errors.Is(err, queries.ErrNotFound) {
 		return q, notFound("query")
 	}

@@ -1,6 +1,7 @@
 package httpapi_test
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"slices"
@@ -10,6 +11,8 @@ import (
 	"github.com/brandlens/brandlens/shared/httpapi"
 	"github.com/brandlens/brandlens/shared/httpapi/apitest"
 	"github.com/brandlens/brandlens/shared/jobs"
+	"github.com/brandlens/brandlens/shared/store"
+	"github.com/brandlens/brandlens/shared/tenants"
 )
 
 type queryView struct {
@@ -315,6 +318,43 @@ func TestUpdatesRefuseNullAndEmptyPlatforms(t *testing.T) {
 			r := api.Do(t, "PUT", c.path, apitest.KeyAPublish, c.body)
 			if r.Status != 200 || r.JSON(t)["updatedAt"] != before {
 				t.Fatalf("%d %s, want 200 with updatedAt %v", r.Status, r.Body, before)
+			}
+		})
+	}
+}
+
+// A competitor dismissed before isActive followed the dismissal is stored
+// with isActive true; its wire value follows the dismissal all the same,
+// read alone and in the list, with no write in between.
+func TestCompetitorDismissedBeforeIsActiveReadsInactive(t *testing.T) {
+	api := apitest.New(t, apitest.Options{})
+	ctx := context.Background()
+	k := store.Key{PK: tenants.PK(api.A.ID), SK: "COMPETITOR#0000000999"}
+	for _, c := range []struct {
+		name, doc  string
+		wantActive bool
+	}{
+		{"dismissed, stored active", `{"id":999,"tenantId":%d,"name":"Old Rival","isActive":true,"isDismissed":true,"dismissedAt":"2026-01-02T03:04:05Z","createdAt":"2025-12-01T00:00:00Z"}`, false},
+		{"live, stored without isActive", `{"id":999,"tenantId":%d,"name":"Old Rival","isDismissed":false,"createdAt":"2025-12-01T00:00:00Z"}`, true},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			if err := api.Table.Put(ctx, store.Item{store.AttrPK: k.PK, store.AttrSK: k.SK, store.AttrDoc: fmt.Sprintf(c.doc, api.A.ID)}, store.Cond{}); err != nil {
+				t.Fatal(err)
+			}
+			type competitor struct {
+				ID       int32
+				IsActive bool
+			}
+			var one competitor
+			api.Do(t, "GET", "/api/v1/competitors/999", apitest.KeyARead, "").Decode(t, 200, &one)
+			if one.IsActive != c.wantActive {
+				t.Errorf("GET one: isActive %v, want %v", one.IsActive, c.wantActive)
+			}
+			var list struct{ Items []competitor }
+			api.Do(t, "GET", "/api/v1/competitors", apitest.KeyARead, "").Decode(t, 200, &list)
+			i := slices.IndexFunc(list.Items, func(c competitor) bool { return c.ID == 999 })
+			if i < 0 || list.Items[i].IsActive != c.wantActive {
+				t.Errorf("list: %+v, want id 999 with isActive %v", list.Items, c.wantActive)
 			}
 		})
 	}

@@ -61,7 +61,7 @@ func (s *Server) putBrandProfile(rq *Request, in putBrandProfileIn) (BrandProfil
 // listQueries lists the tenant's live queries (deleted ones stay readable
 // by id).
 func (s *Server) listQueries(rq *Request, _ NoInput) (QueryList, error) {
-	qs, err := s.Queries.List(rq.HTTP.Context(), rq.Principal.TenantID)
+	qs, err := s.Queries.ListShown(rq.HTTP.Context(), rq.Principal.TenantID)
 	live := []queries.Query{}
 	for _, q := range qs {
 		if q.DeletedAt == nil {
@@ -128,16 +128,20 @@ func (s *Server) putQuery(rq *Request, in putQueryIn) (queries.Query, error) {
 		return q, notFound("query")
 	case errors.As(err, &taken):
 		return q, alreadyExists("query", taken.HolderID, "text")
+	case err != nil:
+		return q, err
 	}
-	return q, err
+	return s.Queries.WithLastRun(rq.HTTP.Context(), q)
 }
 
 func (s *Server) deleteQuery(rq *Request, in IntID) (queries.Query, error) {
 	q, err := s.Queries.Delete(rq.HTTP.Context(), rq.Principal.TenantID, in.ID)
 	if errors.Is(err, queries.ErrNotFound) || errors.Is(err, queries.ErrDeleted) {
 		return q, notFound("query")
+	} else if err != nil {
+		return q, err
 	}
-	return q, err
+	return s.Queries.WithLastRun(rq.HTTP.Context(), q)
 }
 
 type postCompetitorIn struct {

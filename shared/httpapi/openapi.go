@@ -167,6 +167,8 @@ var fieldDocs = map[string]openapi.FieldDoc{
 	"CompetitorDto.isActive":            {Description: "whether detection and gaps count the competitor: false exactly while isDismissed is true"},
 	"MonitoringQuery.deletedAt":         {Description: "set when the query was deleted: it no longer runs and is not listed, but it and its history stay readable"},
 	"MonitoringQuery.isActive":          {Description: "false: paused (not scheduled, runs refused) or deleted"},
+	"MonitoringQuery.lastRunAt":         {Description: "when the latest run of the query was accepted (a manual or scheduled run when it is created; an agent's held run when a reviewer approves it); null: never run"},
+	"MonitoringQuery.lastJobId":         {Description: "the job of that run (GET /api/v1/jobs/{id}); null: never run"},
 	"CreateQueryRequest.platforms":      {Enum: platforms.All, Description: "platforms to ask, at least one; absent or null: all of them ([] is refused: an empty subset is a mistake rather than all)"},
 	"CreateQueryRequest.schedule":       {Enum: scheduleValues, Description: "hourly, daily or weekly; absent or null: on demand only"},
 	"CreateQueryRequest.text":           {Description: "the phrase users type into AI platforms, 1 to 500 characters; unique within the tenant ignoring case and spacing"},

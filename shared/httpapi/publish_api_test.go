@@ -6,6 +6,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -424,4 +425,104 @@ func jobOf(t *testing.T, e *publishEnv, id string) jobs.Job {
 		t.Fatal(err)
 	}
 	return j
+}
+
+// A held metered job shows the reviewer what it is about: the brand
+// profile's name for detection and re-scoring, the opportunity's title and
+// query for a brief and an article.
+func TestHeldJobsShowTheirSubject(t *testing.T) {
+	e := newPublishEnv(t)
+	open := e.opp
+	open.ID, open.GapID, open.Status, open.Content, open.Title = "01jheldsubjectopen00000000", "01jheldsubjectopengap00000", opportunities.StatusOpen, nil, "Win back researchers"
+	op, err := opportunities.CreateOp(open)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := e.api.Table.TransactWrite(context.Background(), op); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		action, path, body string
+		title, query       any
+	}{
+		{"gaps.detect", "/api/v1/gaps/detect", `{"brandProfileId":1}`, "Acme Notes", nil},
+		{"brand_profiles.rescore", "/api/v1/brand-profiles/1/rescore", "", "Acme Notes", nil},
+		{"content.generate_brief", "/api/v1/opportunities/" + open.ID + "/generate-brief", `{}`, "Win back researchers", "best note taking app"},
+		{"content.generate_article", "/api/v1/opportunities/" + e.opp.ID + "/generate-content", `{}`, "Out-rank Notion", "best note taking app"},
+	} {
+		t.Run(c.action, func(t *testing.T) {
+			var held httpapi.JobAccepted
+			e.api.Do(t, "POST", c.path, keyAgentL0, c.body).Decode(t, 202, &held)
+			if held.ApprovalID == nil {
+				t.Fatalf("not held: %+v", held)
+			}
+			pending := e.pending(t)
+			i := slices.IndexFunc(pending, func(p map[string]any) bool { return p["id"] == *held.ApprovalID })
+			if i < 0 {
+				t.Fatalf("request %s is not pending", *held.ApprovalID)
+			}
+			if p := pending[i]; p["action"] != c.action || p["resourceTitle"] != c.title || p["queryText"] != c.query {
+				t.Errorf("pending request %v: want resourceTitle %v, queryText %v", p, c.title, c.query)
+			}
+		})
+	}
+}
+
+// A query shows its latest accepted run (lastRunAt, lastJobId) on every
+// read and write of it: a run when it is created, an agent's held run once
+// approved, never a rejected one.
+func TestQueryLastRunThroughTheAPI(t *testing.T) {
+	e := newPublishEnv(t)
+	type query struct {
+		ID        int32
+		LastRunAt *time.Time
+		LastJobID *string
+	}
+	want := func(t *testing.T, what string, q query, jobID string, at time.Time) {
+		t.Helper()
+		if jobID == "" && (q.LastRunAt != nil || q.LastJobID != nil) ||
+			jobID != "" && (q.LastJobID == nil || *q.LastJobID != jobID || q.LastRunAt == nil || !q.LastRunAt.Equal(at)) {
+			t.Fatalf("%s: %+v, want last job %q at %s", what, q, jobID, at)
+		}
+	}
+	read := func(t *testing.T, jobID string, at time.Time) {
+		t.Helper()
+		var one query
+		e.api.Do(t, "GET", "/api/v1/queries/1", apitest.KeyARead, "").Decode(t, 200, &one)
+		want(t, "GET one", one, jobID, at)
+		var list struct{ Items []query }
+		e.api.Do(t, "GET", "/api/v1/queries", apitest.KeyARead, "").Decode(t, 200, &list)
+		i := slices.IndexFunc(list.Items, func(q query) bool { return q.ID == 1 })
+		if i < 0 {
+			t.Fatalf("query 1 is not listed: %+v", list.Items)
+		}
+		want(t, "the list", list.Items[i], jobID, at)
+	}
+	read(t, "", time.Time{})
+
+	var run httpapi.JobAccepted
+	e.api.Do(t, "POST", "/api/v1/queries/1/run", apitest.KeyAPublish, `{"samples":1}`).Decode(t, 202, &run)
+	manual := jobOf(t, e, run.JobID)
+	read(t, manual.ID, manual.CreatedAt)
+
+	var held httpapi.JobAccepted
+	e.api.Do(t, "POST", "/api/v1/queries/1/run", keyAgentL0, `{"samples":1}`).Decode(t, 202, &held)
+	read(t, manual.ID, manual.CreatedAt) // held: not accepted yet
+	e.review(t, apitest.KeyAPublish, *held.ApprovalID, "approve").Decode(t, 200, &httpapi.ReviewResult{})
+	var one query
+	e.api.Do(t, "GET", "/api/v1/queries/1", apitest.KeyARead, "").Decode(t, 200, &one)
+	if one.LastJobID == nil || *one.LastJobID != held.JobID || one.LastRunAt == nil || one.LastRunAt.Before(jobOf(t, e, held.JobID).CreatedAt) {
+		t.Fatalf("after the approval: %+v, want job %s", one, held.JobID)
+	}
+	approvedAt := *one.LastRunAt
+	read(t, held.JobID, approvedAt)
+
+	var rejected httpapi.JobAccepted
+	e.api.Do(t, "POST", "/api/v1/queries/1/run", keyAgentL0Two, `{"samples":1}`).Decode(t, 202, &rejected)
+	e.review(t, apitest.KeyAPublish, *rejected.ApprovalID, "reject").Decode(t, 200, &httpapi.ReviewResult{})
+	read(t, held.JobID, approvedAt)
+
+	var put query
+	e.api.Do(t, "PUT", "/api/v1/queries/1", apitest.KeyAPublish, `{"schedule":"weekly"}`).Decode(t, 200, &put)
+	want(t, "PUT", put, held.JobID, approvedAt)
 }

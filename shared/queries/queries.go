@@ -263,3 +263,97 @@ func (r *Repo) Delete(ctx context.Context, tenantID, id int32) (Query, error) {
 		}
 	}
 }
+
+// lastRun is the item of a query's latest accepted run. It is an item of
+// its own, not members of the query's document: the due index and the
+// scheduler's Advance are conditional on that document, so a run that
+// wrote it would move or race the query's schedule entry.
+type lastRun struct {
+	JobID string    `json:"jobId"`
+	At    time.Time `json:"at"`
+}
+
+const lastRunPrefix = "QUERYRUN#"
+
+func lastRunKey(tenantID, id int32) store.Key {
+	return store.Key{PK: tenants.PK(tenantID), SK: lastRunPrefix + ids.Pad(id)}
+}
+
+// LastRunOp records job jobID, accepted at at, as query id's last run, for
+// the transaction that accepts the run (its creation, or the approval that
+// releases a held one). Unconditional: of two runs accepted at once, the
+// one committed last is the last run.
+func LastRunOp(tenantID, id int32, jobID string, at time.Time) (store.Op, error) {
+	doc, err := store.EncodeDoc(lastRun{JobID: jobID, At: at.UTC()})
+	if err != nil {
+		return store.Op{}, err
+	}
+	k := lastRunKey(tenantID, id)
+	return store.PutOp(store.Item{store.AttrPK: k.PK, store.AttrSK: k.SK, store.AttrDoc: doc}, store.Cond{}), nil
+}
+
+// withLastRun sets q's lastRunAt and lastJobId from its last-run item (it
+// == nil: never run).
+func withLastRun(q Query, it store.Item) (Query, error) {
+	if it == nil {
+		return q, nil
+	}
+	lr, err := store.Doc[lastRun](it)
+	if err != nil {
+		return q, err
+	}
+	q.LastRunAt, q.LastJobID = &lr.At, &lr.JobID
+	return q, nil
+}
+
+// Shown returns one query of the tenant as the API shows it: with its last
+// run, read beside it in one round trip.
+func (r *Repo) Shown(ctx context.Context, tenantID, id int32) (Query, error) {
+	its, err := store.GetMany(ctx, r.tbl, key(tenantID, id), lastRunKey(tenantID, id))
+	if err != nil {
+		return Query{}, fmt.Errorf("queries: read %d: %w", id, err)
+	}
+	if its[0] == nil {
+		return Query{}, ErrNotFound
+	}
+	q, err := store.Doc[Query](its[0])
+	if err != nil {
+		return Query{}, err
+	}
+	return withLastRun(q, its[1])
+}
+
+// WithLastRun returns q, as a write returned it, with its last run.
+func (r *Repo) WithLastRun(ctx context.Context, q Query) (Query, error) {
+	it, err := r.tbl.Get(ctx, lastRunKey(q.TenantID, q.ID))
+	if errors.Is(err, store.ErrNotFound) {
+		return q, nil
+	}
+	if err != nil {
+		return q, fmt.Errorf("queries: read the last run of %d: %w", q.ID, err)
+	}
+	return withLastRun(q, it)
+}
+
+// ListShown returns the tenant's queries in id order as the API shows
+// them: with their last runs, read in one more query of the partition.
+func (r *Repo) ListShown(ctx context.Context, tenantID int32) ([]Query, error) {
+	qs, err := r.List(ctx, tenantID)
+	if err != nil {
+		return nil, err
+	}
+	its, err := store.All(ctx, r.tbl, store.Query{PK: tenants.PK(tenantID), SK: store.SKBeginsWith(lastRunPrefix)})
+	if err != nil {
+		return nil, fmt.Errorf("queries: list last runs: %w", err)
+	}
+	byID := make(map[string]store.Item, len(its))
+	for _, it := range its {
+		byID[it.String(store.AttrSK)[len(lastRunPrefix):]] = it
+	}
+	for i, q := range qs {
+		if qs[i], err = withLastRun(q, byID[ids.Pad(q.ID)]); err != nil {
+			return nil, err
+		}
+	}
+	return qs, nil
+}

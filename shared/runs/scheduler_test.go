@@ -383,3 +383,59 @@ func TestNextDue(t *testing.T) {
 		})
 	}
 }
+
+// Runs record their query's last run beside the query, never in its
+// document: scheduler passes and manual runs at once leave the schedule as
+// the passes alone would (one scheduled run a period, its entry moved once,
+// nothing due again in the period), the query's document unwritten, and
+// the last run one of the period's jobs, at its acceptance.
+func TestLastRunWithSchedulerAndManualRuns(t *testing.T) {
+	backends(t, func(t *testing.T, e *env) {
+		ctx := context.Background()
+		q := e.scheduled(t, "note apps for teams", queries.ScheduleHourly)
+		if got, err := e.svc.Queries.Shown(ctx, 1, q.ID); err != nil || got.LastRunAt != nil || got.LastJobID != nil {
+			t.Fatalf("before any run: %+v %v", got, err)
+		}
+		seen := map[string]bool{}
+		const passes, manual = 3, 3
+		for period := range 3 {
+			var wg sync.WaitGroup
+			reps := make([]runs.ScheduleReport, passes)
+			errs := make([]error, passes+manual)
+			for i := range passes {
+				wg.Go(func() { reps[i], errs[i] = e.svc.Runs.RunSchedules(ctx) })
+			}
+			for i := range manual {
+				wg.Go(func() {
+					_, errs[passes+i] = e.svc.Runs.Start(ctx, runs.Request{TenantID: 1, QueryID: q.ID, Samples: 1})
+				})
+			}
+			wg.Wait()
+			var sum runs.ScheduleReport
+			for i := range passes {
+				sum.Started += reps[i].Started
+				sum.Failed += reps[i].Failed
+			}
+			if err := errors.Join(errs...); err != nil || sum.Started != 1 || sum.Failed != 0 {
+				t.Fatalf("period %d: passes %+v, %v", period, reps, err)
+			}
+			e.pass(t, fmt.Sprintf("period %d again", period), runs.ScheduleReport{})
+			js, _, err := e.svc.Jobs.Page(ctx, 1, "", 200, "")
+			if err != nil {
+				t.Fatal(err)
+			}
+			made := map[string]bool{}
+			for _, j := range js {
+				if !seen[j.ID] {
+					made[j.ID], seen[j.ID] = true, true
+				}
+			}
+			got, err := e.svc.Queries.Shown(ctx, 1, q.ID)
+			if err != nil || len(made) != 1+manual || got.LastJobID == nil || !made[*got.LastJobID] ||
+				got.LastRunAt == nil || !got.LastRunAt.Equal(e.clock.Now()) || got.UpdatedAt != nil {
+				t.Fatalf("period %d: %d jobs made, query %+v %v", period, len(made), got, err)
+			}
+			e.clock.Advance(runs.NextDue(queries.ScheduleHourly, 1, q.ID, e.clock.Now()).Sub(e.clock.Now()))
+		}
+	})
+}

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/brandlens/brandlens/shared/adjudication"
+	"github.com/brandlens/brandlens/shared/approvals"
 	"github.com/brandlens/brandlens/shared/audit"
 	"github.com/brandlens/brandlens/shared/citations"
 	"github.com/brandlens/brandlens/shared/competitors"
@@ -284,8 +285,41 @@ func (s *Service) Start(ctx context.Context, r Request) (Accepted, error) {
 	return s.meter.CreateJob(ctx, meter.Request{
 		TenantID: r.TenantID, Type: job.Type, Actor: actor, Action: ActionRun, Resource: audit.Resource("query", qid),
 		Params:  runParams{QueryID: qid, Platforms: plats, Samples: r.Samples},
-		Prepare: r.Prepare, Idempotency: r.Idempotency,
+		Prepare: lastRun(r.Prepare), Idempotency: r.Idempotency,
 	}, job)
+}
+
+// lastRun wraps a run's Prepare so that the job's transaction records it
+// as its query's last run, unless it is held: a held run counts once the
+// approval accepts it (LastRunOnApproval).
+func lastRun(prepare func(context.Context, *jobs.Job) (meter.Prepared, error)) func(context.Context, *jobs.Job) (meter.Prepared, error) {
+	return func(ctx context.Context, job *jobs.Job) (meter.Prepared, error) {
+		var prep meter.Prepared
+		if prepare != nil {
+			var err error
+			if prep, err = prepare(ctx, job); err != nil || prep.Hold {
+				return prep, err
+			}
+		}
+		op, err := queries.LastRunOp(job.TenantID, *job.QueryID, job.ID, job.CreatedAt)
+		prep.Guards = append(prep.Guards, meter.Guard{Op: op})
+		return prep, err
+	}
+}
+
+// LastRunOnApproval is the approvals.Applier of a held run: the review
+// that releases it records it as its query's last run, in its own
+// transaction, at the time of the review.
+func (s *Service) LastRunOnApproval(ctx context.Context, r approvals.Request) (approvals.Applied, error) {
+	j, err := s.Jobs.Get(ctx, r.TenantID, r.JobID)
+	if errors.Is(err, jobs.ErrNotFound) || err == nil && j.QueryID == nil {
+		return approvals.Applied{}, nil // no run to record: the review's check of the job decides
+	}
+	if err != nil {
+		return approvals.Applied{}, fmt.Errorf("runs: read the held job %s: %w", r.JobID, err)
+	}
+	op, err := queries.LastRunOp(r.TenantID, *j.QueryID, j.ID, s.Now())
+	return approvals.Applied{Ops: []store.Op{op}, ResourceRef: r.ResourceRef}, err
 }
 
 func dedupe(in []string) []string {
