@@ -635,6 +635,12 @@ var heldoutFloors = map[string]struct{ mentionF1, verdict, sentiment, negatives,
 	// fixed; nothing broken). Floors at -14; the next round's material.
 	"batch-as.jsonl": {mentionF1: 0.94, verdict: 0.94, sentiment: 0.81, negatives: 1.00, startFound: 1.00},
 	"batch-av.jsonl": {mentionF1: 1.00, verdict: 1.00, sentiment: 0.85, negatives: 0.93, startFound: 1.00},
+	// AZ (75 detection answers) was written blind during round 15 and
+	// measured untouched on 773e0e5 (detect/2026.11-14): mention F1 0.868,
+	// verdict 0.867, sentiment 26/33; nine answers read mentioned where the
+	// name is a place, a people, a language or a person. Round d20's
+	// tuning material; out of the calibration.
+	"batch-az.jsonl": {mentionF1: 0.86, verdict: 0.86, sentiment: 0.78, negatives: 1.00, startFound: 1.00},
 }
 
 func TestHeldout(t *testing.T) {
