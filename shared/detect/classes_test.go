@@ -665,6 +665,33 @@ func TestClassNamesakePersonPlace(t *testing.T) {
 	})
 }
 
+// Class: a name English always capitalises — a place, a people, a
+// language, a person (SCOWL's capitalised words) — after an article,
+// heading its phrase or before a common noun no product is, is the
+// namesake, and its other occurrences need the evidence an ordinary word
+// does; before a product's noun, as a team's plural or without an article
+// it stays the brand.
+func TestClassProperNamesake(t *testing.T) {
+	adriatic := Entity{Name: "Adriatic Air", Aliases: []string{"Adriatic"}, Domains: []string{"adriatic-air.example"}}
+	finnish := Entity{Name: "Finnish", Domains: []string{"finnish.example"}}
+	houdini := Entity{Name: "Houdini", Domains: []string{"houdini.example"}}
+	celtics := Entity{Name: "Boston Celtics", Aliases: []string{"Celtics"}}
+	runVerdictCases(t, []verdictCase{
+		{"a sea after the", adriatic, nil, "overnight ferry split to ancona",
+			"The ferry crosses the Adriatic in about eleven hours, so book a cabin. Adriatic crossings are calmer in June.", VerdictOrdinaryWord},
+		{"a person's name in an idiom", houdini, nil, "my cat keeps escaping her harness",
+			"Cats often do a Houdini when the harness is loose: fit it so two fingers slide under the strap.", VerdictOrdinaryWord},
+		{"a language before a common noun", finnish, nil, "how to read street signs in helsinki",
+			"Most signs give the Finnish spelling first and the Swedish one below it.", VerdictOrdinaryWord},
+		{"control: a good's noun after the article", houdini, nil, "light wind jacket for running",
+			"The Houdini jacket packs into its own chest pocket and blocks a cold breeze.", VerdictMentioned},
+		{"control: no article", adriatic, nil, "flights from split to rome",
+			"Adriatic flies the route twice a day, and its morning departure is usually the cheapest.", VerdictMentioned},
+		{"control: a team's plural", celtics, nil, "nba finals recap",
+			"They beat the Celtics in six games and lifted the trophy at home.", VerdictMentioned},
+	})
+}
+
 // Class: the answer itself writes the name as a word — a rarer word in
 // lower case other than as a verb ("a good quill"), or a common noun after
 // an article and an adjective ("a fresh lime is the better choice") — so

@@ -186,6 +186,7 @@ type pattern struct {
 	common   bool  // guarded: an ordinary word, or a short Latin form
 	level    uint8 // how common the word is (wordlist.go); 0 when not guarded
 	calendar bool  // a weekday or month name
+	proper   bool  // a word English always capitalises: a place, a people, a language, a person (wordlist.go)
 	domain   bool  // matched with domain boundaries
 }
 
@@ -250,13 +251,14 @@ func New(brand Entity, competitors []Entity, opts ...Option) *Detector {
 			if !isASCII(form) {
 				lv = 0 // "Nestlé", "Škoda": the diacritics make it a name, not "nestle"
 			}
-			d.pats = append(d.pats, pattern{folded: f, common: lv > 0, level: lv, calendar: calendarWords[f]})
+			proper := lv == 0 && isASCII(form) && properLevel(f) > 0
+			d.pats = append(d.pats, pattern{folded: f, common: lv > 0, proper: proper, level: lv, calendar: calendarWords[f]})
 			d.folded[f] = true
 		}
 		p := &d.pats[i]
 		if kind == KindDomain {
 			p.domain = true
-			p.common, p.level = false, 0
+			p.common, p.level, p.proper = false, 0, false
 		}
 		for _, o := range p.owners {
 			if o.ent == int32(ent) {

@@ -181,7 +181,17 @@
 // "best" — is no product's word there: "is kiwi fruit good for you"); so is a person's name — followed by life dates
 // ("Johannes Peter Müller (1801–1858)") or in a sentence about surnames
 // ("Der häufigste Nachname ist Müller") — and a name the query asks the
-// meaning of, or asks about as a place or a character (above). A person's
+// meaning of, or asks about as a place or a character (above). So is a
+// name English always capitalises — a place, a people, a language, a
+// person: SCOWL's capitalised words at levels 10–70 that are no
+// lower-case word (wordlist/), a name or an alias — written after an
+// article in an English answer, heading its phrase or before a common
+// noun that names no product or good ("the Aegean in summer", "pulling a
+// Houdini", "the Norwegian coast"; not "the Stanley Quencher", "a Cotopaxi
+// tent", a team's plural, "the Celtics", nor in an answer to a query
+// comparing two tracked entities, "The Patagonia is heavier", nor without
+// a query): −1.5, another sense, and in
+// that answer its capitals say nothing, as a weekday's do. A person's
 // full name — the word beside a capitalised word that is a name by itself,
 // not an acronym nor a tracked name — is a person (−1.5, another sense)
 // when a relative "who" follows ("Chloé Zhao, who"), a credit precedes

@@ -930,8 +930,9 @@ func (an *analysis) localEvidence(c *cand) {
 		score += wNaturalKind // "Amazon basin", "Amazon River", "Apple pie", "more than any other planet"
 		c.otherSense = true
 	}
-	if !cue && !tld && def == defNone && !feature && !c.otherSense && capital && an.personName(c, rec) {
-		// "Neil Postman's argument", "directed by Chloé Zhao": a person
+	if !cue && !tld && def == defNone && !feature && !c.otherSense && capital && (an.personName(c, rec) || an.properNamesake(c, rec)) {
+		// "Neil Postman's argument", "directed by Chloé Zhao": a person;
+		// "the Aegean in summer": a place
 		score += wNaturalKind
 		c.otherSense = true
 	}
@@ -1051,9 +1052,9 @@ func (an *analysis) localEvidence(c *cand) {
 			title = true // "Mercury-free": its capital is the sentence's
 		}
 	}
-	// Weekdays and months are capitalised in ordinary English: their
-	// capitals say nothing.
-	capEvidence := !start && !title && !menu && !p.calendar && !ownCase && !quotedPhraseStart(text, rec.rawStart, c.start, next)
+	// Weekdays and months, places, peoples and languages are capitalised
+	// in ordinary English: their capitals say nothing.
+	capEvidence := !start && !title && !menu && !p.calendar && !p.proper && !ownCase && !quotedPhraseStart(text, rec.rawStart, c.start, next)
 	if !start && !cue && !tld && def == defNone && an.nonEnglish() && germanNoun(text, rec.rawStart, c.start, next) {
 		// "eine gut gedengelte Sense muss …": German capitalises its
 		// common nouns, and an article with an adjective before the word
@@ -2440,22 +2441,46 @@ func (an *analysis) guardNamesakes() {
 	cands := an.sc.cands
 	for i := range cands {
 		c := &cands[i]
-		if c.guarded || c.kind != KindName || an.d.pats[c.pat].domain ||
+		proper := an.d.pats[c.pat].proper // an alias too: "Aegean" for Aegean Airlines
+		if c.guarded || c.kind != KindName && !proper || an.d.pats[c.pat].domain ||
 			strings.ContainsRune(an.d.pats[c.pat].folded, ' ') && !an.phraseNamesake(c) {
 			continue
 		}
 		rec := &an.sc.sents[c.srec]
 		if !(an.queryNaturalOnly && an.queryNames[c.ent]) && !an.queryWord[c.ent] &&
 			an.definitional(c) != defNaturalKind && !an.namesakeKindFollows(c, rec) && !an.otherOfKind(rec) &&
-			!lifeDatesFollow(an.text, c.end, rec.end) && !an.surnameSentence(rec) && !an.personName(c, rec) {
+			!lifeDatesFollow(an.text, c.end, rec.end) && !an.surnameSentence(rec) && !an.personName(c, rec) &&
+			!an.properNamesake(c, rec) {
 			continue
 		}
 		for k := range cands {
-			if o := &cands[k]; o.pat == c.pat && !o.guarded && o.kind == KindName {
+			if o := &cands[k]; o.pat == c.pat && !o.guarded && (o.kind == KindName || proper) {
 				o.guarded, o.state = true, candPending
 			}
 		}
 	}
+}
+
+// properNamesake: a name English always capitalises — a place, a people,
+// a language, a person — after an article in an English answer, heading
+// its phrase or before a common noun that is no product's ("the Aegean in
+// summer", "pulling a Houdini", "the Norwegian coast"), is the namesake:
+// a brand's name takes an article only before its product ("the Stanley
+// Quencher", "a Cotopaxi tent"), or in an answer to a query comparing two
+// tracked entities, whose article is the product compared's ("marmot
+// precip vs patagonia torrentshell": "The Patagonia is heavier"); without
+// a query (Detect) that is unknown, and the name stays the brand. Not its
+// plural, a team's ("the Celtics").
+func (an *analysis) properNamesake(c *cand, rec *sentRec) bool {
+	f := an.d.pats[c.pat].folded
+	if !an.d.pats[c.pat].proper || strings.HasSuffix(f, "s") && properLevel(f[:len(f)-1]) > 0 ||
+		an.query == "" || an.queryNamed > 1 ||
+		!inSet(articles, prevToken(an.text, rec.rawStart, c.start).word) || an.nonEnglish() {
+		return false
+	}
+	next := nextToken(an.text, c.end, rec.end)
+	return !next.possessive && !nameLike(next.word) && !inSet(productCues, next.word) && !goodsNoun(next.word) &&
+		!an.productNounFollows(c, rec) && an.definitional(c) != defProduct
 }
 
 // hasWordFold: the lower-case ASCII word w occurs in s as a whole word,

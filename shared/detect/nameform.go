@@ -66,10 +66,13 @@ func (an *analysis) queryPluralName(c *cand) bool {
 // goodsNounAfter: the folded query holds form right before a good's or a
 // product's noun ("beats headphones", "kong toy colors").
 func goodsNounAfter(fq, form string) bool {
-	return anyOccurrence(fq, form, func(_, en int) bool {
-		w := peekWordAny(fq, en)
-		return inSetStem(goodsNouns, w) || inSetStem(categoryNouns, w) || inSet(productNouns, w)
-	})
+	return anyOccurrence(fq, form, func(_, en int) bool { return goodsNoun(peekWordAny(fq, en)) })
+}
+
+// goodsNoun: w is a good's or a product's noun, or its plural ("tent",
+// "headphones", "app").
+func goodsNoun(w string) bool {
+	return inSetStem(goodsNouns, w) || inSetStem(categoryNouns, w) || inSet(productNouns, w)
 }
 
 // queryPhraseCapitalised: the words right after the candidate are

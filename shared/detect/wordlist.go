@@ -18,6 +18,15 @@ import (
 //go:embed wordlist/scowl-words.txt.gz
 var scowlWords []byte
 
+// scowlUpper is the proper-word lexicon: SCOWL's capitalised words at
+// levels 10–70 that are no lower-case word (wordlist/README.md) — places,
+// peoples, languages, persons ("Iceland", "Aegean", "Norwegian",
+// "Houdini"). English always capitalises them, so a capital says nothing
+// of whether such a name means the brand.
+//
+//go:embed wordlist/scowl-upper.txt.gz
+var scowlUpper []byte
+
 // wordLexicon is the decompressed lexicon, sorted for binary search. It is
 // read once, on the first New: only compiling a Detector looks words up.
 // The words are packed into one string with an offset table rather than
@@ -30,10 +39,17 @@ type wordLexicon struct {
 	levels []uint8
 }
 
-var loadWordLexicon = sync.OnceValue(func() *wordLexicon {
-	zr, err := gzip.NewReader(bytes.NewReader(scowlWords))
+var (
+	loadWordLexicon   = sync.OnceValue(func() *wordLexicon { return parseLexicon("word list", scowlWords) })
+	loadProperLexicon = sync.OnceValue(func() *wordLexicon { return parseLexicon("proper-word list", scowlUpper) })
+)
+
+// parseLexicon reads a gzipped list of "#NN" level lines, each followed by
+// the words first seen at that level.
+func parseLexicon(what string, gz []byte) *wordLexicon {
+	zr, err := gzip.NewReader(bytes.NewReader(gz))
 	if err != nil {
-		panic("detect: embedded word list: " + err.Error())
+		panic("detect: embedded " + what + ": " + err.Error())
 	}
 	var words []string
 	var levels []uint8
@@ -44,7 +60,7 @@ var loadWordLexicon = sync.OnceValue(func() *wordLexicon {
 		if strings.HasPrefix(line, "#") {
 			n, err := strconv.Atoi(line[1:])
 			if err != nil {
-				panic("detect: embedded word list: bad level " + line)
+				panic("detect: embedded " + what + ": bad level " + line)
 			}
 			level = uint8(n)
 			continue
@@ -55,7 +71,7 @@ var loadWordLexicon = sync.OnceValue(func() *wordLexicon {
 		}
 	}
 	if err := sc.Err(); err != nil {
-		panic("detect: embedded word list: " + err.Error())
+		panic("detect: embedded " + what + ": " + err.Error())
 	}
 	idx := make([]int, len(words))
 	for i := range idx {
@@ -72,7 +88,7 @@ var loadWordLexicon = sync.OnceValue(func() *wordLexicon {
 	lx.off = append(lx.off, uint32(b.Len()))
 	lx.data = b.String()
 	return lx
-})
+}
 
 // level returns the SCOWL level of a lower-case word, 0 when it is not an
 // ordinary word.
@@ -126,3 +142,16 @@ const (
 	levelShort    uint8 = 5 // at most two Latin letters or digits: as common as the commonest words
 	levelCalendar uint8 = 10
 )
+
+// properLevel returns the SCOWL level of a folded one-word name that
+// English always capitalises — a place, a people, a language, a person
+// ("iceland", "quechua") — and 0 for any other form; the list holds no
+// ordinary word.
+func properLevel(f string) uint8 {
+	for i := 0; i < len(f); i++ {
+		if f[i] < 'a' || f[i] > 'z' {
+			return 0
+		}
+	}
+	return loadProperLexicon().level(f)
+}
