@@ -534,7 +534,7 @@ var heldoutFloors = map[string]struct{ mentionF1, verdict, sentiment, negatives,
 	// 0.967 → 1.00; hab-25 ("is risk a good game", labelled negative)
 	// joins the sentiment count read mixed (45/58 → 46/60, negatives 14/15
 	// → 15/16), so its sentiment floor is 0.76 — a detection gain.
-	"batch-ab.jsonl": {mentionF1: 1.00, verdict: 1.00, sentiment: 0.85, negatives: 0.93, startFound: 1.00},
+	"batch-ab.jsonl": {mentionF1: 1.00, verdict: 1.00, sentiment: 0.86, negatives: 0.93, startFound: 1.00},
 	// Round d13 (not tuned on AC) read hac-61 ("what does caffè nero
 	// mean", a name of two words that is no word) as the phrase and found
 	// hac-13 ("KIND bars are …", the owner's capitals): 0.923, verdict
@@ -581,7 +581,7 @@ var heldoutFloors = map[string]struct{ mentionF1, verdict, sentiment, negatives,
 	// negatives 15/16; AI mention F1 0.930, verdict 0.933. The next rounds'
 	// tuning material; out of the calibration.
 	"batch-ah.jsonl": {mentionF1: 1.00, verdict: 1.00, sentiment: 0.76, negatives: 0.93, startFound: 1.00},
-	"batch-ai.jsonl": {mentionF1: 0.98, verdict: 0.98, sentiment: 0.67, negatives: 0.50, startFound: 1.00},
+	"batch-ai.jsonl": {mentionF1: 0.98, verdict: 0.98, sentiment: 0.70, negatives: 0.50, startFound: 1.00},
 	// AJ, AK (60 sentiment answers each) and AL, AM (75 detection answers
 	// each) were written blind at the start of round 11 and measured
 	// untouched on ba0b56b (detect/2026.11-11): AJ sentiment 46/60, AK
@@ -633,7 +633,7 @@ var heldoutFloors = map[string]struct{ mentionF1, verdict, sentiment, negatives,
 	// after round 14 (2fdd910: the same). AV measured untouched on ab03939
 	// (sentiment 50/60, negatives 15/16) and after round 14 (51/60: hav-27
 	// fixed; nothing broken). Floors at -14; the next round's material.
-	"batch-as.jsonl": {mentionF1: 0.94, verdict: 0.94, sentiment: 0.87, negatives: 1.00, startFound: 1.00},
+	"batch-as.jsonl": {mentionF1: 0.94, verdict: 0.94, sentiment: 0.90, negatives: 1.00, startFound: 1.00},
 	"batch-av.jsonl": {mentionF1: 1.00, verdict: 1.00, sentiment: 0.86, negatives: 0.93, startFound: 1.00},
 	// Round s16 (the brand picked for a "best …" query, the answer closing
 	// on its praise, decides a mixed reading) raised AB (hab-15), AF

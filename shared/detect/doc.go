@@ -577,7 +577,10 @@
 // "Lots of people have run into this": the query's complaint confirmed,
 // whatever workarounds follow) — turns mixed into negative
 // when N ≥ P: praise beside such a verdict is conceded ("powerful, but
-// rarely the right tool"). A recommendation the query asked for — the
+// rarely the right tool"). A verdict restricted to one kind of reader or
+// use, "for a …", judges a case, not the brand ("Worth it for couples;
+// hard to justify for a family of five"; "**Verdict:** For a first pen,
+// Platinum is the safer buy"; "for most people" restricts nothing). A recommendation the query asked for — the
 // brand named first in answer to "best …" or urged ("try X"), by a query
 // that does not name it — decides a mixed reading for the brand when the
 // answer closes on its praise, praise is at least criticism, no warning

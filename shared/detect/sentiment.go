@@ -2183,9 +2183,13 @@ func (an *analysis) valence(s, e int) (p, n float64, verdict bool) {
 			}
 			flush()
 			deferred, neg = mult, negationWindow+1
-			if inSet(endorseVerbs, peekWord(text, pos+len(" to"), e)) || strings.EqualFold(peekWord(text, pos+len(" to"), e), "justify") ||
-				reasonToEndorse(text, pos, e) {
-				verdict = true // "hard to recommend", "hard to justify", "hard to find a reason to choose it"
+			v, vEnd := wordAtAny(text[:e], pos+len(" to"))
+			if (inSet(endorseVerbs, v) || strings.EqualFold(v, "justify") || reasonToEndorse(text, pos, e)) && !forKind(text[:e], vEnd) {
+				// "hard to recommend", "hard to justify", "hard to find a
+				// reason to choose it"; not for one kind of reader ("hard
+				// to justify for a family of five": a case, the other
+				// side of "worth it for busy couples")
+				verdict = true
 			}
 			continue
 		case inSet(selfWords, w):

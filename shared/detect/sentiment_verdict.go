@@ -322,6 +322,22 @@ func forCase(before string) bool {
 // forCaseOpeners open a purpose clause: "for", "pour", "para", "für".
 var forCaseOpeners = set(`for pour para für`)
 
+// kindArticles after a forCaseOpener make its purpose one kind of reader
+// or use ("for a first pen"), not readers at large ("for most people").
+var kindArticles = set(`a an un une una ein eine einen`)
+
+// forKind: the words at pos in t open "for a …" — a verdict restricted so
+// ("hard to justify for a family of five"; "**Verdict:** For a first pen,
+// Platinum is the safer buy") judges one case, not the brand.
+func forKind(t string, pos int) bool {
+	w, np := wordAtAny(t, pos)
+	if !inSet(forCaseOpeners, strings.ToLower(w)) {
+		return false
+	}
+	a, _ := wordAtAny(t, np)
+	return inSet(kindArticles, strings.ToLower(a))
+}
+
 // closingAgainst: the answer's closing — its last two sentences, or a
 // labelled verdict anywhere ("**Bottom line:** …") — gives a verdict
 // against the brand: it warns against it or sends the reader elsewhere
@@ -350,7 +366,8 @@ func (an *analysis) closingAgainst() (w warning, s, e int) {
 		if question(text[st:en]) {
 			continue
 		}
-		if verdictLine(text[st:en]) && an.prefersOther(st, en) && !an.verdictTwoCases(st, en) { // scopeturn.go
+		if verdictLine(text[st:en]) && an.prefersOther(st, en) && !an.verdictTwoCases(st, en) && // scopeturn.go
+			!(forCase(text[st:en]) && forKind(text[st:en], strings.LastIndexAny(text[st:en], ";:—")+1)) {
 			return warnPlain, st, en
 		}
 		ps, pe, ls, le = ls, le, st, en

@@ -49,6 +49,15 @@ func TestSentimentDominance(t *testing.T) {
 			"## Zestora\n\n**Pros**\n- Excellent recipes\n- Reliable delivery\n\n**Cons**\n- Boxes cost $12 a serving\n- No points program\n\n**Summary:** Zestora is a great fit for weeknight cooks, but bigger households may prefer FreshBox.", Mixed},
 		{"a verdict followed by the rival's case", "zestora avis",
 			"**Points forts**\n- Des recettes excellentes\n- Une livraison fiable\n\n**Points faibles**\n- Des boîtes chères\n- Pas de programme de fidélité\n\nEn résumé, Zestora convient bien aux cuisiniers pressés. Si vous cuisinez pour cinq, FreshBox sera plus adapté.", Mixed},
+		// a verdict restricted to one kind of reader or use judges a case
+		{"hard to justify for one kind of reader", "zestora review",
+			"Zestora's recipes are excellent and the sauces come ready. The catch is price, around $13 a serving. Worth it for a couple; hard to justify for a family of six.", Mixed},
+		{"hard to justify for the price stays a verdict", "zestora review",
+			"Zestora's recipes are excellent and the sauces come ready. The catch is price, around $13 a serving, and the menu repeats. Hard to justify for the money.", Negative},
+		{"a labelled verdict for a rival in one case", "zestora or freshbox for a beginner",
+			"Zestora's recipes are excellent and the sauces are a joy. The downsides: boxes cost $13 a serving and the menu repeats.\n\n**Verdict:** For a first kit, FreshBox is the safer buy. Move to Zestora once you cook often.", Mixed},
+		{"a labelled verdict for a rival for most people", "zestora or freshbox for a beginner",
+			"Zestora's recipes are excellent and the sauces are a joy. The downsides: boxes cost $13 a serving and the menu repeats.\n\n**Verdict:** For most people, FreshBox is the safer buy.", Negative},
 		// the brand named the better choice without condition: a verdict for it
 		{"the brand the better choice", "zestora or freshbox for a family",
 			"| | Zestora | FreshBox |\n|---|---|---|\n| Recipes | Excellent | Good |\n| App | Limited and slow | Fast |\n\nFor a family of four, Zestora is the better choice. Portions are generous, and the recipes are excellent.", Positive},
