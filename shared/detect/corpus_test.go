@@ -593,7 +593,7 @@ var heldoutFloors = map[string]struct{ mentionF1, verdict, sentiment, negatives,
 	"batch-aj.jsonl": {mentionF1: 1.00, verdict: 1.00, sentiment: 0.85, negatives: 1.00, startFound: 1.00},
 	"batch-ak.jsonl": {mentionF1: 0.98, verdict: 0.96, sentiment: 0.94, negatives: 1.00, startFound: 0.95},
 	"batch-al.jsonl": {mentionF1: 0.94, verdict: 0.94, sentiment: 0.76, negatives: 0.80, startFound: 1.00},
-	"batch-am.jsonl": {mentionF1: 0.97, verdict: 0.97, sentiment: 0.84, negatives: 1.00, startFound: 1.00},
+	"batch-am.jsonl": {mentionF1: 0.97, verdict: 0.97, sentiment: 0.87, negatives: 1.00, startFound: 1.00},
 	// AN (60 sentiment answers) and AO (75 detection answers) were written
 	// blind during round 11 and measured untouched on f164e2a (before rounds
 	// d16 and s12) and again after them (3887bc1, detect/2026.11-12): AN
@@ -614,7 +614,7 @@ var heldoutFloors = map[string]struct{ mentionF1, verdict, sentiment, negatives,
 	// sentiment 47/60 on both (hap-12 fixed, hap-05 broken: positive read
 	// where mixed is wanted); AQ mention F1 0.917, verdict 0.920 on both.
 	// The next stop's tuning material; out of the calibration.
-	"batch-ap.jsonl": {mentionF1: 1.00, verdict: 1.00, sentiment: 0.80, negatives: 1.00, startFound: 1.00},
+	"batch-ap.jsonl": {mentionF1: 1.00, verdict: 1.00, sentiment: 0.81, negatives: 1.00, startFound: 1.00},
 	"batch-aq.jsonl": {mentionF1: 0.94, verdict: 0.94, sentiment: 0.81, negatives: 1.00, startFound: 0.95},
 	// AR and AT (60 sentiment answers each) and AU (75 detection answers)
 	// were written blind in the next stop and measured untouched on
@@ -634,11 +634,14 @@ var heldoutFloors = map[string]struct{ mentionF1, verdict, sentiment, negatives,
 	// (sentiment 50/60, negatives 15/16) and after round 14 (51/60: hav-27
 	// fixed; nothing broken). Floors at -14; the next round's material.
 	"batch-as.jsonl": {mentionF1: 0.94, verdict: 0.94, sentiment: 0.90, negatives: 1.00, startFound: 1.00},
-	"batch-av.jsonl": {mentionF1: 1.00, verdict: 1.00, sentiment: 0.86, negatives: 0.93, startFound: 1.00},
+	"batch-av.jsonl": {mentionF1: 1.00, verdict: 1.00, sentiment: 0.88, negatives: 0.93, startFound: 1.00},
 	// Round s16 (the brand picked for a "best …" query, the answer closing
 	// on its praise, decides a mixed reading) raised AB (hab-15), AF
 	// (haf-01, haf-12, haf-69), AJ (haj-07), AL (hal-53), AR (har-43), AV
 	// (hav-59) and X (hx-09); nothing read worse.
+	// Round s17 (a harm a warranty, guarantee or insurance covers is its
+	// terms, not a fault) raised AM (ham-12), AP (hap-38) and AV (hav-51);
+	// nothing read worse.
 	// AZ (75 detection answers) was written blind during round 15 and
 	// measured untouched on 773e0e5 (detect/2026.11-14): mention F1 0.868,
 	// verdict 0.867, sentiment 26/33; nine answers read mentioned where the

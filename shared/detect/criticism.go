@@ -213,10 +213,10 @@ peel peels peeled peeling tarnish tarnishes tarnished tarnishing sag sags sagged
 	resistWords = set(`resist resists resisted resistant prevent prevents prevented avoid avoids against anti
 without no less little minimal stop stops protect protects protection to`)
 	// wearVerbs with wearParticles: "wears out", "wore thin", "gives out",
-	// "falls apart", "wears faster".
+	// "falls apart", "wears faster", "the tread wears down fast".
 	wearVerbs     = set(`wear wears wore worn wearing give gives gave giving fall falls fell falling`)
 	wearParticles = map[string]string{"out": "wear give", "thin": "wear", "through": "wear", "faster": "wear",
-		"quickly": "wear", "quicker": "wear", "fast": "wear", "apart": "fall"}
+		"quickly": "wear", "quicker": "wear", "fast": "wear", "down": "wear", "apart": "fall"}
 	// wearAfter follow an intransitive "wears out", "gives out": a time,
 	// a cause or a degree, not an object.
 	wearAfter = set(`after within in under at on when before quickly soon sooner early fast faster entirely completely

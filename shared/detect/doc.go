@@ -552,7 +552,11 @@
 // more", "it needs a subscription", lowered expectations ("don't expect
 // boutique quality"), a maker that quit the business ("quit the
 // smartwatch market": a verdict) and "no further updates"; a fault counted
-// as a plan's allowance is none ("covers 5,000 errors a month"); "it pays
+// as a plan's allowance is none ("covers 5,000 errors a month"), nor is a
+// harm a warranty, guarantee or insurance covers — the cover's terms, not
+// the product's fault ("a guarantee covering plants that arrive damaged",
+// "the Guarantee for … property damage", "against defects", "damage from
+// misuse is not covered"; not "the warranty is useless"); "it pays
 // for itself", "saves money", "it's cheap" (but "feels cheap"), "most
 // people should buy" and faults caught ("catches regressions") are praise.
 // Advice to look elsewhere is a verdict against the brand ("most people

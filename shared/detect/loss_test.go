@@ -37,6 +37,7 @@ func TestDecayCriticism(t *testing.T) {
 		{"pilling", "Norvale", "Norvale sweaters start pilling within weeks.", Negative},
 		{"rusts", "Norvale", "The Norvale grill grate rusts after one wet season.", Negative},
 		{"wears out", "Norvale", "The sole of Norvale's trail shoe wears out in about 300 miles.", Negative},
+		{"wears down", "Norvale", "The tread on Norvale's hiking boot wears down quickly on asphalt.", Negative},
 		{"seams give out", "Norvale", "On Norvale backpacks the seams give out under heavy loads.", Negative},
 		{"falls apart", "Norvale", "Norvale's desk chair falls apart within a year.", Negative},
 		{"resists fading", "Norvale", "Norvale's dye resists fading, even in full sun.", Neutral},

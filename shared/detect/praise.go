@@ -14,7 +14,9 @@ import "strings"
 //     dead air", "blocks trackers", "scans messages for signs of
 //     bullying", "warns you about a delay" — is its function, not its
 //     fault (harmHandled): removing one is praise, watching for one is
-//     neither.
+//     neither, and so is covering one (a warranty's, a guarantee's or
+//     insurance's terms: "a guarantee covering plants that arrive
+//     damaged", "damage from misuse is not covered"; round s17).
 
 // praiseTriggers are the words praiseIdiom reads; every other word skips
 // it with one filtered lookup.
@@ -249,7 +251,7 @@ neutralises neutralizes repair replace`)
 	// delay info", "solves the same problem".
 	watchVerbs = set(`scans scan scanning flags flag flagging detects detect detecting spots spot spotting warns warn
 warning alerts alert alerting monitors monitor monitoring notifies notify notifying watches tracks solves solve
-solving addresses address shows show displays display`)
+solving addresses address shows show displays display covers covering insures`)
 	// displayVerbs watch for a harm only when they show information about
 	// it ("shows live delay info"); "shows errors" is the product failing.
 	displayVerbs = set(`shows show displays display`)
@@ -259,6 +261,17 @@ solving addresses address shows show displays display`)
 	reporterNouns = set(`users user reviewers reviewer critics critic experts expert customers customer people parents
 owners owner buyers buyer analysts regulators researchers journalists employees staff drivers riders travellers
 travelers shoppers members subscribers`)
+	// A harm a warranty, a guarantee or insurance pays for is the cover's
+	// terms, not the product's fault — a harm watched for: the object of
+	// "covers", "covering", "insures" (watchVerbs: "a guarantee covering
+	// plants that arrive damaged"), of a coverNoun and coverPrep ("the
+	// Rover Guarantee for vet costs and property damage"), of "against"
+	// just before it ("against defects in materials"), or the subject of
+	// a passive of coverage (coveredWords: "damage from misuse is not
+	// covered").
+	coverNouns   = set(`guarantee guarantees warranty warranties insurance coverage cover protection claim claims`)
+	coverPreps   = set(`for against`)
+	coveredWords = set(`covered excluded insured`)
 	// harmStops end the reach of a watch or remove verb backwards.
 	harmStops = set(`but however though although while whereas yet unless except`)
 )
@@ -292,6 +305,8 @@ func (an *analysis) harmHandled(s, st int) (f uint8, ok bool) {
 		switch {
 		case inSet(harmStops, w) || lexLookup(w)&lexNegator != 0:
 			return 0, false
+		case strings.EqualFold(w, "against") && words <= 2, inSet(coverPreps, w) && coverNounBefore(text, ws):
+			return 0, true // "a warranty against defects", "the Rover Guarantee for … property damage"
 		case inSet(spareVerbs, w) || inSet(watchVerbs, w):
 			subj, ss := tokenBefore(text, ws)
 			if inSet(reporterNouns, subj) {
@@ -315,7 +330,37 @@ func (an *analysis) harmHandled(s, st int) (f uint8, ok bool) {
 			return 0, true
 		}
 	}
+	if coveredAhead(text, st) {
+		return 0, true // "damage from misuse is not covered": the cover's terms
+	}
 	return 0, false
+}
+
+// coveredAhead: the clause of the harm at text[st:] ends its subject in a
+// passive of coverage — "damage from misuse is not covered", "accidental
+// damage is covered".
+func coveredAhead(text string, st int) bool {
+	e := len(text)
+	if i := strings.IndexAny(text[st:], ".,;:!?\n"); i >= 0 {
+		e = st + i
+	}
+	for pos, prev := st, ""; ; {
+		w, np := wordAtAny(text[:e], pos)
+		if w == "" {
+			return false
+		}
+		if inSet(coveredWords, w) && (inSet(copulaWords, prev) || lexLookup(prev)&lexNegator != 0) {
+			return true
+		}
+		pos, prev = np, w
+	}
+}
+
+// coverNounBefore: the word before pos is a coverNoun ("warranty" in
+// "warranty for").
+func coverNounBefore(text string, pos int) bool {
+	w, _ := tokenBefore(text, pos)
+	return inSet(coverNouns, w)
 }
 
 // harmDeterminers before a verb form make it a noun: "its blocks", "these

@@ -69,6 +69,13 @@ func TestPraiseClasses(t *testing.T) {
 		{"reviewers warning is a complaint", "pellow review", "Reviewers warn about hidden fees in the Pellow app.", Negative},
 		{"a harm not removed stays", "pellow review", "Pellow doesn't block sudden noise, so light sleepers still wake up.", Negative},
 		{"a noun that looks like a verb", "pellow problems", "Pellow's alerts stop after an update and users report crashes.", Negative},
+		// harms a warranty, a guarantee or insurance covers: the cover's terms
+		{"a harm a guarantee covers", "pellow returns", "Every Pellow lamp comes with a one-year guarantee covering units that arrive cracked.", Neutral},
+		{"a guarantee for a harm", "pellow returns", "Orders include a Pellow guarantee for lost parcels and water damage.", Neutral},
+		{"a warranty against a harm", "pellow warranty", "The Pellow warranty runs two years against defects in the motor.", Neutral},
+		{"a harm not covered is a term", "pellow warranty", "Scratches from abrasive cleaners are not covered by the Pellow warranty.", Neutral},
+		{"a cover that fails stays a fault", "pellow warranty", "The Pellow warranty is useless and claims are often denied.", Negative},
+		{"a harm the product causes stays", "pellow review", "Pellow lamps often arrive cracked, and the warranty takes months.", Negative},
 		// a caveat kept minor
 		{"one caveat for a case", "best business bank", "Pellow is excellent and cheap to run. One caveat: it's a poor fit for a shop that takes cash. For everyone else it is a no-brainer.", Positive},
 		{"a poor fit for most stays a verdict", "best business bank", "Pellow is a poor fit for most teams.", Negative},
