@@ -46,7 +46,7 @@ func Verdicts() []Verdict {
 // Version identifies the detection rules; every Result carries it, so a
 // stored result says which detector produced it. Bump it whenever a rule,
 // lexicon or threshold changes what Detect returns.
-const Version = "detect/2026.11-14"
+const Version = "detect/2026.11-15"
 
 // Input is everything detection reads: re-running it over a stored answer
 // with the same brand profile and competitors gives the same Result.
