@@ -127,6 +127,9 @@ var (
 	ErrPending = errors.New("approvals: a request is pending")
 	// ErrRequired: the action needs an approved request and none exists.
 	ErrRequired = errors.New("approvals: approval required")
+	// ErrRequesterRevoked: the agent key that asked was revoked since;
+	// its request can only be rejected.
+	ErrRequesterRevoked = errors.New("approvals: the requesting key was revoked")
 )
 
 // ReviewedError reports a second review (409 approval_already_reviewed).

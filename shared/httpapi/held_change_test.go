@@ -177,3 +177,23 @@ func TestHeldChangeReplays(t *testing.T) {
 		})
 	}
 }
+
+// TestRevokedAgentsRequestsCannotBeApproved: once the agent key that asked
+// is revoked, its pending request is refused approval (409 invalid_state,
+// still pending, nothing applied) and can be rejected.
+func TestRevokedAgentsRequestsCannotBeApproved(t *testing.T) {
+	e := newPublishEnv(t)
+	id := heldChange(t, e, "POST", "/api/v1/webhooks", `{"url":"https://hooks.acmenotes.com/agent","secret":"agent-chosen-secret-0001"}`)
+	var agent string
+	for _, p := range e.pending(t) {
+		agent = p["requestedBy"].(string)
+	}
+	if ok, err := e.api.Svc.Keys.Revoke(t.Context(), e.api.A.ID, agent); !ok || err != nil {
+		t.Fatalf("revoke %s: %v %v", agent, ok, err)
+	}
+	wantCode(t, "approve", e.review(t, apitest.KeyAPublish, id, "approve"), 409, "invalid_state")
+	if p := e.pending(t); len(p) != 1 || auditOf(t, e, webhooks.ChangeCreate) != nil {
+		t.Fatalf("after the refused approve: pending %v", p)
+	}
+	e.review(t, apitest.KeyAPublish, id, "reject").Decode(t, 200, &map[string]any{})
+}
