@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/brandlens/brandlens/shared/app"
+	"github.com/brandlens/brandlens/shared/audit"
 	"github.com/brandlens/brandlens/shared/auth"
 	"github.com/brandlens/brandlens/shared/brandpage"
 	"github.com/brandlens/brandlens/shared/competitors"
@@ -266,7 +267,14 @@ func admin(ctx context.Context, args []string, stdout io.Writer) error {
 				return nil, err
 			}
 			op, err := outbox.Op(ev)
-			return []store.Op{op}, err
+			if err != nil {
+				return nil, err
+			}
+			// The operator's command has no API key: the system acts.
+			entry := audit.New(tid, audit.System(), "api_key.revoke", audit.Resource("api_key", k.ID), audit.OutcomeSucceeded, *k.RevokedAt)
+			entry.Detail = "revoked by the operator (brandlens admin revoke-key); its pending approval requests can only be rejected"
+			auditOp, err := audit.Op(entry)
+			return []store.Op{op, auditOp}, err
 		})
 		if err != nil {
 			return err

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"testing"
 
+	"github.com/brandlens/brandlens/shared/audit"
 	"github.com/brandlens/brandlens/shared/outbox"
 	"github.com/brandlens/brandlens/shared/store/embedded"
 )
@@ -62,6 +63,10 @@ func TestAdminRevokeKeyEmitsEvent(t *testing.T) {
 	}
 	if ev.ID != evID || ev.Type != outbox.APIKeyRevoked || data.KeyID != keyID || data.Hint != rec["hint"] || data.Name != "ci" || data.RevokedAt.IsZero() {
 		t.Errorf("event %+v data %+v", ev, data)
+	}
+	log, err := audit.NewLog(tbl).List(context.Background(), int32(tn["tenant_id"].(float64)), audit.Filter{Resource: "api_key:" + keyID})
+	if err != nil || len(log.Items) != 1 || log.Items[0].Action != "api_key.revoke" || log.Items[0].Actor != audit.System() {
+		t.Errorf("audit of api_key:%s: %+v %v, want the one api_key.revoke by the system", keyID, log, err)
 	}
 }
 

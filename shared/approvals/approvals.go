@@ -127,6 +127,9 @@ var (
 	ErrPending = errors.New("approvals: a request is pending")
 	// ErrRequired: the action needs an approved request and none exists.
 	ErrRequired = errors.New("approvals: approval required")
+	// ErrRequesterRevoked: the agent key that asked was revoked since;
+	// its request can only be rejected.
+	ErrRequesterRevoked = errors.New("approvals: the requesting key was revoked")
 )
 
 // ReviewedError reports a second review (409 approval_already_reviewed).
@@ -305,14 +308,17 @@ func ConsumeOps(tenantID int32, slot, approvalID, jobID string) []store.Op {
 }
 
 // Create stores a pending request of an action that has no job (GateNone:
-// approval applies it). A pending request for the same slot is a
-// *PendingError naming it.
-func (s *Service) Create(ctx context.Context, r Request, actor audit.Actor) (Request, error) {
+// approval applies it), in one transaction with the ops of with (the
+// idempotency record of the answer), placed first: a failed condition of
+// with[i] is a *store.TxConditionError of Index i. A pending request for
+// the same slot is a *PendingError naming it.
+func (s *Service) Create(ctx context.Context, r Request, actor audit.Actor, with ...store.Op) (Request, error) {
 	ops, slotAt, err := CreateOps(r, actor)
 	if err != nil {
 		return Request{}, err
 	}
-	err = s.tbl.TransactWrite(ctx, ops...)
+	slotAt += len(with)
+	err = s.tbl.TransactWrite(ctx, append(with, ops...)...)
 	var txe *store.TxConditionError
 	switch {
 	case errors.As(err, &txe) && txe.Index == slotAt:

@@ -228,6 +228,12 @@ func (s *Service) reviewOps(ctx context.Context, snap store.Snapshot[Request], d
 		// A request of a key since removed: nothing to promote.
 	case err != nil:
 		return Outcome{}, 0, nil, err
+	case key.RevokedAt != nil && d.Approve:
+		// A revoked key's request never runs as it: reject it instead.
+		return Outcome{}, 0, nil, ErrRequesterRevoked
+	case d.Approve && Earned(key.Autonomy, st) == key.Autonomy:
+		// Approved only if the key is not revoked meanwhile.
+		ops = append(ops, store.CheckOp(keyOp.Key, keyOp.Cond))
 	case key.IsAgent && key.RevokedAt == nil:
 		if to := Earned(key.Autonomy, st); to != key.Autonomy {
 			_, keyOp, err = auth.AutonomyOp(ctx, s.tbl, r.TenantID, r.RequestedBy, to)

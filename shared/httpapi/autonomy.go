@@ -3,12 +3,16 @@ package httpapi
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"net/http"
 
 	"github.com/brandlens/brandlens/shared/approvals"
 	"github.com/brandlens/brandlens/shared/audit"
+	"github.com/brandlens/brandlens/shared/idempotency"
 	"github.com/brandlens/brandlens/shared/jobs"
 	"github.com/brandlens/brandlens/shared/meter"
+	"github.com/brandlens/brandlens/shared/store"
 	"github.com/brandlens/brandlens/shared/webhooks"
 )
 
@@ -113,9 +117,25 @@ func (s *Server) deferChange(rq *Request, c webhooks.Change, resource string) er
 		return err
 	}
 	r.Gate, r.Payload, r.ApplyData = approvals.GateNone, shown, apply
-	r, err = s.Approvals.Create(ctx, r, audit.ActorOf(p))
+	held := &deferred{request: approvalDto(r)}
+	// The 202 is the key's answer from the moment the request exists: a
+	// retry replays it, before the review and after it, and never holds
+	// the change a second time.
+	var with []store.Op
+	if rq.Idempotency != nil {
+		body, err := encodeJSON(held.request)
+		if err != nil {
+			return err
+		}
+		with = append(with, idempotency.AnswerOp(*rq.Idempotency, http.StatusAccepted, body))
+	}
+	_, err = s.Approvals.Create(ctx, r, audit.ActorOf(p), with...)
+	var txe *store.TxConditionError
+	if errors.As(err, &txe) && len(with) > 0 && txe.Index == 0 {
+		return idempotencyInProgress() // a retry took the claim over
+	}
 	if err != nil {
 		return jobError(err)
 	}
-	return &deferred{request: approvalDto(r)}
+	return held
 }

@@ -3,6 +3,7 @@ package httpapi_test
 import (
 	"fmt"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/brandlens/brandlens/shared/audit"
@@ -119,4 +120,80 @@ func auditOf(t *testing.T, e *publishEnv, action string) []audit.Entry {
 		}
 	}
 	return out
+}
+
+// TestHeldChangeReplays: a held subscription change sent again with its
+// Idempotency-Key replays the 202 of the first — the same approval request,
+// marked replayed — whether the copies come one after another, ten at once,
+// or after a human approved it; the change is applied once.
+func TestHeldChangeReplays(t *testing.T) {
+	for _, c := range []struct {
+		name, method, body string
+		// path is the route, given the id of a subscription made first.
+		path func(sub string) string
+	}{
+		{name: "create", method: "POST", body: `{"url":"https://hooks.acmenotes.com/agent","secret":"agent-chosen-secret-0001"}`,
+			path: func(string) string { return "/api/v1/webhooks" }},
+		{name: "update", method: "PUT", body: `{"description":"renamed by the agent"}`,
+			path: func(sub string) string { return "/api/v1/webhooks/" + sub }},
+		{name: "delete", method: "DELETE",
+			path: func(sub string) string { return "/api/v1/webhooks/" + sub }},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			e := newPublishEnv(t)
+			path := c.path(subscribe(t, e, "https://hooks.acmenotes.com/first"))
+			send := func() apitest.Response {
+				return e.api.Do(t, c.method, path, keyAgentL0, c.body, "Idempotency-Key", "held-"+c.name)
+			}
+			first := send()
+			var want struct{ ID string }
+			first.Decode(t, 202, &want)
+			check := func(when string, r apitest.Response) {
+				t.Helper()
+				var got struct{ ID string }
+				r.Decode(t, 202, &got)
+				if got.ID != want.ID || r.Header.Get("Idempotent-Replayed") != "true" || string(r.Body) != string(first.Body) {
+					t.Fatalf("%s: %s (replayed %q), want the first answer %s", when, r.Body, r.Header.Get("Idempotent-Replayed"), first.Body)
+				}
+			}
+			check("retry", send())
+			var wg sync.WaitGroup
+			answers := make([]apitest.Response, 10)
+			for i := range answers {
+				wg.Go(func() { answers[i] = send() })
+			}
+			wg.Wait()
+			for _, r := range answers {
+				check("concurrent retry", r)
+			}
+			e.review(t, apitest.KeyAPublish, want.ID, "approve").Decode(t, 200, &map[string]any{})
+			check("retry after the approval", send())
+			if p := e.pending(t); len(p) != 0 {
+				t.Fatalf("pending after the approval: %v", p)
+			}
+			if got := auditOf(t, e, "webhooks."+c.name); len(got) != 1 {
+				t.Fatalf("the change was applied %d times: %+v", len(got), got)
+			}
+		})
+	}
+}
+
+// TestRevokedAgentsRequestsCannotBeApproved: once the agent key that asked
+// is revoked, its pending request is refused approval (409 invalid_state,
+// still pending, nothing applied) and can be rejected.
+func TestRevokedAgentsRequestsCannotBeApproved(t *testing.T) {
+	e := newPublishEnv(t)
+	id := heldChange(t, e, "POST", "/api/v1/webhooks", `{"url":"https://hooks.acmenotes.com/agent","secret":"agent-chosen-secret-0001"}`)
+	var agent string
+	for _, p := range e.pending(t) {
+		agent = p["requestedBy"].(string)
+	}
+	if ok, err := e.api.Svc.Keys.Revoke(t.Context(), e.api.A.ID, agent); !ok || err != nil {
+		t.Fatalf("revoke %s: %v %v", agent, ok, err)
+	}
+	wantCode(t, "approve", e.review(t, apitest.KeyAPublish, id, "approve"), 409, "invalid_state")
+	if p := e.pending(t); len(p) != 1 || auditOf(t, e, webhooks.ChangeCreate) != nil {
+		t.Fatalf("after the refused approve: pending %v", p)
+	}
+	e.review(t, apitest.KeyAPublish, id, "reject").Decode(t, 200, &map[string]any{})
 }

@@ -114,6 +114,10 @@ func (s *Server) runClaimed(rq *Request, k idempotency.Key, run func() (any, err
 	// The record must be settled even when the client goes away.
 	ctx := context.WithoutCancel(rq.HTTP.Context())
 	out, err := run()
+	var held *deferred
+	if errors.As(err, &held) {
+		return nil, err // its 202 was stored with its approval request
+	}
 	if err != nil {
 		if rerr := s.Idempotency.Release(ctx, k); rerr != nil {
 			s.Logger.Error("release idempotency key", "request_id", rq.RequestID, "error", rerr.Error())
@@ -146,7 +150,8 @@ func (s *Server) replay(rq *Request, rec *idempotency.Record, restore restoreFun
 			Details: map[string]any{"header": HeaderIdempotencyKey, "reason": "answer_not_kept", "status": rec.Status}}
 	}
 	body := rec.Body
-	if restore != nil {
+	// A held change's 202 shows the approval request, no secret to restore.
+	if restore != nil && rec.Status == rq.Route.Status {
 		var err error
 		if body, err = restore(s, rq, body); err != nil {
 			return nil, err

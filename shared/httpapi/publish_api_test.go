@@ -526,3 +526,42 @@ func TestQueryLastRunThroughTheAPI(t *testing.T) {
 	e.api.Do(t, "PUT", "/api/v1/queries/1", apitest.KeyAPublish, `{"schedule":"weekly"}`).Decode(t, 200, &put)
 	want(t, "PUT", put, held.JobID, approvedAt)
 }
+
+// TestStaleProposalDoesNotGoOut: an L0 agent's proposal (ContentVersion
+// v1) approved after a human published twice since (v2, v3) is not sent:
+// its job fails at 0 credits saying a newer publish went out, the receiver
+// got only v2 and v3, and the opportunity still shows v3 live.
+func TestStaleProposalDoesNotGoOut(t *testing.T) {
+	e := newPublishEnv(t)
+	rc := newCMS(t, http.StatusCreated)
+	dest := e.destination(t, `{"type":"webhook","name":"Acme blog","url":"`+rc.srv.URL+`/hooks/publish","secret":"`+destSecret+`"}`)
+	var proposal httpapi.JobAccepted
+	e.publish(t, keyAgentL0, dest.ID, "propose").Decode(t, 202, &proposal)
+	for range 2 {
+		var acc httpapi.JobAccepted
+		e.publish(t, apitest.KeyAPublish, dest.ID, "execute").Decode(t, 202, &acc)
+		if j := e.job(t, acc.JobID); j.Status != jobs.StatusSucceeded {
+			t.Fatalf("execute: %+v", j)
+		}
+	}
+	e.review(t, apitest.KeyAPublish, *proposal.ApprovalID, "approve").Decode(t, 200, &map[string]any{})
+	j := e.job(t, proposal.JobID)
+	if j.Status != jobs.StatusFailed || j.CreditsCharged != 0 || j.Error == nil || !strings.Contains(*j.Error, "newer publish") {
+		t.Fatalf("the stale proposal's job: %s, %d credits, error %v", j.Status, j.CreditsCharged, j.Error)
+	}
+	posts := rc.got()
+	if len(posts) != 2 {
+		t.Fatalf("the receiver got %d POSTs, want the 2 newer ones", len(posts))
+	}
+	var last publish.Payload
+	if err := json.Unmarshal(posts[1].body, &last); err != nil {
+		t.Fatal(err)
+	}
+	var o struct {
+		Publish struct{ ContentVersion string }
+	}
+	e.api.Do(t, "GET", "/api/v1/opportunities/"+e.opp.ID, apitest.KeyAPublish, "").Decode(t, 200, &o)
+	if o.Publish.ContentVersion != *last.ContentVersion {
+		t.Fatalf("live version %s, want the newest sent %s", o.Publish.ContentVersion, *last.ContentVersion)
+	}
+}

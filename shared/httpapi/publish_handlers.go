@@ -292,6 +292,10 @@ func (s *Server) review(rq *Request, in reviewIn, approve bool) (ReviewResult, e
 		// Nothing was reviewed: the change's own error (webhook changes are
 		// the only ones applied on approval), the request still pending.
 		return ReviewResult{}, webhookError(ae.Err, "webhook subscription")
+	case errors.Is(err, approvals.ErrRequesterRevoked):
+		return ReviewResult{}, &Error{Code: CodeInvalidState,
+			Message: "the agent key that made this request was revoked; it can no longer be approved, only rejected",
+			Details: map[string]any{"status": approvals.StatusPending, "allowed": []string{"reject"}}}
 	case errors.As(err, &re):
 		return ReviewResult{}, &Error{Code: CodeAlreadyReviewed, Message: "the approval request is already " + re.Status,
 			Details: map[string]any{"status": re.Status}}

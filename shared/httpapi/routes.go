@@ -265,7 +265,7 @@ func routeTable() []Route {
 			Status: http.StatusOK, Handler: Handle((*Server).listPendingApprovals)},
 		{Method: http.MethodPost, Path: "/api/tracker/approvals/{id}/approve", Function: "api-post-approval-approve", Guard: GuardReviewer,
 			Capability: "approvals:review", Tag: "Approvals", Summary: "Approve a request",
-			Status: http.StatusOK, Errors: []string{CodeNotFound, CodeAlreadyReviewed, CodeValidation}, Handler: Handle((*Server).approve)},
+			Status: http.StatusOK, Errors: []string{CodeNotFound, CodeAlreadyReviewed, CodeInvalidState, CodeValidation}, Handler: Handle((*Server).approve)},
 		{Method: http.MethodPost, Path: "/api/tracker/approvals/{id}/reject", Function: "api-post-approval-reject", Guard: GuardReviewer,
 			Capability: "approvals:review", Tag: "Approvals", Summary: "Reject a request",
 			Status: http.StatusOK, Errors: []string{CodeNotFound, CodeAlreadyReviewed, CodeValidation}, Handler: Handle((*Server).reject)},

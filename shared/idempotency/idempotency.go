@@ -237,18 +237,27 @@ func (r *Records) Complete(ctx context.Context, k Key, status int, body []byte) 
 	if !k.Claimed() {
 		return errors.New("idempotency: Complete needs a claimed key")
 	}
+	op := AnswerOp(k, status, body)
+	if _, err := r.tbl.Update(ctx, op.Key, op.Update, op.Cond); err != nil {
+		return fmt.Errorf("idempotency: complete: %w", err)
+	}
+	return nil
+}
+
+// AnswerOp is the op that stores the answer of the write holding k's claim
+// (Complete's write), for a write whose answer is decided before its
+// transaction commits and must commit with it (a held change's 202): no
+// process dying between the two can make a retry do it again. It fails
+// when the claim was taken over.
+func AnswerOp(k Key, status int, body []byte) store.Op {
 	set := map[string]any{attrState: stateDone, attrStatus: int64(status)}
 	if len(body) > MaxStoredBody {
 		set[attrBodyOmitted] = true
 	} else {
 		set[attrBody] = string(body)
 	}
-	_, err := r.tbl.Update(ctx, k.storeKey(), store.Update{Set: set, Remove: []string{attrToken, attrLockedUntil}},
+	return store.UpdateOp(k.storeKey(), store.Update{Set: set, Remove: []string{attrToken, attrLockedUntil}},
 		store.And(store.Exists(), store.Eq(attrToken, k.token)))
-	if err != nil {
-		return fmt.Errorf("idempotency: complete: %w", err)
-	}
-	return nil
 }
 
 // Release forgets the claim of a write that failed, so that a retry with the

@@ -26,6 +26,7 @@ import (
 	"github.com/brandlens/brandlens/shared/signing"
 	"github.com/brandlens/brandlens/shared/ssrf"
 	"github.com/brandlens/brandlens/shared/store"
+	"github.com/brandlens/brandlens/shared/tenants"
 	"github.com/brandlens/brandlens/shared/workflow"
 )
 
@@ -213,6 +214,9 @@ func (s *Service) Deliver(ctx context.Context, in DeliverInput) (Result, error) 
 	if err := json.Unmarshal(p.Payload, &pl); err == nil && pl.ContentVersion != nil {
 		res.ContentVersion = *pl.ContentVersion
 	}
+	if err := s.claimSend(ctx, in.TenantID, p.OpportunityID, res.ContentVersion); err != nil {
+		return Result{}, err
+	}
 	att := Post(ctx, t, p.OpportunityID, p.Payload, s.deliveryWait)
 	res.HTTPStatus = att.Status
 	now := s.now().UTC()
@@ -357,8 +361,17 @@ func (s *Service) record(ctx context.Context, in DeliverInput, p Params, d desti
 		}
 		ops := append([]store.Op{doneOp, oppOp}, gapOps...)
 		ops = append(append(ops, evOp, auditOp), livepages.IndexOps(in.TenantID, o.ID, res.LiveURL)...)
+		newest := len(ops)
+		ops = append(ops, store.CheckOp(sentKey(in.TenantID, o.ID), store.Eq(attrSentVersion, res.ContentVersion)))
 		err = s.tbl.TransactWrite(ctx, ops...)
 		var txe *store.TxConditionError
+		if errors.As(err, &txe) && txe.Index == newest {
+			// A newer publish started sending meanwhile: it is the live one.
+			entry.Outcome = audit.OutcomeFailed
+			entry.Detail += "; not recorded: a newer publish of the opportunity was sent meanwhile"
+			_ = audit.NewLog(s.tbl).Append(ctx, entry)
+			return s.superseded(ctx, in.TenantID, o.ID, res.ContentVersion)
+		}
 		if errors.As(err, &txe) {
 			recorded, changed := recordConflict(txe.Index, len(gapOps))
 			switch {
@@ -375,6 +388,45 @@ func (s *Service) record(ctx context.Context, in DeliverInput, p Params, d desti
 		outbox.Notify()
 		return nil
 	}
+}
+
+// The opportunity's newest ContentVersion sent (text order = publish
+// order): a publish goes out only when no newer one of the opportunity has
+// started going out, so that an old proposal approved late never sends its
+// older text after a newer publish, nor is recorded as the live version.
+const attrSentVersion = "version"
+
+func sentKey(tenantID int32, oppID string) store.Key {
+	return store.Key{PK: tenants.PK(tenantID), SK: "PUBLISHSENT#" + oppID}
+}
+
+// claimSend raises the opportunity's newest sent version to version, on
+// the condition that it is not newer already (the same version is a
+// re-sent attempt of the same publish); otherwise the publish fails
+// without sending.
+func (s *Service) claimSend(ctx context.Context, tenantID int32, oppID, version string) error {
+	k := sentKey(tenantID, oppID)
+	err := s.tbl.Put(ctx, store.Item{store.AttrPK: k.PK, store.AttrSK: k.SK, attrSentVersion: version},
+		store.Or(store.NotExists(), store.Le(attrSentVersion, version)))
+	if errors.Is(err, store.ErrConditionFailed) {
+		return s.superseded(ctx, tenantID, oppID, version)
+	}
+	if err != nil {
+		return meter.StoreErr("claim the newest version", err)
+	}
+	return nil
+}
+
+// superseded is the failure of a publish of version that a newer publish
+// of the opportunity overtook.
+func (s *Service) superseded(ctx context.Context, tenantID int32, oppID, version string) error {
+	newer := "a newer version"
+	if it, err := s.tbl.Get(ctx, sentKey(tenantID, oppID)); err == nil {
+		newer = it.String(attrSentVersion)
+	}
+	return &meter.PermanentError{Message: fmt.Sprintf("superseded: a newer publish of opportunity %s (ContentVersion %s) went out "+
+		"after this one (ContentVersion %s) was made; its older text is not sent — publish again to send the current article",
+		oppID, newer, version)}
 }
 
 // maxRecordAttempts bounds record's re-reads of an opportunity or gap that
