@@ -81,7 +81,7 @@ var measureOnly = map[string]bool{"batch-p.jsonl": true, "batch-q.jsonl": true, 
 	"batch-ah.jsonl": true, "batch-ai.jsonl": true, "batch-aj.jsonl": true, "batch-ak.jsonl": true, "batch-al.jsonl": true,
 	"batch-am.jsonl": true, "batch-an.jsonl": true, "batch-ao.jsonl": true,
 	"batch-ap.jsonl": true, "batch-aq.jsonl": true, "batch-ar.jsonl": true, "batch-at.jsonl": true, "batch-au.jsonl": true,
-	"batch-as.jsonl": true, "batch-av.jsonl": true, "batch-az.jsonl": true}
+	"batch-as.jsonl": true, "batch-av.jsonl": true, "batch-az.jsonl": true, "batch-aw.jsonl": true, "batch-ax.jsonl": true, "batch-ay.jsonl": true}
 
 func loadSentimentSets(t *testing.T) []sentimentSet {
 	t.Helper()

@@ -650,6 +650,17 @@ var heldoutFloors = map[string]struct{ mentionF1, verdict, sentiment, negatives,
 	// always capitalises after an article) raised it to 0.904 / 0.907
 	// (haz-19, haz-32, haz-52) and AQ (haq-69).
 	"batch-az.jsonl": {mentionF1: 0.90, verdict: 0.90, sentiment: 0.78, negatives: 1.00, startFound: 1.00},
+	// AW, AY (60 sentiment answers each) and AX (75 detection answers) were
+	// written blind during round 15 and shown to nobody tuning. Measured
+	// untouched on 773e0e5 (detect/2026.11-14): AW sentiment 43/59,
+	// negatives 16/16; AX mention F1 0.958, verdict 0.947, sentiment 26/34;
+	// AY sentiment 51/60, negatives 14/16. After round 15 (-15): AW 43/59,
+	// AX 0.958 / 0.947 / 27/34 (hax-45 fixed), AY 53/60 (hay-09, hay-21
+	// fixed); nothing broken. The next round's material; out of the
+	// calibration.
+	"batch-aw.jsonl": {mentionF1: 0.99, verdict: 0.98, sentiment: 0.72, negatives: 1.00, startFound: 1.00},
+	"batch-ax.jsonl": {mentionF1: 0.95, verdict: 0.94, sentiment: 0.79, negatives: 1.00, startFound: 1.00},
+	"batch-ay.jsonl": {mentionF1: 1.00, verdict: 1.00, sentiment: 0.88, negatives: 0.87, startFound: 1.00},
 }
 
 func TestHeldout(t *testing.T) {
