@@ -102,7 +102,8 @@ func (s *Server) deferChange(rq *Request, c webhooks.Change, resource string) er
 		return nil
 	}
 	ctx := rq.HTTP.Context()
-	if err := s.Webhooks.CheckChange(ctx, rq.Principal.TenantID, c); err != nil {
+	url, err := s.Webhooks.CheckChange(ctx, rq.Principal.TenantID, c)
+	if err != nil {
 		return webhookError(err, "webhook subscription")
 	}
 	shown, err := json.Marshal(c.Shown())
@@ -117,6 +118,9 @@ func (s *Server) deferChange(rq *Request, c webhooks.Change, resource string) er
 		return err
 	}
 	r.Gate, r.Payload, r.ApplyData = approvals.GateNone, shown, apply
+	// A reviewer of an update or a delete sees which endpoint it touches,
+	// not only the subscription's id.
+	r.ResourceTitle = &url
 	held := &deferred{request: approvalDto(r)}
 	// The 202 is the key's answer from the moment the request exists: a
 	// retry replays it, before the review and after it, and never holds

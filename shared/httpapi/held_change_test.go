@@ -197,3 +197,28 @@ func TestRevokedAgentsRequestsCannotBeApproved(t *testing.T) {
 	}
 	e.review(t, apitest.KeyAPublish, id, "reject").Decode(t, 200, &map[string]any{})
 }
+
+// TestHeldChangeShowsItsEndpoint: a reviewer of an L0 agent's held
+// subscription change sees the endpoint it touches as resourceTitle — the
+// new URL of a create, the current URL of the subscription an update or a
+// delete acts on (an update that moves the URL still names the current
+// one; the new one is in the payload).
+func TestHeldChangeShowsItsEndpoint(t *testing.T) {
+	for _, c := range []struct {
+		name, method, path, body, want string
+	}{
+		{"create", "POST", "/api/v1/webhooks", `{"url":"https://hooks.acmenotes.com/new","secret":"agent-chosen-secret-0001"}`, "https://hooks.acmenotes.com/new"},
+		{"update", "PUT", "/api/v1/webhooks/{sub}", `{"url":"https://hooks.acmenotes.com/moved"}`, "https://hooks.acmenotes.com/current"},
+		{"delete", "DELETE", "/api/v1/webhooks/{sub}", "", "https://hooks.acmenotes.com/current"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			e := newPublishEnv(t)
+			sub := subscribe(t, e, "https://hooks.acmenotes.com/current")
+			id := heldChange(t, e, c.method, strings.ReplaceAll(c.path, "{sub}", sub), c.body)
+			p := e.pending(t)
+			if len(p) != 1 || p[0]["id"] != id || p[0]["resourceTitle"] != c.want {
+				t.Fatalf("pending %v: want resourceTitle %q", p, c.want)
+			}
+		})
+	}
+}

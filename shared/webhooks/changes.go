@@ -111,24 +111,26 @@ func (c Change) patch() Patch {
 // the subscription of an update or delete exists (ErrNotFound), the
 // members are valid. A create needs its own secret: a generated one could
 // not be shown to the agent, whose change is applied later by a reviewer.
-func (s *Service) CheckChange(ctx context.Context, tenantID int32, c Change) error {
+// It returns the URL the change is about, for the reviewer: the new
+// subscription's, or the current URL of the one updated or deleted.
+func (s *Service) CheckChange(ctx context.Context, tenantID int32, c Change) (url string, err error) {
 	switch c.Action {
 	case ChangeCreate:
 		if c.Secret == nil {
-			return validation.Field("secret", "is required when the subscription waits for approval: a generated secret could not be shown to you")
+			return "", validation.Field("secret", "is required when the subscription waits for approval: a generated secret could not be shown to you")
 		}
-		_, _, err := s.newSubscription(tenantID, c.subscription())
-		return err
+		sub, _, err := s.newSubscription(tenantID, c.subscription())
+		return sub.URL, err
 	case ChangeUpdate:
 		sub, err := s.GetSubscription(ctx, tenantID, c.SubscriptionID)
 		if err != nil {
-			return err
+			return "", err
 		}
 		_, err = s.patched(sub, c.patch())
-		return err
+		return sub.URL, err
 	case ChangeDelete:
-		_, err := s.GetSubscription(ctx, tenantID, c.SubscriptionID)
-		return err
+		sub, err := s.GetSubscription(ctx, tenantID, c.SubscriptionID)
+		return sub.URL, err
 	}
-	return validation.Field("action", "unknown change %q", c.Action)
+	return "", validation.Field("action", "unknown change %q", c.Action)
 }
