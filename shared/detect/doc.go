@@ -692,7 +692,8 @@
 // elsewhere. A place, a person or a character that shares a brand's name
 // and is no dictionary word ("Patagonia" the region, "Johannes Müller",
 // "the Oracle" of a film) counts as the brand, unless the answer marks it
-// as a natural kind, a sign or an event (above). The evidence weights were tuned on the
+// as a natural kind, a sign or an event, or an article governs a name
+// English always capitalises as another thing (properNamesake, above). The evidence weights were tuned on the
 // corpus in testdata/corpus (make eval). Sentences end at
 // ". ", "! ", "? ", CJK full stops and line breaks (not after list numbers
 // or a few abbreviations), so other abbreviations split sentences. Inflected
