@@ -94,14 +94,26 @@ func FuzzDetect(f *testing.F) {
 	} {
 		f.Add(tc[0], tc[1])
 	}
+	// A name of two letters, ranked first at the very end of the answer:
+	// rules that look a few bytes past a mention once read beyond the
+	// text's end there ("The best TV brand is LG").
+	for _, tc := range [][2]string{
+		{"The best TV brand is LG", "best tv brand"}, {"Buy LG", "best tv brand"}, {"I recommend LG", "which tv to buy"},
+		{"LG", "best tv"}, {"HP or LG", "best laptop brand for students"}, {"LG is one of", "best tv brand"},
+	} {
+		f.Add(tc[0], tc[1])
+	}
 	d := New(propEntities[0], propEntities[1:])
+	short := New(Entity{Name: "LG", Domains: []string{"lg.com"}}, []Entity{{Name: "HP"}, {Name: "Acme"}})
 	f.Fuzz(func(t *testing.T, text, query string) {
 		r := d.Detect(text, []Citation{{URL: text}})
 		checkInvariants(t, text, r)
-		a, err := d.Analyze(context.Background(), Input{Text: text, Citations: []Citation{{URL: text}}, Query: query})
-		if err != nil {
-			t.Fatal(err)
+		for _, d := range []*Detector{d, short} {
+			a, err := d.Analyze(context.Background(), Input{Text: text, Citations: []Citation{{URL: text}}, Query: query})
+			if err != nil {
+				t.Fatal(err)
+			}
+			checkInvariants(t, text, a)
 		}
-		checkInvariants(t, text, a)
 	})
 }

@@ -829,7 +829,10 @@ func (an *analysis) optionsAnnounced(pos, end int) bool {
 	text := an.text
 	if !hasWordIn(text[:pos], optionCounts) {
 		i := strings.Index(text[pos:end], " of ")
-		if w, _ := wordAtAny(text[:end], pos+i+len(" of ")); i < 0 || !inSet(optionCounts, w) {
+		if i < 0 {
+			return false
+		}
+		if w, _ := wordAtAny(text[:end], pos+i+len(" of ")); !inSet(optionCounts, w) {
 			return false
 		}
 	}
