@@ -398,7 +398,15 @@ func AutonomyOp(ctx context.Context, tbl store.Table, tenantID int32, keyID stri
 	if len(items) == 0 {
 		return Key{}, store.Op{}, ErrKeyNotFound
 	}
-	it := items[0]
+	// The index only finds the item: its copy lags the table in DynamoDB, and
+	// a condition built on a stale copy (just after a revocation) would fail
+	// every retry until the index caught up. The table's read is consistent.
+	it, err := tbl.Get(ctx, items[0].Key())
+	if errors.Is(err, store.ErrNotFound) {
+		return Key{}, store.Op{}, ErrKeyNotFound
+	} else if err != nil {
+		return Key{}, store.Op{}, fmt.Errorf("auth: read key: %w", err)
+	}
 	rec, err := store.Doc[Key](it)
 	if err != nil {
 		return Key{}, store.Op{}, err

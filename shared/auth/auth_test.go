@@ -261,3 +261,52 @@ func FuzzAuthenticate(f *testing.F) {
 		}
 	})
 }
+
+// laggingIndex answers index queries from a copy of the table taken
+// earlier, as a DynamoDB global secondary index can just after a write.
+type laggingIndex struct {
+	store.Table
+	index store.Table
+}
+
+func (l laggingIndex) Query(ctx context.Context, q store.Query) (store.Page, error) {
+	if q.Index != "" {
+		return l.index.Query(ctx, q)
+	}
+	return l.Table.Query(ctx, q)
+}
+
+// TestAutonomyOpReadsTheKeyNotItsIndexCopy: a key revoked a moment ago
+// whose index copy still shows it live is read as revoked, and the op's
+// condition holds against the table (a condition built on the stale copy
+// failed every retry of an approve until the index caught up).
+func TestAutonomyOpReadsTheKeyNotItsIndexCopy(t *testing.T) {
+	ctx := context.Background()
+	keys, tbl := newKeys(t)
+	_, rec, err := keys.Create(ctx, auth.NewKey{TenantID: 3, Scopes: []auth.Scope{auth.ScopeReadWrite}, IsAgent: true, Autonomy: auth.L0})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The index as it stands before the revocation: a copy of the key's item.
+	before := embedded.NewMemory()
+	items, err := store.All(ctx, tbl, store.Query{Index: store.IndexGSI1, PK: "TENANT#3#APIKEYS"})
+	if err != nil || len(items) != 1 {
+		t.Fatalf("the tenant's keys: %v %d", err, len(items))
+	}
+	if err := before.Put(ctx, items[0], store.Cond{}); err != nil {
+		t.Fatal(err)
+	}
+	if ok, err := keys.Revoke(ctx, 3, rec.ID); err != nil || !ok {
+		t.Fatalf("revoke: %v %v", ok, err)
+	}
+	key, op, err := auth.AutonomyOp(ctx, laggingIndex{Table: tbl, index: before}, 3, rec.ID, auth.L1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if key.RevokedAt == nil {
+		t.Fatal("the key read through a lagging index is not revoked")
+	}
+	if err := tbl.TransactWrite(ctx, store.CheckOp(op.Key, op.Cond)); err != nil {
+		t.Fatalf("the op's condition fails against the table: %v", err)
+	}
+}

@@ -271,7 +271,7 @@ var errorDocs = map[string]errorDoc{
 		Example: "the daily credit ceiling is reached"},
 	CodeInsufficientCredits: {Meaning: "the credit balance cannot cover the operation's price",
 		Example: "not enough credits for this operation"},
-	CodeInvalidState: {Meaning: "the opportunity's status does not allow this action (details.status is its status, details.allowed the statuses that would); nothing was stored or charged",
+	CodeInvalidState: {Meaning: "the record's state does not allow this action; nothing was stored or charged. On an opportunity: details.status is its status, details.allowed the statuses that would. On an approval's approve: the requesting key was revoked, details.allowed is [\"reject\"]",
 		Example: "opportunity 01m8… is open; generate content needs it to be brief_ready or content_ready or published",
 		Details: map[string]any{"status": "open", "allowed": []string{"brief_ready", "content_ready", "published"}}, Extension: true},
 	CodeAlreadyExists: {Meaning: "another record of the tenant holds this unique value (a query's text, a competitor's name; case and spacing ignored); details.id names it",

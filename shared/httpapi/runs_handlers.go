@@ -60,7 +60,7 @@ func (s *Server) runSubject(rq *Request, id int32, pfs []string, samples int) (s
 	}
 	// The price ceiling, as the other held jobs' summaries show theirs: a run
 	// that is partial is charged only for the platforms that answered.
-	cost := len(pfs) * samples * runs.PricePerPlatformSample
+	cost := runs.Cost(pfs, samples)
 	summary := fmt.Sprintf("run query:%d %q on %s, %d sample(s) each (up to %d credits)", id, q.Text, strings.Join(pfs, ", "), samples, cost)
 	return summary, approvals.Subject{ResourceTitle: &q.Text, QueryText: &q.Text}, nil
 }

@@ -370,7 +370,7 @@ func (s *Service) record(ctx context.Context, in DeliverInput, p Params, d desti
 			entry.Outcome = audit.OutcomeFailed
 			entry.Detail += "; not recorded: a newer publish of the opportunity was sent meanwhile"
 			_ = audit.NewLog(s.tbl).Append(ctx, entry)
-			return s.superseded(ctx, in.TenantID, o.ID, res.ContentVersion)
+			return s.superseded(ctx, in.TenantID, o.ID, res.ContentVersion, true)
 		}
 		if errors.As(err, &txe) {
 			recorded, changed := recordConflict(txe.Index, len(gapOps))
@@ -409,7 +409,7 @@ func (s *Service) claimSend(ctx context.Context, tenantID int32, oppID, version 
 	err := s.tbl.Put(ctx, store.Item{store.AttrPK: k.PK, store.AttrSK: k.SK, attrSentVersion: version},
 		store.Or(store.NotExists(), store.Le(attrSentVersion, version)))
 	if errors.Is(err, store.ErrConditionFailed) {
-		return s.superseded(ctx, tenantID, oppID, version)
+		return s.superseded(ctx, tenantID, oppID, version, false)
 	}
 	if err != nil {
 		return meter.StoreErr("claim the newest version", err)
@@ -418,15 +418,19 @@ func (s *Service) claimSend(ctx context.Context, tenantID int32, oppID, version 
 }
 
 // superseded is the failure of a publish of version that a newer publish
-// of the opportunity overtook.
-func (s *Service) superseded(ctx context.Context, tenantID int32, oppID, version string) error {
+// of the opportunity overtook: before it was sent, or (sent) after it was
+// sent and before it was recorded, when the newer one is the live one.
+func (s *Service) superseded(ctx context.Context, tenantID int32, oppID, version string, sent bool) error {
 	newer := "a newer version"
 	if it, err := s.tbl.Get(ctx, sentKey(tenantID, oppID)); err == nil {
 		newer = it.String(attrSentVersion)
 	}
+	what := "its older text is not sent — publish again to send the current article"
+	if sent {
+		what = "it was sent but is not recorded as live: the newer version is the live one"
+	}
 	return &meter.PermanentError{Message: fmt.Sprintf("superseded: a newer publish of opportunity %s (ContentVersion %s) went out "+
-		"after this one (ContentVersion %s) was made; its older text is not sent — publish again to send the current article",
-		oppID, newer, version)}
+		"after this one (ContentVersion %s) was made; %s", oppID, newer, version, what)}
 }
 
 // maxRecordAttempts bounds record's re-reads of an opportunity or gap that

@@ -268,7 +268,7 @@ func (s *Service) Start(ctx context.Context, r Request) (Accepted, error) {
 	if r.Samples == 0 {
 		r.Samples = DefaultSamples
 	}
-	cost := int64(len(plats) * r.Samples * PricePerPlatformSample)
+	cost := Cost(plats, r.Samples)
 	qid := q.ID
 	job := jobs.Job{
 		ID: ids.ULID(now), TenantID: r.TenantID, Type: jobs.TypeQueryRun, Status: jobs.StatusQueued,
@@ -320,6 +320,12 @@ func (s *Service) LastRunOnApproval(ctx context.Context, r approvals.Request) (a
 	}
 	op, err := queries.LastRunOp(r.TenantID, *j.QueryID, j.ID, s.Now())
 	return approvals.Applied{Ops: []store.Op{op}, ResourceRef: r.ResourceRef}, err
+}
+
+// Cost is the most a run of samples on platforms may cost (the credits its
+// job holds): a platform named twice runs once.
+func Cost(platforms []string, samples int) int64 {
+	return int64(len(dedupe(platforms)) * samples * PricePerPlatformSample)
 }
 
 func dedupe(in []string) []string {

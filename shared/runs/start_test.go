@@ -348,3 +348,22 @@ func TestCreditThresholdEventsOnce(t *testing.T) {
 		}
 	})
 }
+
+// TestCost: what a run may cost, as held and as a held run's summary
+// shows it — a platform named twice runs (and costs) once.
+func TestCost(t *testing.T) {
+	for _, c := range []struct {
+		platforms []string
+		samples   int
+		want      int64
+	}{
+		{[]string{"chatgpt"}, 1, 1},
+		{[]string{"chatgpt", "perplexity", "gemini"}, 3, 9},
+		{[]string{"chatgpt", "chatgpt"}, 2, 2},
+		{nil, 5, 0},
+	} {
+		if got := runs.Cost(c.platforms, c.samples); got != c.want {
+			t.Errorf("Cost(%v, %d) = %d, want %d", c.platforms, c.samples, got, c.want)
+		}
+	}
+}
