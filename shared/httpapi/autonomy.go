@@ -49,11 +49,16 @@ var autonomyDocs = map[Autonomy]string{
 		"409 approval_pending while one waits).",
 }
 
+// describeJob tells a reviewer what a held job is about: its one-line
+// summary and its subject. It runs only for a held job, once the job is
+// built (and the request's prechecks have found its resource).
+type describeJob func(ctx context.Context, job *jobs.Job) (string, approvals.Subject, error)
+
 // heldJob returns the Prepare of a job-creating write: for a caller that
 // needs approval first (an L0 agent), the job is held back and the
 // approval request, whose payload is what will run, joins the job's
 // transaction; otherwise prev as it is.
-func (s *Server) heldJob(rq *Request, action, resource, summary string, subj approvals.Subject, payload any,
+func (s *Server) heldJob(rq *Request, action, resource string, describe describeJob, payload any,
 	prev func(context.Context, *jobs.Job) (meter.Prepared, error)) func(context.Context, *jobs.Job) (meter.Prepared, error) {
 	if rq.Route == nil || rq.Route.Autonomy != AutonomyHeldJob || !approvals.Gated(rq.Principal, action) {
 		return prev
@@ -65,6 +70,10 @@ func (s *Server) heldJob(rq *Request, action, resource, summary string, subj app
 			if prep, err = prev(ctx, job); err != nil {
 				return prep, err
 			}
+		}
+		summary, subj, err := describe(ctx, job)
+		if err != nil {
+			return prep, err
 		}
 		h, err := approvals.Hold(ctx, s.Approvals.Table(), rq.Principal, action, resource, summary, subj, payload, job)
 		if err != nil {

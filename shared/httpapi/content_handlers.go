@@ -1,6 +1,7 @@
 package httpapi
 
 import (
+	"context"
 	"errors"
 	"strconv"
 	"time"
@@ -11,10 +12,10 @@ import (
 	"github.com/brandlens/brandlens/shared/credits"
 	"github.com/brandlens/brandlens/shared/gaps"
 	"github.com/brandlens/brandlens/shared/idempotency"
+	"github.com/brandlens/brandlens/shared/jobs"
 	"github.com/brandlens/brandlens/shared/meter"
 	"github.com/brandlens/brandlens/shared/opportunities"
 	"github.com/brandlens/brandlens/shared/runs"
-	"github.com/brandlens/brandlens/shared/tenants"
 	"github.com/brandlens/brandlens/shared/timeline"
 	"github.com/brandlens/brandlens/shared/validation"
 )
@@ -144,11 +145,7 @@ func (s *Server) postRescore(rq *Request, in rescoreIn) (JobAccepted, error) {
 // router claimed, and creates the job.
 func (s *Server) createJob(rq *Request, req meter.Request) (JobAccepted, error) {
 	req.Idempotency = rq.Idempotency
-	subj, err := s.jobSubject(rq, req)
-	if err != nil {
-		return JobAccepted{}, err
-	}
-	req.Prepare = s.heldJob(rq, req.Action, req.Resource, jobSummary(req.Action, req.Resource, req.Cost), subj, req.Params, req.Prepare)
+	req.Prepare = s.heldJob(rq, req.Action, req.Resource, s.describeMetered(rq, req.Action, req.Resource), req.Params, req.Prepare)
 	acc, err := s.Meter.Create(rq.HTTP.Context(), req)
 	if err != nil {
 		return JobAccepted{}, jobError(err)
@@ -156,31 +153,23 @@ func (s *Server) createJob(rq *Request, req meter.Request) (JobAccepted, error) 
 	return s.jobAccepted(rq, acc.Job)
 }
 
-// jobSubject is what a reviewer is shown of a metered job an L0 agent
-// asked for: the opportunity's title and query (brief, article), or the
-// brand profile's name (detection, re-scoring). Keys that are not held
-// read nothing; a resource that does not exist is left to the job's
-// precheck (404).
-func (s *Server) jobSubject(rq *Request, req meter.Request) (approvals.Subject, error) {
-	if !approvals.Gated(rq.Principal, req.Action) {
-		return approvals.Subject{}, nil
-	}
-	ctx, tid := rq.HTTP.Context(), rq.Principal.TenantID
-	switch {
-	case req.OpportunityID != nil:
-		o, err := s.Opportunities.Get(ctx, tid, *req.OpportunityID)
-		if errors.Is(err, opportunities.ErrNotFound) {
-			return approvals.Subject{}, nil
+// describeMetered describes a held metered job: its price, and the
+// opportunity's title and query (brief, article) or the brand profile's
+// name (detection, re-scoring).
+func (s *Server) describeMetered(rq *Request, action, resource string) describeJob {
+	return func(ctx context.Context, job *jobs.Job) (string, approvals.Subject, error) {
+		summary := jobSummary(action, resource, job.CreditsReserved)
+		tid := rq.Principal.TenantID
+		switch {
+		case job.OpportunityID != nil:
+			o, err := s.Opportunities.Get(ctx, tid, *job.OpportunityID)
+			return summary, approvals.Subject{ResourceTitle: &o.Title, QueryText: &o.QueryText}, err
+		case job.BrandProfileID != nil:
+			b, err := s.Tenants.Brand(ctx, tid, *job.BrandProfileID)
+			return summary, approvals.Subject{ResourceTitle: &b.Name}, err
 		}
-		return approvals.Subject{ResourceTitle: &o.Title, QueryText: &o.QueryText}, err
-	case req.BrandProfileID != nil:
-		b, err := s.Tenants.Brand(ctx, tid, *req.BrandProfileID)
-		if errors.Is(err, tenants.ErrNotFound) {
-			return approvals.Subject{}, nil
-		}
-		return approvals.Subject{ResourceTitle: &b.Name}, err
+		return summary, approvals.Subject{}, nil
 	}
-	return approvals.Subject{}, nil
 }
 
 // jobError maps the typed errors of the job-creating writes (runs and

@@ -1,6 +1,7 @@
 package httpapi
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"strings"
@@ -9,7 +10,6 @@ import (
 
 	"github.com/brandlens/brandlens/shared/audit"
 	"github.com/brandlens/brandlens/shared/jobs"
-	"github.com/brandlens/brandlens/shared/queries"
 	"github.com/brandlens/brandlens/shared/runs"
 	"github.com/brandlens/brandlens/shared/validation"
 )
@@ -26,14 +26,10 @@ func (s *Server) postQueryRun(rq *Request, in runIn) (JobAccepted, error) {
 		samples = int(*in.Body.Samples)
 	}
 	resource := audit.Resource("query", in.ID)
-	summary, subj, err := s.runSubject(rq, in.ID, in.Body.Platforms, samples)
-	if err != nil {
-		return JobAccepted{}, err
-	}
 	acc, err := s.Runs.Start(rq.HTTP.Context(), runs.Request{
 		TenantID: rq.Principal.TenantID, QueryID: in.ID, Platforms: in.Body.Platforms, Samples: samples,
 		Idempotency: rq.Idempotency, Actor: audit.ActorOf(rq.Principal),
-		Prepare: s.heldJob(rq, runs.ActionRun, resource, summary, subj, in.Body, nil),
+		Prepare: s.heldJob(rq, runs.ActionRun, resource, s.describeRun(rq, in.ID), in.Body, nil),
 	})
 	if err != nil {
 		return JobAccepted{}, runError(err)
@@ -41,28 +37,19 @@ func (s *Server) postQueryRun(rq *Request, in runIn) (JobAccepted, error) {
 	return s.jobAccepted(rq, acc.Job)
 }
 
-// runSubject is what a reviewer is shown of a run an L0 agent asked for:
-// the query's text, the platforms the request names (all the query's
-// when it names none) and what it may cost. Keys that are not held read nothing; a query that
-// does not exist is left to Start's 404.
-func (s *Server) runSubject(rq *Request, id int32, pfs []string, samples int) (string, approvals.Subject, error) {
-	if !approvals.Gated(rq.Principal, runs.ActionRun) {
-		return "", approvals.Subject{}, nil
+// describeRun describes a held run for its reviewer: the query's text, the
+// platforms and samples the job runs, and the most it may cost (a partial
+// run is charged only for the platforms that answered).
+func (s *Server) describeRun(rq *Request, id int32) describeJob {
+	return func(ctx context.Context, job *jobs.Job) (string, approvals.Subject, error) {
+		q, err := s.Queries.Get(ctx, rq.Principal.TenantID, id)
+		if err != nil {
+			return "", approvals.Subject{}, err
+		}
+		summary := fmt.Sprintf("run query:%d %q on %s, %d sample(s) each (up to %d credits)",
+			id, q.Text, strings.Join(job.Platforms, ", "), job.Samples, job.CreditsReserved)
+		return summary, approvals.Subject{ResourceTitle: &q.Text, QueryText: &q.Text}, nil
 	}
-	q, err := s.Queries.Get(rq.HTTP.Context(), rq.Principal.TenantID, id)
-	if errors.Is(err, queries.ErrNotFound) {
-		return "", approvals.Subject{}, nil
-	} else if err != nil {
-		return "", approvals.Subject{}, err
-	}
-	if pfs == nil {
-		pfs = q.Platforms
-	}
-	// The price ceiling, as the other held jobs' summaries show theirs: a run
-	// that is partial is charged only for the platforms that answered.
-	cost := runs.Cost(pfs, samples)
-	summary := fmt.Sprintf("run query:%d %q on %s, %d sample(s) each (up to %d credits)", id, q.Text, strings.Join(pfs, ", "), samples, cost)
-	return summary, approvals.Subject{ResourceTitle: &q.Text, QueryText: &q.Text}, nil
 }
 
 // jobAccepted is the 202 answer of a write that created (or, for a key
