@@ -317,20 +317,7 @@ func (l *Ledger) checkLow(ctx context.Context, tenantID int32, b Balance, now ti
 	if err != nil {
 		return false, err
 	}
-	evOp, err := outbox.Op(ev)
-	if err != nil {
-		return false, err
-	}
-	err = l.tbl.TransactWrite(ctx,
-		store.UpdateOp(lowStateKey(tenantID), store.Update{Set: map[string]any{"low": true}}, store.Ne("low", true)),
-		evOp)
-	switch {
-	case err == nil:
-		return true, nil
-	case errors.Is(err, store.ErrConditionFailed):
-		return false, nil // already low
-	}
-	return false, fmt.Errorf("credits: credit.low: %w", err)
+	return l.fireOnce(ctx, lowStateKey(tenantID), "low", true, ev) // false: already low
 }
 
 // checkCeiling appends today's credit.ceiling_reached when the committed
@@ -345,19 +332,23 @@ func (l *Ledger) checkCeiling(ctx context.Context, tenantID int32, b Balance, ce
 	if err != nil {
 		return false, err
 	}
+	return l.fireOnce(ctx, ceilingStateKey(tenantID), "day", now.Format("20060102"), ev) // false: already reached today
+}
+
+// fireOnce appends ev together with setting the state item's attr to v, on
+// the condition that it does not hold v already: of racing writers, one
+// appends the event and the others see it fired (false).
+func (l *Ledger) fireOnce(ctx context.Context, state store.Key, attr string, v any, ev outbox.Event) (fired bool, err error) {
 	evOp, err := outbox.Op(ev)
 	if err != nil {
 		return false, err
 	}
-	day := now.Format("20060102")
-	err = l.tbl.TransactWrite(ctx,
-		store.UpdateOp(ceilingStateKey(tenantID), store.Update{Set: map[string]any{"day": day}}, store.Ne("day", day)),
-		evOp)
+	err = l.tbl.TransactWrite(ctx, store.UpdateOp(state, store.Update{Set: map[string]any{attr: v}}, store.Ne(attr, v)), evOp)
 	switch {
 	case err == nil:
 		return true, nil
 	case errors.Is(err, store.ErrConditionFailed):
-		return false, nil // already reached today
+		return false, nil
 	}
-	return false, fmt.Errorf("credits: credit.ceiling_reached: %w", err)
+	return false, fmt.Errorf("credits: %s: %w", ev.Type, err)
 }
