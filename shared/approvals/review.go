@@ -134,9 +134,13 @@ func (s *Service) Review(ctx context.Context, tenantID int32, id string, d Decis
 		ops = append(ops, change...)
 		err = s.tbl.TransactWrite(ctx, ops...)
 		var txe *store.TxConditionError
+		var refused error
+		if errors.As(err, &txe) {
+			refused = at.refused(txe.Index)
+		}
 		switch {
-		case errors.As(err, &txe) && at.refused(txe.Index) != nil:
-			return Outcome{}, &ApplyError{Err: at.refused(txe.Index)}
+		case refused != nil:
+			return Outcome{}, &ApplyError{Err: refused}
 		case errors.As(err, &txe) && txe.Index == jobCheck:
 			consume = false // the job ended meanwhile: the approval stays for another
 			continue

@@ -278,8 +278,8 @@ func (r *Repo) Update(ctx context.Context, tenantID, id int32, ch Change) (Compe
 			}
 		}
 		// isActive says whether the competitor counts in detection and gaps;
-		// dismissal is what stops it, so the two always move together (set
-		// on every write, which also mends records dismissed before).
+		// dismissal is what stops it, so the two always move together (as
+		// UnmarshalJSON reads them).
 		c.IsActive = !c.IsDismissed
 		if reflect.DeepEqual(c, old) {
 			return old, nil

@@ -101,7 +101,7 @@ func NewAnalyzer(brand tenants.Brand, comps []competitors.Competitor) *Analyzer 
 	var tracked []competitors.Competitor
 	var ents []detect.Entity
 	for _, c := range comps {
-		if c.IsActive && !c.IsDismissed && c.Name != nil {
+		if c.IsActive && c.Name != nil {
 			tracked = append(tracked, c)
 			ents = append(ents, detect.Entity{Name: *c.Name, Aliases: c.Aliases, Domains: c.Domains})
 		}

@@ -206,7 +206,7 @@ func (s *Service) Request(ctx context.Context, a Ask) (meter.Request, error) {
 				return meter.Prepared{}, err
 			}
 			guards, p.ApprovalID = g, id
-		case a.Principal.IsAgent && a.Principal.Autonomy != auth.L2:
+		case a.Principal.Level() != auth.L2:
 			g, id, err := s.useApproval(ctx, tenantID, slot, job.ID)
 			if err != nil {
 				return meter.Prepared{}, err

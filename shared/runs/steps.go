@@ -604,7 +604,7 @@ func entity(name string, aliases, domains []string) detect.Entity {
 func activeCompetitors(cs []competitors.Competitor) []competitors.Competitor {
 	var out []competitors.Competitor
 	for _, c := range cs {
-		if c.IsActive && !c.IsDismissed && c.Name != nil {
+		if c.IsActive && c.Name != nil {
 			out = append(out, c)
 		}
 	}

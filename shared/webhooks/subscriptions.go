@@ -256,8 +256,9 @@ type ChangeOps struct {
 	Ops []store.Op
 	// ResourceRef names the subscription changed (a create's new id).
 	ResourceRef string
-	// Refused is the error a failed condition of Ops[i] answers; nil when
-	// the subscription changed meanwhile and the change is prepared again.
+	// Refused is the error a failed condition of Ops[i] answers; nil (or a
+	// nil Refused) when the subscription changed meanwhile and the change
+	// is prepared again.
 	Refused func(i int) error
 }
 
@@ -268,7 +269,7 @@ func (s *Service) commit(ctx context.Context, c ChangeOps, what string) error {
 	}
 	err := s.tbl.TransactWrite(ctx, c.Ops...)
 	var txe *store.TxConditionError
-	if errors.As(err, &txe) {
+	if errors.As(err, &txe) && c.Refused != nil {
 		if refused := c.Refused(txe.Index); refused != nil {
 			return refused
 		}
@@ -396,7 +397,7 @@ func (s *Service) UpdateSubscription(ctx context.Context, tenantID int32, id str
 // that stores it, conditional on the document read; none when nothing
 // changes, so that updatedAt says when something did.
 func (s *Service) updateOps(ctx context.Context, tenantID int32, id string, p Patch) (Subscription, ChangeOps, error) {
-	c := ChangeOps{ResourceRef: resourceRef(id), Refused: func(int) error { return nil }}
+	c := ChangeOps{ResourceRef: resourceRef(id)}
 	snap, err := s.readSubscription(ctx, tenantID, id)
 	if err != nil {
 		return Subscription{}, ChangeOps{}, err
