@@ -226,7 +226,7 @@ func (s *Service) reviewOps(ctx context.Context, snap store.Snapshot[Request], d
 	}
 	ops = append(ops, auditOp)
 	out := Outcome{Request: r, Stats: st}
-	key, keyOp, err := auth.AutonomyOp(ctx, s.tbl, r.TenantID, r.RequestedBy, auth.L0)
+	key, err := auth.ReadKey(ctx, s.tbl, r.TenantID, r.RequestedBy)
 	switch {
 	case errors.Is(err, auth.ErrKeyNotFound):
 		// A request of a key since removed: nothing to promote.
@@ -237,10 +237,10 @@ func (s *Service) reviewOps(ctx context.Context, snap store.Snapshot[Request], d
 		return Outcome{}, 0, nil, ErrRequesterRevoked
 	case d.Approve && Earned(key.Autonomy, st) == key.Autonomy:
 		// Approved only if the key is not revoked meanwhile.
-		ops = append(ops, store.CheckOp(keyOp.Key, keyOp.Cond))
+		ops = append(ops, key.Unchanged())
 	case key.IsAgent && key.RevokedAt == nil:
 		if to := Earned(key.Autonomy, st); to != key.Autonomy {
-			_, keyOp, err = auth.AutonomyOp(ctx, s.tbl, r.TenantID, r.RequestedBy, to)
+			keyOp, err := key.AutonomyOp(to)
 			if err != nil {
 				return Outcome{}, 0, nil, err
 			}

@@ -338,85 +338,100 @@ func (k *Keys) Revoke(ctx context.Context, tenantID int32, keyID string) (revoke
 // outbox event api_key.revoked), so that they happen exactly when the
 // revocation does.
 func (k *Keys) RevokeWith(ctx context.Context, tenantID int32, keyID string, extra func(Key) ([]store.Op, error)) (revoked bool, err error) {
-	items, err := k.listItems(ctx, tenantID)
+	sk, err := ReadKey(ctx, k.tbl, tenantID, keyID)
 	if err != nil {
 		return false, err
 	}
-	for _, it := range items {
-		if it.String(store.AttrGSI1SK) != keyID {
-			continue
-		}
-		rec, err := store.Doc[Key](it)
-		if err != nil {
-			return false, err
-		}
-		if rec.RevokedAt != nil {
-			return false, nil
-		}
-		now := k.now().UTC()
-		rec.RevokedAt = &now
-		doc, err := store.EncodeDoc(rec)
-		if err != nil {
-			return false, err
-		}
-		// The equality guard makes a concurrent second revoke lose cleanly.
-		ops := []store.Op{store.UpdateOp(it.Key(), store.Update{Set: map[string]any{store.AttrDoc: doc}},
-			store.Eq(store.AttrDoc, it.String(store.AttrDoc)))}
-		if extra != nil {
-			more, err := extra(rec)
-			if err != nil {
-				return false, err
-			}
-			ops = append(ops, more...)
-		}
-		err = k.tbl.TransactWrite(ctx, ops...)
-		var tce *store.TxConditionError
-		if errors.As(err, &tce) && tce.Index == 0 {
-			return false, nil
-		}
-		if err != nil {
-			return false, fmt.Errorf("auth: revoke key: %w", err)
-		}
-		return true, nil
+	if sk.RevokedAt != nil {
+		return false, nil
 	}
-	return false, ErrKeyNotFound
+	rec := sk.Key
+	now := k.now().UTC()
+	rec.RevokedAt = &now
+	// The equality guard makes a concurrent second revoke lose cleanly.
+	op, err := sk.replaceOp(rec)
+	if err != nil {
+		return false, err
+	}
+	ops := []store.Op{op}
+	if extra != nil {
+		more, err := extra(rec)
+		if err != nil {
+			return false, err
+		}
+		ops = append(ops, more...)
+	}
+	err = k.tbl.TransactWrite(ctx, ops...)
+	var tce *store.TxConditionError
+	if errors.As(err, &tce) && tce.Index == 0 {
+		return false, nil
+	}
+	if err != nil {
+		return false, fmt.Errorf("auth: revoke key: %w", err)
+	}
+	return true, nil
 }
 
-// AutonomyOp returns the key's record and the transaction op that sets its
-// autonomy level to to, conditional on the record being unchanged since it
-// was read (so a promotion joins the transaction that earned it, and a
-// concurrent revocation or promotion makes it fail instead of being lost).
-// It needs no key secret: keys are found by id through the tenant's index.
-func AutonomyOp(ctx context.Context, tbl store.Table, tenantID int32, keyID string, to Autonomy) (Key, store.Op, error) {
-	if !to.Valid() {
-		return Key{}, store.Op{}, fmt.Errorf("auth: unknown autonomy level %q", to)
-	}
+// StoredKey is a key's record as read from the table, with what a write
+// conditional on it being unchanged since needs.
+type StoredKey struct {
+	Key
+	item store.Item
+}
+
+// ReadKey reads the tenant's key of that id, without its secret: it is
+// found through the tenant's index, then read from the table, consistently
+// — the index's copy lags the table in DynamoDB, and a condition built on
+// a stale copy (just after a revocation) would fail every retry until the
+// index caught up.
+func ReadKey(ctx context.Context, tbl store.Table, tenantID int32, keyID string) (StoredKey, error) {
 	items, err := store.All(ctx, tbl, store.Query{Index: store.IndexGSI1, PK: tenantKeysPK(tenantID), SK: store.SKEq(keyID)})
 	if err != nil {
-		return Key{}, store.Op{}, fmt.Errorf("auth: find key: %w", err)
+		return StoredKey{}, fmt.Errorf("auth: find key: %w", err)
 	}
 	if len(items) == 0 {
-		return Key{}, store.Op{}, ErrKeyNotFound
+		return StoredKey{}, ErrKeyNotFound
 	}
-	// The index only finds the item: its copy lags the table in DynamoDB, and
-	// a condition built on a stale copy (just after a revocation) would fail
-	// every retry until the index caught up. The table's read is consistent.
 	it, err := tbl.Get(ctx, items[0].Key())
 	if errors.Is(err, store.ErrNotFound) {
-		return Key{}, store.Op{}, ErrKeyNotFound
+		return StoredKey{}, ErrKeyNotFound
 	} else if err != nil {
-		return Key{}, store.Op{}, fmt.Errorf("auth: read key: %w", err)
+		return StoredKey{}, fmt.Errorf("auth: read key: %w", err)
 	}
 	rec, err := store.Doc[Key](it)
 	if err != nil {
-		return Key{}, store.Op{}, err
+		return StoredKey{}, err
 	}
-	old := rec
+	return StoredKey{Key: rec, item: it}, nil
+}
+
+// unchanged is the condition that the key's record is still as read.
+func (k StoredKey) unchanged() store.Cond {
+	return store.Eq(store.AttrDoc, k.item.String(store.AttrDoc))
+}
+
+// Unchanged is the transaction check that the key's record is still as
+// read (not revoked nor promoted since).
+func (k StoredKey) Unchanged() store.Op { return store.CheckOp(k.item.Key(), k.unchanged()) }
+
+// AutonomyOp is the transaction op that sets the key's autonomy level to
+// to, conditional on the record being unchanged since it was read (so a
+// promotion joins the transaction that earned it, and a concurrent
+// revocation or promotion makes it fail instead of being lost).
+func (k StoredKey) AutonomyOp(to Autonomy) (store.Op, error) {
+	if !to.Valid() {
+		return store.Op{}, fmt.Errorf("auth: unknown autonomy level %q", to)
+	}
+	rec := k.Key
 	rec.Autonomy = to
+	return k.replaceOp(rec)
+}
+
+// replaceOp replaces the key's record by rec if it is unchanged since read.
+func (k StoredKey) replaceOp(rec Key) (store.Op, error) {
 	doc, err := store.EncodeDoc(rec)
 	if err != nil {
-		return Key{}, store.Op{}, err
+		return store.Op{}, err
 	}
-	return old, store.UpdateOp(it.Key(), store.Update{Set: map[string]any{store.AttrDoc: doc}},
-		store.Eq(store.AttrDoc, it.String(store.AttrDoc))), nil
+	return store.UpdateOp(k.item.Key(), store.Update{Set: map[string]any{store.AttrDoc: doc}}, k.unchanged()), nil
 }

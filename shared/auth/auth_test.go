@@ -276,11 +276,11 @@ func (l laggingIndex) Query(ctx context.Context, q store.Query) (store.Page, err
 	return l.Table.Query(ctx, q)
 }
 
-// TestAutonomyOpReadsTheKeyNotItsIndexCopy: a key revoked a moment ago
-// whose index copy still shows it live is read as revoked, and the op's
-// condition holds against the table (a condition built on the stale copy
+// TestReadKeyReadsTheKeyNotItsIndexCopy: a key revoked a moment ago
+// whose index copy still shows it live is read as revoked, and its
+// unchanged-check holds against the table (a condition built on the stale copy
 // failed every retry of an approve until the index caught up).
-func TestAutonomyOpReadsTheKeyNotItsIndexCopy(t *testing.T) {
+func TestReadKeyReadsTheKeyNotItsIndexCopy(t *testing.T) {
 	ctx := context.Background()
 	keys, tbl := newKeys(t)
 	_, rec, err := keys.Create(ctx, auth.NewKey{TenantID: 3, Scopes: []auth.Scope{auth.ScopeReadWrite}, IsAgent: true, Autonomy: auth.L0})
@@ -299,10 +299,11 @@ func TestAutonomyOpReadsTheKeyNotItsIndexCopy(t *testing.T) {
 	if ok, err := keys.Revoke(ctx, 3, rec.ID); err != nil || !ok {
 		t.Fatalf("revoke: %v %v", ok, err)
 	}
-	key, op, err := auth.AutonomyOp(ctx, laggingIndex{Table: tbl, index: before}, 3, rec.ID, auth.L1)
+	key, err := auth.ReadKey(ctx, laggingIndex{Table: tbl, index: before}, 3, rec.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
+	op := key.Unchanged()
 	if key.RevokedAt == nil {
 		t.Fatal("the key read through a lagging index is not revoked")
 	}
