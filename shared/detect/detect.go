@@ -187,7 +187,10 @@ type pattern struct {
 	level    uint8 // how common the word is (wordlist.go); 0 when not guarded
 	calendar bool  // a weekday or month name
 	proper   bool  // a word English always capitalises: a place, a people, a language, a person (wordlist.go)
-	domain   bool  // matched with domain boundaries
+	// properPlural: the plural of such a word ("Celtics"), a team's name
+	// rather than the place's (properNamesake)
+	properPlural bool
+	domain       bool // matched with domain boundaries
 }
 
 type entInfo struct {
@@ -252,7 +255,8 @@ func New(brand Entity, competitors []Entity, opts ...Option) *Detector {
 				lv = 0 // "Nestlé", "Škoda": the diacritics make it a name, not "nestle"
 			}
 			proper := lv == 0 && isASCII(form) && properLevel(f) > 0
-			d.pats = append(d.pats, pattern{folded: f, common: lv > 0, proper: proper, level: lv, calendar: calendarWords[f]})
+			plural := proper && strings.HasSuffix(f, "s") && properLevel(f[:len(f)-1]) > 0
+			d.pats = append(d.pats, pattern{folded: f, common: lv > 0, proper: proper, properPlural: plural, level: lv, calendar: calendarWords[f]})
 			d.folded[f] = true
 		}
 		p := &d.pats[i]

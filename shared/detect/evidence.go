@@ -2472,8 +2472,7 @@ func (an *analysis) guardNamesakes() {
 // a query (Detect) that is unknown, and the name stays the brand. Not its
 // plural, a team's ("the Celtics").
 func (an *analysis) properNamesake(c *cand, rec *sentRec) bool {
-	f := an.d.pats[c.pat].folded
-	if !an.d.pats[c.pat].proper || strings.HasSuffix(f, "s") && properLevel(f[:len(f)-1]) > 0 ||
+	if p := an.d.pats[c.pat]; !p.proper || p.properPlural ||
 		an.query == "" || an.queryNamed > 1 ||
 		!inSet(articles, prevToken(an.text, rec.rawStart, c.start).word) || an.nonEnglish() {
 		return false

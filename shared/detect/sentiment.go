@@ -1350,9 +1350,10 @@ func (an *analysis) topicSpans(spans [][2]int) [][2]int {
 		}
 		brand, other := an.entitiesIn(s, e)
 		item := listItem(text, s)
-		head := strings.HasPrefix(text[s:e], "#") || lineHead(text, s)
+		lh := lineHead(text, s)
+		head := strings.HasPrefix(text[s:e], "#") || lh
 		lb, lo := brand, other // what the heading names
-		if lineHead(text, s) && (brand || other) {
+		if lh && (brand || other) {
 			// lists.go: a rival named in passing in an item ("- not as fine
 			// as on a Philips") or after a bold lead that names the brand
 			// ("**Monos** … recuerda a Rimowa") opens no section
