@@ -26,20 +26,26 @@ func (r *Route) auditedByDomain() bool {
 // AuditAction is the audit action of a keyed write, from its path and
 // method: <collection>.create for a POST on the collection, .update for a
 // PUT, .delete for a DELETE, and the last path segment for an action on a
-// resource (queries.run, competitors.dismiss, webhooks.ping).
+// resource (queries.run, competitors.dismiss, webhooks.ping). Only
+// /api/v1 writes are logged by the router (auditedByDomain).
 func (r *Route) AuditAction() string {
-	segs := splitPath(strings.TrimPrefix(strings.TrimPrefix(r.Path, "/api/v1/"), "/api/tracker/"))
-	coll := strings.ReplaceAll(segs[0], "-", "_")
+	coll, verb := r.auditAction()
+	return coll + "." + verb
+}
+
+func (r *Route) auditAction() (coll, verb string) {
+	segs := splitPath(strings.TrimPrefix(r.Path, "/api/v1/"))
+	coll = strings.ReplaceAll(segs[0], "-", "_")
 	last := segs[len(segs)-1]
 	switch {
 	case !strings.HasPrefix(last, "{") && len(segs) > 1:
-		return coll + "." + strings.ReplaceAll(last, "-", "_")
-	case r.Method == "PUT" || r.Method == "PATCH":
-		return coll + ".update"
+		return coll, strings.ReplaceAll(last, "-", "_")
+	case r.Method == "PUT":
+		return coll, "update"
 	case r.Method == "DELETE":
-		return coll + ".delete"
+		return coll, "delete"
 	}
-	return coll + ".create"
+	return coll, "create"
 }
 
 // auditKinds name a collection's resources in audit entries.
@@ -56,8 +62,8 @@ func (s *Server) auditWrite(rq *Request, path map[string]string, out any) {
 	if rq.Route.auditedByDomain() || s.Audit == nil {
 		return
 	}
-	action := rq.Route.AuditAction()
-	coll, _, _ := strings.Cut(action, ".")
+	coll, verb := rq.Route.auditAction()
+	action := coll + "." + verb
 	id := path["id"]
 	if id == "" {
 		id = idOf(out)
